@@ -1,0 +1,166 @@
+import { GENERATED_HEADER, type OutputFile } from '../output.js';
+import type { SchemaFile, SchemaNode, WireType } from '../model/schema.js';
+import type { TypeDef } from '../model/graph.js';
+import { ownKinds, type PackageContext } from './context.js';
+import { WIRE_TYPE_FIELDS, WIRE_TYPE_MESSAGES } from './wire-types.js';
+
+interface FieldJson {
+  type: string;
+  id: number;
+  rule?: 'repeated';
+  keyType?: string;
+  options?: Record<string, boolean>;
+}
+interface MessageJson {
+  fields: Record<string, FieldJson>;
+  options?: Record<string, boolean>;
+}
+
+const SCALARS = new Set([
+  'double', 'float', 'int32', 'int64', 'uint32', 'uint64', 'sint32', 'sint64',
+  'fixed32', 'fixed64', 'sfixed32', 'sfixed64', 'bool', 'string', 'bytes',
+]);
+
+/**
+ * Builds the package's Protobuf descriptor (protobufjs reflection JSON): one message per object type in the
+ * package's closure, a `<Kind>List` message per own kind, and the special wire types that are used.
+ */
+export function buildDescriptor(ctx: PackageContext): Record<string, unknown> {
+  const messages = new Map<string, MessageJson>();
+  const needWire = new Set<WireType>();
+  const { model } = ctx;
+
+  const fieldType = (file: SchemaFile, node: SchemaNode, where: string): Omit<FieldJson, 'id'> => {
+    const override = node['x-kapi-protobuf-type'];
+    if (node.$ref) {
+      const target = model.resolve(file, node.$ref);
+      const wire = target.schema['x-kapi-wire-type'];
+      if (wire) {
+        needWire.add(wire);
+        return { type: '.' + WIRE_TYPE_MESSAGES[wire] };
+      }
+      if (target.schema.type === 'object' || target.schema.properties || target.schema.type === 'array' && target.schema['x-kapi-protobuf']) {
+        return { type: '.' + model.rootType(target).message };
+      }
+      return fieldType(target, { ...target.schema, ...(override ? { 'x-kapi-protobuf-type': override } : {}) }, where);
+    }
+    if (override && SCALARS.has(override) && node.type !== 'array') return { type: override };
+    if (node['x-kubernetes-int-or-string'] || node.format === 'int-or-string') {
+      needWire.add('IntOrString');
+      return { type: '.' + WIRE_TYPE_MESSAGES.IntOrString };
+    }
+    switch (node.type) {
+      case 'string':
+        return { type: node.format === 'byte' ? 'bytes' : 'string' };
+      case 'integer':
+        return { type: node.format === 'int32' ? 'int32' : 'int64' };
+      case 'number':
+        return { type: node.format === 'float' ? 'float' : 'double' };
+      case 'boolean':
+        return { type: 'bool' };
+      case 'array': {
+        if (!node.items) throw new Error(`${where}: array without items`);
+        const inner = fieldType(file, override ? { ...node.items, 'x-kapi-protobuf-type': override } : node.items, where);
+        if (inner.rule || inner.keyType) throw new Error(`${where}: nested collections need a named wrapper type`);
+        return { ...inner, rule: 'repeated' };
+      }
+      case 'object': {
+        const nested = model.nestedType(node);
+        if (nested) return { type: '.' + nested.message };
+        if (node.additionalProperties && typeof node.additionalProperties === 'object') {
+          const inner = fieldType(file, node.additionalProperties, where);
+          if (inner.rule || inner.keyType) throw new Error(`${where}: map of collections needs a named wrapper type`);
+          return { ...inner, keyType: 'string' };
+        }
+        needWire.add('RawExtension');
+        return { type: '.' + WIRE_TYPE_MESSAGES.RawExtension };
+      }
+      default:
+        needWire.add('RawExtension');
+        return { type: '.' + WIRE_TYPE_MESSAGES.RawExtension };
+    }
+  };
+
+  const addMessage = (def: TypeDef) => {
+    const { file, node } = def;
+    const wire = node['x-kapi-wire-type'];
+    if (wire) {
+      needWire.add(wire);
+      return;
+    }
+    const fields: Record<string, FieldJson> = {};
+    if (node.type === 'array' && node.items) {
+      // A named list type (Go `type ExtraValue []string`): upstream wraps it in a message with one `items` field.
+      fields.items = { ...fieldType(file, node.items, def.key), id: 1, rule: 'repeated' };
+      messages.set(def.message, { fields, options: { kapi_list_wrapper: true } });
+      return;
+    }
+    if (!node.properties) return;
+    for (const [prop, child] of Object.entries(node.properties)) {
+      const id = child['x-kapi-field-number'];
+      if (id === undefined) continue;
+      fields[prop] = { ...fieldType(file, child, `${def.key}.${prop}`), id };
+    }
+    for (const embedded of node === file.schema ? (file.schema['x-kapi-protobuf']?.embedded ?? []) : []) {
+      const target = model.resolve(file, embedded.$ref);
+      fields[embedded.name] = { type: '.' + model.rootType(target).message, id: embedded.number, options: { kapi_inline: true } };
+    }
+    messages.set(def.message, { fields });
+  };
+
+  for (const file of ctx.files) for (const def of model.types(file)) addMessage(def);
+  for (const file of ownKinds(ctx)) {
+    const root = model.rootType(file);
+    const listMeta = [...ctx.files].find((f) => f.folder === 'meta' && f.name === 'ListMeta');
+    if (!listMeta) throw new Error('schemas/meta/v1/ListMeta.json is required by every kind');
+    messages.set(`${root.message}List`, {
+      fields: {
+        metadata: { type: '.' + model.rootType(listMeta).message, id: 1 },
+        items: { type: '.' + root.message, id: 2, rule: 'repeated' },
+      },
+    });
+  }
+  for (const wire of needWire) messages.set(WIRE_TYPE_MESSAGES[wire], { fields: { ...WIRE_TYPE_FIELDS[wire] } });
+  return nest(messages);
+}
+
+/** protobufjs JSON nests messages in namespaces by the dotted package; keys are sorted for stable output. */
+function nest(messages: Map<string, MessageJson>): Record<string, unknown> {
+  const root: Record<string, any> = {};
+  for (const name of [...messages.keys()].sort()) {
+    const parts = name.split('.');
+    let ns = root;
+    for (const part of parts.slice(0, -1)) {
+      ns.nested ??= {};
+      ns.nested[part] ??= {};
+      ns = ns.nested[part];
+    }
+    ns.nested ??= {};
+    ns.nested[parts[parts.length - 1]] = messages.get(name);
+  }
+  return sortKeys(root) as Record<string, unknown>;
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]),
+    );
+  }
+  return value;
+}
+
+export function emitDescriptor(ctx: PackageContext): OutputFile {
+  const descriptor = buildDescriptor(ctx);
+  const importFrom = ctx.isApimachinery ? '../wire/types.js' : '@kapi/apimachinery';
+  return {
+    path: `${ctx.directory}/src/generated/descriptor.ts`,
+    content:
+      `${GENERATED_HEADER}\nimport type { ProtoDescriptor } from '${importFrom}';\n\n` +
+      `/** Protobuf descriptors (protobufjs reflection JSON) of every message this package encodes. */\n` +
+      `export const descriptor: ProtoDescriptor = ${JSON.stringify(descriptor, null, 1)};\n`,
+  };
+}

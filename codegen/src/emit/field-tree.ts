@@ -1,0 +1,63 @@
+import { GENERATED_HEADER, type OutputFile } from '../output.js';
+import type { SchemaFile, SchemaNode } from '../model/schema.js';
+import type { PackageContext } from './context.js';
+
+type Shape = 0 | '*' | string | { a: Shape } | { m: Shape };
+interface TypeShape {
+  props: Record<string, Shape>;
+  preserveUnknown?: boolean;
+  embeddedResource?: boolean;
+}
+
+/**
+ * The known fields of every object type in the package's closure, keyed like validators
+ * (`apps/v1/Deployment`, nested types `wardle.example.com/v1alpha1/Flunder.Spec`), for finding and pruning
+ * unknown fields.
+ */
+export function buildFieldTree(ctx: PackageContext): { types: Record<string, TypeShape> } {
+  const { model } = ctx;
+  const types: Record<string, TypeShape> = {};
+
+  const shapeOf = (file: SchemaFile, node: SchemaNode): Shape => {
+    if (node.$ref) {
+      const target = model.resolve(file, node.$ref);
+      if (target.schema.properties) return model.rootType(target).key;
+      return shapeOf(target, { ...target.schema, properties: undefined });
+    }
+    if (node['x-kapi-wire-type'] === 'RawExtension' || node['x-kapi-wire-type'] === 'FieldsV1') return '*';
+    if (node.type === 'array') return node.items ? { a: shapeOf(file, node.items) } : '*';
+    const nested = model.nestedType(node);
+    if (nested) return nested.key;
+    if (node.type === 'object' || node['x-kubernetes-preserve-unknown-fields']) {
+      if (node.additionalProperties && typeof node.additionalProperties === 'object') {
+        return { m: shapeOf(file, node.additionalProperties) };
+      }
+      return '*';
+    }
+    return 0;
+  };
+
+  for (const file of ctx.files) {
+    for (const def of model.types(file)) {
+      if (!def.node.properties) continue;
+      const shape: TypeShape = {
+        props: Object.fromEntries(Object.entries(def.node.properties).map(([k, v]) => [k, shapeOf(file, v)])),
+      };
+      if (def.node['x-kubernetes-preserve-unknown-fields']) shape.preserveUnknown = true;
+      if (def.node['x-kubernetes-embedded-resource']) shape.embeddedResource = true;
+      types[def.key] = shape;
+    }
+  }
+  return { types: Object.fromEntries(Object.keys(types).sort().map((k) => [k, types[k]])) };
+}
+
+export function emitFieldTree(ctx: PackageContext): OutputFile {
+  const importFrom = ctx.isApimachinery ? '../validation/types.js' : '@kapi/apimachinery';
+  return {
+    path: `${ctx.directory}/src/generated/field-tree.ts`,
+    content:
+      `${GENERATED_HEADER}\nimport type { FieldTree } from '${importFrom}';\n\n` +
+      `/** Known fields of every object type, for unknown-field detection and pruning. */\n` +
+      `export const fieldTree: FieldTree = ${JSON.stringify(buildFieldTree(ctx), null, 1)};\n`,
+  };
+}

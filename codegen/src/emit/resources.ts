@@ -1,0 +1,75 @@
+import { GENERATED_HEADER, type OutputFile } from '../output.js';
+import type { SchemaFile, SchemaNode } from '../model/schema.js';
+import { ownKinds, type PackageContext } from './context.js';
+
+type PatchMeta = Record<string, unknown>;
+
+const PATCH_KEYS: [keyof SchemaNode, string][] = [
+  ['x-kubernetes-patch-strategy', 'patchStrategy'],
+  ['x-kubernetes-patch-merge-key', 'patchMergeKey'],
+  ['x-kubernetes-list-type', 'listType'],
+  ['x-kubernetes-list-map-keys', 'listMapKeys'],
+  ['x-kubernetes-map-type', 'mapType'],
+];
+
+/** Patch metadata of every field below a kind, by dotted path (list elements add no segment). */
+function patchMetaOf(ctx: PackageContext, kind: SchemaFile): Record<string, PatchMeta> {
+  const out: Record<string, PatchMeta> = {};
+  const walk = (file: SchemaFile, node: SchemaNode, path: string, stack: string[]) => {
+    if (path) {
+      const meta: PatchMeta = {};
+      for (const [key, name] of PATCH_KEYS) if (node[key] !== undefined) meta[name] = node[key];
+      if (Object.keys(meta).length) out[path] = { ...out[path], ...meta };
+    }
+    if (node.$ref) {
+      const target = ctx.model.resolve(file, node.$ref);
+      if (stack.includes(target.id)) return;
+      walk(target, target.schema, path, [...stack, target.id]);
+      return;
+    }
+    if (node.items) walk(file, node.items, path, stack);
+    if (node.additionalProperties && typeof node.additionalProperties === 'object') {
+      walk(file, node.additionalProperties, path, stack);
+    }
+    for (const [prop, child] of Object.entries(node.properties ?? {})) {
+      walk(file, child, path ? `${path}.${prop}` : prop, stack);
+    }
+  };
+  walk(kind, kind.schema, '', [kind.id]);
+  return out;
+}
+
+/** The resource registry: one ResourceInfo per kind the package serves. */
+export function buildResources(ctx: PackageContext): unknown[] {
+  return ownKinds(ctx).map((file) => {
+    const h = file.schema['x-kapi-resource']!;
+    const message = ctx.model.rootType(file).message;
+    return {
+      group: h.group,
+      version: h.version,
+      kind: h.kind,
+      listKind: h.listKind ?? `${h.kind}List`,
+      plural: h.plural,
+      singular: h.singular,
+      scope: h.scope,
+      shortNames: h.shortNames ?? [],
+      categories: h.categories ?? [],
+      verbs: h.verbs,
+      subresources: h.subresources ?? {},
+      printerColumns: h.printerColumns ?? [],
+      protobuf: { message, listMessage: `${message}List` },
+      patchMeta: patchMetaOf(ctx, file),
+    };
+  });
+}
+
+export function emitResources(ctx: PackageContext): OutputFile {
+  const importFrom = ctx.isApimachinery ? '../registry/types.js' : '@kapi/apimachinery';
+  return {
+    path: `${ctx.directory}/src/generated/resources.ts`,
+    content:
+      `${GENERATED_HEADER}\nimport type { ResourceInfo } from '${importFrom}';\n\n` +
+      `/** The resources this package serves, generated from the schemas' resource headers. */\n` +
+      `export const resources: ResourceInfo[] = ${JSON.stringify(buildResources(ctx), null, 1)};\n`,
+  };
+}

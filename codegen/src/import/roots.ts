@@ -1,0 +1,39 @@
+/** What the importer brings in: these definitions and everything they reference. */
+
+/** Kinds served as resources (they get an `x-kapi-resource` header). */
+export const KINDS: readonly string[] = [
+  ...['Namespace', 'ConfigMap', 'Secret', 'ServiceAccount', 'Event', 'Pod', 'Service', 'Node'].map((k) => `io.k8s.api.core.v1.${k}`),
+  'io.k8s.api.apps.v1.Deployment',
+  'io.k8s.api.apps.v1.ReplicaSet',
+  'io.k8s.api.autoscaling.v1.Scale',
+  'io.k8s.api.policy.v1.PodDisruptionBudget',
+  'io.k8s.api.policy.v1.Eviction',
+  'io.k8s.api.coordination.v1.Lease',
+  ...['Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'].map((k) => `io.k8s.api.rbac.v1.${k}`),
+  ...['SubjectAccessReview', 'SelfSubjectAccessReview', 'LocalSubjectAccessReview', 'SelfSubjectRulesReview'].map(
+    (k) => `io.k8s.api.authorization.v1.${k}`,
+  ),
+  ...['SelfSubjectReview', 'TokenReview'].map((k) => `io.k8s.api.authentication.v1.${k}`),
+];
+
+const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
+
+/** The wire types of meta.k8s.io and apimachinery, and the apidiscovery.k8s.io/v2 documents. */
+export const SUPPORT_TYPES: readonly string[] = [
+  ...[
+    'Status', 'StatusDetails', 'StatusCause', 'ListMeta', 'ObjectMeta',
+    'Table', 'TableColumnDefinition', 'TableRow', 'TableRowCondition',
+    'WatchEvent', 'DeleteOptions', 'Preconditions',
+    'APIResourceList', 'APIResource', 'APIGroup', 'APIGroupList', 'APIVersions', 'GroupVersionForDiscovery',
+    'ServerAddressByClientCIDR', 'LabelSelector', 'LabelSelectorRequirement', 'Condition', 'GroupVersionKind',
+    'Time', 'MicroTime', 'FieldsV1', 'PartialObjectMetadata', 'PartialObjectMetadataList',
+  ].map((n) => `${META}.${n}`),
+  'io.k8s.apimachinery.pkg.api.resource.Quantity',
+  'io.k8s.apimachinery.pkg.util.intstr.IntOrString',
+  'io.k8s.apimachinery.pkg.runtime.RawExtension',
+  'io.k8s.apimachinery.pkg.runtime.Unknown',
+  'io.k8s.apimachinery.pkg.runtime.TypeMeta',
+  ...['APIGroupDiscoveryList', 'APIGroupDiscovery', 'APIVersionDiscovery', 'APIResourceDiscovery', 'APISubresourceDiscovery'].map(
+    (n) => `io.k8s.api.apidiscovery.v2.${n}`,
+  ),
+];

@@ -1,0 +1,87 @@
+/** The subset of JSON Schema (plus x-kubernetes-* and x-kapi-* keys) that schema files use. See schemas/README.md. */
+export interface SchemaNode {
+  description?: string;
+  type?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';
+  format?: string;
+  enum?: unknown[];
+  default?: unknown;
+  properties?: Record<string, SchemaNode>;
+  required?: string[];
+  items?: SchemaNode;
+  additionalProperties?: SchemaNode | boolean;
+  $ref?: string;
+  'x-kubernetes-patch-strategy'?: string;
+  'x-kubernetes-patch-merge-key'?: string;
+  'x-kubernetes-list-type'?: 'atomic' | 'set' | 'map';
+  'x-kubernetes-list-map-keys'?: string[];
+  'x-kubernetes-map-type'?: 'atomic' | 'granular';
+  'x-kubernetes-preserve-unknown-fields'?: boolean;
+  'x-kubernetes-int-or-string'?: boolean;
+  'x-kubernetes-embedded-resource'?: boolean;
+  'x-kapi-field-number'?: number;
+  'x-kapi-protobuf-type'?: string;
+  'x-kapi-wire-type'?: WireType;
+  'x-kapi-protobuf'?: { message?: string; embedded?: EmbeddedField[] };
+  'x-kapi-resource'?: ResourceHeader;
+  [key: string]: unknown;
+}
+
+export type WireType = 'Time' | 'MicroTime' | 'Duration' | 'Quantity' | 'IntOrString' | 'RawExtension' | 'FieldsV1';
+
+export interface EmbeddedField {
+  name: string;
+  number: number;
+  $ref: string;
+}
+
+export interface ResourceHeader {
+  group: string;
+  version: string;
+  kind: string;
+  plural: string;
+  singular: string;
+  scope: 'Namespaced' | 'Cluster';
+  shortNames?: string[];
+  categories?: string[];
+  verbs: string[];
+  listKind?: string;
+  subresources?: {
+    status?: Record<string, never>;
+    scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
+    others?: { name: string; group?: string; version?: string; kind?: string; verbs: string[] }[];
+  };
+  printerColumns?: {
+    name: string;
+    type: string;
+    jsonPath: string;
+    description?: string;
+    priority?: number;
+    format?: string;
+  }[];
+}
+
+/** One file `schemas/<folder>/<version>/<name>.json`. */
+export interface SchemaFile {
+  /** `<folder>/<version>/<name>`, unique across the tree. */
+  id: string;
+  folder: string;
+  version: string;
+  name: string;
+  schema: SchemaNode;
+}
+
+/** One folder `schemas/<folder>/` and the package it generates into. */
+export interface GroupFolder {
+  folder: string;
+  /** API group name (`""` for core). */
+  group: string;
+  packageName: string;
+  /** Package directory relative to the repository root. */
+  directory: string;
+  description?: string;
+}
+
+export interface SchemaSet {
+  files: Map<string, SchemaFile>;
+  groups: Map<string, GroupFolder>;
+}

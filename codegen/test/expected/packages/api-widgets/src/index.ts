@@ -1,0 +1,3 @@
+// The widgets.example.com group package. Everything under ./generated comes from schemas/widgets/;
+// add hand-written strategies and helpers beside it, in this directory.
+export * from './generated/index.js';

@@ -1,0 +1,3 @@
+// The policy group package. Everything under ./generated comes from schemas/policy/;
+// add hand-written strategies and helpers beside it, in this directory.
+export * from './generated/index.js';

@@ -1,0 +1,63 @@
+// Go's fmt verbs as kube's messages use them, so that our messages read byte for byte like kube-apiserver's.
+
+const PRINTABLE = /[\p{L}\p{M}\p{N}\p{P}\p{S}]/u;
+const hex = (n: number, width: number): string => n.toString(16).padStart(width, '0');
+
+/** Go's `%q` of a string (strconv.Quote): double-quoted, with Go escapes for control and unprintable characters. */
+export function goQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const cp = ch.codePointAt(0)!;
+    switch (ch) {
+      case '"':
+        out += '\\"';
+        continue;
+      case '\\':
+        out += '\\\\';
+        continue;
+      case '\x07':
+        out += '\\a';
+        continue;
+      case '\b':
+        out += '\\b';
+        continue;
+      case '\f':
+        out += '\\f';
+        continue;
+      case '\n':
+        out += '\\n';
+        continue;
+      case '\r':
+        out += '\\r';
+        continue;
+      case '\t':
+        out += '\\t';
+        continue;
+      case '\v':
+        out += '\\v';
+        continue;
+    }
+    if (cp < 0x20 || cp === 0x7f) out += `\\x${hex(cp, 2)}`;
+    else if (cp < 0x80 || PRINTABLE.test(ch)) out += ch;
+    else if (cp < 0x10000) out += `\\u${hex(cp, 4)}`;
+    else out += `\\U${hex(cp, 8)}`;
+  }
+  return `${out}"`;
+}
+
+/** Go's `%v` of a float64 (shortest 'g' form: exponent below -4 or from 21 up is written `1e-05`, `1e+21`). */
+export function goFloat(n: number): string {
+  if (Number.isInteger(n) && Math.abs(n) < 1e21) return String(n);
+  if (!Number.isFinite(n)) return Number.isNaN(n) ? 'NaN' : n > 0 ? '+Inf' : '-Inf';
+  const exp = Math.floor(Math.log10(Math.abs(n)));
+  if (exp >= -4 && exp < 21) return String(n);
+  const [mantissa, e] = n.toExponential().split('e');
+  const sign = e.startsWith('-') ? '-' : '+';
+  return `${mantissa}e${sign}${e.replace(/^[+-]/, '').padStart(2, '0')}`;
+}
+
+/** Go's `%#v` of a []string, as kube prints list values in selector errors: `[]string{"a", "b"}`, `[]string(nil)`. */
+export function goStringSlice(values: readonly string[] | undefined): string {
+  if (values === undefined) return '[]string(nil)';
+  return `[]string{${values.map(goQuote).join(', ')}}`;
+}

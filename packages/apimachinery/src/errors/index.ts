@@ -1,0 +1,7 @@
+export { StatusError, isStatusError } from './status-error.js';
+export { StatusReasons, CauseTypes, type StatusReason, type CauseType } from './reasons.js';
+export * from './factories.js';
+export * from './predicates.js';
+export { toStatus } from './to-status.js';
+export { fieldErrorBody, fieldErrorToCause, fieldErrorTypeText, formatFieldError, aggregateMessages } from './field-errors.js';
+export { goQuote } from './go-format.js';

@@ -1,0 +1,65 @@
+/** Scope of a resource: one object per name per namespace, or per cluster. */
+export type ResourceScope = 'Namespaced' | 'Cluster';
+
+export type Verb = 'create' | 'delete' | 'deletecollection' | 'get' | 'list' | 'patch' | 'update' | 'watch';
+
+/** One Table column, like a CustomResourceDefinition's additionalPrinterColumns entry. */
+export interface PrinterColumn {
+  name: string;
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  jsonPath: string;
+  description?: string;
+  priority?: number;
+  format?: string;
+}
+
+export interface ScaleSubresource {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
+}
+
+/** A subresource other than status and scale (for example pods/eviction), with the kind it accepts. */
+export interface OtherSubresource {
+  name: string;
+  group?: string;
+  version?: string;
+  kind?: string;
+  verbs: Verb[];
+}
+
+/**
+ * Strategic-merge-patch and server-side-apply metadata of one field, keyed in {@link ResourceInfo.patchMeta} by
+ * a dotted path from the object root (`spec.template.spec.containers`); list elements add no segment.
+ */
+export interface FieldPatchMeta {
+  patchStrategy?: string;
+  patchMergeKey?: string;
+  listType?: 'atomic' | 'set' | 'map';
+  listMapKeys?: string[];
+  mapType?: 'atomic' | 'granular';
+}
+
+/** Everything the API server needs to know about one resource; generated from its schema's header. */
+export interface ResourceInfo {
+  group: string;
+  version: string;
+  kind: string;
+  listKind: string;
+  plural: string;
+  singular: string;
+  scope: ResourceScope;
+  shortNames: string[];
+  categories: string[];
+  verbs: Verb[];
+  subresources: {
+    status?: Record<string, never>;
+    scale?: ScaleSubresource;
+    others?: OtherSubresource[];
+  };
+  printerColumns: PrinterColumn[];
+  /** Full Protobuf message names of the kind and of its list. */
+  protobuf: { message: string; listMessage: string };
+  /** Patch metadata by field path; present where the schema has x-kubernetes-patch-* or list/map types. */
+  patchMeta: Record<string, FieldPatchMeta>;
+}

@@ -1,0 +1,73 @@
+// kube's label key and value checks (k8s.io/apimachinery/pkg/api/validate/content), with its exact messages.
+
+const LABEL_KEY_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
+const LABEL_KEY_ERR = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const LABEL_KEY_MAX = 63;
+const LABEL_VALUE_FMT = `(${LABEL_KEY_FMT})?`;
+const LABEL_VALUE_ERR =
+  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const LABEL_VALUE_MAX = 63;
+const DNS1123_LABEL_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
+const DNS1123_SUBDOMAIN_FMT = `${DNS1123_LABEL_FMT}(\\.${DNS1123_LABEL_FMT})*`;
+const DNS1123_SUBDOMAIN_ERR =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+const DNS1123_SUBDOMAIN_MAX = 253;
+
+const labelKeyName = new RegExp(`^${LABEL_KEY_FMT}$`);
+const dns1123Subdomain = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
+
+/** `must be no more than N characters` */
+export const maxLenError = (n: number): string => `must be no more than ${n} characters`;
+/** `must be non-empty` */
+export const emptyError = (): string => 'must be non-empty';
+
+/** kube's RegexError: `<msg> (e.g. 'a',  or 'b', regex used for validation is '<fmt>')` (the double space is kube's). */
+export function regexError(msg: string, fmt: string, ...examples: string[]): string {
+  if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
+  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${fmt}')`;
+}
+
+// Length checks count bytes, as Go's len() does.
+const byteLength = (s: string): number => Buffer.byteLength(s, 'utf8');
+
+/** Problems with `value` as an RFC 1123 subdomain (`[]` when valid). */
+export function isDNS1123Subdomain(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > DNS1123_SUBDOMAIN_MAX) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX));
+  if (!dns1123Subdomain.test(value)) errs.push(regexError(DNS1123_SUBDOMAIN_ERR, DNS1123_SUBDOMAIN_FMT, 'example.com'));
+  return errs;
+}
+
+/** Problems with `value` as a label key (`prefix/name` or `name`), `[]` when valid. Also kube's qualified names. */
+export function isLabelKey(value: string): string[] {
+  const errs: string[] = [];
+  let name: string;
+  const slash = value.indexOf('/');
+  if (slash < 0) {
+    name = value;
+  } else if (value.indexOf('/', slash + 1) >= 0) {
+    return [
+      `a valid label key ${regexError(LABEL_KEY_ERR, LABEL_KEY_FMT, 'MyName', 'my.name', '123-abc')}` +
+        " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+    ];
+  } else {
+    const prefix = value.slice(0, slash);
+    name = value.slice(slash + 1);
+    if (prefix.length === 0) errs.push(`prefix part ${emptyError()}`);
+    else errs.push(...isDNS1123Subdomain(prefix).map((m) => `prefix part ${m}`));
+  }
+  if (name.length === 0) errs.push(`name part ${emptyError()}`);
+  else if (byteLength(name) > LABEL_KEY_MAX) errs.push(`name part ${maxLenError(LABEL_KEY_MAX)}`);
+  if (!labelKeyName.test(name)) errs.push(`name part ${regexError(LABEL_KEY_ERR, LABEL_KEY_FMT, 'MyName', 'my.name', '123-abc')}`);
+  return errs;
+}
+
+/** Problems with `value` as a label value (may be empty), `[]` when valid. */
+export function isLabelValue(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > LABEL_VALUE_MAX) errs.push(maxLenError(LABEL_VALUE_MAX));
+  if (value.length > 0 && !labelKeyName.test(value)) {
+    errs.push(regexError(LABEL_VALUE_ERR, LABEL_VALUE_FMT, 'MyValue', 'my_value', '12345'));
+  }
+  return errs;
+}

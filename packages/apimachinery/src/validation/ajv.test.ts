@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { fieldPath, fromAjv, fromAjvErrors, type AjvValidateFunction } from './ajv.js';
+
+describe('ajv errors as kube field errors', () => {
+  const data = { spec: { containers: [{ name: 1 }], selector: { '0': 'x' }, mode: 'Sideways' } };
+
+  it('writes list indexes in brackets and map keys as fields', () => {
+    expect(fieldPath('/spec/containers/0/name', data)).toBe('spec.containers[0].name');
+    expect(fieldPath('/spec/selector/0', data)).toBe('spec.selector.0');
+    expect(fieldPath('/a~1b/c~0d', { 'a/b': {} })).toBe('a/b.c~d');
+    expect(fieldPath('', data)).toBe('');
+  });
+
+  it('maps required, type and enum errors to kube reasons with the bad value', () => {
+    const errors = fromAjvErrors(
+      [
+        { instancePath: '/spec', keyword: 'required', params: { missingProperty: 'template' } },
+        { instancePath: '/spec/containers/0/name', keyword: 'type', params: { type: 'string' } },
+        { instancePath: '/spec/mode', keyword: 'enum', params: { allowedValues: ['Up', 'Down'] } },
+        { instancePath: '/spec/mode', keyword: 'enum', params: { allowedValues: ['Up', 'Down'] } },
+      ],
+      data,
+    );
+    expect(errors).toEqual([
+      { type: 'FieldValueRequired', field: 'spec.template', message: 'Required value' },
+      { type: 'FieldValueTypeInvalid', field: 'spec.containers[0].name', badValue: 1, message: 'must be of type string' },
+      { type: 'FieldValueNotSupported', field: 'spec.mode', badValue: 'Sideways', message: 'supported values: "Up", "Down"' },
+    ]);
+  });
+
+  it('wraps a validate function: no errors when valid', () => {
+    const validate: AjvValidateFunction = Object.assign((d: unknown) => {
+      const ok = typeof d === 'object';
+      validate.errors = ok ? null : [{ instancePath: '', keyword: 'type', params: { type: 'object' } }];
+      return ok;
+    });
+    const check = fromAjv(validate);
+    expect(check({})).toEqual([]);
+    expect(check('x')).toEqual([{ type: 'FieldValueTypeInvalid', field: '', badValue: 'x', message: 'must be of type object' }]);
+  });
+});

@@ -1,0 +1,35 @@
+/** kube's field.ErrorType values, as they appear in StatusCause.reason. */
+export type FieldErrorType =
+  | 'FieldValueNotFound'
+  | 'FieldValueRequired'
+  | 'FieldValueDuplicate'
+  | 'FieldValueInvalid'
+  | 'FieldValueNotSupported'
+  | 'FieldValueForbidden'
+  | 'FieldValueTooLong'
+  | 'FieldValueTooMany'
+  | 'FieldValueTypeInvalid'
+  | 'InternalError';
+
+/** One validation error at a kube-style field path (`spec.containers[0].name`). */
+export interface FieldError {
+  type: FieldErrorType;
+  field: string;
+  message: string;
+  badValue?: unknown;
+}
+
+/** A precompiled schema validator: types, required fields and enums. Unknown fields are not its concern. */
+export type ObjectValidator = (obj: unknown) => FieldError[];
+
+/**
+ * The shape of a group's types, for finding and pruning unknown fields. Generated per group.
+ * A shape is: `0` a scalar or any leaf, `'*'` free-form JSON kept as is, a type name (string) of an object type,
+ * `{a: shape}` an array of shape, `{m: shape}` a map of string to shape.
+ */
+export type FieldShape = 0 | '*' | string | { a: FieldShape } | { m: FieldShape };
+
+export interface FieldTree {
+  /** Object types by name: their known properties, and whether unknown properties are kept. */
+  types: Record<string, { props: Record<string, FieldShape>; preserveUnknown?: boolean; embeddedResource?: boolean }>;
+}

@@ -1,0 +1,98 @@
+// kube JSON → Protobuf bytes, walking the message plans. Byte layout follows Go's generated marshallers: fields in
+// field-number order, every present field written (empty strings, zeros and false included), map entries sorted by
+// key bytes, repeated scalars unpacked (proto2), embedded (inline) structs always written.
+import type { Writer } from 'protobufjs';
+import type { FieldPlan, MessagePlan, ValueKind } from './codec-plan.js';
+import { wireTypeOf } from './codec-plan.js';
+import { shapeError, writeScalar, zeroScalar } from './codec-scalars.js';
+import { NULLABLE_SPECIALS, specialZero, writeSpecial } from './codec-special.js';
+
+const tag = (id: number, wireType: number): number => ((id << 3) | wireType) >>> 0;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function compareKeys(keyType: string): (a: string, b: string) => number {
+  if (keyType === 'string') return (a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+  if (keyType === 'bool') return (a, b) => (a === b ? 0 : a === 'false' ? -1 : 1);
+  return (a, b) => {
+    const x = BigInt(a);
+    const y = BigInt(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  };
+}
+
+function writeValue(w: Writer, id: number, value: ValueKind, v: unknown, path: string): void {
+  switch (value.kind) {
+    case 'scalar':
+      w.uint32(tag(id, wireTypeOf(value.type)));
+      writeScalar(w, value.type, v === null ? zeroScalar(value.type) : v, path);
+      return;
+    case 'enum':
+      w.uint32(tag(id, 0));
+      writeScalar(w, 'int32', v === null ? 0 : v, path);
+      return;
+    case 'message':
+      if (v !== null && !isObject(v)) throw shapeError(path, 'an object', v);
+      w.uint32(tag(id, 2)).fork();
+      encodeMessage(w, value.plan(), v ?? {}, path);
+      w.ldelim();
+      return;
+    case 'special':
+      w.uint32(tag(id, 2)).fork();
+      writeSpecial(w, value.special, v === null ? specialZero(value.special) : v, path);
+      w.ldelim();
+      return;
+  }
+}
+
+function writeMap(w: Writer, f: FieldPlan, v: unknown, path: string): void {
+  if (!isObject(v)) throw shapeError(path, 'an object (map)', v);
+  const keyType = f.mapKey!;
+  for (const key of Object.keys(v).sort(compareKeys(keyType))) {
+    const item = v[key];
+    if (item === undefined) continue;
+    const keyValue = keyType === 'string' ? key : keyType === 'bool' ? key === 'true' : key;
+    w.uint32(tag(f.id, 2)).fork();
+    w.uint32(tag(1, wireTypeOf(keyType)));
+    writeScalar(w, keyType, keyValue, `${path}[${key}]`);
+    writeValue(w, 2, f.value, item, `${path}[${key}]`);
+    w.ldelim();
+  }
+}
+
+function writeRepeated(w: Writer, f: FieldPlan, v: unknown, path: string): void {
+  if (!Array.isArray(v)) throw shapeError(path, 'an array', v);
+  const scalar = f.value.kind === 'scalar' ? f.value.type : f.value.kind === 'enum' ? 'int32' : undefined;
+  if (f.packed && scalar !== undefined && wireTypeOf(scalar) !== 2) {
+    if (v.length === 0) return;
+    w.uint32(tag(f.id, 2)).fork();
+    v.forEach((item, i) => writeScalar(w, scalar, item ?? zeroScalar(scalar), `${path}[${i}]`));
+    w.ldelim();
+    return;
+  }
+  v.forEach((item, i) => writeValue(w, f.id, f.value, item, `${path}[${i}]`));
+}
+
+/** Writes the fields of `obj` as message `plan` (without a tag or length). */
+export function encodeMessage(w: Writer, plan: MessagePlan, obj: Record<string, unknown>, path: string): void {
+  for (const f of plan.byNumber) {
+    const fieldPath = path ? `${path}.${f.name}` : f.name;
+    if (f.inline) {
+      // A Go-embedded struct: its fields sit in this JSON object, and Go always writes the (value) struct.
+      if (f.value.kind !== 'message') throw new Error(`${fieldPath}: an inline field must be a message`);
+      w.uint32(tag(f.id, 2)).fork();
+      encodeMessage(w, f.value.plan(), obj, path);
+      w.ldelim();
+      continue;
+    }
+    const v = obj[f.name];
+    if (v === undefined) continue;
+    if (f.mapKey !== undefined) {
+      if (v !== null) writeMap(w, f, v, fieldPath);
+    } else if (f.repeated) {
+      if (v !== null) writeRepeated(w, f, v, fieldPath);
+    } else if (v !== null || (f.value.kind === 'special' && NULLABLE_SPECIALS.has(f.value.special))) {
+      writeValue(w, f.id, f.value, v, fieldPath);
+    }
+  }
+}

@@ -1,0 +1,112 @@
+// Per-message plans derived once from protobufjs reflection: the field facts the encoder and decoder need.
+import protobuf from 'protobufjs';
+import type { Field, MapField, Type } from 'protobufjs';
+
+/** apimachinery types with a special JSON form, by full Protobuf name. */
+export const SPECIAL_TYPES = {
+  'k8s.io.apimachinery.pkg.apis.meta.v1.Time': 'Time',
+  'k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime': 'MicroTime',
+  'k8s.io.apimachinery.pkg.apis.meta.v1.Duration': 'Duration',
+  'k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1': 'FieldsV1',
+  'k8s.io.apimachinery.pkg.api.resource.Quantity': 'Quantity',
+  'k8s.io.apimachinery.pkg.util.intstr.IntOrString': 'IntOrString',
+  'k8s.io.apimachinery.pkg.runtime.RawExtension': 'RawExtension',
+} as const;
+
+export type SpecialType = (typeof SPECIAL_TYPES)[keyof typeof SPECIAL_TYPES];
+
+/** What a field holds: a scalar (by Protobuf type name), a message (by plan), or a special apimachinery type. */
+export type ValueKind =
+  | { kind: 'scalar'; type: string }
+  | { kind: 'enum' }
+  | { kind: 'message'; plan: () => MessagePlan }
+  | { kind: 'special'; special: SpecialType };
+
+export interface FieldPlan {
+  /** JSON property name (the Protobuf field name). */
+  name: string;
+  id: number;
+  value: ValueKind;
+  repeated: boolean;
+  packed: boolean;
+  /** Key scalar type of a map field. */
+  mapKey?: string;
+  /** A Go-embedded struct whose fields are flattened into the parent JSON object. */
+  inline: boolean;
+}
+
+export interface MessagePlan {
+  fullName: string;
+  /** Fields in field-number order, the order Go writes them. */
+  byNumber: FieldPlan[];
+  /** Fields in declaration order, the order of kube's JSON. */
+  declared: FieldPlan[];
+  byId: Map<number, FieldPlan>;
+}
+
+const stripDot = (name: string): string => (name.startsWith('.') ? name.slice(1) : name);
+
+/** Builds plans lazily from a protobufjs root; one planner per codec. */
+export function createPlanner(lookup: (name: string) => Type): (name: string) => MessagePlan {
+  const plans = new Map<string, MessagePlan>();
+
+  const valueOf = (field: Field | MapField): ValueKind => {
+    const resolved = field.resolvedType;
+    if (resolved instanceof protobuf.Enum) return { kind: 'enum' };
+    if (resolved instanceof protobuf.Type) {
+      const fullName = stripDot(resolved.fullName);
+      const special = (SPECIAL_TYPES as Record<string, SpecialType>)[fullName];
+      if (special) return { kind: 'special', special };
+      return { kind: 'message', plan: () => planOf(fullName) };
+    }
+    return { kind: 'scalar', type: field.type };
+  };
+
+  function planOf(name: string): MessagePlan {
+    const key = stripDot(name);
+    const cached = plans.get(key);
+    if (cached) return cached;
+    const type = lookup(key);
+    const declared = type.fieldsArray.map((field): FieldPlan => {
+      const map = field instanceof protobuf.MapField;
+      return {
+        name: field.name,
+        id: field.id,
+        value: valueOf(field),
+        repeated: !map && field.repeated,
+        packed: field.options?.packed === true,
+        mapKey: map ? (field as MapField).keyType : undefined,
+        inline: field.options?.kapi_inline === true,
+      };
+    });
+    const plan: MessagePlan = {
+      fullName: key,
+      declared,
+      byNumber: [...declared].sort((a, b) => a.id - b.id),
+      byId: new Map(declared.map((f) => [f.id, f])),
+    };
+    plans.set(key, plan);
+    return plan;
+  }
+
+  return planOf;
+}
+
+/** Protobuf wire type of a scalar type. */
+export function wireTypeOf(scalar: string): number {
+  switch (scalar) {
+    case 'double':
+    case 'fixed64':
+    case 'sfixed64':
+      return 1;
+    case 'string':
+    case 'bytes':
+      return 2;
+    case 'float':
+    case 'fixed32':
+    case 'sfixed32':
+      return 5;
+    default:
+      return 0;
+  }
+}

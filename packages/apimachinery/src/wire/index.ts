@@ -1,0 +1,13 @@
+export type { MessageCodec, ProtoDescriptor } from './types.js';
+export { createMessageCodec } from './codec.js';
+export { SPECIAL_TYPES, type SpecialType } from './codec-plan.js';
+export {
+  PROTOBUF_MAGIC,
+  encodeEnvelope,
+  decodeEnvelope,
+  hasProtobufMagic,
+  type Envelope,
+  type EnvelopeTypeMeta,
+} from './envelope.js';
+export { encodeProtobufObject, decodeProtobufObject } from './protobuf-object.js';
+export { formatTime, formatMicroTime, parseRFC3339, formatDuration, parseDuration, type Timestamp } from './go-time.js';

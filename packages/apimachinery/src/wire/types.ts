@@ -1,0 +1,22 @@
+import type { INamespace } from 'protobufjs';
+
+/**
+ * A group's Protobuf descriptors, as protobufjs reflection JSON. Conventions the generator follows:
+ * - field names are the JSON property names;
+ * - a field whose options have `kapi_inline: true` is a Go-style inlined struct: its message's fields appear
+ *   flattened in the JSON object;
+ * - apimachinery special types are referenced by their upstream names (`k8s.io.apimachinery.pkg.apis.meta.v1.Time`,
+ *   `...MicroTime`, `...Duration`, `...FieldsV1`, `k8s.io.apimachinery.pkg.api.resource.Quantity`,
+ *   `k8s.io.apimachinery.pkg.util.intstr.IntOrString`, `k8s.io.apimachinery.pkg.runtime.RawExtension`) and are
+ *   converted to and from their JSON forms by the codec;
+ * - every message a group uses is in its descriptor (including meta types), so each group's root is self-contained.
+ */
+export type ProtoDescriptor = INamespace;
+
+/** Encodes and decodes kube JSON objects as raw Protobuf messages (no envelope). */
+export interface MessageCodec {
+  /** JSON form (as served by kube) → Protobuf bytes of `messageName`. Maps are written in key order. */
+  encode(messageName: string, obj: unknown): Uint8Array;
+  /** Protobuf bytes of `messageName` → JSON form. */
+  decode(messageName: string, bytes: Uint8Array): Record<string, unknown>;
+}
