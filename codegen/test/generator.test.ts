@@ -79,7 +79,7 @@ describe('generator on a schema that uses every construct', () => {
     expect(list.fields.metadata.id).toBe(1);
     expect(list.fields.items).toMatchObject({ id: 2, repeated: true });
     const time = root.lookupType('k8s.io.apimachinery.pkg.apis.meta.v1.Time');
-    expect(Object.keys(time.fields)).toEqual(['nanos', 'seconds']);
+    expect(Object.keys(time.fields)).toEqual(['seconds', 'nanos']);
   });
 
   it('emits the resource registry with header, printer columns and patch metadata', () => {

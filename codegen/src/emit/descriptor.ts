@@ -124,7 +124,10 @@ export function buildDescriptor(ctx: PackageContext): Record<string, unknown> {
   return nest(messages);
 }
 
-/** protobufjs JSON nests messages in namespaces by the dotted package; keys are sorted for stable output. */
+/**
+ * protobufjs JSON nests messages in namespaces by the dotted package. Namespaces and messages are sorted for a
+ * stable output; fields keep the schema's declaration order, which is the order kube writes JSON in.
+ */
 function nest(messages: Map<string, MessageJson>): Record<string, unknown> {
   const root: Record<string, any> = {};
   for (const name of [...messages.keys()].sort()) {
@@ -138,19 +141,13 @@ function nest(messages: Map<string, MessageJson>): Record<string, unknown> {
     ns.nested ??= {};
     ns.nested[parts[parts.length - 1]] = messages.get(name);
   }
-  return sortKeys(root) as Record<string, unknown>;
+  return sortNamespaces(root);
 }
 
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]),
-    );
-  }
-  return value;
+function sortNamespaces(ns: Record<string, any>): Record<string, any> {
+  if (!ns.nested) return ns;
+  const nested = Object.fromEntries(Object.keys(ns.nested).sort().map((k) => [k, sortNamespaces(ns.nested[k])]));
+  return { ...ns, nested };
 }
 
 export function emitDescriptor(ctx: PackageContext): OutputFile {

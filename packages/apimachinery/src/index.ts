@@ -1,1 +1,19 @@
-export {};
+// Public API of @kapi/apimachinery.
+export * from './errors/index.js';
+export * from './selectors/index.js';
+export * from './wire/index.js';
+export * from './meta/index.js';
+
+export type * from './registry/types.js';
+export type * from './registry/group.js';
+export type * from './validation/types.js';
+export * from './validation/ajv.js';
+export * from './validation/unknown-fields.js';
+
+// The meta.k8s.io/v1 and apidiscovery.k8s.io/v2 types, generated from schemas/meta and schemas/apidiscovery.
+export type * from './generated/types.js';
+export {
+  descriptor as metaDescriptor,
+  fieldTree as metaFieldTree,
+  validators as metaValidators,
+} from './generated/index.js';

@@ -1,19 +1,19 @@
 // Hand-written protobufjs descriptors for the codec tests, with field numbers from upstream's generated.proto
 // (reference/kubernetes/protobuf-fields.json) and fields in Go declaration order.
-import type { INamespace, IType } from 'protobufjs';
+import type { ProtoDescriptor, ProtoDescriptorType } from '../src/wire/types.js';
 
 export const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 const ref = (name: string): string => `.${name}`;
 
 /** Nests `{ 'a.b.C': type }` into protobufjs reflection JSON. */
-export function nest(messages: Record<string, IType>): INamespace {
-  const root: INamespace = { nested: {} };
+export function nest(messages: Record<string, ProtoDescriptorType>): ProtoDescriptor {
+  const root: ProtoDescriptor = { nested: {} };
   for (const [fullName, type] of Object.entries(messages)) {
     const parts = fullName.split('.');
     let ns = root;
     for (const part of parts.slice(0, -1)) {
       ns.nested ??= {};
-      ns = (ns.nested[part] ??= { nested: {} }) as INamespace;
+      ns = (ns.nested[part] ??= { nested: {} }) as ProtoDescriptor;
     }
     ns.nested ??= {};
     ns.nested[parts[parts.length - 1]] = type;
@@ -21,7 +21,7 @@ export function nest(messages: Record<string, IType>): INamespace {
   return root;
 }
 
-export const metaTypes: Record<string, IType> = {
+export const metaTypes: Record<string, ProtoDescriptorType> = {
   [`${META}.Time`]: { fields: { seconds: { type: 'int64', id: 1 }, nanos: { type: 'int32', id: 2 } } },
   [`${META}.MicroTime`]: { fields: { seconds: { type: 'int64', id: 1 }, nanos: { type: 'int32', id: 2 } } },
   [`${META}.FieldsV1`]: { fields: { Raw: { type: 'bytes', id: 1 } } },
@@ -67,7 +67,7 @@ export const metaTypes: Record<string, IType> = {
   },
 };
 
-export const configMapDescriptor: INamespace = nest({
+export const configMapDescriptor: ProtoDescriptor = nest({
   ...metaTypes,
   'k8s.io.api.core.v1.ConfigMap': {
     fields: {
@@ -79,7 +79,7 @@ export const configMapDescriptor: INamespace = nest({
   },
 });
 
-export const leaseDescriptor: INamespace = nest({
+export const leaseDescriptor: ProtoDescriptor = nest({
   ...metaTypes,
   'k8s.io.api.coordination.v1.LeaseSpec': {
     fields: {
@@ -101,7 +101,7 @@ export const leaseDescriptor: INamespace = nest({
 });
 
 /** Small test-only messages exercising the other special types, inline structs and scalar kinds. */
-export const specialsDescriptor: INamespace = nest({
+export const specialsDescriptor: ProtoDescriptor = nest({
   ...metaTypes,
   [`${META}.Duration`]: { fields: { duration: { type: 'int64', id: 1 } } },
   'k8s.io.apimachinery.pkg.api.resource.Quantity': { fields: { string: { type: 'string', id: 1 } } },
@@ -110,6 +110,7 @@ export const specialsDescriptor: INamespace = nest({
   },
   'k8s.io.apimachinery.pkg.runtime.RawExtension': { fields: { raw: { type: 'bytes', id: 1 } } },
   'test.v1.LocalObjectReference': { fields: { name: { type: 'string', id: 1 } } },
+  'test.v1.ExtraValue': { fields: { items: { rule: 'repeated', type: 'string', id: 1 } }, options: { kapi_list_wrapper: true } },
   'test.v1.SecretRef': {
     fields: {
       localObjectReference: { type: '.test.v1.LocalObjectReference', id: 1, options: { kapi_inline: true } },
@@ -130,6 +131,8 @@ export const specialsDescriptor: INamespace = nest({
       weights: { rule: 'repeated', type: 'int32', id: 10, options: { packed: true } },
       created: { type: `.${META}.Time`, id: 11 },
       count: { type: 'int32', id: 12 },
+      extra: { keyType: 'string', type: '.test.v1.ExtraValue', id: 13 },
+      verbs: { type: '.test.v1.ExtraValue', id: 14 },
     },
   },
 });

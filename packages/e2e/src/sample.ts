@@ -3,7 +3,7 @@ import type { Model, SchemaFile, SchemaNode } from '@kapi/codegen';
 /**
  * Builds an object with every field of a schema set to a recognizable non-zero value, like upstream's
  * round-trip fuzzer with fixed choices: strings `<field>Value`, int32 3, int64 7, every list with one element,
- * every map with one entry, and each special wire type in its JSON form. A type already being filled higher up
+ * every map with one entry, and each special wire type in its JSON form (TypeMeta of schema roots excepted). A type already being filled higher up
  * (a recursive schema) is left out below itself.
  */
 export function sampleObject(model: Model, file: SchemaFile): Record<string, unknown> {
@@ -47,10 +47,12 @@ function sampleNode(model: Model, file: SchemaFile, node: SchemaNode, name: stri
       break;
   }
   if (node.properties) {
-    const header = node === file.schema ? file.schema['x-kapi-resource'] : undefined;
     const out: Record<string, unknown> = {};
     for (const [prop, child] of Object.entries(node.properties)) {
-      if (header && (prop === 'apiVersion' || prop === 'kind')) continue;
+      // TypeMeta of a schema root travels in the Protobuf envelope, not in the message (nested ones are lost,
+      // as upstream loses them), so it is not part of what round-trips.
+      const typeMeta = prop === 'apiVersion' || prop === 'kind';
+      if (typeMeta && node === file.schema && child['x-kapi-field-number'] === undefined) continue;
       const value = sampleNode(model, file, child, prop, stack);
       if (value !== undefined) out[prop] = value;
     }

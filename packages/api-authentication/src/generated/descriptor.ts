@@ -17,9 +17,9 @@ export const descriptor: ProtoDescriptor = {
             "ExtraValue": {
              "fields": {
               "items": {
+               "type": "string",
                "id": 1,
-               "rule": "repeated",
-               "type": "string"
+               "rule": "repeated"
               }
              },
              "options": {
@@ -29,118 +29,118 @@ export const descriptor: ProtoDescriptor = {
             "SelfSubjectReview": {
              "fields": {
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
               },
               "status": {
-               "id": 2,
-               "type": ".k8s.io.api.authentication.v1.SelfSubjectReviewStatus"
+               "type": ".k8s.io.api.authentication.v1.SelfSubjectReviewStatus",
+               "id": 2
               }
              }
             },
             "SelfSubjectReviewList": {
              "fields": {
-              "items": {
-               "id": 2,
-               "rule": "repeated",
-               "type": ".k8s.io.api.authentication.v1.SelfSubjectReview"
-              },
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.authentication.v1.SelfSubjectReview",
+               "id": 2,
+               "rule": "repeated"
               }
              }
             },
             "SelfSubjectReviewStatus": {
              "fields": {
               "userInfo": {
-               "id": 1,
-               "type": ".k8s.io.api.authentication.v1.UserInfo"
+               "type": ".k8s.io.api.authentication.v1.UserInfo",
+               "id": 1
               }
              }
             },
             "TokenReview": {
              "fields": {
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
               },
               "spec": {
-               "id": 2,
-               "type": ".k8s.io.api.authentication.v1.TokenReviewSpec"
+               "type": ".k8s.io.api.authentication.v1.TokenReviewSpec",
+               "id": 2
               },
               "status": {
-               "id": 3,
-               "type": ".k8s.io.api.authentication.v1.TokenReviewStatus"
+               "type": ".k8s.io.api.authentication.v1.TokenReviewStatus",
+               "id": 3
               }
              }
             },
             "TokenReviewList": {
              "fields": {
-              "items": {
-               "id": 2,
-               "rule": "repeated",
-               "type": ".k8s.io.api.authentication.v1.TokenReview"
-              },
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.authentication.v1.TokenReview",
+               "id": 2,
+               "rule": "repeated"
               }
              }
             },
             "TokenReviewSpec": {
              "fields": {
-              "audiences": {
-               "id": 2,
-               "rule": "repeated",
-               "type": "string"
-              },
               "token": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
+              },
+              "audiences": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 2
               }
              }
             },
             "TokenReviewStatus": {
              "fields": {
-              "audiences": {
-               "id": 4,
-               "rule": "repeated",
-               "type": "string"
-              },
               "authenticated": {
-               "id": 1,
-               "type": "bool"
-              },
-              "error": {
-               "id": 3,
-               "type": "string"
+               "type": "bool",
+               "id": 1
               },
               "user": {
-               "id": 2,
-               "type": ".k8s.io.api.authentication.v1.UserInfo"
+               "type": ".k8s.io.api.authentication.v1.UserInfo",
+               "id": 2
+              },
+              "audiences": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 4
+              },
+              "error": {
+               "type": "string",
+               "id": 3
               }
              }
             },
             "UserInfo": {
              "fields": {
-              "extra": {
-               "id": 4,
-               "keyType": "string",
-               "type": ".k8s.io.api.authentication.v1.ExtraValue"
-              },
-              "groups": {
-               "id": 3,
-               "rule": "repeated",
-               "type": "string"
+              "username": {
+               "type": "string",
+               "id": 1
               },
               "uid": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               },
-              "username": {
-               "id": 1,
-               "type": "string"
+              "groups": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 3
+              },
+              "extra": {
+               "type": ".k8s.io.api.authentication.v1.ExtraValue",
+               "keyType": "string",
+               "id": 4
               }
              }
             }
@@ -163,181 +163,181 @@ export const descriptor: ProtoDescriptor = {
                 "FieldsV1": {
                  "fields": {
                   "Raw": {
-                   "id": 1,
-                   "type": "bytes"
+                   "type": "bytes",
+                   "id": 1
                   }
                  }
                 },
                 "ListMeta": {
                  "fields": {
-                  "continue": {
-                   "id": 3,
-                   "type": "string"
-                  },
-                  "remainingItemCount": {
-                   "id": 4,
-                   "type": "int64"
+                  "selfLink": {
+                   "type": "string",
+                   "id": 1
                   },
                   "resourceVersion": {
-                   "id": 2,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   },
-                  "selfLink": {
-                   "id": 1,
-                   "type": "string"
+                  "continue": {
+                   "type": "string",
+                   "id": 3
+                  },
+                  "remainingItemCount": {
+                   "type": "int64",
+                   "id": 4
                   },
                   "shardInfo": {
-                   "id": 5,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ShardInfo"
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ShardInfo",
+                   "id": 5
                   }
                  }
                 },
                 "ManagedFieldsEntry": {
                  "fields": {
-                  "apiVersion": {
-                   "id": 3,
-                   "type": "string"
-                  },
-                  "fieldsType": {
-                   "id": 6,
-                   "type": "string"
-                  },
-                  "fieldsV1": {
-                   "id": 7,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1"
-                  },
                   "manager": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
                   },
                   "operation": {
-                   "id": 2,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   },
-                  "subresource": {
-                   "id": 8,
-                   "type": "string"
+                  "apiVersion": {
+                   "type": "string",
+                   "id": 3
                   },
                   "time": {
-                   "id": 4,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+                   "id": 4
+                  },
+                  "fieldsType": {
+                   "type": "string",
+                   "id": 6
+                  },
+                  "fieldsV1": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1",
+                   "id": 7
+                  },
+                  "subresource": {
+                   "type": "string",
+                   "id": 8
                   }
                  }
                 },
                 "ObjectMeta": {
                  "fields": {
-                  "annotations": {
-                   "id": 12,
-                   "keyType": "string",
-                   "type": "string"
-                  },
-                  "creationTimestamp": {
-                   "id": 8,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
-                  },
-                  "deletionGracePeriodSeconds": {
-                   "id": 10,
-                   "type": "int64"
-                  },
-                  "deletionTimestamp": {
-                   "id": 9,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
-                  },
-                  "finalizers": {
-                   "id": 14,
-                   "rule": "repeated",
-                   "type": "string"
+                  "name": {
+                   "type": "string",
+                   "id": 1
                   },
                   "generateName": {
-                   "id": 2,
-                   "type": "string"
-                  },
-                  "generation": {
-                   "id": 7,
-                   "type": "int64"
-                  },
-                  "labels": {
-                   "id": 11,
-                   "keyType": "string",
-                   "type": "string"
-                  },
-                  "managedFields": {
-                   "id": 17,
-                   "rule": "repeated",
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry"
-                  },
-                  "name": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   },
                   "namespace": {
-                   "id": 3,
-                   "type": "string"
-                  },
-                  "ownerReferences": {
-                   "id": 13,
-                   "rule": "repeated",
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference"
-                  },
-                  "resourceVersion": {
-                   "id": 6,
-                   "type": "string"
+                   "type": "string",
+                   "id": 3
                   },
                   "selfLink": {
-                   "id": 4,
-                   "type": "string"
+                   "type": "string",
+                   "id": 4
                   },
                   "uid": {
-                   "id": 5,
-                   "type": "string"
+                   "type": "string",
+                   "id": 5
+                  },
+                  "resourceVersion": {
+                   "type": "string",
+                   "id": 6
+                  },
+                  "generation": {
+                   "type": "int64",
+                   "id": 7
+                  },
+                  "creationTimestamp": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+                   "id": 8
+                  },
+                  "deletionTimestamp": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+                   "id": 9
+                  },
+                  "deletionGracePeriodSeconds": {
+                   "type": "int64",
+                   "id": 10
+                  },
+                  "labels": {
+                   "type": "string",
+                   "keyType": "string",
+                   "id": 11
+                  },
+                  "annotations": {
+                   "type": "string",
+                   "keyType": "string",
+                   "id": 12
+                  },
+                  "ownerReferences": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference",
+                   "rule": "repeated",
+                   "id": 13
+                  },
+                  "finalizers": {
+                   "type": "string",
+                   "rule": "repeated",
+                   "id": 14
+                  },
+                  "managedFields": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry",
+                   "rule": "repeated",
+                   "id": 17
                   }
                  }
                 },
                 "OwnerReference": {
                  "fields": {
                   "apiVersion": {
-                   "id": 5,
-                   "type": "string"
-                  },
-                  "blockOwnerDeletion": {
-                   "id": 7,
-                   "type": "bool"
-                  },
-                  "controller": {
-                   "id": 6,
-                   "type": "bool"
+                   "type": "string",
+                   "id": 5
                   },
                   "kind": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
                   },
                   "name": {
-                   "id": 3,
-                   "type": "string"
+                   "type": "string",
+                   "id": 3
                   },
                   "uid": {
-                   "id": 4,
-                   "type": "string"
+                   "type": "string",
+                   "id": 4
+                  },
+                  "controller": {
+                   "type": "bool",
+                   "id": 6
+                  },
+                  "blockOwnerDeletion": {
+                   "type": "bool",
+                   "id": 7
                   }
                  }
                 },
                 "ShardInfo": {
                  "fields": {
                   "selector": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
                   }
                  }
                 },
                 "Time": {
                  "fields": {
-                  "nanos": {
-                   "id": 2,
-                   "type": "int32"
-                  },
                   "seconds": {
-                   "id": 1,
-                   "type": "int64"
+                   "type": "int64",
+                   "id": 1
+                  },
+                  "nanos": {
+                   "type": "int32",
+                   "id": 2
                   }
                  }
                 }

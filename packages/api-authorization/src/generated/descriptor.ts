@@ -17,9 +17,9 @@ export const descriptor: ProtoDescriptor = {
             "ExtraValue": {
              "fields": {
               "items": {
+               "type": "string",
                "id": 1,
-               "rule": "repeated",
-               "type": "string"
+               "rule": "repeated"
               }
              },
              "options": {
@@ -29,324 +29,324 @@ export const descriptor: ProtoDescriptor = {
             "FieldSelectorAttributes": {
              "fields": {
               "rawSelector": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "requirements": {
-               "id": 2,
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.FieldSelectorRequirement",
                "rule": "repeated",
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.FieldSelectorRequirement"
+               "id": 2
               }
              }
             },
             "LabelSelectorAttributes": {
              "fields": {
               "rawSelector": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "requirements": {
-               "id": 2,
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement",
                "rule": "repeated",
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement"
+               "id": 2
               }
              }
             },
             "LocalSubjectAccessReview": {
              "fields": {
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
               },
               "spec": {
-               "id": 2,
-               "type": ".k8s.io.api.authorization.v1.SubjectAccessReviewSpec"
+               "type": ".k8s.io.api.authorization.v1.SubjectAccessReviewSpec",
+               "id": 2
               },
               "status": {
-               "id": 3,
-               "type": ".k8s.io.api.authorization.v1.SubjectAccessReviewStatus"
+               "type": ".k8s.io.api.authorization.v1.SubjectAccessReviewStatus",
+               "id": 3
               }
              }
             },
             "LocalSubjectAccessReviewList": {
              "fields": {
-              "items": {
-               "id": 2,
-               "rule": "repeated",
-               "type": ".k8s.io.api.authorization.v1.LocalSubjectAccessReview"
-              },
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.authorization.v1.LocalSubjectAccessReview",
+               "id": 2,
+               "rule": "repeated"
               }
              }
             },
             "NonResourceAttributes": {
              "fields": {
               "path": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "verb": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               }
              }
             },
             "NonResourceRule": {
              "fields": {
-              "nonResourceURLs": {
-               "id": 2,
-               "rule": "repeated",
-               "type": "string"
-              },
               "verbs": {
-               "id": 1,
+               "type": "string",
                "rule": "repeated",
-               "type": "string"
+               "id": 1
+              },
+              "nonResourceURLs": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 2
               }
              }
             },
             "ResourceAttributes": {
              "fields": {
-              "fieldSelector": {
-               "id": 8,
-               "type": ".k8s.io.api.authorization.v1.FieldSelectorAttributes"
-              },
-              "group": {
-               "id": 3,
-               "type": "string"
-              },
-              "labelSelector": {
-               "id": 9,
-               "type": ".k8s.io.api.authorization.v1.LabelSelectorAttributes"
-              },
-              "name": {
-               "id": 7,
-               "type": "string"
-              },
               "namespace": {
-               "id": 1,
-               "type": "string"
-              },
-              "resource": {
-               "id": 5,
-               "type": "string"
-              },
-              "subresource": {
-               "id": 6,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "verb": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
+              },
+              "group": {
+               "type": "string",
+               "id": 3
               },
               "version": {
-               "id": 4,
-               "type": "string"
+               "type": "string",
+               "id": 4
+              },
+              "resource": {
+               "type": "string",
+               "id": 5
+              },
+              "subresource": {
+               "type": "string",
+               "id": 6
+              },
+              "name": {
+               "type": "string",
+               "id": 7
+              },
+              "fieldSelector": {
+               "type": ".k8s.io.api.authorization.v1.FieldSelectorAttributes",
+               "id": 8
+              },
+              "labelSelector": {
+               "type": ".k8s.io.api.authorization.v1.LabelSelectorAttributes",
+               "id": 9
               }
              }
             },
             "ResourceRule": {
              "fields": {
-              "apiGroups": {
-               "id": 2,
+              "verbs": {
+               "type": "string",
                "rule": "repeated",
-               "type": "string"
+               "id": 1
               },
-              "resourceNames": {
-               "id": 4,
+              "apiGroups": {
+               "type": "string",
                "rule": "repeated",
-               "type": "string"
+               "id": 2
               },
               "resources": {
-               "id": 3,
+               "type": "string",
                "rule": "repeated",
-               "type": "string"
+               "id": 3
               },
-              "verbs": {
-               "id": 1,
+              "resourceNames": {
+               "type": "string",
                "rule": "repeated",
-               "type": "string"
+               "id": 4
               }
              }
             },
             "SelfSubjectAccessReview": {
              "fields": {
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
               },
               "spec": {
-               "id": 2,
-               "type": ".k8s.io.api.authorization.v1.SelfSubjectAccessReviewSpec"
+               "type": ".k8s.io.api.authorization.v1.SelfSubjectAccessReviewSpec",
+               "id": 2
               },
               "status": {
-               "id": 3,
-               "type": ".k8s.io.api.authorization.v1.SubjectAccessReviewStatus"
+               "type": ".k8s.io.api.authorization.v1.SubjectAccessReviewStatus",
+               "id": 3
               }
              }
             },
             "SelfSubjectAccessReviewList": {
              "fields": {
-              "items": {
-               "id": 2,
-               "rule": "repeated",
-               "type": ".k8s.io.api.authorization.v1.SelfSubjectAccessReview"
-              },
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.authorization.v1.SelfSubjectAccessReview",
+               "id": 2,
+               "rule": "repeated"
               }
              }
             },
             "SelfSubjectAccessReviewSpec": {
              "fields": {
-              "nonResourceAttributes": {
-               "id": 2,
-               "type": ".k8s.io.api.authorization.v1.NonResourceAttributes"
-              },
               "resourceAttributes": {
-               "id": 1,
-               "type": ".k8s.io.api.authorization.v1.ResourceAttributes"
+               "type": ".k8s.io.api.authorization.v1.ResourceAttributes",
+               "id": 1
+              },
+              "nonResourceAttributes": {
+               "type": ".k8s.io.api.authorization.v1.NonResourceAttributes",
+               "id": 2
               }
              }
             },
             "SelfSubjectRulesReview": {
              "fields": {
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
               },
               "spec": {
-               "id": 2,
-               "type": ".k8s.io.api.authorization.v1.SelfSubjectRulesReviewSpec"
+               "type": ".k8s.io.api.authorization.v1.SelfSubjectRulesReviewSpec",
+               "id": 2
               },
               "status": {
-               "id": 3,
-               "type": ".k8s.io.api.authorization.v1.SubjectRulesReviewStatus"
+               "type": ".k8s.io.api.authorization.v1.SubjectRulesReviewStatus",
+               "id": 3
               }
              }
             },
             "SelfSubjectRulesReviewList": {
              "fields": {
-              "items": {
-               "id": 2,
-               "rule": "repeated",
-               "type": ".k8s.io.api.authorization.v1.SelfSubjectRulesReview"
-              },
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.authorization.v1.SelfSubjectRulesReview",
+               "id": 2,
+               "rule": "repeated"
               }
              }
             },
             "SelfSubjectRulesReviewSpec": {
              "fields": {
               "namespace": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               }
              }
             },
             "SubjectAccessReview": {
              "fields": {
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
               },
               "spec": {
-               "id": 2,
-               "type": ".k8s.io.api.authorization.v1.SubjectAccessReviewSpec"
+               "type": ".k8s.io.api.authorization.v1.SubjectAccessReviewSpec",
+               "id": 2
               },
               "status": {
-               "id": 3,
-               "type": ".k8s.io.api.authorization.v1.SubjectAccessReviewStatus"
+               "type": ".k8s.io.api.authorization.v1.SubjectAccessReviewStatus",
+               "id": 3
               }
              }
             },
             "SubjectAccessReviewList": {
              "fields": {
-              "items": {
-               "id": 2,
-               "rule": "repeated",
-               "type": ".k8s.io.api.authorization.v1.SubjectAccessReview"
-              },
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.authorization.v1.SubjectAccessReview",
+               "id": 2,
+               "rule": "repeated"
               }
              }
             },
             "SubjectAccessReviewSpec": {
              "fields": {
-              "extra": {
-               "id": 5,
-               "keyType": "string",
-               "type": ".k8s.io.api.authorization.v1.ExtraValue"
-              },
-              "groups": {
-               "id": 4,
-               "rule": "repeated",
-               "type": "string"
+              "resourceAttributes": {
+               "type": ".k8s.io.api.authorization.v1.ResourceAttributes",
+               "id": 1
               },
               "nonResourceAttributes": {
-               "id": 2,
-               "type": ".k8s.io.api.authorization.v1.NonResourceAttributes"
-              },
-              "resourceAttributes": {
-               "id": 1,
-               "type": ".k8s.io.api.authorization.v1.ResourceAttributes"
-              },
-              "uid": {
-               "id": 6,
-               "type": "string"
+               "type": ".k8s.io.api.authorization.v1.NonResourceAttributes",
+               "id": 2
               },
               "user": {
-               "id": 3,
-               "type": "string"
+               "type": "string",
+               "id": 3
+              },
+              "groups": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 4
+              },
+              "extra": {
+               "type": ".k8s.io.api.authorization.v1.ExtraValue",
+               "keyType": "string",
+               "id": 5
+              },
+              "uid": {
+               "type": "string",
+               "id": 6
               }
              }
             },
             "SubjectAccessReviewStatus": {
              "fields": {
               "allowed": {
-               "id": 1,
-               "type": "bool"
+               "type": "bool",
+               "id": 1
               },
               "denied": {
-               "id": 4,
-               "type": "bool"
-              },
-              "evaluationError": {
-               "id": 3,
-               "type": "string"
+               "type": "bool",
+               "id": 4
               },
               "reason": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
+              },
+              "evaluationError": {
+               "type": "string",
+               "id": 3
               }
              }
             },
             "SubjectRulesReviewStatus": {
              "fields": {
-              "evaluationError": {
-               "id": 4,
-               "type": "string"
-              },
-              "incomplete": {
-               "id": 3,
-               "type": "bool"
+              "resourceRules": {
+               "type": ".k8s.io.api.authorization.v1.ResourceRule",
+               "rule": "repeated",
+               "id": 1
               },
               "nonResourceRules": {
-               "id": 2,
+               "type": ".k8s.io.api.authorization.v1.NonResourceRule",
                "rule": "repeated",
-               "type": ".k8s.io.api.authorization.v1.NonResourceRule"
+               "id": 2
               },
-              "resourceRules": {
-               "id": 1,
-               "rule": "repeated",
-               "type": ".k8s.io.api.authorization.v1.ResourceRule"
+              "incomplete": {
+               "type": "bool",
+               "id": 3
+              },
+              "evaluationError": {
+               "type": "string",
+               "id": 4
               }
              }
             }
@@ -369,215 +369,215 @@ export const descriptor: ProtoDescriptor = {
                 "FieldSelectorRequirement": {
                  "fields": {
                   "key": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
                   },
                   "operator": {
-                   "id": 2,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   },
                   "values": {
-                   "id": 3,
+                   "type": "string",
                    "rule": "repeated",
-                   "type": "string"
+                   "id": 3
                   }
                  }
                 },
                 "FieldsV1": {
                  "fields": {
                   "Raw": {
-                   "id": 1,
-                   "type": "bytes"
+                   "type": "bytes",
+                   "id": 1
                   }
                  }
                 },
                 "LabelSelectorRequirement": {
                  "fields": {
                   "key": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
                   },
                   "operator": {
-                   "id": 2,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   },
                   "values": {
-                   "id": 3,
+                   "type": "string",
                    "rule": "repeated",
-                   "type": "string"
+                   "id": 3
                   }
                  }
                 },
                 "ListMeta": {
                  "fields": {
-                  "continue": {
-                   "id": 3,
-                   "type": "string"
-                  },
-                  "remainingItemCount": {
-                   "id": 4,
-                   "type": "int64"
+                  "selfLink": {
+                   "type": "string",
+                   "id": 1
                   },
                   "resourceVersion": {
-                   "id": 2,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   },
-                  "selfLink": {
-                   "id": 1,
-                   "type": "string"
+                  "continue": {
+                   "type": "string",
+                   "id": 3
+                  },
+                  "remainingItemCount": {
+                   "type": "int64",
+                   "id": 4
                   },
                   "shardInfo": {
-                   "id": 5,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ShardInfo"
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ShardInfo",
+                   "id": 5
                   }
                  }
                 },
                 "ManagedFieldsEntry": {
                  "fields": {
-                  "apiVersion": {
-                   "id": 3,
-                   "type": "string"
-                  },
-                  "fieldsType": {
-                   "id": 6,
-                   "type": "string"
-                  },
-                  "fieldsV1": {
-                   "id": 7,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1"
-                  },
                   "manager": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
                   },
                   "operation": {
-                   "id": 2,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   },
-                  "subresource": {
-                   "id": 8,
-                   "type": "string"
+                  "apiVersion": {
+                   "type": "string",
+                   "id": 3
                   },
                   "time": {
-                   "id": 4,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+                   "id": 4
+                  },
+                  "fieldsType": {
+                   "type": "string",
+                   "id": 6
+                  },
+                  "fieldsV1": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1",
+                   "id": 7
+                  },
+                  "subresource": {
+                   "type": "string",
+                   "id": 8
                   }
                  }
                 },
                 "ObjectMeta": {
                  "fields": {
-                  "annotations": {
-                   "id": 12,
-                   "keyType": "string",
-                   "type": "string"
-                  },
-                  "creationTimestamp": {
-                   "id": 8,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
-                  },
-                  "deletionGracePeriodSeconds": {
-                   "id": 10,
-                   "type": "int64"
-                  },
-                  "deletionTimestamp": {
-                   "id": 9,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
-                  },
-                  "finalizers": {
-                   "id": 14,
-                   "rule": "repeated",
-                   "type": "string"
+                  "name": {
+                   "type": "string",
+                   "id": 1
                   },
                   "generateName": {
-                   "id": 2,
-                   "type": "string"
-                  },
-                  "generation": {
-                   "id": 7,
-                   "type": "int64"
-                  },
-                  "labels": {
-                   "id": 11,
-                   "keyType": "string",
-                   "type": "string"
-                  },
-                  "managedFields": {
-                   "id": 17,
-                   "rule": "repeated",
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry"
-                  },
-                  "name": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   },
                   "namespace": {
-                   "id": 3,
-                   "type": "string"
-                  },
-                  "ownerReferences": {
-                   "id": 13,
-                   "rule": "repeated",
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference"
-                  },
-                  "resourceVersion": {
-                   "id": 6,
-                   "type": "string"
+                   "type": "string",
+                   "id": 3
                   },
                   "selfLink": {
-                   "id": 4,
-                   "type": "string"
+                   "type": "string",
+                   "id": 4
                   },
                   "uid": {
-                   "id": 5,
-                   "type": "string"
+                   "type": "string",
+                   "id": 5
+                  },
+                  "resourceVersion": {
+                   "type": "string",
+                   "id": 6
+                  },
+                  "generation": {
+                   "type": "int64",
+                   "id": 7
+                  },
+                  "creationTimestamp": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+                   "id": 8
+                  },
+                  "deletionTimestamp": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+                   "id": 9
+                  },
+                  "deletionGracePeriodSeconds": {
+                   "type": "int64",
+                   "id": 10
+                  },
+                  "labels": {
+                   "type": "string",
+                   "keyType": "string",
+                   "id": 11
+                  },
+                  "annotations": {
+                   "type": "string",
+                   "keyType": "string",
+                   "id": 12
+                  },
+                  "ownerReferences": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference",
+                   "rule": "repeated",
+                   "id": 13
+                  },
+                  "finalizers": {
+                   "type": "string",
+                   "rule": "repeated",
+                   "id": 14
+                  },
+                  "managedFields": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry",
+                   "rule": "repeated",
+                   "id": 17
                   }
                  }
                 },
                 "OwnerReference": {
                  "fields": {
                   "apiVersion": {
-                   "id": 5,
-                   "type": "string"
-                  },
-                  "blockOwnerDeletion": {
-                   "id": 7,
-                   "type": "bool"
-                  },
-                  "controller": {
-                   "id": 6,
-                   "type": "bool"
+                   "type": "string",
+                   "id": 5
                   },
                   "kind": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
                   },
                   "name": {
-                   "id": 3,
-                   "type": "string"
+                   "type": "string",
+                   "id": 3
                   },
                   "uid": {
-                   "id": 4,
-                   "type": "string"
+                   "type": "string",
+                   "id": 4
+                  },
+                  "controller": {
+                   "type": "bool",
+                   "id": 6
+                  },
+                  "blockOwnerDeletion": {
+                   "type": "bool",
+                   "id": 7
                   }
                  }
                 },
                 "ShardInfo": {
                  "fields": {
                   "selector": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
                   }
                  }
                 },
                 "Time": {
                  "fields": {
-                  "nanos": {
-                   "id": 2,
-                   "type": "int32"
-                  },
                   "seconds": {
-                   "id": 1,
-                   "type": "int64"
+                   "type": "int64",
+                   "id": 1
+                  },
+                  "nanos": {
+                   "type": "int32",
+                   "id": 2
                   }
                  }
                 }

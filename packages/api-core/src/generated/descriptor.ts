@@ -16,4011 +16,4011 @@ export const descriptor: ProtoDescriptor = {
            "nested": {
             "AWSElasticBlockStoreVolumeSource": {
              "fields": {
+              "volumeID": {
+               "type": "string",
+               "id": 1
+              },
               "fsType": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               },
               "partition": {
-               "id": 3,
-               "type": "int32"
+               "type": "int32",
+               "id": 3
               },
               "readOnly": {
-               "id": 4,
-               "type": "bool"
-              },
-              "volumeID": {
-               "id": 1,
-               "type": "string"
+               "type": "bool",
+               "id": 4
               }
              }
             },
             "Affinity": {
              "fields": {
               "nodeAffinity": {
-               "id": 1,
-               "type": ".k8s.io.api.core.v1.NodeAffinity"
+               "type": ".k8s.io.api.core.v1.NodeAffinity",
+               "id": 1
               },
               "podAffinity": {
-               "id": 2,
-               "type": ".k8s.io.api.core.v1.PodAffinity"
+               "type": ".k8s.io.api.core.v1.PodAffinity",
+               "id": 2
               },
               "podAntiAffinity": {
-               "id": 3,
-               "type": ".k8s.io.api.core.v1.PodAntiAffinity"
+               "type": ".k8s.io.api.core.v1.PodAntiAffinity",
+               "id": 3
               }
              }
             },
             "AppArmorProfile": {
              "fields": {
-              "localhostProfile": {
-               "id": 2,
-               "type": "string"
-              },
               "type": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
+              },
+              "localhostProfile": {
+               "type": "string",
+               "id": 2
               }
              }
             },
             "AttachedVolume": {
              "fields": {
-              "devicePath": {
-               "id": 2,
-               "type": "string"
-              },
               "name": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
+              },
+              "devicePath": {
+               "type": "string",
+               "id": 2
               }
              }
             },
             "AzureDiskVolumeSource": {
              "fields": {
-              "cachingMode": {
-               "id": 3,
-               "type": "string"
-              },
               "diskName": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "diskURI": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
+              },
+              "cachingMode": {
+               "type": "string",
+               "id": 3
               },
               "fsType": {
-               "id": 4,
-               "type": "string"
-              },
-              "kind": {
-               "id": 6,
-               "type": "string"
+               "type": "string",
+               "id": 4
               },
               "readOnly": {
-               "id": 5,
-               "type": "bool"
+               "type": "bool",
+               "id": 5
+              },
+              "kind": {
+               "type": "string",
+               "id": 6
               }
              }
             },
             "AzureFileVolumeSource": {
              "fields": {
-              "readOnly": {
-               "id": 3,
-               "type": "bool"
-              },
               "secretName": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "shareName": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
+              },
+              "readOnly": {
+               "type": "bool",
+               "id": 3
               }
              }
             },
             "CSIVolumeSource": {
              "fields": {
               "driver": {
-               "id": 1,
-               "type": "string"
-              },
-              "fsType": {
-               "id": 3,
-               "type": "string"
-              },
-              "nodePublishSecretRef": {
-               "id": 5,
-               "type": ".k8s.io.api.core.v1.LocalObjectReference"
+               "type": "string",
+               "id": 1
               },
               "readOnly": {
-               "id": 2,
-               "type": "bool"
+               "type": "bool",
+               "id": 2
+              },
+              "fsType": {
+               "type": "string",
+               "id": 3
               },
               "volumeAttributes": {
-               "id": 4,
+               "type": "string",
                "keyType": "string",
-               "type": "string"
+               "id": 4
+              },
+              "nodePublishSecretRef": {
+               "type": ".k8s.io.api.core.v1.LocalObjectReference",
+               "id": 5
               }
              }
             },
             "Capabilities": {
              "fields": {
               "add": {
-               "id": 1,
+               "type": "string",
                "rule": "repeated",
-               "type": "string"
+               "id": 1
               },
               "drop": {
-               "id": 2,
+               "type": "string",
                "rule": "repeated",
-               "type": "string"
+               "id": 2
               }
              }
             },
             "CephFSVolumeSource": {
              "fields": {
               "monitors": {
-               "id": 1,
+               "type": "string",
                "rule": "repeated",
-               "type": "string"
+               "id": 1
               },
               "path": {
-               "id": 2,
-               "type": "string"
-              },
-              "readOnly": {
-               "id": 6,
-               "type": "bool"
-              },
-              "secretFile": {
-               "id": 4,
-               "type": "string"
-              },
-              "secretRef": {
-               "id": 5,
-               "type": ".k8s.io.api.core.v1.LocalObjectReference"
+               "type": "string",
+               "id": 2
               },
               "user": {
-               "id": 3,
-               "type": "string"
+               "type": "string",
+               "id": 3
+              },
+              "secretFile": {
+               "type": "string",
+               "id": 4
+              },
+              "secretRef": {
+               "type": ".k8s.io.api.core.v1.LocalObjectReference",
+               "id": 5
+              },
+              "readOnly": {
+               "type": "bool",
+               "id": 6
               }
              }
             },
             "CinderVolumeSource": {
              "fields": {
+              "volumeID": {
+               "type": "string",
+               "id": 1
+              },
               "fsType": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               },
               "readOnly": {
-               "id": 3,
-               "type": "bool"
+               "type": "bool",
+               "id": 3
               },
               "secretRef": {
-               "id": 4,
-               "type": ".k8s.io.api.core.v1.LocalObjectReference"
-              },
-              "volumeID": {
-               "id": 1,
-               "type": "string"
+               "type": ".k8s.io.api.core.v1.LocalObjectReference",
+               "id": 4
               }
              }
             },
             "ClientIPConfig": {
              "fields": {
               "timeoutSeconds": {
-               "id": 1,
-               "type": "int32"
+               "type": "int32",
+               "id": 1
               }
              }
             },
             "ClusterTrustBundleProjection": {
              "fields": {
-              "labelSelector": {
-               "id": 3,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector"
-              },
               "name": {
-               "id": 1,
-               "type": "string"
-              },
-              "optional": {
-               "id": 5,
-               "type": "bool"
-              },
-              "path": {
-               "id": 4,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "signerName": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
+              },
+              "labelSelector": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector",
+               "id": 3
+              },
+              "optional": {
+               "type": "bool",
+               "id": 5
+              },
+              "path": {
+               "type": "string",
+               "id": 4
               },
               "user": {
-               "id": 6,
-               "type": "int64"
+               "type": "int64",
+               "id": 6
               }
              }
             },
             "ConfigMap": {
              "fields": {
-              "binaryData": {
-               "id": 3,
-               "keyType": "string",
-               "type": "bytes"
-              },
-              "data": {
-               "id": 2,
-               "keyType": "string",
-               "type": "string"
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
               },
               "immutable": {
-               "id": 4,
-               "type": "bool"
+               "type": "bool",
+               "id": 4
               },
-              "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+              "data": {
+               "type": "string",
+               "keyType": "string",
+               "id": 2
+              },
+              "binaryData": {
+               "type": "bytes",
+               "keyType": "string",
+               "id": 3
               }
              }
             },
             "ConfigMapEnvSource": {
              "fields": {
+              "optional": {
+               "type": "bool",
+               "id": 2
+              },
               "localObjectReference": {
+               "type": ".k8s.io.api.core.v1.LocalObjectReference",
                "id": 1,
                "options": {
                 "kapi_inline": true
-               },
-               "type": ".k8s.io.api.core.v1.LocalObjectReference"
-              },
-              "optional": {
-               "id": 2,
-               "type": "bool"
+               }
               }
              }
             },
             "ConfigMapKeySelector": {
              "fields": {
               "key": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
+              },
+              "optional": {
+               "type": "bool",
+               "id": 3
               },
               "localObjectReference": {
+               "type": ".k8s.io.api.core.v1.LocalObjectReference",
                "id": 1,
                "options": {
                 "kapi_inline": true
-               },
-               "type": ".k8s.io.api.core.v1.LocalObjectReference"
-              },
-              "optional": {
-               "id": 3,
-               "type": "bool"
+               }
               }
              }
             },
             "ConfigMapList": {
              "fields": {
-              "items": {
-               "id": 2,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.ConfigMap"
-              },
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.core.v1.ConfigMap",
+               "id": 2,
+               "rule": "repeated"
               }
              }
             },
             "ConfigMapNodeConfigSource": {
              "fields": {
-              "kubeletConfigKey": {
-               "id": 5,
-               "type": "string"
+              "namespace": {
+               "type": "string",
+               "id": 1
               },
               "name": {
-               "id": 2,
-               "type": "string"
-              },
-              "namespace": {
-               "id": 1,
-               "type": "string"
-              },
-              "resourceVersion": {
-               "id": 4,
-               "type": "string"
+               "type": "string",
+               "id": 2
               },
               "uid": {
-               "id": 3,
-               "type": "string"
+               "type": "string",
+               "id": 3
+              },
+              "resourceVersion": {
+               "type": "string",
+               "id": 4
+              },
+              "kubeletConfigKey": {
+               "type": "string",
+               "id": 5
               }
              }
             },
             "ConfigMapProjection": {
              "fields": {
               "items": {
-               "id": 2,
+               "type": ".k8s.io.api.core.v1.KeyToPath",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.KeyToPath"
+               "id": 2
+              },
+              "optional": {
+               "type": "bool",
+               "id": 4
               },
               "localObjectReference": {
+               "type": ".k8s.io.api.core.v1.LocalObjectReference",
                "id": 1,
                "options": {
                 "kapi_inline": true
-               },
-               "type": ".k8s.io.api.core.v1.LocalObjectReference"
-              },
-              "optional": {
-               "id": 4,
-               "type": "bool"
+               }
               }
              }
             },
             "ConfigMapVolumeSource": {
              "fields": {
+              "items": {
+               "type": ".k8s.io.api.core.v1.KeyToPath",
+               "rule": "repeated",
+               "id": 2
+              },
               "defaultMode": {
-               "id": 3,
-               "type": "int32"
+               "type": "int32",
+               "id": 3
+              },
+              "optional": {
+               "type": "bool",
+               "id": 4
               },
               "defaultUser": {
-               "id": 5,
-               "type": "int64"
-              },
-              "items": {
-               "id": 2,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.KeyToPath"
+               "type": "int64",
+               "id": 5
               },
               "localObjectReference": {
+               "type": ".k8s.io.api.core.v1.LocalObjectReference",
                "id": 1,
                "options": {
                 "kapi_inline": true
-               },
-               "type": ".k8s.io.api.core.v1.LocalObjectReference"
-              },
-              "optional": {
-               "id": 4,
-               "type": "bool"
+               }
               }
              }
             },
             "Container": {
              "fields": {
-              "args": {
-               "id": 4,
-               "rule": "repeated",
-               "type": "string"
-              },
-              "command": {
-               "id": 3,
-               "rule": "repeated",
-               "type": "string"
-              },
-              "env": {
-               "id": 7,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.EnvVar"
-              },
-              "envFrom": {
-               "id": 19,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.EnvFromSource"
+              "name": {
+               "type": "string",
+               "id": 1
               },
               "image": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               },
-              "imagePullPolicy": {
-               "id": 14,
-               "type": "string"
-              },
-              "lifecycle": {
-               "id": 12,
-               "type": ".k8s.io.api.core.v1.Lifecycle"
-              },
-              "livenessProbe": {
-               "id": 10,
-               "type": ".k8s.io.api.core.v1.Probe"
-              },
-              "name": {
-               "id": 1,
-               "type": "string"
-              },
-              "ports": {
-               "id": 6,
+              "command": {
+               "type": "string",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.ContainerPort"
+               "id": 3
               },
-              "readinessProbe": {
-               "id": 11,
-               "type": ".k8s.io.api.core.v1.Probe"
-              },
-              "resizePolicy": {
-               "id": 23,
+              "args": {
+               "type": "string",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.ContainerResizePolicy"
-              },
-              "resources": {
-               "id": 8,
-               "type": ".k8s.io.api.core.v1.ResourceRequirements"
-              },
-              "restartPolicy": {
-               "id": 24,
-               "type": "string"
-              },
-              "restartPolicyRules": {
-               "id": 25,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.ContainerRestartRule"
-              },
-              "securityContext": {
-               "id": 15,
-               "type": ".k8s.io.api.core.v1.SecurityContext"
-              },
-              "startupProbe": {
-               "id": 22,
-               "type": ".k8s.io.api.core.v1.Probe"
-              },
-              "stdin": {
-               "id": 16,
-               "type": "bool"
-              },
-              "stdinOnce": {
-               "id": 17,
-               "type": "bool"
-              },
-              "terminationMessagePath": {
-               "id": 13,
-               "type": "string"
-              },
-              "terminationMessagePolicy": {
-               "id": 20,
-               "type": "string"
-              },
-              "tty": {
-               "id": 18,
-               "type": "bool"
-              },
-              "volumeDevices": {
-               "id": 21,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.VolumeDevice"
-              },
-              "volumeMounts": {
-               "id": 9,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.VolumeMount"
+               "id": 4
               },
               "workingDir": {
-               "id": 5,
-               "type": "string"
+               "type": "string",
+               "id": 5
+              },
+              "ports": {
+               "type": ".k8s.io.api.core.v1.ContainerPort",
+               "rule": "repeated",
+               "id": 6
+              },
+              "envFrom": {
+               "type": ".k8s.io.api.core.v1.EnvFromSource",
+               "rule": "repeated",
+               "id": 19
+              },
+              "env": {
+               "type": ".k8s.io.api.core.v1.EnvVar",
+               "rule": "repeated",
+               "id": 7
+              },
+              "resources": {
+               "type": ".k8s.io.api.core.v1.ResourceRequirements",
+               "id": 8
+              },
+              "resizePolicy": {
+               "type": ".k8s.io.api.core.v1.ContainerResizePolicy",
+               "rule": "repeated",
+               "id": 23
+              },
+              "restartPolicy": {
+               "type": "string",
+               "id": 24
+              },
+              "restartPolicyRules": {
+               "type": ".k8s.io.api.core.v1.ContainerRestartRule",
+               "rule": "repeated",
+               "id": 25
+              },
+              "volumeMounts": {
+               "type": ".k8s.io.api.core.v1.VolumeMount",
+               "rule": "repeated",
+               "id": 9
+              },
+              "volumeDevices": {
+               "type": ".k8s.io.api.core.v1.VolumeDevice",
+               "rule": "repeated",
+               "id": 21
+              },
+              "livenessProbe": {
+               "type": ".k8s.io.api.core.v1.Probe",
+               "id": 10
+              },
+              "readinessProbe": {
+               "type": ".k8s.io.api.core.v1.Probe",
+               "id": 11
+              },
+              "startupProbe": {
+               "type": ".k8s.io.api.core.v1.Probe",
+               "id": 22
+              },
+              "lifecycle": {
+               "type": ".k8s.io.api.core.v1.Lifecycle",
+               "id": 12
+              },
+              "terminationMessagePath": {
+               "type": "string",
+               "id": 13
+              },
+              "terminationMessagePolicy": {
+               "type": "string",
+               "id": 20
+              },
+              "imagePullPolicy": {
+               "type": "string",
+               "id": 14
+              },
+              "securityContext": {
+               "type": ".k8s.io.api.core.v1.SecurityContext",
+               "id": 15
+              },
+              "stdin": {
+               "type": "bool",
+               "id": 16
+              },
+              "stdinOnce": {
+               "type": "bool",
+               "id": 17
+              },
+              "tty": {
+               "type": "bool",
+               "id": 18
               }
              }
             },
             "ContainerExtendedResourceRequest": {
              "fields": {
               "containerName": {
-               "id": 1,
-               "type": "string"
-              },
-              "requestName": {
-               "id": 3,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "resourceName": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
+              },
+              "requestName": {
+               "type": "string",
+               "id": 3
               }
              }
             },
             "ContainerImage": {
              "fields": {
               "names": {
-               "id": 1,
+               "type": "string",
                "rule": "repeated",
-               "type": "string"
+               "id": 1
               },
               "sizeBytes": {
-               "id": 2,
-               "type": "int64"
+               "type": "int64",
+               "id": 2
               }
              }
             },
             "ContainerPort": {
              "fields": {
-              "containerPort": {
-               "id": 3,
-               "type": "int32"
-              },
-              "hostIP": {
-               "id": 5,
-               "type": "string"
+              "name": {
+               "type": "string",
+               "id": 1
               },
               "hostPort": {
-               "id": 2,
-               "type": "int32"
+               "type": "int32",
+               "id": 2
               },
-              "name": {
-               "id": 1,
-               "type": "string"
+              "containerPort": {
+               "type": "int32",
+               "id": 3
               },
               "protocol": {
-               "id": 4,
-               "type": "string"
+               "type": "string",
+               "id": 4
+              },
+              "hostIP": {
+               "type": "string",
+               "id": 5
               }
              }
             },
             "ContainerResizePolicy": {
              "fields": {
               "resourceName": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "restartPolicy": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               }
              }
             },
             "ContainerRestartRule": {
              "fields": {
               "action": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "exitCodes": {
-               "id": 2,
-               "type": ".k8s.io.api.core.v1.ContainerRestartRuleOnExitCodes"
+               "type": ".k8s.io.api.core.v1.ContainerRestartRuleOnExitCodes",
+               "id": 2
               }
              }
             },
             "ContainerRestartRuleOnExitCodes": {
              "fields": {
               "operator": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "values": {
-               "id": 2,
+               "type": "int32",
                "rule": "repeated",
-               "type": "int32"
+               "id": 2
               }
              }
             },
             "ContainerState": {
              "fields": {
+              "waiting": {
+               "type": ".k8s.io.api.core.v1.ContainerStateWaiting",
+               "id": 1
+              },
               "running": {
-               "id": 2,
-               "type": ".k8s.io.api.core.v1.ContainerStateRunning"
+               "type": ".k8s.io.api.core.v1.ContainerStateRunning",
+               "id": 2
               },
               "terminated": {
-               "id": 3,
-               "type": ".k8s.io.api.core.v1.ContainerStateTerminated"
-              },
-              "waiting": {
-               "id": 1,
-               "type": ".k8s.io.api.core.v1.ContainerStateWaiting"
+               "type": ".k8s.io.api.core.v1.ContainerStateTerminated",
+               "id": 3
               }
              }
             },
             "ContainerStateRunning": {
              "fields": {
               "startedAt": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+               "id": 1
               }
              }
             },
             "ContainerStateTerminated": {
              "fields": {
-              "containerID": {
-               "id": 7,
-               "type": "string"
-              },
               "exitCode": {
-               "id": 1,
-               "type": "int32"
-              },
-              "finishedAt": {
-               "id": 6,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
-              },
-              "message": {
-               "id": 4,
-               "type": "string"
-              },
-              "reason": {
-               "id": 3,
-               "type": "string"
+               "type": "int32",
+               "id": 1
               },
               "signal": {
-               "id": 2,
-               "type": "int32"
+               "type": "int32",
+               "id": 2
+              },
+              "reason": {
+               "type": "string",
+               "id": 3
+              },
+              "message": {
+               "type": "string",
+               "id": 4
               },
               "startedAt": {
-               "id": 5,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+               "id": 5
+              },
+              "finishedAt": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+               "id": 6
+              },
+              "containerID": {
+               "type": "string",
+               "id": 7
               }
              }
             },
             "ContainerStateWaiting": {
              "fields": {
-              "message": {
-               "id": 2,
-               "type": "string"
-              },
               "reason": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
+              },
+              "message": {
+               "type": "string",
+               "id": 2
               }
              }
             },
             "ContainerStatus": {
              "fields": {
-              "allocatedResources": {
-               "id": 10,
-               "keyType": "string",
-               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity"
-              },
-              "allocatedResourcesStatus": {
-               "id": 14,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.ResourceStatus"
-              },
-              "containerID": {
-               "id": 8,
-               "type": "string"
-              },
-              "image": {
-               "id": 6,
-               "type": "string"
-              },
-              "imageID": {
-               "id": 7,
-               "type": "string"
-              },
-              "lastState": {
-               "id": 3,
-               "type": ".k8s.io.api.core.v1.ContainerState"
-              },
               "name": {
-               "id": 1,
-               "type": "string"
-              },
-              "ready": {
-               "id": 4,
-               "type": "bool"
-              },
-              "resources": {
-               "id": 11,
-               "type": ".k8s.io.api.core.v1.ResourceRequirements"
-              },
-              "restartCount": {
-               "id": 5,
-               "type": "int32"
-              },
-              "started": {
-               "id": 9,
-               "type": "bool"
+               "type": "string",
+               "id": 1
               },
               "state": {
-               "id": 2,
-               "type": ".k8s.io.api.core.v1.ContainerState"
+               "type": ".k8s.io.api.core.v1.ContainerState",
+               "id": 2
               },
-              "stopSignal": {
-               "id": 15,
-               "type": "string"
+              "lastState": {
+               "type": ".k8s.io.api.core.v1.ContainerState",
+               "id": 3
               },
-              "user": {
-               "id": 13,
-               "type": ".k8s.io.api.core.v1.ContainerUser"
+              "ready": {
+               "type": "bool",
+               "id": 4
+              },
+              "restartCount": {
+               "type": "int32",
+               "id": 5
+              },
+              "image": {
+               "type": "string",
+               "id": 6
+              },
+              "imageID": {
+               "type": "string",
+               "id": 7
+              },
+              "containerID": {
+               "type": "string",
+               "id": 8
+              },
+              "started": {
+               "type": "bool",
+               "id": 9
+              },
+              "allocatedResources": {
+               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity",
+               "keyType": "string",
+               "id": 10
+              },
+              "resources": {
+               "type": ".k8s.io.api.core.v1.ResourceRequirements",
+               "id": 11
               },
               "volumeMounts": {
-               "id": 12,
+               "type": ".k8s.io.api.core.v1.VolumeMountStatus",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.VolumeMountStatus"
+               "id": 12
+              },
+              "user": {
+               "type": ".k8s.io.api.core.v1.ContainerUser",
+               "id": 13
+              },
+              "allocatedResourcesStatus": {
+               "type": ".k8s.io.api.core.v1.ResourceStatus",
+               "rule": "repeated",
+               "id": 14
+              },
+              "stopSignal": {
+               "type": "string",
+               "id": 15
               }
              }
             },
             "ContainerUser": {
              "fields": {
               "linux": {
-               "id": 1,
-               "type": ".k8s.io.api.core.v1.LinuxContainerUser"
+               "type": ".k8s.io.api.core.v1.LinuxContainerUser",
+               "id": 1
               }
              }
             },
             "DaemonEndpoint": {
              "fields": {
               "Port": {
-               "id": 1,
-               "type": "int32"
+               "type": "int32",
+               "id": 1
               }
              }
             },
             "DownwardAPIProjection": {
              "fields": {
               "items": {
-               "id": 1,
+               "type": ".k8s.io.api.core.v1.DownwardAPIVolumeFile",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.DownwardAPIVolumeFile"
+               "id": 1
               }
              }
             },
             "DownwardAPIVolumeFile": {
              "fields": {
-              "fieldRef": {
-               "id": 2,
-               "type": ".k8s.io.api.core.v1.ObjectFieldSelector"
-              },
-              "mode": {
-               "id": 4,
-               "type": "int32"
-              },
               "path": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
+              },
+              "fieldRef": {
+               "type": ".k8s.io.api.core.v1.ObjectFieldSelector",
+               "id": 2
               },
               "resourceFieldRef": {
-               "id": 3,
-               "type": ".k8s.io.api.core.v1.ResourceFieldSelector"
+               "type": ".k8s.io.api.core.v1.ResourceFieldSelector",
+               "id": 3
+              },
+              "mode": {
+               "type": "int32",
+               "id": 4
               },
               "user": {
-               "id": 5,
-               "type": "int64"
+               "type": "int64",
+               "id": 5
               }
              }
             },
             "DownwardAPIVolumeSource": {
              "fields": {
+              "items": {
+               "type": ".k8s.io.api.core.v1.DownwardAPIVolumeFile",
+               "rule": "repeated",
+               "id": 1
+              },
               "defaultMode": {
-               "id": 2,
-               "type": "int32"
+               "type": "int32",
+               "id": 2
               },
               "defaultUser": {
-               "id": 3,
-               "type": "int64"
-              },
-              "items": {
-               "id": 1,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.DownwardAPIVolumeFile"
+               "type": "int64",
+               "id": 3
               }
              }
             },
             "EmptyDirVolumeSource": {
              "fields": {
               "medium": {
-               "id": 1,
-               "type": "string"
-              },
-              "mode": {
-               "id": 3,
-               "type": "int32"
+               "type": "string",
+               "id": 1
               },
               "sizeLimit": {
-               "id": 2,
-               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity"
+               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity",
+               "id": 2
+              },
+              "mode": {
+               "type": "int32",
+               "id": 3
               }
              }
             },
             "EnvFromSource": {
              "fields": {
-              "configMapRef": {
-               "id": 2,
-               "type": ".k8s.io.api.core.v1.ConfigMapEnvSource"
-              },
               "prefix": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
+              },
+              "configMapRef": {
+               "type": ".k8s.io.api.core.v1.ConfigMapEnvSource",
+               "id": 2
               },
               "secretRef": {
-               "id": 3,
-               "type": ".k8s.io.api.core.v1.SecretEnvSource"
+               "type": ".k8s.io.api.core.v1.SecretEnvSource",
+               "id": 3
               }
              }
             },
             "EnvVar": {
              "fields": {
               "name": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "value": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               },
               "valueFrom": {
-               "id": 3,
-               "type": ".k8s.io.api.core.v1.EnvVarSource"
+               "type": ".k8s.io.api.core.v1.EnvVarSource",
+               "id": 3
               }
              }
             },
             "EnvVarSource": {
              "fields": {
-              "configMapKeyRef": {
-               "id": 3,
-               "type": ".k8s.io.api.core.v1.ConfigMapKeySelector"
-              },
               "fieldRef": {
-               "id": 1,
-               "type": ".k8s.io.api.core.v1.ObjectFieldSelector"
-              },
-              "fileKeyRef": {
-               "id": 5,
-               "type": ".k8s.io.api.core.v1.FileKeySelector"
+               "type": ".k8s.io.api.core.v1.ObjectFieldSelector",
+               "id": 1
               },
               "resourceFieldRef": {
-               "id": 2,
-               "type": ".k8s.io.api.core.v1.ResourceFieldSelector"
+               "type": ".k8s.io.api.core.v1.ResourceFieldSelector",
+               "id": 2
+              },
+              "configMapKeyRef": {
+               "type": ".k8s.io.api.core.v1.ConfigMapKeySelector",
+               "id": 3
               },
               "secretKeyRef": {
-               "id": 4,
-               "type": ".k8s.io.api.core.v1.SecretKeySelector"
+               "type": ".k8s.io.api.core.v1.SecretKeySelector",
+               "id": 4
+              },
+              "fileKeyRef": {
+               "type": ".k8s.io.api.core.v1.FileKeySelector",
+               "id": 5
               }
              }
             },
             "EphemeralContainer": {
              "fields": {
+              "targetContainerName": {
+               "type": "string",
+               "id": 2
+              },
               "ephemeralContainerCommon": {
+               "type": ".k8s.io.api.core.v1.EphemeralContainerCommon",
                "id": 1,
                "options": {
                 "kapi_inline": true
-               },
-               "type": ".k8s.io.api.core.v1.EphemeralContainerCommon"
-              },
-              "targetContainerName": {
-               "id": 2,
-               "type": "string"
+               }
               }
              }
             },
             "EphemeralContainerCommon": {
              "fields": {
-              "args": {
-               "id": 4,
-               "rule": "repeated",
-               "type": "string"
-              },
-              "command": {
-               "id": 3,
-               "rule": "repeated",
-               "type": "string"
-              },
-              "env": {
-               "id": 7,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.EnvVar"
-              },
-              "envFrom": {
-               "id": 19,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.EnvFromSource"
+              "name": {
+               "type": "string",
+               "id": 1
               },
               "image": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               },
-              "imagePullPolicy": {
-               "id": 14,
-               "type": "string"
-              },
-              "lifecycle": {
-               "id": 12,
-               "type": ".k8s.io.api.core.v1.Lifecycle"
-              },
-              "livenessProbe": {
-               "id": 10,
-               "type": ".k8s.io.api.core.v1.Probe"
-              },
-              "name": {
-               "id": 1,
-               "type": "string"
-              },
-              "ports": {
-               "id": 6,
+              "command": {
+               "type": "string",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.ContainerPort"
+               "id": 3
               },
-              "readinessProbe": {
-               "id": 11,
-               "type": ".k8s.io.api.core.v1.Probe"
-              },
-              "resizePolicy": {
-               "id": 23,
+              "args": {
+               "type": "string",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.ContainerResizePolicy"
-              },
-              "resources": {
-               "id": 8,
-               "type": ".k8s.io.api.core.v1.ResourceRequirements"
-              },
-              "restartPolicy": {
-               "id": 24,
-               "type": "string"
-              },
-              "restartPolicyRules": {
-               "id": 25,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.ContainerRestartRule"
-              },
-              "securityContext": {
-               "id": 15,
-               "type": ".k8s.io.api.core.v1.SecurityContext"
-              },
-              "startupProbe": {
-               "id": 22,
-               "type": ".k8s.io.api.core.v1.Probe"
-              },
-              "stdin": {
-               "id": 16,
-               "type": "bool"
-              },
-              "stdinOnce": {
-               "id": 17,
-               "type": "bool"
-              },
-              "terminationMessagePath": {
-               "id": 13,
-               "type": "string"
-              },
-              "terminationMessagePolicy": {
-               "id": 20,
-               "type": "string"
-              },
-              "tty": {
-               "id": 18,
-               "type": "bool"
-              },
-              "volumeDevices": {
-               "id": 21,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.VolumeDevice"
-              },
-              "volumeMounts": {
-               "id": 9,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.VolumeMount"
+               "id": 4
               },
               "workingDir": {
-               "id": 5,
-               "type": "string"
+               "type": "string",
+               "id": 5
+              },
+              "ports": {
+               "type": ".k8s.io.api.core.v1.ContainerPort",
+               "rule": "repeated",
+               "id": 6
+              },
+              "envFrom": {
+               "type": ".k8s.io.api.core.v1.EnvFromSource",
+               "rule": "repeated",
+               "id": 19
+              },
+              "env": {
+               "type": ".k8s.io.api.core.v1.EnvVar",
+               "rule": "repeated",
+               "id": 7
+              },
+              "resources": {
+               "type": ".k8s.io.api.core.v1.ResourceRequirements",
+               "id": 8
+              },
+              "resizePolicy": {
+               "type": ".k8s.io.api.core.v1.ContainerResizePolicy",
+               "rule": "repeated",
+               "id": 23
+              },
+              "restartPolicy": {
+               "type": "string",
+               "id": 24
+              },
+              "restartPolicyRules": {
+               "type": ".k8s.io.api.core.v1.ContainerRestartRule",
+               "rule": "repeated",
+               "id": 25
+              },
+              "volumeMounts": {
+               "type": ".k8s.io.api.core.v1.VolumeMount",
+               "rule": "repeated",
+               "id": 9
+              },
+              "volumeDevices": {
+               "type": ".k8s.io.api.core.v1.VolumeDevice",
+               "rule": "repeated",
+               "id": 21
+              },
+              "livenessProbe": {
+               "type": ".k8s.io.api.core.v1.Probe",
+               "id": 10
+              },
+              "readinessProbe": {
+               "type": ".k8s.io.api.core.v1.Probe",
+               "id": 11
+              },
+              "startupProbe": {
+               "type": ".k8s.io.api.core.v1.Probe",
+               "id": 22
+              },
+              "lifecycle": {
+               "type": ".k8s.io.api.core.v1.Lifecycle",
+               "id": 12
+              },
+              "terminationMessagePath": {
+               "type": "string",
+               "id": 13
+              },
+              "terminationMessagePolicy": {
+               "type": "string",
+               "id": 20
+              },
+              "imagePullPolicy": {
+               "type": "string",
+               "id": 14
+              },
+              "securityContext": {
+               "type": ".k8s.io.api.core.v1.SecurityContext",
+               "id": 15
+              },
+              "stdin": {
+               "type": "bool",
+               "id": 16
+              },
+              "stdinOnce": {
+               "type": "bool",
+               "id": 17
+              },
+              "tty": {
+               "type": "bool",
+               "id": 18
               }
              }
             },
             "EphemeralVolumeSource": {
              "fields": {
               "volumeClaimTemplate": {
-               "id": 1,
-               "type": ".k8s.io.api.core.v1.PersistentVolumeClaimTemplate"
+               "type": ".k8s.io.api.core.v1.PersistentVolumeClaimTemplate",
+               "id": 1
               }
              }
             },
             "Event": {
              "fields": {
-              "action": {
-               "id": 12,
-               "type": "string"
-              },
-              "count": {
-               "id": 8,
-               "type": "int32"
-              },
-              "eventTime": {
-               "id": 10,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime"
-              },
-              "firstTimestamp": {
-               "id": 6,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
               },
               "involvedObject": {
-               "id": 2,
-               "type": ".k8s.io.api.core.v1.ObjectReference"
-              },
-              "lastTimestamp": {
-               "id": 7,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
-              },
-              "message": {
-               "id": 4,
-               "type": "string"
-              },
-              "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+               "type": ".k8s.io.api.core.v1.ObjectReference",
+               "id": 2
               },
               "reason": {
-               "id": 3,
-               "type": "string"
+               "type": "string",
+               "id": 3
               },
-              "related": {
-               "id": 13,
-               "type": ".k8s.io.api.core.v1.ObjectReference"
-              },
-              "reportingComponent": {
-               "id": 14,
-               "type": "string"
-              },
-              "reportingInstance": {
-               "id": 15,
-               "type": "string"
-              },
-              "series": {
-               "id": 11,
-               "type": ".k8s.io.api.core.v1.EventSeries"
+              "message": {
+               "type": "string",
+               "id": 4
               },
               "source": {
-               "id": 5,
-               "type": ".k8s.io.api.core.v1.EventSource"
+               "type": ".k8s.io.api.core.v1.EventSource",
+               "id": 5
+              },
+              "firstTimestamp": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+               "id": 6
+              },
+              "lastTimestamp": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+               "id": 7
+              },
+              "count": {
+               "type": "int32",
+               "id": 8
               },
               "type": {
-               "id": 9,
-               "type": "string"
+               "type": "string",
+               "id": 9
+              },
+              "eventTime": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime",
+               "id": 10
+              },
+              "series": {
+               "type": ".k8s.io.api.core.v1.EventSeries",
+               "id": 11
+              },
+              "action": {
+               "type": "string",
+               "id": 12
+              },
+              "related": {
+               "type": ".k8s.io.api.core.v1.ObjectReference",
+               "id": 13
+              },
+              "reportingComponent": {
+               "type": "string",
+               "id": 14
+              },
+              "reportingInstance": {
+               "type": "string",
+               "id": 15
               }
              }
             },
             "EventList": {
              "fields": {
-              "items": {
-               "id": 2,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.Event"
-              },
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.core.v1.Event",
+               "id": 2,
+               "rule": "repeated"
               }
              }
             },
             "EventSeries": {
              "fields": {
               "count": {
-               "id": 1,
-               "type": "int32"
+               "type": "int32",
+               "id": 1
               },
               "lastObservedTime": {
-               "id": 2,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime",
+               "id": 2
               }
              }
             },
             "EventSource": {
              "fields": {
               "component": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "host": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               }
              }
             },
             "EvictionResponder": {
              "fields": {
               "name": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "priority": {
-               "id": 2,
-               "type": "int32"
+               "type": "int32",
+               "id": 2
               }
              }
             },
             "ExecAction": {
              "fields": {
               "command": {
-               "id": 1,
+               "type": "string",
                "rule": "repeated",
-               "type": "string"
+               "id": 1
               }
              }
             },
             "FCVolumeSource": {
              "fields": {
-              "fsType": {
-               "id": 3,
-               "type": "string"
+              "targetWWNs": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 1
               },
               "lun": {
-               "id": 2,
-               "type": "int32"
+               "type": "int32",
+               "id": 2
+              },
+              "fsType": {
+               "type": "string",
+               "id": 3
               },
               "readOnly": {
-               "id": 4,
-               "type": "bool"
-              },
-              "targetWWNs": {
-               "id": 1,
-               "rule": "repeated",
-               "type": "string"
+               "type": "bool",
+               "id": 4
               },
               "wwids": {
-               "id": 5,
+               "type": "string",
                "rule": "repeated",
-               "type": "string"
+               "id": 5
               }
              }
             },
             "FileKeySelector": {
              "fields": {
-              "key": {
-               "id": 3,
-               "type": "string"
-              },
-              "optional": {
-               "id": 4,
-               "type": "bool"
+              "volumeName": {
+               "type": "string",
+               "id": 1
               },
               "path": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               },
-              "volumeName": {
-               "id": 1,
-               "type": "string"
+              "key": {
+               "type": "string",
+               "id": 3
+              },
+              "optional": {
+               "type": "bool",
+               "id": 4
               }
              }
             },
             "FlexVolumeSource": {
              "fields": {
               "driver": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "fsType": {
-               "id": 2,
-               "type": "string"
-              },
-              "options": {
-               "id": 5,
-               "keyType": "string",
-               "type": "string"
-              },
-              "readOnly": {
-               "id": 4,
-               "type": "bool"
+               "type": "string",
+               "id": 2
               },
               "secretRef": {
-               "id": 3,
-               "type": ".k8s.io.api.core.v1.LocalObjectReference"
+               "type": ".k8s.io.api.core.v1.LocalObjectReference",
+               "id": 3
+              },
+              "readOnly": {
+               "type": "bool",
+               "id": 4
+              },
+              "options": {
+               "type": "string",
+               "keyType": "string",
+               "id": 5
               }
              }
             },
             "FlockerVolumeSource": {
              "fields": {
               "datasetName": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "datasetUUID": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               }
              }
             },
             "GCEPersistentDiskVolumeSource": {
              "fields": {
+              "pdName": {
+               "type": "string",
+               "id": 1
+              },
               "fsType": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               },
               "partition": {
-               "id": 3,
-               "type": "int32"
-              },
-              "pdName": {
-               "id": 1,
-               "type": "string"
+               "type": "int32",
+               "id": 3
               },
               "readOnly": {
-               "id": 4,
-               "type": "bool"
+               "type": "bool",
+               "id": 4
               }
              }
             },
             "GRPCAction": {
              "fields": {
-              "mode": {
-               "id": 3,
-               "type": "string"
-              },
               "port": {
-               "id": 1,
-               "type": "int32"
+               "type": "int32",
+               "id": 1
               },
               "service": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
+              },
+              "mode": {
+               "type": "string",
+               "id": 3
               }
              }
             },
             "GitRepoVolumeSource": {
              "fields": {
-              "directory": {
-               "id": 3,
-               "type": "string"
-              },
               "repository": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "revision": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
+              },
+              "directory": {
+               "type": "string",
+               "id": 3
               }
              }
             },
             "GlusterfsVolumeSource": {
              "fields": {
               "endpoints": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "path": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               },
               "readOnly": {
-               "id": 3,
-               "type": "bool"
+               "type": "bool",
+               "id": 3
               }
              }
             },
             "HTTPGetAction": {
              "fields": {
-              "host": {
-               "id": 3,
-               "type": "string"
-              },
-              "httpHeaders": {
-               "id": 5,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.HTTPHeader"
-              },
               "path": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "port": {
-               "id": 2,
-               "type": ".k8s.io.apimachinery.pkg.util.intstr.IntOrString"
+               "type": ".k8s.io.apimachinery.pkg.util.intstr.IntOrString",
+               "id": 2
               },
-              "protocol": {
-               "id": 6,
-               "type": "string"
+              "host": {
+               "type": "string",
+               "id": 3
               },
               "scheme": {
-               "id": 4,
-               "type": "string"
+               "type": "string",
+               "id": 4
+              },
+              "httpHeaders": {
+               "type": ".k8s.io.api.core.v1.HTTPHeader",
+               "rule": "repeated",
+               "id": 5
+              },
+              "protocol": {
+               "type": "string",
+               "id": 6
               }
              }
             },
             "HTTPHeader": {
              "fields": {
               "name": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "value": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               }
              }
             },
             "HostAlias": {
              "fields": {
-              "hostnames": {
-               "id": 2,
-               "rule": "repeated",
-               "type": "string"
-              },
               "ip": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
+              },
+              "hostnames": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 2
               }
              }
             },
             "HostIP": {
              "fields": {
               "ip": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               }
              }
             },
             "HostPathVolumeSource": {
              "fields": {
               "path": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "type": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               }
              }
             },
             "ISCSIVolumeSource": {
              "fields": {
-              "chapAuthDiscovery": {
-               "id": 8,
-               "type": "bool"
-              },
-              "chapAuthSession": {
-               "id": 11,
-               "type": "bool"
-              },
-              "fsType": {
-               "id": 5,
-               "type": "string"
-              },
-              "initiatorName": {
-               "id": 12,
-               "type": "string"
+              "targetPortal": {
+               "type": "string",
+               "id": 1
               },
               "iqn": {
-               "id": 2,
-               "type": "string"
-              },
-              "iscsiInterface": {
-               "id": 4,
-               "type": "string"
+               "type": "string",
+               "id": 2
               },
               "lun": {
-               "id": 3,
-               "type": "int32"
+               "type": "int32",
+               "id": 3
               },
-              "portals": {
-               "id": 7,
-               "rule": "repeated",
-               "type": "string"
+              "iscsiInterface": {
+               "type": "string",
+               "id": 4
+              },
+              "fsType": {
+               "type": "string",
+               "id": 5
               },
               "readOnly": {
-               "id": 6,
-               "type": "bool"
+               "type": "bool",
+               "id": 6
+              },
+              "portals": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 7
+              },
+              "chapAuthDiscovery": {
+               "type": "bool",
+               "id": 8
+              },
+              "chapAuthSession": {
+               "type": "bool",
+               "id": 11
               },
               "secretRef": {
-               "id": 10,
-               "type": ".k8s.io.api.core.v1.LocalObjectReference"
+               "type": ".k8s.io.api.core.v1.LocalObjectReference",
+               "id": 10
               },
-              "targetPortal": {
-               "id": 1,
-               "type": "string"
+              "initiatorName": {
+               "type": "string",
+               "id": 12
               }
              }
             },
             "ImageVolumeSource": {
              "fields": {
-              "pullPolicy": {
-               "id": 2,
-               "type": "string"
-              },
               "reference": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
+              },
+              "pullPolicy": {
+               "type": "string",
+               "id": 2
               }
              }
             },
             "ImageVolumeStatus": {
              "fields": {
               "imageRef": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               }
              }
             },
             "KeyToPath": {
              "fields": {
               "key": {
-               "id": 1,
-               "type": "string"
-              },
-              "mode": {
-               "id": 3,
-               "type": "int32"
+               "type": "string",
+               "id": 1
               },
               "path": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
+              },
+              "mode": {
+               "type": "int32",
+               "id": 3
               },
               "user": {
-               "id": 4,
-               "type": "int64"
+               "type": "int64",
+               "id": 4
               }
              }
             },
             "Lifecycle": {
              "fields": {
               "postStart": {
-               "id": 1,
-               "type": ".k8s.io.api.core.v1.LifecycleHandler"
+               "type": ".k8s.io.api.core.v1.LifecycleHandler",
+               "id": 1
               },
               "preStop": {
-               "id": 2,
-               "type": ".k8s.io.api.core.v1.LifecycleHandler"
+               "type": ".k8s.io.api.core.v1.LifecycleHandler",
+               "id": 2
               },
               "stopSignal": {
-               "id": 3,
-               "type": "string"
+               "type": "string",
+               "id": 3
               }
              }
             },
             "LifecycleHandler": {
              "fields": {
               "exec": {
-               "id": 1,
-               "type": ".k8s.io.api.core.v1.ExecAction"
+               "type": ".k8s.io.api.core.v1.ExecAction",
+               "id": 1
               },
               "httpGet": {
-               "id": 2,
-               "type": ".k8s.io.api.core.v1.HTTPGetAction"
-              },
-              "sleep": {
-               "id": 4,
-               "type": ".k8s.io.api.core.v1.SleepAction"
+               "type": ".k8s.io.api.core.v1.HTTPGetAction",
+               "id": 2
               },
               "tcpSocket": {
-               "id": 3,
-               "type": ".k8s.io.api.core.v1.TCPSocketAction"
+               "type": ".k8s.io.api.core.v1.TCPSocketAction",
+               "id": 3
+              },
+              "sleep": {
+               "type": ".k8s.io.api.core.v1.SleepAction",
+               "id": 4
               }
              }
             },
             "LinuxContainerUser": {
              "fields": {
+              "uid": {
+               "type": "int64",
+               "id": 1
+              },
               "gid": {
-               "id": 2,
-               "type": "int64"
+               "type": "int64",
+               "id": 2
               },
               "supplementalGroups": {
-               "id": 3,
+               "type": "int64",
                "rule": "repeated",
-               "type": "int64"
-              },
-              "uid": {
-               "id": 1,
-               "type": "int64"
+               "id": 3
               }
              }
             },
             "LoadBalancerIngress": {
              "fields": {
-              "hostname": {
-               "id": 2,
-               "type": "string"
-              },
               "ip": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
+              },
+              "hostname": {
+               "type": "string",
+               "id": 2
               },
               "ipMode": {
-               "id": 3,
-               "type": "string"
+               "type": "string",
+               "id": 3
               },
               "ports": {
-               "id": 4,
+               "type": ".k8s.io.api.core.v1.PortStatus",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.PortStatus"
+               "id": 4
               }
              }
             },
             "LoadBalancerStatus": {
              "fields": {
               "ingress": {
-               "id": 1,
+               "type": ".k8s.io.api.core.v1.LoadBalancerIngress",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.LoadBalancerIngress"
+               "id": 1
               }
              }
             },
             "LocalObjectReference": {
              "fields": {
               "name": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               }
              }
             },
             "NFSVolumeSource": {
              "fields": {
+              "server": {
+               "type": "string",
+               "id": 1
+              },
               "path": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               },
               "readOnly": {
-               "id": 3,
-               "type": "bool"
-              },
-              "server": {
-               "id": 1,
-               "type": "string"
+               "type": "bool",
+               "id": 3
               }
              }
             },
             "Namespace": {
              "fields": {
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
               },
               "spec": {
-               "id": 2,
-               "type": ".k8s.io.api.core.v1.NamespaceSpec"
+               "type": ".k8s.io.api.core.v1.NamespaceSpec",
+               "id": 2
               },
               "status": {
-               "id": 3,
-               "type": ".k8s.io.api.core.v1.NamespaceStatus"
+               "type": ".k8s.io.api.core.v1.NamespaceStatus",
+               "id": 3
               }
              }
             },
             "NamespaceCondition": {
              "fields": {
-              "lastTransitionTime": {
-               "id": 4,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
-              },
-              "message": {
-               "id": 6,
-               "type": "string"
-              },
-              "reason": {
-               "id": 5,
-               "type": "string"
+              "type": {
+               "type": "string",
+               "id": 1
               },
               "status": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               },
-              "type": {
-               "id": 1,
-               "type": "string"
+              "lastTransitionTime": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+               "id": 4
+              },
+              "reason": {
+               "type": "string",
+               "id": 5
+              },
+              "message": {
+               "type": "string",
+               "id": 6
               }
              }
             },
             "NamespaceList": {
              "fields": {
-              "items": {
-               "id": 2,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.Namespace"
-              },
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.core.v1.Namespace",
+               "id": 2,
+               "rule": "repeated"
               }
              }
             },
             "NamespaceSpec": {
              "fields": {
               "finalizers": {
-               "id": 1,
+               "type": "string",
                "rule": "repeated",
-               "type": "string"
+               "id": 1
               }
              }
             },
             "NamespaceStatus": {
              "fields": {
-              "conditions": {
-               "id": 2,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.NamespaceCondition"
-              },
               "phase": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
+              },
+              "conditions": {
+               "type": ".k8s.io.api.core.v1.NamespaceCondition",
+               "rule": "repeated",
+               "id": 2
               }
              }
             },
             "Node": {
              "fields": {
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
               },
               "spec": {
-               "id": 2,
-               "type": ".k8s.io.api.core.v1.NodeSpec"
+               "type": ".k8s.io.api.core.v1.NodeSpec",
+               "id": 2
               },
               "status": {
-               "id": 3,
-               "type": ".k8s.io.api.core.v1.NodeStatus"
+               "type": ".k8s.io.api.core.v1.NodeStatus",
+               "id": 3
               }
              }
             },
             "NodeAddress": {
              "fields": {
-              "address": {
-               "id": 2,
-               "type": "string"
-              },
               "type": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
+              },
+              "address": {
+               "type": "string",
+               "id": 2
               }
              }
             },
             "NodeAffinity": {
              "fields": {
-              "preferredDuringSchedulingIgnoredDuringExecution": {
-               "id": 2,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.PreferredSchedulingTerm"
-              },
               "requiredDuringSchedulingIgnoredDuringExecution": {
-               "id": 1,
-               "type": ".k8s.io.api.core.v1.NodeSelector"
+               "type": ".k8s.io.api.core.v1.NodeSelector",
+               "id": 1
+              },
+              "preferredDuringSchedulingIgnoredDuringExecution": {
+               "type": ".k8s.io.api.core.v1.PreferredSchedulingTerm",
+               "rule": "repeated",
+               "id": 2
               }
              }
             },
             "NodeAllocatableMappedResources": {
              "fields": {
               "name": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "quantity": {
-               "id": 2,
-               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity"
+               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity",
+               "id": 2
               }
              }
             },
             "NodeAllocatableOverheadResources": {
              "fields": {
               "name": {
-               "id": 1,
-               "type": "string"
-              },
-              "perContainer": {
-               "id": 3,
-               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity"
+               "type": "string",
+               "id": 1
               },
               "perPod": {
-               "id": 2,
-               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity"
+               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity",
+               "id": 2
+              },
+              "perContainer": {
+               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity",
+               "id": 3
               }
              }
             },
             "NodeAllocatableResourceClaimStatus": {
              "fields": {
+              "resourceClaimName": {
+               "type": "string",
+               "id": 1
+              },
               "containers": {
-               "id": 2,
+               "type": "string",
                "rule": "repeated",
-               "type": "string"
+               "id": 2
               },
               "mapping": {
-               "id": 4,
+               "type": ".k8s.io.api.core.v1.NodeAllocatableMappedResources",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.NodeAllocatableMappedResources"
+               "id": 4
               },
               "overhead": {
-               "id": 5,
+               "type": ".k8s.io.api.core.v1.NodeAllocatableOverheadResources",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.NodeAllocatableOverheadResources"
-              },
-              "resourceClaimName": {
-               "id": 1,
-               "type": "string"
+               "id": 5
               }
              }
             },
             "NodeCondition": {
              "fields": {
-              "lastHeartbeatTime": {
-               "id": 3,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
-              },
-              "lastTransitionTime": {
-               "id": 4,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
-              },
-              "message": {
-               "id": 6,
-               "type": "string"
-              },
-              "reason": {
-               "id": 5,
-               "type": "string"
+              "type": {
+               "type": "string",
+               "id": 1
               },
               "status": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               },
-              "type": {
-               "id": 1,
-               "type": "string"
+              "lastHeartbeatTime": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+               "id": 3
+              },
+              "lastTransitionTime": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+               "id": 4
+              },
+              "reason": {
+               "type": "string",
+               "id": 5
+              },
+              "message": {
+               "type": "string",
+               "id": 6
               }
              }
             },
             "NodeConfigSource": {
              "fields": {
               "configMap": {
-               "id": 2,
-               "type": ".k8s.io.api.core.v1.ConfigMapNodeConfigSource"
+               "type": ".k8s.io.api.core.v1.ConfigMapNodeConfigSource",
+               "id": 2
               }
              }
             },
             "NodeConfigStatus": {
              "fields": {
-              "active": {
-               "id": 2,
-               "type": ".k8s.io.api.core.v1.NodeConfigSource"
-              },
               "assigned": {
-               "id": 1,
-               "type": ".k8s.io.api.core.v1.NodeConfigSource"
+               "type": ".k8s.io.api.core.v1.NodeConfigSource",
+               "id": 1
               },
-              "error": {
-               "id": 4,
-               "type": "string"
+              "active": {
+               "type": ".k8s.io.api.core.v1.NodeConfigSource",
+               "id": 2
               },
               "lastKnownGood": {
-               "id": 3,
-               "type": ".k8s.io.api.core.v1.NodeConfigSource"
+               "type": ".k8s.io.api.core.v1.NodeConfigSource",
+               "id": 3
+              },
+              "error": {
+               "type": "string",
+               "id": 4
               }
              }
             },
             "NodeDaemonEndpoints": {
              "fields": {
               "kubeletEndpoint": {
-               "id": 1,
-               "type": ".k8s.io.api.core.v1.DaemonEndpoint"
+               "type": ".k8s.io.api.core.v1.DaemonEndpoint",
+               "id": 1
               }
              }
             },
             "NodeFeatures": {
              "fields": {
               "supplementalGroupsPolicy": {
-               "id": 1,
-               "type": "bool"
+               "type": "bool",
+               "id": 1
               }
              }
             },
             "NodeList": {
              "fields": {
-              "items": {
-               "id": 2,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.Node"
-              },
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.core.v1.Node",
+               "id": 2,
+               "rule": "repeated"
               }
              }
             },
             "NodePodPreemptionPolicy": {
              "fields": {
               "disableResizePreemption": {
-               "id": 1,
+               "type": "string",
                "rule": "repeated",
-               "type": "string"
+               "id": 1
               }
              }
             },
             "NodeRuntimeHandler": {
              "fields": {
-              "features": {
-               "id": 2,
-               "type": ".k8s.io.api.core.v1.NodeRuntimeHandlerFeatures"
-              },
               "name": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
+              },
+              "features": {
+               "type": ".k8s.io.api.core.v1.NodeRuntimeHandlerFeatures",
+               "id": 2
               }
              }
             },
             "NodeRuntimeHandlerFeatures": {
              "fields": {
               "recursiveReadOnlyMounts": {
-               "id": 1,
-               "type": "bool"
+               "type": "bool",
+               "id": 1
               },
               "userNamespaces": {
-               "id": 2,
-               "type": "bool"
+               "type": "bool",
+               "id": 2
               }
              }
             },
             "NodeSelector": {
              "fields": {
               "nodeSelectorTerms": {
-               "id": 1,
+               "type": ".k8s.io.api.core.v1.NodeSelectorTerm",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.NodeSelectorTerm"
+               "id": 1
               }
              }
             },
             "NodeSelectorRequirement": {
              "fields": {
               "key": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "operator": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               },
               "values": {
-               "id": 3,
+               "type": "string",
                "rule": "repeated",
-               "type": "string"
+               "id": 3
               }
              }
             },
             "NodeSelectorTerm": {
              "fields": {
               "matchExpressions": {
-               "id": 1,
+               "type": ".k8s.io.api.core.v1.NodeSelectorRequirement",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.NodeSelectorRequirement"
+               "id": 1
               },
               "matchFields": {
-               "id": 2,
+               "type": ".k8s.io.api.core.v1.NodeSelectorRequirement",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.NodeSelectorRequirement"
+               "id": 2
               }
              }
             },
             "NodeSpec": {
              "fields": {
-              "configSource": {
-               "id": 6,
-               "type": ".k8s.io.api.core.v1.NodeConfigSource"
-              },
-              "externalID": {
-               "id": 2,
-               "type": "string"
-              },
               "podCIDR": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "podCIDRs": {
-               "id": 7,
+               "type": "string",
                "rule": "repeated",
-               "type": "string"
-              },
-              "podPreemptionPolicy": {
-               "id": 8,
-               "type": ".k8s.io.api.core.v1.NodePodPreemptionPolicy"
+               "id": 7
               },
               "providerID": {
-               "id": 3,
-               "type": "string"
-              },
-              "taints": {
-               "id": 5,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.Taint"
+               "type": "string",
+               "id": 3
               },
               "unschedulable": {
-               "id": 4,
-               "type": "bool"
+               "type": "bool",
+               "id": 4
+              },
+              "taints": {
+               "type": ".k8s.io.api.core.v1.Taint",
+               "rule": "repeated",
+               "id": 5
+              },
+              "configSource": {
+               "type": ".k8s.io.api.core.v1.NodeConfigSource",
+               "id": 6
+              },
+              "externalID": {
+               "type": "string",
+               "id": 2
+              },
+              "podPreemptionPolicy": {
+               "type": ".k8s.io.api.core.v1.NodePodPreemptionPolicy",
+               "id": 8
               }
              }
             },
             "NodeStatus": {
              "fields": {
-              "addresses": {
-               "id": 5,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.NodeAddress"
+              "capacity": {
+               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity",
+               "keyType": "string",
+               "id": 1
               },
               "allocatable": {
-               "id": 2,
+               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity",
                "keyType": "string",
-               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity"
-              },
-              "capacity": {
-               "id": 1,
-               "keyType": "string",
-               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity"
-              },
-              "conditions": {
-               "id": 4,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.NodeCondition"
-              },
-              "config": {
-               "id": 11,
-               "type": ".k8s.io.api.core.v1.NodeConfigStatus"
-              },
-              "daemonEndpoints": {
-               "id": 6,
-               "type": ".k8s.io.api.core.v1.NodeDaemonEndpoints"
-              },
-              "declaredFeatures": {
-               "id": 14,
-               "rule": "repeated",
-               "type": "string"
-              },
-              "features": {
-               "id": 13,
-               "type": ".k8s.io.api.core.v1.NodeFeatures"
-              },
-              "images": {
-               "id": 8,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.ContainerImage"
-              },
-              "nodeInfo": {
-               "id": 7,
-               "type": ".k8s.io.api.core.v1.NodeSystemInfo"
+               "id": 2
               },
               "phase": {
-               "id": 3,
-               "type": "string"
+               "type": "string",
+               "id": 3
               },
-              "runtimeHandlers": {
-               "id": 12,
+              "conditions": {
+               "type": ".k8s.io.api.core.v1.NodeCondition",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.NodeRuntimeHandler"
+               "id": 4
               },
-              "volumesAttached": {
-               "id": 10,
+              "addresses": {
+               "type": ".k8s.io.api.core.v1.NodeAddress",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.AttachedVolume"
+               "id": 5
+              },
+              "daemonEndpoints": {
+               "type": ".k8s.io.api.core.v1.NodeDaemonEndpoints",
+               "id": 6
+              },
+              "nodeInfo": {
+               "type": ".k8s.io.api.core.v1.NodeSystemInfo",
+               "id": 7
+              },
+              "images": {
+               "type": ".k8s.io.api.core.v1.ContainerImage",
+               "rule": "repeated",
+               "id": 8
               },
               "volumesInUse": {
-               "id": 9,
+               "type": "string",
                "rule": "repeated",
-               "type": "string"
+               "id": 9
+              },
+              "volumesAttached": {
+               "type": ".k8s.io.api.core.v1.AttachedVolume",
+               "rule": "repeated",
+               "id": 10
+              },
+              "config": {
+               "type": ".k8s.io.api.core.v1.NodeConfigStatus",
+               "id": 11
+              },
+              "runtimeHandlers": {
+               "type": ".k8s.io.api.core.v1.NodeRuntimeHandler",
+               "rule": "repeated",
+               "id": 12
+              },
+              "features": {
+               "type": ".k8s.io.api.core.v1.NodeFeatures",
+               "id": 13
+              },
+              "declaredFeatures": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 14
               }
              }
             },
             "NodeSwapStatus": {
              "fields": {
               "capacity": {
-               "id": 1,
-               "type": "int64"
+               "type": "int64",
+               "id": 1
               }
              }
             },
             "NodeSystemInfo": {
              "fields": {
-              "architecture": {
-               "id": 10,
-               "type": "string"
-              },
-              "bootID": {
-               "id": 3,
-               "type": "string"
-              },
-              "containerRuntimeVersion": {
-               "id": 6,
-               "type": "string"
-              },
-              "kernelVersion": {
-               "id": 4,
-               "type": "string"
-              },
-              "kubeProxyVersion": {
-               "id": 8,
-               "type": "string"
-              },
-              "kubeletVersion": {
-               "id": 7,
-               "type": "string"
-              },
               "machineID": {
-               "id": 1,
-               "type": "string"
-              },
-              "operatingSystem": {
-               "id": 9,
-               "type": "string"
-              },
-              "osImage": {
-               "id": 5,
-               "type": "string"
-              },
-              "swap": {
-               "id": 11,
-               "type": ".k8s.io.api.core.v1.NodeSwapStatus"
+               "type": "string",
+               "id": 1
               },
               "systemUUID": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
+              },
+              "bootID": {
+               "type": "string",
+               "id": 3
+              },
+              "kernelVersion": {
+               "type": "string",
+               "id": 4
+              },
+              "osImage": {
+               "type": "string",
+               "id": 5
+              },
+              "containerRuntimeVersion": {
+               "type": "string",
+               "id": 6
+              },
+              "kubeletVersion": {
+               "type": "string",
+               "id": 7
+              },
+              "kubeProxyVersion": {
+               "type": "string",
+               "id": 8
+              },
+              "operatingSystem": {
+               "type": "string",
+               "id": 9
+              },
+              "architecture": {
+               "type": "string",
+               "id": 10
+              },
+              "swap": {
+               "type": ".k8s.io.api.core.v1.NodeSwapStatus",
+               "id": 11
               }
              }
             },
             "ObjectFieldSelector": {
              "fields": {
               "apiVersion": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "fieldPath": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               }
              }
             },
             "ObjectReference": {
              "fields": {
-              "apiVersion": {
-               "id": 5,
-               "type": "string"
-              },
-              "fieldPath": {
-               "id": 7,
-               "type": "string"
-              },
               "kind": {
-               "id": 1,
-               "type": "string"
-              },
-              "name": {
-               "id": 3,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "namespace": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               },
-              "resourceVersion": {
-               "id": 6,
-               "type": "string"
+              "name": {
+               "type": "string",
+               "id": 3
               },
               "uid": {
-               "id": 4,
-               "type": "string"
+               "type": "string",
+               "id": 4
+              },
+              "apiVersion": {
+               "type": "string",
+               "id": 5
+              },
+              "resourceVersion": {
+               "type": "string",
+               "id": 6
+              },
+              "fieldPath": {
+               "type": "string",
+               "id": 7
               }
              }
             },
             "PersistentVolumeClaimSpec": {
              "fields": {
               "accessModes": {
-               "id": 1,
+               "type": "string",
                "rule": "repeated",
-               "type": "string"
-              },
-              "dataSource": {
-               "id": 7,
-               "type": ".k8s.io.api.core.v1.TypedLocalObjectReference"
-              },
-              "dataSourceRef": {
-               "id": 8,
-               "type": ".k8s.io.api.core.v1.TypedObjectReference"
-              },
-              "resources": {
-               "id": 2,
-               "type": ".k8s.io.api.core.v1.VolumeResourceRequirements"
+               "id": 1
               },
               "selector": {
-               "id": 4,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector",
+               "id": 4
               },
-              "storageClassName": {
-               "id": 5,
-               "type": "string"
-              },
-              "volumeAttributesClassName": {
-               "id": 9,
-               "type": "string"
-              },
-              "volumeMode": {
-               "id": 6,
-               "type": "string"
+              "resources": {
+               "type": ".k8s.io.api.core.v1.VolumeResourceRequirements",
+               "id": 2
               },
               "volumeName": {
-               "id": 3,
-               "type": "string"
+               "type": "string",
+               "id": 3
+              },
+              "storageClassName": {
+               "type": "string",
+               "id": 5
+              },
+              "volumeMode": {
+               "type": "string",
+               "id": 6
+              },
+              "dataSource": {
+               "type": ".k8s.io.api.core.v1.TypedLocalObjectReference",
+               "id": 7
+              },
+              "dataSourceRef": {
+               "type": ".k8s.io.api.core.v1.TypedObjectReference",
+               "id": 8
+              },
+              "volumeAttributesClassName": {
+               "type": "string",
+               "id": 9
               }
              }
             },
             "PersistentVolumeClaimTemplate": {
              "fields": {
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
               },
               "spec": {
-               "id": 2,
-               "type": ".k8s.io.api.core.v1.PersistentVolumeClaimSpec"
+               "type": ".k8s.io.api.core.v1.PersistentVolumeClaimSpec",
+               "id": 2
               }
              }
             },
             "PersistentVolumeClaimVolumeSource": {
              "fields": {
               "claimName": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "readOnly": {
-               "id": 2,
-               "type": "bool"
+               "type": "bool",
+               "id": 2
               }
              }
             },
             "PhotonPersistentDiskVolumeSource": {
              "fields": {
-              "fsType": {
-               "id": 2,
-               "type": "string"
-              },
               "pdID": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
+              },
+              "fsType": {
+               "type": "string",
+               "id": 2
               }
              }
             },
             "Pod": {
              "fields": {
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
               },
               "spec": {
-               "id": 2,
-               "type": ".k8s.io.api.core.v1.PodSpec"
+               "type": ".k8s.io.api.core.v1.PodSpec",
+               "id": 2
               },
               "status": {
-               "id": 3,
-               "type": ".k8s.io.api.core.v1.PodStatus"
+               "type": ".k8s.io.api.core.v1.PodStatus",
+               "id": 3
               }
              }
             },
             "PodAffinity": {
              "fields": {
-              "preferredDuringSchedulingIgnoredDuringExecution": {
-               "id": 2,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.WeightedPodAffinityTerm"
-              },
               "requiredDuringSchedulingIgnoredDuringExecution": {
-               "id": 1,
+               "type": ".k8s.io.api.core.v1.PodAffinityTerm",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.PodAffinityTerm"
+               "id": 1
+              },
+              "preferredDuringSchedulingIgnoredDuringExecution": {
+               "type": ".k8s.io.api.core.v1.WeightedPodAffinityTerm",
+               "rule": "repeated",
+               "id": 2
               }
              }
             },
             "PodAffinityTerm": {
              "fields": {
               "labelSelector": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector"
-              },
-              "matchLabelKeys": {
-               "id": 5,
-               "rule": "repeated",
-               "type": "string"
-              },
-              "mismatchLabelKeys": {
-               "id": 6,
-               "rule": "repeated",
-               "type": "string"
-              },
-              "namespaceSelector": {
-               "id": 4,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector",
+               "id": 1
               },
               "namespaces": {
-               "id": 2,
+               "type": "string",
                "rule": "repeated",
-               "type": "string"
+               "id": 2
               },
               "topologyKey": {
-               "id": 3,
-               "type": "string"
+               "type": "string",
+               "id": 3
+              },
+              "namespaceSelector": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector",
+               "id": 4
+              },
+              "matchLabelKeys": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 5
+              },
+              "mismatchLabelKeys": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 6
               }
              }
             },
             "PodAntiAffinity": {
              "fields": {
-              "preferredDuringSchedulingIgnoredDuringExecution": {
-               "id": 2,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.WeightedPodAffinityTerm"
-              },
               "requiredDuringSchedulingIgnoredDuringExecution": {
-               "id": 1,
+               "type": ".k8s.io.api.core.v1.PodAffinityTerm",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.PodAffinityTerm"
+               "id": 1
+              },
+              "preferredDuringSchedulingIgnoredDuringExecution": {
+               "type": ".k8s.io.api.core.v1.WeightedPodAffinityTerm",
+               "rule": "repeated",
+               "id": 2
               }
              }
             },
             "PodCertificateProjection": {
              "fields": {
-              "certificateChainPath": {
-               "id": 6,
-               "type": "string"
-              },
-              "credentialBundlePath": {
-               "id": 4,
-               "type": "string"
-              },
-              "keyPath": {
-               "id": 5,
-               "type": "string"
+              "signerName": {
+               "type": "string",
+               "id": 1
               },
               "keyType": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               },
               "maxExpirationSeconds": {
-               "id": 3,
-               "type": "int32"
+               "type": "int32",
+               "id": 3
               },
-              "signerName": {
-               "id": 1,
-               "type": "string"
+              "credentialBundlePath": {
+               "type": "string",
+               "id": 4
               },
-              "user": {
-               "id": 8,
-               "type": "int64"
+              "keyPath": {
+               "type": "string",
+               "id": 5
+              },
+              "certificateChainPath": {
+               "type": "string",
+               "id": 6
               },
               "userAnnotations": {
-               "id": 7,
+               "type": "string",
                "keyType": "string",
-               "type": "string"
+               "id": 7
+              },
+              "user": {
+               "type": "int64",
+               "id": 8
               }
              }
             },
             "PodCondition": {
              "fields": {
-              "lastProbeTime": {
-               "id": 3,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
-              },
-              "lastTransitionTime": {
-               "id": 4,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
-              },
-              "message": {
-               "id": 6,
-               "type": "string"
+              "type": {
+               "type": "string",
+               "id": 1
               },
               "observedGeneration": {
-               "id": 7,
-               "type": "int64"
-              },
-              "reason": {
-               "id": 5,
-               "type": "string"
+               "type": "int64",
+               "id": 7
               },
               "status": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               },
-              "type": {
-               "id": 1,
-               "type": "string"
+              "lastProbeTime": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+               "id": 3
+              },
+              "lastTransitionTime": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+               "id": 4
+              },
+              "reason": {
+               "type": "string",
+               "id": 5
+              },
+              "message": {
+               "type": "string",
+               "id": 6
               }
              }
             },
             "PodDNSConfig": {
              "fields": {
               "nameservers": {
-               "id": 1,
+               "type": "string",
                "rule": "repeated",
-               "type": "string"
-              },
-              "options": {
-               "id": 3,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.PodDNSConfigOption"
+               "id": 1
               },
               "searches": {
-               "id": 2,
+               "type": "string",
                "rule": "repeated",
-               "type": "string"
+               "id": 2
+              },
+              "options": {
+               "type": ".k8s.io.api.core.v1.PodDNSConfigOption",
+               "rule": "repeated",
+               "id": 3
               }
              }
             },
             "PodDNSConfigOption": {
              "fields": {
               "name": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "value": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               }
              }
             },
             "PodExtendedResourceClaimStatus": {
              "fields": {
               "requestMappings": {
-               "id": 1,
+               "type": ".k8s.io.api.core.v1.ContainerExtendedResourceRequest",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.ContainerExtendedResourceRequest"
+               "id": 1
               },
               "resourceClaimName": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               }
              }
             },
             "PodIP": {
              "fields": {
               "ip": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               }
              }
             },
             "PodList": {
              "fields": {
-              "items": {
-               "id": 2,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.Pod"
-              },
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.core.v1.Pod",
+               "id": 2,
+               "rule": "repeated"
               }
              }
             },
             "PodOS": {
              "fields": {
               "name": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               }
              }
             },
             "PodReadinessGate": {
              "fields": {
               "conditionType": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               }
              }
             },
             "PodResourceClaim": {
              "fields": {
               "name": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "resourceClaimName": {
-               "id": 3,
-               "type": "string"
+               "type": "string",
+               "id": 3
               },
               "resourceClaimTemplateName": {
-               "id": 4,
-               "type": "string"
+               "type": "string",
+               "id": 4
               }
              }
             },
             "PodResourceClaimStatus": {
              "fields": {
               "name": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "resourceClaimName": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               }
              }
             },
             "PodSchedulingGate": {
              "fields": {
               "name": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               }
              }
             },
             "PodSchedulingGroup": {
              "fields": {
               "podGroupName": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               }
              }
             },
             "PodSecurityContext": {
              "fields": {
-              "appArmorProfile": {
-               "id": 11,
-               "type": ".k8s.io.api.core.v1.AppArmorProfile"
-              },
-              "fsGroup": {
-               "id": 5,
-               "type": "int64"
-              },
-              "fsGroupChangePolicy": {
-               "id": 9,
-               "type": "string"
-              },
-              "runAsGroup": {
-               "id": 6,
-               "type": "int64"
-              },
-              "runAsNonRoot": {
-               "id": 3,
-               "type": "bool"
-              },
-              "runAsUser": {
-               "id": 2,
-               "type": "int64"
-              },
-              "seLinuxChangePolicy": {
-               "id": 13,
-               "type": "string"
-              },
               "seLinuxOptions": {
-               "id": 1,
-               "type": ".k8s.io.api.core.v1.SELinuxOptions"
-              },
-              "seccompProfile": {
-               "id": 10,
-               "type": ".k8s.io.api.core.v1.SeccompProfile"
-              },
-              "supplementalGroups": {
-               "id": 4,
-               "rule": "repeated",
-               "type": "int64"
-              },
-              "supplementalGroupsPolicy": {
-               "id": 12,
-               "type": "string"
-              },
-              "sysctls": {
-               "id": 7,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.Sysctl"
+               "type": ".k8s.io.api.core.v1.SELinuxOptions",
+               "id": 1
               },
               "windowsOptions": {
-               "id": 8,
-               "type": ".k8s.io.api.core.v1.WindowsSecurityContextOptions"
+               "type": ".k8s.io.api.core.v1.WindowsSecurityContextOptions",
+               "id": 8
+              },
+              "runAsUser": {
+               "type": "int64",
+               "id": 2
+              },
+              "runAsGroup": {
+               "type": "int64",
+               "id": 6
+              },
+              "runAsNonRoot": {
+               "type": "bool",
+               "id": 3
+              },
+              "supplementalGroups": {
+               "type": "int64",
+               "rule": "repeated",
+               "id": 4
+              },
+              "supplementalGroupsPolicy": {
+               "type": "string",
+               "id": 12
+              },
+              "fsGroup": {
+               "type": "int64",
+               "id": 5
+              },
+              "sysctls": {
+               "type": ".k8s.io.api.core.v1.Sysctl",
+               "rule": "repeated",
+               "id": 7
+              },
+              "fsGroupChangePolicy": {
+               "type": "string",
+               "id": 9
+              },
+              "seccompProfile": {
+               "type": ".k8s.io.api.core.v1.SeccompProfile",
+               "id": 10
+              },
+              "appArmorProfile": {
+               "type": ".k8s.io.api.core.v1.AppArmorProfile",
+               "id": 11
+              },
+              "seLinuxChangePolicy": {
+               "type": "string",
+               "id": 13
               }
              }
             },
             "PodSpec": {
              "fields": {
-              "activeDeadlineSeconds": {
-               "id": 5,
-               "type": "int64"
-              },
-              "affinity": {
-               "id": 18,
-               "type": ".k8s.io.api.core.v1.Affinity"
-              },
-              "automountServiceAccountToken": {
-               "id": 21,
-               "type": "bool"
-              },
-              "containers": {
-               "id": 2,
+              "volumes": {
+               "type": ".k8s.io.api.core.v1.Volume",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.Container"
-              },
-              "dnsConfig": {
-               "id": 26,
-               "type": ".k8s.io.api.core.v1.PodDNSConfig"
-              },
-              "dnsPolicy": {
-               "id": 6,
-               "type": "string"
-              },
-              "enableServiceLinks": {
-               "id": 30,
-               "type": "bool"
-              },
-              "ephemeralContainers": {
-               "id": 34,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.EphemeralContainer"
-              },
-              "evictionResponders": {
-               "id": 44,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.EvictionResponder"
-              },
-              "hostAliases": {
-               "id": 23,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.HostAlias"
-              },
-              "hostIPC": {
-               "id": 13,
-               "type": "bool"
-              },
-              "hostNetwork": {
-               "id": 11,
-               "type": "bool"
-              },
-              "hostPID": {
-               "id": 12,
-               "type": "bool"
-              },
-              "hostUsers": {
-               "id": 37,
-               "type": "bool"
-              },
-              "hostname": {
-               "id": 16,
-               "type": "string"
-              },
-              "hostnameOverride": {
-               "id": 41,
-               "type": "string"
-              },
-              "imagePullSecrets": {
-               "id": 15,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.LocalObjectReference"
+               "id": 1
               },
               "initContainers": {
-               "id": 20,
+               "type": ".k8s.io.api.core.v1.Container",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.Container"
+               "id": 20
               },
-              "nodeName": {
-               "id": 10,
-               "type": "string"
-              },
-              "nodeSelector": {
-               "id": 7,
-               "keyType": "string",
-               "type": "string"
-              },
-              "os": {
-               "id": 36,
-               "type": ".k8s.io.api.core.v1.PodOS"
-              },
-              "overhead": {
-               "id": 32,
-               "keyType": "string",
-               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity"
-              },
-              "preemptionPolicy": {
-               "id": 31,
-               "type": "string"
-              },
-              "priority": {
-               "id": 25,
-               "type": "int32"
-              },
-              "priorityClassName": {
-               "id": 24,
-               "type": "string"
-              },
-              "readinessGates": {
-               "id": 28,
+              "containers": {
+               "type": ".k8s.io.api.core.v1.Container",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.PodReadinessGate"
+               "id": 2
               },
-              "resourceClaims": {
-               "id": 39,
+              "ephemeralContainers": {
+               "type": ".k8s.io.api.core.v1.EphemeralContainer",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.PodResourceClaim"
-              },
-              "resources": {
-               "id": 40,
-               "type": ".k8s.io.api.core.v1.ResourceRequirements"
+               "id": 34
               },
               "restartPolicy": {
-               "id": 3,
-               "type": "string"
-              },
-              "runtimeClassName": {
-               "id": 29,
-               "type": "string"
-              },
-              "schedulerName": {
-               "id": 19,
-               "type": "string"
-              },
-              "schedulingGates": {
-               "id": 38,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.PodSchedulingGate"
-              },
-              "schedulingGroup": {
-               "id": 43,
-               "type": ".k8s.io.api.core.v1.PodSchedulingGroup"
-              },
-              "securityContext": {
-               "id": 14,
-               "type": ".k8s.io.api.core.v1.PodSecurityContext"
-              },
-              "serviceAccount": {
-               "id": 9,
-               "type": "string"
-              },
-              "serviceAccountName": {
-               "id": 8,
-               "type": "string"
-              },
-              "setHostnameAsFQDN": {
-               "id": 35,
-               "type": "bool"
-              },
-              "shareProcessNamespace": {
-               "id": 27,
-               "type": "bool"
-              },
-              "subdomain": {
-               "id": 17,
-               "type": "string"
+               "type": "string",
+               "id": 3
               },
               "terminationGracePeriodSeconds": {
-               "id": 4,
-               "type": "int64"
+               "type": "int64",
+               "id": 4
+              },
+              "activeDeadlineSeconds": {
+               "type": "int64",
+               "id": 5
+              },
+              "dnsPolicy": {
+               "type": "string",
+               "id": 6
+              },
+              "nodeSelector": {
+               "type": "string",
+               "keyType": "string",
+               "id": 7
+              },
+              "serviceAccountName": {
+               "type": "string",
+               "id": 8
+              },
+              "serviceAccount": {
+               "type": "string",
+               "id": 9
+              },
+              "automountServiceAccountToken": {
+               "type": "bool",
+               "id": 21
+              },
+              "nodeName": {
+               "type": "string",
+               "id": 10
+              },
+              "hostNetwork": {
+               "type": "bool",
+               "id": 11
+              },
+              "hostPID": {
+               "type": "bool",
+               "id": 12
+              },
+              "hostIPC": {
+               "type": "bool",
+               "id": 13
+              },
+              "shareProcessNamespace": {
+               "type": "bool",
+               "id": 27
+              },
+              "securityContext": {
+               "type": ".k8s.io.api.core.v1.PodSecurityContext",
+               "id": 14
+              },
+              "imagePullSecrets": {
+               "type": ".k8s.io.api.core.v1.LocalObjectReference",
+               "rule": "repeated",
+               "id": 15
+              },
+              "hostname": {
+               "type": "string",
+               "id": 16
+              },
+              "subdomain": {
+               "type": "string",
+               "id": 17
+              },
+              "affinity": {
+               "type": ".k8s.io.api.core.v1.Affinity",
+               "id": 18
+              },
+              "schedulerName": {
+               "type": "string",
+               "id": 19
               },
               "tolerations": {
-               "id": 22,
+               "type": ".k8s.io.api.core.v1.Toleration",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.Toleration"
+               "id": 22
+              },
+              "hostAliases": {
+               "type": ".k8s.io.api.core.v1.HostAlias",
+               "rule": "repeated",
+               "id": 23
+              },
+              "priorityClassName": {
+               "type": "string",
+               "id": 24
+              },
+              "priority": {
+               "type": "int32",
+               "id": 25
+              },
+              "dnsConfig": {
+               "type": ".k8s.io.api.core.v1.PodDNSConfig",
+               "id": 26
+              },
+              "readinessGates": {
+               "type": ".k8s.io.api.core.v1.PodReadinessGate",
+               "rule": "repeated",
+               "id": 28
+              },
+              "runtimeClassName": {
+               "type": "string",
+               "id": 29
+              },
+              "enableServiceLinks": {
+               "type": "bool",
+               "id": 30
+              },
+              "preemptionPolicy": {
+               "type": "string",
+               "id": 31
+              },
+              "overhead": {
+               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity",
+               "keyType": "string",
+               "id": 32
               },
               "topologySpreadConstraints": {
-               "id": 33,
+               "type": ".k8s.io.api.core.v1.TopologySpreadConstraint",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.TopologySpreadConstraint"
+               "id": 33
               },
-              "volumes": {
-               "id": 1,
+              "setHostnameAsFQDN": {
+               "type": "bool",
+               "id": 35
+              },
+              "os": {
+               "type": ".k8s.io.api.core.v1.PodOS",
+               "id": 36
+              },
+              "hostUsers": {
+               "type": "bool",
+               "id": 37
+              },
+              "schedulingGates": {
+               "type": ".k8s.io.api.core.v1.PodSchedulingGate",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.Volume"
+               "id": 38
+              },
+              "resourceClaims": {
+               "type": ".k8s.io.api.core.v1.PodResourceClaim",
+               "rule": "repeated",
+               "id": 39
+              },
+              "resources": {
+               "type": ".k8s.io.api.core.v1.ResourceRequirements",
+               "id": 40
+              },
+              "hostnameOverride": {
+               "type": "string",
+               "id": 41
+              },
+              "schedulingGroup": {
+               "type": ".k8s.io.api.core.v1.PodSchedulingGroup",
+               "id": 43
+              },
+              "evictionResponders": {
+               "type": ".k8s.io.api.core.v1.EvictionResponder",
+               "rule": "repeated",
+               "id": 44
               }
              }
             },
             "PodStatus": {
              "fields": {
-              "allocatedResources": {
-               "id": 19,
-               "keyType": "string",
-               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity"
-              },
-              "conditions": {
-               "id": 2,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.PodCondition"
-              },
-              "containerStatuses": {
-               "id": 8,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.ContainerStatus"
-              },
-              "ephemeralContainerStatuses": {
-               "id": 13,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.ContainerStatus"
-              },
-              "extendedResourceClaimStatus": {
-               "id": 18,
-               "type": ".k8s.io.api.core.v1.PodExtendedResourceClaimStatus"
-              },
-              "hostIP": {
-               "id": 5,
-               "type": "string"
-              },
-              "hostIPs": {
-               "id": 16,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.HostIP"
-              },
-              "initContainerStatuses": {
-               "id": 10,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.ContainerStatus"
-              },
-              "message": {
-               "id": 3,
-               "type": "string"
-              },
-              "nodeAllocatableResourceClaimStatuses": {
-               "id": 21,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.NodeAllocatableResourceClaimStatus"
-              },
-              "nominatedNodeName": {
-               "id": 11,
-               "type": "string"
-              },
               "observedGeneration": {
-               "id": 17,
-               "type": "int64"
+               "type": "int64",
+               "id": 17
               },
               "phase": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
-              "podIP": {
-               "id": 6,
-               "type": "string"
-              },
-              "podIPs": {
-               "id": 12,
+              "conditions": {
+               "type": ".k8s.io.api.core.v1.PodCondition",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.PodIP"
+               "id": 2
               },
-              "qosClass": {
-               "id": 9,
-               "type": "string"
+              "message": {
+               "type": "string",
+               "id": 3
               },
               "reason": {
-               "id": 4,
-               "type": "string"
+               "type": "string",
+               "id": 4
               },
-              "resize": {
-               "id": 14,
-               "type": "string"
+              "nominatedNodeName": {
+               "type": "string",
+               "id": 11
               },
-              "resourceClaimStatuses": {
-               "id": 15,
+              "hostIP": {
+               "type": "string",
+               "id": 5
+              },
+              "hostIPs": {
+               "type": ".k8s.io.api.core.v1.HostIP",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.PodResourceClaimStatus"
+               "id": 16
               },
-              "resources": {
-               "id": 20,
-               "type": ".k8s.io.api.core.v1.ResourceRequirements"
+              "podIP": {
+               "type": "string",
+               "id": 6
+              },
+              "podIPs": {
+               "type": ".k8s.io.api.core.v1.PodIP",
+               "rule": "repeated",
+               "id": 12
               },
               "startTime": {
-               "id": 7,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+               "id": 7
+              },
+              "initContainerStatuses": {
+               "type": ".k8s.io.api.core.v1.ContainerStatus",
+               "rule": "repeated",
+               "id": 10
+              },
+              "containerStatuses": {
+               "type": ".k8s.io.api.core.v1.ContainerStatus",
+               "rule": "repeated",
+               "id": 8
+              },
+              "qosClass": {
+               "type": "string",
+               "id": 9
+              },
+              "ephemeralContainerStatuses": {
+               "type": ".k8s.io.api.core.v1.ContainerStatus",
+               "rule": "repeated",
+               "id": 13
+              },
+              "resize": {
+               "type": "string",
+               "id": 14
+              },
+              "resourceClaimStatuses": {
+               "type": ".k8s.io.api.core.v1.PodResourceClaimStatus",
+               "rule": "repeated",
+               "id": 15
+              },
+              "extendedResourceClaimStatus": {
+               "type": ".k8s.io.api.core.v1.PodExtendedResourceClaimStatus",
+               "id": 18
+              },
+              "allocatedResources": {
+               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity",
+               "keyType": "string",
+               "id": 19
+              },
+              "resources": {
+               "type": ".k8s.io.api.core.v1.ResourceRequirements",
+               "id": 20
+              },
+              "nodeAllocatableResourceClaimStatuses": {
+               "type": ".k8s.io.api.core.v1.NodeAllocatableResourceClaimStatus",
+               "rule": "repeated",
+               "id": 21
               },
               "volumeHealth": {
-               "id": 22,
+               "type": ".k8s.io.api.core.v1.PodVolumeHealth",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.PodVolumeHealth"
+               "id": 22
               }
              }
             },
             "PodTemplateSpec": {
              "fields": {
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
               },
               "spec": {
-               "id": 2,
-               "type": ".k8s.io.api.core.v1.PodSpec"
+               "type": ".k8s.io.api.core.v1.PodSpec",
+               "id": 2
               }
              }
             },
             "PodVolumeHealth": {
              "fields": {
+              "name": {
+               "type": "string",
+               "id": 1
+              },
               "healthConditions": {
-               "id": 2,
+               "type": ".k8s.io.api.core.v1.VolumeHealthCondition",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.VolumeHealthCondition"
+               "id": 2
               },
               "lastTransitionTime": {
-               "id": 3,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
-              },
-              "name": {
-               "id": 1,
-               "type": "string"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+               "id": 3
               }
              }
             },
             "PortStatus": {
              "fields": {
-              "error": {
-               "id": 3,
-               "type": "string"
-              },
               "port": {
-               "id": 1,
-               "type": "int32"
+               "type": "int32",
+               "id": 1
               },
               "protocol": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
+              },
+              "error": {
+               "type": "string",
+               "id": 3
               }
              }
             },
             "PortworxVolumeSource": {
              "fields": {
+              "volumeID": {
+               "type": "string",
+               "id": 1
+              },
               "fsType": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               },
               "readOnly": {
-               "id": 3,
-               "type": "bool"
-              },
-              "volumeID": {
-               "id": 1,
-               "type": "string"
+               "type": "bool",
+               "id": 3
               }
              }
             },
             "PreferredSchedulingTerm": {
              "fields": {
-              "preference": {
-               "id": 2,
-               "type": ".k8s.io.api.core.v1.NodeSelectorTerm"
-              },
               "weight": {
-               "id": 1,
-               "type": "int32"
+               "type": "int32",
+               "id": 1
+              },
+              "preference": {
+               "type": ".k8s.io.api.core.v1.NodeSelectorTerm",
+               "id": 2
               }
              }
             },
             "Probe": {
              "fields": {
+              "initialDelaySeconds": {
+               "type": "int32",
+               "id": 2
+              },
+              "timeoutSeconds": {
+               "type": "int32",
+               "id": 3
+              },
+              "periodSeconds": {
+               "type": "int32",
+               "id": 4
+              },
+              "successThreshold": {
+               "type": "int32",
+               "id": 5
+              },
               "failureThreshold": {
-               "id": 6,
-               "type": "int32"
+               "type": "int32",
+               "id": 6
+              },
+              "terminationGracePeriodSeconds": {
+               "type": "int64",
+               "id": 7
               },
               "handler": {
+               "type": ".k8s.io.api.core.v1.ProbeHandler",
                "id": 1,
                "options": {
                 "kapi_inline": true
-               },
-               "type": ".k8s.io.api.core.v1.ProbeHandler"
-              },
-              "initialDelaySeconds": {
-               "id": 2,
-               "type": "int32"
-              },
-              "periodSeconds": {
-               "id": 4,
-               "type": "int32"
-              },
-              "successThreshold": {
-               "id": 5,
-               "type": "int32"
-              },
-              "terminationGracePeriodSeconds": {
-               "id": 7,
-               "type": "int64"
-              },
-              "timeoutSeconds": {
-               "id": 3,
-               "type": "int32"
+               }
               }
              }
             },
             "ProbeHandler": {
              "fields": {
               "exec": {
-               "id": 1,
-               "type": ".k8s.io.api.core.v1.ExecAction"
-              },
-              "grpc": {
-               "id": 4,
-               "type": ".k8s.io.api.core.v1.GRPCAction"
+               "type": ".k8s.io.api.core.v1.ExecAction",
+               "id": 1
               },
               "httpGet": {
-               "id": 2,
-               "type": ".k8s.io.api.core.v1.HTTPGetAction"
+               "type": ".k8s.io.api.core.v1.HTTPGetAction",
+               "id": 2
               },
               "tcpSocket": {
-               "id": 3,
-               "type": ".k8s.io.api.core.v1.TCPSocketAction"
+               "type": ".k8s.io.api.core.v1.TCPSocketAction",
+               "id": 3
+              },
+              "grpc": {
+               "type": ".k8s.io.api.core.v1.GRPCAction",
+               "id": 4
               }
              }
             },
             "ProjectedVolumeSource": {
              "fields": {
+              "sources": {
+               "type": ".k8s.io.api.core.v1.VolumeProjection",
+               "rule": "repeated",
+               "id": 1
+              },
               "defaultMode": {
-               "id": 2,
-               "type": "int32"
+               "type": "int32",
+               "id": 2
               },
               "defaultUser": {
-               "id": 3,
-               "type": "int64"
-              },
-              "sources": {
-               "id": 1,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.VolumeProjection"
+               "type": "int64",
+               "id": 3
               }
              }
             },
             "QuobyteVolumeSource": {
              "fields": {
-              "group": {
-               "id": 5,
-               "type": "string"
-              },
-              "readOnly": {
-               "id": 3,
-               "type": "bool"
-              },
               "registry": {
-               "id": 1,
-               "type": "string"
-              },
-              "tenant": {
-               "id": 6,
-               "type": "string"
-              },
-              "user": {
-               "id": 4,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "volume": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
+              },
+              "readOnly": {
+               "type": "bool",
+               "id": 3
+              },
+              "user": {
+               "type": "string",
+               "id": 4
+              },
+              "group": {
+               "type": "string",
+               "id": 5
+              },
+              "tenant": {
+               "type": "string",
+               "id": 6
               }
              }
             },
             "RBDVolumeSource": {
              "fields": {
-              "fsType": {
-               "id": 3,
-               "type": "string"
+              "monitors": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 1
               },
               "image": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               },
-              "keyring": {
-               "id": 6,
-               "type": "string"
-              },
-              "monitors": {
-               "id": 1,
-               "rule": "repeated",
-               "type": "string"
+              "fsType": {
+               "type": "string",
+               "id": 3
               },
               "pool": {
-               "id": 4,
-               "type": "string"
-              },
-              "readOnly": {
-               "id": 8,
-               "type": "bool"
-              },
-              "secretRef": {
-               "id": 7,
-               "type": ".k8s.io.api.core.v1.LocalObjectReference"
+               "type": "string",
+               "id": 4
               },
               "user": {
-               "id": 5,
-               "type": "string"
+               "type": "string",
+               "id": 5
+              },
+              "keyring": {
+               "type": "string",
+               "id": 6
+              },
+              "secretRef": {
+               "type": ".k8s.io.api.core.v1.LocalObjectReference",
+               "id": 7
+              },
+              "readOnly": {
+               "type": "bool",
+               "id": 8
               }
              }
             },
             "ResourceClaim": {
              "fields": {
               "name": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "request": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               }
              }
             },
             "ResourceFieldSelector": {
              "fields": {
               "containerName": {
-               "id": 1,
-               "type": "string"
-              },
-              "divisor": {
-               "id": 3,
-               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity"
+               "type": "string",
+               "id": 1
               },
               "resource": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
+              },
+              "divisor": {
+               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity",
+               "id": 3
               }
              }
             },
             "ResourceHealth": {
              "fields": {
+              "resourceID": {
+               "type": "string",
+               "id": 1
+              },
               "health": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               },
               "message": {
-               "id": 6,
-               "type": "string"
-              },
-              "resourceID": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 6
               }
              }
             },
             "ResourceRequirements": {
              "fields": {
-              "claims": {
-               "id": 3,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.ResourceClaim"
-              },
               "limits": {
-               "id": 1,
+               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity",
                "keyType": "string",
-               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity"
+               "id": 1
               },
               "requests": {
-               "id": 2,
+               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity",
                "keyType": "string",
-               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity"
+               "id": 2
+              },
+              "claims": {
+               "type": ".k8s.io.api.core.v1.ResourceClaim",
+               "rule": "repeated",
+               "id": 3
               }
              }
             },
             "ResourceStatus": {
              "fields": {
               "name": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "resources": {
-               "id": 2,
+               "type": ".k8s.io.api.core.v1.ResourceHealth",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.ResourceHealth"
+               "id": 2
               }
              }
             },
             "SELinuxOptions": {
              "fields": {
-              "level": {
-               "id": 4,
-               "type": "string"
+              "user": {
+               "type": "string",
+               "id": 1
               },
               "role": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               },
               "type": {
-               "id": 3,
-               "type": "string"
+               "type": "string",
+               "id": 3
               },
-              "user": {
-               "id": 1,
-               "type": "string"
+              "level": {
+               "type": "string",
+               "id": 4
               }
              }
             },
             "ScaleIOVolumeSource": {
              "fields": {
-              "fsType": {
-               "id": 9,
-               "type": "string"
-              },
               "gateway": {
-               "id": 1,
-               "type": "string"
-              },
-              "protectionDomain": {
-               "id": 5,
-               "type": "string"
-              },
-              "readOnly": {
-               "id": 10,
-               "type": "bool"
-              },
-              "secretRef": {
-               "id": 3,
-               "type": ".k8s.io.api.core.v1.LocalObjectReference"
-              },
-              "sslEnabled": {
-               "id": 4,
-               "type": "bool"
-              },
-              "storageMode": {
-               "id": 7,
-               "type": "string"
-              },
-              "storagePool": {
-               "id": 6,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "system": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
+              },
+              "secretRef": {
+               "type": ".k8s.io.api.core.v1.LocalObjectReference",
+               "id": 3
+              },
+              "sslEnabled": {
+               "type": "bool",
+               "id": 4
+              },
+              "protectionDomain": {
+               "type": "string",
+               "id": 5
+              },
+              "storagePool": {
+               "type": "string",
+               "id": 6
+              },
+              "storageMode": {
+               "type": "string",
+               "id": 7
               },
               "volumeName": {
-               "id": 8,
-               "type": "string"
+               "type": "string",
+               "id": 8
+              },
+              "fsType": {
+               "type": "string",
+               "id": 9
+              },
+              "readOnly": {
+               "type": "bool",
+               "id": 10
               }
              }
             },
             "SeccompProfile": {
              "fields": {
-              "localhostProfile": {
-               "id": 2,
-               "type": "string"
-              },
               "type": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
+              },
+              "localhostProfile": {
+               "type": "string",
+               "id": 2
               }
              }
             },
             "Secret": {
              "fields": {
-              "data": {
-               "id": 2,
-               "keyType": "string",
-               "type": "bytes"
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
               },
               "immutable": {
-               "id": 5,
-               "type": "bool"
+               "type": "bool",
+               "id": 5
               },
-              "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+              "data": {
+               "type": "bytes",
+               "keyType": "string",
+               "id": 2
               },
               "stringData": {
-               "id": 4,
+               "type": "string",
                "keyType": "string",
-               "type": "string"
+               "id": 4
               },
               "type": {
-               "id": 3,
-               "type": "string"
+               "type": "string",
+               "id": 3
               }
              }
             },
             "SecretEnvSource": {
              "fields": {
+              "optional": {
+               "type": "bool",
+               "id": 2
+              },
               "localObjectReference": {
+               "type": ".k8s.io.api.core.v1.LocalObjectReference",
                "id": 1,
                "options": {
                 "kapi_inline": true
-               },
-               "type": ".k8s.io.api.core.v1.LocalObjectReference"
-              },
-              "optional": {
-               "id": 2,
-               "type": "bool"
+               }
               }
              }
             },
             "SecretKeySelector": {
              "fields": {
               "key": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
+              },
+              "optional": {
+               "type": "bool",
+               "id": 3
               },
               "localObjectReference": {
+               "type": ".k8s.io.api.core.v1.LocalObjectReference",
                "id": 1,
                "options": {
                 "kapi_inline": true
-               },
-               "type": ".k8s.io.api.core.v1.LocalObjectReference"
-              },
-              "optional": {
-               "id": 3,
-               "type": "bool"
+               }
               }
              }
             },
             "SecretList": {
              "fields": {
-              "items": {
-               "id": 2,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.Secret"
-              },
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.core.v1.Secret",
+               "id": 2,
+               "rule": "repeated"
               }
              }
             },
             "SecretProjection": {
              "fields": {
               "items": {
-               "id": 2,
+               "type": ".k8s.io.api.core.v1.KeyToPath",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.KeyToPath"
+               "id": 2
+              },
+              "optional": {
+               "type": "bool",
+               "id": 4
               },
               "localObjectReference": {
+               "type": ".k8s.io.api.core.v1.LocalObjectReference",
                "id": 1,
                "options": {
                 "kapi_inline": true
-               },
-               "type": ".k8s.io.api.core.v1.LocalObjectReference"
-              },
-              "optional": {
-               "id": 4,
-               "type": "bool"
+               }
               }
              }
             },
             "SecretVolumeSource": {
              "fields": {
-              "defaultMode": {
-               "id": 3,
-               "type": "int32"
-              },
-              "defaultUser": {
-               "id": 5,
-               "type": "int64"
+              "secretName": {
+               "type": "string",
+               "id": 1
               },
               "items": {
-               "id": 2,
+               "type": ".k8s.io.api.core.v1.KeyToPath",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.KeyToPath"
+               "id": 2
+              },
+              "defaultMode": {
+               "type": "int32",
+               "id": 3
               },
               "optional": {
-               "id": 4,
-               "type": "bool"
+               "type": "bool",
+               "id": 4
               },
-              "secretName": {
-               "id": 1,
-               "type": "string"
+              "defaultUser": {
+               "type": "int64",
+               "id": 5
               }
              }
             },
             "SecurityContext": {
              "fields": {
-              "allowPrivilegeEscalation": {
-               "id": 7,
-               "type": "bool"
-              },
-              "appArmorProfile": {
-               "id": 12,
-               "type": ".k8s.io.api.core.v1.AppArmorProfile"
-              },
               "capabilities": {
-               "id": 1,
-               "type": ".k8s.io.api.core.v1.Capabilities"
+               "type": ".k8s.io.api.core.v1.Capabilities",
+               "id": 1
               },
               "privileged": {
-               "id": 2,
-               "type": "bool"
-              },
-              "procMount": {
-               "id": 9,
-               "type": "string"
-              },
-              "readOnlyRootFilesystem": {
-               "id": 6,
-               "type": "bool"
-              },
-              "runAsGroup": {
-               "id": 8,
-               "type": "int64"
-              },
-              "runAsNonRoot": {
-               "id": 5,
-               "type": "bool"
-              },
-              "runAsUser": {
-               "id": 4,
-               "type": "int64"
+               "type": "bool",
+               "id": 2
               },
               "seLinuxOptions": {
-               "id": 3,
-               "type": ".k8s.io.api.core.v1.SELinuxOptions"
-              },
-              "seccompProfile": {
-               "id": 11,
-               "type": ".k8s.io.api.core.v1.SeccompProfile"
+               "type": ".k8s.io.api.core.v1.SELinuxOptions",
+               "id": 3
               },
               "windowsOptions": {
-               "id": 10,
-               "type": ".k8s.io.api.core.v1.WindowsSecurityContextOptions"
+               "type": ".k8s.io.api.core.v1.WindowsSecurityContextOptions",
+               "id": 10
+              },
+              "runAsUser": {
+               "type": "int64",
+               "id": 4
+              },
+              "runAsGroup": {
+               "type": "int64",
+               "id": 8
+              },
+              "runAsNonRoot": {
+               "type": "bool",
+               "id": 5
+              },
+              "readOnlyRootFilesystem": {
+               "type": "bool",
+               "id": 6
+              },
+              "allowPrivilegeEscalation": {
+               "type": "bool",
+               "id": 7
+              },
+              "procMount": {
+               "type": "string",
+               "id": 9
+              },
+              "seccompProfile": {
+               "type": ".k8s.io.api.core.v1.SeccompProfile",
+               "id": 11
+              },
+              "appArmorProfile": {
+               "type": ".k8s.io.api.core.v1.AppArmorProfile",
+               "id": 12
               }
              }
             },
             "Service": {
              "fields": {
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
               },
               "spec": {
-               "id": 2,
-               "type": ".k8s.io.api.core.v1.ServiceSpec"
+               "type": ".k8s.io.api.core.v1.ServiceSpec",
+               "id": 2
               },
               "status": {
-               "id": 3,
-               "type": ".k8s.io.api.core.v1.ServiceStatus"
+               "type": ".k8s.io.api.core.v1.ServiceStatus",
+               "id": 3
               }
              }
             },
             "ServiceAccount": {
              "fields": {
-              "automountServiceAccountToken": {
-               "id": 4,
-               "type": "bool"
-              },
-              "imagePullSecrets": {
-               "id": 3,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.LocalObjectReference"
-              },
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
               },
               "secrets": {
-               "id": 2,
+               "type": ".k8s.io.api.core.v1.ObjectReference",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.ObjectReference"
+               "id": 2
+              },
+              "imagePullSecrets": {
+               "type": ".k8s.io.api.core.v1.LocalObjectReference",
+               "rule": "repeated",
+               "id": 3
+              },
+              "automountServiceAccountToken": {
+               "type": "bool",
+               "id": 4
               }
              }
             },
             "ServiceAccountList": {
              "fields": {
-              "items": {
-               "id": 2,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.ServiceAccount"
-              },
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.core.v1.ServiceAccount",
+               "id": 2,
+               "rule": "repeated"
               }
              }
             },
             "ServiceAccountTokenProjection": {
              "fields": {
               "audience": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "expirationSeconds": {
-               "id": 2,
-               "type": "int64"
+               "type": "int64",
+               "id": 2
               },
               "path": {
-               "id": 3,
-               "type": "string"
+               "type": "string",
+               "id": 3
               },
               "user": {
-               "id": 4,
-               "type": "int64"
+               "type": "int64",
+               "id": 4
               }
              }
             },
             "ServiceList": {
              "fields": {
-              "items": {
-               "id": 2,
-               "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.Service"
-              },
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.core.v1.Service",
+               "id": 2,
+               "rule": "repeated"
               }
              }
             },
             "ServicePort": {
              "fields": {
-              "appProtocol": {
-               "id": 6,
-               "type": "string"
-              },
               "name": {
-               "id": 1,
-               "type": "string"
-              },
-              "nodePort": {
-               "id": 5,
-               "type": "int32"
-              },
-              "port": {
-               "id": 3,
-               "type": "int32"
+               "type": "string",
+               "id": 1
               },
               "protocol": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
+              },
+              "appProtocol": {
+               "type": "string",
+               "id": 6
+              },
+              "port": {
+               "type": "int32",
+               "id": 3
               },
               "targetPort": {
-               "id": 4,
-               "type": ".k8s.io.apimachinery.pkg.util.intstr.IntOrString"
+               "type": ".k8s.io.apimachinery.pkg.util.intstr.IntOrString",
+               "id": 4
+              },
+              "nodePort": {
+               "type": "int32",
+               "id": 5
               }
              }
             },
             "ServiceSpec": {
              "fields": {
-              "allocateLoadBalancerNodePorts": {
-               "id": 20,
-               "type": "bool"
-              },
-              "clusterIP": {
-               "id": 3,
-               "type": "string"
-              },
-              "clusterIPs": {
-               "id": 18,
-               "rule": "repeated",
-               "type": "string"
-              },
-              "externalIPs": {
-               "id": 5,
-               "rule": "repeated",
-               "type": "string"
-              },
-              "externalName": {
-               "id": 10,
-               "type": "string"
-              },
-              "externalTrafficPolicy": {
-               "id": 11,
-               "type": "string"
-              },
-              "healthCheckNodePort": {
-               "id": 12,
-               "type": "int32"
-              },
-              "internalTrafficPolicy": {
-               "id": 22,
-               "type": "string"
-              },
-              "ipFamilies": {
-               "id": 19,
-               "rule": "repeated",
-               "type": "string"
-              },
-              "ipFamilyPolicy": {
-               "id": 17,
-               "type": "string"
-              },
-              "loadBalancerClass": {
-               "id": 21,
-               "type": "string"
-              },
-              "loadBalancerIP": {
-               "id": 8,
-               "type": "string"
-              },
-              "loadBalancerSourceRanges": {
-               "id": 9,
-               "rule": "repeated",
-               "type": "string"
-              },
               "ports": {
-               "id": 1,
+               "type": ".k8s.io.api.core.v1.ServicePort",
                "rule": "repeated",
-               "type": ".k8s.io.api.core.v1.ServicePort"
-              },
-              "publishNotReadyAddresses": {
-               "id": 13,
-               "type": "bool"
+               "id": 1
               },
               "selector": {
-               "id": 2,
+               "type": "string",
                "keyType": "string",
-               "type": "string"
+               "id": 2
               },
-              "sessionAffinity": {
-               "id": 7,
-               "type": "string"
+              "clusterIP": {
+               "type": "string",
+               "id": 3
               },
-              "sessionAffinityConfig": {
-               "id": 14,
-               "type": ".k8s.io.api.core.v1.SessionAffinityConfig"
-              },
-              "trafficDistribution": {
-               "id": 23,
-               "type": "string"
+              "clusterIPs": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 18
               },
               "type": {
-               "id": 4,
-               "type": "string"
+               "type": "string",
+               "id": 4
+              },
+              "externalIPs": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 5
+              },
+              "sessionAffinity": {
+               "type": "string",
+               "id": 7
+              },
+              "loadBalancerIP": {
+               "type": "string",
+               "id": 8
+              },
+              "loadBalancerSourceRanges": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 9
+              },
+              "externalName": {
+               "type": "string",
+               "id": 10
+              },
+              "externalTrafficPolicy": {
+               "type": "string",
+               "id": 11
+              },
+              "healthCheckNodePort": {
+               "type": "int32",
+               "id": 12
+              },
+              "publishNotReadyAddresses": {
+               "type": "bool",
+               "id": 13
+              },
+              "sessionAffinityConfig": {
+               "type": ".k8s.io.api.core.v1.SessionAffinityConfig",
+               "id": 14
+              },
+              "ipFamilies": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 19
+              },
+              "ipFamilyPolicy": {
+               "type": "string",
+               "id": 17
+              },
+              "allocateLoadBalancerNodePorts": {
+               "type": "bool",
+               "id": 20
+              },
+              "loadBalancerClass": {
+               "type": "string",
+               "id": 21
+              },
+              "internalTrafficPolicy": {
+               "type": "string",
+               "id": 22
+              },
+              "trafficDistribution": {
+               "type": "string",
+               "id": 23
               }
              }
             },
             "ServiceStatus": {
              "fields": {
-              "conditions": {
-               "id": 2,
-               "rule": "repeated",
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Condition"
-              },
               "loadBalancer": {
-               "id": 1,
-               "type": ".k8s.io.api.core.v1.LoadBalancerStatus"
+               "type": ".k8s.io.api.core.v1.LoadBalancerStatus",
+               "id": 1
+              },
+              "conditions": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Condition",
+               "rule": "repeated",
+               "id": 2
               }
              }
             },
             "SessionAffinityConfig": {
              "fields": {
               "clientIP": {
-               "id": 1,
-               "type": ".k8s.io.api.core.v1.ClientIPConfig"
+               "type": ".k8s.io.api.core.v1.ClientIPConfig",
+               "id": 1
               }
              }
             },
             "SleepAction": {
              "fields": {
               "seconds": {
-               "id": 1,
-               "type": "int64"
+               "type": "int64",
+               "id": 1
               }
              }
             },
             "StorageOSVolumeSource": {
              "fields": {
-              "fsType": {
-               "id": 3,
-               "type": "string"
-              },
-              "readOnly": {
-               "id": 4,
-               "type": "bool"
-              },
-              "secretRef": {
-               "id": 5,
-               "type": ".k8s.io.api.core.v1.LocalObjectReference"
-              },
               "volumeName": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "volumeNamespace": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
+              },
+              "fsType": {
+               "type": "string",
+               "id": 3
+              },
+              "readOnly": {
+               "type": "bool",
+               "id": 4
+              },
+              "secretRef": {
+               "type": ".k8s.io.api.core.v1.LocalObjectReference",
+               "id": 5
               }
              }
             },
             "Sysctl": {
              "fields": {
               "name": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "value": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               }
              }
             },
             "TCPSocketAction": {
              "fields": {
-              "host": {
-               "id": 2,
-               "type": "string"
-              },
               "port": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.util.intstr.IntOrString"
+               "type": ".k8s.io.apimachinery.pkg.util.intstr.IntOrString",
+               "id": 1
+              },
+              "host": {
+               "type": "string",
+               "id": 2
               }
              }
             },
             "Taint": {
              "fields": {
-              "effect": {
-               "id": 3,
-               "type": "string"
-              },
               "key": {
-               "id": 1,
-               "type": "string"
-              },
-              "timeAdded": {
-               "id": 4,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
+               "type": "string",
+               "id": 1
               },
               "value": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
+              },
+              "effect": {
+               "type": "string",
+               "id": 3
+              },
+              "timeAdded": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+               "id": 4
               }
              }
             },
             "Toleration": {
              "fields": {
-              "effect": {
-               "id": 4,
-               "type": "string"
-              },
               "key": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "operator": {
-               "id": 2,
-               "type": "string"
-              },
-              "tolerationSeconds": {
-               "id": 5,
-               "type": "int64"
+               "type": "string",
+               "id": 2
               },
               "value": {
-               "id": 3,
-               "type": "string"
+               "type": "string",
+               "id": 3
+              },
+              "effect": {
+               "type": "string",
+               "id": 4
+              },
+              "tolerationSeconds": {
+               "type": "int64",
+               "id": 5
               }
              }
             },
             "TopologySpreadConstraint": {
              "fields": {
-              "labelSelector": {
-               "id": 4,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector"
-              },
-              "matchLabelKeys": {
-               "id": 8,
-               "rule": "repeated",
-               "type": "string"
-              },
               "maxSkew": {
-               "id": 1,
-               "type": "int32"
-              },
-              "minDomains": {
-               "id": 5,
-               "type": "int32"
-              },
-              "nodeAffinityPolicy": {
-               "id": 6,
-               "type": "string"
-              },
-              "nodeTaintsPolicy": {
-               "id": 7,
-               "type": "string"
+               "type": "int32",
+               "id": 1
               },
               "topologyKey": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               },
               "whenUnsatisfiable": {
-               "id": 3,
-               "type": "string"
+               "type": "string",
+               "id": 3
+              },
+              "labelSelector": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector",
+               "id": 4
+              },
+              "minDomains": {
+               "type": "int32",
+               "id": 5
+              },
+              "nodeAffinityPolicy": {
+               "type": "string",
+               "id": 6
+              },
+              "nodeTaintsPolicy": {
+               "type": "string",
+               "id": 7
+              },
+              "matchLabelKeys": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 8
               }
              }
             },
             "TypedLocalObjectReference": {
              "fields": {
               "apiGroup": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "kind": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               },
               "name": {
-               "id": 3,
-               "type": "string"
+               "type": "string",
+               "id": 3
               }
              }
             },
             "TypedObjectReference": {
              "fields": {
               "apiGroup": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "kind": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               },
               "name": {
-               "id": 3,
-               "type": "string"
+               "type": "string",
+               "id": 3
               },
               "namespace": {
-               "id": 4,
-               "type": "string"
+               "type": "string",
+               "id": 4
               }
              }
             },
             "Volume": {
              "fields": {
               "name": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "volumeSource": {
+               "type": ".k8s.io.api.core.v1.VolumeSource",
                "id": 2,
                "options": {
                 "kapi_inline": true
-               },
-               "type": ".k8s.io.api.core.v1.VolumeSource"
+               }
               }
              }
             },
             "VolumeDevice": {
              "fields": {
-              "devicePath": {
-               "id": 2,
-               "type": "string"
-              },
               "name": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
+              },
+              "devicePath": {
+               "type": "string",
+               "id": 2
               }
              }
             },
             "VolumeHealthCondition": {
              "fields": {
-              "message": {
-               "id": 3,
-               "type": "string"
+              "status": {
+               "type": "string",
+               "id": 1
               },
               "reason": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               },
-              "status": {
-               "id": 1,
-               "type": "string"
+              "message": {
+               "type": "string",
+               "id": 3
               }
              }
             },
             "VolumeMount": {
              "fields": {
-              "bindMountOptions": {
-               "id": 8,
-               "rule": "repeated",
-               "type": "string"
-              },
-              "mountPath": {
-               "id": 3,
-               "type": "string"
-              },
-              "mountPropagation": {
-               "id": 5,
-               "type": "string"
-              },
               "name": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "readOnly": {
-               "id": 2,
-               "type": "bool"
+               "type": "bool",
+               "id": 2
               },
               "recursiveReadOnly": {
-               "id": 7,
-               "type": "string"
+               "type": "string",
+               "id": 7
+              },
+              "mountPath": {
+               "type": "string",
+               "id": 3
               },
               "subPath": {
-               "id": 4,
-               "type": "string"
+               "type": "string",
+               "id": 4
+              },
+              "mountPropagation": {
+               "type": "string",
+               "id": 5
               },
               "subPathExpr": {
-               "id": 6,
-               "type": "string"
+               "type": "string",
+               "id": 6
+              },
+              "bindMountOptions": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 8
               }
              }
             },
             "VolumeMountStatus": {
              "fields": {
-              "mountPath": {
-               "id": 2,
-               "type": "string"
-              },
               "name": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
+              },
+              "mountPath": {
+               "type": "string",
+               "id": 2
               },
               "readOnly": {
-               "id": 3,
-               "type": "bool"
+               "type": "bool",
+               "id": 3
               },
               "recursiveReadOnly": {
-               "id": 4,
-               "type": "string"
+               "type": "string",
+               "id": 4
               },
               "volumeStatus": {
-               "id": 5,
-               "type": ".k8s.io.api.core.v1.VolumeStatus"
+               "type": ".k8s.io.api.core.v1.VolumeStatus",
+               "id": 5
               }
              }
             },
             "VolumeProjection": {
              "fields": {
-              "clusterTrustBundle": {
-               "id": 5,
-               "type": ".k8s.io.api.core.v1.ClusterTrustBundleProjection"
-              },
-              "configMap": {
-               "id": 3,
-               "type": ".k8s.io.api.core.v1.ConfigMapProjection"
+              "secret": {
+               "type": ".k8s.io.api.core.v1.SecretProjection",
+               "id": 1
               },
               "downwardAPI": {
-               "id": 2,
-               "type": ".k8s.io.api.core.v1.DownwardAPIProjection"
+               "type": ".k8s.io.api.core.v1.DownwardAPIProjection",
+               "id": 2
               },
-              "podCertificate": {
-               "id": 6,
-               "type": ".k8s.io.api.core.v1.PodCertificateProjection"
-              },
-              "secret": {
-               "id": 1,
-               "type": ".k8s.io.api.core.v1.SecretProjection"
+              "configMap": {
+               "type": ".k8s.io.api.core.v1.ConfigMapProjection",
+               "id": 3
               },
               "serviceAccountToken": {
-               "id": 4,
-               "type": ".k8s.io.api.core.v1.ServiceAccountTokenProjection"
+               "type": ".k8s.io.api.core.v1.ServiceAccountTokenProjection",
+               "id": 4
+              },
+              "clusterTrustBundle": {
+               "type": ".k8s.io.api.core.v1.ClusterTrustBundleProjection",
+               "id": 5
+              },
+              "podCertificate": {
+               "type": ".k8s.io.api.core.v1.PodCertificateProjection",
+               "id": 6
               }
              }
             },
             "VolumeResourceRequirements": {
              "fields": {
               "limits": {
-               "id": 1,
+               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity",
                "keyType": "string",
-               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity"
+               "id": 1
               },
               "requests": {
-               "id": 2,
+               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity",
                "keyType": "string",
-               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity"
+               "id": 2
               }
              }
             },
             "VolumeSource": {
              "fields": {
-              "awsElasticBlockStore": {
-               "id": 4,
-               "type": ".k8s.io.api.core.v1.AWSElasticBlockStoreVolumeSource"
-              },
-              "azureDisk": {
-               "id": 22,
-               "type": ".k8s.io.api.core.v1.AzureDiskVolumeSource"
-              },
-              "azureFile": {
-               "id": 18,
-               "type": ".k8s.io.api.core.v1.AzureFileVolumeSource"
-              },
-              "cephfs": {
-               "id": 14,
-               "type": ".k8s.io.api.core.v1.CephFSVolumeSource"
-              },
-              "cinder": {
-               "id": 13,
-               "type": ".k8s.io.api.core.v1.CinderVolumeSource"
-              },
-              "configMap": {
-               "id": 19,
-               "type": ".k8s.io.api.core.v1.ConfigMapVolumeSource"
-              },
-              "csi": {
-               "id": 28,
-               "type": ".k8s.io.api.core.v1.CSIVolumeSource"
-              },
-              "downwardAPI": {
-               "id": 16,
-               "type": ".k8s.io.api.core.v1.DownwardAPIVolumeSource"
+              "hostPath": {
+               "type": ".k8s.io.api.core.v1.HostPathVolumeSource",
+               "id": 1
               },
               "emptyDir": {
-               "id": 2,
-               "type": ".k8s.io.api.core.v1.EmptyDirVolumeSource"
-              },
-              "ephemeral": {
-               "id": 29,
-               "type": ".k8s.io.api.core.v1.EphemeralVolumeSource"
-              },
-              "fc": {
-               "id": 17,
-               "type": ".k8s.io.api.core.v1.FCVolumeSource"
-              },
-              "flexVolume": {
-               "id": 12,
-               "type": ".k8s.io.api.core.v1.FlexVolumeSource"
-              },
-              "flocker": {
-               "id": 15,
-               "type": ".k8s.io.api.core.v1.FlockerVolumeSource"
+               "type": ".k8s.io.api.core.v1.EmptyDirVolumeSource",
+               "id": 2
               },
               "gcePersistentDisk": {
-               "id": 3,
-               "type": ".k8s.io.api.core.v1.GCEPersistentDiskVolumeSource"
+               "type": ".k8s.io.api.core.v1.GCEPersistentDiskVolumeSource",
+               "id": 3
+              },
+              "awsElasticBlockStore": {
+               "type": ".k8s.io.api.core.v1.AWSElasticBlockStoreVolumeSource",
+               "id": 4
               },
               "gitRepo": {
-               "id": 5,
-               "type": ".k8s.io.api.core.v1.GitRepoVolumeSource"
-              },
-              "glusterfs": {
-               "id": 9,
-               "type": ".k8s.io.api.core.v1.GlusterfsVolumeSource"
-              },
-              "hostPath": {
-               "id": 1,
-               "type": ".k8s.io.api.core.v1.HostPathVolumeSource"
-              },
-              "image": {
-               "id": 30,
-               "type": ".k8s.io.api.core.v1.ImageVolumeSource"
-              },
-              "iscsi": {
-               "id": 8,
-               "type": ".k8s.io.api.core.v1.ISCSIVolumeSource"
-              },
-              "nfs": {
-               "id": 7,
-               "type": ".k8s.io.api.core.v1.NFSVolumeSource"
-              },
-              "persistentVolumeClaim": {
-               "id": 10,
-               "type": ".k8s.io.api.core.v1.PersistentVolumeClaimVolumeSource"
-              },
-              "photonPersistentDisk": {
-               "id": 23,
-               "type": ".k8s.io.api.core.v1.PhotonPersistentDiskVolumeSource"
-              },
-              "portworxVolume": {
-               "id": 24,
-               "type": ".k8s.io.api.core.v1.PortworxVolumeSource"
-              },
-              "projected": {
-               "id": 26,
-               "type": ".k8s.io.api.core.v1.ProjectedVolumeSource"
-              },
-              "quobyte": {
-               "id": 21,
-               "type": ".k8s.io.api.core.v1.QuobyteVolumeSource"
-              },
-              "rbd": {
-               "id": 11,
-               "type": ".k8s.io.api.core.v1.RBDVolumeSource"
-              },
-              "scaleIO": {
-               "id": 25,
-               "type": ".k8s.io.api.core.v1.ScaleIOVolumeSource"
+               "type": ".k8s.io.api.core.v1.GitRepoVolumeSource",
+               "id": 5
               },
               "secret": {
-               "id": 6,
-               "type": ".k8s.io.api.core.v1.SecretVolumeSource"
+               "type": ".k8s.io.api.core.v1.SecretVolumeSource",
+               "id": 6
               },
-              "storageos": {
-               "id": 27,
-               "type": ".k8s.io.api.core.v1.StorageOSVolumeSource"
+              "nfs": {
+               "type": ".k8s.io.api.core.v1.NFSVolumeSource",
+               "id": 7
+              },
+              "iscsi": {
+               "type": ".k8s.io.api.core.v1.ISCSIVolumeSource",
+               "id": 8
+              },
+              "glusterfs": {
+               "type": ".k8s.io.api.core.v1.GlusterfsVolumeSource",
+               "id": 9
+              },
+              "persistentVolumeClaim": {
+               "type": ".k8s.io.api.core.v1.PersistentVolumeClaimVolumeSource",
+               "id": 10
+              },
+              "rbd": {
+               "type": ".k8s.io.api.core.v1.RBDVolumeSource",
+               "id": 11
+              },
+              "flexVolume": {
+               "type": ".k8s.io.api.core.v1.FlexVolumeSource",
+               "id": 12
+              },
+              "cinder": {
+               "type": ".k8s.io.api.core.v1.CinderVolumeSource",
+               "id": 13
+              },
+              "cephfs": {
+               "type": ".k8s.io.api.core.v1.CephFSVolumeSource",
+               "id": 14
+              },
+              "flocker": {
+               "type": ".k8s.io.api.core.v1.FlockerVolumeSource",
+               "id": 15
+              },
+              "downwardAPI": {
+               "type": ".k8s.io.api.core.v1.DownwardAPIVolumeSource",
+               "id": 16
+              },
+              "fc": {
+               "type": ".k8s.io.api.core.v1.FCVolumeSource",
+               "id": 17
+              },
+              "azureFile": {
+               "type": ".k8s.io.api.core.v1.AzureFileVolumeSource",
+               "id": 18
+              },
+              "configMap": {
+               "type": ".k8s.io.api.core.v1.ConfigMapVolumeSource",
+               "id": 19
               },
               "vsphereVolume": {
-               "id": 20,
-               "type": ".k8s.io.api.core.v1.VsphereVirtualDiskVolumeSource"
+               "type": ".k8s.io.api.core.v1.VsphereVirtualDiskVolumeSource",
+               "id": 20
+              },
+              "quobyte": {
+               "type": ".k8s.io.api.core.v1.QuobyteVolumeSource",
+               "id": 21
+              },
+              "azureDisk": {
+               "type": ".k8s.io.api.core.v1.AzureDiskVolumeSource",
+               "id": 22
+              },
+              "photonPersistentDisk": {
+               "type": ".k8s.io.api.core.v1.PhotonPersistentDiskVolumeSource",
+               "id": 23
+              },
+              "projected": {
+               "type": ".k8s.io.api.core.v1.ProjectedVolumeSource",
+               "id": 26
+              },
+              "portworxVolume": {
+               "type": ".k8s.io.api.core.v1.PortworxVolumeSource",
+               "id": 24
+              },
+              "scaleIO": {
+               "type": ".k8s.io.api.core.v1.ScaleIOVolumeSource",
+               "id": 25
+              },
+              "storageos": {
+               "type": ".k8s.io.api.core.v1.StorageOSVolumeSource",
+               "id": 27
+              },
+              "csi": {
+               "type": ".k8s.io.api.core.v1.CSIVolumeSource",
+               "id": 28
+              },
+              "ephemeral": {
+               "type": ".k8s.io.api.core.v1.EphemeralVolumeSource",
+               "id": 29
+              },
+              "image": {
+               "type": ".k8s.io.api.core.v1.ImageVolumeSource",
+               "id": 30
               }
              }
             },
             "VolumeStatus": {
              "fields": {
               "image": {
-               "id": 1,
-               "type": ".k8s.io.api.core.v1.ImageVolumeStatus"
+               "type": ".k8s.io.api.core.v1.ImageVolumeStatus",
+               "id": 1
               }
              }
             },
             "VsphereVirtualDiskVolumeSource": {
              "fields": {
-              "fsType": {
-               "id": 2,
-               "type": "string"
+              "volumePath": {
+               "type": "string",
+               "id": 1
               },
-              "storagePolicyID": {
-               "id": 4,
-               "type": "string"
+              "fsType": {
+               "type": "string",
+               "id": 2
               },
               "storagePolicyName": {
-               "id": 3,
-               "type": "string"
+               "type": "string",
+               "id": 3
               },
-              "volumePath": {
-               "id": 1,
-               "type": "string"
+              "storagePolicyID": {
+               "type": "string",
+               "id": 4
               }
              }
             },
             "WeightedPodAffinityTerm": {
              "fields": {
-              "podAffinityTerm": {
-               "id": 2,
-               "type": ".k8s.io.api.core.v1.PodAffinityTerm"
-              },
               "weight": {
-               "id": 1,
-               "type": "int32"
+               "type": "int32",
+               "id": 1
+              },
+              "podAffinityTerm": {
+               "type": ".k8s.io.api.core.v1.PodAffinityTerm",
+               "id": 2
               }
              }
             },
             "WindowsSecurityContextOptions": {
              "fields": {
-              "gmsaCredentialSpec": {
-               "id": 2,
-               "type": "string"
-              },
               "gmsaCredentialSpecName": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
-              "hostProcess": {
-               "id": 4,
-               "type": "bool"
+              "gmsaCredentialSpec": {
+               "type": "string",
+               "id": 2
               },
               "runAsUserName": {
-               "id": 3,
-               "type": "string"
+               "type": "string",
+               "id": 3
+              },
+              "hostProcess": {
+               "type": "bool",
+               "id": 4
               }
              }
             }
@@ -4041,8 +4041,8 @@ export const descriptor: ProtoDescriptor = {
               "Quantity": {
                "fields": {
                 "string": {
-                 "id": 1,
-                 "type": "string"
+                 "type": "string",
+                 "id": 1
                 }
                }
               }
@@ -4058,253 +4058,253 @@ export const descriptor: ProtoDescriptor = {
                "nested": {
                 "Condition": {
                  "fields": {
-                  "lastTransitionTime": {
-                   "id": 4,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
-                  },
-                  "message": {
-                   "id": 6,
-                   "type": "string"
-                  },
-                  "observedGeneration": {
-                   "id": 3,
-                   "type": "int64"
-                  },
-                  "reason": {
-                   "id": 5,
-                   "type": "string"
+                  "type": {
+                   "type": "string",
+                   "id": 1
                   },
                   "status": {
-                   "id": 2,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   },
-                  "type": {
-                   "id": 1,
-                   "type": "string"
+                  "observedGeneration": {
+                   "type": "int64",
+                   "id": 3
+                  },
+                  "lastTransitionTime": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+                   "id": 4
+                  },
+                  "reason": {
+                   "type": "string",
+                   "id": 5
+                  },
+                  "message": {
+                   "type": "string",
+                   "id": 6
                   }
                  }
                 },
                 "FieldsV1": {
                  "fields": {
                   "Raw": {
-                   "id": 1,
-                   "type": "bytes"
+                   "type": "bytes",
+                   "id": 1
                   }
                  }
                 },
                 "LabelSelector": {
                  "fields": {
-                  "matchExpressions": {
-                   "id": 2,
-                   "rule": "repeated",
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement"
-                  },
                   "matchLabels": {
-                   "id": 1,
+                   "type": "string",
                    "keyType": "string",
-                   "type": "string"
+                   "id": 1
+                  },
+                  "matchExpressions": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement",
+                   "rule": "repeated",
+                   "id": 2
                   }
                  }
                 },
                 "LabelSelectorRequirement": {
                  "fields": {
                   "key": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
                   },
                   "operator": {
-                   "id": 2,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   },
                   "values": {
-                   "id": 3,
+                   "type": "string",
                    "rule": "repeated",
-                   "type": "string"
+                   "id": 3
                   }
                  }
                 },
                 "ListMeta": {
                  "fields": {
-                  "continue": {
-                   "id": 3,
-                   "type": "string"
-                  },
-                  "remainingItemCount": {
-                   "id": 4,
-                   "type": "int64"
+                  "selfLink": {
+                   "type": "string",
+                   "id": 1
                   },
                   "resourceVersion": {
-                   "id": 2,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   },
-                  "selfLink": {
-                   "id": 1,
-                   "type": "string"
+                  "continue": {
+                   "type": "string",
+                   "id": 3
+                  },
+                  "remainingItemCount": {
+                   "type": "int64",
+                   "id": 4
                   },
                   "shardInfo": {
-                   "id": 5,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ShardInfo"
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ShardInfo",
+                   "id": 5
                   }
                  }
                 },
                 "ManagedFieldsEntry": {
                  "fields": {
-                  "apiVersion": {
-                   "id": 3,
-                   "type": "string"
-                  },
-                  "fieldsType": {
-                   "id": 6,
-                   "type": "string"
-                  },
-                  "fieldsV1": {
-                   "id": 7,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1"
-                  },
                   "manager": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
                   },
                   "operation": {
-                   "id": 2,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   },
-                  "subresource": {
-                   "id": 8,
-                   "type": "string"
+                  "apiVersion": {
+                   "type": "string",
+                   "id": 3
                   },
                   "time": {
-                   "id": 4,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+                   "id": 4
+                  },
+                  "fieldsType": {
+                   "type": "string",
+                   "id": 6
+                  },
+                  "fieldsV1": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1",
+                   "id": 7
+                  },
+                  "subresource": {
+                   "type": "string",
+                   "id": 8
                   }
                  }
                 },
                 "MicroTime": {
                  "fields": {
-                  "nanos": {
-                   "id": 2,
-                   "type": "int32"
-                  },
                   "seconds": {
-                   "id": 1,
-                   "type": "int64"
+                   "type": "int64",
+                   "id": 1
+                  },
+                  "nanos": {
+                   "type": "int32",
+                   "id": 2
                   }
                  }
                 },
                 "ObjectMeta": {
                  "fields": {
-                  "annotations": {
-                   "id": 12,
-                   "keyType": "string",
-                   "type": "string"
-                  },
-                  "creationTimestamp": {
-                   "id": 8,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
-                  },
-                  "deletionGracePeriodSeconds": {
-                   "id": 10,
-                   "type": "int64"
-                  },
-                  "deletionTimestamp": {
-                   "id": 9,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
-                  },
-                  "finalizers": {
-                   "id": 14,
-                   "rule": "repeated",
-                   "type": "string"
+                  "name": {
+                   "type": "string",
+                   "id": 1
                   },
                   "generateName": {
-                   "id": 2,
-                   "type": "string"
-                  },
-                  "generation": {
-                   "id": 7,
-                   "type": "int64"
-                  },
-                  "labels": {
-                   "id": 11,
-                   "keyType": "string",
-                   "type": "string"
-                  },
-                  "managedFields": {
-                   "id": 17,
-                   "rule": "repeated",
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry"
-                  },
-                  "name": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   },
                   "namespace": {
-                   "id": 3,
-                   "type": "string"
-                  },
-                  "ownerReferences": {
-                   "id": 13,
-                   "rule": "repeated",
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference"
-                  },
-                  "resourceVersion": {
-                   "id": 6,
-                   "type": "string"
+                   "type": "string",
+                   "id": 3
                   },
                   "selfLink": {
-                   "id": 4,
-                   "type": "string"
+                   "type": "string",
+                   "id": 4
                   },
                   "uid": {
-                   "id": 5,
-                   "type": "string"
+                   "type": "string",
+                   "id": 5
+                  },
+                  "resourceVersion": {
+                   "type": "string",
+                   "id": 6
+                  },
+                  "generation": {
+                   "type": "int64",
+                   "id": 7
+                  },
+                  "creationTimestamp": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+                   "id": 8
+                  },
+                  "deletionTimestamp": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+                   "id": 9
+                  },
+                  "deletionGracePeriodSeconds": {
+                   "type": "int64",
+                   "id": 10
+                  },
+                  "labels": {
+                   "type": "string",
+                   "keyType": "string",
+                   "id": 11
+                  },
+                  "annotations": {
+                   "type": "string",
+                   "keyType": "string",
+                   "id": 12
+                  },
+                  "ownerReferences": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference",
+                   "rule": "repeated",
+                   "id": 13
+                  },
+                  "finalizers": {
+                   "type": "string",
+                   "rule": "repeated",
+                   "id": 14
+                  },
+                  "managedFields": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry",
+                   "rule": "repeated",
+                   "id": 17
                   }
                  }
                 },
                 "OwnerReference": {
                  "fields": {
                   "apiVersion": {
-                   "id": 5,
-                   "type": "string"
-                  },
-                  "blockOwnerDeletion": {
-                   "id": 7,
-                   "type": "bool"
-                  },
-                  "controller": {
-                   "id": 6,
-                   "type": "bool"
+                   "type": "string",
+                   "id": 5
                   },
                   "kind": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
                   },
                   "name": {
-                   "id": 3,
-                   "type": "string"
+                   "type": "string",
+                   "id": 3
                   },
                   "uid": {
-                   "id": 4,
-                   "type": "string"
+                   "type": "string",
+                   "id": 4
+                  },
+                  "controller": {
+                   "type": "bool",
+                   "id": 6
+                  },
+                  "blockOwnerDeletion": {
+                   "type": "bool",
+                   "id": 7
                   }
                  }
                 },
                 "ShardInfo": {
                  "fields": {
                   "selector": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
                   }
                  }
                 },
                 "Time": {
                  "fields": {
-                  "nanos": {
-                   "id": 2,
-                   "type": "int32"
-                  },
                   "seconds": {
-                   "id": 1,
-                   "type": "int64"
+                   "type": "int64",
+                   "id": 1
+                  },
+                  "nanos": {
+                   "type": "int32",
+                   "id": 2
                   }
                  }
                 }
@@ -4320,17 +4320,17 @@ export const descriptor: ProtoDescriptor = {
              "nested": {
               "IntOrString": {
                "fields": {
+                "type": {
+                 "type": "int64",
+                 "id": 1
+                },
                 "intVal": {
-                 "id": 2,
-                 "type": "int32"
+                 "type": "int32",
+                 "id": 2
                 },
                 "strVal": {
-                 "id": 3,
-                 "type": "string"
-                },
-                "type": {
-                 "id": 1,
-                 "type": "int64"
+                 "type": "string",
+                 "id": 3
                 }
                }
               }

@@ -16,109 +16,109 @@ export const descriptor: ProtoDescriptor = {
            "nested": {
             "Eviction": {
              "fields": {
-              "deleteOptions": {
-               "id": 2,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions"
-              },
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
+              },
+              "deleteOptions": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions",
+               "id": 2
               }
              }
             },
             "EvictionList": {
              "fields": {
-              "items": {
-               "id": 2,
-               "rule": "repeated",
-               "type": ".k8s.io.api.policy.v1.Eviction"
-              },
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.policy.v1.Eviction",
+               "id": 2,
+               "rule": "repeated"
               }
              }
             },
             "PodDisruptionBudget": {
              "fields": {
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
               },
               "spec": {
-               "id": 2,
-               "type": ".k8s.io.api.policy.v1.PodDisruptionBudgetSpec"
+               "type": ".k8s.io.api.policy.v1.PodDisruptionBudgetSpec",
+               "id": 2
               },
               "status": {
-               "id": 3,
-               "type": ".k8s.io.api.policy.v1.PodDisruptionBudgetStatus"
+               "type": ".k8s.io.api.policy.v1.PodDisruptionBudgetStatus",
+               "id": 3
               }
              }
             },
             "PodDisruptionBudgetList": {
              "fields": {
-              "items": {
-               "id": 2,
-               "rule": "repeated",
-               "type": ".k8s.io.api.policy.v1.PodDisruptionBudget"
-              },
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.policy.v1.PodDisruptionBudget",
+               "id": 2,
+               "rule": "repeated"
               }
              }
             },
             "PodDisruptionBudgetSpec": {
              "fields": {
-              "maxUnavailable": {
-               "id": 3,
-               "type": ".k8s.io.apimachinery.pkg.util.intstr.IntOrString"
-              },
               "minAvailable": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.util.intstr.IntOrString"
+               "type": ".k8s.io.apimachinery.pkg.util.intstr.IntOrString",
+               "id": 1
               },
               "selector": {
-               "id": 2,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector",
+               "id": 2
+              },
+              "maxUnavailable": {
+               "type": ".k8s.io.apimachinery.pkg.util.intstr.IntOrString",
+               "id": 3
               },
               "unhealthyPodEvictionPolicy": {
-               "id": 4,
-               "type": "string"
+               "type": "string",
+               "id": 4
               }
              }
             },
             "PodDisruptionBudgetStatus": {
              "fields": {
-              "conditions": {
-               "id": 7,
-               "rule": "repeated",
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Condition"
-              },
-              "currentHealthy": {
-               "id": 4,
-               "type": "int32"
-              },
-              "desiredHealthy": {
-               "id": 5,
-               "type": "int32"
+              "observedGeneration": {
+               "type": "int64",
+               "id": 1
               },
               "disruptedPods": {
-               "id": 2,
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
                "keyType": "string",
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
+               "id": 2
               },
               "disruptionsAllowed": {
-               "id": 3,
-               "type": "int32"
+               "type": "int32",
+               "id": 3
+              },
+              "currentHealthy": {
+               "type": "int32",
+               "id": 4
+              },
+              "desiredHealthy": {
+               "type": "int32",
+               "id": 5
               },
               "expectedPods": {
-               "id": 6,
-               "type": "int32"
+               "type": "int32",
+               "id": 6
               },
-              "observedGeneration": {
-               "id": 1,
-               "type": "int64"
+              "conditions": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Condition",
+               "rule": "repeated",
+               "id": 7
               }
              }
             }
@@ -140,282 +140,282 @@ export const descriptor: ProtoDescriptor = {
                "nested": {
                 "Condition": {
                  "fields": {
-                  "lastTransitionTime": {
-                   "id": 4,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
-                  },
-                  "message": {
-                   "id": 6,
-                   "type": "string"
-                  },
-                  "observedGeneration": {
-                   "id": 3,
-                   "type": "int64"
-                  },
-                  "reason": {
-                   "id": 5,
-                   "type": "string"
+                  "type": {
+                   "type": "string",
+                   "id": 1
                   },
                   "status": {
-                   "id": 2,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   },
-                  "type": {
-                   "id": 1,
-                   "type": "string"
+                  "observedGeneration": {
+                   "type": "int64",
+                   "id": 3
+                  },
+                  "lastTransitionTime": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+                   "id": 4
+                  },
+                  "reason": {
+                   "type": "string",
+                   "id": 5
+                  },
+                  "message": {
+                   "type": "string",
+                   "id": 6
                   }
                  }
                 },
                 "DeleteOptions": {
                  "fields": {
-                  "dryRun": {
-                   "id": 5,
-                   "rule": "repeated",
-                   "type": "string"
-                  },
                   "gracePeriodSeconds": {
-                   "id": 1,
-                   "type": "int64"
-                  },
-                  "ignoreStoreReadErrorWithClusterBreakingPotential": {
-                   "id": 6,
-                   "type": "bool"
-                  },
-                  "orphanDependents": {
-                   "id": 3,
-                   "type": "bool"
+                   "type": "int64",
+                   "id": 1
                   },
                   "preconditions": {
-                   "id": 2,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Preconditions"
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Preconditions",
+                   "id": 2
+                  },
+                  "orphanDependents": {
+                   "type": "bool",
+                   "id": 3
                   },
                   "propagationPolicy": {
-                   "id": 4,
-                   "type": "string"
+                   "type": "string",
+                   "id": 4
+                  },
+                  "dryRun": {
+                   "type": "string",
+                   "rule": "repeated",
+                   "id": 5
+                  },
+                  "ignoreStoreReadErrorWithClusterBreakingPotential": {
+                   "type": "bool",
+                   "id": 6
                   }
                  }
                 },
                 "FieldsV1": {
                  "fields": {
                   "Raw": {
-                   "id": 1,
-                   "type": "bytes"
+                   "type": "bytes",
+                   "id": 1
                   }
                  }
                 },
                 "LabelSelector": {
                  "fields": {
-                  "matchExpressions": {
-                   "id": 2,
-                   "rule": "repeated",
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement"
-                  },
                   "matchLabels": {
-                   "id": 1,
+                   "type": "string",
                    "keyType": "string",
-                   "type": "string"
+                   "id": 1
+                  },
+                  "matchExpressions": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement",
+                   "rule": "repeated",
+                   "id": 2
                   }
                  }
                 },
                 "LabelSelectorRequirement": {
                  "fields": {
                   "key": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
                   },
                   "operator": {
-                   "id": 2,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   },
                   "values": {
-                   "id": 3,
+                   "type": "string",
                    "rule": "repeated",
-                   "type": "string"
+                   "id": 3
                   }
                  }
                 },
                 "ListMeta": {
                  "fields": {
-                  "continue": {
-                   "id": 3,
-                   "type": "string"
-                  },
-                  "remainingItemCount": {
-                   "id": 4,
-                   "type": "int64"
+                  "selfLink": {
+                   "type": "string",
+                   "id": 1
                   },
                   "resourceVersion": {
-                   "id": 2,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   },
-                  "selfLink": {
-                   "id": 1,
-                   "type": "string"
+                  "continue": {
+                   "type": "string",
+                   "id": 3
+                  },
+                  "remainingItemCount": {
+                   "type": "int64",
+                   "id": 4
                   },
                   "shardInfo": {
-                   "id": 5,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ShardInfo"
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ShardInfo",
+                   "id": 5
                   }
                  }
                 },
                 "ManagedFieldsEntry": {
                  "fields": {
-                  "apiVersion": {
-                   "id": 3,
-                   "type": "string"
-                  },
-                  "fieldsType": {
-                   "id": 6,
-                   "type": "string"
-                  },
-                  "fieldsV1": {
-                   "id": 7,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1"
-                  },
                   "manager": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
                   },
                   "operation": {
-                   "id": 2,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   },
-                  "subresource": {
-                   "id": 8,
-                   "type": "string"
+                  "apiVersion": {
+                   "type": "string",
+                   "id": 3
                   },
                   "time": {
-                   "id": 4,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+                   "id": 4
+                  },
+                  "fieldsType": {
+                   "type": "string",
+                   "id": 6
+                  },
+                  "fieldsV1": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1",
+                   "id": 7
+                  },
+                  "subresource": {
+                   "type": "string",
+                   "id": 8
                   }
                  }
                 },
                 "ObjectMeta": {
                  "fields": {
-                  "annotations": {
-                   "id": 12,
-                   "keyType": "string",
-                   "type": "string"
-                  },
-                  "creationTimestamp": {
-                   "id": 8,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
-                  },
-                  "deletionGracePeriodSeconds": {
-                   "id": 10,
-                   "type": "int64"
-                  },
-                  "deletionTimestamp": {
-                   "id": 9,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
-                  },
-                  "finalizers": {
-                   "id": 14,
-                   "rule": "repeated",
-                   "type": "string"
+                  "name": {
+                   "type": "string",
+                   "id": 1
                   },
                   "generateName": {
-                   "id": 2,
-                   "type": "string"
-                  },
-                  "generation": {
-                   "id": 7,
-                   "type": "int64"
-                  },
-                  "labels": {
-                   "id": 11,
-                   "keyType": "string",
-                   "type": "string"
-                  },
-                  "managedFields": {
-                   "id": 17,
-                   "rule": "repeated",
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry"
-                  },
-                  "name": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   },
                   "namespace": {
-                   "id": 3,
-                   "type": "string"
-                  },
-                  "ownerReferences": {
-                   "id": 13,
-                   "rule": "repeated",
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference"
-                  },
-                  "resourceVersion": {
-                   "id": 6,
-                   "type": "string"
+                   "type": "string",
+                   "id": 3
                   },
                   "selfLink": {
-                   "id": 4,
-                   "type": "string"
+                   "type": "string",
+                   "id": 4
                   },
                   "uid": {
-                   "id": 5,
-                   "type": "string"
+                   "type": "string",
+                   "id": 5
+                  },
+                  "resourceVersion": {
+                   "type": "string",
+                   "id": 6
+                  },
+                  "generation": {
+                   "type": "int64",
+                   "id": 7
+                  },
+                  "creationTimestamp": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+                   "id": 8
+                  },
+                  "deletionTimestamp": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+                   "id": 9
+                  },
+                  "deletionGracePeriodSeconds": {
+                   "type": "int64",
+                   "id": 10
+                  },
+                  "labels": {
+                   "type": "string",
+                   "keyType": "string",
+                   "id": 11
+                  },
+                  "annotations": {
+                   "type": "string",
+                   "keyType": "string",
+                   "id": 12
+                  },
+                  "ownerReferences": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference",
+                   "rule": "repeated",
+                   "id": 13
+                  },
+                  "finalizers": {
+                   "type": "string",
+                   "rule": "repeated",
+                   "id": 14
+                  },
+                  "managedFields": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry",
+                   "rule": "repeated",
+                   "id": 17
                   }
                  }
                 },
                 "OwnerReference": {
                  "fields": {
                   "apiVersion": {
-                   "id": 5,
-                   "type": "string"
-                  },
-                  "blockOwnerDeletion": {
-                   "id": 7,
-                   "type": "bool"
-                  },
-                  "controller": {
-                   "id": 6,
-                   "type": "bool"
+                   "type": "string",
+                   "id": 5
                   },
                   "kind": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
                   },
                   "name": {
-                   "id": 3,
-                   "type": "string"
+                   "type": "string",
+                   "id": 3
                   },
                   "uid": {
-                   "id": 4,
-                   "type": "string"
+                   "type": "string",
+                   "id": 4
+                  },
+                  "controller": {
+                   "type": "bool",
+                   "id": 6
+                  },
+                  "blockOwnerDeletion": {
+                   "type": "bool",
+                   "id": 7
                   }
                  }
                 },
                 "Preconditions": {
                  "fields": {
-                  "resourceVersion": {
-                   "id": 2,
-                   "type": "string"
-                  },
                   "uid": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
+                  },
+                  "resourceVersion": {
+                   "type": "string",
+                   "id": 2
                   }
                  }
                 },
                 "ShardInfo": {
                  "fields": {
                   "selector": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
                   }
                  }
                 },
                 "Time": {
                  "fields": {
-                  "nanos": {
-                   "id": 2,
-                   "type": "int32"
-                  },
                   "seconds": {
-                   "id": 1,
-                   "type": "int64"
+                   "type": "int64",
+                   "id": 1
+                  },
+                  "nanos": {
+                   "type": "int32",
+                   "id": 2
                   }
                  }
                 }
@@ -431,17 +431,17 @@ export const descriptor: ProtoDescriptor = {
              "nested": {
               "IntOrString": {
                "fields": {
+                "type": {
+                 "type": "int64",
+                 "id": 1
+                },
                 "intVal": {
-                 "id": 2,
-                 "type": "int32"
+                 "type": "int32",
+                 "id": 2
                 },
                 "strVal": {
-                 "id": 3,
-                 "type": "string"
-                },
-                "type": {
-                 "id": 1,
-                 "type": "int64"
+                 "type": "string",
+                 "id": 3
                 }
                }
               }

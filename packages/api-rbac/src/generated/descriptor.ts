@@ -17,190 +17,190 @@ export const descriptor: ProtoDescriptor = {
             "AggregationRule": {
              "fields": {
               "clusterRoleSelectors": {
-               "id": 1,
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector",
                "rule": "repeated",
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector"
+               "id": 1
               }
              }
             },
             "ClusterRole": {
              "fields": {
-              "aggregationRule": {
-               "id": 3,
-               "type": ".k8s.io.api.rbac.v1.AggregationRule"
-              },
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
               },
               "rules": {
-               "id": 2,
+               "type": ".k8s.io.api.rbac.v1.PolicyRule",
                "rule": "repeated",
-               "type": ".k8s.io.api.rbac.v1.PolicyRule"
+               "id": 2
+              },
+              "aggregationRule": {
+               "type": ".k8s.io.api.rbac.v1.AggregationRule",
+               "id": 3
               }
              }
             },
             "ClusterRoleBinding": {
              "fields": {
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"
-              },
-              "roleRef": {
-               "id": 3,
-               "type": ".k8s.io.api.rbac.v1.RoleRef"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
               },
               "subjects": {
-               "id": 2,
+               "type": ".k8s.io.api.rbac.v1.Subject",
                "rule": "repeated",
-               "type": ".k8s.io.api.rbac.v1.Subject"
+               "id": 2
+              },
+              "roleRef": {
+               "type": ".k8s.io.api.rbac.v1.RoleRef",
+               "id": 3
               }
              }
             },
             "ClusterRoleBindingList": {
              "fields": {
-              "items": {
-               "id": 2,
-               "rule": "repeated",
-               "type": ".k8s.io.api.rbac.v1.ClusterRoleBinding"
-              },
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.rbac.v1.ClusterRoleBinding",
+               "id": 2,
+               "rule": "repeated"
               }
              }
             },
             "ClusterRoleList": {
              "fields": {
-              "items": {
-               "id": 2,
-               "rule": "repeated",
-               "type": ".k8s.io.api.rbac.v1.ClusterRole"
-              },
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.rbac.v1.ClusterRole",
+               "id": 2,
+               "rule": "repeated"
               }
              }
             },
             "PolicyRule": {
              "fields": {
+              "verbs": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 1
+              },
               "apiGroups": {
-               "id": 2,
+               "type": "string",
                "rule": "repeated",
-               "type": "string"
-              },
-              "nonResourceURLs": {
-               "id": 5,
-               "rule": "repeated",
-               "type": "string"
-              },
-              "resourceNames": {
-               "id": 4,
-               "rule": "repeated",
-               "type": "string"
+               "id": 2
               },
               "resources": {
-               "id": 3,
+               "type": "string",
                "rule": "repeated",
-               "type": "string"
+               "id": 3
               },
-              "verbs": {
-               "id": 1,
+              "resourceNames": {
+               "type": "string",
                "rule": "repeated",
-               "type": "string"
+               "id": 4
+              },
+              "nonResourceURLs": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 5
               }
              }
             },
             "Role": {
              "fields": {
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
               },
               "rules": {
-               "id": 2,
+               "type": ".k8s.io.api.rbac.v1.PolicyRule",
                "rule": "repeated",
-               "type": ".k8s.io.api.rbac.v1.PolicyRule"
+               "id": 2
               }
              }
             },
             "RoleBinding": {
              "fields": {
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"
-              },
-              "roleRef": {
-               "id": 3,
-               "type": ".k8s.io.api.rbac.v1.RoleRef"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
               },
               "subjects": {
-               "id": 2,
+               "type": ".k8s.io.api.rbac.v1.Subject",
                "rule": "repeated",
-               "type": ".k8s.io.api.rbac.v1.Subject"
+               "id": 2
+              },
+              "roleRef": {
+               "type": ".k8s.io.api.rbac.v1.RoleRef",
+               "id": 3
               }
              }
             },
             "RoleBindingList": {
              "fields": {
-              "items": {
-               "id": 2,
-               "rule": "repeated",
-               "type": ".k8s.io.api.rbac.v1.RoleBinding"
-              },
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.rbac.v1.RoleBinding",
+               "id": 2,
+               "rule": "repeated"
               }
              }
             },
             "RoleList": {
              "fields": {
-              "items": {
-               "id": 2,
-               "rule": "repeated",
-               "type": ".k8s.io.api.rbac.v1.Role"
-              },
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.rbac.v1.Role",
+               "id": 2,
+               "rule": "repeated"
               }
              }
             },
             "RoleRef": {
              "fields": {
               "apiGroup": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "kind": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               },
               "name": {
-               "id": 3,
-               "type": "string"
+               "type": "string",
+               "id": 3
               }
              }
             },
             "Subject": {
              "fields": {
-              "apiGroup": {
-               "id": 2,
-               "type": "string"
-              },
               "kind": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
+              },
+              "apiGroup": {
+               "type": "string",
+               "id": 2
               },
               "name": {
-               "id": 3,
-               "type": "string"
+               "type": "string",
+               "id": 3
               },
               "namespace": {
-               "id": 4,
-               "type": "string"
+               "type": "string",
+               "id": 4
               }
              }
             }
@@ -223,212 +223,212 @@ export const descriptor: ProtoDescriptor = {
                 "FieldsV1": {
                  "fields": {
                   "Raw": {
-                   "id": 1,
-                   "type": "bytes"
+                   "type": "bytes",
+                   "id": 1
                   }
                  }
                 },
                 "LabelSelector": {
                  "fields": {
-                  "matchExpressions": {
-                   "id": 2,
-                   "rule": "repeated",
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement"
-                  },
                   "matchLabels": {
-                   "id": 1,
+                   "type": "string",
                    "keyType": "string",
-                   "type": "string"
+                   "id": 1
+                  },
+                  "matchExpressions": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement",
+                   "rule": "repeated",
+                   "id": 2
                   }
                  }
                 },
                 "LabelSelectorRequirement": {
                  "fields": {
                   "key": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
                   },
                   "operator": {
-                   "id": 2,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   },
                   "values": {
-                   "id": 3,
+                   "type": "string",
                    "rule": "repeated",
-                   "type": "string"
+                   "id": 3
                   }
                  }
                 },
                 "ListMeta": {
                  "fields": {
-                  "continue": {
-                   "id": 3,
-                   "type": "string"
-                  },
-                  "remainingItemCount": {
-                   "id": 4,
-                   "type": "int64"
+                  "selfLink": {
+                   "type": "string",
+                   "id": 1
                   },
                   "resourceVersion": {
-                   "id": 2,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   },
-                  "selfLink": {
-                   "id": 1,
-                   "type": "string"
+                  "continue": {
+                   "type": "string",
+                   "id": 3
+                  },
+                  "remainingItemCount": {
+                   "type": "int64",
+                   "id": 4
                   },
                   "shardInfo": {
-                   "id": 5,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ShardInfo"
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ShardInfo",
+                   "id": 5
                   }
                  }
                 },
                 "ManagedFieldsEntry": {
                  "fields": {
-                  "apiVersion": {
-                   "id": 3,
-                   "type": "string"
-                  },
-                  "fieldsType": {
-                   "id": 6,
-                   "type": "string"
-                  },
-                  "fieldsV1": {
-                   "id": 7,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1"
-                  },
                   "manager": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
                   },
                   "operation": {
-                   "id": 2,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   },
-                  "subresource": {
-                   "id": 8,
-                   "type": "string"
+                  "apiVersion": {
+                   "type": "string",
+                   "id": 3
                   },
                   "time": {
-                   "id": 4,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+                   "id": 4
+                  },
+                  "fieldsType": {
+                   "type": "string",
+                   "id": 6
+                  },
+                  "fieldsV1": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1",
+                   "id": 7
+                  },
+                  "subresource": {
+                   "type": "string",
+                   "id": 8
                   }
                  }
                 },
                 "ObjectMeta": {
                  "fields": {
-                  "annotations": {
-                   "id": 12,
-                   "keyType": "string",
-                   "type": "string"
-                  },
-                  "creationTimestamp": {
-                   "id": 8,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
-                  },
-                  "deletionGracePeriodSeconds": {
-                   "id": 10,
-                   "type": "int64"
-                  },
-                  "deletionTimestamp": {
-                   "id": 9,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
-                  },
-                  "finalizers": {
-                   "id": 14,
-                   "rule": "repeated",
-                   "type": "string"
+                  "name": {
+                   "type": "string",
+                   "id": 1
                   },
                   "generateName": {
-                   "id": 2,
-                   "type": "string"
-                  },
-                  "generation": {
-                   "id": 7,
-                   "type": "int64"
-                  },
-                  "labels": {
-                   "id": 11,
-                   "keyType": "string",
-                   "type": "string"
-                  },
-                  "managedFields": {
-                   "id": 17,
-                   "rule": "repeated",
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry"
-                  },
-                  "name": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   },
                   "namespace": {
-                   "id": 3,
-                   "type": "string"
-                  },
-                  "ownerReferences": {
-                   "id": 13,
-                   "rule": "repeated",
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference"
-                  },
-                  "resourceVersion": {
-                   "id": 6,
-                   "type": "string"
+                   "type": "string",
+                   "id": 3
                   },
                   "selfLink": {
-                   "id": 4,
-                   "type": "string"
+                   "type": "string",
+                   "id": 4
                   },
                   "uid": {
-                   "id": 5,
-                   "type": "string"
+                   "type": "string",
+                   "id": 5
+                  },
+                  "resourceVersion": {
+                   "type": "string",
+                   "id": 6
+                  },
+                  "generation": {
+                   "type": "int64",
+                   "id": 7
+                  },
+                  "creationTimestamp": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+                   "id": 8
+                  },
+                  "deletionTimestamp": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+                   "id": 9
+                  },
+                  "deletionGracePeriodSeconds": {
+                   "type": "int64",
+                   "id": 10
+                  },
+                  "labels": {
+                   "type": "string",
+                   "keyType": "string",
+                   "id": 11
+                  },
+                  "annotations": {
+                   "type": "string",
+                   "keyType": "string",
+                   "id": 12
+                  },
+                  "ownerReferences": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference",
+                   "rule": "repeated",
+                   "id": 13
+                  },
+                  "finalizers": {
+                   "type": "string",
+                   "rule": "repeated",
+                   "id": 14
+                  },
+                  "managedFields": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry",
+                   "rule": "repeated",
+                   "id": 17
                   }
                  }
                 },
                 "OwnerReference": {
                  "fields": {
                   "apiVersion": {
-                   "id": 5,
-                   "type": "string"
-                  },
-                  "blockOwnerDeletion": {
-                   "id": 7,
-                   "type": "bool"
-                  },
-                  "controller": {
-                   "id": 6,
-                   "type": "bool"
+                   "type": "string",
+                   "id": 5
                   },
                   "kind": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
                   },
                   "name": {
-                   "id": 3,
-                   "type": "string"
+                   "type": "string",
+                   "id": 3
                   },
                   "uid": {
-                   "id": 4,
-                   "type": "string"
+                   "type": "string",
+                   "id": 4
+                  },
+                  "controller": {
+                   "type": "bool",
+                   "id": 6
+                  },
+                  "blockOwnerDeletion": {
+                   "type": "bool",
+                   "id": 7
                   }
                  }
                 },
                 "ShardInfo": {
                  "fields": {
                   "selector": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
                   }
                  }
                 },
                 "Time": {
                  "fields": {
-                  "nanos": {
-                   "id": 2,
-                   "type": "int32"
-                  },
                   "seconds": {
-                   "id": 1,
-                   "type": "int64"
+                   "type": "int64",
+                   "id": 1
+                  },
+                  "nanos": {
+                   "type": "int32",
+                   "id": 2
                   }
                  }
                 }

@@ -17,105 +17,105 @@ export const descriptor: ProtoDescriptor = {
             "APIGroupDiscovery": {
              "fields": {
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
               },
               "versions": {
-               "id": 2,
+               "type": ".k8s.io.api.apidiscovery.v2.APIVersionDiscovery",
                "rule": "repeated",
-               "type": ".k8s.io.api.apidiscovery.v2.APIVersionDiscovery"
+               "id": 2
               }
              }
             },
             "APIGroupDiscoveryList": {
              "fields": {
-              "items": {
-               "id": 2,
-               "rule": "repeated",
-               "type": ".k8s.io.api.apidiscovery.v2.APIGroupDiscovery"
-              },
               "metadata": {
-               "id": 1,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.apidiscovery.v2.APIGroupDiscovery",
+               "rule": "repeated",
+               "id": 2
               }
              }
             },
             "APIResourceDiscovery": {
              "fields": {
-              "categories": {
-               "id": 7,
-               "rule": "repeated",
-               "type": "string"
-              },
               "resource": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "responseKind": {
-               "id": 2,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.GroupVersionKind"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.GroupVersionKind",
+               "id": 2
               },
               "scope": {
-               "id": 3,
-               "type": "string"
-              },
-              "shortNames": {
-               "id": 6,
-               "rule": "repeated",
-               "type": "string"
+               "type": "string",
+               "id": 3
               },
               "singularResource": {
-               "id": 4,
-               "type": "string"
-              },
-              "subresources": {
-               "id": 8,
-               "rule": "repeated",
-               "type": ".k8s.io.api.apidiscovery.v2.APISubresourceDiscovery"
+               "type": "string",
+               "id": 4
               },
               "verbs": {
-               "id": 5,
+               "type": "string",
                "rule": "repeated",
-               "type": "string"
+               "id": 5
+              },
+              "shortNames": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 6
+              },
+              "categories": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 7
+              },
+              "subresources": {
+               "type": ".k8s.io.api.apidiscovery.v2.APISubresourceDiscovery",
+               "rule": "repeated",
+               "id": 8
               }
              }
             },
             "APISubresourceDiscovery": {
              "fields": {
-              "acceptedTypes": {
-               "id": 3,
-               "rule": "repeated",
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.GroupVersionKind"
+              "subresource": {
+               "type": "string",
+               "id": 1
               },
               "responseKind": {
-               "id": 2,
-               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.GroupVersionKind"
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.GroupVersionKind",
+               "id": 2
               },
-              "subresource": {
-               "id": 1,
-               "type": "string"
+              "acceptedTypes": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.GroupVersionKind",
+               "rule": "repeated",
+               "id": 3
               },
               "verbs": {
-               "id": 4,
+               "type": "string",
                "rule": "repeated",
-               "type": "string"
+               "id": 4
               }
              }
             },
             "APIVersionDiscovery": {
              "fields": {
-              "freshness": {
-               "id": 3,
-               "type": "string"
+              "version": {
+               "type": "string",
+               "id": 1
               },
               "resources": {
-               "id": 2,
+               "type": ".k8s.io.api.apidiscovery.v2.APIResourceDiscovery",
                "rule": "repeated",
-               "type": ".k8s.io.api.apidiscovery.v2.APIResourceDiscovery"
+               "id": 2
               },
-              "version": {
-               "id": 1,
-               "type": "string"
+              "freshness": {
+               "type": "string",
+               "id": 3
               }
              }
             }
@@ -136,8 +136,8 @@ export const descriptor: ProtoDescriptor = {
               "Quantity": {
                "fields": {
                 "string": {
-                 "id": 1,
-                 "type": "string"
+                 "type": "string",
+                 "id": 1
                 }
                }
               }
@@ -154,637 +154,637 @@ export const descriptor: ProtoDescriptor = {
                 "APIGroup": {
                  "fields": {
                   "name": {
-                   "id": 1,
-                   "type": "string"
-                  },
-                  "preferredVersion": {
-                   "id": 3,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.GroupVersionForDiscovery"
-                  },
-                  "serverAddressByClientCIDRs": {
-                   "id": 4,
-                   "rule": "repeated",
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ServerAddressByClientCIDR"
+                   "type": "string",
+                   "id": 1
                   },
                   "versions": {
-                   "id": 2,
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.GroupVersionForDiscovery",
                    "rule": "repeated",
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.GroupVersionForDiscovery"
+                   "id": 2
+                  },
+                  "preferredVersion": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.GroupVersionForDiscovery",
+                   "id": 3
+                  },
+                  "serverAddressByClientCIDRs": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ServerAddressByClientCIDR",
+                   "rule": "repeated",
+                   "id": 4
                   }
                  }
                 },
                 "APIGroupList": {
                  "fields": {
                   "groups": {
-                   "id": 1,
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.APIGroup",
                    "rule": "repeated",
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.APIGroup"
+                   "id": 1
                   }
                  }
                 },
                 "APIResource": {
                  "fields": {
-                  "categories": {
-                   "id": 7,
-                   "rule": "repeated",
-                   "type": "string"
-                  },
-                  "group": {
-                   "id": 8,
-                   "type": "string"
-                  },
-                  "kind": {
-                   "id": 3,
-                   "type": "string"
-                  },
                   "name": {
-                   "id": 1,
-                   "type": "string"
-                  },
-                  "namespaced": {
-                   "id": 2,
-                   "type": "bool"
-                  },
-                  "shortNames": {
-                   "id": 5,
-                   "rule": "repeated",
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
                   },
                   "singularName": {
-                   "id": 6,
-                   "type": "string"
+                   "type": "string",
+                   "id": 6
                   },
-                  "storageVersionHash": {
-                   "id": 10,
-                   "type": "string"
+                  "namespaced": {
+                   "type": "bool",
+                   "id": 2
                   },
-                  "verbs": {
-                   "id": 4,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Verbs"
+                  "group": {
+                   "type": "string",
+                   "id": 8
                   },
                   "version": {
-                   "id": 9,
-                   "type": "string"
+                   "type": "string",
+                   "id": 9
+                  },
+                  "kind": {
+                   "type": "string",
+                   "id": 3
+                  },
+                  "verbs": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Verbs",
+                   "id": 4
+                  },
+                  "shortNames": {
+                   "type": "string",
+                   "rule": "repeated",
+                   "id": 5
+                  },
+                  "categories": {
+                   "type": "string",
+                   "rule": "repeated",
+                   "id": 7
+                  },
+                  "storageVersionHash": {
+                   "type": "string",
+                   "id": 10
                   }
                  }
                 },
                 "APIResourceList": {
                  "fields": {
                   "groupVersion": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
                   },
                   "resources": {
-                   "id": 2,
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.APIResource",
                    "rule": "repeated",
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.APIResource"
+                   "id": 2
                   }
                  }
                 },
                 "APIVersions": {
                  "fields": {
-                  "serverAddressByClientCIDRs": {
-                   "id": 2,
-                   "rule": "repeated",
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ServerAddressByClientCIDR"
-                  },
                   "versions": {
-                   "id": 1,
+                   "type": "string",
                    "rule": "repeated",
-                   "type": "string"
+                   "id": 1
+                  },
+                  "serverAddressByClientCIDRs": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ServerAddressByClientCIDR",
+                   "rule": "repeated",
+                   "id": 2
                   }
                  }
                 },
                 "Condition": {
                  "fields": {
-                  "lastTransitionTime": {
-                   "id": 4,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
-                  },
-                  "message": {
-                   "id": 6,
-                   "type": "string"
-                  },
-                  "observedGeneration": {
-                   "id": 3,
-                   "type": "int64"
-                  },
-                  "reason": {
-                   "id": 5,
-                   "type": "string"
+                  "type": {
+                   "type": "string",
+                   "id": 1
                   },
                   "status": {
-                   "id": 2,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   },
-                  "type": {
-                   "id": 1,
-                   "type": "string"
+                  "observedGeneration": {
+                   "type": "int64",
+                   "id": 3
+                  },
+                  "lastTransitionTime": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+                   "id": 4
+                  },
+                  "reason": {
+                   "type": "string",
+                   "id": 5
+                  },
+                  "message": {
+                   "type": "string",
+                   "id": 6
                   }
                  }
                 },
                 "DeleteOptions": {
                  "fields": {
-                  "dryRun": {
-                   "id": 5,
-                   "rule": "repeated",
-                   "type": "string"
-                  },
                   "gracePeriodSeconds": {
-                   "id": 1,
-                   "type": "int64"
-                  },
-                  "ignoreStoreReadErrorWithClusterBreakingPotential": {
-                   "id": 6,
-                   "type": "bool"
-                  },
-                  "orphanDependents": {
-                   "id": 3,
-                   "type": "bool"
+                   "type": "int64",
+                   "id": 1
                   },
                   "preconditions": {
-                   "id": 2,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Preconditions"
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Preconditions",
+                   "id": 2
+                  },
+                  "orphanDependents": {
+                   "type": "bool",
+                   "id": 3
                   },
                   "propagationPolicy": {
-                   "id": 4,
-                   "type": "string"
+                   "type": "string",
+                   "id": 4
+                  },
+                  "dryRun": {
+                   "type": "string",
+                   "rule": "repeated",
+                   "id": 5
+                  },
+                  "ignoreStoreReadErrorWithClusterBreakingPotential": {
+                   "type": "bool",
+                   "id": 6
                   }
                  }
                 },
                 "FieldSelectorRequirement": {
                  "fields": {
                   "key": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
                   },
                   "operator": {
-                   "id": 2,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   },
                   "values": {
-                   "id": 3,
+                   "type": "string",
                    "rule": "repeated",
-                   "type": "string"
+                   "id": 3
                   }
                  }
                 },
                 "FieldsV1": {
                  "fields": {
                   "Raw": {
-                   "id": 1,
-                   "type": "bytes"
+                   "type": "bytes",
+                   "id": 1
                   }
                  }
                 },
                 "GroupVersionForDiscovery": {
                  "fields": {
                   "groupVersion": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
                   },
                   "version": {
-                   "id": 2,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   }
                  }
                 },
                 "GroupVersionKind": {
                  "fields": {
                   "group": {
-                   "id": 1,
-                   "type": "string"
-                  },
-                  "kind": {
-                   "id": 3,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
                   },
                   "version": {
-                   "id": 2,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
+                  },
+                  "kind": {
+                   "type": "string",
+                   "id": 3
                   }
                  }
                 },
                 "LabelSelector": {
                  "fields": {
-                  "matchExpressions": {
-                   "id": 2,
-                   "rule": "repeated",
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement"
-                  },
                   "matchLabels": {
-                   "id": 1,
+                   "type": "string",
                    "keyType": "string",
-                   "type": "string"
+                   "id": 1
+                  },
+                  "matchExpressions": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement",
+                   "rule": "repeated",
+                   "id": 2
                   }
                  }
                 },
                 "LabelSelectorRequirement": {
                  "fields": {
                   "key": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
                   },
                   "operator": {
-                   "id": 2,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   },
                   "values": {
-                   "id": 3,
+                   "type": "string",
                    "rule": "repeated",
-                   "type": "string"
+                   "id": 3
                   }
                  }
                 },
                 "ListMeta": {
                  "fields": {
-                  "continue": {
-                   "id": 3,
-                   "type": "string"
-                  },
-                  "remainingItemCount": {
-                   "id": 4,
-                   "type": "int64"
+                  "selfLink": {
+                   "type": "string",
+                   "id": 1
                   },
                   "resourceVersion": {
-                   "id": 2,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   },
-                  "selfLink": {
-                   "id": 1,
-                   "type": "string"
+                  "continue": {
+                   "type": "string",
+                   "id": 3
+                  },
+                  "remainingItemCount": {
+                   "type": "int64",
+                   "id": 4
                   },
                   "shardInfo": {
-                   "id": 5,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ShardInfo"
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ShardInfo",
+                   "id": 5
                   }
                  }
                 },
                 "ManagedFieldsEntry": {
                  "fields": {
-                  "apiVersion": {
-                   "id": 3,
-                   "type": "string"
-                  },
-                  "fieldsType": {
-                   "id": 6,
-                   "type": "string"
-                  },
-                  "fieldsV1": {
-                   "id": 7,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1"
-                  },
                   "manager": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
                   },
                   "operation": {
-                   "id": 2,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   },
-                  "subresource": {
-                   "id": 8,
-                   "type": "string"
+                  "apiVersion": {
+                   "type": "string",
+                   "id": 3
                   },
                   "time": {
-                   "id": 4,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+                   "id": 4
+                  },
+                  "fieldsType": {
+                   "type": "string",
+                   "id": 6
+                  },
+                  "fieldsV1": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1",
+                   "id": 7
+                  },
+                  "subresource": {
+                   "type": "string",
+                   "id": 8
                   }
                  }
                 },
                 "MicroTime": {
                  "fields": {
-                  "nanos": {
-                   "id": 2,
-                   "type": "int32"
-                  },
                   "seconds": {
-                   "id": 1,
-                   "type": "int64"
+                   "type": "int64",
+                   "id": 1
+                  },
+                  "nanos": {
+                   "type": "int32",
+                   "id": 2
                   }
                  }
                 },
                 "ObjectMeta": {
                  "fields": {
-                  "annotations": {
-                   "id": 12,
-                   "keyType": "string",
-                   "type": "string"
-                  },
-                  "creationTimestamp": {
-                   "id": 8,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
-                  },
-                  "deletionGracePeriodSeconds": {
-                   "id": 10,
-                   "type": "int64"
-                  },
-                  "deletionTimestamp": {
-                   "id": 9,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
-                  },
-                  "finalizers": {
-                   "id": 14,
-                   "rule": "repeated",
-                   "type": "string"
+                  "name": {
+                   "type": "string",
+                   "id": 1
                   },
                   "generateName": {
-                   "id": 2,
-                   "type": "string"
-                  },
-                  "generation": {
-                   "id": 7,
-                   "type": "int64"
-                  },
-                  "labels": {
-                   "id": 11,
-                   "keyType": "string",
-                   "type": "string"
-                  },
-                  "managedFields": {
-                   "id": 17,
-                   "rule": "repeated",
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry"
-                  },
-                  "name": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   },
                   "namespace": {
-                   "id": 3,
-                   "type": "string"
-                  },
-                  "ownerReferences": {
-                   "id": 13,
-                   "rule": "repeated",
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference"
-                  },
-                  "resourceVersion": {
-                   "id": 6,
-                   "type": "string"
+                   "type": "string",
+                   "id": 3
                   },
                   "selfLink": {
-                   "id": 4,
-                   "type": "string"
+                   "type": "string",
+                   "id": 4
                   },
                   "uid": {
-                   "id": 5,
-                   "type": "string"
+                   "type": "string",
+                   "id": 5
+                  },
+                  "resourceVersion": {
+                   "type": "string",
+                   "id": 6
+                  },
+                  "generation": {
+                   "type": "int64",
+                   "id": 7
+                  },
+                  "creationTimestamp": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+                   "id": 8
+                  },
+                  "deletionTimestamp": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+                   "id": 9
+                  },
+                  "deletionGracePeriodSeconds": {
+                   "type": "int64",
+                   "id": 10
+                  },
+                  "labels": {
+                   "type": "string",
+                   "keyType": "string",
+                   "id": 11
+                  },
+                  "annotations": {
+                   "type": "string",
+                   "keyType": "string",
+                   "id": 12
+                  },
+                  "ownerReferences": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference",
+                   "rule": "repeated",
+                   "id": 13
+                  },
+                  "finalizers": {
+                   "type": "string",
+                   "rule": "repeated",
+                   "id": 14
+                  },
+                  "managedFields": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry",
+                   "rule": "repeated",
+                   "id": 17
                   }
                  }
                 },
                 "OwnerReference": {
                  "fields": {
                   "apiVersion": {
-                   "id": 5,
-                   "type": "string"
-                  },
-                  "blockOwnerDeletion": {
-                   "id": 7,
-                   "type": "bool"
-                  },
-                  "controller": {
-                   "id": 6,
-                   "type": "bool"
+                   "type": "string",
+                   "id": 5
                   },
                   "kind": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
                   },
                   "name": {
-                   "id": 3,
-                   "type": "string"
+                   "type": "string",
+                   "id": 3
                   },
                   "uid": {
-                   "id": 4,
-                   "type": "string"
+                   "type": "string",
+                   "id": 4
+                  },
+                  "controller": {
+                   "type": "bool",
+                   "id": 6
+                  },
+                  "blockOwnerDeletion": {
+                   "type": "bool",
+                   "id": 7
                   }
                  }
                 },
                 "PartialObjectMetadata": {
                  "fields": {
                   "metadata": {
-                   "id": 1,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+                   "id": 1
                   }
                  }
                 },
                 "PartialObjectMetadataList": {
                  "fields": {
-                  "items": {
-                   "id": 2,
-                   "rule": "repeated",
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.PartialObjectMetadata"
-                  },
                   "metadata": {
-                   "id": 1,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta"
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+                   "id": 1
+                  },
+                  "items": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.PartialObjectMetadata",
+                   "rule": "repeated",
+                   "id": 2
                   }
                  }
                 },
                 "Preconditions": {
                  "fields": {
-                  "resourceVersion": {
-                   "id": 2,
-                   "type": "string"
-                  },
                   "uid": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
+                  },
+                  "resourceVersion": {
+                   "type": "string",
+                   "id": 2
                   }
                  }
                 },
                 "ServerAddressByClientCIDR": {
                  "fields": {
                   "clientCIDR": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
                   },
                   "serverAddress": {
-                   "id": 2,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   }
                  }
                 },
                 "ShardInfo": {
                  "fields": {
                   "selector": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
                   }
                  }
                 },
                 "Status": {
                  "fields": {
-                  "code": {
-                   "id": 6,
-                   "type": "int32"
-                  },
-                  "details": {
-                   "id": 5,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.StatusDetails"
-                  },
-                  "message": {
-                   "id": 3,
-                   "type": "string"
-                  },
                   "metadata": {
-                   "id": 1,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta"
-                  },
-                  "reason": {
-                   "id": 4,
-                   "type": "string"
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+                   "id": 1
                   },
                   "status": {
-                   "id": 2,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
+                  },
+                  "message": {
+                   "type": "string",
+                   "id": 3
+                  },
+                  "reason": {
+                   "type": "string",
+                   "id": 4
+                  },
+                  "details": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.StatusDetails",
+                   "id": 5
+                  },
+                  "code": {
+                   "type": "int32",
+                   "id": 6
                   }
                  }
                 },
                 "StatusCause": {
                  "fields": {
-                  "field": {
-                   "id": 3,
-                   "type": "string"
+                  "reason": {
+                   "type": "string",
+                   "id": 1
                   },
                   "message": {
-                   "id": 2,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   },
-                  "reason": {
-                   "id": 1,
-                   "type": "string"
+                  "field": {
+                   "type": "string",
+                   "id": 3
                   }
                  }
                 },
                 "StatusDetails": {
                  "fields": {
-                  "causes": {
-                   "id": 4,
-                   "rule": "repeated",
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.StatusCause"
+                  "name": {
+                   "type": "string",
+                   "id": 1
                   },
                   "group": {
-                   "id": 2,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   },
                   "kind": {
-                   "id": 3,
-                   "type": "string"
-                  },
-                  "name": {
-                   "id": 1,
-                   "type": "string"
-                  },
-                  "retryAfterSeconds": {
-                   "id": 5,
-                   "type": "int32"
+                   "type": "string",
+                   "id": 3
                   },
                   "uid": {
-                   "id": 6,
-                   "type": "string"
+                   "type": "string",
+                   "id": 6
+                  },
+                  "causes": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.StatusCause",
+                   "rule": "repeated",
+                   "id": 4
+                  },
+                  "retryAfterSeconds": {
+                   "type": "int32",
+                   "id": 5
                   }
                  }
                 },
                 "Table": {
                  "fields": {
-                  "columnDefinitions": {
-                   "id": 2,
-                   "rule": "repeated",
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.TableColumnDefinition"
-                  },
                   "metadata": {
-                   "id": 1,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta"
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+                   "id": 1
+                  },
+                  "columnDefinitions": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.TableColumnDefinition",
+                   "rule": "repeated",
+                   "id": 2
                   },
                   "rows": {
-                   "id": 3,
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.TableRow",
                    "rule": "repeated",
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.TableRow"
+                   "id": 3
                   }
                  }
                 },
                 "TableColumnDefinition": {
                  "fields": {
-                  "description": {
-                   "id": 4,
-                   "type": "string"
-                  },
-                  "format": {
-                   "id": 3,
-                   "type": "string"
-                  },
                   "name": {
-                   "id": 1,
-                   "type": "string"
-                  },
-                  "priority": {
-                   "id": 5,
-                   "type": "int32"
+                   "type": "string",
+                   "id": 1
                   },
                   "type": {
-                   "id": 2,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
+                  },
+                  "format": {
+                   "type": "string",
+                   "id": 3
+                  },
+                  "description": {
+                   "type": "string",
+                   "id": 4
+                  },
+                  "priority": {
+                   "type": "int32",
+                   "id": 5
                   }
                  }
                 },
                 "TableRow": {
                  "fields": {
                   "cells": {
-                   "id": 1,
+                   "type": "bytes",
                    "rule": "repeated",
-                   "type": "bytes"
+                   "id": 1
                   },
                   "conditions": {
-                   "id": 2,
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.TableRowCondition",
                    "rule": "repeated",
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.TableRowCondition"
+                   "id": 2
                   },
                   "object": {
-                   "id": 3,
-                   "type": ".k8s.io.apimachinery.pkg.runtime.RawExtension"
+                   "type": ".k8s.io.apimachinery.pkg.runtime.RawExtension",
+                   "id": 3
                   }
                  }
                 },
                 "TableRowCondition": {
                  "fields": {
-                  "message": {
-                   "id": 4,
-                   "type": "string"
-                  },
-                  "reason": {
-                   "id": 3,
-                   "type": "string"
+                  "type": {
+                   "type": "string",
+                   "id": 1
                   },
                   "status": {
-                   "id": 2,
-                   "type": "string"
+                   "type": "string",
+                   "id": 2
                   },
-                  "type": {
-                   "id": 1,
-                   "type": "string"
+                  "reason": {
+                   "type": "string",
+                   "id": 3
+                  },
+                  "message": {
+                   "type": "string",
+                   "id": 4
                   }
                  }
                 },
                 "Time": {
                  "fields": {
-                  "nanos": {
-                   "id": 2,
-                   "type": "int32"
-                  },
                   "seconds": {
-                   "id": 1,
-                   "type": "int64"
+                   "type": "int64",
+                   "id": 1
+                  },
+                  "nanos": {
+                   "type": "int32",
+                   "id": 2
                   }
                  }
                 },
                 "Verbs": {
                  "fields": {
                   "items": {
+                   "type": "string",
                    "id": 1,
-                   "rule": "repeated",
-                   "type": "string"
+                   "rule": "repeated"
                   }
                  },
                  "options": {
@@ -793,13 +793,13 @@ export const descriptor: ProtoDescriptor = {
                 },
                 "WatchEvent": {
                  "fields": {
-                  "object": {
-                   "id": 2,
-                   "type": ".k8s.io.apimachinery.pkg.runtime.RawExtension"
-                  },
                   "type": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
+                  },
+                  "object": {
+                   "type": ".k8s.io.apimachinery.pkg.runtime.RawExtension",
+                   "id": 2
                   }
                  }
                 }
@@ -814,43 +814,43 @@ export const descriptor: ProtoDescriptor = {
             "RawExtension": {
              "fields": {
               "raw": {
-               "id": 1,
-               "type": "bytes"
+               "type": "bytes",
+               "id": 1
               }
              }
             },
             "TypeMeta": {
              "fields": {
               "apiVersion": {
-               "id": 1,
-               "type": "string"
+               "type": "string",
+               "id": 1
               },
               "kind": {
-               "id": 2,
-               "type": "string"
+               "type": "string",
+               "id": 2
               }
              }
             },
             "Unknown": {
              "fields": {
+              "raw": {
+               "type": "bytes",
+               "id": 2
+              },
               "contentEncoding": {
-               "id": 3,
-               "type": "string"
+               "type": "string",
+               "id": 3
               },
               "contentType": {
-               "id": 4,
-               "type": "string"
-              },
-              "raw": {
-               "id": 2,
-               "type": "bytes"
+               "type": "string",
+               "id": 4
               },
               "typeMeta": {
+               "type": ".k8s.io.apimachinery.pkg.runtime.TypeMeta",
                "id": 1,
                "options": {
                 "kapi_inline": true
-               },
-               "type": ".k8s.io.apimachinery.pkg.runtime.TypeMeta"
+               }
               }
              }
             }
@@ -862,17 +862,17 @@ export const descriptor: ProtoDescriptor = {
              "nested": {
               "IntOrString": {
                "fields": {
+                "type": {
+                 "type": "int64",
+                 "id": 1
+                },
                 "intVal": {
-                 "id": 2,
-                 "type": "int32"
+                 "type": "int32",
+                 "id": 2
                 },
                 "strVal": {
-                 "id": 3,
-                 "type": "string"
-                },
-                "type": {
-                 "id": 1,
-                 "type": "int64"
+                 "type": "string",
+                 "id": 3
                 }
                }
               }

@@ -1,3 +1,5 @@
+import type { GroupVersionKind } from '../generated/meta/v1/index.js';
+
 /** An API group and version (`apps/v1`; the legacy core group is `''`). */
 export interface GroupVersion {
   group: string;
@@ -16,12 +18,8 @@ export interface GroupResource {
   resource: string;
 }
 
-/** A kind in one API group version. */
-export interface GroupVersionKind {
-  group: string;
-  version: string;
-  kind: string;
-}
+// The generated metav1 GroupVersionKind has this very shape; re-exporting it keeps one symbol for the package.
+export type { GroupVersionKind };
 
 /** A resource (plural) in one API group version. */
 export interface GroupVersionResource {

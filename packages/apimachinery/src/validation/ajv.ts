@@ -1,5 +1,7 @@
 import type { FieldError, ObjectValidator } from './types.js';
 
+export type { ObjectValidator } from './types.js';
+
 /** The shape of an ajv error object that precompiled (standalone) validators report. */
 export interface AjvError {
   instancePath: string;

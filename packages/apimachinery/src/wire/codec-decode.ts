@@ -29,7 +29,9 @@ function readValue(r: Reader, f: FieldPlan, value: ValueKind, wireType: number, 
     case 'message': {
       expectWireType(f, wireType, 2);
       const sub = limit(r, end);
-      return decodeMessage(r, value.plan(), sub);
+      const plan = value.plan();
+      const decoded = decodeMessage(r, plan, sub);
+      return plan.listWrapperField === undefined ? decoded : (decoded[plan.listWrapperField] ?? []);
     }
     case 'special': {
       expectWireType(f, wireType, 2);
@@ -48,7 +50,7 @@ function zeroValue(value: ValueKind): unknown {
     case 'enum':
       return 0;
     case 'message':
-      return {};
+      return value.plan().listWrapperField === undefined ? {} : [];
     case 'special':
       return specialZero(value.special);
   }

@@ -31,12 +31,21 @@ function writeValue(w: Writer, id: number, value: ValueKind, v: unknown, path: s
       w.uint32(tag(id, 0));
       writeScalar(w, 'int32', v === null ? 0 : v, path);
       return;
-    case 'message':
-      if (v !== null && !isObject(v)) throw shapeError(path, 'an object', v);
+    case 'message': {
+      const plan = value.plan();
+      let body: Record<string, unknown>;
+      if (plan.listWrapperField !== undefined) {
+        if (v !== null && !Array.isArray(v)) throw shapeError(path, 'an array', v);
+        body = { [plan.listWrapperField]: v ?? [] };
+      } else {
+        if (v !== null && !isObject(v)) throw shapeError(path, 'an object', v);
+        body = v ?? {};
+      }
       w.uint32(tag(id, 2)).fork();
-      encodeMessage(w, value.plan(), v ?? {}, path);
+      encodeMessage(w, plan, body, path);
       w.ldelim();
       return;
+    }
     case 'special':
       w.uint32(tag(id, 2)).fork();
       writeSpecial(w, value.special, v === null ? specialZero(value.special) : v, path);

@@ -37,6 +37,11 @@ export interface FieldPlan {
 
 export interface MessagePlan {
   fullName: string;
+  /**
+   * A list-wrapper message (option `kapi_list_wrapper`, Go `type ExtraValue []string`): its JSON form is the array
+   * held by its one repeated field, named here.
+   */
+  listWrapperField?: string;
   /** Fields in field-number order, the order Go writes them. */
   byNumber: FieldPlan[];
   /** Fields in declaration order, the order of kube's JSON. */
@@ -81,6 +86,7 @@ export function createPlanner(lookup: (name: string) => Type): (name: string) =>
     });
     const plan: MessagePlan = {
       fullName: key,
+      listWrapperField: type.options?.kapi_list_wrapper === true ? listWrapperField(type, key) : undefined,
       declared,
       byNumber: [...declared].sort((a, b) => a.id - b.id),
       byId: new Map(declared.map((f) => [f.id, f])),
@@ -90,6 +96,12 @@ export function createPlanner(lookup: (name: string) => Type): (name: string) =>
   }
 
   return planOf;
+}
+
+function listWrapperField(type: Type, name: string): string {
+  const [field, ...rest] = type.fieldsArray;
+  if (!field || rest.length > 0 || !field.repeated) throw new Error(`${name}: a list wrapper must have exactly one repeated field`);
+  return field.name;
 }
 
 /** Protobuf wire type of a scalar type. */

@@ -66,7 +66,7 @@ export function writeScalar(w: Writer, type: string, v: unknown, path: string): 
     case 'sint64':
     case 'fixed64':
     case 'sfixed64':
-      w[type](int64Arg(v, path) as number);
+      w[type](int64Arg(v, path));
       return;
     default:
       throw new Error(`${path}: unsupported Protobuf type ${type}`);

@@ -58,7 +58,7 @@ export function writeSpecial(w: Writer, special: SpecialType, v: unknown, path: 
       } catch (err) {
         throw new Error(`${path}: ${(err as Error).message}`);
       }
-      w.uint32(0x08).int64(nanos.toString() as unknown as number);
+      w.uint32(0x08).int64(nanos.toString());
       return;
     }
     case 'FieldsV1':

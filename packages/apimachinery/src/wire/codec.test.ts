@@ -48,7 +48,7 @@ describe('createMessageCodec special types', () => {
   const bytes = (obj: Record<string, unknown>) => hex(codec.encode('test.v1.Sample', obj));
 
   it('writes IntOrString with all three fields, as Go', () => {
-    expect(bytes({ port: 8080 })).toBe('0a08' + '0800' + '10903f' + '1a00');
+    expect(bytes({ port: 8080 })).toBe('0a07' + '0800' + '10903f' + '1a00');
     expect(bytes({ port: 'http' })).toBe('0a0a' + '0801' + '1000' + '1a0468747470');
     expect(bytes({ port: -1 })).toBe('0a0f' + '0800' + '10ffffffffffffffffff01' + '1a00');
     expect(roundTrip({ port: 8080, ports: [80, 'https', 0] })).toStrictEqual({ port: 8080, ports: [80, 'https', 0] });
@@ -56,7 +56,7 @@ describe('createMessageCodec special types', () => {
 
   it('writes Quantity maps in key byte order', () => {
     expect(bytes({ limits: { memory: '128Mi', cpu: '500m' } })).toBe(
-      '120c' + '0a03637075' + '12050a03' + '3530306d' + '1211' + '0a066d656d6f7279' + '12070a05' + '3132384d69',
+      '120d' + '0a03637075' + '12060a04' + '3530306d' + '1211' + '0a066d656d6f7279' + '12070a05' + '3132384d69',
     );
     expect(roundTrip({ limits: { memory: '128Mi', cpu: '500m', 'Z': '1' } })).toStrictEqual({
       limits: { Z: '1', cpu: '500m', memory: '128Mi' },
@@ -64,18 +64,19 @@ describe('createMessageCodec special types', () => {
     expect(Object.keys(roundTrip({ limits: { b: '1', a: '2', B: '3', '10': '4', '9': '5' } }).limits as object)).toEqual([
       '9', '10', 'B', 'a', 'b', // JS puts integer-like keys first; the wire order is '10', '9', 'B', 'a', 'b'
     ]);
-    expect(bytes({ limits: { '9': '1', '10': '2' } })).toBe('120a' + '0a023130' + '12030a0132' + '1209' + '0a0139' + '12030a0131');
+    expect(bytes({ limits: { '9': '1', '10': '2' } })).toBe('1209' + '0a023130' + '12030a0132' + '1208' + '0a0139' + '12030a0131');
   });
 
   it('writes Duration as nanoseconds and reads Go duration strings', () => {
-    expect(bytes({ timeout: '1m30s' })).toBe('1a06' + '0880dea0cb05');
+    expect(bytes({ timeout: '1m30s' })).toBe('1a07' + '088088aca3cf02');
     expect(bytes({ timeout: '0s' })).toBe('1a02' + '0800');
     expect(roundTrip({ timeout: '1h0m0.5s' })).toStrictEqual({ timeout: '1h0m0.5s' });
     expect(roundTrip({ timeout: '90m' })).toStrictEqual({ timeout: '1h30m0s' });
   });
 
   it('writes MicroTime with nanoseconds and Time with whole seconds', () => {
-    expect(bytes({ eventTime: '2010-01-01T01:01:01.000010Z' })).toBe('220a' + '08cde5f6d004' + '10904e');
+    // the same bytes as eventTime in the upstream core.v1.Event fixture
+    expect(bytes({ eventTime: '2010-01-01T01:01:01.000010Z' })).toBe('2209' + '08cd92f5d904' + '10904e');
     expect(bytes({ created: '2008-01-01T01:01:01Z' })).toBe('5a08' + '08cda1e6bb04' + '1000');
     expect(roundTrip({ eventTime: '2010-01-01T01:01:01.123456Z', created: '2008-01-01T01:01:01.9Z' })).toStrictEqual({
       eventTime: '2010-01-01T01:01:01.123456Z',
@@ -104,8 +105,17 @@ describe('createMessageCodec special types', () => {
     expect(roundTrip({ secretRef: {} })).toStrictEqual({ secretRef: {} });
   });
 
+  it('carries list-wrapper messages as JSON arrays', () => {
+    expect(bytes({ verbs: ['get', 'list'] })).toBe('720b' + '0a03676574' + '0a046c697374');
+    expect(roundTrip({ verbs: ['get'], extra: { scopes: ['a', 'b'], none: [] } })).toStrictEqual({
+      verbs: ['get'],
+      extra: { none: [], scopes: ['a', 'b'] },
+    });
+    expect(() => codec.encode('test.v1.Sample', { verbs: 'get' })).toThrow('verbs: expected an array, got string');
+  });
+
   it('writes present zero values and keeps them on decode', () => {
-    expect(bytes({ count: 0, ratio: 0, groups: [] })).toBe('3900000000000000' + '6000');
+    expect(bytes({ count: 0, ratio: 0, groups: [] })).toBe('39' + '0000000000000000' + '6000');
     expect(roundTrip({ count: 0, ratio: 0.5, groups: [1, 2] })).toStrictEqual({ ratio: 0.5, groups: [1, 2], count: 0 });
   });
 

@@ -1,5 +1,5 @@
 import protobuf from 'protobufjs';
-import type { Root, Type } from 'protobufjs';
+import type { INamespace, Root, Type } from 'protobufjs';
 import { newBadRequest, newInternalError } from '../errors/factories.js';
 import { isStatusError } from '../errors/status-error.js';
 import { createPlanner, type MessagePlan } from './codec-plan.js';
@@ -27,7 +27,8 @@ export function createMessageCodec(descriptor: ProtoDescriptor): MessageCodec {
 
   const planner = (): ((name: string) => MessagePlan) => {
     if (!planOf) {
-      root = protobuf.Root.fromJSON(descriptor);
+      // protobufjs reads map fields from JSON; only its INamespace typing lacks them.
+      root = protobuf.Root.fromJSON(descriptor as INamespace);
       root.resolveAll();
       const r = root;
       planOf = createPlanner((name): Type => r.lookupType(name));

@@ -1,4 +1,4 @@
-import type { INamespace } from 'protobufjs';
+import type { AnyNestedObject, IField, IMapField, INamespace, IType } from 'protobufjs';
 
 /**
  * A group's Protobuf descriptors, as protobufjs reflection JSON. Conventions the generator follows:
@@ -9,9 +9,28 @@ import type { INamespace } from 'protobufjs';
  *   `...MicroTime`, `...Duration`, `...FieldsV1`, `k8s.io.apimachinery.pkg.api.resource.Quantity`,
  *   `k8s.io.apimachinery.pkg.util.intstr.IntOrString`, `k8s.io.apimachinery.pkg.runtime.RawExtension`) and are
  *   converted to and from their JSON forms by the codec;
+ * - a message whose options have `kapi_list_wrapper: true` wraps a Go named slice (`type ExtraValue []string`):
+ *   its one repeated field (`items`) holds the elements, and its JSON form is that array;
  * - every message a group uses is in its descriptor (including meta types), so each group's root is self-contained.
  */
-export type ProtoDescriptor = INamespace;
+export type ProtoDescriptor = ProtoDescriptorNamespace;
+
+/**
+ * A namespace of protobufjs reflection JSON. protobufjs's own `INamespace` typing has no map fields (`keyType`), so
+ * these types widen it: every `INamespace` is a ProtoDescriptorNamespace, and message fields may be map fields.
+ */
+export interface ProtoDescriptorNamespace extends Omit<INamespace, 'nested'> {
+  nested?: { [name: string]: ProtoDescriptorNested };
+}
+
+/** A message of protobufjs reflection JSON whose fields may be map fields. */
+export interface ProtoDescriptorType extends Omit<IType, 'fields' | 'nested'> {
+  fields: { [name: string]: IField | IMapField };
+  nested?: { [name: string]: ProtoDescriptorNested };
+}
+
+/** Anything a descriptor namespace may nest. */
+export type ProtoDescriptorNested = ProtoDescriptorType | ProtoDescriptorNamespace | AnyNestedObject;
 
 /** Encodes and decodes kube JSON objects as raw Protobuf messages (no envelope). */
 export interface MessageCodec {

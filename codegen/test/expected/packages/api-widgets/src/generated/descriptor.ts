@@ -15,165 +15,165 @@ export const descriptor: ProtoDescriptor = {
           "Port": {
            "fields": {
             "port": {
-             "id": 2,
-             "type": "int32"
+             "type": "int32",
+             "id": 2
             },
             "protocol": {
-             "id": 3,
-             "type": "string"
+             "type": "string",
+             "id": 3
+            },
+            "target": {
+             "type": ".k8s.io.apimachinery.pkg.util.intstr.IntOrString",
+             "id": 4
             },
             "reference": {
+             "type": ".com.example.widgets.v1.Reference",
              "id": 1,
              "options": {
               "kapi_inline": true
-             },
-             "type": ".com.example.widgets.v1.Reference"
-            },
-            "target": {
-             "id": 4,
-             "type": ".k8s.io.apimachinery.pkg.util.intstr.IntOrString"
+             }
             }
            }
           },
           "Reference": {
            "fields": {
             "name": {
-             "id": 1,
-             "type": "string"
+             "type": "string",
+             "id": 1
             }
            }
           },
           "Widget": {
            "fields": {
             "metadata": {
-             "id": 1,
-             "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+             "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+             "id": 1
             },
             "spec": {
-             "id": 2,
-             "type": ".com.example.widgets.v1.WidgetSpec"
+             "type": ".com.example.widgets.v1.WidgetSpec",
+             "id": 2
             },
             "status": {
-             "id": 3,
-             "type": ".com.example.widgets.v1.WidgetStatus"
+             "type": ".com.example.widgets.v1.WidgetStatus",
+             "id": 3
             }
            }
           },
           "WidgetList": {
            "fields": {
-            "items": {
-             "id": 2,
-             "rule": "repeated",
-             "type": ".com.example.widgets.v1.Widget"
-            },
             "metadata": {
-             "id": 1,
-             "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta"
+             "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+             "id": 1
+            },
+            "items": {
+             "type": ".com.example.widgets.v1.Widget",
+             "id": 2,
+             "rule": "repeated"
             }
            }
           },
           "WidgetSpec": {
            "fields": {
-            "enabled": {
-             "id": 4,
-             "type": "bool"
-            },
-            "extra": {
-             "id": 11,
-             "type": ".k8s.io.apimachinery.pkg.runtime.RawExtension"
-            },
-            "lastPing": {
-             "id": 10,
-             "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime"
-            },
-            "limits": {
-             "id": 7,
-             "keyType": "string",
-             "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity"
-            },
-            "payload": {
-             "id": 5,
-             "type": "bytes"
-            },
-            "ports": {
-             "id": 6,
-             "rule": "repeated",
-             "type": ".com.example.widgets.v1.Port"
-            },
-            "ratio": {
-             "id": 3,
-             "type": "double"
+            "size": {
+             "type": "string",
+             "id": 1
             },
             "replicas": {
-             "id": 2,
-             "type": "int32"
+             "type": "int32",
+             "id": 2
             },
-            "selector": {
-             "id": 14,
-             "type": ".com.example.widgets.v1.WidgetSpecSelector"
+            "ratio": {
+             "type": "double",
+             "id": 3
             },
-            "size": {
-             "id": 1,
-             "type": "string"
+            "enabled": {
+             "type": "bool",
+             "id": 4
             },
-            "steps": {
-             "id": 15,
+            "payload": {
+             "type": "bytes",
+             "id": 5
+            },
+            "ports": {
+             "type": ".com.example.widgets.v1.Port",
              "rule": "repeated",
-             "type": ".com.example.widgets.v1.WidgetSpecSteps"
+             "id": 6
+            },
+            "limits": {
+             "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity",
+             "keyType": "string",
+             "id": 7
             },
             "tags": {
-             "id": 8,
+             "type": "string",
              "rule": "repeated",
-             "type": "string"
-            },
-            "template": {
-             "id": 12,
-             "type": ".k8s.io.apimachinery.pkg.runtime.RawExtension"
+             "id": 8
             },
             "timeout": {
-             "id": 9,
-             "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Duration"
+             "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Duration",
+             "id": 9
+            },
+            "lastPing": {
+             "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime",
+             "id": 10
+            },
+            "extra": {
+             "type": ".k8s.io.apimachinery.pkg.runtime.RawExtension",
+             "id": 11
+            },
+            "template": {
+             "type": ".k8s.io.apimachinery.pkg.runtime.RawExtension",
+             "id": 12
             },
             "weight": {
-             "id": 13,
-             "type": ".k8s.io.apimachinery.pkg.util.intstr.IntOrString"
+             "type": ".k8s.io.apimachinery.pkg.util.intstr.IntOrString",
+             "id": 13
+            },
+            "selector": {
+             "type": ".com.example.widgets.v1.WidgetSpecSelector",
+             "id": 14
+            },
+            "steps": {
+             "type": ".com.example.widgets.v1.WidgetSpecSteps",
+             "rule": "repeated",
+             "id": 15
             }
            }
           },
           "WidgetSpecSelector": {
            "fields": {
             "matchLabels": {
-             "id": 1,
+             "type": "string",
              "keyType": "string",
-             "type": "string"
+             "id": 1
             }
            }
           },
           "WidgetSpecSteps": {
            "fields": {
             "command": {
-             "id": 1,
-             "type": "string"
+             "type": "string",
+             "id": 1
             }
            }
           },
           "WidgetStatus": {
            "fields": {
-            "managed": {
-             "id": 4,
-             "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1"
-            },
-            "observedAt": {
-             "id": 3,
-             "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
-            },
             "replicas": {
-             "id": 1,
-             "type": "int32"
+             "type": "int32",
+             "id": 1
             },
             "selector": {
-             "id": 2,
-             "type": "string"
+             "type": "string",
+             "id": 2
+            },
+            "observedAt": {
+             "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+             "id": 3
+            },
+            "managed": {
+             "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1",
+             "id": 4
             }
            }
           }
@@ -200,8 +200,8 @@ export const descriptor: ProtoDescriptor = {
               "Quantity": {
                "fields": {
                 "string": {
-                 "id": 1,
-                 "type": "string"
+                 "type": "string",
+                 "id": 1
                 }
                }
               }
@@ -218,82 +218,82 @@ export const descriptor: ProtoDescriptor = {
                 "Duration": {
                  "fields": {
                   "duration": {
-                   "id": 1,
-                   "type": "int64"
+                   "type": "int64",
+                   "id": 1
                   }
                  }
                 },
                 "FieldsV1": {
                  "fields": {
                   "Raw": {
-                   "id": 1,
-                   "type": "bytes"
+                   "type": "bytes",
+                   "id": 1
                   }
                  }
                 },
                 "ListMeta": {
                  "fields": {
+                  "resourceVersion": {
+                   "type": "string",
+                   "id": 2
+                  },
                   "continue": {
-                   "id": 3,
-                   "type": "string"
+                   "type": "string",
+                   "id": 3
                   },
                   "remainingItemCount": {
-                   "id": 4,
-                   "type": "int64"
-                  },
-                  "resourceVersion": {
-                   "id": 2,
-                   "type": "string"
+                   "type": "int64",
+                   "id": 4
                   }
                  }
                 },
                 "MicroTime": {
                  "fields": {
-                  "nanos": {
-                   "id": 2,
-                   "type": "int32"
-                  },
                   "seconds": {
-                   "id": 1,
-                   "type": "int64"
+                   "type": "int64",
+                   "id": 1
+                  },
+                  "nanos": {
+                   "type": "int32",
+                   "id": 2
                   }
                  }
                 },
                 "ObjectMeta": {
                  "fields": {
-                  "creationTimestamp": {
-                   "id": 8,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
-                  },
-                  "finalizers": {
-                   "id": 14,
-                   "rule": "repeated",
-                   "type": "string"
-                  },
-                  "labels": {
-                   "id": 11,
-                   "keyType": "string",
-                   "type": "string"
-                  },
                   "name": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
                   },
                   "namespace": {
-                   "id": 3,
-                   "type": "string"
+                   "type": "string",
+                   "id": 3
+                  },
+                  "creationTimestamp": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+                   "id": 8
+                  },
+                  "labels": {
+                   "type": "string",
+                   "keyType": "string",
+                   "id": 11
+                  },
+                  "finalizers": {
+                   "type": "string",
+                   "rule": "repeated",
+                   "id": 14
                   }
                  }
                 },
                 "Time": {
                  "fields": {
-                  "nanos": {
-                   "id": 2,
-                   "type": "int32"
-                  },
                   "seconds": {
-                   "id": 1,
-                   "type": "int64"
+                   "type": "int64",
+                   "id": 1
+                  },
+                  "nanos": {
+                   "type": "int32",
+                   "id": 2
                   }
                  }
                 }
@@ -308,8 +308,8 @@ export const descriptor: ProtoDescriptor = {
             "RawExtension": {
              "fields": {
               "raw": {
-               "id": 1,
-               "type": "bytes"
+               "type": "bytes",
+               "id": 1
               }
              }
             }
@@ -321,17 +321,17 @@ export const descriptor: ProtoDescriptor = {
              "nested": {
               "IntOrString": {
                "fields": {
+                "type": {
+                 "type": "int64",
+                 "id": 1
+                },
                 "intVal": {
-                 "id": 2,
-                 "type": "int32"
+                 "type": "int32",
+                 "id": 2
                 },
                 "strVal": {
-                 "id": 3,
-                 "type": "string"
-                },
-                "type": {
-                 "id": 1,
-                 "type": "int64"
+                 "type": "string",
+                 "id": 3
                 }
                }
               }

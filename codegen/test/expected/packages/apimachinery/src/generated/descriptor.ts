@@ -19,8 +19,8 @@ export const descriptor: ProtoDescriptor = {
               "Quantity": {
                "fields": {
                 "string": {
-                 "id": 1,
-                 "type": "string"
+                 "type": "string",
+                 "id": 1
                 }
                }
               }
@@ -37,82 +37,82 @@ export const descriptor: ProtoDescriptor = {
                 "Duration": {
                  "fields": {
                   "duration": {
-                   "id": 1,
-                   "type": "int64"
+                   "type": "int64",
+                   "id": 1
                   }
                  }
                 },
                 "FieldsV1": {
                  "fields": {
                   "Raw": {
-                   "id": 1,
-                   "type": "bytes"
+                   "type": "bytes",
+                   "id": 1
                   }
                  }
                 },
                 "ListMeta": {
                  "fields": {
+                  "resourceVersion": {
+                   "type": "string",
+                   "id": 2
+                  },
                   "continue": {
-                   "id": 3,
-                   "type": "string"
+                   "type": "string",
+                   "id": 3
                   },
                   "remainingItemCount": {
-                   "id": 4,
-                   "type": "int64"
-                  },
-                  "resourceVersion": {
-                   "id": 2,
-                   "type": "string"
+                   "type": "int64",
+                   "id": 4
                   }
                  }
                 },
                 "MicroTime": {
                  "fields": {
-                  "nanos": {
-                   "id": 2,
-                   "type": "int32"
-                  },
                   "seconds": {
-                   "id": 1,
-                   "type": "int64"
+                   "type": "int64",
+                   "id": 1
+                  },
+                  "nanos": {
+                   "type": "int32",
+                   "id": 2
                   }
                  }
                 },
                 "ObjectMeta": {
                  "fields": {
-                  "creationTimestamp": {
-                   "id": 8,
-                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time"
-                  },
-                  "finalizers": {
-                   "id": 14,
-                   "rule": "repeated",
-                   "type": "string"
-                  },
-                  "labels": {
-                   "id": 11,
-                   "keyType": "string",
-                   "type": "string"
-                  },
                   "name": {
-                   "id": 1,
-                   "type": "string"
+                   "type": "string",
+                   "id": 1
                   },
                   "namespace": {
-                   "id": 3,
-                   "type": "string"
+                   "type": "string",
+                   "id": 3
+                  },
+                  "creationTimestamp": {
+                   "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+                   "id": 8
+                  },
+                  "labels": {
+                   "type": "string",
+                   "keyType": "string",
+                   "id": 11
+                  },
+                  "finalizers": {
+                   "type": "string",
+                   "rule": "repeated",
+                   "id": 14
                   }
                  }
                 },
                 "Time": {
                  "fields": {
-                  "nanos": {
-                   "id": 2,
-                   "type": "int32"
-                  },
                   "seconds": {
-                   "id": 1,
-                   "type": "int64"
+                   "type": "int64",
+                   "id": 1
+                  },
+                  "nanos": {
+                   "type": "int32",
+                   "id": 2
                   }
                  }
                 }
@@ -127,8 +127,8 @@ export const descriptor: ProtoDescriptor = {
             "RawExtension": {
              "fields": {
               "raw": {
-               "id": 1,
-               "type": "bytes"
+               "type": "bytes",
+               "id": 1
               }
              }
             }
@@ -140,17 +140,17 @@ export const descriptor: ProtoDescriptor = {
              "nested": {
               "IntOrString": {
                "fields": {
+                "type": {
+                 "type": "int64",
+                 "id": 1
+                },
                 "intVal": {
-                 "id": 2,
-                 "type": "int32"
+                 "type": "int32",
+                 "id": 2
                 },
                 "strVal": {
-                 "id": 3,
-                 "type": "string"
-                },
-                "type": {
-                 "id": 1,
-                 "type": "int64"
+                 "type": "string",
+                 "id": 3
                 }
                }
               }

@@ -1,0 +1,4 @@
+export * from './group-version.js';
+export { isKubeList, compactListMeta, type KubeObject, type KubeList } from './object.js';
+export * from './watch.js';
+export * from './table.js';
