@@ -11,13 +11,13 @@ import { emitIndex, emitScaffold } from './emit/package.js';
 
 export interface GenerateOptions {
   /** Version ranges written into new packages' dependencies. */
-  dependencyVersions?: { apimachinery: string; ajv: string };
+  dependencyVersions?: { apimachinery: string };
 }
 
 /** Every file generated from a schema set: a pure function of its input, so two runs give identical bytes. */
 export function generate(set: SchemaSet, options: GenerateOptions = {}): OutputFile[] {
   const model = buildModel(set);
-  const versions = options.dependencyVersions ?? { apimachinery: 'workspace:^', ajv: '^8.20.0' };
+  const versions = options.dependencyVersions ?? { apimachinery: 'workspace:^' };
   const done = new Set<string>();
   const out: OutputFile[] = [];
   for (const folder of set.groups.keys()) {

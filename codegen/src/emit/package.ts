@@ -35,7 +35,7 @@ export function emitIndex(ctx: PackageContext): OutputFile[] {
  * A new group package's hand-editable files: written once when missing, never overwritten, so a group can add
  * strategies and its own code beside the generated part.
  */
-export function emitScaffold(ctx: PackageContext, versions: { apimachinery: string; ajv: string }): OutputFile[] {
+export function emitScaffold(ctx: PackageContext, versions: { apimachinery: string }): OutputFile[] {
   if (ctx.isApimachinery) return [];
   const g = ctx.model.group(ctx.folders[0]);
   const dir = ctx.directory;
@@ -65,7 +65,7 @@ export function emitScaffold(ctx: PackageContext, versions: { apimachinery: stri
       typecheck: 'tsc -p tsconfig.json',
       lint: 'tsc -p tsconfig.json',
     },
-    dependencies: { '@kapi/apimachinery': versions.apimachinery, ajv: versions.ajv },
+    dependencies: { '@kapi/apimachinery': versions.apimachinery },
   };
   return [
     { path: `${dir}/package.json`, content: JSON.stringify(pkg, null, 2) + '\n', scaffold: true },

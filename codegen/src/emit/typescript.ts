@@ -49,7 +49,7 @@ export function emitTypes(ctx: PackageContext): OutputFile[] {
         ],
       });
     }
-    writeImports(source, imports, path);
+    writeImports(source, imports);
     outputs.push({ path: `${ctx.directory}/src/generated/${path}.ts`, content: finish(source) });
     if (isOwn(ctx, file)) {
       const barrel = `${file.folder}/${file.version}`;
@@ -118,7 +118,7 @@ function relativeModule(fromPath: string, toPath: string): string {
   return `${rel.startsWith('.') ? rel : `./${rel}`}.js`;
 }
 
-function writeImports(source: SourceFile, imports: Map<string, Set<string>>, _path: string) {
+function writeImports(source: SourceFile, imports: Map<string, Set<string>>) {
   const specs = [...imports.keys()].sort();
   source.insertImportDeclarations(
     0,

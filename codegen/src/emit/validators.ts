@@ -11,7 +11,7 @@ const SCHEMA_ID_BASE = 'kapi://schemas/';
  * and formats are dropped (they would bloat the standalone code), and `additionalProperties` of objects with
  * known properties is dropped because unknown fields are field validation's concern, not a type error.
  */
-function forAjv(node: SchemaNode, wireOf: (ref: string) => string | undefined): Record<string, unknown> {
+function forAjv(node: SchemaNode): Record<string, unknown> {
   if (node.$ref) return { $ref: node.$ref };
   const out: Record<string, unknown> = {};
   const wire = node['x-kapi-wire-type'];
@@ -28,12 +28,12 @@ function forAjv(node: SchemaNode, wireOf: (ref: string) => string | undefined): 
   if (node.required?.length) out.required = node.required;
   if (node.properties) {
     out.properties = Object.fromEntries(
-      Object.entries(node.properties).map(([k, v]) => [k, forAjv(v, wireOf)]),
+      Object.entries(node.properties).map(([k, v]) => [k, forAjv(v)]),
     );
   } else if (node.additionalProperties && typeof node.additionalProperties === 'object') {
-    out.additionalProperties = forAjv(node.additionalProperties, wireOf);
+    out.additionalProperties = forAjv(node.additionalProperties);
   }
-  if (node.items) out.items = forAjv(node.items, wireOf);
+  if (node.items) out.items = forAjv(node.items);
   return out;
 }
 
@@ -56,18 +56,20 @@ export function emitValidators(ctx: PackageContext): OutputFile[] {
     code: { source: true, esm: true, lines: true, optimize: true },
   });
   for (const file of ctx.files) {
-    ajv.addSchema({ $id: `${SCHEMA_ID_BASE}${file.id}.json`, ...forAjv(file.schema, () => undefined) });
+    ajv.addSchema({ $id: `${SCHEMA_ID_BASE}${file.id}.json`, ...forAjv(file.schema) });
   }
   const files = validatedFiles(ctx);
   const exportNames = new Map<string, string>();
   files.forEach((file, i) => exportNames.set(`v${i}`, `${SCHEMA_ID_BASE}${file.id}.json`));
   const code = standaloneCode.default(ajv, Object.fromEntries(exportNames));
+  // Generated packages depend on @kapi/apimachinery alone: the keywords kept above compile to self-contained code.
+  if (/\brequire\(|^import /m.test(code)) throw new Error(`${ctx.packageName}: validators need ajv's runtime`);
   const importFrom = ctx.isApimachinery ? '../validation/ajv.js' : '@kapi/apimachinery';
   const entries = files.map((file, i) => `  ${JSON.stringify(validatorKey(ctx, file))}: fromAjv(v${i}),`);
   return [
     {
       path: `${ctx.directory}/src/generated/ajv.js`,
-      content: `${GENERATED_HEADER.replace('//', '//')}\n${code}\n`,
+      content: `${GENERATED_HEADER}\n${code}\n`,
     },
     {
       path: `${ctx.directory}/src/generated/ajv.d.ts`,

@@ -45,19 +45,19 @@ function* inlineObjects(node: SchemaNode, suffix: string): Generator<[SchemaNode
   if (node.$ref) return;
   if (node.properties) {
     for (const [prop, child] of Object.entries(node.properties)) {
-      yield* nestedOf(child, suffix + capitalize(prop), `${prop}`);
+      yield* nestedOf(child, suffix + capitalize(prop));
     }
   }
 }
 
-function* nestedOf(node: SchemaNode, name: string, _field: string): Generator<[SchemaNode, string]> {
+function* nestedOf(node: SchemaNode, name: string): Generator<[SchemaNode, string]> {
   if (node.$ref) return;
   if (node.type === 'array' && node.items) {
-    yield* nestedOf(node.items, name, _field);
+    yield* nestedOf(node.items, name);
     return;
   }
   if (node.type === 'object' && !node.properties && typeof node.additionalProperties === 'object') {
-    yield* nestedOf(node.additionalProperties, name, _field);
+    yield* nestedOf(node.additionalProperties, name);
     return;
   }
   if (node.properties) {
