@@ -26,7 +26,7 @@ export const SUPPORT_TYPES: readonly string[] = [
     'WatchEvent', 'DeleteOptions', 'Preconditions',
     'APIResourceList', 'APIResource', 'APIGroup', 'APIGroupList', 'APIVersions', 'GroupVersionForDiscovery',
     'ServerAddressByClientCIDR', 'LabelSelector', 'LabelSelectorRequirement', 'Condition', 'GroupVersionKind',
-    'Time', 'MicroTime', 'FieldsV1', 'PartialObjectMetadata', 'PartialObjectMetadataList',
+    'Time', 'MicroTime', 'Duration', 'FieldsV1', 'PartialObjectMetadata', 'PartialObjectMetadataList',
   ].map((n) => `${META}.${n}`),
   'io.k8s.apimachinery.pkg.api.resource.Quantity',
   'io.k8s.apimachinery.pkg.util.intstr.IntOrString',

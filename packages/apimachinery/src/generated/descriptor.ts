@@ -312,6 +312,14 @@ export const descriptor: ProtoDescriptor = {
                   }
                  }
                 },
+                "Duration": {
+                 "fields": {
+                  "duration": {
+                   "type": "int64",
+                   "id": 1
+                  }
+                 }
+                },
                 "FieldSelectorRequirement": {
                  "fields": {
                   "key": {

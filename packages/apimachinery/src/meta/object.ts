@@ -1,4 +1,7 @@
-import type { ListMeta, ObjectMeta } from '../generated/meta/v1/index.js';
+import type { ListMeta, ObjectMeta, RuntimeTypeMeta } from '../generated/meta/v1/index.js';
+
+/** The `apiVersion` and `kind` every object carries (metav1.TypeMeta; on the Protobuf wire, runtime.TypeMeta). */
+export type TypeMeta = RuntimeTypeMeta;
 
 /** Any kube object in its JSON form: TypeMeta, ObjectMeta and the kind's own fields. */
 export interface KubeObject {

@@ -6,6 +6,7 @@ export type * from './APIResourceList.js';
 export type * from './APIVersions.js';
 export type * from './Condition.js';
 export type * from './DeleteOptions.js';
+export type * from './Duration.js';
 export type * from './FieldSelectorRequirement.js';
 export type * from './FieldsV1.js';
 export type * from './GroupVersionForDiscovery.js';
