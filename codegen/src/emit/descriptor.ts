@@ -9,7 +9,7 @@ interface FieldJson {
   id: number;
   rule?: 'repeated';
   keyType?: string;
-  options?: Record<string, boolean>;
+  options?: Record<string, boolean | string>;
 }
 interface MessageJson {
   fields: Record<string, FieldJson>;
@@ -99,7 +99,16 @@ export function buildDescriptor(ctx: PackageContext): Record<string, unknown> {
     for (const [prop, child] of Object.entries(node.properties)) {
       const id = child['x-kapi-field-number'];
       if (id === undefined) continue;
-      fields[prop] = { ...fieldType(file, child, `${def.key}.${prop}`), id };
+      const field: FieldJson = { ...fieldType(file, child, `${def.key}.${prop}`), id };
+      // protobufjs refuses field names starting with `$` (`$ref` of a JSON schema): such a field gets the name
+      // without them and carries its JSON name in an option.
+      const name = prop.startsWith('$') ? prop.replace(/^\$+/, '') : prop;
+      if (name !== prop) field.options = { ...field.options, kapi_json_name: prop };
+      const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+      if (!name || has(fields, name) || (name !== prop && has(node.properties, name))) {
+        throw new Error(`${def.key}.${prop}: no free Protobuf field name for this property`);
+      }
+      fields[name] = field;
     }
     for (const embedded of node === file.schema ? (file.schema['x-kapi-protobuf']?.embedded ?? []) : []) {
       const target = model.resolve(file, embedded.$ref);

@@ -33,6 +33,13 @@ export interface Model {
 
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
+/**
+ * A property name as a segment of a nested type name: `spec` → `Spec`. Property names may hold `-` and `$`, which
+ * TypeScript and Protobuf identifiers cannot: they split words (`foo-bar` → `FooBar`, `$ref` → `Ref`).
+ */
+export const typeNameSegment = (prop: string): string =>
+  prop.split(/[^A-Za-z0-9_]+/).filter(Boolean).map(capitalize).join('') || 'Field';
+
 function protoPackage(group: GroupFolder, folder: string, version: string): string {
   if (group.group === '' || group.group.endsWith('.k8s.io') || !group.group.includes('.')) {
     return `k8s.io.api.${folder}.${version}`;
@@ -45,7 +52,7 @@ function* inlineObjects(node: SchemaNode, suffix: string): Generator<[SchemaNode
   if (node.$ref) return;
   if (node.properties) {
     for (const [prop, child] of Object.entries(node.properties)) {
-      yield* nestedOf(child, suffix + capitalize(prop));
+      yield* nestedOf(child, suffix + typeNameSegment(prop));
     }
   }
 }
@@ -63,6 +70,25 @@ function* nestedOf(node: SchemaNode, name: string): Generator<[SchemaNode, strin
   if (node.properties) {
     yield [node, name];
     yield* inlineObjects(node, name);
+  }
+}
+
+/**
+ * Two types with one Protobuf message name would silently share a descriptor entry (one's fields lost on the wire),
+ * and two with one TypeScript name in a folder/version would clash in its barrel: both are schema errors.
+ */
+function checkUniqueNames(defs: TypeDef[]): void {
+  const byMessage = new Map<string, TypeDef>();
+  const byName = new Map<string, TypeDef>();
+  const where = (d: TypeDef) => (d.node === d.file.schema ? `schemas/${d.file.id}.json` : `${d.name} (nested in schemas/${d.file.id}.json)`);
+  for (const def of defs) {
+    const clash = byMessage.get(def.message);
+    if (clash) throw new Error(`${where(def)} and ${where(clash)} are both Protobuf message ${def.message}; rename one or use a $ref`);
+    byMessage.set(def.message, def);
+    const scoped = `${def.file.folder}/${def.file.version}/${def.name}`;
+    const twin = byName.get(scoped);
+    if (twin) throw new Error(`${where(def)} and ${where(twin)} are both type ${def.name} in ${def.file.folder}/${def.file.version}; rename one or use a $ref`);
+    byName.set(scoped, def);
   }
 }
 
@@ -102,6 +128,7 @@ export function buildModel(set: SchemaSet): Model {
     }
     typesByFile.set(file.id, list);
   }
+  checkUniqueNames([...typesByFile.values()].flat());
 
   const resolve = (from: SchemaFile, ref: string): SchemaFile => {
     const id = posix.normalize(posix.join(from.folder, from.version, ref)).replace(/\.json$/, '');

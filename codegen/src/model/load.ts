@@ -31,6 +31,10 @@ export function loadSchemas(schemasDir: string): SchemaSet {
       const versionDir = join(folderDir, version);
       for (const fileName of readdirSync(versionDir).filter((f) => f.endsWith('.json')).sort(byName)) {
         const name = fileName.slice(0, -'.json'.length);
+        // The name becomes a TypeScript and Protobuf identifier.
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+          throw new Error(`${join(versionDir, fileName)}: a schema file name must be an identifier ([A-Za-z_][A-Za-z0-9_]*)`);
+        }
         const schema = readJson<SchemaNode>(join(versionDir, fileName));
         headerGroup ??= schema['x-kapi-resource']?.group;
         const id = `${folder}/${version}/${name}`;

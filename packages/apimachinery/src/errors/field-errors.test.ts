@@ -47,6 +47,13 @@ describe('field errors', () => {
     expect(goFloat(0.00001)).toBe('1e-05');
     expect(goFloat(1e21)).toBe('1e+21');
     expect(goFloat(-3)).toBe('-3');
+    // float64 %v switches to exponent form from 1e6 (strconv's shortest 'g'), not from 1e21 as JavaScript does
+    expect(goFloat(1234567.5)).toBe('1.2345675e+06');
+    expect(goFloat(999999.5)).toBe('999999.5');
+    expect(goFloat(-0.00001234)).toBe('-1.234e-05');
+    expect(goFloat(0.0001)).toBe('0.0001');
+    expect(goFloat(1e300)).toBe('1e+300');
+    expect(goFloat(Number.NEGATIVE_INFINITY)).toBe('-Inf');
     expect(goStringSlice(['a', 'b'])).toBe('[]string{"a", "b"}');
     expect(goStringSlice(undefined)).toBe('[]string(nil)');
   });

@@ -45,15 +45,18 @@ export function goQuote(s: string): string {
   return `${out}"`;
 }
 
-/** Go's `%v` of a float64 (shortest 'g' form: exponent below -4 or from 21 up is written `1e-05`, `1e+21`). */
+/**
+ * Go's `%v` of a number. An integral value prints as an integer, as Go prints the int64 and int32 fields that kube's
+ * numbers almost always are. Any other value prints as a float64 does (strconv 'g', shortest): exponent form when the
+ * exponent is below -4 or from 6 up (`1e-05`, `1.2345675e+06`), as are integral values from 1e21 up (`1e+21`).
+ */
 export function goFloat(n: number): string {
-  if (Number.isInteger(n) && Math.abs(n) < 1e21) return String(n);
   if (!Number.isFinite(n)) return Number.isNaN(n) ? 'NaN' : n > 0 ? '+Inf' : '-Inf';
-  const exp = Math.floor(Math.log10(Math.abs(n)));
-  if (exp >= -4 && exp < 21) return String(n);
+  if (Number.isInteger(n) && Math.abs(n) < 1e21) return String(n);
   const [mantissa, e] = n.toExponential().split('e');
-  const sign = e.startsWith('-') ? '-' : '+';
-  return `${mantissa}e${sign}${e.replace(/^[+-]/, '').padStart(2, '0')}`;
+  const exp = Number(e);
+  if (exp >= -4 && exp < 6) return String(n);
+  return `${mantissa}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
 }
 
 /** Go's `%#v` of a []string, as kube prints list values in selector errors: `[]string{"a", "b"}`, `[]string(nil)`. */

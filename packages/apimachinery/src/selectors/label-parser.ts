@@ -101,7 +101,11 @@ function parse(items: ScannedItem[]): LabelRequirement[] {
           set.add('');
           return set;
         }
-        if (next === Token.Comma) set.add('');
+        if (next === Token.Comma) {
+          // kube consumes the second comma of `,,`: what follows it must be a value or another comma
+          consume(true);
+          set.add('');
+        }
       } else {
         fail(`found '${item.literal}', expected: ',', or identifier`);
       }

@@ -4,8 +4,8 @@ import { isLabelKey, isLabelValue } from './label-validation.js';
 /** kube's selection.Operator values as they appear in label selectors. */
 export type LabelOperator = 'in' | 'notin' | '=' | '==' | '!=' | 'exists' | '!' | 'gt' | 'lt';
 
-/** All label operators, in kube's order (binary, then unary). */
-export const LABEL_OPERATORS: readonly LabelOperator[] = ['in', 'notin', '=', '==', '!=', 'gt', 'lt', 'exists', '!'];
+/** All label operators, in the order of kube's validRequirementOperators (as its error messages list them). */
+export const LABEL_OPERATORS: readonly LabelOperator[] = ['in', 'notin', '=', '==', '!=', 'exists', '!', 'gt', 'lt'];
 
 /** One term of a label selector: `key <operator> values`. `values` is empty for `exists` and `!`. */
 export interface LabelRequirement {

@@ -149,7 +149,7 @@ describe('requirements and sets', () => {
       'values: Invalid value: []string{"x", "y"}: exact-match compatibility requires one single value',
     );
     expect(errorOf(() => newLabelRequirement('a', 'bogus' as never, [])).message).toBe(
-      'operator: Unsupported value: "bogus": supported values: "in", "notin", "=", "==", "!=", "gt", "lt", "exists", "!"',
+      'operator: Unsupported value: "bogus": supported values: "in", "notin", "=", "==", "!=", "exists", "!", "gt", "lt"',
     );
   });
 

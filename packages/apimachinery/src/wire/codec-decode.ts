@@ -6,6 +6,7 @@ import type { FieldPlan, MessagePlan, ValueKind } from './codec-plan.js';
 import { wireTypeOf } from './codec-plan.js';
 import { readScalar, zeroScalar } from './codec-scalars.js';
 import { readSpecial, specialZero } from './codec-special.js';
+import { readTag } from './codec-tag.js';
 
 function limit(r: Reader, end: number): number {
   const len = r.uint32();
@@ -18,11 +19,16 @@ function expectWireType(f: { name: string }, actual: number, expected: number): 
   if (actual !== expected) throw new Error(`wrong wire type ${actual} for field ${f.name}`);
 }
 
+// A length-delimited value must end exactly at its declared length; a value read past it is corrupt input.
+function expectEnd(r: Reader, end: number): void {
+  if (r.pos !== end) throw new Error('unexpected end of message');
+}
+
 function readValue(r: Reader, f: FieldPlan, value: ValueKind, wireType: number, end: number): unknown {
   switch (value.kind) {
     case 'scalar':
       expectWireType(f, wireType, wireTypeOf(value.type));
-      return readScalar(r, value.type);
+      return readScalar(r, value.type, f.name);
     case 'enum':
       expectWireType(f, wireType, 0);
       return r.int32();
@@ -37,7 +43,7 @@ function readValue(r: Reader, f: FieldPlan, value: ValueKind, wireType: number, 
       expectWireType(f, wireType, 2);
       const sub = limit(r, end);
       const out = readSpecial(r, value.special, sub);
-      r.pos = sub;
+      expectEnd(r, sub);
       return out;
     }
   }
@@ -63,13 +69,14 @@ function readMapEntry(r: Reader, f: FieldPlan, wireType: number, end: number, in
   let key: unknown = zeroScalar(keyType);
   let value: unknown;
   while (r.pos < sub) {
-    const t = r.uint32();
+    const t = readTag(r);
     if (t >>> 3 === 1) {
       expectWireType(f, t & 7, wireTypeOf(keyType));
-      key = readScalar(r, keyType);
+      key = readScalar(r, keyType, f.name);
     } else if (t >>> 3 === 2) value = readValue(r, f, f.value, t & 7, sub);
     else r.skipType(t & 7);
   }
+  expectEnd(r, sub);
   setKey(into, String(key), value === undefined ? zeroValue(f.value) : value);
 }
 
@@ -83,7 +90,8 @@ function readRepeated(r: Reader, f: FieldPlan, wireType: number, end: number, in
   const scalar = f.value.kind === 'scalar' ? f.value.type : f.value.kind === 'enum' ? 'int32' : undefined;
   if (wireType === 2 && scalar !== undefined && wireTypeOf(scalar) !== 2) {
     const sub = limit(r, end);
-    while (r.pos < sub) into.push(readScalar(r, scalar));
+    while (r.pos < sub) into.push(readScalar(r, scalar, f.name));
+    expectEnd(r, sub);
     return;
   }
   into.push(readValue(r, f, f.value, wireType, end));
@@ -93,7 +101,7 @@ function readRepeated(r: Reader, f: FieldPlan, wireType: number, end: number, in
 export function decodeMessage(r: Reader, plan: MessagePlan, end: number): Record<string, unknown> {
   const values = new Map<FieldPlan, unknown>();
   while (r.pos < end) {
-    const t = r.uint32();
+    const t = readTag(r);
     const wireType = t & 7;
     const f = plan.byId.get(t >>> 3);
     if (f === undefined) {
@@ -112,7 +120,7 @@ export function decodeMessage(r: Reader, plan: MessagePlan, end: number): Record
       values.set(f, readValue(r, f, f.value, wireType, end));
     }
   }
-  if (r.pos !== end) throw new Error('unexpected end of message');
+  expectEnd(r, end);
   const out: Record<string, unknown> = {};
   for (const f of plan.declared) {
     if (!values.has(f)) continue;

@@ -23,7 +23,7 @@ export type ValueKind =
   | { kind: 'special'; special: SpecialType };
 
 export interface FieldPlan {
-  /** JSON property name (the Protobuf field name). */
+  /** JSON property name (the Protobuf field name, or its `kapi_json_name` option). */
   name: string;
   id: number;
   value: ValueKind;
@@ -74,8 +74,9 @@ export function createPlanner(lookup: (name: string) => Type): (name: string) =>
     const type = lookup(key);
     const declared = type.fieldsArray.map((field): FieldPlan => {
       const map = field instanceof protobuf.MapField;
+      const jsonName: unknown = field.options?.kapi_json_name;
       return {
-        name: field.name,
+        name: typeof jsonName === 'string' ? jsonName : field.name,
         id: field.id,
         value: valueOf(field),
         repeated: !map && field.repeated,

@@ -1,4 +1,6 @@
-// Scalar values between kube JSON and the Protobuf wire. int64 values are JS numbers (kube's JSON form).
+// Scalar values between kube JSON and the Protobuf wire. int64 values are JS numbers (kube's JSON form): on
+// encode, an integer number, bigint or decimal string within the field's range; on decode, a number, and an error
+// for a value beyond ±(2^53 - 1), which a JS number cannot hold exactly (no silent rounding).
 import type { Reader, Writer } from 'protobufjs';
 
 /** A Long from protobufjs (when the `long` package is present) or a plain number. */
@@ -17,16 +19,45 @@ export function shapeError(path: string, expected: string, value: unknown): Erro
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 
-function int64Arg(v: unknown, path: string): number | string {
-  if (isInt(v)) return v;
-  if (typeof v === 'bigint') return v.toString();
-  if (typeof v === 'string' && /^-?[0-9]+$/.test(v)) return v;
-  throw shapeError(path, 'an integer', v);
+/** Inclusive ranges of the integer types; a value outside is rejected instead of wrapping on the wire. */
+const RANGES: Record<string, readonly [bigint, bigint]> = {
+  int32: [-(2n ** 31n), 2n ** 31n - 1n],
+  sint32: [-(2n ** 31n), 2n ** 31n - 1n],
+  sfixed32: [-(2n ** 31n), 2n ** 31n - 1n],
+  uint32: [0n, 2n ** 32n - 1n],
+  fixed32: [0n, 2n ** 32n - 1n],
+  int64: [-(2n ** 63n), 2n ** 63n - 1n],
+  sint64: [-(2n ** 63n), 2n ** 63n - 1n],
+  sfixed64: [-(2n ** 63n), 2n ** 63n - 1n],
+  uint64: [0n, 2n ** 64n - 1n],
+  fixed64: [0n, 2n ** 64n - 1n],
+};
+
+function checkRange(type: string, v: bigint, path: string): void {
+  const [min, max] = RANGES[type];
+  if (v < min || v > max) throw new Error(`${path || '<root>'}: ${v} is out of range for ${type}`);
 }
 
-/** Bytes from their JSON form (base64) or as given. */
+function int64Arg(type: string, v: unknown, path: string): number | string {
+  let big: bigint;
+  if (isInt(v)) big = BigInt(v);
+  else if (typeof v === 'bigint') big = v;
+  else if (typeof v === 'string' && /^-?[0-9]+$/.test(v)) big = BigInt(v);
+  else throw shapeError(path, 'an integer', v);
+  checkRange(type, big, path);
+  return Number.isSafeInteger(v) ? (v as number) : big.toString();
+}
+
+// Go's encoding/json reads []byte with base64.StdEncoding: padded standard alphabet, CR and LF ignored.
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** Bytes from their JSON form (standard, padded base64) or as given. */
 export function bytesOf(v: unknown, path: string): Uint8Array {
-  if (typeof v === 'string') return Buffer.from(v, 'base64');
+  if (typeof v === 'string') {
+    const text = v.replace(/[\r\n]/g, '');
+    if (!BASE64.test(text)) throw new Error(`${path || '<root>'}: illegal base64 data`);
+    return Buffer.from(text, 'base64');
+  }
   if (v instanceof Uint8Array) return v;
   throw shapeError(path, 'a base64 string', v);
 }
@@ -59,6 +90,7 @@ export function writeScalar(w: Writer, type: string, v: unknown, path: string): 
     case 'fixed32':
     case 'sfixed32':
       if (!isInt(v)) throw shapeError(path, 'an integer', v);
+      checkRange(type, BigInt(v), path);
       w[type](v);
       return;
     case 'int64':
@@ -66,15 +98,26 @@ export function writeScalar(w: Writer, type: string, v: unknown, path: string): 
     case 'sint64':
     case 'fixed64':
     case 'sfixed64':
-      w[type](int64Arg(v, path));
+      w[type](int64Arg(type, v, path));
       return;
     default:
       throw new Error(`${path}: unsupported Protobuf type ${type}`);
   }
 }
 
-/** Reads one scalar value in its JSON form. */
-export function readScalar(r: Reader, type: string): unknown {
+/** An int64 read from the wire as a JS number; throws when the number could not hold it exactly. */
+export function exactNumber(v: LongLike, name: string): number {
+  if (typeof v === 'number') {
+    if (!Number.isSafeInteger(v)) throw new Error(`field ${name}: integer ${v} exceeds the precision of JSON numbers (2^53 - 1)`);
+    return v;
+  }
+  const n = v.toNumber();
+  if (!Number.isSafeInteger(n)) throw new Error(`field ${name}: integer ${v.toString()} exceeds the precision of JSON numbers (2^53 - 1)`);
+  return n;
+}
+
+/** Reads one scalar value in its JSON form; `name` names the field in errors. */
+export function readScalar(r: Reader, type: string, name = '<value>'): unknown {
   switch (type) {
     case 'string':
       return r.string();
@@ -101,7 +144,7 @@ export function readScalar(r: Reader, type: string): unknown {
     case 'sint64':
     case 'fixed64':
     case 'sfixed64':
-      return longToNumber(r[type]() as LongLike);
+      return exactNumber(r[type]() as LongLike, name);
     default:
       throw new Error(`unsupported Protobuf type ${type}`);
   }

@@ -1,15 +1,17 @@
 // The apimachinery types whose JSON form differs from their Protobuf message, encoded as Go encodes them:
 // - Time: RFC 3339 seconds ↔ {seconds, nanos}; Go writes both (nanos always 0), and the zero time (JSON null) as
 //   an empty message.
-// - MicroTime: six fractional digits ↔ {seconds, nanos}; zero time as an empty message.
+// - MicroTime: six fractional digits ↔ {seconds, nanos}, nanos truncated to microseconds both ways (as Go's
+//   ProtoMicroTime and Unmarshal do); zero time as an empty message.
 // - Duration: Go duration string ↔ {duration: nanoseconds}, always written.
 // - FieldsV1 and RawExtension: any JSON ↔ {Raw/raw: its compact JSON bytes}; null as an empty message.
 // - Quantity: string ↔ {string}, always written.
 // - IntOrString: number | string ↔ {type, intVal, strVal}; Go writes all three.
 import type { Reader, Writer } from 'protobufjs';
-import { formatDuration, formatMicroTime, formatTime, parseDuration, parseRFC3339, ZERO_TIME_SECONDS } from './go-time.js';
+import { formatDuration, formatMicroTime, formatTime, microTime, parseDuration, parseRFC3339, ZERO_TIME_SECONDS } from './go-time.js';
 import type { SpecialType } from './codec-plan.js';
-import { type LongLike, longToBigInt, longToInt32, longToNumber, shapeError } from './codec-scalars.js';
+import { type LongLike, exactNumber, longToBigInt, longToInt32, longToNumber, shapeError } from './codec-scalars.js';
+import { readTag } from './codec-tag.js';
 
 const textEncoder = new TextEncoder();
 const textDecoder = new TextDecoder();
@@ -47,7 +49,7 @@ export function writeSpecial(w: Writer, special: SpecialType, v: unknown, path: 
     }
     case 'MicroTime': {
       const ts = timestamp(v, path);
-      if (ts) w.uint32(0x08).int64(ts.seconds).uint32(0x10).int32(ts.nanos);
+      if (ts) w.uint32(0x08).int64(ts.seconds).uint32(0x10).int32(ts.nanos - (ts.nanos % 1000));
       return;
     }
     case 'Duration': {
@@ -71,6 +73,9 @@ export function writeSpecial(w: Writer, special: SpecialType, v: unknown, path: 
       w.uint32(0x0a).string(String(v));
       return;
     case 'IntOrString':
+      if (typeof v === 'number' && Number.isInteger(v) && (v > 2 ** 31 - 1 || v < -(2 ** 31))) {
+        throw new Error(`${path || '<root>'}: ${v} is out of range for int32`);
+      }
       if (typeof v === 'number' && Number.isInteger(v)) w.uint32(0x08).int64(0).uint32(0x10).int32(v).uint32(0x1a).string('');
       else if (typeof v === 'string') w.uint32(0x08).int64(1).uint32(0x10).int32(0).uint32(0x1a).string(v);
       else throw shapeError(path, 'an integer or a string', v);
@@ -78,15 +83,28 @@ export function writeSpecial(w: Writer, special: SpecialType, v: unknown, path: 
   }
 }
 
+// The wire type of each field of the special messages; any other field is skipped, as Go skips unknown fields.
+const WIRE_TYPES: Record<SpecialType, Record<number, number>> = {
+  Time: { 1: 0, 2: 0 },
+  MicroTime: { 1: 0, 2: 0 },
+  Duration: { 1: 0 },
+  FieldsV1: { 1: 2 },
+  RawExtension: { 1: 2 },
+  Quantity: { 1: 2 },
+  IntOrString: { 1: 0, 2: 0, 3: 2 },
+};
+
 // The fields of a small message: varints as Longs, length-delimited values as bytes.
-function readFields(r: Reader, end: number): Map<number, LongLike | Uint8Array> {
+function readFields(r: Reader, special: SpecialType, end: number): Map<number, LongLike | Uint8Array> {
   const fields = new Map<number, LongLike | Uint8Array>();
   while (r.pos < end) {
-    const tag = r.uint32();
+    const tag = readTag(r);
     const wireType = tag & 7;
-    if (wireType === 0) fields.set(tag >>> 3, r.int64() as LongLike);
-    else if (wireType === 2) fields.set(tag >>> 3, r.bytes());
-    else r.skipType(wireType);
+    const expected = WIRE_TYPES[special][tag >>> 3];
+    if (expected === undefined) r.skipType(wireType);
+    else if (wireType !== expected) throw new Error(`wrong wire type ${wireType} for field ${tag >>> 3} of ${special}`);
+    else if (wireType === 0) fields.set(tag >>> 3, r.int64() as LongLike);
+    else fields.set(tag >>> 3, r.bytes());
   }
   return fields;
 }
@@ -97,13 +115,19 @@ const bytes = (f: LongLike | Uint8Array | undefined): Uint8Array | undefined => 
 /** Reads the body of a special message (from the reader's position to `end`) into its JSON form. */
 export function readSpecial(r: Reader, special: SpecialType, end: number): unknown {
   const empty = r.pos === end;
-  const fields = readFields(r, end);
+  const fields = readFields(r, special, end);
   switch (special) {
-    case 'Time':
-      // Go reads whole seconds only; its nanos are always 0.
-      return empty ? null : formatTime(longToNumber(varint(fields.get(1))));
-    case 'MicroTime':
-      return empty ? null : formatMicroTime(longToNumber(varint(fields.get(1))), longToInt32(varint(fields.get(2))));
+    case 'Time': {
+      if (empty) return null;
+      // Go reads whole seconds only; its nanos are always 0. Go's zero time (also an empty message) is JSON null.
+      const seconds = exactNumber(varint(fields.get(1)), 'seconds');
+      return seconds === ZERO_TIME_SECONDS ? null : formatTime(seconds);
+    }
+    case 'MicroTime': {
+      if (empty) return null;
+      const t = microTime(exactNumber(varint(fields.get(1)), 'seconds'), longToInt32(varint(fields.get(2))));
+      return t.seconds === ZERO_TIME_SECONDS && t.nanos === 0 ? null : formatMicroTime(t.seconds, t.nanos);
+    }
     case 'Duration':
       return formatDuration(longToBigInt(varint(fields.get(1))));
     case 'FieldsV1': {

@@ -20,6 +20,10 @@ import type { MessageCodec, ProtoDescriptor } from './types.js';
  * (`""`, `0`, `false`); an empty message field decodes to `{}` (Time, MicroTime, FieldsV1 and RawExtension to
  * `null`); an empty list or map cannot be told apart from an absent one on the wire and is omitted; fields come
  * in declaration order. Errors: encode throws a 500 InternalError StatusError, decode a 400 BadRequest.
+ *
+ * Integers: a JSON value outside its field's type (an int32 of 2^31, an int64 of 2^63) is an encode error, never
+ * wrapped. int64 values are JS numbers in the JSON form, so decoding an int64 beyond ±(2^53 - 1) is an error rather
+ * than a silently rounded number; encoding accepts such values exactly as bigint or decimal strings.
  */
 export function createMessageCodec(descriptor: ProtoDescriptor): MessageCodec {
   let root: Root | undefined;

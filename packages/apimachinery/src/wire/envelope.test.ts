@@ -52,5 +52,11 @@ describe('Protobuf envelope', () => {
     expect(failure(new Uint8Array(0))).toEqual([400, 'empty data']);
     expect(failure(Uint8Array.of(0x6b, 0x38, 0x73, 0x00))).toEqual([400, 'empty body']);
     expect(failure(pb.subarray(0, 40))).toEqual([400, 'unable to decode the Protobuf envelope: unexpected end of message']);
+    // typeMeta of length 3 whose apiVersion claims 4 bytes, which would swallow the raw field's tag
+    const overrun = Uint8Array.from(Buffer.from('6b387300' + '0a03' + '0a0476' + '31' + '1200', 'hex'));
+    expect(failure(overrun)).toEqual([400, 'unable to decode the Protobuf envelope: unexpected end of message']);
+    expect(failure(Uint8Array.of(0x6b, 0x38, 0x73, 0x00, 0x00, 0x01))).toEqual([
+      400, 'unable to decode the Protobuf envelope: illegal tag 0 (wire type 0)',
+    ]);
   });
 });

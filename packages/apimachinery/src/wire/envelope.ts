@@ -2,6 +2,7 @@
 // {typeMeta(1): {apiVersion(1), kind(2)}, raw(2), contentEncoding(3), contentType(4)}.
 import protobuf from 'protobufjs';
 import { newBadRequest } from '../errors/factories.js';
+import { readTag } from './codec-tag.js';
 
 /** The magic prefix of kube's Protobuf encoding: `k8s\0`. */
 export const PROTOBUF_MAGIC: Readonly<Uint8Array> = Uint8Array.of(0x6b, 0x38, 0x73, 0x00);
@@ -61,17 +62,19 @@ export function decodeEnvelope(bytes: Uint8Array): Envelope {
   try {
     const r = protobuf.Reader.create(bytes.subarray(PROTOBUF_MAGIC.length));
     while (r.pos < r.len) {
-      const tag = r.uint32();
+      const tag = readTag(r);
       switch (tag) {
         case 0x0a: {
           const end = r.uint32() + r.pos;
           if (end > r.len) throw new RangeError('unexpected end of message');
           while (r.pos < end) {
-            const t = r.uint32();
+            const t = readTag(r);
             if (t === 0x0a) envelope.typeMeta.apiVersion = r.string();
             else if (t === 0x12) envelope.typeMeta.kind = r.string();
             else r.skipType(t & 7);
           }
+          // a string that ran past typeMeta's length would have eaten the fields after it
+          if (r.pos !== end) throw new RangeError('unexpected end of message');
           break;
         }
         case 0x12: {

@@ -12,7 +12,7 @@ export interface Timestamp {
 /** Go's zero time (0001-01-01T00:00:00Z), which kube writes as JSON null and as an empty Protobuf message. */
 export const ZERO_TIME_SECONDS = -62135596800;
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:[.,](\d+))?(Z|[+-]\d{2}:\d{2})$/;
 
 function daysInMonth(year: number, month: number): number {
   const d = new Date(0);
@@ -31,17 +31,27 @@ export function parseRFC3339(text: string): Timestamp {
   let offset = 0;
   if (m[8] !== 'Z') {
     const sign = m[8][0] === '-' ? -1 : 1;
-    offset = sign * (Number(m[8].slice(1, 3)) * 3600 + Number(m[8].slice(4, 6)) * 60);
+    const [oh, om] = [Number(m[8].slice(1, 3)), Number(m[8].slice(4, 6))];
+    // Go's time.Parse allows offsets up to 24:60 ("some people do write offsets of 24 hours")
+    if (oh > 24 || om > 60) throw new Error(`parsing time ${goQuote(text)}: time zone offset out of range`);
+    offset = sign * (oh * 3600 + om * 60);
   }
   const d = new Date(0);
   d.setUTCFullYear(year, month - 1, day);
   d.setUTCHours(hour, minute, second, 0);
-  return { seconds: d.getTime() / 1000 - offset, nanos: m[7] ? Number(m[7].padEnd(9, '0')) : 0 };
+  return { seconds: d.getTime() / 1000 - offset, nanos: m[7] ? Number(m[7].slice(0, 9).padEnd(9, '0')) : 0 };
 }
 
+const pad = (n: number, width: number): string => String(n).padStart(width, '0');
+
+// Go's RFC 3339 layout up to the seconds, in UTC. Years beyond 0000..9999 are written as Go's AppendFormat does
+// (`10000`, `-0001`); seconds beyond the JS Date range (±8.64e12) cannot be formatted and throw.
 function formatSeconds(seconds: number): string {
-  const iso = new Date(seconds * 1000).toISOString();
-  return iso.slice(0, 19);
+  const d = new Date(seconds * 1000);
+  if (!Number.isFinite(seconds) || Number.isNaN(d.getTime())) throw new Error(`time ${seconds}s since the epoch is out of range`);
+  const year = d.getUTCFullYear();
+  const y = year < 0 ? `-${pad(-year, 4)}` : pad(year, 4);
+  return `${y}-${pad(d.getUTCMonth() + 1, 2)}-${pad(d.getUTCDate(), 2)}T${pad(d.getUTCHours(), 2)}:${pad(d.getUTCMinutes(), 2)}:${pad(d.getUTCSeconds(), 2)}`;
 }
 
 /** metav1.Time's JSON form: `2008-01-01T01:01:01Z` (UTC, whole seconds). */
@@ -49,9 +59,21 @@ export function formatTime(seconds: number): string {
   return `${formatSeconds(seconds)}Z`;
 }
 
-/** metav1.MicroTime's JSON form: `2008-01-01T01:01:01.000003Z` (UTC, six fractional digits, truncated). */
+/**
+ * metav1.MicroTime's JSON form: `2008-01-01T01:01:01.000003Z` (UTC, six fractional digits). Like Go's
+ * `time.Unix(seconds, nanos)`, nanoseconds outside 0..999999999 carry into the seconds; they are truncated to
+ * microseconds first, as MicroTime's Protobuf Unmarshal does.
+ */
 export function formatMicroTime(seconds: number, nanos: number): string {
-  return `${formatSeconds(seconds)}.${String(Math.floor(nanos / 1000)).padStart(6, '0')}Z`;
+  const t = microTime(seconds, nanos);
+  return `${formatSeconds(t.seconds)}.${pad(t.nanos / 1000, 6)}Z`;
+}
+
+/** A MicroTime read from the wire: nanoseconds truncated (toward zero) to microseconds, then normalized. */
+export function microTime(seconds: number, nanos: number): Timestamp {
+  const n = Math.trunc(nanos / 1000) * 1000;
+  const carry = Math.floor(n / 1e9);
+  return { seconds: seconds + carry, nanos: n - carry * 1e9 };
 }
 
 const NANOSECOND = 1n;

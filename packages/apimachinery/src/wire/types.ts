@@ -2,7 +2,8 @@ import type { AnyNestedObject, IField, IMapField, INamespace, IType } from 'prot
 
 /**
  * A group's Protobuf descriptors, as protobufjs reflection JSON. Conventions the generator follows:
- * - field names are the JSON property names;
+ * - field names are the JSON property names, except where protobufjs refuses the name (a leading `$`): there the
+ *   field's options carry the JSON name as `kapi_json_name`;
  * - a field whose options have `kapi_inline: true` is a Go-style inlined struct: its message's fields appear
  *   flattened in the JSON object;
  * - apimachinery special types are referenced by their upstream names (`k8s.io.apimachinery.pkg.apis.meta.v1.Time`,
