@@ -43,7 +43,7 @@ export function emitScaffold(ctx: PackageContext, versions: { apimachinery: stri
   const up = '../'.repeat(depth);
   const pkg = {
     name: ctx.packageName,
-    version: '0.1.0',
+    version: '0.0.0',
     description: g.description ?? `Kapi API group ${g.group || 'core'}: typed kinds, validators and Protobuf descriptors`,
     license: 'Apache-2.0',
     type: 'module',
