@@ -1,0 +1,5 @@
+// Public API of @kapi/storage. The conformance suite is the separate entry `@kapi/storage/testing`.
+export type * from './types.js';
+export * from './errors.js';
+export * from './guaranteed-update.js';
+export * from './memory/index.js';

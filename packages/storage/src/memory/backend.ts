@@ -1,0 +1,167 @@
+import {
+  newCompactedError,
+  newConflictError,
+  newInvalidObjectError,
+  newKeyExistsError,
+  newKeyNotFoundError,
+  newTooLargeRevisionError,
+  newUnreachableError,
+} from '../errors.js';
+import type { KeyValue, ListResult, StorageBackend, StorageWatch, WatchHandlers, WatchOptions } from '../types.js';
+import { KeyIndex } from './key-index.js';
+import { EventLog, entryKeyValue, type LogEntry } from './log.js';
+import { RevisionWaiters } from './revision-waiters.js';
+import { entryAt, readPage } from './snapshot.js';
+import { WatchHub } from './watch-hub.js';
+
+export interface MemoryBackendOptions {
+  /**
+   * How long (ms) a get or list at a revision not written yet waits for it before failing with TooLargeRevision.
+   * Default 0: fail at once.
+   */
+  futureRevisionTimeoutMs?: number;
+}
+
+/**
+ * An in-memory {@link StorageBackend}: kine's append-only event log plus an index of each key's latest entry.
+ * History is kept until `compact()` is called (nothing compacts on its own). Every method applies its write or
+ * read synchronously when called, so calls take effect in call order. Values are copied on write; returned
+ * values are shared and must not be mutated.
+ *
+ * `close()` ends every watch: queued events are delivered, then `onError` with an Unreachable StorageError
+ * ("closed"). Later calls reject with Unreachable.
+ */
+export function createMemoryBackend(options: MemoryBackendOptions = {}): StorageBackend {
+  const log = new EventLog();
+  const index = new KeyIndex();
+  const hub = new WatchHub();
+  let revision = 0;
+  let compacted = 1;
+  let closed = false;
+  const waiters = new RevisionWaiters(options.futureRevisionTimeoutMs ?? 0, () => revision);
+
+  function checkOpen(): void {
+    if (closed) throw newUnreachableError('the backend is closed');
+  }
+
+  function checkWrite(key: string, value?: Uint8Array): void {
+    checkOpen();
+    if (typeof key !== 'string' || key === '') throw newInvalidObjectError(String(key), 'the key must be a non-empty string');
+    if (value !== undefined && !(value instanceof Uint8Array)) throw newInvalidObjectError(key, 'the value must be a Uint8Array');
+  }
+
+  /** Resolves the revision a read is served at: 0 → current; below the compacted revision → Compacted. */
+  async function readRevision(requested: number | undefined, key: string): Promise<number> {
+    checkOpen();
+    if (!requested) return revision;
+    if (!Number.isInteger(requested) || requested < 0) throw newInvalidObjectError(key, `invalid revision ${requested}`);
+    if (requested < compacted) throw newCompactedError(requested, compacted, key);
+    await waiters.wait(requested, key);
+    if (requested < compacted) throw newCompactedError(requested, compacted, key);
+    return requested;
+  }
+
+  function append(key: string, value: Uint8Array | undefined, head: LogEntry | undefined): LogEntry {
+    revision += 1;
+    const live = head?.value !== undefined ? head : undefined;
+    const entry: LogEntry = {
+      revision,
+      key,
+      value,
+      createRevision: live ? live.createRevision : revision,
+      prevRevision: head ? head.revision : 0,
+      prevValue: live?.value,
+    };
+    log.append(entry);
+    index.set(entry);
+    hub.publish(entry);
+    waiters.advanced(revision);
+    return entry;
+  }
+
+  return {
+    async currentRevision() {
+      checkOpen();
+      return revision;
+    },
+
+    async get(key, opts) {
+      const at = await readRevision(opts?.revision, key);
+      const e = at === revision ? index.live(key) : entryAt(index, log, key, at);
+      return e ? { kv: entryKeyValue(e), revision: at } : { revision: at };
+    },
+
+    async list(opts): Promise<ListResult> {
+      const at = await readRevision(opts.revision, opts.prefix);
+      const limit = opts.limit && opts.limit > 0 ? Math.floor(opts.limit) : 0;
+      const page = readPage(index, log, revision, { prefix: opts.prefix, startKey: opts.startKey, limit, revision: at });
+      return { kvs: page.kvs, revision: at, more: page.remaining > 0, remaining: page.remaining };
+    },
+
+    async count(prefix) {
+      checkOpen();
+      const [lo, hi] = index.range(prefix);
+      return hi - lo;
+    },
+
+    async create(key, value): Promise<KeyValue> {
+      checkWrite(key, value);
+      const head = index.head(key);
+      if (head?.value !== undefined) throw newKeyExistsError(key);
+      return entryKeyValue(append(key, value.slice(), head));
+    },
+
+    async update(key, value, expectedModRevision): Promise<KeyValue> {
+      checkWrite(key, value);
+      const head = index.live(key);
+      if (!head) throw newKeyNotFoundError(key);
+      if (head.revision !== expectedModRevision) {
+        throw newConflictError(key, `expected mod revision ${expectedModRevision}, found ${head.revision}`);
+      }
+      return entryKeyValue(append(key, value.slice(), head));
+    },
+
+    async delete(key, expectedModRevision): Promise<KeyValue> {
+      checkWrite(key);
+      const head = index.live(key);
+      if (!head) throw newKeyNotFoundError(key);
+      if (expectedModRevision !== undefined && head.revision !== expectedModRevision) {
+        throw newConflictError(key, `expected mod revision ${expectedModRevision}, found ${head.revision}`);
+      }
+      const tombstone = append(key, undefined, head);
+      return { key, value: head.value as Uint8Array, createRevision: head.createRevision, modRevision: tombstone.revision };
+    },
+
+    watch(opts: WatchOptions, handlers: WatchHandlers): StorageWatch {
+      const after = opts.afterRevision;
+      if (closed) return hub.failed(handlers, newUnreachableError('the backend is closed'));
+      if (!Number.isInteger(after) || after < 0) {
+        return hub.failed(handlers, newInvalidObjectError(opts.prefix, `invalid watch revision ${after}`));
+      }
+      // Events from `after + 1` on must still be in the log (etcd: start revision >= compacted revision).
+      if (after + 1 < compacted) return hub.failed(handlers, newCompactedError(after, compacted, opts.prefix));
+      return hub.add(opts.prefix, after, handlers, () => log.after(after));
+    },
+
+    async compact(rev) {
+      checkOpen();
+      if (rev > revision) throw newTooLargeRevisionError(rev, revision);
+      if (rev <= compacted) return;
+      for (const tombstone of log.compact(rev)) index.forget(tombstone);
+      compacted = rev;
+    },
+
+    async compactedRevision() {
+      checkOpen();
+      return compacted;
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      const err = newUnreachableError('the backend is closed');
+      hub.closeAll(err);
+      waiters.rejectAll(err);
+    },
+  };
+}
