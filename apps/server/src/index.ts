@@ -1,2 +1,18 @@
-export { createApp, versionInfo } from './app.js';
-export { startServer, type ServerOptions, type RunningServer } from './serve.js';
+export { createKapiApiServer, GROUPS } from './apiserver.js';
+export {
+  AUTHORIZATION_MODES,
+  FEATURE_GATES,
+  FlagError,
+  STORAGE_BACKENDS,
+  parseFeatureGates,
+  parseFlags,
+  usage,
+  type AuthorizationMode,
+  type CommandLine,
+  type FeatureGateName,
+  type ServerConfig,
+  type StorageBackendName,
+} from './flags.js';
+export { KUBECONFIG_NAMES, renderKubeconfig, writeKubeconfig, type AdminKubeconfig } from './kubeconfig.js';
+export { closeOnSignals, isLongRunning, startServer, type ListenPort, type RunningServer, type ServedApi, type StartServerOptions } from './serve.js';
+export { TLS_FILES, ensureSelfSignedCertificates, loadServingCertificate, servingNames, type GeneratedCertificates, type ServingCertificate } from './tls.js';

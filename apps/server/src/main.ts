@@ -1,17 +1,64 @@
 #!/usr/bin/env node
-import { parseArgs } from 'node:util';
-import { startServer } from './serve.js';
+import { FlagError, parseFlags, usage, type ServerConfig } from './flags.js';
+import { writeKubeconfig } from './kubeconfig.js';
+import { closeOnSignals, startServer } from './serve.js';
+import { ensureSelfSignedCertificates, loadServingCertificate, type ServingCertificate } from './tls.js';
 
-const { values } = parseArgs({
-  options: {
-    'bind-address': { type: 'string', default: '127.0.0.1' },
-    'secure-port': { type: 'string', default: '6443' },
-  },
-  strict: true,
-});
+const out = (message: string) => console.log(message);
 
-const running = await startServer({ bindAddress: values['bind-address']!, port: Number(values['secure-port']) });
-console.log(`kapi-server listening on ${running.url} (try ${running.url}/readyz)`);
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void running.close().then(() => process.exit(0)));
+async function main(argv: string[]): Promise<void> {
+  let config: ServerConfig;
+  try {
+    const commandLine = parseFlags(argv);
+    if (commandLine.help) {
+      process.stdout.write(usage());
+      return;
+    }
+    config = commandLine.config;
+  } catch (error) {
+    if (!(error instanceof FlagError)) throw error;
+    // cobra's behaviour: the error, then the usage for parse errors; exit code 1.
+    process.stderr.write(`Error: ${error.message}\n${error.usage ? `\n${usage()}` : ''}`);
+    process.exit(1);
+  }
+
+  let tls: ServingCertificate | undefined;
+  if (config.securePort !== 0) {
+    if (config.tlsCertFile && config.tlsPrivateKeyFile) {
+      tls = await loadServingCertificate(config.tlsCertFile, config.tlsPrivateKeyFile);
+    } else {
+      const generated = await ensureSelfSignedCertificates({ dataDir: config.dataDir, bindAddress: config.bindAddress });
+      if (generated.created.ca) out(`generated self-signed CA ${generated.files.ca}`);
+      if (generated.created.cert) out(`generated serving certificate ${generated.files.cert} (key ${generated.files.key})`);
+      tls = generated;
+    }
+  }
+
+  // Loaded only now, so --help and flag errors answer without loading every group's schemas and validators.
+  const { createKapiApiServer } = await import('./apiserver.js');
+  const apiServer = createKapiApiServer(config, (level, message) => {
+    if (level <= config.verbosity) out(message);
+  });
+  const running = await startServer({
+    apiServer,
+    bindAddress: config.bindAddress,
+    securePort: config.securePort,
+    insecurePort: config.insecurePort,
+    tls,
+    log: out,
+  });
+  closeOnSignals(running, out);
+
+  if (config.writeKubeconfig) {
+    await writeKubeconfig(config.writeKubeconfig, {
+      server: running.url,
+      caCertificate: running.urls.https ? tls?.ca : undefined,
+    });
+    out(`admin kubeconfig: ${config.writeKubeconfig} (export KUBECONFIG=${config.writeKubeconfig})`);
+  }
 }
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  process.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

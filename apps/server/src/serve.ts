@@ -1,29 +1,194 @@
-import { serve } from '@hono/node-server';
+import { createAdaptorServer } from '@hono/node-server';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { createApp } from './app.js';
 
-export interface ServerOptions {
-  /** Address to bind; kube-apiserver's --bind-address. */
+/**
+ * The part of `@kapi/apiserver`'s ApiServer this module uses; the real one satisfies it, and tests pass fakes.
+ */
+export interface ServedApi {
+  fetch(request: Request): Response | Promise<Response>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** A port to listen on: a number (0 = no listener, as the kube flags mean it) or 'ephemeral' for any free port. */
+export type ListenPort = number | 'ephemeral';
+
+export interface StartServerOptions {
+  apiServer: ServedApi;
+  /** `--bind-address`. */
   bindAddress: string;
-  /** Port to listen on; 0 picks a free port. */
-  port: number;
+  /** `--secure-port`: HTTPS; needs `tls`. */
+  securePort: ListenPort;
+  /** `--insecure-port`: plain HTTP. Default 0 (off). */
+  insecurePort?: ListenPort;
+  /** Serving certificate and key, PEM. */
+  tls?: { cert: string; key: string };
+  /** Where "listening on" lines go (stdout in the binary). */
+  log?: (message: string) => void;
+  /** How long `close()` lets in-flight requests finish before cutting their connections. Default 5 s. */
+  shutdownTimeoutMs?: number;
 }
 
 export interface RunningServer {
+  /** Each enabled listener's URL, with a host clients can connect to (127.0.0.1 for a 0.0.0.0 bind). */
+  urls: { https?: string; http?: string };
+  /** The URL clients should use: HTTPS when enabled, else HTTP. */
   url: string;
+  /**
+   * Stops accepting, drops idle keep-alive connections and long-running requests (watches) at once, lets other
+   * in-flight requests finish (up to `shutdownTimeoutMs`), then stops the ApiServer. Idempotent.
+   */
   close(): Promise<void>;
 }
 
-/** Starts the sample server and resolves once it is listening. */
-export function startServer(options: ServerOptions): Promise<RunningServer> {
-  const app = createApp();
-  return new Promise((resolve) => {
-    const server = serve({ fetch: app.fetch, hostname: options.bindAddress, port: options.port }, (info: AddressInfo) => {
-      const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
-      resolve({
-        url: `http://${host}:${info.port}`,
-        close: () => new Promise<void>((done) => server.close(() => done())),
-      });
+/** Starts the ApiServer (`apiServer.start()`), then its HTTPS and/or HTTP listeners. */
+export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const log = options.log ?? (() => {});
+  const insecurePort = options.insecurePort ?? 0;
+  if (options.securePort === 0 && insecurePort === 0) throw new Error('no listener: both the secure and the insecure port are 0');
+  if (options.securePort !== 0 && !options.tls) throw new Error('a secure port needs a serving certificate (tls)');
+
+  await options.apiServer.start();
+  const listeners: Listener[] = [];
+  const urls: RunningServer['urls'] = {};
+  try {
+    if (options.securePort !== 0) {
+      const listener = await listen(options, 'https', options.securePort);
+      listeners.push(listener);
+      urls.https = listener.url;
+      log(`kapi-server listening on ${listener.url}`);
+    }
+    if (insecurePort !== 0) {
+      const listener = await listen(options, 'http', insecurePort);
+      listeners.push(listener);
+      urls.http = listener.url;
+      log(`kapi-server listening on ${listener.url} (insecure port: plain HTTP, for local development only)`);
+    }
+  } catch (error) {
+    await Promise.all(listeners.map((l) => l.close(0)));
+    await options.apiServer.stop();
+    throw error;
+  }
+
+  let closing: Promise<void> | undefined;
+  const timeout = options.shutdownTimeoutMs ?? 5000;
+  return {
+    urls,
+    url: (urls.https ?? urls.http)!,
+    close: () =>
+      (closing ??= (async () => {
+        await Promise.all(listeners.map((l) => l.close(timeout)));
+        await options.apiServer.stop();
+      })()),
+  };
+}
+
+/**
+ * Closes `running` on the first SIGINT/SIGTERM and exits 0 (1 if closing failed); a second signal exits 1 at once,
+ * as kube-apiserver does. Returns a function that removes the handlers.
+ */
+export function closeOnSignals(
+  running: RunningServer,
+  log: (message: string) => void = console.log,
+  exit: (code: number) => void = (code) => process.exit(code),
+): () => void {
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const again = () => exit(1);
+  const onSignal = (signal: NodeJS.Signals) => {
+    log(`received ${signal}, shutting down`);
+    for (const s of signals) {
+      process.removeListener(s, onSignal);
+      process.once(s, again);
+    }
+    running.close().then(
+      () => exit(0),
+      (error: unknown) => {
+        log(`shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
+        exit(1);
+      },
+    );
+  };
+  for (const s of signals) process.once(s, onSignal);
+  return () => {
+    for (const s of signals) {
+      process.removeListener(s, onSignal);
+      process.removeListener(s, again);
+    }
+  };
+}
+
+interface Listener {
+  url: string;
+  close(timeoutMs: number): Promise<void>;
+}
+
+async function listen(options: StartServerOptions, scheme: 'http' | 'https', port: ListenPort): Promise<Listener> {
+  const fetch = (request: Request) => options.apiServer.fetch(request);
+  const server = (
+    scheme === 'https'
+      ? createAdaptorServer({ fetch, createServer: createHttpsServer, serverOptions: { cert: options.tls!.cert, key: options.tls!.key, minVersion: 'TLSv1.2' } })
+      : createAdaptorServer({ fetch, createServer: createHttpServer })
+  ) as Server;
+
+  // Requests in flight, and whether each is long-running (a watch): those never finish on their own.
+  const inFlight = new Map<ServerResponse, boolean>();
+  let shuttingDown = false;
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    inFlight.set(res, isLongRunning(req.url ?? '/'));
+    if (shuttingDown) res.shouldKeepAlive = false;
+    res.once('close', () => {
+      inFlight.delete(res);
+      // A keep-alive connection that just finished its last request is idle now: drop it.
+      if (shuttingDown) setImmediate(() => server.closeIdleConnections());
     });
   });
+
+  const address = await new Promise<AddressInfo>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      const where = `${formatHost(options.bindAddress)}:${port === 'ephemeral' ? 0 : port}`;
+      reject(new Error(`failed to listen on ${where}: ${error.code === 'EADDRINUSE' ? 'address already in use' : error.message}`));
+    });
+    server.listen(port === 'ephemeral' ? 0 : port, options.bindAddress, () => resolve(server.address() as AddressInfo));
+  });
+
+  return {
+    url: `${scheme}://${formatHost(connectHost(options.bindAddress))}:${address.port}`,
+    close: (timeoutMs) =>
+      new Promise<void>((done) => {
+        shuttingDown = true;
+        server.close(() => {
+          clearTimeout(timer);
+          done();
+        });
+        for (const [res, longRunning] of inFlight) if (longRunning) res.destroy();
+        server.closeIdleConnections();
+        const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
+        timer.unref();
+      }),
+  };
+}
+
+/**
+ * kube-apiserver's long-running requests: watches (`?watch=true`, `/watch/` paths) and streaming subresources.
+ * They are cut at shutdown instead of waited for.
+ */
+export function isLongRunning(url: string): boolean {
+  const [path, query = ''] = url.split('?', 2);
+  const params = new URLSearchParams(query);
+  const watch = params.get('watch');
+  if (watch === 'true' || watch === '1') return true;
+  if (/^\/(api\/[^/]+|apis\/[^/]+\/[^/]+)\/watch(\/|$)/.test(path)) return true;
+  if (/\/(exec|attach|portforward|proxy)$/.test(path)) return true;
+  return /\/log$/.test(path) && (params.get('follow') === 'true' || params.get('follow') === '1');
+}
+
+/** The address clients connect to for a bind address: loopback for the unspecified addresses. */
+function connectHost(bindAddress: string): string {
+  return bindAddress === '0.0.0.0' || bindAddress === '::' || bindAddress === '' ? '127.0.0.1' : bindAddress;
+}
+
+function formatHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
 }

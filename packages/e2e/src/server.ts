@@ -1,38 +1,70 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from './groups.js';
 
 export interface ServerProcess {
+  /** The first URL the server said it listens on. */
   url: string;
+  dataDir: string;
+  /** The admin kubeconfig the server wrote. */
+  kubeconfig: string;
+  output(): string;
   stop(): Promise<void>;
 }
 
-/** Starts the built `kapi-server` as a separate process on a free port and waits for its listening line. */
-export function startServerProcess(args: string[] = []): Promise<ServerProcess> {
-  const main = join(repoRoot, 'apps/server/dist/main.js');
-  const child: ChildProcess = spawn(process.execPath, [main, '--secure-port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** A free TCP port on the loopback interface. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    let output = '';
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts the built `kapi-server` (apps/server/dist/main.js) as its own process, on a free HTTPS port unless the
+ * args say otherwise, with a fresh data directory; resolves once it logs where it listens.
+ */
+export async function startServerProcess(args: string[] = []): Promise<ServerProcess> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kapi-e2e-'));
+  const main = join(repoRoot, 'apps/server/dist/main.js');
+  const portArgs = args.some((a) => a.startsWith('--secure-port')) ? [] : ['--secure-port', String(await freePort())];
+  const child: ChildProcess = spawn(process.execPath, [main, '--data-dir', dataDir, ...portArgs, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`kapi-server did not start:\n${output}`));
-    }, 20_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http\S+)/.exec(output);
+    }, 30_000);
+    const onData = () => {
+      const match = /listening on (https?:\/\/\S+)/.exec(output);
       if (!match) return;
       clearTimeout(timer);
+      child.stdout!.off('data', onData);
       resolve({
-        url: match[1],
+        url: match[1].replace(/[)(,]+$/, ''),
+        dataDir,
+        kubeconfig: join(dataDir, 'admin.kubeconfig'),
+        output: () => output,
         stop: () =>
           new Promise((done) => {
+            if (child.exitCode !== null) return done();
             child.once('exit', () => done());
             child.kill('SIGTERM');
           }),
       });
     };
-    child.stdout!.on('data', onData);
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout!.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`kapi-server exited with ${code}:\n${output}`));

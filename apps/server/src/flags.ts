@@ -1,0 +1,304 @@
+import { isIP } from 'node:net';
+import { resolve } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+/** kube-style feature gates this server knows, with their defaults. Unknown names are an error, as in kube. */
+export const FEATURE_GATES = {
+  AllowUnsafeMalformedObjectDeletion: false,
+  APIResponseCompression: true,
+  CBORServingAndStorage: false,
+  ListFromCacheSnapshot: true,
+  WatchList: false,
+} as const satisfies Record<string, boolean>;
+export type FeatureGateName = keyof typeof FEATURE_GATES;
+
+/** Values of `--storage-backend` that exist today. */
+export const STORAGE_BACKENDS = ['memory'] as const;
+export type StorageBackendName = (typeof STORAGE_BACKENDS)[number];
+
+/** Values of `--authorization-mode` that exist today. */
+export const AUTHORIZATION_MODES = ['AlwaysAllow'] as const;
+export type AuthorizationMode = (typeof AUTHORIZATION_MODES)[number];
+
+/** The server's configuration, after flags are parsed and validated. Paths are absolute. */
+export interface ServerConfig {
+  bindAddress: string;
+  /** HTTPS port; 0 = no HTTPS listener. */
+  securePort: number;
+  /** Plain HTTP port; 0 = no HTTP listener. */
+  insecurePort: number;
+  storageBackend: StorageBackendName;
+  dataDir: string;
+  /** Every known gate, defaults overridden by `--feature-gates`. */
+  featureGates: Record<FeatureGateName, boolean>;
+  authorizationModes: AuthorizationMode[];
+  /** Both or neither; neither means a self-signed certificate is generated in the data dir. */
+  tlsCertFile?: string;
+  tlsPrivateKeyFile?: string;
+  /** Where the admin kubeconfig is written; undefined when `--write-kubeconfig=""` turned it off. */
+  writeKubeconfig?: string;
+  /** kube's -v: log messages at this level and below are shown. */
+  verbosity: number;
+}
+
+export type CommandLine = { help: true } | { help: false; config: ServerConfig };
+
+/**
+ * A command-line error, worded like kube-apiserver's (pflag/cobra). `usage` is true for parse errors, after
+ * which cobra prints the usage text; validation errors print the message alone.
+ */
+export class FlagError extends Error {
+  constructor(
+    message: string,
+    readonly usage = false,
+  ) {
+    super(message);
+    this.name = 'FlagError';
+  }
+}
+
+interface FlagDoc {
+  name: string;
+  short?: string;
+  type: string;
+  description: string;
+  default?: string;
+}
+
+const FLAG_DOCS: FlagDoc[] = [
+  {
+    name: 'authorization-mode',
+    type: 'strings',
+    default: 'AlwaysAllow',
+    description: `Ordered list of plug-ins to do authorization on the secure port. Comma-delimited list of: ${AUTHORIZATION_MODES.join(',')}.`,
+  },
+  {
+    name: 'bind-address',
+    type: 'ip',
+    default: '127.0.0.1',
+    description:
+      'The IP address on which to listen for the --secure-port and --insecure-port ports. Use 0.0.0.0 (all IPv4 interfaces) or :: (all interfaces) to listen beyond this machine.',
+  },
+  {
+    name: 'data-dir',
+    type: 'string',
+    default: './.kapi',
+    description: 'Directory for the generated TLS material (ca.crt, ca.key, apiserver.crt, apiserver.key) and the admin kubeconfig.',
+  },
+  {
+    name: 'feature-gates',
+    type: 'mapStringBool',
+    description:
+      'A set of key=value pairs that describe feature gates for alpha/experimental features. Options are:\n' +
+      Object.entries(FEATURE_GATES)
+        .map(([name, value]) => `${name}=true|false (default=${value})`)
+        .join('\n'),
+  },
+  { name: 'help', short: 'h', type: '', description: 'help for kapi-server' },
+  {
+    name: 'insecure-port',
+    type: 'int',
+    default: '0',
+    description: 'The port on which to serve plain, unauthenticated HTTP on --bind-address. 0 = disabled. For local development only.',
+  },
+  {
+    name: 'secure-port',
+    type: 'int',
+    default: '6443',
+    description: 'The port on which to serve HTTPS with authentication and authorization. 0 = disabled.',
+  },
+  {
+    name: 'storage-backend',
+    type: 'string',
+    default: 'memory',
+    description: `The storage backend for persistence. Options: ${STORAGE_BACKENDS.join(', ')}. "memory" keeps nothing across restarts.`,
+  },
+  {
+    name: 'tls-cert-file',
+    type: 'string',
+    description:
+      'File containing the default x509 certificate for HTTPS (CA cert, if any, concatenated after server cert). If --tls-cert-file and --tls-private-key-file are not provided, a self-signed CA and serving certificate are generated in --data-dir on first start and reused afterwards.',
+  },
+  { name: 'tls-private-key-file', type: 'string', description: 'File containing the default x509 private key matching --tls-cert-file.' },
+  { name: 'v', short: 'v', type: 'Level', default: '0', description: 'number for the log level verbosity' },
+  {
+    name: 'write-kubeconfig',
+    type: 'string',
+    default: '<data-dir>/admin.kubeconfig',
+    description: 'Where to write a kubeconfig for the server\'s admin user once it listens. "" = do not write one.',
+  },
+];
+
+/** The `--help` text: every flag, formatted like cobra's usage. */
+export function usage(): string {
+  const rows = FLAG_DOCS.map((flag) => {
+    const names = flag.short ? `-${flag.short}, --${flag.name}` : `    --${flag.name}`;
+    return { head: `  ${names}${flag.type ? ` ${flag.type}` : ''}`, flag };
+  });
+  const width = Math.max(...rows.map((r) => r.head.length)) + 3;
+  const lines = rows.map(({ head, flag }) => {
+    const text = flag.default !== undefined ? `${flag.description} (default ${formatDefault(flag)})` : flag.description;
+    const [first, ...rest] = text.split('\n');
+    return [head.padEnd(width) + first, ...rest.map((line) => ' '.repeat(width + 4) + line)].join('\n');
+  });
+  return [
+    'The Kapi API server: a Kubernetes-compatible API server (core, apps, autoscaling, policy, coordination,',
+    'rbac, authorization, authentication and wardle.example.com groups) with kube-apiserver\'s flags.',
+    '',
+    'Usage:',
+    '  kapi-server [flags]',
+    '',
+    'Flags:',
+    ...lines,
+    '',
+  ].join('\n');
+}
+
+/** pflag's rendering of defaults: strings quoted, lists bracketed, numbers and IPs bare. */
+function formatDefault(flag: FlagDoc): string {
+  if (flag.type === 'string') return JSON.stringify(flag.default);
+  if (flag.type === 'strings') return `[${flag.default}]`;
+  return flag.default!;
+}
+
+const PARSE_OPTIONS = {
+  'authorization-mode': { type: 'string', multiple: true },
+  'bind-address': { type: 'string' },
+  'data-dir': { type: 'string' },
+  'feature-gates': { type: 'string', multiple: true },
+  help: { type: 'boolean', short: 'h' },
+  'insecure-port': { type: 'string' },
+  'secure-port': { type: 'string' },
+  'storage-backend': { type: 'string' },
+  'tls-cert-file': { type: 'string' },
+  'tls-private-key-file': { type: 'string' },
+  v: { type: 'string', short: 'v' },
+  'write-kubeconfig': { type: 'string' },
+} as const satisfies ParseArgsConfig['options'];
+
+/** Parses kapi-server's command line (without node and the script). Throws FlagError. */
+export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: PARSE_OPTIONS, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw toFlagError(error);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { help: true };
+  if (positionals.length > 0) {
+    throw new FlagError(`"kapi-server" does not take any arguments, got ${JSON.stringify(positionals)}`, true);
+  }
+
+  const bindAddress = values['bind-address'] ?? '127.0.0.1';
+  if (isIP(bindAddress) === 0) throw invalid(bindAddress, 'bind-address', `failed to parse IP: ${JSON.stringify(bindAddress)}`);
+  const securePort = parsePort(values['secure-port'] ?? '6443', 'secure-port');
+  const insecurePort = parsePort(values['insecure-port'] ?? '0', 'insecure-port');
+  // pflag accepts `-v=4`; node's parseArgs hands the short form's value over with its '='.
+  const verbosityText = (values.v ?? '0').replace(/^=/, '');
+  const verbosity = parseInteger(verbosityText, '-v, --v');
+  if (verbosity < 0) throw invalid(verbosityText, '-v, --v', 'level must be non-negative');
+  const featureGates = parseFeatureGates(values['feature-gates'] ?? []);
+
+  if (securePort === 0 && insecurePort === 0) {
+    throw new FlagError('nothing to serve: --secure-port and --insecure-port are both 0; enable at least one');
+  }
+  const storageBackend = values['storage-backend'] ?? 'memory';
+  if (!(STORAGE_BACKENDS as readonly string[]).includes(storageBackend)) {
+    throw new FlagError(`--storage-backend ${JSON.stringify(storageBackend)} is not supported; available backends: ${STORAGE_BACKENDS.join(', ')}`);
+  }
+  const authorizationModes = (values['authorization-mode'] ?? ['AlwaysAllow']).flatMap((v) => v.split(',')).map((m) => m.trim());
+  for (const mode of authorizationModes) {
+    if (!(AUTHORIZATION_MODES as readonly string[]).includes(mode)) {
+      throw new FlagError(`--authorization-mode ${JSON.stringify(mode)} is not supported; available modes: ${AUTHORIZATION_MODES.join(', ')}`);
+    }
+  }
+  const tlsCertFile = values['tls-cert-file'] || undefined;
+  const tlsPrivateKeyFile = values['tls-private-key-file'] || undefined;
+  if (Boolean(tlsCertFile) !== Boolean(tlsPrivateKeyFile)) {
+    throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
+  }
+
+  const dataDir = resolve(cwd, values['data-dir'] ?? './.kapi');
+  const kubeconfigFlag = values['write-kubeconfig'];
+  const writeKubeconfig = kubeconfigFlag === undefined ? resolve(dataDir, 'admin.kubeconfig') : kubeconfigFlag === '' ? undefined : resolve(cwd, kubeconfigFlag);
+
+  return {
+    help: false,
+    config: {
+      bindAddress,
+      securePort,
+      insecurePort,
+      storageBackend: storageBackend as StorageBackendName,
+      dataDir,
+      featureGates,
+      authorizationModes: authorizationModes as AuthorizationMode[],
+      tlsCertFile: tlsCertFile ? resolve(cwd, tlsCertFile) : undefined,
+      tlsPrivateKeyFile: tlsPrivateKeyFile ? resolve(cwd, tlsPrivateKeyFile) : undefined,
+      writeKubeconfig,
+      verbosity,
+    },
+  };
+}
+
+/**
+ * `--feature-gates` in kube's syntax: `A=true,B=false`, the flag repeatable, later values winning. Values follow
+ * Go's strconv.ParseBool; unknown gates are rejected, naming the known ones.
+ */
+export function parseFeatureGates(values: string[]): Record<FeatureGateName, boolean> {
+  const gates: Record<FeatureGateName, boolean> = { ...FEATURE_GATES };
+  for (const value of values) {
+    for (const pair of value.split(',')) {
+      if (pair.trim() === '') continue;
+      const eq = pair.indexOf('=');
+      if (eq < 0) throw invalid(value, 'feature-gates', `missing bool value for ${pair.trim()}`);
+      const name = pair.slice(0, eq).trim();
+      const text = pair.slice(eq + 1).trim();
+      if (!Object.hasOwn(FEATURE_GATES, name)) {
+        throw invalid(value, 'feature-gates', `unrecognized feature gate: ${name} (known gates: ${Object.keys(FEATURE_GATES).join(', ')})`);
+      }
+      const enabled = parseBool(text);
+      if (enabled === undefined) throw invalid(value, 'feature-gates', `invalid value of ${name}=${text}, err: strconv.ParseBool: parsing ${JSON.stringify(text)}: invalid syntax`);
+      gates[name as FeatureGateName] = enabled;
+    }
+  }
+  return gates;
+}
+
+function parseBool(text: string): boolean | undefined {
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false;
+  return undefined;
+}
+
+function parseInteger(text: string, flag: string): number {
+  if (!/^[+-]?\d+$/.test(text)) throw invalid(text, flag, `strconv.ParseInt: parsing ${JSON.stringify(text)}: invalid syntax`);
+  return Number(text);
+}
+
+function parsePort(text: string, flag: string): number {
+  const port = parseInteger(text, flag);
+  if (port < 0 || port > 65535) throw new FlagError(`--${flag} ${port} must be between 0 and 65535, inclusive. 0 for turning off ${flag === 'secure-port' ? 'secure' : 'insecure'} port`);
+  return port;
+}
+
+function invalid(value: string, flag: string, reason: string): FlagError {
+  const name = flag.startsWith('-') ? flag : `--${flag}`;
+  return new FlagError(`invalid argument ${JSON.stringify(value)} for "${name}" flag: ${reason}`, true);
+}
+
+/** Rewords node:util parseArgs errors the way pflag words them. */
+function toFlagError(error: unknown): FlagError {
+  const err = error as { code?: string; message?: string };
+  const quoted = /'([^']+)'/.exec(err.message ?? '')?.[1] ?? '';
+  const option = quoted.split(' ')[0];
+  switch (err.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return new FlagError(option.startsWith('--') ? `unknown flag: ${option}` : `unknown shorthand flag: '${option.slice(1, 2)}' in ${option}`, true);
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      if (/argument missing|ambiguous/.test(err.message ?? '')) return new FlagError(`flag needs an argument: ${option}`, true);
+      return new FlagError(err.message ?? String(error), true);
+    default:
+      return new FlagError(err.message ?? String(error), true);
+  }
+}

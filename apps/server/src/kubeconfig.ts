@@ -1,0 +1,45 @@
+import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { Document, isMap } from 'yaml';
+
+export const KUBECONFIG_NAMES = { cluster: 'kapi', user: 'kapi-admin', context: 'kapi' } as const;
+
+export interface AdminKubeconfig {
+  /** The URL clients reach the server at (`https://127.0.0.1:6443`). */
+  server: string;
+  /** PEM of the CA that signed the serving certificate; omitted for plain HTTP or an unknown CA (system roots). */
+  caCertificate?: string;
+}
+
+/** Renders the admin kubeconfig: cluster, user and context named as in KUBECONFIG_NAMES, current context set. */
+export function renderKubeconfig(options: AdminKubeconfig): string {
+  const cluster: Record<string, string> = { server: options.server };
+  if (options.caCertificate) cluster['certificate-authority-data'] = Buffer.from(options.caCertificate).toString('base64');
+  const doc = new Document({
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name: KUBECONFIG_NAMES.cluster, cluster }],
+    users: [{ name: KUBECONFIG_NAMES.user, user: { username: KUBECONFIG_NAMES.user } }],
+    contexts: [{ name: KUBECONFIG_NAMES.context, context: { cluster: KUBECONFIG_NAMES.cluster, user: KUBECONFIG_NAMES.user } }],
+    'current-context': KUBECONFIG_NAMES.context,
+    preferences: {},
+  });
+  doc.commentBefore = ' Written by kapi-server for its admin user. Regenerated at every start.';
+  const user = doc.getIn(['users', 0]);
+  if (isMap(user)) {
+    user.commentBefore =
+      ' No credentials yet: the server treats every request as anonymous and allows it (--authorization-mode=AlwaysAllow).\n' +
+      ' The username (no password, no secret) only stops kubectl from prompting for credentials on HTTPS.\n' +
+      ' A client certificate (client-certificate-data / client-key-data) replaces it when authentication lands.';
+  }
+  return doc.toString();
+}
+
+/** Writes the admin kubeconfig (mode 0600, as it will hold credentials), creating its directory. */
+export async function writeKubeconfig(path: string, options: AdminKubeconfig): Promise<void> {
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  const tmp = `${path}.${process.pid}.tmp`;
+  await writeFile(tmp, renderKubeconfig(options), { mode: 0o600 });
+  await chmod(tmp, 0o600);
+  await rename(tmp, path);
+}

@@ -1,0 +1,223 @@
+// @peculiar/x509 resolves its services through tsyringe, which needs the Reflect metadata API loaded first.
+import 'reflect-metadata';
+import * as x509 from '@peculiar/x509';
+import { KeyObject, X509Certificate, createPrivateKey, randomBytes, webcrypto } from 'node:crypto';
+import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { isIP } from 'node:net';
+
+x509.cryptoProvider.set(webcrypto as ReturnType<typeof x509.cryptoProvider.get>);
+
+/** PEM-encoded serving material, as node:https wants it. */
+export interface ServingCertificate {
+  /** The serving certificate (chain), PEM. */
+  cert: string;
+  /** Its private key, PEM. */
+  key: string;
+  /** The CA clients should trust to reach the server, PEM; unknown for user-supplied certificates. */
+  ca?: string;
+}
+
+export interface GeneratedCertificates extends ServingCertificate {
+  ca: string;
+  files: { ca: string; caKey: string; cert: string; key: string };
+  /** What this call created (false: reused from the data dir). */
+  created: { ca: boolean; cert: boolean };
+}
+
+export const TLS_FILES = { ca: 'ca.crt', caKey: 'ca.key', cert: 'apiserver.crt', key: 'apiserver.key' } as const;
+
+const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
+const DAY = 24 * 60 * 60 * 1000;
+const CA_LIFETIME = 10 * 365 * DAY;
+const CERT_LIFETIME = 365 * DAY;
+/** A certificate closer than this to its end is replaced at start. */
+const RENEW_BEFORE = 30 * DAY;
+
+/** The names a serving certificate must cover: kube-apiserver's defaults plus the bind address and host name. */
+export function servingNames(bindAddress: string): { ips: string[]; dns: string[] } {
+  const ips = ['127.0.0.1', '::1'];
+  if (isIP(bindAddress) && bindAddress !== '0.0.0.0' && bindAddress !== '::' && !ips.includes(bindAddress)) ips.push(bindAddress);
+  const dns = ['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc'];
+  const host = hostname().toLowerCase();
+  if (/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/.test(host) && !dns.includes(host)) dns.push(host);
+  return { ips, dns };
+}
+
+/**
+ * Returns the self-signed serving material in `dataDir`, generating what is missing: a CA (`ca.crt`, `ca.key`)
+ * on first start, and a serving certificate (`apiserver.crt`, `apiserver.key`) signed by it. Later starts reuse
+ * both; the serving certificate alone is reissued (by the same CA, so kubeconfigs stay valid) when it no longer
+ * covers the bind address or nears its end. Keys are written with mode 0600.
+ */
+export async function ensureSelfSignedCertificates(options: { dataDir: string; bindAddress: string; now?: Date }): Promise<GeneratedCertificates> {
+  const now = options.now ?? new Date();
+  const files = {
+    ca: join(options.dataDir, TLS_FILES.ca),
+    caKey: join(options.dataDir, TLS_FILES.caKey),
+    cert: join(options.dataDir, TLS_FILES.cert),
+    key: join(options.dataDir, TLS_FILES.key),
+  };
+  await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+
+  let ca = await readPair(files.ca, files.caKey);
+  const createdCa = !ca || !usable(ca.cert, now);
+  if (createdCa) {
+    ca = await createCa(now);
+    await writeSecret(files.caKey, ca.key);
+    await writePublic(files.ca, ca.cert);
+  }
+  const caPem = ca!.cert;
+  const caCert = new X509Certificate(caPem);
+
+  const names = servingNames(options.bindAddress);
+  let serving = createdCa ? undefined : await readPair(files.cert, files.key);
+  const reuse =
+    serving !== undefined &&
+    usable(serving.cert, now) &&
+    new X509Certificate(serving.cert).checkIssued(caCert) &&
+    new X509Certificate(serving.cert).verify(caCert.publicKey) &&
+    covers(serving.cert, names);
+  if (!reuse) {
+    serving = await createServingCertificate(ca!, names, now);
+    await writeSecret(files.key, serving.key);
+    await writePublic(files.cert, serving.cert);
+  }
+  return { cert: serving!.cert, key: serving!.key, ca: caPem, files, created: { ca: createdCa, cert: !reuse } };
+}
+
+/** Reads `--tls-cert-file` and `--tls-private-key-file`, with errors naming the flag. */
+export async function loadServingCertificate(certFile: string, keyFile: string): Promise<ServingCertificate> {
+  const read = async (file: string, flag: string) => {
+    try {
+      return await readFile(file, 'utf8');
+    } catch (error) {
+      throw new Error(`unable to load ${flag} ${file}: ${(error as Error).message}`);
+    }
+  };
+  const cert = await read(certFile, '--tls-cert-file');
+  const key = await read(keyFile, '--tls-private-key-file');
+  try {
+    new X509Certificate(cert);
+    createPrivateKey(key);
+  } catch (error) {
+    throw new Error(`unable to load server certificate ${certFile} / ${keyFile}: ${(error as Error).message}`);
+  }
+  return { cert, key };
+}
+
+interface Pair {
+  cert: string;
+  key: string;
+}
+
+async function readPair(certFile: string, keyFile: string): Promise<Pair | undefined> {
+  try {
+    const [cert, key] = await Promise.all([readFile(certFile, 'utf8'), readFile(keyFile, 'utf8')]);
+    new X509Certificate(cert);
+    createPrivateKey(key);
+    return { cert, key };
+  } catch {
+    return undefined;
+  }
+}
+
+function usable(pem: string, now: Date): boolean {
+  const cert = new X509Certificate(pem);
+  return new Date(cert.validFrom) <= now && new Date(cert.validTo).getTime() - now.getTime() > RENEW_BEFORE;
+}
+
+function covers(pem: string, names: { ips: string[]; dns: string[] }): boolean {
+  const cert = new X509Certificate(pem);
+  return names.ips.every((ip) => cert.checkIP(ip) !== undefined) && names.dns.every((name) => cert.checkHost(name, { subject: 'never' }) !== undefined);
+}
+
+async function createCa(now: Date): Promise<Pair> {
+  const keys = await generateKeys();
+  const cert = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: serialNumber(),
+    name: 'CN=kapi-ca',
+    notBefore: backdated(now),
+    notAfter: new Date(now.getTime() + CA_LIFETIME),
+    signingAlgorithm: ALGORITHM,
+    keys,
+    extensions: [
+      new x509.BasicConstraintsExtension(true, 0, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature, true),
+      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+    ],
+  });
+  return { cert: cert.toString('pem') + '\n', key: privateKeyPem(keys.privateKey) };
+}
+
+async function createServingCertificate(ca: Pair, names: { ips: string[]; dns: string[] }, now: Date): Promise<Pair> {
+  const caCert = new x509.X509Certificate(ca.cert);
+  const caKey = await webcrypto.subtle.importKey(
+    'pkcs8',
+    createPrivateKey(ca.key).export({ type: 'pkcs8', format: 'der' }),
+    ALGORITHM,
+    false,
+    ['sign'],
+  );
+  const keys = await generateKeys();
+  const cert = await x509.X509CertificateGenerator.create({
+    serialNumber: serialNumber(),
+    subject: 'CN=kapi-apiserver',
+    issuer: caCert.subject,
+    notBefore: backdated(now),
+    notAfter: new Date(Math.min(now.getTime() + CERT_LIFETIME, caCert.notAfter.getTime())),
+    signingAlgorithm: ALGORITHM,
+    publicKey: keys.publicKey,
+    signingKey: caKey,
+    extensions: [
+      new x509.BasicConstraintsExtension(false, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
+      new x509.SubjectAlternativeNameExtension([
+        ...names.dns.map((value) => ({ type: 'dns' as const, value })),
+        ...names.ips.map((value) => ({ type: 'ip' as const, value })),
+      ]),
+      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+      await x509.AuthorityKeyIdentifierExtension.create(caCert),
+    ],
+  });
+  return { cert: cert.toString('pem') + '\n', key: privateKeyPem(keys.privateKey) };
+}
+
+function generateKeys(): Promise<webcrypto.CryptoKeyPair> {
+  return webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']) as Promise<webcrypto.CryptoKeyPair>;
+}
+
+function privateKeyPem(key: webcrypto.CryptoKey): string {
+  return KeyObject.from(key).export({ type: 'pkcs8', format: 'pem' }) as string;
+}
+
+/** A positive 128-bit serial (RFC 5280 §4.1.2.2), as hex. */
+function serialNumber(): string {
+  const bytes = randomBytes(16);
+  bytes[0] &= 0x7f;
+  bytes[0] |= 0x01;
+  return bytes.toString('hex');
+}
+
+/** Tolerates clocks a little behind ours. */
+function backdated(now: Date): Date {
+  return new Date(now.getTime() - 60 * 60 * 1000);
+}
+
+async function writeSecret(file: string, data: string): Promise<void> {
+  await writeAtomic(file, data, 0o600);
+}
+
+async function writePublic(file: string, data: string): Promise<void> {
+  await writeAtomic(file, data, 0o644);
+}
+
+/** Writes beside the target then renames, so a crash never leaves half a key; `mode` also applies to an existing file. */
+async function writeAtomic(file: string, data: string, mode: number): Promise<void> {
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, data, { mode });
+  await chmod(tmp, mode);
+  await rename(tmp, file);
+}

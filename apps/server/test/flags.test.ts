@@ -1,0 +1,133 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FEATURE_GATES, FlagError, parseFlags, usage, type ServerConfig } from '../src/flags.js';
+
+const cwd = '/srv/kapi';
+const config = (...argv: string[]): ServerConfig => {
+  const parsed = parseFlags(argv, cwd);
+  if (parsed.help) throw new Error('unexpected --help');
+  return parsed.config;
+};
+const failure = (...argv: string[]): FlagError => {
+  try {
+    parseFlags(argv, cwd);
+  } catch (error) {
+    expect(error).toBeInstanceOf(FlagError);
+    return error as FlagError;
+  }
+  throw new Error(`parseFlags(${argv.join(' ')}) did not fail`);
+};
+
+describe('parseFlags', () => {
+  it('has kube-apiserver-like defaults', () => {
+    expect(config()).toEqual({
+      bindAddress: '127.0.0.1',
+      securePort: 6443,
+      insecurePort: 0,
+      storageBackend: 'memory',
+      dataDir: resolve(cwd, '.kapi'),
+      featureGates: {
+        CBORServingAndStorage: false,
+        APIResponseCompression: true,
+        AllowUnsafeMalformedObjectDeletion: false,
+        ListFromCacheSnapshot: true,
+        WatchList: false,
+      },
+      authorizationModes: ['AlwaysAllow'],
+      tlsCertFile: undefined,
+      tlsPrivateKeyFile: undefined,
+      writeKubeconfig: resolve(cwd, '.kapi/admin.kubeconfig'),
+      verbosity: 0,
+    });
+  });
+
+  it('takes values as --flag=value and --flag value', () => {
+    const c = config('--bind-address=0.0.0.0', '--secure-port', '7443', '--insecure-port=8080', '--data-dir', '/var/lib/kapi');
+    expect(c).toMatchObject({ bindAddress: '0.0.0.0', securePort: 7443, insecurePort: 8080, dataDir: '/var/lib/kapi' });
+    expect(c.writeKubeconfig).toBe('/var/lib/kapi/admin.kubeconfig');
+  });
+
+  it('--secure-port=0 turns HTTPS off when the insecure port is on; both off is an error', () => {
+    expect(config('--secure-port=0', '--insecure-port=8080')).toMatchObject({ securePort: 0, insecurePort: 8080 });
+    expect(failure('--secure-port=0').message).toMatch(/--secure-port and --insecure-port are both 0/);
+  });
+
+  it('rejects bad ports and addresses like pflag', () => {
+    expect(failure('--secure-port=abc').message).toBe('invalid argument "abc" for "--secure-port" flag: strconv.ParseInt: parsing "abc": invalid syntax');
+    expect(failure('--secure-port=70000').message).toMatch(/--secure-port 70000 must be between 0 and 65535/);
+    expect(failure('--bind-address=localhost').message).toMatch(/invalid argument "localhost" for "--bind-address" flag/);
+    expect(failure('--secure-port').message).toBe('flag needs an argument: --secure-port');
+  });
+
+  it('parses -v in its kube forms', () => {
+    expect(config('-v', '4').verbosity).toBe(4);
+    expect(config('-v=3').verbosity).toBe(3);
+    expect(config('--v=2').verbosity).toBe(2);
+    expect(config('-v5').verbosity).toBe(5);
+    expect(failure('--v=loud').message).toMatch(/invalid argument "loud" for "-v, --v" flag/);
+  });
+
+  describe('--feature-gates', () => {
+    it('parses A=true,B=false over the defaults, repeatable, later wins, Go bool spellings', () => {
+      const gates = config('--feature-gates=WatchList=true,APIResponseCompression=false', '--feature-gates', 'CBORServingAndStorage=T,WatchList=0').featureGates;
+      expect(gates).toEqual({ ...FEATURE_GATES, APIResponseCompression: false, CBORServingAndStorage: true, WatchList: false });
+    });
+
+    it('rejects unknown gates, naming the known ones', () => {
+      const error = failure('--feature-gates=WatchList=true,NoSuchGate=true');
+      expect(error.message).toMatch(/^invalid argument "WatchList=true,NoSuchGate=true" for "--feature-gates" flag: unrecognized feature gate: NoSuchGate/);
+      expect(error.message).toContain('ListFromCacheSnapshot');
+    });
+
+    it('rejects values that are not bools and pairs without a value', () => {
+      expect(failure('--feature-gates=WatchList=yes').message).toMatch(/invalid value of WatchList=yes.*ParseBool/);
+      expect(failure('--feature-gates=WatchList').message).toMatch(/missing bool value for WatchList/);
+    });
+  });
+
+  it('rejects an unknown flag the way kube does, with usage', () => {
+    const error = failure('--etcd-servers=http://127.0.0.1:2379');
+    expect(error.message).toBe('unknown flag: --etcd-servers');
+    expect(error.usage).toBe(true);
+    expect(failure('-x').message).toBe("unknown shorthand flag: 'x' in -x");
+    expect(failure('serve').message).toMatch(/does not take any arguments/);
+  });
+
+  it('accepts only the storage backends and authorization modes that exist, naming them', () => {
+    const storage = failure('--storage-backend=etcd3');
+    expect(storage.message).toBe('--storage-backend "etcd3" is not supported; available backends: memory');
+    expect(storage.usage).toBe(false);
+    expect(config('--storage-backend=memory').storageBackend).toBe('memory');
+    expect(failure('--authorization-mode=Node,RBAC').message).toBe('--authorization-mode "Node" is not supported; available modes: AlwaysAllow');
+    expect(config('--authorization-mode=AlwaysAllow').authorizationModes).toEqual(['AlwaysAllow']);
+  });
+
+  it('needs --tls-cert-file and --tls-private-key-file together, resolved against the working directory', () => {
+    expect(failure('--tls-cert-file=server.crt').message).toMatch(/must be given together/);
+    expect(config('--tls-cert-file=server.crt', '--tls-private-key-file=/etc/kapi/server.key')).toMatchObject({
+      tlsCertFile: resolve(cwd, 'server.crt'),
+      tlsPrivateKeyFile: '/etc/kapi/server.key',
+    });
+  });
+
+  it('--write-kubeconfig takes a path, or "" for none', () => {
+    expect(config('--write-kubeconfig=kube/admin.yaml').writeKubeconfig).toBe(resolve(cwd, 'kube/admin.yaml'));
+    expect(config('--write-kubeconfig=').writeKubeconfig).toBeUndefined();
+  });
+
+  it('--help and -h win over everything else', () => {
+    expect(parseFlags(['--help'])).toEqual({ help: true });
+    expect(parseFlags(['--secure-port=1', '-h'])).toEqual({ help: true });
+  });
+
+  it('usage documents every flag and every feature gate', () => {
+    const text = usage();
+    for (const flag of [
+      '--bind-address', '--secure-port', '--insecure-port', '--storage-backend', '--data-dir', '--feature-gates',
+      '--authorization-mode', '--tls-cert-file', '--tls-private-key-file', '--write-kubeconfig', '-v, --v', '-h, --help',
+    ]) {
+      expect(text).toContain(flag);
+    }
+    for (const gate of Object.keys(FEATURE_GATES)) expect(text).toContain(`${gate}=true|false`);
+  });
+});

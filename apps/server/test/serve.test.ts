@@ -1,0 +1,228 @@
+import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import { Agent, request } from 'node:https';
+import { request as httpRequest } from 'node:http';
+import type { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { closeOnSignals, isLongRunning, startServer, type RunningServer, type ServedApi } from '../src/serve.js';
+import { ensureSelfSignedCertificates, type GeneratedCertificates } from '../src/tls.js';
+
+/** Stands in for @kapi/apiserver's ApiServer: health, a slow request, and a watch that never ends by itself. */
+function fakeApiServer() {
+  const events: string[] = [];
+  let slowStarted: () => void = () => {};
+  const slowStartedPromise = new Promise<void>((resolve) => (slowStarted = resolve));
+  const api: ServedApi = {
+    async start() {
+      events.push('start');
+    },
+    async stop() {
+      events.push('stop');
+    },
+    async fetch(req) {
+      const url = new URL(req.url);
+      events.push(`${req.method} ${url.pathname}${url.search}`);
+      if (url.pathname === '/readyz') return new Response('ok', { headers: { 'content-type': 'text/plain' } });
+      if (url.pathname === '/slow') {
+        slowStarted();
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        return new Response('done');
+      }
+      if (url.searchParams.get('watch') === 'true') {
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('{"type":"ADDED","object":{}}\n'));
+          },
+          cancel() {
+            events.push('watch cancelled');
+          },
+        });
+        return new Response(body, { headers: { 'content-type': 'application/json' } });
+      }
+      return new Response('not found', { status: 404 });
+    },
+  };
+  return { api, events, slowStarted: slowStartedPromise };
+}
+
+interface Reply {
+  status: number;
+  headers: IncomingMessage['headers'];
+  body: string;
+  socket: Socket;
+}
+
+function get(url: string, options: { ca?: string; agent?: Agent; servername?: string } = {}): Promise<Reply> {
+  const send = url.startsWith('https:') ? request : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = send(url, { ca: options.ca, agent: options.agent, servername: options.servername }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body, socket: req.socket as Socket }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+let tls: GeneratedCertificates;
+beforeAll(async () => {
+  tls = await ensureSelfSignedCertificates({ dataDir: mkdtempSync(join(tmpdir(), 'kapi-serve-')), bindAddress: '127.0.0.1' });
+});
+
+const running: RunningServer[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((server) => server.close()));
+});
+
+async function start(api: ServedApi, extra: { insecurePort?: number | 'ephemeral'; securePort?: number | 'ephemeral' } = {}) {
+  const logs: string[] = [];
+  const server = await startServer({
+    apiServer: api,
+    bindAddress: '127.0.0.1',
+    securePort: extra.securePort ?? 'ephemeral',
+    insecurePort: extra.insecurePort,
+    tls,
+    log: (line) => logs.push(line),
+    shutdownTimeoutMs: 10_000,
+  });
+  running.push(server);
+  return { server, logs };
+}
+
+describe('startServer', () => {
+  it('serves the ApiServer over HTTPS with the generated CA, after starting it', async () => {
+    const { api, events } = fakeApiServer();
+    const { server, logs } = await start(api);
+    expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    expect(server.urls).toEqual({ https: server.url });
+    expect(logs).toEqual([`kapi-server listening on ${server.url}`]);
+
+    const reply = await get(`${server.url}/readyz`, { ca: tls.ca });
+    expect(reply).toMatchObject({ status: 200, body: 'ok' });
+    // The certificate is also valid for the name localhost.
+    expect((await get(`${server.url}/readyz`, { ca: tls.ca, servername: 'localhost' })).body).toBe('ok');
+    expect(events.slice(0, 2)).toEqual(['start', 'GET /readyz']);
+
+    await server.close();
+    expect(events.at(-1)).toBe('stop');
+  });
+
+  it('refuses clients that do not trust the CA', async () => {
+    const { server } = await start(fakeApiServer().api);
+    await expect(get(`${server.url}/readyz`)).rejects.toMatchObject({ code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
+    const other = await ensureSelfSignedCertificates({ dataDir: mkdtempSync(join(tmpdir(), 'kapi-other-')), bindAddress: '127.0.0.1' });
+    await expect(get(`${server.url}/readyz`, { ca: other.ca })).rejects.toMatchObject({ code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
+  });
+
+  it('serves plain HTTP on the insecure port, alone or beside HTTPS', async () => {
+    const both = await start(fakeApiServer().api, { insecurePort: 'ephemeral' });
+    expect(both.server.url).toBe(both.server.urls.https);
+    expect((await get(`${both.server.urls.http}/readyz`)).body).toBe('ok');
+    expect((await get(`${both.server.urls.https}/readyz`, { ca: tls.ca })).body).toBe('ok');
+    expect(both.logs[1]).toMatch(/^kapi-server listening on http:\/\/127\.0\.0\.1:\d+ /);
+
+    const plain = await start(fakeApiServer().api, { securePort: 0, insecurePort: 'ephemeral' });
+    expect(plain.server.urls).toEqual({ http: plain.server.url });
+    expect((await get(`${plain.server.url}/readyz`)).body).toBe('ok');
+  });
+
+  it('reports a port in use and stops the ApiServer again', async () => {
+    const { server } = await start(fakeApiServer().api);
+    const port = Number(new URL(server.url).port);
+    const second = fakeApiServer();
+    await expect(start(second.api, { securePort: port })).rejects.toThrow(`failed to listen on 127.0.0.1:${port}: address already in use`);
+    expect(second.events).toEqual(['start', 'stop']);
+  });
+
+  it('close() drops idle keep-alive connections', async () => {
+    const { api, events } = fakeApiServer();
+    const { server } = await start(api);
+    const agent = new Agent({ keepAlive: true, ca: tls.ca });
+    const reply = await get(`${server.url}/readyz`, { agent });
+    expect(reply.headers.connection).toBe('keep-alive');
+    expect(reply.socket.destroyed).toBe(false);
+    const socketClosed = once(reply.socket, 'close');
+
+    await server.close();
+    await socketClosed;
+    expect(events.at(-1)).toBe('stop');
+    agent.destroy();
+  });
+
+  it('close() cuts open watches and lets other in-flight requests finish', async () => {
+    const { api, events, slowStarted } = fakeApiServer();
+    const { server } = await start(api);
+    const agent = new Agent({ keepAlive: true, ca: tls.ca });
+
+    const watch = await new Promise<IncomingMessage>((resolve, reject) => {
+      const req = request(`${server.url}/api/v1/pods?watch=true`, { agent }, resolve);
+      req.on('error', reject);
+      req.end();
+    });
+    expect(watch.statusCode).toBe(200);
+    const watchError = new Promise<Error>((resolve) => watch.once('error', resolve));
+    const [firstEvent] = await once(watch, 'data');
+    expect(String(firstEvent)).toContain('ADDED');
+    const watchClosed = new Promise((resolve) => watch.once('close', resolve));
+
+    const slow = get(`${server.url}/slow`, { agent });
+    await slowStarted;
+    await server.close();
+    await watchClosed;
+    // The watch is cut, not completed: the client sees the connection end mid-stream.
+    expect(await watchError).toMatchObject({ code: 'ECONNRESET' });
+    await expect(slow).resolves.toMatchObject({ status: 200, body: 'done' });
+    expect(events).toContain('watch cancelled');
+    expect(events.at(-1)).toBe('stop');
+    agent.destroy();
+  });
+
+  it('close() is idempotent', async () => {
+    const { api, events } = fakeApiServer();
+    const { server } = await start(api);
+    await Promise.all([server.close(), server.close()]);
+    await server.close();
+    expect(events.filter((e) => e === 'stop')).toHaveLength(1);
+  });
+});
+
+describe('closeOnSignals', () => {
+  it('closes the server on SIGTERM and exits 0', async () => {
+    const { api, events } = fakeApiServer();
+    const { server } = await start(api);
+    const logs: string[] = [];
+    let exited: (code: number) => void = () => {};
+    const exitCode = new Promise<number>((resolve) => (exited = resolve));
+    const dispose = closeOnSignals(server, (line) => logs.push(line), exited);
+    try {
+      process.emit('SIGTERM', 'SIGTERM');
+      expect(await exitCode).toBe(0);
+      expect(events.at(-1)).toBe('stop');
+      expect(logs).toEqual(['received SIGTERM, shutting down']);
+      await expect(get(`${server.url}/readyz`, { ca: tls.ca })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    } finally {
+      dispose();
+    }
+  });
+});
+
+describe('isLongRunning', () => {
+  it('knows watches and streaming subresources', () => {
+    expect(isLongRunning('/api/v1/pods?watch=true')).toBe(true);
+    expect(isLongRunning('/api/v1/namespaces/default/pods?watch=1&resourceVersion=5')).toBe(true);
+    expect(isLongRunning('/api/v1/watch/namespaces/default/pods')).toBe(true);
+    expect(isLongRunning('/apis/apps/v1/watch/deployments')).toBe(true);
+    expect(isLongRunning('/api/v1/namespaces/default/pods/p/exec')).toBe(true);
+    expect(isLongRunning('/api/v1/namespaces/default/pods/p/log?follow=true')).toBe(true);
+    expect(isLongRunning('/api/v1/namespaces/default/pods/p/log')).toBe(false);
+    expect(isLongRunning('/api/v1/pods?watch=false')).toBe(false);
+    expect(isLongRunning('/apis/apps/v1/namespaces/watch/deployments')).toBe(false);
+    expect(isLongRunning('/readyz')).toBe(false);
+  });
+});

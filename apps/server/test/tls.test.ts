@@ -1,0 +1,86 @@
+import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ensureSelfSignedCertificates, loadServingCertificate } from '../src/tls.js';
+
+const tempDir = () => mkdtempSync(join(tmpdir(), 'kapi-tls-'));
+const mode = (file: string) => statSync(file).mode & 0o777;
+
+describe('self-signed serving material', () => {
+  it('is generated on first start: a CA and a serving certificate it signed, keys mode 0600', async () => {
+    const dataDir = join(tempDir(), 'nested', '.kapi');
+    const tls = await ensureSelfSignedCertificates({ dataDir, bindAddress: '127.0.0.1' });
+    expect(tls.created).toEqual({ ca: true, cert: true });
+    expect(tls.files).toEqual({
+      ca: join(dataDir, 'ca.crt'),
+      caKey: join(dataDir, 'ca.key'),
+      cert: join(dataDir, 'apiserver.crt'),
+      key: join(dataDir, 'apiserver.key'),
+    });
+    expect(mode(tls.files.key)).toBe(0o600);
+    expect(mode(tls.files.caKey)).toBe(0o600);
+    expect(readFileSync(tls.files.ca, 'utf8')).toBe(tls.ca);
+
+    const ca = new X509Certificate(tls.ca);
+    const cert = new X509Certificate(tls.cert);
+    expect(ca.ca).toBe(true);
+    expect(cert.ca).toBe(false);
+    expect(cert.checkIssued(ca)).toBe(true);
+    expect(cert.verify(ca.publicKey)).toBe(true);
+    expect(cert.keyUsage).toContain('1.3.6.1.5.5.7.3.1'); // serverAuth
+  });
+
+  it('covers 127.0.0.1, ::1, localhost and the bind address', async () => {
+    const tls = await ensureSelfSignedCertificates({ dataDir: tempDir(), bindAddress: '192.0.2.10' });
+    const cert = new X509Certificate(tls.cert);
+    expect(cert.subjectAltName).toContain('IP Address:127.0.0.1');
+    expect(cert.subjectAltName).toContain('DNS:localhost');
+    for (const ip of ['127.0.0.1', '::1', '192.0.2.10']) expect(cert.checkIP(ip)).toBe(ip);
+    expect(cert.checkHost('localhost')).toBe('localhost');
+    expect(cert.checkHost('kubernetes.default.svc')).toBe('kubernetes.default.svc');
+  });
+
+  it('is reused on later starts', async () => {
+    const dataDir = tempDir();
+    const first = await ensureSelfSignedCertificates({ dataDir, bindAddress: '127.0.0.1' });
+    const second = await ensureSelfSignedCertificates({ dataDir, bindAddress: '127.0.0.1' });
+    expect(second.created).toEqual({ ca: false, cert: false });
+    expect(second.cert).toBe(first.cert);
+    expect(second.key).toBe(first.key);
+    expect(second.ca).toBe(first.ca);
+  });
+
+  it('reissues only the serving certificate, from the same CA, for a new bind address or a damaged file', async () => {
+    const dataDir = tempDir();
+    const first = await ensureSelfSignedCertificates({ dataDir, bindAddress: '127.0.0.1' });
+    const moved = await ensureSelfSignedCertificates({ dataDir, bindAddress: '198.51.100.7' });
+    expect(moved.created).toEqual({ ca: false, cert: true });
+    expect(moved.ca).toBe(first.ca);
+    expect(new X509Certificate(moved.cert).checkIP('198.51.100.7')).toBe('198.51.100.7');
+    expect(new X509Certificate(moved.cert).verify(new X509Certificate(first.ca).publicKey)).toBe(true);
+
+    writeFileSync(moved.files.cert, 'not a certificate');
+    const repaired = await ensureSelfSignedCertificates({ dataDir, bindAddress: '198.51.100.7' });
+    expect(repaired.created).toEqual({ ca: false, cert: true });
+    expect(repaired.ca).toBe(first.ca);
+  });
+
+  it('renews a serving certificate near its end', async () => {
+    const dataDir = tempDir();
+    await ensureSelfSignedCertificates({ dataDir, bindAddress: '127.0.0.1' });
+    const later = new Date(Date.now() + 350 * 24 * 3600 * 1000);
+    const renewed = await ensureSelfSignedCertificates({ dataDir, bindAddress: '127.0.0.1', now: later });
+    expect(renewed.created).toEqual({ ca: false, cert: true });
+    expect(new Date(new X509Certificate(renewed.cert).validTo).getTime()).toBeGreaterThan(later.getTime());
+  });
+
+  it('loads user-supplied files and names the flag when one is missing', async () => {
+    const dataDir = tempDir();
+    const tls = await ensureSelfSignedCertificates({ dataDir, bindAddress: '127.0.0.1' });
+    await expect(loadServingCertificate(tls.files.cert, tls.files.key)).resolves.toEqual({ cert: tls.cert, key: tls.key });
+    await expect(loadServingCertificate(join(dataDir, 'missing.crt'), tls.files.key)).rejects.toThrow(/--tls-cert-file/);
+    await expect(loadServingCertificate(tls.files.key, tls.files.key)).rejects.toThrow(/unable to load server certificate/);
+  });
+});

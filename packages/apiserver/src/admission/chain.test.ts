@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import type { ResourceInfo } from '@kapi/apimachinery';
+import { createAdmissionChain } from './chain.js';
+import type { AdmissionAttributes, AdmissionPlugin } from './types.js';
+
+const attrs = (operation: AdmissionAttributes['operation']): AdmissionAttributes => ({
+  operation,
+  resource: { group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps' } as ResourceInfo,
+  subresource: '',
+  namespace: 'default',
+  name: 'a',
+  object: { metadata: { name: 'a' } },
+  user: { username: 'u', groups: [] },
+  dryRun: false,
+});
+
+describe('admission chain', () => {
+  it('runs every mutation in order before any validation, skipping plugins for other operations', async () => {
+    const seen: string[] = [];
+    const plugin = (name: string, operations?: AdmissionPlugin['operations']): AdmissionPlugin => ({
+      name,
+      operations,
+      mutate: (a) => {
+        seen.push(`mutate ${name}`);
+        (a.object!.metadata as Record<string, unknown>)[name] = true;
+      },
+      validate: () => void seen.push(`validate ${name}`),
+    });
+    const chain = createAdmissionChain([plugin('a'), plugin('b', ['DELETE']), plugin('c', ['CREATE'])]);
+    const a = attrs('CREATE');
+    await chain.mutate(a);
+    await chain.validate(a);
+    expect(seen).toEqual(['mutate a', 'mutate c', 'validate a', 'validate c']);
+    expect(a.object!.metadata).toEqual({ name: 'a', a: true, c: true });
+  });
+
+  it('stops at the first rejection', async () => {
+    const seen: string[] = [];
+    const chain = createAdmissionChain([
+      { name: 'deny', validate: () => Promise.reject(new Error('denied')) },
+      { name: 'after', validate: () => void seen.push('after') },
+    ]);
+    await expect(chain.validate(attrs('UPDATE'))).rejects.toThrow('denied');
+    expect(seen).toEqual([]);
+  });
+});

@@ -1,0 +1,90 @@
+import { decodeEnvelope, newBadRequest, type FieldShape, type FieldTree, type KubeObject } from '@kapi/apimachinery';
+import { parse as parseYaml } from 'yaml';
+import { apiVersionOf, type ResourceEntry } from '../registry/resources.js';
+import type { BodyFormat } from './negotiate.js';
+
+/**
+ * Drops the empty strings Go writes for unset non-pointer string fields, which its JSON encoding would omit, so
+ * a Protobuf body reads like the JSON one (`generateName: ""` is not a request for a generated name). Map
+ * values are data and stay as they are; the field tree tells maps from structs.
+ */
+function dropGoEmptyStrings(tree: FieldTree, shape: FieldShape, value: unknown): void {
+  if (shape === 0 || shape === '*' || value === null || typeof value !== 'object') return;
+  if (typeof shape === 'string') {
+    const type = tree.types[shape];
+    if (!type) return;
+    const obj = value as Record<string, unknown>;
+    for (const [key, child] of Object.entries(obj)) {
+      if (child === '' && type.props[key] !== undefined) delete obj[key];
+      else if (type.props[key] !== undefined) dropGoEmptyStrings(tree, type.props[key], child);
+    }
+  } else if ('a' in shape) {
+    if (Array.isArray(value)) for (const item of value) dropGoEmptyStrings(tree, shape.a, item);
+  } else {
+    for (const item of Object.values(value as Record<string, unknown>)) dropGoEmptyStrings(tree, shape.m, item);
+  }
+}
+
+/** Drops `null` members recursively: kube treats an explicit null as an unset field (Go's JSON decoding). */
+export function dropNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(dropNulls);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) if (v !== null) out[k] = dropNulls(v);
+    return out;
+  }
+  return value;
+}
+
+function parseText(format: 'json' | 'yaml', text: string): unknown {
+  try {
+    return format === 'json' ? JSON.parse(text) : parseYaml(text);
+  } catch (err) {
+    throw newBadRequest(`error decoding ${format === 'json' ? 'JSON' : 'YAML'}: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * Decodes a request body for `entry` (JSON, YAML or Protobuf) into its JSON form, and checks that it is one
+ * object of the URL's kind: a missing kind or apiVersion is filled in, a different one is 400, and so is a List.
+ */
+export function decodeObject(entry: ResourceEntry, format: BodyFormat, body: Uint8Array): KubeObject {
+  if (body.length === 0) throw newBadRequest('the request body is empty');
+  let value: unknown;
+  if (format === 'protobuf') {
+    const { typeMeta, raw } = decodeEnvelope(body);
+    checkType(entry, typeMeta.apiVersion, typeMeta.kind);
+    const decoded = entry.codec().decode(entry.info.protobuf.message, raw);
+    dropGoEmptyStrings(entry.group.fieldTree, entry.typeKey, decoded);
+    value = { apiVersion: typeMeta.apiVersion || undefined, kind: typeMeta.kind || undefined, ...decoded };
+  } else {
+    value = parseText(format, new TextDecoder().decode(body));
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    throw newBadRequest(`the body of the request must be a single ${entry.info.kind} object`);
+  }
+  const obj = dropNulls(value) as KubeObject;
+  checkType(entry, obj.apiVersion, obj.kind);
+  if (Array.isArray((obj as { items?: unknown }).items) && !entry.group.fieldTree.types[entry.typeKey]?.props.items) {
+    throw newBadRequest(`a list of objects cannot be sent to ${entry.info.plural}: send one ${entry.info.kind} per request`);
+  }
+  obj.apiVersion = apiVersionOf(entry.info);
+  obj.kind = entry.info.kind;
+  return obj;
+}
+
+function checkType(entry: ResourceEntry, apiVersion: unknown, kind: unknown) {
+  const expected = apiVersionOf(entry.info);
+  if (typeof kind === 'string' && kind !== '' && kind !== entry.info.kind) {
+    throw newBadRequest(`the kind of the object (${kind}) does not match the kind on the URL (${entry.info.kind})`);
+  }
+  if (typeof apiVersion === 'string' && apiVersion !== '' && apiVersion !== expected) {
+    throw newBadRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${expected})`);
+  }
+}
+
+/** Parses a JSON or YAML body that is not a kind of this group (patches, DeleteOptions). */
+export function decodeLoose(format: 'json' | 'yaml', body: Uint8Array): unknown {
+  if (body.length === 0) return undefined;
+  return parseText(format, new TextDecoder().decode(body));
+}

@@ -1,0 +1,181 @@
+// GET /api, /apis, /api/v1, /apis/GROUP and /apis/GROUP/VERSION: kube's discovery documents, aggregated
+// (apidiscovery.k8s.io/v2) on /api and /apis when the client asks for it, unaggregated otherwise.
+import { createHash } from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import { StatusError, StatusReasons, type GroupDefinition } from '@kapi/apimachinery';
+import {
+  AGGREGATED_DISCOVERY_GROUP,
+  AGGREGATED_DISCOVERY_KIND,
+  AGGREGATED_DISCOVERY_VERSION,
+  apiGroup,
+  apiGroupDiscoveryList,
+  apiGroupList,
+  apiResourceList,
+  apiVersions,
+  servedGroups,
+  type ServedGroup,
+} from '../discovery/index.js';
+
+/** The Content-Type of an aggregated discovery response, exactly as kube writes it. */
+export const AGGREGATED_DISCOVERY_CONTENT_TYPE = `application/json;g=${AGGREGATED_DISCOVERY_GROUP};v=${AGGREGATED_DISCOVERY_VERSION};as=${AGGREGATED_DISCOVERY_KIND}`;
+const JSON_CONTENT_TYPE = 'application/json';
+
+export type DiscoveryFormat = 'aggregated' | 'legacy';
+
+/**
+ * Which discovery document the Accept header asks for: the first acceptable entry by preference (q, then order)
+ * decides. Only `application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList` selects the aggregated
+ * form; other `as=` entries (v2beta1, which kube no longer serves) are skipped; JSON or a wildcard selects the
+ * unaggregated form, which is also the answer when nothing else matches. Kept local until the shared negotiation
+ * module can name these media types.
+ */
+export function negotiateDiscovery(accept: string | null | undefined): DiscoveryFormat {
+  const entries = (accept ?? '')
+    .split(',')
+    .map((raw, index) => {
+      const [mime, ...rawParams] = raw.split(';').map((s) => s.trim());
+      const params: Record<string, string> = {};
+      for (const p of rawParams) {
+        const eq = p.indexOf('=');
+        if (eq > 0) params[p.slice(0, eq).trim().toLowerCase()] = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+      }
+      const q = params.q === undefined ? 1 : Number(params.q);
+      return { mime: mime.toLowerCase(), params, q: Number.isFinite(q) ? q : 0, index };
+    })
+    .filter((e) => e.mime !== '' && e.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index);
+  for (const { mime, params } of entries) {
+    if (params.as !== undefined) {
+      if (
+        mime === 'application/json' &&
+        params.g === AGGREGATED_DISCOVERY_GROUP &&
+        params.v === AGGREGATED_DISCOVERY_VERSION &&
+        params.as === AGGREGATED_DISCOVERY_KIND
+      ) {
+        return 'aggregated';
+      }
+      continue;
+    }
+    if (mime === 'application/json' || mime === 'application/*' || mime === '*/*') return 'legacy';
+  }
+  return 'legacy';
+}
+
+/** kube's answer to a path it does not serve: 404 NotFound, `the server could not find the requested resource`. */
+function notFound(): StatusError {
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: 'the server could not find the requested resource',
+    reason: StatusReasons.NotFound,
+    details: {},
+    code: 404,
+  });
+}
+
+function errorResponse(err: StatusError): Response {
+  return new Response(JSON.stringify(err.status), { status: err.code, headers: { 'Content-Type': JSON_CONTENT_TYPE } });
+}
+
+interface Encoded {
+  body: string;
+  etag: string;
+}
+
+// Discovery only changes when the groups do: the served groups and every serialized document are kept per
+// `getGroups()` result (an identical array reuses them), so each document is encoded once.
+interface Snapshot {
+  groups: ServedGroup[];
+  encoded: Map<string, Encoded>;
+}
+
+function encode(doc: unknown): Encoded {
+  const body = JSON.stringify(doc);
+  // kube's aggregated discovery ETag: the uppercase hex SHA-512 of the document, quoted
+  return { body, etag: `"${createHash('sha512').update(body).digest('hex').toUpperCase()}"` };
+}
+
+/**
+ * The discovery routes, reading the registered groups on every request through `getGroups` (so groups added later
+ * show up). Only GET (and HEAD, which hono answers from GET) is routed here.
+ */
+export function createDiscoveryRoutes(getGroups: () => GroupDefinition[]): Hono {
+  const snapshots = new WeakMap<GroupDefinition[], Snapshot>();
+  const snapshot = (): Snapshot => {
+    const defs = getGroups();
+    let snap = snapshots.get(defs);
+    if (!snap) {
+      snap = { groups: servedGroups(defs), encoded: new Map() };
+      snapshots.set(defs, snap);
+    }
+    return snap;
+  };
+  // Only documents that exist are kept, so requests for made-up paths cannot grow the cache.
+  const cached = (snap: Snapshot, key: string, build: (groups: ServedGroup[]) => unknown): Encoded | null => {
+    let encoded = snap.encoded.get(key);
+    if (!encoded) {
+      const doc = build(snap.groups);
+      if (doc === undefined) return null;
+      encoded = encode(doc);
+      snap.encoded.set(key, encoded);
+    }
+    return encoded;
+  };
+  const json = (encoded: Encoded | null): Response =>
+    encoded ? new Response(encoded.body, { status: 200, headers: { 'Content-Type': JSON_CONTENT_TYPE } }) : errorResponse(notFound());
+
+  // Root documents vary with Accept; the aggregated one also carries kube's ETag and answers If-None-Match with 304.
+  const root = (c: Context, key: 'api' | 'apis', select: (groups: ServedGroup[]) => ServedGroup[], legacy: (groups: ServedGroup[]) => unknown) => {
+    const snap = snapshot();
+    if (negotiateDiscovery(c.req.header('accept')) === 'aggregated') {
+      const encoded = cached(snap, `${key}:v2`, (groups) => apiGroupDiscoveryList(select(groups)))!;
+      const headers = { 'Content-Type': AGGREGATED_DISCOVERY_CONTENT_TYPE, ETag: encoded.etag, Vary: 'Accept', 'Cache-Control': 'public' };
+      if (c.req.header('if-none-match') === encoded.etag) return new Response(null, { status: 304, headers });
+      return new Response(encoded.body, { status: 200, headers });
+    }
+    return new Response(JSON.stringify(legacy(snap.groups)), { status: 200, headers: { 'Content-Type': JSON_CONTENT_TYPE, Vary: 'Accept' } });
+  };
+  const core = (groups: ServedGroup[]) => groups.filter((g) => g.name === '');
+  const named = (groups: ServedGroup[]) => groups.filter((g) => g.name !== '');
+  const findGroup = (groups: ServedGroup[], name: string) => groups.find((g) => g.name === name);
+
+  const app = new Hono();
+  app.get('/api', (c) => root(c, 'api', core, (groups) => apiVersions(findGroup(groups, ''), serverAddress(c))));
+  app.get('/apis', (c) => root(c, 'apis', named, (groups) => apiGroupList(groups)));
+  app.get('/api/:version', (c) => {
+    const version = c.req.param('version');
+    return json(cached(snapshot(), `api/${version}`, (groups) => {
+      const group = findGroup(groups, '');
+      return group && apiResourceList(group, version);
+    }));
+  });
+  app.get('/apis/:group', (c) => {
+    const name = c.req.param('group');
+    return json(cached(snapshot(), `apis/${name}`, (groups) => {
+      const group = name ? findGroup(groups, name) : undefined;
+      return group && apiGroup(group);
+    }));
+  });
+  app.get('/apis/:group/:version', (c) => {
+    const name = c.req.param('group');
+    const version = c.req.param('version');
+    return json(cached(snapshot(), `apis/${name}/${version}`, (groups) => {
+      const group = name ? findGroup(groups, name) : undefined;
+      return group && apiResourceList(group, version);
+    }));
+  });
+  return app;
+}
+
+/** The `host:port` the client reached the server at (the Host header; the request URL's host without one). */
+function serverAddress(c: Context): string {
+  const host = c.req.header('host');
+  if (host) return host;
+  try {
+    return new URL(c.req.url).host;
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,207 @@
+import {
+  newBadRequest,
+  newMethodNotSupported,
+  newNotFound,
+  type KubeList,
+  type KubeObject,
+} from '@kapi/apimachinery';
+import type { UserInfo } from '../admission/types.js';
+import { deleteObject, type DeleteOptions } from '../registry/delete.js';
+import { listObjects, parseListOptions } from '../registry/list.js';
+import type { ResourceEntry, ResourceRegistry } from '../registry/resources.js';
+import type { RequestContext, Store } from '../registry/store.js';
+import { buildTable } from '../table/table.js';
+import { decodeLoose, decodeObject } from './decode.js';
+import { checkUnknownFields, parseFieldValidation } from './field-validation.js';
+import { negotiateResponse, requestBodyFormat, type ResponseFormat } from './negotiate.js';
+import { applyPatch, patchTypeOf } from './patch.js';
+import type { RequestInfo } from './request-info.js';
+import { render, response, warningHeader } from './respond.js';
+import { startWatch } from './watch.js';
+
+/** A subresource served by its own handler (scale, eviction, the access reviews...). */
+export type SubresourceHandler = (args: {
+  request: Request;
+  info: RequestInfo;
+  ctx: RequestContext;
+  format: ResponseFormat;
+  query: URLSearchParams;
+  body: () => Promise<Uint8Array>;
+}) => Promise<Response>;
+
+export interface ResourceHandlerDeps {
+  registry: ResourceRegistry;
+  store: Store;
+  /** Handlers by `<resource>/<subresource>` (`deployments/scale`), or `<resource>` for virtual resources. */
+  special: Record<string, SubresourceHandler>;
+  anonymousUser: UserInfo;
+}
+
+const NOT_FOUND_PATH = () => newNotFound({ group: '', resource: '' }, '');
+
+/** The verbs a subresource takes: status and scale are read and written; others declare theirs. */
+function subresourceVerbs(entry: ResourceEntry, subresource: string): string[] | undefined {
+  const sub = entry.info.subresources;
+  if (subresource === 'status' && sub.status) return ['get', 'update', 'patch'];
+  if (subresource === 'scale' && sub.scale) return ['get', 'update', 'patch'];
+  if (subresource === 'finalize' && entry.info.kind === 'Namespace' && !entry.info.group) return ['update'];
+  return sub.others?.find((o) => o.name === subresource)?.verbs;
+}
+
+function parseDryRun(query: URLSearchParams): boolean {
+  const values = query.getAll('dryRun');
+  for (const v of values) if (v !== '' && v !== 'All') throw newBadRequest(`Invalid dryRun value "${v}": supported values are "All"`);
+  return values.includes('All');
+}
+
+async function readBody(request: Request): Promise<Uint8Array> {
+  return new Uint8Array(await request.arrayBuffer());
+}
+
+/** Serves one resource request (the main resource and its status subresource); others go to `special`. */
+export function createResourceHandler(deps: ResourceHandlerDeps) {
+  const { registry, store } = deps;
+
+  return async function handle(request: Request, info: RequestInfo): Promise<Response> {
+    const entry = registry.lookup(info.group, info.version, info.resource);
+    if (!entry) throw NOT_FOUND_PATH();
+    const url = new URL(request.url);
+    const query = url.searchParams;
+    const namespaced = entry.info.scope === 'Namespaced';
+    const gr = { group: entry.info.group, resource: entry.info.plural };
+
+    if (!namespaced && info.namespace && !(entry.info.kind === 'Namespace' && !entry.info.group)) throw NOT_FOUND_PATH();
+    if (namespaced && !info.namespace && !['list', 'watch'].includes(info.verb)) throw NOT_FOUND_PATH();
+
+    const verbs = info.subresource ? subresourceVerbs(entry, info.subresource) : entry.info.verbs;
+    if (!verbs) throw NOT_FOUND_PATH();
+    if (!verbs.includes(info.verb)) throw newMethodNotSupported(gr, info.verb);
+
+    const ctx: RequestContext = {
+      entry,
+      namespace: namespaced ? info.namespace : '',
+      user: deps.anonymousUser,
+      dryRun: parseDryRun(query),
+      subresource: info.subresource,
+    };
+    const readVerb = info.verb === 'get' || info.verb === 'list' || info.verb === 'watch';
+    const format = negotiateResponse(request.headers.get('accept'), { table: readVerb, protobuf: true });
+    const special = deps.special[info.subresource ? `${info.resource}/${info.subresource}` : info.resource];
+    if (special) return special({ request, info, ctx, format, query, body: () => readBody(request) });
+
+    const pretty = ['1', 'true'].includes(query.get('pretty') ?? '');
+    const proto = (list: boolean) => ({
+      codec: entry.codec(),
+      message: list ? entry.info.protobuf.listMessage : entry.info.protobuf.message,
+    });
+    const warnings: string[] = [];
+    const reply = (obj: KubeObject, status: number) =>
+      response(render(obj, format, { pretty, protobuf: proto(false) }), status, warningHeader(warnings));
+    const tableOf = (objects: KubeObject[], listMeta?: Record<string, unknown>, noHeaders = false) =>
+      buildTable(entry.info, objects, {
+        includeObject: (query.get('includeObject') as 'None' | 'Metadata' | 'Object' | null) ?? undefined,
+        listMeta,
+        noHeaders,
+      }) as unknown as KubeObject;
+
+    switch (info.verb) {
+      case 'get': {
+        const obj = await store.get(ctx, info.name);
+        if (format.kind === 'table') return response(render(tableOf([obj]), { kind: 'json' }, { pretty }), 200);
+        return reply(obj, 200);
+      }
+      case 'list': {
+        const list: KubeList = await listObjects(store, ctx, parseListOptions(entry, query));
+        if (format.kind === 'table') {
+          return response(render(tableOf(list.items, list.metadata as Record<string, unknown>), { kind: 'json' }, { pretty }), 200);
+        }
+        return response(render(list as unknown as KubeObject, format, { pretty, protobuf: proto(true) }), 200);
+      }
+      case 'watch': {
+        const options = parseListOptions(entry, query);
+        const timeout = Number(query.get('timeoutSeconds') ?? '') || undefined;
+        const stream = await startWatch(store, {
+          ctx,
+          options,
+          name: info.name || undefined,
+          timeoutSeconds: timeout,
+          signal: request.signal,
+          renderObject: (obj, first) => (format.kind === 'table' ? tableOf([obj], undefined, !first) : obj),
+        });
+        return new Response(stream, {
+          status: 200,
+          headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' },
+        });
+      }
+      case 'create': {
+        const level = parseFieldValidation(query);
+        const obj = decodeObject(entry, requestBodyFormat(request.headers.get('content-type')), await readBody(request));
+        checkUnknownFields(entry, obj, level, warnings);
+        return reply(await store.create(ctx, obj), 201);
+      }
+      case 'update': {
+        const level = parseFieldValidation(query);
+        const obj = decodeObject(entry, requestBodyFormat(request.headers.get('content-type')), await readBody(request));
+        checkUnknownFields(entry, obj, level, warnings);
+        const result = await store.update(ctx, info.name, () => obj);
+        return reply(result.obj, result.created ? 201 : 200);
+      }
+      case 'patch': {
+        const level = parseFieldValidation(query);
+        const type = patchTypeOf(request.headers.get('content-type'));
+        const patch = decodeLoose('json', await readBody(request));
+        const gk = { group: entry.info.group, kind: entry.info.kind };
+        const result = await store.update(ctx, info.name, (current) => {
+          if (!current) throw newNotFound(gr, info.name);
+          const patched = applyPatch(type, current, patch, gk, info.name);
+          checkUnknownFields(entry, patched, level, warnings);
+          return patched;
+        }, { allowCreate: false });
+        return reply(result.obj, 200);
+      }
+      case 'delete': {
+        const options = deleteOptionsOf(query, decodeLoose('json', await readBody(request)));
+        const result = await deleteObject(store, ctx, info.name, options);
+        if (!result.removed || entry.strategy.returnDeletedObject) return reply(result.obj, 200);
+        return response(render(successStatus(entry, result.obj), { kind: 'json' }), 200);
+      }
+      case 'deletecollection': {
+        const options = deleteOptionsOf(query, decodeLoose('json', await readBody(request)));
+        const list = await listObjects(store, ctx, { ...parseListOptions(entry, query), limit: 0 });
+        const deleted: KubeObject[] = [];
+        for (const item of list.items) {
+          const itemCtx = { ...ctx, namespace: String((item.metadata as { namespace?: string }).namespace ?? '') };
+          try {
+            deleted.push((await deleteObject(store, itemCtx, String((item.metadata as { name: string }).name), options)).obj);
+          } catch (err) {
+            if ((err as { status?: { code?: number } }).status?.code !== 404) throw err;
+          }
+        }
+        return response(render({ ...list, items: deleted } as unknown as KubeObject, format, { pretty, protobuf: proto(true) }), 200);
+      }
+    }
+  };
+}
+
+/** DeleteOptions from the body (JSON) and the query (gracePeriodSeconds, propagationPolicy). */
+function deleteOptionsOf(query: URLSearchParams, body: unknown): DeleteOptions {
+  const fromBody = (body && typeof body === 'object' ? body : {}) as DeleteOptions & { kind?: string };
+  const options: DeleteOptions = { ...fromBody };
+  const grace = query.get('gracePeriodSeconds');
+  if (grace !== null) options.gracePeriodSeconds = Number(grace);
+  const policy = query.get('propagationPolicy');
+  if (policy) options.propagationPolicy = policy;
+  return options;
+}
+
+/** kube's answer to a completed delete for kinds that do not return the object. */
+function successStatus(entry: ResourceEntry, obj: KubeObject): KubeObject {
+  const meta = obj.metadata as { name?: string; uid?: string };
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Success',
+    details: { name: meta.name, group: entry.info.group || undefined, kind: entry.info.plural, uid: meta.uid },
+  };
+}

@@ -1,0 +1,31 @@
+import type { KubeObject } from '@kapi/apimachinery';
+import type { Strategy } from '../plugin.js';
+
+export const NAMESPACE_FINALIZER = 'kubernetes';
+
+type Namespace = KubeObject & { spec?: { finalizers?: string[] }; status?: { phase?: string } };
+
+/**
+ * Namespaces (kube's pkg/registry/core/namespace): created Active with the `kubernetes` finalizer in spec; the
+ * first delete marks them Terminating and the namespace controller empties them before they go.
+ */
+export const namespaceStrategy: Strategy = {
+  prepareForCreate(obj) {
+    const ns = obj as Namespace;
+    ns.status = { phase: 'Active' };
+    const finalizers = new Set(ns.spec?.finalizers ?? []);
+    finalizers.add(NAMESPACE_FINALIZER);
+    ns.spec = { ...ns.spec, finalizers: [...finalizers].sort() };
+  },
+  prepareForUpdate(obj, old) {
+    // spec.finalizers change only through the finalize subresource.
+    const ns = obj as Namespace;
+    ns.spec = { ...ns.spec, finalizers: (old as Namespace).spec?.finalizers ?? [] };
+    if (!(old as Namespace).spec?.finalizers) delete ns.spec.finalizers;
+  },
+  deletionPending: (obj) => !!(obj as Namespace).spec?.finalizers?.length,
+  prepareForDelete(obj) {
+    (obj as Namespace).status = { ...(obj as Namespace).status, phase: 'Terminating' };
+  },
+  returnDeletedObject: true,
+};

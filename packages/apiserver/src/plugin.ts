@@ -1,0 +1,44 @@
+import type { FieldError, GroupDefinition, KubeObject } from '@kapi/apimachinery';
+
+/**
+ * Per-kind behaviour the generic Store calls, in this order on create: prepareForCreate → (defaults) →
+ * validate → canonicalize; on update: prepareForUpdate → validateUpdate → canonicalize. Hooks may mutate the
+ * object they are given (that is their purpose) and must not touch `old`. Everything else (metadata, storage,
+ * preconditions, generation) is the Store's job.
+ */
+export interface Strategy {
+  /** Clears fields a client may not set on create (status of kinds with a status subresource, by default). */
+  prepareForCreate?(obj: KubeObject): void;
+  /** Carries over fields a main-resource update may not change (status, by default). */
+  prepareForUpdate?(obj: KubeObject, old: KubeObject): void;
+  /** Semantic validation beyond the schema, with kube field paths. */
+  validate?(obj: KubeObject): FieldError[];
+  validateUpdate?(obj: KubeObject, old: KubeObject): FieldError[];
+  /** Normalizes the object before it is stored. */
+  canonicalize?(obj: KubeObject): void;
+  /** Warnings returned to the client in `Warning` headers. */
+  warnings?(obj: KubeObject, old?: KubeObject): string[];
+  /** Whether PUT may create a missing object (true for most kinds, as kube). */
+  allowCreateOnUpdate?: boolean;
+  /**
+   * Whether a delete must wait (beyond metadata.finalizers, which always hold an object back): namespaces wait
+   * for `spec.finalizers`. Called on the stored object; must not mutate it.
+   */
+  deletionPending?(obj: KubeObject): boolean;
+  /** Called on the first delete of an object that is held back, after deletionTimestamp is set (Namespace: phase Terminating). */
+  prepareForDelete?(obj: KubeObject): void;
+  /** DELETE answers with the object itself rather than a Success Status (kube's ReturnDeletedObject). */
+  returnDeletedObject?: boolean;
+}
+
+/** A group package as a server installs it: its generated definition plus optional hand-written strategies. */
+export interface GroupPlugin {
+  definition: GroupDefinition;
+  /** Strategies by kind. */
+  strategies?: Record<string, Strategy>;
+}
+
+/** Wraps a generated group (`import { group } from '@kapi/api-apps'`) as a plugin. */
+export function groupPlugin(definition: GroupDefinition, strategies: Record<string, Strategy> = {}): GroupPlugin {
+  return { definition, strategies };
+}

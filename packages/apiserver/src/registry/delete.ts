@@ -1,0 +1,86 @@
+import { newConflict, newNotFound, type KubeObject } from '@kapi/apimachinery';
+import { isStorageError } from '@kapi/storage';
+import { decodeFromStorage, encodeForStorage } from './codec.js';
+import { fromStorageError, groupResource, OPTIMISTIC_LOCK_MESSAGE } from './errors.js';
+import { metaOf, nowTimestamp } from './object-meta.js';
+import { objectKey } from './resources.js';
+import type { RequestContext, Store } from './store.js';
+
+/** The parts of metav1.DeleteOptions the Store acts on. */
+export interface DeleteOptions {
+  preconditions?: { uid?: string; resourceVersion?: string };
+  gracePeriodSeconds?: number;
+  propagationPolicy?: string;
+}
+
+export interface DeleteResult {
+  obj: KubeObject;
+  /** True when the object is gone; false when it is held back by finalizers (deletionTimestamp set). */
+  removed: boolean;
+}
+
+const MAX_CAS_RETRIES = 16;
+
+function checkPreconditions(ctx: RequestContext, name: string, current: KubeObject, options: DeleteOptions) {
+  const meta = metaOf(current);
+  const pre = options.preconditions ?? {};
+  if (pre.uid && pre.uid !== meta.uid) {
+    throw newConflict(groupResource(ctx.entry), name,
+      `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${meta.uid ?? ''}`);
+  }
+  if (pre.resourceVersion && pre.resourceVersion !== meta.resourceVersion) {
+    throw newConflict(groupResource(ctx.entry), name,
+      `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion}`);
+  }
+}
+
+/**
+ * Two-phase deletion (spec "States and transitions"): an object with finalizers (or one its strategy holds back)
+ * gets deletionTimestamp on the first delete and stays until the last finalizer is removed; later deletes leave
+ * it as it is. Anything else is removed at once.
+ */
+export async function deleteObject(store: Store, ctx: RequestContext, name: string, options: DeleteOptions = {}): Promise<DeleteResult> {
+  const { entry } = ctx;
+  const { storage, admission, onWrite } = store.deps;
+  const key = objectKey(entry, ctx.namespace, name);
+  for (let attempt = 0; attempt < MAX_CAS_RETRIES; attempt++) {
+    const kv = await store.read(ctx, name);
+    if (!kv) throw newNotFound(groupResource(entry), name);
+    const current = decodeFromStorage(kv);
+    checkPreconditions(ctx, name, current, options);
+    await admission.validate({
+      operation: 'DELETE', resource: entry.info, subresource: ctx.subresource, namespace: ctx.namespace, name,
+      oldObject: current, user: ctx.user, dryRun: ctx.dryRun,
+    });
+    const meta = metaOf(current);
+    const held = !!(meta.finalizers as unknown[] | undefined)?.length || !!entry.strategy.deletionPending?.(current);
+    if (held) {
+      if (meta.deletionTimestamp) return { obj: current, removed: false };
+      const obj = structuredClone(current);
+      const objMeta = metaOf(obj);
+      objMeta.deletionTimestamp = nowTimestamp();
+      objMeta.deletionGracePeriodSeconds = 0;
+      entry.strategy.prepareForDelete?.(obj);
+      if (ctx.dryRun) return { obj, removed: false };
+      try {
+        const stored = decodeFromStorage(await storage.update(key, encodeForStorage(obj), kv.modRevision));
+        onWrite?.(entry, 'MODIFIED', stored);
+        return { obj: stored, removed: false };
+      } catch (err) {
+        if (isStorageError(err, 'Conflict')) continue;
+        throw fromStorageError(entry, name, err);
+      }
+    }
+    if (ctx.dryRun) return { obj: current, removed: true };
+    try {
+      const deleted = await storage.delete(key, kv.modRevision);
+      const gone = { ...current, metadata: { ...meta, resourceVersion: String(deleted.modRevision) } };
+      onWrite?.(entry, 'DELETED', gone);
+      return { obj: gone, removed: true };
+    } catch (err) {
+      if (isStorageError(err, 'Conflict')) continue;
+      throw fromStorageError(entry, name, err);
+    }
+  }
+  throw newConflict(groupResource(entry), name, OPTIMISTIC_LOCK_MESSAGE);
+}

@@ -1,0 +1,68 @@
+import { isLabelKey, isLabelValue, type FieldError, type KubeObject } from '@kapi/apimachinery';
+import { isValidPathSegmentName, nameValidatorFor } from './names.js';
+import type { ResourceEntry } from './resources.js';
+
+const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
+
+type Meta = Record<string, any>;
+export const metaOf = (obj: KubeObject): Meta => (obj.metadata ??= {}) as Meta;
+
+const invalid = (field: string, badValue: unknown, message: string): FieldError => ({
+  type: 'FieldValueInvalid',
+  field,
+  badValue,
+  message,
+});
+
+/** kube's ValidateObjectMeta: name (or generateName), namespace presence, labels and annotations. */
+export function validateObjectMeta(entry: ResourceEntry, obj: KubeObject): FieldError[] {
+  const meta = metaOf(obj);
+  const errs: FieldError[] = [];
+  const name = meta.name as string | undefined;
+  if (!name) {
+    if (!meta.generateName) {
+      errs.push({ type: 'FieldValueRequired', field: 'metadata.name', message: 'name or generateName is required' });
+    }
+  } else {
+    const validate = nameValidatorFor(entry.info.group, entry.info.kind);
+    for (const msg of [...isValidPathSegmentName(name), ...(validate === isValidPathSegmentName ? [] : validate(name))]) {
+      errs.push(invalid('metadata.name', name, msg));
+    }
+  }
+  if (entry.info.scope === 'Namespaced' && !meta.namespace) {
+    errs.push({ type: 'FieldValueRequired', field: 'metadata.namespace', message: '' });
+  }
+  for (const [key, value] of Object.entries((meta.labels ?? {}) as Record<string, unknown>)) {
+    for (const msg of isLabelKey(key)) errs.push(invalid('metadata.labels', key, msg));
+    if (typeof value === 'string') for (const msg of isLabelValue(value)) errs.push(invalid('metadata.labels', value, msg));
+  }
+  let annotationBytes = 0;
+  for (const [key, value] of Object.entries((meta.annotations ?? {}) as Record<string, unknown>)) {
+    for (const msg of isLabelKey(key)) errs.push(invalid('metadata.annotations', key, msg));
+    annotationBytes += Buffer.byteLength(key) + Buffer.byteLength(String(value ?? ''));
+  }
+  if (annotationBytes > TOTAL_ANNOTATION_SIZE_LIMIT) {
+    errs.push({
+      type: 'FieldValueTooLong',
+      field: 'metadata.annotations',
+      message: `must have at most ${TOTAL_ANNOTATION_SIZE_LIMIT} bytes`,
+    });
+  }
+  return errs;
+}
+
+/** kube's ValidateObjectMetaUpdate: identity fields are immutable. */
+export function validateObjectMetaUpdate(obj: KubeObject, old: KubeObject): FieldError[] {
+  const meta = metaOf(obj);
+  const oldMeta = metaOf(old);
+  const errs: FieldError[] = [];
+  for (const field of ['name', 'namespace', 'uid', 'creationTimestamp'] as const) {
+    if ((meta[field] ?? '') !== (oldMeta[field] ?? '')) {
+      errs.push(invalid(`metadata.${field}`, meta[field] ?? '', 'field is immutable'));
+    }
+  }
+  return errs;
+}
+
+/** An RFC 3339 timestamp with seconds precision, as metav1.Time serializes. */
+export const nowTimestamp = (): string => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -1,0 +1,78 @@
+import {
+  createMessageCodec,
+  type GroupDefinition,
+  type MessageCodec,
+  type ObjectValidator,
+  type ResourceInfo,
+} from '@kapi/apimachinery';
+import type { GroupPlugin, Strategy } from '../plugin.js';
+
+/** One served resource and everything the Store needs for it. */
+export interface ResourceEntry {
+  info: ResourceInfo;
+  group: GroupDefinition;
+  strategy: Strategy;
+  /** `<apiVersion>/<Kind>`: the key of the kind's validator and field-tree type. */
+  typeKey: string;
+  validate: ObjectValidator;
+  /** The group's Protobuf codec, built on first use. */
+  codec(): MessageCodec;
+  /** Storage key prefix of the collection: `/registry/pods/`, `/registry/apps/deployments/`. */
+  keyPrefix: string;
+}
+
+export const apiVersionOf = (info: { group: string; version: string }) =>
+  info.group ? `${info.group}/${info.version}` : info.version;
+
+/** Every resource of the installed groups, looked up by group, version and plural or by kind. */
+export interface ResourceRegistry {
+  groups: GroupDefinition[];
+  entries: ResourceEntry[];
+  lookup(group: string, version: string, plural: string): ResourceEntry | undefined;
+  byKind(group: string, version: string, kind: string): ResourceEntry | undefined;
+}
+
+export function createResourceRegistry(plugins: GroupPlugin[]): ResourceRegistry {
+  const entries: ResourceEntry[] = [];
+  const byPlural = new Map<string, ResourceEntry>();
+  const byKind = new Map<string, ResourceEntry>();
+  for (const plugin of plugins) {
+    const group = plugin.definition;
+    let codec: MessageCodec | undefined;
+    for (const info of group.resources) {
+      const typeKey = `${apiVersionOf(info)}/${info.kind}`;
+      const validate = group.validators[typeKey];
+      if (!validate) throw new Error(`${group.packageName}: no validator for ${typeKey}`);
+      const entry: ResourceEntry = {
+        info,
+        group,
+        strategy: plugin.strategies?.[info.kind] ?? {},
+        typeKey,
+        validate,
+        codec: () => (codec ??= createMessageCodec(group.protobuf)),
+        keyPrefix: info.group ? `/registry/${info.group}/${info.plural}/` : `/registry/${info.plural}/`,
+      };
+      const id = `${info.group}/${info.version}/${info.plural}`;
+      if (byPlural.has(id)) throw new Error(`resource ${id} is installed twice`);
+      byPlural.set(id, entry);
+      byKind.set(`${info.group}/${info.version}/${info.kind}`, entry);
+      entries.push(entry);
+    }
+  }
+  return {
+    groups: plugins.map((p) => p.definition),
+    entries,
+    lookup: (group, version, plural) => byPlural.get(`${group}/${version}/${plural}`),
+    byKind: (group, version, kind) => byKind.get(`${group}/${version}/${kind}`),
+  };
+}
+
+/** The storage key of one object. */
+export function objectKey(entry: ResourceEntry, namespace: string, name: string): string {
+  return entry.info.scope === 'Namespaced' ? `${entry.keyPrefix}${namespace}/${name}` : `${entry.keyPrefix}${name}`;
+}
+
+/** The storage prefix of a collection, in one namespace or (empty) across all. */
+export function collectionPrefix(entry: ResourceEntry, namespace: string): string {
+  return entry.info.scope === 'Namespaced' && namespace ? `${entry.keyPrefix}${namespace}/` : entry.keyPrefix;
+}

@@ -1,0 +1,128 @@
+import { newNotFound } from '@kapi/apimachinery';
+import type { StorageBackend } from '@kapi/storage';
+import { Hono } from 'hono';
+import { createAdmissionChain } from './admission/chain.js';
+import type { AdmissionPlugin, UserInfo } from './admission/types.js';
+import { withBuiltinStrategies } from './builtin-strategies.js';
+import { createDiscoveryRoutes } from './endpoints/discovery-routes.js';
+import { createHealthRoutes } from './endpoints/health.js';
+const createOpenAPIRoutes = (_g: unknown) => new Hono(); // TEMP
+import { parseRequestInfo } from './endpoints/request-info.js';
+import { createResourceHandler, type SubresourceHandler } from './endpoints/resource-handler.js';
+import { errorResponse } from './endpoints/respond.js';
+import { createNamespaceController } from './namespaces/controller.js';
+import { namespaceLifecycle } from './namespaces/admission.js';
+import type { GroupPlugin } from './plugin.js';
+import { decodeFromStorage } from './registry/codec.js';
+import { createResourceRegistry, type ResourceEntry } from './registry/resources.js';
+import { createStore, type RequestContext } from './registry/store.js';
+import { evictionHandler } from './subresources/eviction.js';
+import { alwaysAllowAnswers, reviewHandler } from './subresources/reviews.js';
+import { scaleHandler } from './subresources/scale.js';
+import { defaultVersionInfo, type VersionInfo } from './version.js';
+
+export interface ApiServerOptions {
+  storage: StorageBackend;
+  /** The API groups to serve (`groupPlugin(group)` for each generated package). */
+  plugins: GroupPlugin[];
+  /** kube-style feature gates (`--feature-gates`), by name. */
+  featureGates?: Record<string, boolean>;
+  /** Admission plugins after the built-in ones, in order. */
+  admission?: AdmissionPlugin[];
+  version?: VersionInfo;
+  /** Log sink; `level` follows kube's -v (0 always shown, higher is chattier). */
+  log?: (level: number, message: string) => void;
+}
+
+/** A Kubernetes-compatible API server, transport-agnostic: serve `fetch` over HTTP or HTTPS (hono's node server). */
+export interface ApiServer {
+  /** Handles one request (the Fetch API, as hono apps do). */
+  fetch(request: Request): Response | Promise<Response>;
+  /** Bootstraps (default namespaces, controllers); call once before serving. */
+  start(): Promise<void>;
+  /** Stops controllers and closes storage. */
+  stop(): Promise<void>;
+}
+
+/** The user every request runs as until authentication lands: kube's anonymous user. */
+export const ANONYMOUS: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
+
+/** The namespaces kube-apiserver creates at start. */
+export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+/**
+ * Builds a server from its storage and group plugins. One request, one straight path: endpoint → decode →
+ * mutating admission → Store (strategy, validation) → validating admission → storage → encode.
+ */
+export function createApiServer(options: ApiServerOptions): ApiServer {
+  const log = options.log ?? (() => {});
+  const version = options.version ?? defaultVersionInfo();
+  const registry = createResourceRegistry(withBuiltinStrategies(options.plugins));
+  let ready = false;
+  let controller: ReturnType<typeof createNamespaceController> | undefined;
+
+  const namespaceEntry = registry.byKind('', 'v1', 'Namespace');
+  const systemCtx = (entry: ResourceEntry): RequestContext => ({ entry, namespace: '', user: SYSTEM_USER, dryRun: false, subresource: '' });
+  const getNamespace = async (name: string) => {
+    if (!namespaceEntry) return { metadata: { name } };
+    const kv = await store.read(systemCtx(namespaceEntry), name);
+    return kv ? decodeFromStorage(kv) : undefined;
+  };
+  const admission = createAdmissionChain([namespaceLifecycle(getNamespace), ...(options.admission ?? [])]);
+  const store = createStore({
+    storage: options.storage,
+    admission,
+    onWrite: (entry, type, obj) => controller?.onWrite(entry, type, obj),
+  });
+  controller = createNamespaceController(store, registry, SYSTEM_USER, log);
+
+  const special: Record<string, SubresourceHandler> = {};
+  for (const entry of registry.entries) {
+    if (entry.info.subresources.scale) special[`${entry.info.plural}/scale`] = scaleHandler(store);
+    const answer = entry.info.group.endsWith('.k8s.io') ? alwaysAllowAnswers[entry.info.plural] : undefined;
+    if (answer && entry.info.verbs.length === 1 && entry.info.verbs[0] === 'create') special[entry.info.plural] = reviewHandler(answer);
+  }
+  if (registry.lookup('', 'v1', 'pods')) special['pods/eviction'] = evictionHandler(store, registry);
+  const handleResource = createResourceHandler({ registry, store, special, anonymousUser: ANONYMOUS });
+
+  const app = new Hono();
+  app.onError((err) => errorResponse(err, log));
+  app.notFound(() => errorResponse(newNotFound({ group: '', resource: '' }, '')));
+  app.route('/', createHealthRoutes(() => ready));
+  app.get('/version', (c) => c.json(version));
+  app.route('/', createDiscoveryRoutes(() => registry.groups));
+  app.route('/', createOpenAPIRoutes(() => registry.groups));
+  app.all('*', async (c) => {
+    const url = new URL(c.req.url);
+    const info = parseRequestInfo(c.req.method, url.pathname, url.searchParams);
+    if (!info) return errorResponse(newNotFound({ group: '', resource: '' }, ''));
+    try {
+      return await handleResource(c.req.raw, info);
+    } catch (err) {
+      return errorResponse(err, log);
+    }
+  });
+
+  return {
+    fetch: (request) => app.fetch(request),
+    async start() {
+      if (namespaceEntry) {
+        for (const name of SYSTEM_NAMESPACES) {
+          if (await store.read(systemCtx(namespaceEntry), name)) continue;
+          await store.create(systemCtx(namespaceEntry), { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+          log(2, `created namespace ${name}`);
+        }
+      }
+      await controller!.resync();
+      ready = true;
+    },
+    async stop() {
+      ready = false;
+      controller!.stop();
+      await options.storage.close();
+    },
+  };
+}
+
+/** Controllers inside the server act as kube's loopback client does: a privileged system user. */
+const SYSTEM_USER: UserInfo = { username: 'system:apiserver', groups: ['system:masters'] };

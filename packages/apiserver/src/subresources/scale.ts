@@ -1,0 +1,80 @@
+import { labelSelectorFromObject, newBadRequest, newInvalid, newNotFound, type KubeObject } from '@kapi/apimachinery';
+import { decodeLoose } from '../endpoints/decode.js';
+import { requestBodyFormat } from '../endpoints/negotiate.js';
+import { applyPatch, patchTypeOf } from '../endpoints/patch.js';
+import type { SubresourceHandler } from '../endpoints/resource-handler.js';
+import { render, response } from '../endpoints/respond.js';
+import type { ResourceEntry } from '../registry/resources.js';
+import type { Store } from '../registry/store.js';
+
+/** Reads a value at a CRD-style path (`.spec.replicas`). */
+function at(obj: unknown, path: string): unknown {
+  let v = obj;
+  for (const p of path.split('.').filter(Boolean)) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[p] : undefined;
+  return v;
+}
+
+function setAt(obj: Record<string, unknown>, path: string, value: unknown) {
+  const parts = path.split('.').filter(Boolean);
+  let v = obj;
+  for (const p of parts.slice(0, -1)) v = (v[p] ??= {}) as Record<string, unknown>;
+  v[parts[parts.length - 1]] = value;
+}
+
+/** The autoscaling/v1 Scale of an object with a scale subresource. */
+export function scaleOf(entry: ResourceEntry, obj: KubeObject): KubeObject {
+  const paths = entry.info.subresources.scale!;
+  const meta = obj.metadata as Record<string, string | undefined>;
+  let selector = paths.labelSelectorPath ? at(obj, paths.labelSelectorPath) : undefined;
+  if (typeof selector !== 'string') {
+    const specSelector = at(obj, '.spec.selector');
+    selector = specSelector && typeof specSelector === 'object' ? labelSelectorFromObject(specSelector as never).toString() : '';
+  }
+  const status: Record<string, unknown> = { replicas: Number(at(obj, paths.statusReplicasPath) ?? 0) };
+  if (selector) status.selector = selector;
+  return {
+    kind: 'Scale',
+    apiVersion: 'autoscaling/v1',
+    metadata: {
+      name: meta.name,
+      namespace: meta.namespace,
+      uid: meta.uid,
+      resourceVersion: meta.resourceVersion,
+      creationTimestamp: meta.creationTimestamp,
+    },
+    spec: { replicas: Number(at(obj, paths.specReplicasPath) ?? 0) },
+    status,
+  };
+}
+
+/** `<resource>/scale`: GET the Scale; PUT or PATCH a Scale to change the parent's replicas. */
+export function scaleHandler(store: Store): SubresourceHandler {
+  return async ({ request, info, ctx, body }) => {
+    const { entry } = ctx;
+    const paths = entry.info.subresources.scale!;
+    const gr = { group: entry.info.group, resource: entry.info.plural };
+    if (info.verb === 'get') return response(render(scaleOf(entry, await store.get(ctx, info.name)), { kind: 'json' }), 200);
+    const raw = await body();
+    const patchType = info.verb === 'patch' ? patchTypeOf(request.headers.get('content-type')) : undefined;
+    const input = patchType ? decodeLoose('json', raw) : decodeLoose(requestBodyFormat(request.headers.get('content-type')) === 'yaml' ? 'yaml' : 'json', raw);
+    const result = await store.update({ ...ctx, subresource: 'scale' }, info.name, (current) => {
+      if (!current) throw newNotFound(gr, info.name);
+      const currentScale = scaleOf(entry, current);
+      const scale = (patchType ? applyPatch(patchType, currentScale, input, { group: 'autoscaling', kind: 'Scale' }, info.name) : input) as KubeObject;
+      if (!scale || typeof scale !== 'object') throw newBadRequest('the body must be a Scale object');
+      const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas ?? 0;
+      if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
+        throw newInvalid({ group: 'autoscaling', kind: 'Scale' }, info.name, [
+          { type: 'FieldValueInvalid', field: 'spec.replicas', badValue: replicas, message: 'must be greater than or equal to 0' },
+        ]);
+      }
+      const rv = (scale.metadata as { resourceVersion?: string } | undefined)?.resourceVersion;
+      const updated = structuredClone(current);
+      if (rv) (updated.metadata as Record<string, unknown>).resourceVersion = rv;
+      else delete (updated.metadata as Record<string, unknown>).resourceVersion;
+      setAt(updated as Record<string, unknown>, paths.specReplicasPath, replicas);
+      return updated;
+    }, { allowCreate: false });
+    return response(render(scaleOf(entry, result.obj), { kind: 'json' }), 200);
+  };
+}

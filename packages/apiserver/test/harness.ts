@@ -1,0 +1,50 @@
+import { group as apps } from '@kapi/api-apps';
+import { group as authentication } from '@kapi/api-authentication';
+import { group as authorization } from '@kapi/api-authorization';
+import { group as autoscaling } from '@kapi/api-autoscaling';
+import { group as coordination } from '@kapi/api-coordination';
+import { group as core } from '@kapi/api-core';
+import { group as policy } from '@kapi/api-policy';
+import { group as rbac } from '@kapi/api-rbac';
+import { group as wardle } from '@kapi/api-wardle';
+import { createMemoryBackend } from '@kapi/storage';
+import { createApiServer, groupPlugin, type ApiServer } from '../src/index.js';
+
+export const ALL_GROUPS = [core, apps, autoscaling, policy, coordination, rbac, authorization, authentication, wardle];
+
+export interface Harness {
+  server: ApiServer;
+  req(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+}
+
+/** A started server on in-memory storage with every group, driven in-process through its fetch handler. */
+export async function startHarness(): Promise<Harness> {
+  const server = createApiServer({ storage: createMemoryBackend(), plugins: ALL_GROUPS.map((g) => groupPlugin(g)) });
+  await server.start();
+  return {
+    server,
+    async req(method, path, body, headers = {}) {
+      const init: RequestInit = { method, headers: { ...headers } };
+      if (body !== undefined) {
+        init.body = body instanceof Uint8Array || typeof body === 'string' ? (body as BodyInit) : JSON.stringify(body);
+        if (!headers['content-type']) (init.headers as Record<string, string>)['content-type'] = 'application/json';
+      }
+      const res = await server.fetch(new Request(`http://kapi.test${path}`, init));
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // not JSON
+      }
+      return { status: res.status, body: parsed, headers: res.headers };
+    },
+  };
+}
+
+export const configMap = (name: string, data: Record<string, string> = { a: '1' }, extra: Record<string, unknown> = {}) => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, ...extra },
+  data,
+});

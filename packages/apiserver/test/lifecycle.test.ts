@@ -1,0 +1,150 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { configMap, startHarness, type Harness } from './harness.js';
+
+const MERGE = { 'content-type': 'application/merge-patch+json' };
+const until = async (check: () => Promise<boolean>, what: string) => {
+  for (let i = 0; i < 200; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+};
+
+describe('two-phase deletion and namespaces', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await startHarness();
+  });
+
+  it('keeps an object with finalizers until the last one is removed', async () => {
+    const CM = '/api/v1/namespaces/default/configmaps';
+    await h.req('POST', CM, configMap('f', {}, { finalizers: ['example.com/a', 'example.com/b'] }));
+    const first = await h.req('DELETE', `${CM}/f`);
+    expect(first.status).toBe(200);
+    const stamp = first.body.metadata.deletionTimestamp;
+    expect(stamp).toMatch(/Z$/);
+    const second = await h.req('DELETE', `${CM}/f`);
+    expect(second.body.metadata.deletionTimestamp).toBe(stamp);
+    const one = await h.req('PATCH', `${CM}/f`, { metadata: { finalizers: ['example.com/b'] } }, MERGE);
+    expect(one.status).toBe(200);
+    expect((await h.req('GET', `${CM}/f`)).body.metadata.deletionTimestamp).toBe(stamp);
+    const last = await h.req('PATCH', `${CM}/f`, { metadata: { finalizers: null } }, MERGE);
+    expect(last.status).toBe(200);
+    expect((await h.req('GET', `${CM}/f`)).status).toBe(404);
+  });
+
+  it('deletes a namespace in phases: Terminating, contents gone, then the namespace; no new content meanwhile', async () => {
+    expect((await h.req('POST', '/api/v1/namespaces', { metadata: { name: 'team' } })).status).toBe(201);
+    await h.req('POST', '/api/v1/namespaces/team/configmaps', configMap('a'));
+    await h.req('POST', '/api/v1/namespaces/team/configmaps', configMap('held', {}, { finalizers: ['example.com/hold'] }));
+    const del = await h.req('DELETE', '/api/v1/namespaces/team');
+    expect(del.status).toBe(200);
+    expect(del.body.status.phase).toBe('Terminating');
+    expect(del.body.metadata.deletionTimestamp).toBeDefined();
+
+    const blocked = await h.req('POST', '/api/v1/namespaces/team/configmaps', configMap('late'));
+    expect(blocked.status).toBe(403);
+    expect(blocked.body.message).toBe(
+      'configmaps "late" is forbidden: unable to create new content in namespace team because it is being terminated',
+    );
+    expect(blocked.body.details.causes[0].reason).toBe('NamespaceTerminating');
+
+    await until(async () => (await h.req('GET', '/api/v1/namespaces/team/configmaps/a')).status === 404, 'content deletion');
+    const held = await h.req('GET', '/api/v1/namespaces/team/configmaps/held');
+    expect(held.body.metadata.deletionTimestamp).toBeDefined();
+    expect((await h.req('GET', '/api/v1/namespaces/team')).status).toBe(200);
+
+    await h.req('PATCH', '/api/v1/namespaces/team/configmaps/held', { metadata: { finalizers: null } }, MERGE);
+    await until(async () => (await h.req('GET', '/api/v1/namespaces/team')).status === 404, 'namespace removal');
+  });
+
+  it('refuses to delete the immortal namespaces', async () => {
+    const res = await h.req('DELETE', '/api/v1/namespaces/default');
+    expect(res.status).toBe(403);
+    expect(res.body.message).toBe('namespaces "default" is forbidden: this namespace may not be deleted');
+  });
+
+  it('checks delete preconditions', async () => {
+    const CM = '/api/v1/namespaces/default/configmaps';
+    await h.req('POST', CM, configMap('pre'));
+    const res = await h.req('DELETE', `${CM}/pre`, { preconditions: { uid: 'other' } });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toMatch(/Precondition failed: UID in precondition: other, UID in object meta: /);
+  });
+});
+
+describe('subresources', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await startHarness();
+  });
+  const D = '/apis/apps/v1/namespaces/default/deployments';
+  const deployment = {
+    metadata: { name: 'web' },
+    spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    status: { replicas: 5 },
+  };
+
+  it('status: main writes ignore status, status writes change only status', async () => {
+    const created = (await h.req('POST', D, deployment)).body;
+    expect(created.status).toBeUndefined();
+    const status = await h.req('PUT', `${D}/web/status`, { ...created, spec: { ...created.spec, replicas: 9 }, status: { replicas: 1 } });
+    expect(status.status).toBe(200);
+    expect(status.body.status).toEqual({ replicas: 1 });
+    expect(status.body.spec.replicas).toBe(1);
+    const main = await h.req('PUT', `${D}/web`, { ...status.body, status: { replicas: 7 } });
+    expect(main.body.status).toEqual({ replicas: 1 });
+  });
+
+  it('scale: reads and writes replicas through autoscaling/v1 Scale', async () => {
+    await h.req('POST', D, deployment);
+    const scale = await h.req('GET', `${D}/web/scale`);
+    expect(scale.body).toMatchObject({
+      kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: { name: 'web', namespace: 'default' },
+      spec: { replicas: 1 }, status: { replicas: 0, selector: 'app=web' },
+    });
+    const put = await h.req('PUT', `${D}/web/scale`, { ...scale.body, spec: { replicas: 4 } });
+    expect(put.status).toBe(200);
+    expect(put.body.spec.replicas).toBe(4);
+    expect((await h.req('GET', `${D}/web`)).body.spec.replicas).toBe(4);
+    const patched = await h.req('PATCH', `${D}/web/scale`, { spec: { replicas: 2 } }, MERGE);
+    expect(patched.body.spec.replicas).toBe(2);
+    const bad = await h.req('PUT', `${D}/web/scale`, { spec: { replicas: -1 } });
+    expect(bad.status).toBe(422);
+  });
+
+  it('eviction: deletes the pod, or 429 when a disruption budget allows none', async () => {
+    const P = '/api/v1/namespaces/default/pods';
+    const pod = (name: string) => ({ metadata: { name, labels: { app: 'db' } }, spec: { containers: [{ name: 'c', image: 'i' }] } });
+    await h.req('POST', P, pod('p1'));
+    await h.req('POST', P, pod('p2'));
+    const evict = (name: string) =>
+      h.req('POST', `${P}/${name}/eviction`, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace: 'default' } });
+    const PDB = '/apis/policy/v1/namespaces/default/poddisruptionbudgets';
+    await h.req('POST', PDB, { metadata: { name: 'db' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'db' } } } });
+    await h.req('PUT', `${PDB}/db/status`, {
+      metadata: { name: 'db' },
+      status: { disruptionsAllowed: 1, currentHealthy: 2, desiredHealthy: 1, expectedPods: 2, observedGeneration: 1 },
+    });
+    const ok = await evict('p1');
+    expect(ok.status).toBe(201);
+    expect(ok.body).toMatchObject({ kind: 'Status', status: 'Success' });
+    expect((await h.req('GET', `${P}/p1`)).status).toBe(404);
+    const refused = await evict('p2');
+    expect(refused.status).toBe(429);
+    expect(refused.body.message).toBe("Cannot evict pod as it would violate the pod's disruption budget.");
+    expect(refused.body.details.causes[0].reason).toBe('DisruptionBudget');
+    expect((await h.req('GET', `${P}/p2`)).status).toBe(200);
+  });
+
+  it('access reviews answer allowed under AlwaysAllow', async () => {
+    const res = await h.req('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', {
+      apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview',
+      spec: { resourceAttributes: { verb: 'create', resource: 'pods', namespace: 'default' } },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.status).toEqual({ allowed: true });
+    const who = await h.req('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' });
+    expect(who.body.status.userInfo.username).toBe('system:anonymous');
+  });
+});

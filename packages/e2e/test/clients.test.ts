@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import * as k8s from '@kubernetes/client-node';
+import { startServerProcess, type ServerProcess } from '../src/server.js';
+
+// Debian's python3-kubernetes lives with the system interpreter, not with any other python3 on PATH.
+const PYTHON = '/usr/bin/python3';
+const hasPythonClient = existsSync(PYTHON) && spawnSync(PYTHON, ['-c', 'import kubernetes'], { stdio: 'ignore' }).status === 0;
+
+describe('real clients against kapi-server over TLS', () => {
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await startServerProcess();
+  }, 60_000);
+  afterAll(async () => server?.stop());
+
+  it.skipIf(!hasPythonClient)('python3-kubernetes: list, create without kind, read, delete', () => {
+    const res = spawnSync(PYTHON, [join(import.meta.dirname, 'python/crud.py'), server.kubeconfig], { encoding: 'utf8', timeout: 60_000 });
+    expect(res.stderr).toBe('');
+    expect(res.status).toBe(0);
+    expect(JSON.parse(res.stdout)).toEqual({
+      namespaces: ['default', 'kube-node-lease', 'kube-public', 'kube-system'],
+      created: { kind: 'ConfigMap', apiVersion: 'v1', name: 'from-python', uid: true, data: { lang: 'python' } },
+      read: { resourceVersion: true, labels: { client: 'python' } },
+      listed: ['from-python'],
+      afterDelete: { status: 404, reason: 'NotFound' },
+    });
+  });
+
+  it('@kubernetes/client-node: create, read, delete', async () => {
+    const kc = new k8s.KubeConfig();
+    kc.loadFromFile(server.kubeconfig);
+    const core = kc.makeApiClient(k8s.CoreV1Api);
+    const created = await core.createNamespacedConfigMap({
+      namespace: 'default',
+      body: { metadata: { name: 'from-node' }, data: { lang: 'typescript' } },
+    });
+    expect(created.metadata?.uid).toMatch(/^[0-9a-f-]{36}$/);
+    const read = await core.readNamespacedConfigMap({ name: 'from-node', namespace: 'default' });
+    expect(read.data).toEqual({ lang: 'typescript' });
+    expect(read.metadata?.resourceVersion).toBe(created.metadata?.resourceVersion);
+    await core.deleteNamespacedConfigMap({ name: 'from-node', namespace: 'default' });
+    await expect(core.readNamespacedConfigMap({ name: 'from-node', namespace: 'default' })).rejects.toMatchObject({ code: 404 });
+  });
+});

@@ -1,0 +1,27 @@
+"""Drives kapi-server with the official Python client: list, create without kind, read, delete. Prints JSON."""
+import json
+import sys
+
+from kubernetes import client, config
+
+config.load_kube_config(config_file=sys.argv[1])
+core = client.CoreV1Api()
+out = {}
+out["namespaces"] = sorted(ns.metadata.name for ns in core.list_namespace().items)
+# The body carries no kind or apiVersion: the server fills them in.
+body = {"metadata": {"name": "from-python", "labels": {"client": "python"}}, "data": {"lang": "python"}}
+created = core.create_namespaced_config_map("default", body)
+out["created"] = {"kind": created.kind, "apiVersion": created.api_version, "name": created.metadata.name,
+                  "uid": bool(created.metadata.uid), "data": created.data}
+read = core.read_namespaced_config_map("from-python", "default")
+out["read"] = {"resourceVersion": read.metadata.resource_version == created.metadata.resource_version,
+               "labels": read.metadata.labels}
+listed = core.list_namespaced_config_map("default", label_selector="client=python")
+out["listed"] = [cm.metadata.name for cm in listed.items]
+core.delete_namespaced_config_map("from-python", "default")
+try:
+    core.read_namespaced_config_map("from-python", "default")
+    out["afterDelete"] = "still there"
+except client.exceptions.ApiException as err:
+    out["afterDelete"] = {"status": err.status, "reason": json.loads(err.body)["reason"]}
+print(json.dumps(out))
