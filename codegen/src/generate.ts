@@ -8,6 +8,7 @@ import { emitValidators } from './emit/validators.js';
 import { emitFieldTree } from './emit/field-tree.js';
 import { emitResources } from './emit/resources.js';
 import { emitIndex, emitScaffold } from './emit/package.js';
+import { emitOpenAPI } from './emit/openapi.js';
 
 export interface GenerateOptions {
   /** Version ranges written into new packages' dependencies. */
@@ -30,6 +31,7 @@ export function generate(set: SchemaSet, options: GenerateOptions = {}): OutputF
       ...emitValidators(ctx),
       emitFieldTree(ctx),
       emitResources(ctx),
+      ...(ctx.isApimachinery ? [] : [emitOpenAPI(ctx)]),
       ...emitIndex(ctx),
       ...emitScaffold(ctx, versions),
     );

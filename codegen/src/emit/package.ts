@@ -12,7 +12,7 @@ export function emitIndex(ctx: PackageContext): OutputFile[] {
   ];
   const out: OutputFile[] = [];
   if (!ctx.isApimachinery) {
-    lines.push(`export { group } from './group.js';`);
+    lines.push(`export { group } from './group.js';`, `export { openapi } from './openapi.js';`);
     const g = ctx.model.group(ctx.folders[0]);
     const versions = [...new Set(ownKinds(ctx).map((f) => f.version))].sort();
     out.push({
@@ -20,11 +20,11 @@ export function emitIndex(ctx: PackageContext): OutputFile[] {
       content:
         `${GENERATED_HEADER}\nimport type { GroupDefinition } from '@kapi/apimachinery';\n` +
         `import { descriptor } from './descriptor.js';\nimport { fieldTree } from './field-tree.js';\n` +
-        `import { resources } from './resources.js';\nimport { validators } from './validators.js';\n\n` +
+        `import { openapi } from './openapi.js';\nimport { resources } from './resources.js';\nimport { validators } from './validators.js';\n\n` +
         `/** The ${g.group || 'core'} API group as generated from schemas/${ctx.folders[0]}/: install it into a server. */\n` +
         `export const group: GroupDefinition = {\n` +
         `  group: ${JSON.stringify(g.group)},\n  packageName: ${JSON.stringify(ctx.packageName)},\n` +
-        `  versions: ${JSON.stringify(versions)},\n  resources,\n  validators,\n  fieldTree,\n  protobuf: descriptor,\n};\n`,
+        `  versions: ${JSON.stringify(versions)},\n  resources,\n  validators,\n  fieldTree,\n  protobuf: descriptor,\n  openapi,\n};\n`,
     });
   }
   out.push({ path: `${ctx.directory}/src/generated/index.ts`, content: `${GENERATED_HEADER}\n${lines.join('\n')}\n` });

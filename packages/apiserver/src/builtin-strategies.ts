@@ -25,6 +25,8 @@ export const BUILTIN_STRATEGIES: Record<string, Strategy> = {
   '/Namespace': namespaceStrategy,
   '/Pod': podStrategy,
   '/Secret': secretStrategy,
+  '/Service': { returnDeletedObject: true },
+  '/ServiceAccount': { returnDeletedObject: true },
 };
 
 /** The plugins with the built-in strategies filled in where a plugin brings none for a kind. */

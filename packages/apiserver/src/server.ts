@@ -6,7 +6,7 @@ import type { AdmissionPlugin, UserInfo } from './admission/types.js';
 import { withBuiltinStrategies } from './builtin-strategies.js';
 import { createDiscoveryRoutes } from './endpoints/discovery-routes.js';
 import { createHealthRoutes } from './endpoints/health.js';
-const createOpenAPIRoutes = (_g: unknown) => new Hono(); // TEMP
+import { createOpenAPIRoutes } from './endpoints/openapi-routes.js';
 import { parseRequestInfo } from './endpoints/request-info.js';
 import { createResourceHandler, type SubresourceHandler } from './endpoints/resource-handler.js';
 import { errorResponse } from './endpoints/respond.js';
@@ -92,6 +92,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   app.get('/version', (c) => c.json(version));
   app.route('/', createDiscoveryRoutes(() => registry.groups));
   app.route('/', createOpenAPIRoutes(() => registry.groups));
+  // Kapi has no CustomResourceDefinitions; kubectl's client-side validation lists them for kinds whose OpenAPI
+  // has no PATCH operation (the access reviews), so the truthful answer is an empty list rather than a 404.
+  app.get('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', (c) =>
+    c.json({ kind: 'CustomResourceDefinitionList', apiVersion: 'apiextensions.k8s.io/v1', metadata: { resourceVersion: '0' }, items: [] }),
+  );
   app.all('*', async (c) => {
     const url = new URL(c.req.url);
     const info = parseRequestInfo(c.req.method, url.pathname, url.searchParams);

@@ -24,10 +24,10 @@ export async function startHarness(): Promise<Harness> {
   return {
     server,
     async req(method, path, body, headers = {}) {
-      const init: RequestInit = { method, headers: { ...headers } };
+      const init: { method: string; headers: Record<string, string>; body?: string } = { method, headers: { ...headers } };
       if (body !== undefined) {
-        init.body = body instanceof Uint8Array || typeof body === 'string' ? (body as BodyInit) : JSON.stringify(body);
-        if (!headers['content-type']) (init.headers as Record<string, string>)['content-type'] = 'application/json';
+        init.body = body instanceof Uint8Array || typeof body === 'string' ? (body as string) : JSON.stringify(body);
+        if (!headers['content-type']) init.headers['content-type'] = 'application/json';
       }
       const res = await server.fetch(new Request(`http://kapi.test${path}`, init));
       const text = await res.text();

@@ -5,3 +5,4 @@ export { fieldTree } from './field-tree.js';
 export { resources } from './resources.js';
 export { validators } from './validators.js';
 export { group } from './group.js';
+export { openapi } from './openapi.js';

@@ -2,6 +2,7 @@
 import type { GroupDefinition } from '@kapi/apimachinery';
 import { descriptor } from './descriptor.js';
 import { fieldTree } from './field-tree.js';
+import { openapi } from './openapi.js';
 import { resources } from './resources.js';
 import { validators } from './validators.js';
 
@@ -14,4 +15,5 @@ export const group: GroupDefinition = {
   validators,
   fieldTree,
   protobuf: descriptor,
+  openapi,
 };

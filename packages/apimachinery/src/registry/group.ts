@@ -3,6 +3,14 @@ import type { ProtoDescriptor } from '../wire/types.js';
 import type { ResourceInfo } from './types.js';
 
 /**
+ * OpenAPI v3 component schemas by kube definition name (`io.k8s.api.apps.v1.Deployment`), covering every type a
+ * group's REST paths use, meta types included; `$ref`s point into `#/components/schemas/`.
+ */
+export interface GroupOpenAPI {
+  schemas: Record<string, object>;
+}
+
+/**
  * An API group as a generated package exports it (`import { group } from '@kapi/api-apps'`): everything a server
  * needs to serve its resources. Generated from `schemas/<folder>/`; never written by hand.
  */
@@ -20,4 +28,6 @@ export interface GroupDefinition {
   fieldTree: FieldTree;
   /** Protobuf descriptors of every message the group encodes, self-contained. */
   protobuf: ProtoDescriptor;
+  /** OpenAPI schemas the server's /openapi/v2 and /openapi/v3 documents are built from (absent in older groups). */
+  openapi?: GroupOpenAPI;
 }

@@ -109,6 +109,15 @@ describe('discovery routes', () => {
     }
   });
 
+  it('serves each path with a trailing slash too', async () => {
+    expect((await json(get('/api/'))).kind).toBe('APIVersions');
+    expect((await json(get('/apis/'))).kind).toBe('APIGroupList');
+    expect((await json(get('/api/v1/'))).groupVersion).toBe('v1');
+    expect((await json(get('/apis/apps/'))).name).toBe('apps');
+    expect((await json(get('/apis/apps/v1/'))).groupVersion).toBe('apps/v1');
+    expect((await get('/apis/nope/')).status).toBe(404);
+  });
+
   it('serves only GET', async () => {
     const res = await app.request('http://127.0.0.1:6443/apis', { method: 'POST' });
     expect(res.status).toBe(404);
@@ -120,5 +129,7 @@ describe('discovery routes', () => {
     expect((await dynamic.request('/apis/apps')).status).toBe(404);
     current = [core, apps];
     expect((await dynamic.request('/apis/apps')).status).toBe(200);
+    current.push(wardle);
+    expect((await dynamic.request('/apis/wardle.example.com')).status).toBe(200);
   });
 });

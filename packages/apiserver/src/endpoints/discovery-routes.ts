@@ -84,9 +84,11 @@ interface Encoded {
   etag: string;
 }
 
-// Discovery only changes when the groups do: the served groups and every serialized document are kept per
-// `getGroups()` result (an identical array reuses them), so each document is encoded once.
+// Discovery only changes when the groups do: the served groups and every serialized document are kept while
+// `getGroups()` returns the same definitions (compared one by one, so an array mutated in place is noticed too),
+// and each document is encoded once.
 interface Snapshot {
+  definitions: readonly GroupDefinition[];
   groups: ServedGroup[];
   encoded: Map<string, Encoded>;
 }
@@ -102,15 +104,12 @@ function encode(doc: unknown): Encoded {
  * show up). Only GET (and HEAD, which hono answers from GET) is routed here.
  */
 export function createDiscoveryRoutes(getGroups: () => GroupDefinition[]): Hono {
-  const snapshots = new WeakMap<GroupDefinition[], Snapshot>();
+  let last: Snapshot | undefined;
   const snapshot = (): Snapshot => {
     const defs = getGroups();
-    let snap = snapshots.get(defs);
-    if (!snap) {
-      snap = { groups: servedGroups(defs), encoded: new Map() };
-      snapshots.set(defs, snap);
-    }
-    return snap;
+    const same = last && last.definitions.length === defs.length && last.definitions.every((d, i) => d === defs[i]);
+    if (!last || !same) last = { definitions: [...defs], groups: servedGroups(defs), encoded: new Map() };
+    return last;
   };
   // Only documents that exist are kept, so requests for made-up paths cannot grow the cache.
   const cached = (snap: Snapshot, key: string, build: (groups: ServedGroup[]) => unknown): Encoded | null => {
@@ -141,31 +140,38 @@ export function createDiscoveryRoutes(getGroups: () => GroupDefinition[]): Hono 
   const named = (groups: ServedGroup[]) => groups.filter((g) => g.name !== '');
   const findGroup = (groups: ServedGroup[], name: string) => groups.find((g) => g.name === name);
 
+  const handlers: Record<string, (c: Context) => Response> = {
+    '/api': (c) => root(c, 'api', core, (groups) => apiVersions(findGroup(groups, ''), serverAddress(c))),
+    '/apis': (c) => root(c, 'apis', named, (groups) => apiGroupList(groups)),
+    '/api/:version': (c) => {
+      const version = c.req.param('version') ?? '';
+      return json(cached(snapshot(), `api/${version}`, (groups) => {
+        const group = findGroup(groups, '');
+        return group && apiResourceList(group, version);
+      }));
+    },
+    '/apis/:group': (c) => {
+      const name = c.req.param('group') ?? '';
+      return json(cached(snapshot(), `apis/${name}`, (groups) => {
+        const group = name ? findGroup(groups, name) : undefined;
+        return group && apiGroup(group);
+      }));
+    },
+    '/apis/:group/:version': (c) => {
+      const name = c.req.param('group') ?? '';
+      const version = c.req.param('version') ?? '';
+      return json(cached(snapshot(), `apis/${name}/${version}`, (groups) => {
+        const group = name ? findGroup(groups, name) : undefined;
+        return group && apiResourceList(group, version);
+      }));
+    },
+  };
+  // Each path is also served with a trailing slash, as kube-apiserver does (the Python client asks for `/api/`).
   const app = new Hono();
-  app.get('/api', (c) => root(c, 'api', core, (groups) => apiVersions(findGroup(groups, ''), serverAddress(c))));
-  app.get('/apis', (c) => root(c, 'apis', named, (groups) => apiGroupList(groups)));
-  app.get('/api/:version', (c) => {
-    const version = c.req.param('version');
-    return json(cached(snapshot(), `api/${version}`, (groups) => {
-      const group = findGroup(groups, '');
-      return group && apiResourceList(group, version);
-    }));
-  });
-  app.get('/apis/:group', (c) => {
-    const name = c.req.param('group');
-    return json(cached(snapshot(), `apis/${name}`, (groups) => {
-      const group = name ? findGroup(groups, name) : undefined;
-      return group && apiGroup(group);
-    }));
-  });
-  app.get('/apis/:group/:version', (c) => {
-    const name = c.req.param('group');
-    const version = c.req.param('version');
-    return json(cached(snapshot(), `apis/${name}/${version}`, (groups) => {
-      const group = name ? findGroup(groups, name) : undefined;
-      return group && apiResourceList(group, version);
-    }));
-  });
+  for (const [path, handler] of Object.entries(handlers)) {
+    app.get(path, handler);
+    app.get(`${path}/`, handler);
+  }
   return app;
 }
 

@@ -11,6 +11,7 @@ export function encodeSwaggerProtobuf(doc: SwaggerDocument): Uint8Array {
 }
 
 type Json = Record<string, unknown>;
+const utf8 = new TextEncoder();
 const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** A minimal Protobuf writer: proto3 scalars are skipped when they hold their default value. */
@@ -46,12 +47,12 @@ class Message {
   }
 
   string(field: number, value: unknown): this {
-    if (typeof value === 'string' && value !== '') this.bytes(field, new TextEncoder().encode(value));
+    if (typeof value === 'string' && value !== '') this.bytes(field, utf8.encode(value));
     return this;
   }
 
   strings(field: number, values: unknown): this {
-    if (Array.isArray(values)) for (const v of values) if (typeof v === 'string') this.bytes(field, new TextEncoder().encode(v));
+    if (Array.isArray(values)) for (const v of values) if (typeof v === 'string') this.bytes(field, utf8.encode(v));
     return this;
   }
 

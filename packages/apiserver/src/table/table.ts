@@ -85,7 +85,11 @@ export function columnCell(column: PrinterColumn, obj: KubeObject, now: number):
 export function tableCells(info: ResourceInfo, obj: KubeObject, now: number): unknown[] {
   if (info.printerColumns.length === 0) return defaultTableCells(obj);
   const printer = builtinPrinter(info.group, info.kind);
-  return [obj.metadata?.name ?? '', ...info.printerColumns.map((c) => (printer?.cells[c.name] ?? ((o: KubeObject, n: number) => columnCell(c, o, n)))(obj, now))];
+  const cellOf = (c: PrinterColumn): unknown => {
+    const computed = printer?.cells[c.name];
+    return computed ? computed(obj, now) : columnCell(c, obj, now);
+  };
+  return [obj.metadata?.name ?? '', ...info.printerColumns.map(cellOf)];
 }
 
 /**
