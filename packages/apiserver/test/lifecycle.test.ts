@@ -148,3 +148,13 @@ describe('subresources', () => {
     expect(who.body.status.userInfo.username).toBe('system:anonymous');
   });
 });
+
+describe('unimplemented subresources', () => {
+  it('answer 404 instead of the parent object', async () => {
+    const h = await startHarness();
+    await h.req('POST', '/api/v1/namespaces/default/pods', { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'i' }] } });
+    const log = await h.req('GET', '/api/v1/namespaces/default/pods/p/log');
+    expect(log.status).toBe(404);
+    expect(log.body).toMatchObject({ kind: 'Status', reason: 'NotFound' });
+  });
+});

@@ -81,4 +81,22 @@ describe('representations', () => {
       { type: 'DELETED', name: 'w1' },
     ]);
   });
+
+  it('two-phase deletion is seen by watchers as MODIFIED (deletionTimestamp) then DELETED', async () => {
+    await h.req('POST', CM, configMap('fin', {}, { finalizers: ['example.com/x'] }));
+    const list = await h.req('GET', CM);
+    const controller = new AbortController();
+    const res = await h.server.fetch(new Request(`http://x${CM}?watch=1&resourceVersion=${list.body.metadata.resourceVersion}`, { signal: controller.signal }));
+    const reader = res.body!.getReader();
+    await h.req('DELETE', `${CM}/fin`);
+    await h.req('PATCH', `${CM}/fin`, { metadata: { finalizers: null } }, { 'content-type': 'application/merge-patch+json' });
+    let text = '';
+    while (text.split('\n').length < 3) text += new TextDecoder().decode((await reader.read()).value);
+    controller.abort();
+    const events = text.trim().split('\n').map((l) => JSON.parse(l));
+    expect(events.map((e) => e.type)).toEqual(['MODIFIED', 'DELETED']);
+    expect(events[0].object.metadata.deletionTimestamp).toBeDefined();
+    // As with etcd, a DELETED event carries the last stored state of the object.
+    expect(events[1].object.metadata.deletionTimestamp).toBe(events[0].object.metadata.deletionTimestamp);
+  });
 });

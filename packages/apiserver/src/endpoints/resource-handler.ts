@@ -88,6 +88,9 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
     const format = negotiateResponse(request.headers.get('accept'), { table: readVerb, protobuf: true });
     const special = deps.special[info.subresource ? `${info.resource}/${info.subresource}` : info.resource];
     if (special) return special({ request, info, ctx, format, query, body: () => readBody(request) });
+    // Subresources that need a node or a proxy (log, exec, attach, portforward, proxy, binding, ...) have no
+    // implementation here: say so rather than answering with the parent object.
+    if (info.subresource && info.subresource !== 'status' && info.subresource !== 'finalize') throw NOT_FOUND_PATH();
 
     const pretty = ['1', 'true'].includes(query.get('pretty') ?? '');
     const proto = (list: boolean) => ({
