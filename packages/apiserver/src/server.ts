@@ -7,6 +7,7 @@ import { withBuiltinStrategies } from './builtin-strategies.js';
 import { createDiscoveryRoutes } from './endpoints/discovery-routes.js';
 import { createHealthRoutes } from './endpoints/health.js';
 import { createOpenAPIRoutes } from './endpoints/openapi-routes.js';
+import { negotiateResponse, type ResponseFormat } from './endpoints/negotiate.js';
 import { parseRequestInfo } from './endpoints/request-info.js';
 import { createResourceHandler, type SubresourceHandler } from './endpoints/resource-handler.js';
 import { errorResponse } from './endpoints/respond.js';
@@ -83,7 +84,23 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (answer && entry.info.verbs.length === 1 && entry.info.verbs[0] === 'create') special[entry.info.plural] = reviewHandler(answer);
   }
   if (registry.lookup('', 'v1', 'pods')) special['pods/eviction'] = evictionHandler(store, registry);
-  const handleResource = createResourceHandler({ registry, store, special, anonymousUser: ANONYMOUS });
+  const gates = { CBORServingAndStorage: false, APIResponseCompression: true, ...options.featureGates };
+  const handleResource = createResourceHandler({
+    registry,
+    store,
+    special,
+    anonymousUser: ANONYMOUS,
+    cbor: gates.CBORServingAndStorage,
+    compression: gates.APIResponseCompression,
+  });
+  /** The format errors are written in: what the client accepts, JSON when that cannot be told. */
+  const errorFormat = (accept: string | undefined): ResponseFormat | undefined => {
+    try {
+      return negotiateResponse(accept, { table: false, protobuf: true, cbor: gates.CBORServingAndStorage });
+    } catch {
+      return undefined;
+    }
+  };
 
   const app = new Hono();
   app.onError((err) => errorResponse(err, log));
@@ -104,7 +121,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     try {
       return await handleResource(c.req.raw, info);
     } catch (err) {
-      return errorResponse(err, log);
+      return errorResponse(err, log, errorFormat(c.req.header('accept')));
     }
   });
 

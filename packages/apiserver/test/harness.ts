@@ -18,8 +18,8 @@ export interface Harness {
 }
 
 /** A started server on in-memory storage with every group, driven in-process through its fetch handler. */
-export async function startHarness(): Promise<Harness> {
-  const server = createApiServer({ storage: createMemoryBackend(), plugins: ALL_GROUPS.map((g) => groupPlugin(g)) });
+export async function startHarness(featureGates: Record<string, boolean> = {}): Promise<Harness> {
+  const server = createApiServer({ storage: createMemoryBackend(), plugins: ALL_GROUPS.map((g) => groupPlugin(g)), featureGates });
   await server.start();
   return {
     server,

@@ -1,6 +1,7 @@
 import { decodeEnvelope, newBadRequest, type FieldShape, type FieldTree, type KubeObject } from '@kapi/apimachinery';
 import { parse as parseYaml } from 'yaml';
 import { apiVersionOf, type ResourceEntry } from '../registry/resources.js';
+import { decodeCbor } from './cbor.js';
 import type { BodyFormat } from './negotiate.js';
 
 /**
@@ -57,6 +58,8 @@ export function decodeObject(entry: ResourceEntry, format: BodyFormat, body: Uin
     const decoded = entry.codec().decode(entry.info.protobuf.message, raw);
     dropGoEmptyStrings(entry.group.fieldTree, entry.typeKey, decoded);
     value = { apiVersion: typeMeta.apiVersion || undefined, kind: typeMeta.kind || undefined, ...decoded };
+  } else if (format === 'cbor') {
+    value = decodeCbor(body);
   } else {
     value = parseText(format, new TextDecoder().decode(body));
   }
@@ -83,8 +86,9 @@ function checkType(entry: ResourceEntry, apiVersion: unknown, kind: unknown) {
   }
 }
 
-/** Parses a JSON or YAML body that is not a kind of this group (patches, DeleteOptions). */
-export function decodeLoose(format: 'json' | 'yaml', body: Uint8Array): unknown {
+/** Parses a JSON, YAML or CBOR body that is not a kind of this group (patches, DeleteOptions). */
+export function decodeLoose(format: 'json' | 'yaml' | 'cbor', body: Uint8Array): unknown {
   if (body.length === 0) return undefined;
+  if (format === 'cbor') return dropNulls(decodeCbor(body));
   return parseText(format, new TextDecoder().decode(body));
 }

@@ -2,6 +2,7 @@
 // (apidiscovery.k8s.io/v2) on /api and /apis when the client asks for it, unaggregated otherwise.
 import { createHash } from 'node:crypto';
 import { Hono, type Context } from 'hono';
+import { parseMediaTypes } from './negotiate.js';
 import { StatusError, StatusReasons, type GroupDefinition } from '@kapi/apimachinery';
 import {
   AGGREGATED_DISCOVERY_GROUP,
@@ -26,24 +27,11 @@ export type DiscoveryFormat = 'aggregated' | 'legacy';
  * Which discovery document the Accept header asks for: the first acceptable entry by preference (q, then order)
  * decides. Only `application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList` selects the aggregated
  * form; other `as=` entries (v2beta1, which kube no longer serves) are skipped; JSON or a wildcard selects the
- * unaggregated form, which is also the answer when nothing else matches. Kept local until the shared negotiation
- * module can name these media types.
+ * unaggregated form, which is also the answer when nothing else matches. Accept is parsed by the shared
+ * negotiation module.
  */
 export function negotiateDiscovery(accept: string | null | undefined): DiscoveryFormat {
-  const entries = (accept ?? '')
-    .split(',')
-    .map((raw, index) => {
-      const [mime, ...rawParams] = raw.split(';').map((s) => s.trim());
-      const params: Record<string, string> = {};
-      for (const p of rawParams) {
-        const eq = p.indexOf('=');
-        if (eq > 0) params[p.slice(0, eq).trim().toLowerCase()] = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
-      }
-      const q = params.q === undefined ? 1 : Number(params.q);
-      return { mime: mime.toLowerCase(), params, q: Number.isFinite(q) ? q : 0, index };
-    })
-    .filter((e) => e.mime !== '' && e.q > 0)
-    .sort((a, b) => b.q - a.q || a.index - b.index);
+  const entries = parseMediaTypes(accept).map((r) => ({ mime: `${r.type}/${r.subtype}`, params: r.params }));
   for (const { mime, params } of entries) {
     if (params.as !== undefined) {
       if (

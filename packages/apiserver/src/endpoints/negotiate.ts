@@ -1,4 +1,5 @@
 import { newNotAcceptable, newUnsupportedMediaType } from '@kapi/apimachinery';
+import { CBOR_TYPE } from './cbor.js';
 
 /** One entry of an Accept header. */
 export interface MediaRange {
@@ -40,6 +41,7 @@ export type ResponseFormat =
   | { kind: 'json' }
   | { kind: 'yaml' }
   | { kind: 'protobuf' }
+  | { kind: 'cbor' }
   | { kind: 'table'; version: 'v1' | 'v1beta1'; includeObject?: string };
 
 const matches = (r: MediaRange, type: string, subtype: string) =>
@@ -50,7 +52,10 @@ const matches = (r: MediaRange, type: string, subtype: string) =>
  * Protobuf (where the resource supports it) and, for reads, the Table form. No Accept means JSON; nothing
  * acceptable is 406.
  */
-export function negotiateResponse(accept: string | null | undefined, options: { table: boolean; protobuf: boolean }): ResponseFormat {
+export function negotiateResponse(
+  accept: string | null | undefined,
+  options: { table: boolean; protobuf: boolean; cbor?: boolean },
+): ResponseFormat {
   const ranges = parseMediaTypes(accept);
   if (ranges.length === 0) return { kind: 'json' };
   for (const r of ranges) {
@@ -64,18 +69,23 @@ export function negotiateResponse(accept: string | null | undefined, options: { 
     if (r.type === 'application' && r.subtype === 'json') return { kind: 'json' };
     if (r.type === 'application' && r.subtype === 'yaml') return { kind: 'yaml' };
     if (r.type === 'application' && r.subtype === 'vnd.kubernetes.protobuf' && options.protobuf) return { kind: 'protobuf' };
+    if (r.type === 'application' && (r.subtype === 'cbor' || r.subtype === 'cbor-seq') && options.cbor) return { kind: 'cbor' };
     if (matches(r, 'application', 'json')) return { kind: 'json' };
   }
-  throw newNotAcceptable([JSON_TYPE, YAML_TYPE, ...(options.protobuf ? [PROTOBUF_TYPE] : [])]);
+  throw newNotAcceptable([JSON_TYPE, YAML_TYPE, ...(options.protobuf ? [PROTOBUF_TYPE] : []), ...(options.cbor ? [CBOR_TYPE] : [])]);
 }
 
-export type BodyFormat = 'json' | 'yaml' | 'protobuf';
+export type BodyFormat = 'json' | 'yaml' | 'protobuf' | 'cbor';
 
-/** The format of a request body from its Content-Type (none means JSON, as kube assumes); others are 415. */
-export function requestBodyFormat(contentType: string | null | undefined): BodyFormat {
+/**
+ * The format of a request body from its Content-Type (none means JSON, as kube assumes); CBOR only with the
+ * CBORServingAndStorage gate on; others are 415.
+ */
+export function requestBodyFormat(contentType: string | null | undefined, options: { cbor?: boolean } = {}): BodyFormat {
   const [range] = parseMediaTypes(contentType);
   if (!range || (range.type === 'application' && range.subtype === 'json')) return 'json';
   if (range.type === 'application' && range.subtype === 'yaml') return 'yaml';
   if (range.type === 'application' && range.subtype === 'vnd.kubernetes.protobuf') return 'protobuf';
-  throw newUnsupportedMediaType([JSON_TYPE, YAML_TYPE, PROTOBUF_TYPE]);
+  if (range.type === 'application' && range.subtype === 'cbor' && options.cbor) return 'cbor';
+  throw newUnsupportedMediaType([JSON_TYPE, YAML_TYPE, PROTOBUF_TYPE, ...(options.cbor ? [CBOR_TYPE] : [])]);
 }

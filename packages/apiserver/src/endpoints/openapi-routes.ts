@@ -1,3 +1,4 @@
+import { parseMediaTypes } from './negotiate.js';
 import { Hono, type Context } from 'hono';
 import type { GroupDefinition } from '@kapi/apimachinery';
 import {
@@ -25,16 +26,7 @@ const ONE_YEAR_MS = 365 * 24 * 60 * 60 * 1000;
 /** Media ranges of an Accept header, highest quality first (ties keep the client's order). */
 function mediaRanges(accept: string | undefined): string[] {
   if (!accept?.trim()) return ['*/*'];
-  return accept
-    .split(',')
-    .map((clause, i) => {
-      const [range, ...params] = clause.split(';').map((s) => s.trim());
-      const q = params.find((p) => p.startsWith('q='));
-      return { range: range.toLowerCase(), q: q ? Number(q.slice(2)) : 1, i };
-    })
-    .filter((c) => c.range && c.q > 0)
-    .sort((a, b) => b.q - a.q || a.i - b.i)
-    .map((c) => c.range);
+  return parseMediaTypes(accept).map((r) => `${r.type}/${r.subtype}`);
 }
 
 function notAcceptable(c: Context, accepted: string[]): Response {

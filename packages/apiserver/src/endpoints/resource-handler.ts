@@ -1,7 +1,9 @@
+import { gzipSync } from 'node:zlib';
 import {
   newBadRequest,
   newMethodNotSupported,
   newNotFound,
+  decodeProtobufObject,
   type KubeList,
   type KubeObject,
 } from '@kapi/apimachinery';
@@ -16,7 +18,8 @@ import { checkUnknownFields, parseFieldValidation } from './field-validation.js'
 import { negotiateResponse, requestBodyFormat, type ResponseFormat } from './negotiate.js';
 import { applyPatch, patchTypeOf } from './patch.js';
 import type { RequestInfo } from './request-info.js';
-import { render, response, warningHeader } from './respond.js';
+import { metaCodec, render, response, STATUS_MESSAGE, warningHeader, type Rendered } from './respond.js';
+import { createWatchEncoder } from './watch-framing.js';
 import { startWatch } from './watch.js';
 
 /** A subresource served by its own handler (scale, eviction, the access reviews...). */
@@ -35,7 +38,14 @@ export interface ResourceHandlerDeps {
   /** Handlers by `<resource>/<subresource>` (`deployments/scale`), or `<resource>` for virtual resources. */
   special: Record<string, SubresourceHandler>;
   anonymousUser: UserInfo;
+  /** CBORServingAndStorage: offer application/cbor. */
+  cbor: boolean;
+  /** APIResponseCompression: gzip large get and list responses for clients that accept it. */
+  compression: boolean;
 }
+
+/** kube compresses responses from this size up (defaultGzipThresholdBytes). */
+export const GZIP_THRESHOLD_BYTES = 128 * 1024;
 
 const NOT_FOUND_PATH = () => newNotFound({ group: '', resource: '' }, '');
 
@@ -85,7 +95,8 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
       subresource: info.subresource,
     };
     const readVerb = info.verb === 'get' || info.verb === 'list' || info.verb === 'watch';
-    const format = negotiateResponse(request.headers.get('accept'), { table: readVerb, protobuf: true });
+    const format = negotiateResponse(request.headers.get('accept'), { table: readVerb, protobuf: true, cbor: deps.cbor });
+    const bodyFormat = () => requestBodyFormat(request.headers.get('content-type'), { cbor: deps.cbor });
     const special = deps.special[info.subresource ? `${info.resource}/${info.subresource}` : info.resource];
     if (special) return special({ request, info, ctx, format, query, body: () => readBody(request) });
     // Subresources that need a node or a proxy (log, exec, attach, portforward, proxy, binding, ...) have no
@@ -100,6 +111,13 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
     const warnings: string[] = [];
     const reply = (obj: KubeObject, status: number) =>
       response(render(obj, format, { pretty, protobuf: proto(false) }), status, warningHeader(warnings));
+    const gzip = deps.compression && acceptsGzip(request.headers.get('accept-encoding'));
+    /** A get or list response: gzip-compressed when allowed, asked for and large enough. */
+    const read = (rendered: Rendered) => {
+      const size = typeof rendered.body === 'string' ? Buffer.byteLength(rendered.body) : rendered.body.length;
+      if (!gzip || size < GZIP_THRESHOLD_BYTES) return response(rendered, 200, { Vary: 'Accept-Encoding' });
+      return response({ ...rendered, body: gzipSync(rendered.body) }, 200, { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' });
+    };
     const tableOf = (objects: KubeObject[], listMeta?: Record<string, unknown>, noHeaders = false) =>
       buildTable(entry.info, objects, {
         includeObject: (query.get('includeObject') as 'None' | 'Metadata' | 'Object' | null) ?? undefined,
@@ -110,20 +128,22 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
     switch (info.verb) {
       case 'get': {
         const obj = await store.get(ctx, info.name);
-        if (format.kind === 'table') return response(render(tableOf([obj]), { kind: 'json' }, { pretty }), 200);
-        return reply(obj, 200);
+        if (format.kind === 'table') return read(render(tableOf([obj]), { kind: 'json' }, { pretty }));
+        return read(render(obj, format, { pretty, protobuf: proto(false) }));
       }
       case 'list': {
         const list: KubeList = await listObjects(store, ctx, parseListOptions(entry, query));
         if (format.kind === 'table') {
-          return response(render(tableOf(list.items, list.metadata as Record<string, unknown>), { kind: 'json' }, { pretty }), 200);
+          return read(render(tableOf(list.items, list.metadata as Record<string, unknown>), { kind: 'json' }, { pretty }));
         }
-        return response(render(list as unknown as KubeObject, format, { pretty, protobuf: proto(true) }), 200);
+        return read(render(list as unknown as KubeObject, format, { pretty, protobuf: proto(true) }));
       }
       case 'watch': {
         const options = parseListOptions(entry, query);
         const timeout = Number(query.get('timeoutSeconds') ?? '') || undefined;
+        const encoder = createWatchEncoder(format.kind === 'table' ? { kind: 'json' } : format, entry);
         const stream = await startWatch(store, {
+          encoder,
           ctx,
           options,
           name: info.name || undefined,
@@ -133,18 +153,18 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
         });
         return new Response(stream, {
           status: 200,
-          headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' },
+          headers: { 'Content-Type': encoder.contentType, 'Cache-Control': 'no-cache, private' },
         });
       }
       case 'create': {
         const level = parseFieldValidation(query);
-        const obj = decodeObject(entry, requestBodyFormat(request.headers.get('content-type')), await readBody(request));
+        const obj = decodeObject(entry, bodyFormat(), await readBody(request));
         checkUnknownFields(entry, obj, level, warnings);
         return reply(await store.create(ctx, obj), 201);
       }
       case 'update': {
         const level = parseFieldValidation(query);
-        const obj = decodeObject(entry, requestBodyFormat(request.headers.get('content-type')), await readBody(request));
+        const obj = decodeObject(entry, bodyFormat(), await readBody(request));
         checkUnknownFields(entry, obj, level, warnings);
         const result = await store.update(ctx, info.name, () => obj);
         return reply(result.obj, result.created ? 201 : 200);
@@ -163,13 +183,13 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
         return reply(result.obj, 200);
       }
       case 'delete': {
-        const options = deleteOptionsOf(query, decodeLoose('json', await readBody(request)));
+        const options = deleteOptionsOf(query, decodeDeleteOptions(bodyFormat(), await readBody(request)));
         const result = await deleteObject(store, ctx, info.name, options);
         if (!result.removed || entry.strategy.returnDeletedObject) return reply(result.obj, 200);
-        return response(render(successStatus(entry, result.obj), { kind: 'json' }), 200);
+        return response(render(successStatus(entry, result.obj), format, { protobuf: { codec: metaCodec(), message: STATUS_MESSAGE } }), 200);
       }
       case 'deletecollection': {
-        const options = deleteOptionsOf(query, decodeLoose('json', await readBody(request)));
+        const options = deleteOptionsOf(query, decodeDeleteOptions(bodyFormat(), await readBody(request)));
         const list = await listObjects(store, ctx, { ...parseListOptions(entry, query), limit: 0 });
         const deleted: KubeObject[] = [];
         for (const item of list.items) {
@@ -184,6 +204,24 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
       }
     }
   };
+}
+
+/** Whether Accept-Encoding admits gzip (`gzip`, `gzip;q=0.5`, `*`), and not with q=0. */
+function acceptsGzip(header: string | null): boolean {
+  if (!header) return false;
+  return header.split(',').some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(';').map((p) => p.trim());
+    const q = params.find((p) => p.startsWith('q='));
+    return (coding === 'gzip' || coding === '*') && (!q || Number(q.slice(2)) > 0);
+  });
+}
+
+/** A DELETE body (DeleteOptions) in any of the request formats. */
+function decodeDeleteOptions(format: ReturnType<typeof requestBodyFormat>, body: Uint8Array): unknown {
+  if (format === 'protobuf') {
+    return body.length ? decodeProtobufObject(metaCodec(), 'k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions', body) : undefined;
+  }
+  return decodeLoose(format, body);
 }
 
 /** DeleteOptions from the body (JSON) and the query (gracePeriodSeconds, propagationPolicy). */

@@ -4,6 +4,7 @@ import { decodeFromStorage } from '../registry/codec.js';
 import { listObjects, selects, type ListOptions } from '../registry/list.js';
 import { collectionPrefix } from '../registry/resources.js';
 import type { RequestContext, Store } from '../registry/store.js';
+import type { WatchEncoder } from './watch-framing.js';
 
 export interface WatchRequest {
   ctx: RequestContext;
@@ -14,12 +15,14 @@ export interface WatchRequest {
   signal: AbortSignal;
   /** Turns an event's object into what the client asked for (the object itself, or a Table row). */
   renderObject(obj: KubeObject, first: boolean): unknown;
+  /** Frames events in the negotiated media type. */
+  encoder: WatchEncoder;
 }
 
 type EventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'ERROR';
 
 /**
- * A watch as a stream of JSON documents, one per line (spec "Watch and list-then-watch"): with resourceVersion
+ * A watch as a stream of events framed per media type (spec "Watch and list-then-watch"): with resourceVersion
  * unset or "0" it opens with synthetic ADDED events for the current state, then every later change under the
  * collection that the selectors let through. An object that stops matching a selector is sent as DELETED, and
  * one that starts matching as ADDED, as kube's watch cache does.
@@ -43,12 +46,11 @@ export async function startWatch(store: Store, req: WatchRequest): Promise<Reada
     if (!Number.isSafeInteger(after) || after < 0) throw newResourceExpired(`too old resource version: ${rv}`);
   }
 
-  const encoder = new TextEncoder();
   let first = true;
   const frame = (type: EventType, obj: unknown) => {
     const object = type === 'ERROR' ? obj : req.renderObject(obj as KubeObject, first);
     first = false;
-    return encoder.encode(JSON.stringify({ type, object }) + '\n');
+    return req.encoder.encode(type, object);
   };
 
   let stop = () => {};

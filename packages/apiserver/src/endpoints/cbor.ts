@@ -1,0 +1,29 @@
+import { newBadRequest } from '@kapi/apimachinery';
+import { decode, Encoder } from 'cbor-x';
+
+export const CBOR_TYPE = 'application/cbor';
+export const CBOR_SEQ_TYPE = 'application/cbor-seq';
+
+// Plain maps and arrays, never cbor-x's record extension: the output must be standard CBOR any client reads.
+const encoder = new Encoder({ useRecords: false, mapsAsObjects: true, variableMapSize: true });
+
+/** The self-described CBOR tag (55799) kube writes before each top-level CBOR object. */
+const SELF_DESCRIBED = Uint8Array.of(0xd9, 0xd9, 0xf7);
+
+/** Encodes a JSON-form value as one self-described CBOR data item, as kube-apiserver emits. */
+export function encodeCbor(value: unknown): Uint8Array {
+  const body = encoder.encode(value);
+  const out = new Uint8Array(SELF_DESCRIBED.length + body.length);
+  out.set(SELF_DESCRIBED);
+  out.set(body, SELF_DESCRIBED.length);
+  return out;
+}
+
+/** Decodes one CBOR data item (self-described or not); anything else is a 400. */
+export function decodeCbor(bytes: Uint8Array): unknown {
+  try {
+    return decode(bytes);
+  } catch (err) {
+    throw newBadRequest(`error decoding CBOR: ${(err as Error).message}`);
+  }
+}

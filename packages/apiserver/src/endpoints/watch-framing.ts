@@ -1,0 +1,49 @@
+import { encodeEnvelope, encodeProtobufObject, type KubeObject } from '@kapi/apimachinery';
+import type { ResourceEntry } from '../registry/resources.js';
+import { CBOR_SEQ_TYPE, encodeCbor } from './cbor.js';
+import { JSON_TYPE, PROTOBUF_TYPE, type ResponseFormat } from './negotiate.js';
+import { metaCodec, STATUS_MESSAGE } from './respond.js';
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+export interface WatchEncoder {
+  contentType: string;
+  /** One framed event; `object` is the resource (or a Status for ERROR). */
+  encode(type: WatchEventType, object: unknown): Uint8Array;
+}
+
+const WATCH_EVENT_MESSAGE = 'k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent';
+const text = new TextEncoder();
+
+/**
+ * How watch events are framed per media type, as kube-apiserver frames them:
+ * JSON: one JSON document per line; Protobuf (`;stream=watch`): a 4-byte big-endian length, then an enveloped
+ * meta.v1 WatchEvent (TypeMeta `<group version>`/`WatchEvent`) whose object is the enveloped object's bytes;
+ * CBOR (`application/cbor-seq`): one self-described CBOR watch event after another.
+ */
+export function createWatchEncoder(format: ResponseFormat, entry: ResourceEntry): WatchEncoder {
+  if (format.kind === 'protobuf') {
+    const apiVersion = entry.info.group ? `${entry.info.group}/${entry.info.version}` : entry.info.version;
+    return {
+      contentType: `${PROTOBUF_TYPE};stream=watch`,
+      encode(type, object) {
+        const raw =
+          type === 'ERROR'
+            ? encodeProtobufObject(metaCodec(), STATUS_MESSAGE, object as Record<string, unknown>)
+            : encodeProtobufObject(entry.codec(), entry.info.protobuf.message, object as Record<string, unknown>);
+        const event = encodeEnvelope({ apiVersion, kind: 'WatchEvent' }, metaCodec().encode(WATCH_EVENT_MESSAGE, { type, object: raw }));
+        const frame = new Uint8Array(4 + event.length);
+        new DataView(frame.buffer).setUint32(0, event.length);
+        frame.set(event, 4);
+        return frame;
+      },
+    };
+  }
+  if (format.kind === 'cbor') {
+    return { contentType: CBOR_SEQ_TYPE, encode: (type, object) => encodeCbor({ type, object }) };
+  }
+  return {
+    contentType: JSON_TYPE,
+    encode: (type, object) => text.encode(JSON.stringify({ type, object: object as KubeObject }) + '\n'),
+  };
+}
