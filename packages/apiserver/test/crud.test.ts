@@ -80,13 +80,16 @@ describe('CRUD and metadata rules', () => {
     expect((await h.req('GET', `${CM}/x`)).status).toBe(404);
   });
 
-  it('creates in a missing namespace → 404, types are validated → 422', async () => {
+  it('creates in a missing namespace → 404; a wrong type is a fatal decoding error → 400', async () => {
     const missing = await h.req('POST', '/api/v1/namespaces/nope/configmaps', configMap('a'));
     expect(missing.status).toBe(404);
     expect(missing.body.message).toBe('namespaces "nope" not found');
     const wrongType = await h.req('POST', CM, { metadata: { name: 'a' }, data: { k: 1 } });
-    expect(wrongType.status).toBe(422);
-    expect(wrongType.body.details.causes[0]).toMatchObject({ field: 'data[k]'.replace('[k]', '.k') });
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.body.reason).toBe('BadRequest');
+    expect(wrongType.body.message).toBe(
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field data.k (must be of type string)',
+    );
   });
 
   it('updates with optimistic concurrency: stale resourceVersion → 409; PUT creates a missing object', async () => {
@@ -153,6 +156,23 @@ describe('CRUD and metadata rules', () => {
     const badField = await h.req('GET', `${CM}?fieldSelector=spec.nope%3Dx`);
     expect(badField.status).toBe(400);
     expect(badField.body.message).toBe('field label not supported: spec.nope');
+  });
+
+  it('reports duplicate fields of JSON and YAML bodies, and a fatal error hides them', async () => {
+    const dup = '{"metadata":{"name":"d1","name":"d1"},"data":{"a":"1","a":"2"},"kind":"ConfigMap"}';
+    const warn = await h.req('POST', CM, dup);
+    expect(warn.status).toBe(201);
+    expect(warn.headers.get('warning')).toBe('299 - "duplicate field \\"metadata.name\\"", 299 - "duplicate field \\"data.a\\""');
+    expect(warn.body.data).toEqual({ a: '2' });
+    const strict = await h.req('POST', `${CM}?fieldValidation=Strict`, dup.replaceAll('d1', 'd2'));
+    expect(strict.status).toBe(400);
+    expect(strict.body.message).toBe('strict decoding error: duplicate field "metadata.name", duplicate field "data.a"');
+    const yaml = 'metadata:\n  name: y1\ndata:\n  a: "1"\n  a: "2"\nbogus: 1\n';
+    const strictYaml = await h.req('POST', `${CM}?fieldValidation=Strict`, yaml, { 'content-type': 'application/yaml' });
+    expect(strictYaml.body.message).toBe('strict decoding error: duplicate field "data.a", unknown field "bogus"');
+    const fatal = await h.req('POST', `${CM}?fieldValidation=Strict`, '{"metadata":{"name":"f","name":"f"},"data":{"a":1},"x":1}');
+    expect(fatal.status).toBe(400);
+    expect(fatal.body.message).toMatch(/cannot unmarshal number into Go struct field data\.a/);
   });
 
   it('warns about, rejects or drops unknown fields per fieldValidation', async () => {

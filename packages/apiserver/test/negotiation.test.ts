@@ -97,7 +97,7 @@ function decodeWatchEvent(f: Format, contentType: string, chunk: Uint8Array): { 
   }
   if (f.name === 'CBOR') {
     expect(contentType).toBe('application/cbor-seq');
-    return decodeMultiple(chunk)![0] as { type: string; object: any };
+    return (decodeMultiple(chunk) as unknown as unknown[])[0] as { type: string; object: any };
   }
   expect(contentType).toBe('application/json');
   return JSON.parse(Buffer.from(chunk).toString().split('\n')[0]);

@@ -2,6 +2,7 @@ import { decodeEnvelope, newBadRequest, type FieldShape, type FieldTree, type Ku
 import { parse as parseYaml } from 'yaml';
 import { apiVersionOf, type ResourceEntry } from '../registry/resources.js';
 import { decodeCbor } from './cbor.js';
+import { duplicateJsonFields, duplicateYamlFields } from './duplicate-fields.js';
 import type { BodyFormat } from './negotiate.js';
 
 /**
@@ -39,7 +40,7 @@ export function dropNulls(value: unknown): unknown {
 
 function parseText(format: 'json' | 'yaml', text: string): unknown {
   try {
-    return format === 'json' ? JSON.parse(text) : parseYaml(text);
+    return format === 'json' ? JSON.parse(text) : parseYaml(text, { uniqueKeys: false });
   } catch (err) {
     throw newBadRequest(`error decoding ${format === 'json' ? 'JSON' : 'YAML'}: ${(err as Error).message}`);
   }
@@ -50,8 +51,14 @@ function parseText(format: 'json' | 'yaml', text: string): unknown {
  * object of the URL's kind: a missing kind or apiVersion is filled in, a different one is 400, and so is a List.
  */
 export function decodeObject(entry: ResourceEntry, format: BodyFormat, body: Uint8Array): KubeObject {
+  return decodeObjectWithDuplicates(entry, format, body).obj;
+}
+
+/** {@link decodeObject}, also naming the fields the body repeats (JSON and YAML), for field validation. */
+export function decodeObjectWithDuplicates(entry: ResourceEntry, format: BodyFormat, body: Uint8Array): { obj: KubeObject; duplicates: string[] } {
   if (body.length === 0) throw newBadRequest('the request body is empty');
   let value: unknown;
+  let duplicates: string[] = [];
   if (format === 'protobuf') {
     const { typeMeta, raw } = decodeEnvelope(body);
     checkType(entry, typeMeta.apiVersion, typeMeta.kind);
@@ -61,7 +68,9 @@ export function decodeObject(entry: ResourceEntry, format: BodyFormat, body: Uin
   } else if (format === 'cbor') {
     value = decodeCbor(body);
   } else {
-    value = parseText(format, new TextDecoder().decode(body));
+    const text = new TextDecoder().decode(body);
+    value = parseText(format, text);
+    duplicates = format === 'json' ? duplicateJsonFields(text) : duplicateYamlFields(text);
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     throw newBadRequest(`the body of the request must be a single ${entry.info.kind} object`);
@@ -73,7 +82,7 @@ export function decodeObject(entry: ResourceEntry, format: BodyFormat, body: Uin
   }
   obj.apiVersion = apiVersionOf(entry.info);
   obj.kind = entry.info.kind;
-  return obj;
+  return { obj, duplicates };
 }
 
 function checkType(entry: ResourceEntry, apiVersion: unknown, kind: unknown) {

@@ -11,14 +11,39 @@ export function parseFieldValidation(query: URLSearchParams): FieldValidation {
   throw newBadRequest(`fieldValidation parameter unsupported: ${value}. Supported values are Ignore, Warn, Strict`);
 }
 
+const JSON_TYPES: Record<string, string> = { string: 'string', number: 'number', boolean: 'bool', object: 'object' };
+
 /**
- * Prunes fields the schema does not declare, as kube does before storage, and reports them per the level:
- * Ignore drops them silently, Warn returns one warning per field, Strict rejects the request with 400 naming all.
+ * A value of the wrong type is a decoding error in kube (400 at every validation level, reporting only the
+ * first one and nothing about unknown or duplicate fields), not a validation error.
  */
-export function checkUnknownFields(entry: ResourceEntry, obj: KubeObject, level: FieldValidation, warnings: string[]): void {
+function checkFatal(entry: ResourceEntry, obj: KubeObject): void {
+  const fatal = entry.validate(obj).find((e) => e.type === 'FieldValueTypeInvalid');
+  if (!fatal) return;
+  const { kind, version } = entry.info;
+  const got = Array.isArray(fatal.badValue) ? 'array' : JSON_TYPES[typeof fatal.badValue] ?? 'value';
+  throw newBadRequest(
+    `${kind} in version "${version}" cannot be handled as a ${kind}: json: cannot unmarshal ${got} into Go struct field ${fatal.field} (${fatal.message})`,
+  );
+}
+
+/**
+ * Field validation of a decoded body (spec "Field validation"): a wrong type is fatal (400); then fields the
+ * schema does not declare are pruned, as kube prunes before storage, and they and repeated fields are reported
+ * per the level: Ignore drops them silently, Warn returns one warning per field, Strict rejects with 400 naming all.
+ */
+export function checkFields(
+  entry: ResourceEntry,
+  obj: KubeObject,
+  level: FieldValidation,
+  warnings: string[],
+  duplicates: readonly string[] = [],
+): void {
+  checkFatal(entry, obj);
   const unknown = findUnknownFields(entry.group.fieldTree, entry.typeKey, obj, { prune: true });
-  if (!unknown.length || level === 'Ignore') return;
-  const messages = unknown.map((path) => `unknown field "${path}"`);
+  if (level === 'Ignore') return;
+  const messages = [...duplicates.map((path) => `duplicate field "${path}"`), ...unknown.map((path) => `unknown field "${path}"`)];
+  if (!messages.length) return;
   if (level === 'Strict') throw newBadRequest(`strict decoding error: ${messages.join(', ')}`);
   warnings.push(...messages);
 }

@@ -13,8 +13,8 @@ import { listObjects, parseListOptions } from '../registry/list.js';
 import type { ResourceEntry, ResourceRegistry } from '../registry/resources.js';
 import type { RequestContext, Store } from '../registry/store.js';
 import { buildTable } from '../table/table.js';
-import { decodeLoose, decodeObject } from './decode.js';
-import { checkUnknownFields, parseFieldValidation } from './field-validation.js';
+import { decodeLoose, decodeObjectWithDuplicates } from './decode.js';
+import { checkFields, parseFieldValidation } from './field-validation.js';
 import { negotiateResponse, requestBodyFormat, type ResponseFormat } from './negotiate.js';
 import { applyPatch, patchTypeOf } from './patch.js';
 import type { RequestInfo } from './request-info.js';
@@ -158,14 +158,14 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
       }
       case 'create': {
         const level = parseFieldValidation(query);
-        const obj = decodeObject(entry, bodyFormat(), await readBody(request));
-        checkUnknownFields(entry, obj, level, warnings);
+        const { obj, duplicates } = decodeObjectWithDuplicates(entry, bodyFormat(), await readBody(request));
+        checkFields(entry, obj, level, warnings, duplicates);
         return reply(await store.create(ctx, obj), 201);
       }
       case 'update': {
         const level = parseFieldValidation(query);
-        const obj = decodeObject(entry, bodyFormat(), await readBody(request));
-        checkUnknownFields(entry, obj, level, warnings);
+        const { obj, duplicates } = decodeObjectWithDuplicates(entry, bodyFormat(), await readBody(request));
+        checkFields(entry, obj, level, warnings, duplicates);
         const result = await store.update(ctx, info.name, () => obj);
         return reply(result.obj, result.created ? 201 : 200);
       }
@@ -177,7 +177,7 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
         const result = await store.update(ctx, info.name, (current) => {
           if (!current) throw newNotFound(gr, info.name);
           const patched = applyPatch(type, current, patch, gk, info.name);
-          checkUnknownFields(entry, patched, level, warnings);
+          checkFields(entry, patched, level, warnings);
           return patched;
         }, { allowCreate: false });
         return reply(result.obj, 200);

@@ -1,0 +1,122 @@
+import { isMap, isPair, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
+
+/**
+ * Field paths (kube style: `metadata.name`, `spec.containers[0].image`) that a JSON text repeats within one
+ * object, in document order. JSON.parse keeps the last value silently; field validation must report them.
+ */
+export function duplicateJsonFields(text: string): string[] {
+  if (!mayHaveDuplicates(text)) return [];
+  const found: string[] = [];
+  let i = 0;
+  const ws = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i])) i++;
+  };
+  const str = (): string => {
+    const start = i;
+    i++;
+    while (text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+    i++;
+    return JSON.parse(text.slice(start, i)) as string;
+  };
+  const value = (path: string): void => {
+    ws();
+    const c = text[i];
+    if (c === '{') {
+      i++;
+      const seen = new Set<string>();
+      ws();
+      if (text[i] === '}') {
+        i++;
+        return;
+      }
+      for (;;) {
+        ws();
+        const key = str();
+        const child = path ? `${path}.${key}` : key;
+        if (seen.has(key)) found.push(child);
+        seen.add(key);
+        ws();
+        i++; // ':'
+        value(child);
+        ws();
+        if (text[i++] === '}') return;
+      }
+    } else if (c === '[') {
+      i++;
+      ws();
+      if (text[i] === ']') {
+        i++;
+        return;
+      }
+      for (let n = 0; ; n++) {
+        value(`${path}[${n}]`);
+        ws();
+        if (text[i++] === ']') return;
+      }
+    } else if (c === '"') {
+      str();
+    } else {
+      while (i < text.length && !',}] \t\n\r'.includes(text[i])) i++;
+    }
+  };
+  value('');
+  return found;
+}
+
+/**
+ * A cheap pre-check: the number of `"key":` members in the text against the number of keys JSON.parse kept.
+ * Equal counts mean no duplicates, so the full scan runs only for bodies that have some.
+ */
+function mayHaveDuplicates(text: string): boolean {
+  let members = 0;
+  let inString = false;
+  let lastStringEnd = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') {
+        inString = false;
+        lastStringEnd = i;
+      }
+    } else if (c === '"') inString = true;
+    else if (c === ':' && lastStringEnd >= 0 && /^\s*$/.test(text.slice(lastStringEnd + 1, i))) members++;
+  }
+  let kept = 0;
+  const count = (v: unknown) => {
+    if (Array.isArray(v)) v.forEach(count);
+    else if (v && typeof v === 'object') {
+      kept += Object.keys(v).length;
+      Object.values(v).forEach(count);
+    }
+  };
+  try {
+    count(JSON.parse(text));
+  } catch {
+    return false;
+  }
+  return members !== kept;
+}
+
+/** The same for a YAML text: keys a mapping repeats, as kube's YAML decoding reports them. */
+export function duplicateYamlFields(text: string): string[] {
+  const doc = parseDocument(text, { uniqueKeys: false });
+  const found: string[] = [];
+  const walk = (node: YamlNode | null | undefined, path: string) => {
+    if (isMap(node)) {
+      const seen = new Set<string>();
+      for (const pair of node.items) {
+        if (!isPair(pair)) continue;
+        const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+        const child = path ? `${path}.${key}` : key;
+        if (seen.has(key)) found.push(child);
+        seen.add(key);
+        walk(pair.value as YamlNode, child);
+      }
+    } else if (isSeq(node)) {
+      node.items.forEach((item, n) => walk(item as YamlNode, `${path}[${n}]`));
+    }
+  };
+  walk(doc.contents as YamlNode, '');
+  return found;
+}
