@@ -5,6 +5,8 @@ import type { PackageContext } from './context.js';
 type Shape = 0 | '*' | string | { a: Shape } | { m: Shape };
 interface TypeShape {
   props: Record<string, Shape>;
+  /** Schema `default` values of properties, applied when a property is absent. */
+  defaults?: Record<string, unknown>;
   preserveUnknown?: boolean;
   embeddedResource?: boolean;
 }
@@ -43,6 +45,8 @@ export function buildFieldTree(ctx: PackageContext): { types: Record<string, Typ
       const shape: TypeShape = {
         props: Object.fromEntries(Object.entries(def.node.properties).map(([k, v]) => [k, shapeOf(file, v)])),
       };
+      const defaults = Object.entries(def.node.properties).filter(([, v]) => v.default !== undefined);
+      if (defaults.length) shape.defaults = Object.fromEntries(defaults.map(([k, v]) => [k, v.default]));
       if (def.node['x-kubernetes-preserve-unknown-fields']) shape.preserveUnknown = true;
       if (def.node['x-kubernetes-embedded-resource']) shape.embeddedResource = true;
       types[def.key] = shape;

@@ -9,6 +9,7 @@ export type * from './registry/group.js';
 export type * from './validation/types.js';
 export * from './validation/ajv.js';
 export * from './validation/unknown-fields.js';
+export * from './validation/defaults.js';
 
 // The meta.k8s.io/v1 and apidiscovery.k8s.io/v2 types, generated from schemas/meta and schemas/apidiscovery.
 export type * from './generated/types.js';

@@ -207,3 +207,15 @@ describe('CRUD and metadata rules', () => {
     expect((await h.req('POST', CM, 'x', { 'content-type': 'text/plain' })).status).toBe(415);
   });
 });
+
+describe('schema defaults', () => {
+  it('are applied to absent fields on create (wardle Flunder spec.referenceType defaults to Flunder)', async () => {
+    const h = await startHarness();
+    const F = '/apis/wardle.example.com/v1alpha1/namespaces/default/flunders';
+    const made = await h.req('POST', F, { metadata: { name: 'f1' }, spec: { reference: 'x' } });
+    expect(made.status).toBe(201);
+    expect(made.body.spec).toEqual({ reference: 'x', referenceType: 'Flunder' });
+    const given = await h.req('POST', F, { metadata: { name: 'f2' }, spec: { referenceType: 'Fischer' } });
+    expect(given.body.spec).toEqual({ referenceType: 'Fischer' });
+  });
+});

@@ -91,6 +91,9 @@ export const fieldTree: FieldTree = {
    "props": {
     "reference": 0,
     "referenceType": 0
+   },
+   "defaults": {
+    "referenceType": "Flunder"
    }
   },
   "wardle.example.com/v1alpha1/Flunder.Status": {

@@ -174,6 +174,7 @@ export const openapi: GroupOpenAPI = {
      "type": "string"
     },
     "referenceType": {
+     "default": "Flunder",
      "description": "The type of the reference: Flunder or Fischer.",
      "enum": [
       "Flunder",

@@ -31,5 +31,14 @@ export type FieldShape = 0 | '*' | string | { a: FieldShape } | { m: FieldShape 
 
 export interface FieldTree {
   /** Object types by name: their known properties, and whether unknown properties are kept. */
-  types: Record<string, { props: Record<string, FieldShape>; preserveUnknown?: boolean; embeddedResource?: boolean }>;
+  types: Record<
+    string,
+    {
+      props: Record<string, FieldShape>;
+      /** Schema defaults of properties, applied when the property is absent. */
+      defaults?: Record<string, unknown>;
+      preserveUnknown?: boolean;
+      embeddedResource?: boolean;
+    }
+  >;
 }

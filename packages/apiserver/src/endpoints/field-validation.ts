@@ -1,4 +1,4 @@
-import { findUnknownFields, newBadRequest, type KubeObject } from '@kapi/apimachinery';
+import { applyDefaults, findUnknownFields, newBadRequest, type KubeObject } from '@kapi/apimachinery';
 import type { ResourceEntry } from '../registry/resources.js';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
@@ -31,6 +31,7 @@ function checkFatal(entry: ResourceEntry, obj: KubeObject): void {
  * Field validation of a decoded body (spec "Field validation"): a wrong type is fatal (400); then fields the
  * schema does not declare are pruned, as kube prunes before storage, and they and repeated fields are reported
  * per the level: Ignore drops them silently, Warn returns one warning per field, Strict rejects with 400 naming all.
+ * Schema defaults are applied to what remains.
  */
 export function checkFields(
   entry: ResourceEntry,
@@ -41,6 +42,7 @@ export function checkFields(
 ): void {
   checkFatal(entry, obj);
   const unknown = findUnknownFields(entry.group.fieldTree, entry.typeKey, obj, { prune: true });
+  applyDefaults(entry.group.fieldTree, entry.typeKey, obj);
   if (level === 'Ignore') return;
   const messages = [...duplicates.map((path) => `duplicate field "${path}"`), ...unknown.map((path) => `unknown field "${path}"`)];
   if (!messages.length) return;

@@ -30,6 +30,9 @@ export const fieldTree: FieldTree = {
     "port": 0,
     "protocol": 0,
     "target": 0
+   },
+   "defaults": {
+    "protocol": "TCP"
    }
   },
   "widgets.example.com/v1/Reference": {
