@@ -158,3 +158,24 @@ describe('unimplemented subresources', () => {
     expect(log.body).toMatchObject({ kind: 'Status', reason: 'NotFound' });
   });
 });
+
+describe('delete options', () => {
+  it('are validated as kube validates DeleteOptions, and dryRun in the body deletes nothing', async () => {
+    const h = await startHarness();
+    const CM = '/api/v1/namespaces/default/configmaps';
+    await h.req('POST', CM, configMap('d'));
+    const bad = await h.req('DELETE', `${CM}/d?propagationPolicy=Sideways`);
+    expect(bad.status).toBe(422);
+    expect(bad.body.message).toBe(
+      'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Sideways": supported values: "Foreground", "Background", "Orphan"',
+    );
+    const both = await h.req('DELETE', `${CM}/d`, { propagationPolicy: 'Background', orphanDependents: false });
+    expect(both.status).toBe(422);
+    const dry = await h.req('DELETE', `${CM}/d`, { kind: 'DeleteOptions', apiVersion: 'v1', dryRun: ['All'] });
+    expect(dry.status).toBe(200);
+    expect((await h.req('GET', `${CM}/d`)).status).toBe(200);
+    const ok = await h.req('DELETE', `${CM}/d?propagationPolicy=Background&gracePeriodSeconds=0`);
+    expect(ok.status).toBe(200);
+    expect((await h.req('GET', `${CM}/d`)).status).toBe(404);
+  });
+});

@@ -44,3 +44,19 @@ describe('admission chain', () => {
     expect(seen).toEqual([]);
   });
 });
+
+describe('admission and dry run', () => {
+  it('fails a dry-run request that would reach a plugin with side effects, and runs side-effect-free ones', async () => {
+    const ran: string[] = [];
+    const chain = createAdmissionChain([
+      { name: 'pure', sideEffects: 'NoneOnDryRun', mutate: () => void ran.push('pure') },
+      { name: 'webhook', sideEffects: 'Some', operations: ['CREATE'], validate: () => void ran.push('webhook') },
+    ]);
+    const dry = { ...attrs('CREATE'), dryRun: true };
+    await chain.mutate(dry);
+    await expect(chain.validate(dry)).rejects.toThrow('admission plugin "webhook" has side effects and does not support dry run');
+    await chain.validate({ ...attrs('UPDATE'), dryRun: true });
+    await chain.validate(attrs('CREATE'));
+    expect(ran).toEqual(['pure', 'webhook']);
+  });
+});

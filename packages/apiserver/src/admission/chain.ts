@@ -1,3 +1,4 @@
+import { newBadRequest } from '@kapi/apimachinery';
 import type { AdmissionAttributes, AdmissionPlugin } from './types.js';
 
 /** An ordered admission chain (k8s.io/apiserver admission/chain.go): all mutations, then all validations. */
@@ -8,8 +9,13 @@ export interface AdmissionChain {
   validate(attrs: AdmissionAttributes): Promise<void>;
 }
 
-const handles = (plugin: AdmissionPlugin, attrs: AdmissionAttributes) =>
-  !plugin.operations || plugin.operations.includes(attrs.operation);
+const handles = (plugin: AdmissionPlugin, attrs: AdmissionAttributes) => {
+  if (plugin.operations && !plugin.operations.includes(attrs.operation)) return false;
+  if (attrs.dryRun && (plugin.sideEffects === 'Some' || plugin.sideEffects === 'Unknown')) {
+    throw newBadRequest(`admission plugin "${plugin.name}" has side effects and does not support dry run`);
+  }
+  return true;
+};
 
 export function createAdmissionChain(plugins: readonly AdmissionPlugin[]): AdmissionChain {
   return {

@@ -32,6 +32,12 @@ export interface AdmissionAttributes {
  */
 export interface AdmissionPlugin {
   name: string;
+  /**
+   * Whether the plugin acts outside the object (like a webhook's sideEffects): `None` or `NoneOnDryRun` plugins
+   * run on dry-run requests (NoneOnDryRun ones must honour `attrs.dryRun`); a dry-run request that would reach a
+   * plugin with `Some` or `Unknown` side effects fails. Absent means None (in-process plugins).
+   */
+  sideEffects?: 'None' | 'NoneOnDryRun' | 'Some' | 'Unknown';
   /** Operations this plugin handles; absent means all. */
   operations?: AdmissionOperation[];
   mutate?(attrs: AdmissionAttributes): void | Promise<void>;

@@ -2,8 +2,10 @@ import { gzipSync } from 'node:zlib';
 import {
   newBadRequest,
   newMethodNotSupported,
+  newInvalid,
   newNotFound,
   decodeProtobufObject,
+  type FieldError,
   type KubeList,
   type KubeObject,
 } from '@kapi/apimachinery';
@@ -184,12 +186,13 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
       }
       case 'delete': {
         const options = deleteOptionsOf(query, decodeDeleteOptions(bodyFormat(), await readBody(request)));
-        const result = await deleteObject(store, ctx, info.name, options);
+        const result = await deleteObject(store, { ...ctx, dryRun: ctx.dryRun || options.dryRun }, info.name, options);
         if (!result.removed || entry.strategy.returnDeletedObject) return reply(result.obj, 200);
         return response(render(successStatus(entry, result.obj), format, { protobuf: { codec: metaCodec(), message: STATUS_MESSAGE } }), 200);
       }
       case 'deletecollection': {
         const options = deleteOptionsOf(query, decodeDeleteOptions(bodyFormat(), await readBody(request)));
+        if (options.dryRun) ctx.dryRun = true;
         const list = await listObjects(store, ctx, { ...parseListOptions(entry, query), limit: 0 });
         const deleted: KubeObject[] = [];
         for (const item of list.items) {
@@ -224,14 +227,42 @@ function decodeDeleteOptions(format: ReturnType<typeof requestBodyFormat>, body:
   return decodeLoose(format, body);
 }
 
-/** DeleteOptions from the body (JSON) and the query (gracePeriodSeconds, propagationPolicy). */
-function deleteOptionsOf(query: URLSearchParams, body: unknown): DeleteOptions {
-  const fromBody = (body && typeof body === 'object' ? body : {}) as DeleteOptions & { kind?: string };
-  const options: DeleteOptions = { ...fromBody };
+const PROPAGATION_POLICIES = ['Foreground', 'Background', 'Orphan'];
+
+/**
+ * DeleteOptions from the body and the query (gracePeriodSeconds, propagationPolicy, orphanDependents, dryRun),
+ * validated as kube's ValidateDeleteOptions does (422 Invalid DeleteOptions).
+ */
+function deleteOptionsOf(query: URLSearchParams, body: unknown): DeleteOptions & { dryRun: boolean } {
+  const fromBody = (body && typeof body === 'object' ? body : {}) as DeleteOptions & { orphanDependents?: boolean; dryRun?: string[] };
+  const options = { ...fromBody, dryRun: false } as DeleteOptions & { orphanDependents?: boolean; dryRun: boolean };
   const grace = query.get('gracePeriodSeconds');
   if (grace !== null) options.gracePeriodSeconds = Number(grace);
   const policy = query.get('propagationPolicy');
   if (policy) options.propagationPolicy = policy;
+  const orphan = query.get('orphanDependents');
+  if (orphan !== null) options.orphanDependents = orphan === 'true';
+  const errs: FieldError[] = [];
+  if (options.propagationPolicy !== undefined && !PROPAGATION_POLICIES.includes(options.propagationPolicy)) {
+    errs.push({
+      type: 'FieldValueNotSupported', field: 'propagationPolicy', badValue: options.propagationPolicy,
+      message: `supported values: ${PROPAGATION_POLICIES.map((p) => `"${p}"`).join(', ')}`,
+    });
+  }
+  if (options.propagationPolicy !== undefined && options.orphanDependents !== undefined) {
+    errs.push({
+      type: 'FieldValueInvalid', field: 'propagationPolicy', badValue: options.propagationPolicy,
+      message: 'orphanDependents and deletionPropagation cannot be both set',
+    });
+  }
+  if (options.gracePeriodSeconds !== undefined && !Number.isInteger(options.gracePeriodSeconds)) {
+    errs.push({ type: 'FieldValueInvalid', field: 'gracePeriodSeconds', badValue: options.gracePeriodSeconds, message: 'must be an integer' });
+  }
+  for (const v of fromBody.dryRun ?? []) {
+    if (v !== 'All') errs.push({ type: 'FieldValueNotSupported', field: 'dryRun', badValue: v, message: 'supported values: "All"' });
+  }
+  if (errs.length) throw newInvalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', errs);
+  options.dryRun = (fromBody.dryRun ?? []).includes('All');
   return options;
 }
 
