@@ -24,7 +24,7 @@ export function emitIndex(ctx: PackageContext): OutputFile[] {
         `/** The ${g.group || 'core'} API group as generated from schemas/${ctx.folders[0]}/: install it into a server. */\n` +
         `export const group: GroupDefinition = {\n` +
         `  group: ${JSON.stringify(g.group)},\n  packageName: ${JSON.stringify(ctx.packageName)},\n` +
-        `  versions: ${JSON.stringify(versions)},\n  resources,\n  validators,\n  fieldTree,\n  protobuf: descriptor,\n  openapi,\n};\n`,
+        `  versions: ${JSON.stringify(versions)},\n  strategicMergePatch: ${g.strategicMergePatch},\n  resources,\n  validators,\n  fieldTree,\n  protobuf: descriptor,\n  openapi,\n};\n`,
     });
   }
   out.push({ path: `${ctx.directory}/src/generated/index.ts`, content: `${GENERATED_HEADER}\n${lines.join('\n')}\n` });

@@ -8,8 +8,8 @@ const FIXED: Record<string, Record<string, string>> = {
 };
 
 /** Folder → group.json content, given the API group of each folder's kinds. */
-export function groupFiles(groupsByFolder: Map<string, string>, folders: Iterable<string>): Map<string, Record<string, string>> {
-  const out = new Map<string, Record<string, string>>();
+export function groupFiles(groupsByFolder: Map<string, string>, folders: Iterable<string>): Map<string, Record<string, string | boolean>> {
+  const out = new Map<string, Record<string, string | boolean>>();
   for (const folder of [...new Set(folders)].sort()) {
     const fixed = FIXED[folder];
     if (fixed) {
@@ -18,7 +18,8 @@ export function groupFiles(groupsByFolder: Map<string, string>, folders: Iterabl
     }
     const group = groupsByFolder.get(folder) ?? (folder === 'core' ? '' : undefined);
     if (group === undefined) throw new Error(`no API group known for schema folder ${folder}`);
-    out.set(folder, { group });
+    // Built-in groups take strategic merge patches, as kube-apiserver serves them.
+    out.set(folder, { group, strategicMergePatch: true });
   }
   return out;
 }

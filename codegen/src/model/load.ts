@@ -47,6 +47,7 @@ export function loadSchemas(schemasDir: string): SchemaSet {
       packageName: declared.package ?? `@kapi/api-${folder}`,
       directory: declared.directory ?? `packages/api-${folder}`,
       description: declared.description,
+      strategicMergePatch: declared.strategicMergePatch === true,
     });
   }
   return { files, groups };

@@ -79,6 +79,11 @@ export interface GroupFolder {
   /** Package directory relative to the repository root. */
   directory: string;
   description?: string;
+  /**
+   * Whether the group's kinds accept strategic merge patches (`group.json` `"strategicMergePatch": true`): kube
+   * serves them for built-in types and refuses them (415) for custom resources. Off unless declared.
+   */
+  strategicMergePatch: boolean;
 }
 
 export interface SchemaSet {

@@ -11,6 +11,7 @@ export const group: GroupDefinition = {
   group: "apps",
   packageName: "@kapi/api-apps",
   versions: ["v1"],
+  strategicMergePatch: true,
   resources,
   validators,
   fieldTree,

@@ -11,6 +11,7 @@ export const group: GroupDefinition = {
   group: "authentication.k8s.io",
   packageName: "@kapi/api-authentication",
   versions: ["v1"],
+  strategicMergePatch: true,
   resources,
   validators,
   fieldTree,

@@ -11,6 +11,7 @@ export const group: GroupDefinition = {
   group: "authorization.k8s.io",
   packageName: "@kapi/api-authorization",
   versions: ["v1"],
+  strategicMergePatch: true,
   resources,
   validators,
   fieldTree,

@@ -11,6 +11,7 @@ export const group: GroupDefinition = {
   group: "autoscaling",
   packageName: "@kapi/api-autoscaling",
   versions: ["v1"],
+  strategicMergePatch: true,
   resources,
   validators,
   fieldTree,

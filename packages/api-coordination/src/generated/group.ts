@@ -11,6 +11,7 @@ export const group: GroupDefinition = {
   group: "coordination.k8s.io",
   packageName: "@kapi/api-coordination",
   versions: ["v1"],
+  strategicMergePatch: true,
   resources,
   validators,
   fieldTree,

@@ -11,6 +11,7 @@ export const group: GroupDefinition = {
   group: "",
   packageName: "@kapi/api-core",
   versions: ["v1"],
+  strategicMergePatch: true,
   resources,
   validators,
   fieldTree,

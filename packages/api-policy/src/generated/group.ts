@@ -11,6 +11,7 @@ export const group: GroupDefinition = {
   group: "policy",
   packageName: "@kapi/api-policy",
   versions: ["v1"],
+  strategicMergePatch: true,
   resources,
   validators,
   fieldTree,

@@ -11,6 +11,7 @@ export const group: GroupDefinition = {
   group: "rbac.authorization.k8s.io",
   packageName: "@kapi/api-rbac",
   versions: ["v1"],
+  strategicMergePatch: true,
   resources,
   validators,
   fieldTree,

@@ -11,6 +11,7 @@ export const group: GroupDefinition = {
   group: "wardle.example.com",
   packageName: "@kapi/api-wardle",
   versions: ["v1alpha1"],
+  strategicMergePatch: false,
   resources,
   validators,
   fieldTree,

@@ -21,6 +21,8 @@ export interface GroupDefinition {
   packageName: string;
   /** Versions served, sorted. */
   versions: string[];
+  /** Whether the kinds accept strategic merge patches (built-in groups); others answer them with 415. */
+  strategicMergePatch?: boolean;
   resources: ResourceInfo[];
   /** Validators by `<apiVersion>/<Name>` (`apps/v1/Deployment`, `v1/Pod`), for kinds and their sub-schemas. */
   validators: Record<string, ObjectValidator>;

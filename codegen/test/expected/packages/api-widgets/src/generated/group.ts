@@ -11,6 +11,7 @@ export const group: GroupDefinition = {
   group: "widgets.example.com",
   packageName: "@kapi/api-widgets",
   versions: ["v1"],
+  strategicMergePatch: false,
   resources,
   validators,
   fieldTree,
