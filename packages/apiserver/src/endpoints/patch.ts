@@ -1,21 +1,25 @@
-import { newBadRequest, newUnsupportedMediaType, newInvalid, type KubeObject } from '@kapi/apimachinery';
+import { newBadRequest, newUnsupportedMediaType, newInvalid, type FieldPatchMeta, type KubeObject } from '@kapi/apimachinery';
+import { applyStrategicMergePatch, patchMetaLookup, StrategicMergePatchError } from '../patch/strategic/index.js';
 import fastJsonPatch from 'fast-json-patch';
 import { parseMediaTypes } from './negotiate.js';
 
-export type PatchType = 'json' | 'merge';
+export type PatchType = 'json' | 'merge' | 'strategic';
 
 const PATCH_TYPES: Record<string, PatchType> = {
   'application/json-patch+json': 'json',
   'application/merge-patch+json': 'merge',
+  'application/strategic-merge-patch+json': 'strategic',
 };
 
-/** The patch types served so far; strategic merge and apply patches come with the writes work. */
-export const ACCEPTED_PATCH_TYPES = Object.keys(PATCH_TYPES);
-
-export function patchTypeOf(contentType: string | null): PatchType {
+/**
+ * The patch type a Content-Type names. Strategic merge patches only for groups that declare them (kube's
+ * built-in types); elsewhere they are 415, as kube answers them for custom resources.
+ */
+export function patchTypeOf(contentType: string | null, options: { strategic?: boolean } = {}): PatchType {
   const [range] = parseMediaTypes(contentType);
   const type = range ? PATCH_TYPES[`${range.type}/${range.subtype}`] : undefined;
-  if (!type) throw newUnsupportedMediaType(ACCEPTED_PATCH_TYPES);
+  const accepted = Object.keys(PATCH_TYPES).filter((t) => options.strategic || PATCH_TYPES[t] !== 'strategic');
+  if (!type || (type === 'strategic' && !options.strategic)) throw newUnsupportedMediaType(accepted);
   return type;
 }
 
@@ -31,8 +35,28 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   return out;
 }
 
-/** Applies a patch body to the current object; a failed JSON Patch `test` (or any bad operation) changes nothing. */
-export function applyPatch(type: PatchType, current: KubeObject, patch: unknown, gk: { group: string; kind: string }, name: string): KubeObject {
+/**
+ * Applies a patch body to the current object; a failed JSON Patch `test` (or any bad operation) changes nothing.
+ * Strategic merge patches use the resource's patch metadata (merge keys, strategies, directives).
+ */
+export function applyPatch(
+  type: PatchType,
+  current: KubeObject,
+  patch: unknown,
+  gk: { group: string; kind: string },
+  name: string,
+  patchMeta: Record<string, FieldPatchMeta> = {},
+): KubeObject {
+  if (type === 'strategic') {
+    if (!patch || typeof patch !== 'object' || Array.isArray(patch)) throw newBadRequest('the strategic merge patch must be a JSON object');
+    try {
+      return applyStrategicMergePatch(current, patch as Record<string, unknown>, patchMetaLookup(patchMeta)) as KubeObject;
+    } catch (err) {
+      if (!(err instanceof StrategicMergePatchError)) throw err;
+      if (err.code === 422) throw newInvalid(gk, name, [{ type: 'FieldValueInvalid', field: '', message: err.message }]);
+      throw newBadRequest(err.message);
+    }
+  }
   if (type === 'merge') {
     if (!patch || typeof patch !== 'object' || Array.isArray(patch)) throw newBadRequest('the merge patch must be a JSON object');
     return mergePatch(current, patch) as KubeObject;

@@ -173,12 +173,12 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
       }
       case 'patch': {
         const level = parseFieldValidation(query);
-        const type = patchTypeOf(request.headers.get('content-type'));
+        const type = patchTypeOf(request.headers.get('content-type'), { strategic: !!entry.group.strategicMergePatch });
         const patch = decodeLoose('json', await readBody(request));
         const gk = { group: entry.info.group, kind: entry.info.kind };
         const result = await store.update(ctx, info.name, (current) => {
           if (!current) throw newNotFound(gr, info.name);
-          const patched = applyPatch(type, current, patch, gk, info.name);
+          const patched = applyPatch(type, current, patch, gk, info.name, entry.info.patchMeta);
           checkFields(entry, patched, level, warnings);
           return patched;
         }, { allowCreate: false });

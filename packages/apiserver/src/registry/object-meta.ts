@@ -66,3 +66,14 @@ export function validateObjectMetaUpdate(obj: KubeObject, old: KubeObject): Fiel
 
 /** An RFC 3339 timestamp with seconds precision, as metav1.Time serializes. */
 export const nowTimestamp = (): string => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+const EMPTY_DROPPED = ['labels', 'annotations', 'finalizers', 'ownerReferences', 'managedFields'] as const;
+
+/** Go's `omitempty`: an empty map or list in these metadata fields is not written, so it is not stored either. */
+export function dropEmptyMetadata(obj: KubeObject): void {
+  const meta = metaOf(obj);
+  for (const field of EMPTY_DROPPED) {
+    const value = meta[field];
+    if (value && typeof value === 'object' && Object.keys(value).length === 0) delete meta[field];
+  }
+}

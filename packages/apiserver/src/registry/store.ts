@@ -16,7 +16,7 @@ import { decodeFromStorage, encodeForStorage } from './codec.js';
 import { jsonEqual, specChanged } from './diff.js';
 import { fromStorageError, groupResource, OPTIMISTIC_LOCK_MESSAGE } from './errors.js';
 import { generateName } from './names.js';
-import { metaOf, nowTimestamp, validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';
+import { dropEmptyMetadata, metaOf, nowTimestamp, validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';
 import { apiVersionOf, objectKey, type ResourceEntry } from './resources.js';
 
 /** One request's target: the resource, the namespace from the URL, the caller, and the dry-run flag. */
@@ -150,6 +150,7 @@ export function createStore(deps: StoreDeps) {
     if (generating) meta.name = generateName(String(meta.generateName));
     await admission.mutate(attributes(ctx, 'CREATE', String(meta.name ?? ''), obj));
     stampTypeAndNamespace(ctx, obj);
+    dropEmptyMetadata(obj);
     validateCreate(ctx, obj);
     ctx.entry.strategy.canonicalize?.(obj);
     await admission.validate(attributes(ctx, 'CREATE', String(meta.name), obj));
@@ -240,6 +241,7 @@ export function createStore(deps: StoreDeps) {
       const obj = prepareUpdate(ctx, input, current);
       await admission.mutate(attributes(ctx, 'UPDATE', name, obj, current));
       stampTypeAndNamespace(ctx, obj);
+      dropEmptyMetadata(obj);
       validateUpdate(ctx, obj, current);
       entry.strategy.canonicalize?.(obj);
       await admission.validate(attributes(ctx, 'UPDATE', name, obj, current));

@@ -55,7 +55,7 @@ export function scaleHandler(store: Store): SubresourceHandler {
     const gr = { group: entry.info.group, resource: entry.info.plural };
     if (info.verb === 'get') return response(render(scaleOf(entry, await store.get(ctx, info.name)), { kind: 'json' }), 200);
     const raw = await body();
-    const patchType = info.verb === 'patch' ? patchTypeOf(request.headers.get('content-type')) : undefined;
+    const patchType = info.verb === 'patch' ? patchTypeOf(request.headers.get('content-type'), { strategic: true }) : undefined;
     const input = patchType ? decodeLoose('json', raw) : decodeLoose(requestBodyFormat(request.headers.get('content-type')) === 'yaml' ? 'yaml' : 'json', raw);
     const result = await store.update({ ...ctx, subresource: 'scale' }, info.name, (current) => {
       if (!current) throw newNotFound(gr, info.name);

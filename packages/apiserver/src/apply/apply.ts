@@ -1,0 +1,154 @@
+// Server-side apply (FieldManager.Apply over merge.Updater.Apply): merge the applied configuration into the live
+// object, prune what this applier owned before and no longer sends (unless someone else owns it), detect conflicts
+// with other managers, and record the applier's fields.
+import { newBadRequest, type ManagedFieldsEntry } from '@kapi/apimachinery';
+import { capUpdateManagers } from './cap-managers.js';
+import { ApplyConflictError } from './conflicts.js';
+import { ensureNamedFieldsAreMembers } from './ensure-named.js';
+import { difference, EMPTY_SET, intersection, isEmpty, union, type FieldSet } from './field-set.js';
+import { typedObjectError } from './invalid.js';
+import { isObject } from './list-items.js';
+import { decodeManagedFields, encodeManagedFields, managerIdentifier, ManagedFieldsError, type ManagedSet, type Managers } from './managers.js';
+import { mergeObjects } from './merge.js';
+import { filterReset, reassign } from './ownership.js';
+import { valuesEqual } from './path-element.js';
+import { removeFields } from './remove.js';
+import { STRIP_SET, toResetSet, type ResetFieldsInput } from './reset-fields.js';
+import { resolveSchema, type Schema, type SchemaInput } from './schema.js';
+import { rawFieldSet } from './to-field-set.js';
+import { BUILTIN_CREATE_BASE, trackUpdate } from './update.js';
+import { validateTyped } from './validate.js';
+
+export interface ApplyInput {
+  /** The stored object; undefined when the apply creates it. Not changed. */
+  live: unknown;
+  /** The applied configuration (the request body, decoded). Not changed. */
+  applied: unknown;
+  /** Field manager (`fieldManager`, required by kube for apply; `unknown` when empty). */
+  manager: string;
+  /** The apiVersion of the request (`apps/v1`); the configuration must use it. */
+  apiVersion: string;
+  force: boolean;
+  meta: SchemaInput;
+  subresource?: string;
+  /** RFC 3339 time of the request. */
+  now: string;
+  resetFields?: ResetFieldsInput;
+  /** The zero object "before-first-apply" ownership is computed from (see BUILTIN_CREATE_BASE). */
+  createBase?: unknown;
+}
+
+export interface ApplyResult {
+  /** The object to store, with `metadata.managedFields` set (left out when empty). */
+  object: Record<string, unknown>;
+  managedFields: ManagedFieldsEntry[];
+  /** False when the apply changed no field of the object (only, possibly, the managed fields). */
+  changed: boolean;
+}
+
+const metadataOf = (obj: unknown): Record<string, unknown> | undefined =>
+  isObject(obj) && isObject(obj.metadata) ? obj.metadata : undefined;
+
+function withManagedFields(obj: Record<string, unknown>, entries: ManagedFieldsEntry[]): Record<string, unknown> {
+  const { managedFields: _drop, ...metadata } = metadataOf(obj) ?? {};
+  if (entries.length) metadata.managedFields = entries;
+  return { ...obj, metadata };
+}
+
+// A null the configuration sets where a map field was is dropped, as kube's typed objects drop nil fields.
+function dropAppliedNulls(merged: unknown, config: unknown): unknown {
+  if (!isObject(merged) || !isObject(config)) return merged;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(merged)) {
+    if (v === null && config[k] === null) continue;
+    out[k] = k in config ? dropAppliedNulls(v, config[k]) : v;
+  }
+  return out;
+}
+
+/**
+ * Removes what the applier owned last time and no longer applies, unless another manager (or its new configuration)
+ * owns it; unowned fields it did not own are left alone (merge.Updater.prune).
+ */
+function prune(s: Schema, merged: unknown, managers: Managers, lastSet: FieldSet | undefined): unknown {
+  if (!lastSet || isEmpty(lastSet)) return merged;
+  const named = (set: FieldSet) => ensureNamedFieldsAreMembers(s, set);
+  const last = named(lastSet);
+  let pruned = removeFields(s, merged, last) ?? {};
+  let managed = EMPTY_SET;
+  for (const m of managers.values()) managed = union(managed, m.set);
+  const mergedSet = named(rawFieldSet(s, merged));
+  pruned = removeFields(s, merged, difference(mergedSet, union(named(rawFieldSet(s, pruned)), named(managed)))) ?? {};
+  const dangling = intersection(difference(mergedSet, named(rawFieldSet(s, pruned))), last);
+  return removeFields(s, merged, dangling) ?? {};
+}
+
+/**
+ * Applies `applied` over `live` for `manager`. Throws {@link ApplyConflictError} (409) on conflicts when not forced,
+ * a 400 StatusError for a configuration with managedFields or another apiVersion, an ApplyInvalidError (500, kube's
+ * message) for lists it cannot address (a key field missing, a repeated key), and ManagedFieldsError when the live
+ * managedFields do not decode. Pure: inputs are not changed.
+ */
+export function applyObject(input: ApplyInput): ApplyResult {
+  const { applied, live } = input;
+  if (!isObject(applied)) throw newBadRequest('the applied configuration must be an object');
+  const appliedMeta = metadataOf(applied);
+  if (appliedMeta && appliedMeta.managedFields !== undefined && appliedMeta.managedFields !== null) {
+    throw newBadRequest('metadata.managedFields must be nil');
+  }
+  if (applied.apiVersion !== input.apiVersion) {
+    throw newBadRequest(`Incorrect version specified in apply patch. Specified patch version: ${String(applied.apiVersion ?? '')}, expected: ${input.apiVersion}`);
+  }
+  const s = resolveSchema(input.meta);
+  const reset = toResetSet(input.resetFields);
+  const config = appliedMeta && 'managedFields' in appliedMeta ? withManagedFields(applied, []) : applied;
+
+  let managers: Managers;
+  try {
+    managers = decodeManagedFields(metadataOf(live)?.managedFields as ManagedFieldsEntry[] | undefined);
+  } catch (err) {
+    throw new ManagedFieldsError(`failed to decode managed fields: ${(err as Error).message}`);
+  }
+  const base: Record<string, unknown> = isObject(live) ? withManagedFields(live, []) : {};
+
+  const configErrors = validateTyped(config, s, false);
+  if (configErrors.length) throw typedObjectError('patch', config, configErrors);
+  const liveErrors = validateTyped(base, s, true);
+  if (liveErrors.length) throw typedObjectError('live', base, liveErrors);
+
+  // An object nobody tracked yet: its current fields belong to "before-first-apply" (skipNonAppliedManager).
+  if (isObject(live) && managers.size === 0) {
+    managers = trackUpdate({
+      schema: s, managers, old: input.createBase ?? BUILTIN_CREATE_BASE, updated: base, manager: 'before-first-apply',
+      apiVersion: input.apiVersion, subresource: input.subresource, now: input.now, reset,
+    });
+  }
+
+  const info = { manager: input.manager || 'unknown', operation: 'Apply' as const, apiVersion: input.apiVersion, ...(input.subresource ? { subresource: input.subresource } : {}) };
+  const id = managerIdentifier(info);
+  const previous = managers.get(id);
+  const appliedSet = filterReset(rawFieldSet(s, config), reset);
+  const withApplier: Managers = new Map(managers);
+  const entry: ManagedSet = { ...info, set: appliedSet };
+  if (previous?.time) entry.time = previous.time;
+  withApplier.set(id, entry);
+
+  let merged: unknown = mergeObjects(s, base, config) ?? {};
+  merged = prune(s, merged, withApplier, previous?.set);
+
+  const result = reassign(s, withApplier, base, merged, id, input.force, reset);
+  if (result.conflicts.length) throw new ApplyConflictError(result.conflicts);
+  const out: Managers = new Map(result.managers);
+  const mine = out.get(id);
+  if (mine) {
+    const stripped = difference(mine.set, STRIP_SET);
+    if (isEmpty(stripped)) out.delete(id);
+    else out.set(id, { ...mine, set: stripped });
+  }
+  const changed = !valuesEqual(base, merged);
+  if (changed && out.has(id)) out.set(id, { ...out.get(id)!, time: input.now });
+
+  const managedFields = encodeManagedFields(capUpdateManagers(out));
+  const object = withManagedFields(changed ? (dropAppliedNulls(merged, config) as Record<string, unknown>) : base, managedFields);
+  return { object, managedFields, changed };
+}

@@ -1,0 +1,126 @@
+// Field ownership for non-apply writes (create, update, patch): the writing manager takes every field the write
+// added or changed, and other managers lose those and every field the write removed (FieldManager.Update with its
+// managedFieldsUpdater, stripMeta and capManagers layers).
+import type { ManagedFieldsEntry } from '@kapi/apimachinery';
+import { capUpdateManagers } from './cap-managers.js';
+import { difference, isEmpty, union } from './field-set.js';
+import { isObject } from './list-items.js';
+import { decodeManagedFields, encodeManagedFields, managerIdentifier, type Managers } from './managers.js';
+import { filterReset, reassign } from './ownership.js';
+import { STRIP_SET, toResetSet, type ResetFieldsInput } from './reset-fields.js';
+import { resolveSchema, type Schema, type SchemaInput } from './schema.js';
+import { validateTyped } from './validate.js';
+import type { FieldSet } from './field-set.js';
+
+/**
+ * What a new object of a kind looks like before a create, as kube's Go types serialize their zero value: the fields
+ * present here are not "added" by a create (so `spec` gets no `.` entry). Built-in kinds: metadata, spec and status.
+ * Pass `{}` for custom resources, whose managedFields show `f:spec: {".": {}}`.
+ */
+export const BUILTIN_CREATE_BASE: Readonly<Record<string, unknown>> = Object.freeze({ metadata: {}, spec: {}, status: {} });
+
+export interface UpdateManagedFieldsInput {
+  /** The object before the write; undefined for a create. */
+  old: unknown;
+  /** The object about to be stored. Its metadata.managedFields, if set, are taken as the client's (kube does). */
+  updated: unknown;
+  /** Field manager name (`fieldManager`, or derived from the User-Agent by the caller); `unknown` when empty. */
+  manager: string;
+  /** The apiVersion of the request (`apps/v1`). */
+  apiVersion: string;
+  operation?: 'Update';
+  subresource?: string;
+  meta: SchemaInput;
+  /** RFC 3339 time of the write. */
+  now: string;
+  resetFields?: ResetFieldsInput;
+  /** See {@link BUILTIN_CREATE_BASE}; the default. */
+  createBase?: unknown;
+}
+
+const withoutManagedFields = (obj: unknown): unknown => {
+  if (!isObject(obj) || !isObject(obj.metadata) || !('managedFields' in obj.metadata)) return obj;
+  const { managedFields: _drop, ...metadata } = obj.metadata;
+  return { ...obj, metadata };
+};
+
+const managedFieldsOf = (obj: unknown): ManagedFieldsEntry[] | null | undefined =>
+  isObject(obj) && isObject(obj.metadata) ? (obj.metadata.managedFields as ManagedFieldsEntry[] | null | undefined) : undefined;
+
+// `[]` or `[{}]`: the client asks to drop all managed fields.
+function isReset(mf: ManagedFieldsEntry[] | null | undefined): boolean {
+  if (!Array.isArray(mf)) return false;
+  if (mf.length === 0) return true;
+  return mf.length === 1 && isObject(mf[0]) && Object.values(mf[0]).every((v) => v === undefined || v === '' || v === null);
+}
+
+function decodeOrEmpty(mf: ManagedFieldsEntry[] | null | undefined): Managers {
+  try {
+    return decodeManagedFields(mf);
+  } catch {
+    return new Map();
+  }
+}
+
+// decodeLiveOrNew: a subresource write never sets managedFields; otherwise the request's own valid, non-empty
+// managedFields win, and a client that sent none (or garbage) keeps the live ones.
+function startingManagers(old: unknown, updated: unknown, subresource: string | undefined): Managers {
+  if (subresource) return decodeOrEmpty(managedFieldsOf(old));
+  const requested = managedFieldsOf(updated);
+  if (isReset(requested)) return new Map();
+  try {
+    const m = decodeManagedFields(requested);
+    if (m.size > 0) return m;
+  } catch {
+    // fall back to the live object's
+  }
+  return decodeOrEmpty(managedFieldsOf(old));
+}
+
+export interface TrackUpdateInput {
+  schema: Schema;
+  managers: Managers;
+  old: unknown;
+  updated: unknown;
+  manager: string;
+  apiVersion: string;
+  subresource?: string;
+  now: string;
+  reset: FieldSet;
+}
+
+/** The ownership step of an Update on decoded managers (shared with apply's "before-first-apply"). */
+export function trackUpdate(input: TrackUpdateInput): Managers {
+  const { schema, old, updated, now, reset } = input;
+  const actor = '\u0000current-operation';
+  const { managers, comparison } = reassign(schema, input.managers, old, updated, actor, true, reset);
+  let own = filterReset(union(comparison.modified, comparison.added), reset);
+  own = difference(own, STRIP_SET);
+  if (isEmpty(own)) return managers;
+  const info = { manager: input.manager || 'unknown', operation: 'Update' as const, apiVersion: input.apiVersion, ...(input.subresource ? { subresource: input.subresource } : {}) };
+  const id = managerIdentifier(info);
+  const previous = managers.get(id);
+  const out: Managers = new Map(managers);
+  out.set(id, { ...info, time: now, set: previous ? union(own, previous.set) : own });
+  return out;
+}
+
+/**
+ * The managedFields an Update-type write leaves on `updated` (kube's FieldManager.UpdateNoErrors): the manager owns
+ * what it added or changed relative to `old`; on a create, everything it set. An empty array means none (omit the
+ * field). If the objects cannot be typed (a map-list element without its key), the old managedFields are kept.
+ */
+export function updateManagedFields(input: UpdateManagedFieldsInput): ManagedFieldsEntry[] {
+  const schema = resolveSchema(input.meta);
+  const old = input.old === undefined ? (input.createBase ?? BUILTIN_CREATE_BASE) : withoutManagedFields(input.old);
+  const updated = withoutManagedFields(input.updated);
+  const starting = startingManagers(input.old, input.updated, input.subresource);
+  if (validateTyped(old, schema, true).length || validateTyped(updated, schema, true).length) {
+    return [...(managedFieldsOf(input.old) ?? [])];
+  }
+  const managers = trackUpdate({
+    schema, managers: starting, old, updated, manager: input.manager, apiVersion: input.apiVersion,
+    subresource: input.subresource, now: input.now, reset: toResetSet(input.resetFields),
+  });
+  return encodeManagedFields(capUpdateManagers(managers));
+}
