@@ -47,7 +47,7 @@ describe('representations', () => {
     await h.req('POST', '/apis/wardle.example.com/v1alpha1/namespaces/default/flunders', { metadata: { name: 'f' }, spec: { reference: 'x' } });
     const flunder = await h.req('GET', '/apis/wardle.example.com/v1alpha1/namespaces/default/flunders/f?includeObject=Object', undefined, { accept: TABLE });
     expect(flunder.body.columnDefinitions.map((c: any) => [c.name, c.type])).toEqual([['Name', 'string'], ['Created At', 'date']]);
-    expect(flunder.body.rows[0].object.spec).toEqual({ reference: 'x' });
+    expect(flunder.body.rows[0].object.spec).toEqual({ reference: 'x', referenceType: 'Flunder' });
   });
 
   it('watches: synthetic ADDED for the current state, then changes in order, filtered by selector', async () => {
