@@ -16,7 +16,7 @@ describe('real clients against kapi-server over TLS', () => {
   }, 60_000);
   afterAll(async () => server?.stop());
 
-  it.skipIf(!hasPythonClient)('python3-kubernetes: list, create without kind, read, delete', () => {
+  it.skipIf(!hasPythonClient)('python3-kubernetes: list, create without kind, read, strategic and JSON patches, delete', () => {
     const res = spawnSync(PYTHON, [join(import.meta.dirname, 'python/crud.py'), server.kubeconfig], { encoding: 'utf8', timeout: 60_000 });
     expect(res.stderr).toBe('');
     expect(res.status).toBe(0);
@@ -25,6 +25,7 @@ describe('real clients against kapi-server over TLS', () => {
       created: { kind: 'ConfigMap', apiVersion: 'v1', name: 'from-python', uid: true, data: { lang: 'python' } },
       read: { resourceVersion: true, labels: { client: 'python' } },
       listed: ['from-python'],
+      patched: { labels: { client: 'python', patched: 'strategic' }, data: { lang: 'py3' } },
       afterDelete: { status: 404, reason: 'NotFound' },
     });
   });

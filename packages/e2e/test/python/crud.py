@@ -18,6 +18,11 @@ out["read"] = {"resourceVersion": read.metadata.resource_version == created.meta
                "labels": read.metadata.labels}
 listed = core.list_namespaced_config_map("default", label_selector="client=python")
 out["listed"] = [cm.metadata.name for cm in listed.items]
+# A dict body is sent as a strategic merge patch, a list as a JSON patch.
+core.patch_namespaced_config_map("from-python", "default", {"metadata": {"labels": {"patched": "strategic"}}})
+core.patch_namespaced_config_map("from-python", "default", [{"op": "replace", "path": "/data/lang", "value": "py3"}])
+patched = core.read_namespaced_config_map("from-python", "default")
+out["patched"] = {"labels": patched.metadata.labels, "data": patched.data}
 core.delete_namespaced_config_map("from-python", "default")
 try:
     core.read_namespaced_config_map("from-python", "default")

@@ -1,0 +1,145 @@
+import { createEtcdBackend } from '@kapi/storage-etcd';
+import { skipWithoutEtcd, startEtcd, type EtcdProcess } from '@kapi/storage-etcd/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServerProcess } from '../src/server.js';
+import { configMap, eventually, request, startHttpServer, watch } from './storage-helpers.js';
+
+// kapi-server on etcd (`--storage-backend=etcd3`), each test file with its own etcd on free loopback ports. In CI
+// these run always: a missing etcd binary fails them (.ci/run installs Debian's etcd-server).
+const etcdArgs = (etcd: EtcdProcess, ...more: string[]) => ['--storage-backend=etcd3', `--etcd-servers=${etcd.endpoint}`, ...more];
+
+describe.skipIf(skipWithoutEtcd())('two kapi-servers on one etcd', () => {
+  let etcd: EtcdProcess;
+  let a: ServerProcess;
+  let b: ServerProcess;
+  beforeAll(async () => {
+    etcd = await startEtcd();
+    [a, b] = await Promise.all([startHttpServer(etcdArgs(etcd)), startHttpServer(etcdArgs(etcd))]);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await etcd?.destroy();
+  });
+
+  it('serve the same data: a write through one is seen by a watch on the other', async () => {
+    const path = '/api/v1/namespaces/default/configmaps';
+    const listed = await request('GET', `${b.url}${path}`);
+    const w = await watch(`${b.url}${path}?watch=1&resourceVersion=${listed.body.metadata.resourceVersion}`);
+    try {
+      const created = await request('POST', `${a.url}${path}`, configMap('shared', { from: 'a' }));
+      expect(created.status).toBe(201);
+      const [added] = await w.next(1);
+      expect(added.type).toBe('ADDED');
+      expect(added.object.metadata).toMatchObject({ name: 'shared', uid: created.body.metadata.uid, resourceVersion: created.body.metadata.resourceVersion });
+
+      const read = await request('GET', `${b.url}${path}/shared`);
+      expect(read.body).toEqual(created.body);
+      const updated = await request('PUT', `${b.url}${path}/shared`, { ...read.body, data: { from: 'b' } });
+      expect(updated.status).toBe(200);
+      const [, modified] = await w.next(2);
+      expect([modified.type, modified.object.data]).toEqual(['MODIFIED', { from: 'b' }]);
+      // The version a holds is stale now: optimistic concurrency spans the servers.
+      const stale = await request('PUT', `${a.url}${path}/shared`, { ...created.body, data: { from: 'a again' } });
+      expect([stale.status, stale.body.reason]).toEqual([409, 'Conflict']);
+    } finally {
+      w.close();
+    }
+  });
+
+  it('store keys as kube-apiserver lays them out under --etcd-prefix, values as JSON', async () => {
+    const created = await request('POST', `${a.url}/apis/apps/v1/namespaces/default/deployments`, {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'layout' },
+      spec: { selector: { matchLabels: { app: 'x' } }, template: { metadata: { labels: { app: 'x' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    });
+    expect(created.status).toBe(201);
+    const backend = createEtcdBackend({ endpoints: [etcd.endpoint] });
+    try {
+      const { kv } = await backend.get('/registry/deployments/default/layout');
+      expect(kv?.modRevision).toBe(Number(created.body.metadata.resourceVersion));
+      const stored = JSON.parse(new TextDecoder().decode(kv!.value));
+      expect(stored).toMatchObject({ kind: 'Deployment', metadata: { name: 'layout', uid: created.body.metadata.uid } });
+      expect(stored.metadata.resourceVersion).toBeUndefined();
+      expect((await backend.list({ prefix: '/registry/namespaces/' })).kvs.map((x) => x.key)).toContain('/registry/namespaces/default');
+    } finally {
+      await backend.close();
+    }
+  });
+
+  it('answer an object whose stored bytes cannot be decoded with a 500 Status naming its key', async () => {
+    const path = '/api/v1/namespaces/default/configmaps';
+    expect((await request('POST', `${a.url}${path}`, configMap('corrupt'))).status).toBe(201);
+    const backend = createEtcdBackend({ endpoints: [etcd.endpoint] });
+    try {
+      const key = '/registry/configmaps/default/corrupt';
+      const { kv } = await backend.get(key);
+      await backend.update(key, new TextEncoder().encode('{"kind": "ConfigMap", trunc'), kv!.modRevision);
+    } finally {
+      await backend.close();
+    }
+    for (const server of [a, b]) {
+      const res = await request('GET', `${server.url}${path}/corrupt`);
+      expect(res.status).toBe(500);
+      expect(res.body).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'InternalError', code: 500 });
+      expect(res.body.message).toContain('key: /registry/configmaps/default/corrupt, corrupt object');
+    }
+  });
+});
+
+describe.skipIf(skipWithoutEtcd())('kapi-server when etcd goes away and comes back', () => {
+  let etcd: EtcdProcess;
+  let server: ServerProcess;
+  beforeAll(async () => {
+    etcd = await startEtcd();
+    server = await startHttpServer(etcdArgs(etcd));
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+    await etcd?.destroy();
+  });
+
+  it('fails requests fast with a 5xx Status, ends watches with an error, and resumes by itself', async () => {
+    const path = `${server.url}/api/v1/namespaces/default/configmaps`;
+    const before = await request('POST', path, configMap('before-outage', { k: 'v' }));
+    expect(before.status).toBe(201);
+    const w = await watch(`${path}?watch=1&resourceVersion=${before.body.metadata.resourceVersion}`);
+
+    await etcd.stop('SIGKILL');
+
+    // The open watch ends with an ERROR event carrying a Status, so clients re-watch.
+    await w.ended;
+    const last = w.events[w.events.length - 1];
+    expect(last?.type).toBe('ERROR');
+    expect(last.object).toMatchObject({ kind: 'Status', status: 'Failure' });
+    expect(last.object.code).toBeGreaterThanOrEqual(500);
+
+    // Requests get an answer (request() gives up after 30 s: a hang fails the test), a 5xx Status.
+    for (const [method, url, body] of [
+      ['GET', `${path}/before-outage`, undefined],
+      ['GET', path, undefined],
+      ['POST', path, configMap('during-outage')],
+    ] as const) {
+      const res = await request(method, url, body);
+      expect(res.status).toBeGreaterThanOrEqual(500);
+      expect(res.body).toMatchObject({ kind: 'Status', status: 'Failure', code: res.status });
+    }
+
+    await etcd.start();
+    const back = await eventually(async () => {
+      const res = await request('GET', `${path}/before-outage`);
+      return res.status === 200 ? res : undefined;
+    });
+    expect(back.body.data).toEqual({ k: 'v' });
+    const after = await request('POST', path, configMap('after-outage'));
+    expect(after.status).toBe(201);
+    expect(Number(after.body.metadata.resourceVersion)).toBeGreaterThan(Number(before.body.metadata.resourceVersion));
+    const w2 = await watch(`${path}?watch=1&resourceVersion=${before.body.metadata.resourceVersion}`);
+    try {
+      const [added] = await w2.next(1);
+      expect([added.type, added.object.metadata.name]).toEqual(['ADDED', 'after-outage']);
+    } finally {
+      w2.close();
+    }
+  }, 120_000);
+});
