@@ -45,4 +45,15 @@ describe('real clients against kapi-server over TLS', () => {
     await core.deleteNamespacedConfigMap({ name: 'from-node', namespace: 'default' });
     await expect(core.readNamespacedConfigMap({ name: 'from-node', namespace: 'default' })).rejects.toMatchObject({ code: 404 });
   });
+
+  it('@kubernetes/client-node: server-side apply creates, then patches with ownership tracked', async () => {
+    const kc = new k8s.KubeConfig();
+    kc.loadFromFile(server.kubeconfig);
+    const objects = k8s.KubernetesObjectApi.makeApiClient(kc);
+    const body = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ssa-node', namespace: 'default' }, data: { a: '1' } };
+    const created = await objects.patch(body, undefined, undefined, 'node-client', undefined, k8s.PatchStrategy.ServerSideApply);
+    expect(created.metadata?.managedFields?.map((f) => `${f.manager}/${f.operation}`)).toEqual(['node-client/Apply']);
+    const updated = await objects.patch({ ...body, data: { a: '2', b: '3' } }, undefined, undefined, 'node-client', undefined, k8s.PatchStrategy.ServerSideApply);
+    expect((updated as k8s.V1ConfigMap).data).toEqual({ a: '2', b: '3' });
+  });
 });

@@ -46,7 +46,7 @@ describe.skipIf(skipWithoutEtcd())('two kapi-servers on one etcd', () => {
     }
   });
 
-  it('store keys as kube-apiserver lays them out under --etcd-prefix, values as JSON', async () => {
+  it('store keys under --etcd-prefix as the registry names them, values as JSON', async () => {
     const created = await request('POST', `${a.url}/apis/apps/v1/namespaces/default/deployments`, {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
@@ -56,7 +56,7 @@ describe.skipIf(skipWithoutEtcd())('two kapi-servers on one etcd', () => {
     expect(created.status).toBe(201);
     const backend = createEtcdBackend({ endpoints: [etcd.endpoint] });
     try {
-      const { kv } = await backend.get('/registry/deployments/default/layout');
+      const { kv } = await backend.get('/registry/apps/deployments/default/layout');
       expect(kv?.modRevision).toBe(Number(created.body.metadata.resourceVersion));
       const stored = JSON.parse(new TextDecoder().decode(kv!.value));
       expect(stored).toMatchObject({ kind: 'Deployment', metadata: { name: 'layout', uid: created.body.metadata.uid } });

@@ -109,4 +109,21 @@ describe.skipIf(!kubectlPath)('kubectl writes against kapi-server', () => {
     expect(warn.stderr).toContain('unknown field "bogus"');
     expect(ok('get', 'configmap', 'odd', '-n', 'writes', '-o', 'json')).not.toContain('bogus');
   });
+
+  it('apply --server-side: ownership in managedFields, a second manager conflicts, --force-conflicts takes over', () => {
+    const manifest = (replicas: number) =>
+      file(`ss${replicas}.yaml`, deployment('nginx:1').replace('name: web', 'name: ss').replaceAll('app: web', 'app: ss').replace('replicas: 1', `replicas: ${replicas}`));
+    expect(ok('apply', '--server-side', '-f', manifest(2))).toBe('deployment.apps/ss serverside-applied\n');
+    const fields = JSON.parse(jsonpath('{.metadata.managedFields}', 'deployment', 'ss'));
+    expect(fields.map((f: { manager: string; operation: string }) => `${f.manager}/${f.operation}`)).toEqual(['kubectl/Apply']);
+    expect(fields[0].fieldsV1['f:spec']['f:replicas']).toEqual({});
+    const conflict = kubectl('apply', '--server-side', '--field-manager=other', '-f', manifest(5));
+    expect(conflict.status).toBe(1);
+    expect(conflict.stderr).toContain('Apply failed with 1 conflict: conflict with "kubectl": .spec.replicas');
+    expect(ok('apply', '--server-side', '--field-manager=other', '--force-conflicts', '-f', manifest(5))).toBe('deployment.apps/ss serverside-applied\n');
+    expect(jsonpath('{.spec.replicas}', 'deployment', 'ss')).toBe('5');
+    const after = JSON.parse(jsonpath('{.metadata.managedFields}', 'deployment', 'ss'));
+    const kubectlEntry = after.find((f: { manager: string }) => f.manager === 'kubectl');
+    expect(kubectlEntry.fieldsV1['f:spec']['f:replicas']).toBeUndefined();
+  });
 });

@@ -149,6 +149,7 @@ export function applyObject(input: ApplyInput): ApplyResult {
   if (changed && out.has(id)) out.set(id, { ...out.get(id)!, time: input.now });
 
   const managedFields = encodeManagedFields(capUpdateManagers(out));
-  const object = withManagedFields(changed ? (dropAppliedNulls(merged, config) as Record<string, unknown>) : base, managedFields);
-  return { object, managedFields, changed };
+  // A fresh copy: the merge shares untouched subtrees with the inputs, which the caller must be free to mutate.
+  const object = structuredClone(withManagedFields(changed ? (dropAppliedNulls(merged, config) as Record<string, unknown>) : base, managedFields));
+  return { object, managedFields: (metadataOf(object)?.managedFields as ManagedFieldsEntry[] | undefined) ?? [], changed };
 }

@@ -42,8 +42,9 @@ export interface Schema {
   keyDefault(t: TypeRef, key: string): unknown;
 }
 
+// A bare patchMeta record is keyed by field paths, never by `patchMeta`.
 const isApplySchema = (s: SchemaInput): s is ApplySchema =>
-  typeof (s as ApplySchema).patchMeta === 'object' && (s as ApplySchema).patchMeta !== null && !('patchStrategy' in ((s as ApplySchema).patchMeta as object));
+  typeof (s as ApplySchema).patchMeta === 'object' && (s as ApplySchema).patchMeta !== null;
 
 const join = (path: string, name: string): string => (path ? `${path}.${name}` : name);
 

@@ -39,10 +39,11 @@ export function checkFields(
   level: FieldValidation,
   warnings: string[],
   duplicates: readonly string[] = [],
+  options: { defaults?: boolean } = {},
 ): void {
   checkFatal(entry, obj);
   const unknown = findUnknownFields(entry.group.fieldTree, entry.typeKey, obj, { prune: true });
-  applyDefaults(entry.group.fieldTree, entry.typeKey, obj);
+  if (options.defaults !== false) applyDefaults(entry.group.fieldTree, entry.typeKey, obj);
   if (level === 'Ignore') return;
   const messages = [...duplicates.map((path) => `duplicate field "${path}"`), ...unknown.map((path) => `unknown field "${path}"`)];
   if (!messages.length) return;

@@ -3,23 +3,25 @@ import { applyStrategicMergePatch, patchMetaLookup, StrategicMergePatchError } f
 import fastJsonPatch from 'fast-json-patch';
 import { parseMediaTypes } from './negotiate.js';
 
-export type PatchType = 'json' | 'merge' | 'strategic';
+export type PatchType = 'json' | 'merge' | 'strategic' | 'apply' | 'apply-cbor';
 
 const PATCH_TYPES: Record<string, PatchType> = {
   'application/json-patch+json': 'json',
   'application/merge-patch+json': 'merge',
   'application/strategic-merge-patch+json': 'strategic',
+  'application/apply-patch+yaml': 'apply',
+  'application/apply-patch+cbor': 'apply-cbor',
 };
 
 /**
  * The patch type a Content-Type names. Strategic merge patches only for groups that declare them (kube's
- * built-in types); elsewhere they are 415, as kube answers them for custom resources.
+ * built-in types), elsewhere 415 as kube answers them for custom resources; CBOR apply only with the CBOR gate.
  */
-export function patchTypeOf(contentType: string | null, options: { strategic?: boolean } = {}): PatchType {
+export function patchTypeOf(contentType: string | null, options: { strategic?: boolean; cbor?: boolean } = {}): PatchType {
   const [range] = parseMediaTypes(contentType);
+  const offered = (t: PatchType) => (t !== 'strategic' || !!options.strategic) && (t !== 'apply-cbor' || !!options.cbor);
   const type = range ? PATCH_TYPES[`${range.type}/${range.subtype}`] : undefined;
-  const accepted = Object.keys(PATCH_TYPES).filter((t) => options.strategic || PATCH_TYPES[t] !== 'strategic');
-  if (!type || (type === 'strategic' && !options.strategic)) throw newUnsupportedMediaType(accepted);
+  if (!type || !offered(type)) throw newUnsupportedMediaType(Object.keys(PATCH_TYPES).filter((t) => offered(PATCH_TYPES[t])));
   return type;
 }
 

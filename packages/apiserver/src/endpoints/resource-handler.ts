@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib';
 import {
   newBadRequest,
   newMethodNotSupported,
+  applyDefaults,
   newInvalid,
   newNotFound,
   decodeProtobufObject,
@@ -17,6 +18,7 @@ import type { RequestContext, Store } from '../registry/store.js';
 import { buildTable } from '../table/table.js';
 import { decodeLoose, decodeObjectWithDuplicates } from './decode.js';
 import { checkFields, parseFieldValidation } from './field-validation.js';
+import { applyConfiguration, fieldManagerOf, trackWrite } from './managed-fields.js';
 import { negotiateResponse, requestBodyFormat, type ResponseFormat } from './negotiate.js';
 import { applyPatch, patchTypeOf } from './patch.js';
 import type { RequestInfo } from './request-info.js';
@@ -160,26 +162,49 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
       }
       case 'create': {
         const level = parseFieldValidation(query);
+        const manager = fieldManagerOf(query, request.headers.get('user-agent'), { apply: false, optionsKind: 'CreateOptions' });
         const { obj, duplicates } = decodeObjectWithDuplicates(entry, bodyFormat(), await readBody(request));
         checkFields(entry, obj, level, warnings, duplicates);
+        trackWrite(entry, '', manager, undefined, obj);
         return reply(await store.create(ctx, obj), 201);
       }
       case 'update': {
         const level = parseFieldValidation(query);
+        const manager = fieldManagerOf(query, request.headers.get('user-agent'), { apply: false, optionsKind: 'UpdateOptions' });
         const { obj, duplicates } = decodeObjectWithDuplicates(entry, bodyFormat(), await readBody(request));
         checkFields(entry, obj, level, warnings, duplicates);
-        const result = await store.update(ctx, info.name, () => obj);
+        const result = await store.update(ctx, info.name, (current) => {
+          const next = structuredClone(obj);
+          trackWrite(entry, info.subresource, manager, current, next);
+          return next;
+        });
         return reply(result.obj, result.created ? 201 : 200);
       }
       case 'patch': {
         const level = parseFieldValidation(query);
-        const type = patchTypeOf(request.headers.get('content-type'), { strategic: !!entry.group.strategicMergePatch });
-        const patch = decodeLoose('json', await readBody(request));
+        const type = patchTypeOf(request.headers.get('content-type'), { strategic: !!entry.group.strategicMergePatch, cbor: deps.cbor });
+        const apply = type === 'apply' || type === 'apply-cbor';
+        const force = parseForce(query, apply);
+        const manager = fieldManagerOf(query, request.headers.get('user-agent'), { apply, optionsKind: 'PatchOptions' });
+        const raw = await readBody(request);
+        if (apply) {
+          const applied = decodeLoose(type === 'apply-cbor' ? 'cbor' : 'yaml', raw) as KubeObject;
+          if (!applied || typeof applied !== 'object' || Array.isArray(applied)) throw newBadRequest('the apply configuration must be an object');
+          checkFields(entry, applied, level, warnings, [], { defaults: false });
+          const result = await store.update(ctx, info.name, (current) => {
+            const merged = applyConfiguration(entry, info.subresource, current, applied, manager, force);
+            applyDefaults(entry.group.fieldTree, entry.typeKey, merged);
+            return merged;
+          }, { allowCreate: info.subresource === '' });
+          return reply(result.obj, result.created ? 201 : 200);
+        }
+        const patch = decodeLoose('json', raw);
         const gk = { group: entry.info.group, kind: entry.info.kind };
         const result = await store.update(ctx, info.name, (current) => {
           if (!current) throw newNotFound(gr, info.name);
           const patched = applyPatch(type, current, patch, gk, info.name, entry.info.patchMeta);
           checkFields(entry, patched, level, warnings);
+          trackWrite(entry, info.subresource, manager, current, patched);
           return patched;
         }, { allowCreate: false });
         return reply(result.obj, 200);
@@ -207,6 +232,18 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
       }
     }
   };
+}
+
+/** `force` (apply only): `true` or `false`; on another patch it is 422 as kube answers it. */
+function parseForce(query: URLSearchParams, apply: boolean): boolean {
+  const value = query.get('force');
+  if (value === null || value === '') return false;
+  if (!apply) {
+    throw newInvalid({ group: 'meta.k8s.io', kind: 'PatchOptions' }, '', [
+      { type: 'FieldValueForbidden', field: 'force', message: 'may not be specified for non-apply patch' },
+    ]);
+  }
+  return value === 'true' || value === '1';
 }
 
 /** Whether Accept-Encoding admits gzip (`gzip`, `gzip;q=0.5`, `*`), and not with q=0. */
