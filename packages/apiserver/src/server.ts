@@ -84,7 +84,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (answer && entry.info.verbs.length === 1 && entry.info.verbs[0] === 'create') special[entry.info.plural] = reviewHandler(answer);
   }
   if (registry.lookup('', 'v1', 'pods')) special['pods/eviction'] = evictionHandler(store, registry);
-  const gates = { CBORServingAndStorage: false, APIResponseCompression: true, ...options.featureGates };
+  const gates = { CBORServingAndStorage: false, APIResponseCompression: true, AllowUnsafeMalformedObjectDeletion: false, ...options.featureGates };
   const handleResource = createResourceHandler({
     registry,
     store,
@@ -92,6 +92,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     anonymousUser: ANONYMOUS,
     cbor: gates.CBORServingAndStorage,
     compression: gates.APIResponseCompression,
+    unsafeDeletion: gates.AllowUnsafeMalformedObjectDeletion,
   });
   /** The format errors are written in: what the client accepts, JSON when that cannot be told. */
   const errorFormat = (accept: string | undefined): ResponseFormat | undefined => {

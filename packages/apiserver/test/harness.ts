@@ -14,15 +14,19 @@ export const ALL_GROUPS = [core, apps, autoscaling, policy, coordination, rbac, 
 
 export interface Harness {
   server: ApiServer;
+  /** The server's storage, for tests that must write what no request could (a corrupt value). */
+  storage: ReturnType<typeof createMemoryBackend>;
   req(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
 }
 
 /** A started server on in-memory storage with every group, driven in-process through its fetch handler. */
 export async function startHarness(featureGates: Record<string, boolean> = {}): Promise<Harness> {
-  const server = createApiServer({ storage: createMemoryBackend(), plugins: ALL_GROUPS.map((g) => groupPlugin(g)), featureGates });
+  const storage = createMemoryBackend();
+  const server = createApiServer({ storage, plugins: ALL_GROUPS.map((g) => groupPlugin(g)), featureGates });
   await server.start();
   return {
     server,
+    storage,
     async req(method, path, body, headers = {}) {
       const init: { method: string; headers: Record<string, string>; body?: string } = { method, headers: { ...headers } };
       if (body !== undefined) {

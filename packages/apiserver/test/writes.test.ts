@@ -45,3 +45,59 @@ describe('server-side apply and patch options', () => {
     expect(smpCore.status).toBe(200);
   });
 });
+
+describe('forced deletion of corrupt objects', () => {
+  const KEY = '/registry/configmaps/default/broken';
+  const corrupt = async (h: Awaited<ReturnType<typeof startHarness>>) => {
+    await h.storage.create(KEY, new TextEncoder().encode('{"this is": not json'));
+  };
+
+  it('a corrupt object fails reads and normal deletes with the corrupt-object error', async () => {
+    const h = await startHarness();
+    await corrupt(h);
+    const get = await h.req('GET', `${CM}/broken`);
+    expect(get.status).toBe(500);
+    expect(get.body.message).toMatch(/^Internal error occurred: StorageError: corrupt object, Code: 7, Key: \/registry\/configmaps\/default\/broken/);
+    expect((await h.req('DELETE', `${CM}/broken`)).status).toBe(500);
+    const off = await h.req('DELETE', `${CM}/broken?ignoreStoreReadErrorWithClusterBreakingPotential=true`);
+    expect(off.status).toBe(422);
+    expect(off.body.message).toContain('not allowed when the AllowUnsafeMalformedObjectDeletion feature gate is disabled');
+  });
+
+  it('with the gate, the option removes it; with other options it is 400; on a readable object it is refused', async () => {
+    const h = await startHarness({ AllowUnsafeMalformedObjectDeletion: true });
+    await corrupt(h);
+    const mixed = await h.req('DELETE', `${CM}/broken`, { ignoreStoreReadErrorWithClusterBreakingPotential: true, gracePeriodSeconds: 0 });
+    expect(mixed.status).toBe(400);
+    expect(mixed.body.message).toBe('ignoreStoreReadErrorWithClusterBreakingPotential: Invalid value: true: cannot be set together with gracePeriodSeconds');
+    const forced = await h.req('DELETE', `${CM}/broken`, { ignoreStoreReadErrorWithClusterBreakingPotential: true });
+    expect(forced.status).toBe(200);
+    expect(forced.body).toMatchObject({ kind: 'Status', status: 'Success' });
+    expect((await h.req('GET', `${CM}/broken`)).status).toBe(404);
+    await h.req('POST', CM, { metadata: { name: 'fine', finalizers: ['example.com/keep'] } });
+    const readable = await h.req('DELETE', `${CM}/fine?ignoreStoreReadErrorWithClusterBreakingPotential=true`);
+    expect(readable.status).toBe(400);
+    expect(readable.body.message).toContain('is exclusively used to delete corrupt object(s)');
+    expect((await h.req('GET', `${CM}/fine`)).body.metadata.deletionTimestamp).toBeUndefined();
+  });
+});
+
+describe('dry run of every write', () => {
+  it('answers with the normal status and body and persists nothing', async () => {
+    const h = await startHarness();
+    const created = (await h.req('POST', CM, { metadata: { name: 'dr' }, data: { a: '1' } })).body;
+    const put = await h.req('PUT', `${CM}/dr?dryRun=All`, { ...created, data: { a: '2' } });
+    expect([put.status, put.body.data]).toEqual([200, { a: '2' }]);
+    const patch = await h.req('PATCH', `${CM}/dr?dryRun=All`, { data: { b: '3' } }, { 'content-type': 'application/merge-patch+json' });
+    expect([patch.status, patch.body.data]).toEqual([200, { a: '1', b: '3' }]);
+    const apply = await h.req('PATCH', `${CM}/new?dryRun=All&fieldManager=t`, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: new\n', APPLY);
+    expect(apply.status).toBe(201);
+    const del = await h.req('DELETE', `${CM}/dr?dryRun=All`);
+    expect(del.status).toBe(200);
+    const after = await h.req('GET', `${CM}/dr`);
+    expect(after.body.data).toEqual({ a: '1' });
+    expect(after.body.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
+    expect((await h.req('GET', `${CM}/new`)).status).toBe(404);
+    expect((await h.req('PUT', `${CM}/dr?dryRun=Some`, created)).status).toBe(400);
+  });
+});

@@ -11,7 +11,7 @@ import {
   type KubeObject,
 } from '@kapi/apimachinery';
 import type { UserInfo } from '../admission/types.js';
-import { deleteObject, type DeleteOptions } from '../registry/delete.js';
+import { deleteObject, unsafeDeleteCorrupt, type DeleteOptions } from '../registry/delete.js';
 import { listObjects, parseListOptions } from '../registry/list.js';
 import type { ResourceEntry, ResourceRegistry } from '../registry/resources.js';
 import type { RequestContext, Store } from '../registry/store.js';
@@ -46,6 +46,8 @@ export interface ResourceHandlerDeps {
   cbor: boolean;
   /** APIResponseCompression: gzip large get and list responses for clients that accept it. */
   compression: boolean;
+  /** AllowUnsafeMalformedObjectDeletion: honour ignoreStoreReadErrorWithClusterBreakingPotential. */
+  unsafeDeletion: boolean;
 }
 
 /** kube compresses responses from this size up (defaultGzipThresholdBytes). */
@@ -211,6 +213,10 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
       }
       case 'delete': {
         const options = deleteOptionsOf(query, decodeDeleteOptions(bodyFormat(), await readBody(request)));
+        if (options.ignoreStoreReadErrorWithClusterBreakingPotential) {
+          await unsafeDeleteCorrupt(store, ctx, info.name, options, deps.unsafeDeletion);
+          return response(render(successStatus(entry, { metadata: { name: info.name } }), format, { protobuf: { codec: metaCodec(), message: STATUS_MESSAGE } }), 200);
+        }
         const result = await deleteObject(store, { ...ctx, dryRun: ctx.dryRun || options.dryRun }, info.name, options);
         if (!result.removed || entry.strategy.returnDeletedObject) return reply(result.obj, 200);
         return response(render(successStatus(entry, result.obj), format, { protobuf: { codec: metaCodec(), message: STATUS_MESSAGE } }), 200);
@@ -270,13 +276,15 @@ const PROPAGATION_POLICIES = ['Foreground', 'Background', 'Orphan'];
  * DeleteOptions from the body and the query (gracePeriodSeconds, propagationPolicy, orphanDependents, dryRun),
  * validated as kube's ValidateDeleteOptions does (422 Invalid DeleteOptions).
  */
-function deleteOptionsOf(query: URLSearchParams, body: unknown): DeleteOptions & { dryRun: boolean } {
+function deleteOptionsOf(query: URLSearchParams, body: unknown): DeleteOptions & { dryRun: boolean; dryRunGiven?: boolean } {
   const fromBody = (body && typeof body === 'object' ? body : {}) as DeleteOptions & { orphanDependents?: boolean; dryRun?: string[] };
-  const options = { ...fromBody, dryRun: false } as DeleteOptions & { orphanDependents?: boolean; dryRun: boolean };
+  const options = { ...fromBody, dryRun: false } as DeleteOptions & { dryRun: boolean; dryRunGiven?: boolean };
   const grace = query.get('gracePeriodSeconds');
   if (grace !== null) options.gracePeriodSeconds = Number(grace);
   const policy = query.get('propagationPolicy');
   if (policy) options.propagationPolicy = policy;
+  const unsafe = query.get('ignoreStoreReadErrorWithClusterBreakingPotential');
+  if (unsafe !== null) options.ignoreStoreReadErrorWithClusterBreakingPotential = unsafe === 'true';
   const orphan = query.get('orphanDependents');
   if (orphan !== null) options.orphanDependents = orphan === 'true';
   const errs: FieldError[] = [];
@@ -300,6 +308,7 @@ function deleteOptionsOf(query: URLSearchParams, body: unknown): DeleteOptions &
   }
   if (errs.length) throw newInvalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', errs);
   options.dryRun = (fromBody.dryRun ?? []).includes('All');
+  options.dryRunGiven = (fromBody.dryRun ?? []).length > 0 || query.getAll('dryRun').length > 0;
   return options;
 }
 

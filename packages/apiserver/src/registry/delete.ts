@@ -1,6 +1,6 @@
-import { newConflict, newNotFound, type KubeObject } from '@kapi/apimachinery';
+import { newBadRequest, newConflict, newInvalid, newNotFound, type FieldError, type KubeObject } from '@kapi/apimachinery';
 import { isStorageError } from '@kapi/storage';
-import { decodeFromStorage, encodeForStorage } from './codec.js';
+import { CorruptObjectError, decodeFromStorage, encodeForStorage } from './codec.js';
 import { fromStorageError, groupResource, OPTIMISTIC_LOCK_MESSAGE } from './errors.js';
 import { metaOf, nowTimestamp } from './object-meta.js';
 import { objectKey } from './resources.js';
@@ -11,6 +11,9 @@ export interface DeleteOptions {
   preconditions?: { uid?: string; resourceVersion?: string };
   gracePeriodSeconds?: number;
   propagationPolicy?: string;
+  orphanDependents?: boolean;
+  /** Unsafe removal of an object that cannot be read from storage (AllowUnsafeMalformedObjectDeletion). */
+  ignoreStoreReadErrorWithClusterBreakingPotential?: boolean;
 }
 
 export interface DeleteResult {
@@ -83,4 +86,45 @@ export async function deleteObject(store: Store, ctx: RequestContext, name: stri
     }
   }
   throw newConflict(groupResource(entry), name, OPTIMISTIC_LOCK_MESSAGE);
+}
+
+const UNSAFE = 'ignoreStoreReadErrorWithClusterBreakingPotential';
+
+/**
+ * Forced deletion of a corrupt object (spec "Forced deletion"): only with the AllowUnsafeMalformedObjectDeletion
+ * gate, only without the other delete options, and only when the object really cannot be read; it then goes
+ * from storage directly, ignoring finalizers and preconditions.
+ */
+export async function unsafeDeleteCorrupt(
+  store: Store,
+  ctx: RequestContext,
+  name: string,
+  options: DeleteOptions & { dryRunGiven?: boolean },
+  gateEnabled: boolean,
+): Promise<void> {
+  const invalid = (type: FieldError['type'], message: string) =>
+    newInvalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [{ type, field: UNSAFE, badValue: true, message }]);
+  if (!gateEnabled) throw invalid('FieldValueForbidden', 'not allowed when the AllowUnsafeMalformedObjectDeletion feature gate is disabled');
+  const others = [
+    options.dryRunGiven && 'dryRun',
+    options.gracePeriodSeconds !== undefined && 'gracePeriodSeconds',
+    options.orphanDependents !== undefined && 'orphanDependents',
+    options.preconditions !== undefined && 'preconditions',
+    options.propagationPolicy !== undefined && 'propagationPolicy',
+  ].filter(Boolean);
+  if (others.length) throw newBadRequest(`${UNSAFE}: Invalid value: true: cannot be set together with ${others.join(', ')}`);
+  try {
+    await store.get(ctx, name);
+  } catch (err) {
+    if (!(err instanceof CorruptObjectError)) throw err;
+    const { storage, onWrite } = store.deps;
+    try {
+      await storage.delete(err.key);
+    } catch (deleteErr) {
+      throw fromStorageError(ctx.entry, name, deleteErr);
+    }
+    onWrite?.(ctx.entry, 'DELETED', { metadata: { name, namespace: ctx.namespace || undefined } });
+    return;
+  }
+  throw newBadRequest(`${UNSAFE}: Invalid value: true: is exclusively used to delete corrupt object(s), try again by removing this option`);
 }
