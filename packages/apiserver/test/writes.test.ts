@@ -101,3 +101,23 @@ describe('dry run of every write', () => {
     expect((await h.req('PUT', `${CM}/dr?dryRun=Some`, created)).status).toBe(400);
   });
 });
+
+describe('more write rules', () => {
+  it('a patch carrying a stale metadata.resourceVersion is a 409', async () => {
+    const h = await startHarness();
+    const created = (await h.req('POST', CM, { metadata: { name: 'rv' } })).body;
+    await h.req('PATCH', `${CM}/rv`, { data: { a: '1' } }, { 'content-type': 'application/merge-patch+json' });
+    const stale = await h.req('PATCH', `${CM}/rv`, { metadata: { resourceVersion: created.metadata.resourceVersion }, data: { a: '2' } }, { 'content-type': 'application/merge-patch+json' });
+    expect(stale.status).toBe(409);
+    expect(stale.body.reason).toBe('Conflict');
+  });
+
+  it('detects duplicate keys in CBOR bodies too', async () => {
+    const h = await startHarness({ CBORServingAndStorage: true });
+    // {"kind": "ConfigMap", "metadata": {"name": "c", "name": "c"}}, self-described
+    const body = Uint8Array.from(Buffer.from('d9d9f7a2646b696e6469436f6e6669674d6170686d65746164617461a2646e616d656163646e616d656163', 'hex'));
+    const res = await h.server.fetch(new Request(`http://x${CM}?fieldValidation=Strict`, { method: 'POST', body, headers: { 'content-type': 'application/cbor' } }));
+    expect(res.status).toBe(400);
+    expect((await res.json()).message).toBe('strict decoding error: duplicate field "metadata.name"');
+  });
+});

@@ -2,6 +2,7 @@ import { decodeEnvelope, newBadRequest, type FieldShape, type FieldTree, type Ku
 import { parse as parseYaml } from 'yaml';
 import { apiVersionOf, type ResourceEntry } from '../registry/resources.js';
 import { decodeCbor } from './cbor.js';
+import { duplicateCborFields } from './cbor-duplicates.js';
 import { duplicateJsonFields, duplicateYamlFields } from './duplicate-fields.js';
 import type { BodyFormat } from './negotiate.js';
 
@@ -54,7 +55,7 @@ export function decodeObject(entry: ResourceEntry, format: BodyFormat, body: Uin
   return decodeObjectWithDuplicates(entry, format, body).obj;
 }
 
-/** {@link decodeObject}, also naming the fields the body repeats (JSON and YAML), for field validation. */
+/** {@link decodeObject}, also naming the fields the body repeats (JSON, YAML and CBOR), for field validation. */
 export function decodeObjectWithDuplicates(entry: ResourceEntry, format: BodyFormat, body: Uint8Array): { obj: KubeObject; duplicates: string[] } {
   if (body.length === 0) throw newBadRequest('the request body is empty');
   let value: unknown;
@@ -67,6 +68,7 @@ export function decodeObjectWithDuplicates(entry: ResourceEntry, format: BodyFor
     value = { apiVersion: typeMeta.apiVersion || undefined, kind: typeMeta.kind || undefined, ...decoded };
   } else if (format === 'cbor') {
     value = decodeCbor(body);
+    duplicates = duplicateCborFields(body);
   } else {
     const text = new TextDecoder().decode(body);
     value = parseText(format, text);
