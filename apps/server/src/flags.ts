@@ -12,8 +12,8 @@ export const FEATURE_GATES = {
 } as const satisfies Record<string, boolean>;
 export type FeatureGateName = keyof typeof FEATURE_GATES;
 
-/** Values of `--storage-backend` that exist today. */
-export const STORAGE_BACKENDS = ['memory'] as const;
+/** Values of `--storage-backend`: the embedded default, kube's etcd3, and a store that keeps nothing. */
+export const STORAGE_BACKENDS = ['sqlite', 'etcd3', 'memory'] as const;
 export type StorageBackendName = (typeof STORAGE_BACKENDS)[number];
 
 /** Values of `--authorization-mode` that exist today. */
@@ -28,7 +28,18 @@ export interface ServerConfig {
   /** Plain HTTP port; 0 = no HTTP listener. */
   insecurePort: number;
   storageBackend: StorageBackendName;
+  /** Holds the SQLite database (`kapi.db`), generated TLS material and the admin kubeconfig. */
   dataDir: string;
+  /** `--etcd-servers`: etcd client URLs; needed with `--storage-backend=etcd3`. */
+  etcdServers: string[];
+  /** `--etcd-prefix`: the etcd key prefix Kapi's `/registry/...` keys live under. */
+  etcdPrefix: string;
+  /** `--etcd-compaction-interval` in ms (all backends); 0 = never compact. */
+  etcdCompactionIntervalMs: number;
+  /** `--etcd-cafile`, `--etcd-certfile`, `--etcd-keyfile`: TLS to etcd (absolute paths). */
+  etcdCaFile?: string;
+  etcdCertFile?: string;
+  etcdKeyFile?: string;
   /** Every known gate, defaults overridden by `--feature-gates`. */
   featureGates: Record<FeatureGateName, boolean>;
   authorizationModes: AuthorizationMode[];
@@ -83,7 +94,29 @@ const FLAG_DOCS: FlagDoc[] = [
     name: 'data-dir',
     type: 'string',
     default: './.kapi',
-    description: 'Directory for the generated TLS material (ca.crt, ca.key, apiserver.crt, apiserver.key) and the admin kubeconfig.',
+    description:
+      'Directory for the SQLite database of --storage-backend=sqlite (kapi.db), the generated TLS material (ca.crt, ca.key, apiserver.crt, apiserver.key) and the admin kubeconfig.',
+  },
+  { name: 'etcd-cafile', type: 'string', description: 'SSL Certificate Authority file used to secure etcd communication.' },
+  { name: 'etcd-certfile', type: 'string', description: 'SSL certification file used to secure etcd communication.' },
+  {
+    name: 'etcd-compaction-interval',
+    type: 'duration',
+    default: '5m0s',
+    description:
+      'The interval of compaction requests. If 0, the compaction request from apiserver is disabled. Applies to every storage backend: history older than one interval is forgotten, and watches or reads at a resourceVersion that old get 410 Gone.',
+  },
+  { name: 'etcd-keyfile', type: 'string', description: 'SSL key file used to secure etcd communication.' },
+  {
+    name: 'etcd-prefix',
+    type: 'string',
+    default: '/registry',
+    description: 'The prefix to prepend to all resource paths in etcd.',
+  },
+  {
+    name: 'etcd-servers',
+    type: 'strings',
+    description: 'List of etcd servers to connect with (scheme://ip:port), comma separated. Required with --storage-backend=etcd3.',
   },
   {
     name: 'feature-gates',
@@ -110,8 +143,8 @@ const FLAG_DOCS: FlagDoc[] = [
   {
     name: 'storage-backend',
     type: 'string',
-    default: 'memory',
-    description: `The storage backend for persistence. Options: ${STORAGE_BACKENDS.join(', ')}. "memory" keeps nothing across restarts.`,
+    default: 'sqlite',
+    description: `The storage backend for persistence. Options: ${STORAGE_BACKENDS.join(', ')}. "sqlite" keeps the data in <data-dir>/kapi.db, "etcd3" in the etcd cluster of --etcd-servers, "memory" keeps nothing across restarts.`,
   },
   {
     name: 'tls-cert-file',
@@ -165,6 +198,12 @@ const PARSE_OPTIONS = {
   'authorization-mode': { type: 'string', multiple: true },
   'bind-address': { type: 'string' },
   'data-dir': { type: 'string' },
+  'etcd-cafile': { type: 'string' },
+  'etcd-certfile': { type: 'string' },
+  'etcd-compaction-interval': { type: 'string' },
+  'etcd-keyfile': { type: 'string' },
+  'etcd-prefix': { type: 'string' },
+  'etcd-servers': { type: 'string', multiple: true },
   'feature-gates': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
   'insecure-port': { type: 'string' },
@@ -203,7 +242,7 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
   if (securePort === 0 && insecurePort === 0) {
     throw new FlagError('nothing to serve: --secure-port and --insecure-port are both 0; enable at least one');
   }
-  const storageBackend = values['storage-backend'] ?? 'memory';
+  const storageBackend = values['storage-backend'] ?? 'sqlite';
   if (!(STORAGE_BACKENDS as readonly string[]).includes(storageBackend)) {
     throw new FlagError(`--storage-backend ${JSON.stringify(storageBackend)} is not supported; available backends: ${STORAGE_BACKENDS.join(', ')}`);
   }
@@ -213,6 +252,20 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
       throw new FlagError(`--authorization-mode ${JSON.stringify(mode)} is not supported; available modes: ${AUTHORIZATION_MODES.join(', ')}`);
     }
   }
+  const etcdServers = (values['etcd-servers'] ?? []).flatMap((v) => v.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+  for (const server of etcdServers) {
+    if (!/^(https?:\/\/[^/\s]+\/?|unixs?:\/\/\S+|[^/:\s]+:\d+)$/.test(server)) {
+      throw invalid(server, 'etcd-servers', 'expected scheme://host:port (http or https)');
+    }
+  }
+  if (storageBackend === 'etcd3' && etcdServers.length === 0) throw new FlagError('--etcd-servers must be specified');
+  const etcdCompactionIntervalMs = parseDuration(values['etcd-compaction-interval'] ?? '5m0s', 'etcd-compaction-interval');
+  if (etcdCompactionIntervalMs < 0) throw new FlagError('--etcd-compaction-interval must be 0 (disabled) or positive');
+  const etcdFile = (name: 'etcd-cafile' | 'etcd-certfile' | 'etcd-keyfile') => (values[name] ? resolve(cwd, values[name]) : undefined);
+  if (Boolean(values['etcd-certfile']) !== Boolean(values['etcd-keyfile'])) {
+    throw new FlagError('--etcd-certfile and --etcd-keyfile must be given together');
+  }
+
   const tlsCertFile = values['tls-cert-file'] || undefined;
   const tlsPrivateKeyFile = values['tls-private-key-file'] || undefined;
   if (Boolean(tlsCertFile) !== Boolean(tlsPrivateKeyFile)) {
@@ -231,6 +284,12 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
       insecurePort,
       storageBackend: storageBackend as StorageBackendName,
       dataDir,
+      etcdServers,
+      etcdPrefix: values['etcd-prefix'] ?? '/registry',
+      etcdCompactionIntervalMs,
+      etcdCaFile: etcdFile('etcd-cafile'),
+      etcdCertFile: etcdFile('etcd-certfile'),
+      etcdKeyFile: etcdFile('etcd-keyfile'),
       featureGates,
       authorizationModes: authorizationModes as AuthorizationMode[],
       tlsCertFile: tlsCertFile ? resolve(cwd, tlsCertFile) : undefined,
@@ -274,6 +333,29 @@ function parseBool(text: string): boolean | undefined {
 function parseInteger(text: string, flag: string): number {
   if (!/^[+-]?\d+$/.test(text)) throw invalid(text, flag, `strconv.ParseInt: parsing ${JSON.stringify(text)}: invalid syntax`);
   return Number(text);
+}
+
+const DURATION_UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** A Go duration (`5m0s`, `1h30m`, `300ms`, `0`), as pflag's duration flags take it, in milliseconds. */
+export function parseDuration(text: string, flag: string): number {
+  const fail = () => invalid(text, flag, `time: invalid duration ${JSON.stringify(text)}`);
+  const match = /^([+-]?)(.*)$/.exec(text)!;
+  const sign = match[1] === '-' ? -1 : 1;
+  const body = match[2];
+  if (body === '0') return 0;
+  if (body === '') throw fail();
+  let total = 0;
+  const part = /(\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h)/y;
+  let at = 0;
+  while (at < body.length) {
+    part.lastIndex = at;
+    const m = part.exec(body);
+    if (!m) throw fail();
+    total += Number(m[1]) * DURATION_UNITS[m[2]];
+    at = part.lastIndex;
+  }
+  return sign * total;
 }
 
 function parsePort(text: string, flag: string): number {

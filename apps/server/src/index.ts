@@ -1,9 +1,10 @@
-export { createKapiApiServer, GROUPS } from './apiserver.js';
+export { createKapiApiServer, createStorage, GROUPS, SQLITE_DATABASE } from './apiserver.js';
 export {
   AUTHORIZATION_MODES,
   FEATURE_GATES,
   FlagError,
   STORAGE_BACKENDS,
+  parseDuration,
   parseFeatureGates,
   parseFlags,
   usage,

@@ -38,16 +38,22 @@ describe('kapi-server command line', () => {
   });
 
   it('an unknown flag prints the error and the usage, exit 1', async () => {
-    const { code, stderr } = await kapiServer('--etcd-servers=http://127.0.0.1:2379');
+    const { code, stderr } = await kapiServer('--etcd-servers-overrides=/events#http://127.0.0.1:2379');
     expect(code).toBe(1);
-    expect(stderr).toMatch(/^Error: unknown flag: --etcd-servers\n/);
+    expect(stderr).toMatch(/^Error: unknown flag: --etcd-servers-overrides\n/);
     expect(stderr).toContain('Usage:\n  kapi-server [flags]');
   });
 
   it('a storage backend that does not exist is an error naming the ones that do, exit 1', async () => {
+    const { code, stderr } = await kapiServer('--storage-backend=etcd2');
+    expect(code).toBe(1);
+    expect(stderr).toBe('Error: --storage-backend "etcd2" is not supported; available backends: sqlite, etcd3, memory\n');
+  });
+
+  it('--storage-backend=etcd3 without --etcd-servers is an error, exit 1', async () => {
     const { code, stderr } = await kapiServer('--storage-backend=etcd3');
     expect(code).toBe(1);
-    expect(stderr).toBe('Error: --storage-backend "etcd3" is not supported; available backends: memory\n');
+    expect(stderr).toBe('Error: --etcd-servers must be specified\n');
   });
 
   it('an unknown feature gate is an error, exit 1', async () => {
@@ -104,14 +110,28 @@ function stop(child: ChildProcess): Promise<number | null> {
 }
 
 function getWithCa(url: string, ca: string): Promise<string> {
+  return requestWithCa('GET', url, ca);
+}
+
+function requestWithCa(method: string, url: string, ca: string, body?: unknown): Promise<string> {
   return new Promise((resolve, reject) => {
-    request(url, { ca }, (res) => {
-      let body = '';
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve(body));
-    })
-      .on('error', reject)
-      .end();
+    const req = request(url, { ca, method, headers: body ? { 'content-type': 'application/json' } : {} }, (res) => {
+      let text = '';
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve(text));
+    }).on('error', reject);
+    req.end(body ? JSON.stringify(body) : undefined);
+  });
+}
+
+/** Runs the binary to its end (for one that fails at start). */
+function runToExit(args: string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [main, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => resolve({ code, output }));
   });
 }
 
@@ -119,6 +139,8 @@ describe.skipIf(!hasApiServer)('kapi-server process (needs @kapi/apiserver built
   it('serves HTTPS with a generated CA, writes a kubeconfig for it, reuses the certificates, exits 0 on SIGTERM', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'kapi-cli-'));
     const port = await freePort();
+    let created: { metadata: { resourceVersion: string; uid: string } } = { metadata: { resourceVersion: '', uid: '' } };
+    let ca = '';
     const first = await startProcess([`--secure-port=${port}`, `--data-dir=${dataDir}`]);
     const kubeconfigPath = join(dataDir, 'admin.kubeconfig');
     try {
@@ -127,8 +149,12 @@ describe.skipIf(!hasApiServer)('kapi-server process (needs @kapi/apiserver built
       expect(first.output()).toContain(`admin kubeconfig: ${kubeconfigPath} (export KUBECONFIG=${kubeconfigPath})`);
       const kubeconfig = parse(readFileSync(kubeconfigPath, 'utf8'));
       expect(kubeconfig.clusters[0].cluster.server).toBe(`https://127.0.0.1:${port}`);
-      const ca = Buffer.from(kubeconfig.clusters[0].cluster['certificate-authority-data'], 'base64').toString();
+      ca = Buffer.from(kubeconfig.clusters[0].cluster['certificate-authority-data'], 'base64').toString();
       expect(await getWithCa(`https://127.0.0.1:${port}/readyz`, ca)).toBe('ok');
+      expect(first.output()).toContain(`storage: sqlite database ${join(dataDir, 'kapi.db')}`);
+      const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kept' }, data: { a: '1' } };
+      created = JSON.parse(await requestWithCa('POST', `https://127.0.0.1:${port}/api/v1/namespaces/default/configmaps`, ca, configMap));
+      expect(created.metadata.resourceVersion).toMatch(/^\d+$/);
       if (hasKubectl) {
         const cacheDir = mkdtempSync(join(tmpdir(), 'kapi-kubectl-'));
         const out = execFileSync('kubectl', ['--kubeconfig', kubeconfigPath, '--cache-dir', cacheDir, 'get', '--raw', '/readyz'], { encoding: 'utf8' });
@@ -141,8 +167,15 @@ describe.skipIf(!hasApiServer)('kapi-server process (needs @kapi/apiserver built
     const second = await startProcess([`--secure-port=${port}`, `--data-dir=${dataDir}`]);
     try {
       expect(second.output()).not.toContain('generated');
+      // The default storage (sqlite in the data dir) kept the object, with its resourceVersion.
+      const kept = JSON.parse(await getWithCa(`https://127.0.0.1:${port}/api/v1/namespaces/default/configmaps/kept`, ca));
+      expect(kept.metadata).toMatchObject({ resourceVersion: created.metadata.resourceVersion, uid: created.metadata.uid });
+      // One server per data dir: a second one on the same database refuses to start.
+      const rival = await runToExit([`--secure-port=${await freePort()}`, `--data-dir=${dataDir}`]);
+      expect(rival.code).toBe(1);
+      expect(rival.output).toContain(`Error: the database ${join(dataDir, 'kapi.db')} is in use by another process`);
     } finally {
       expect(await stop(second.child)).toBe(0);
     }
-  });
+  }, 60_000);
 });

@@ -24,8 +24,14 @@ describe('parseFlags', () => {
       bindAddress: '127.0.0.1',
       securePort: 6443,
       insecurePort: 0,
-      storageBackend: 'memory',
+      storageBackend: 'sqlite',
       dataDir: resolve(cwd, '.kapi'),
+      etcdServers: [],
+      etcdPrefix: '/registry',
+      etcdCompactionIntervalMs: 300_000,
+      etcdCaFile: undefined,
+      etcdCertFile: undefined,
+      etcdKeyFile: undefined,
       featureGates: {
         CBORServingAndStorage: false,
         APIResponseCompression: true,
@@ -86,20 +92,45 @@ describe('parseFlags', () => {
   });
 
   it('rejects an unknown flag the way kube does, with usage', () => {
-    const error = failure('--etcd-servers=http://127.0.0.1:2379');
-    expect(error.message).toBe('unknown flag: --etcd-servers');
+    const error = failure('--etcd-servers-overrides=/events#http://127.0.0.1:2379');
+    expect(error.message).toBe('unknown flag: --etcd-servers-overrides');
     expect(error.usage).toBe(true);
     expect(failure('-x').message).toBe("unknown shorthand flag: 'x' in -x");
     expect(failure('serve').message).toMatch(/does not take any arguments/);
   });
 
   it('accepts only the storage backends and authorization modes that exist, naming them', () => {
-    const storage = failure('--storage-backend=etcd3');
-    expect(storage.message).toBe('--storage-backend "etcd3" is not supported; available backends: memory');
+    const storage = failure('--storage-backend=etcd2');
+    expect(storage.message).toBe('--storage-backend "etcd2" is not supported; available backends: sqlite, etcd3, memory');
     expect(storage.usage).toBe(false);
     expect(config('--storage-backend=memory').storageBackend).toBe('memory');
+    expect(config('--storage-backend=sqlite').storageBackend).toBe('sqlite');
     expect(failure('--authorization-mode=Node,RBAC').message).toBe('--authorization-mode "Node" is not supported; available modes: AlwaysAllow');
     expect(config('--authorization-mode=AlwaysAllow').authorizationModes).toEqual(['AlwaysAllow']);
+  });
+
+  describe('etcd flags', () => {
+    it('--storage-backend=etcd3 takes --etcd-servers as a list, comma separated and repeatable', () => {
+      const c = config('--storage-backend=etcd3', '--etcd-servers=http://10.0.0.1:2379,https://etcd-1.example:2379', '--etcd-servers', 'http://[::1]:2379');
+      expect(c).toMatchObject({ storageBackend: 'etcd3', etcdServers: ['http://10.0.0.1:2379', 'https://etcd-1.example:2379', 'http://[::1]:2379'], etcdPrefix: '/registry' });
+      expect(failure('--storage-backend=etcd3').message).toBe('--etcd-servers must be specified');
+      expect(failure('--storage-backend=etcd3', '--etcd-servers=http://a:1/path').message).toMatch(/invalid argument "http:\/\/a:1\/path" for "--etcd-servers" flag/);
+    });
+
+    it('--etcd-prefix and the TLS files, resolved against the working directory', () => {
+      const c = config('--etcd-prefix=/kapi', '--etcd-cafile=ca.pem', '--etcd-certfile=/tls/client.pem', '--etcd-keyfile=client-key.pem');
+      expect(c).toMatchObject({ etcdPrefix: '/kapi', etcdCaFile: resolve(cwd, 'ca.pem'), etcdCertFile: '/tls/client.pem', etcdKeyFile: resolve(cwd, 'client-key.pem') });
+      expect(failure('--etcd-certfile=client.pem').message).toMatch(/must be given together/);
+    });
+
+    it('--etcd-compaction-interval takes Go durations; 0 disables compaction', () => {
+      expect(config('--etcd-compaction-interval=0').etcdCompactionIntervalMs).toBe(0);
+      expect(config('--etcd-compaction-interval=1h30m').etcdCompactionIntervalMs).toBe(5_400_000);
+      expect(config('--etcd-compaction-interval', '2.5s').etcdCompactionIntervalMs).toBe(2500);
+      expect(config('--etcd-compaction-interval=300ms').etcdCompactionIntervalMs).toBe(300);
+      expect(failure('--etcd-compaction-interval=5').message).toBe('invalid argument "5" for "--etcd-compaction-interval" flag: time: invalid duration "5"');
+      expect(failure('--etcd-compaction-interval=-1m').message).toMatch(/must be 0 \(disabled\) or positive/);
+    });
   });
 
   it('needs --tls-cert-file and --tls-private-key-file together, resolved against the working directory', () => {
@@ -125,9 +156,12 @@ describe('parseFlags', () => {
     for (const flag of [
       '--bind-address', '--secure-port', '--insecure-port', '--storage-backend', '--data-dir', '--feature-gates',
       '--authorization-mode', '--tls-cert-file', '--tls-private-key-file', '--write-kubeconfig', '-v, --v', '-h, --help',
+      '--etcd-servers', '--etcd-prefix', '--etcd-compaction-interval', '--etcd-cafile', '--etcd-certfile', '--etcd-keyfile',
     ]) {
       expect(text).toContain(flag);
     }
     for (const gate of Object.keys(FEATURE_GATES)) expect(text).toContain(`${gate}=true|false`);
+    expect(text).toMatch(/--etcd-compaction-interval duration +.*\(default 5m0s\)/);
+    expect(text).toMatch(/--storage-backend string +.*\(default "sqlite"\)/);
   });
 });

@@ -132,8 +132,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       if (namespaceEntry) {
         for (const name of SYSTEM_NAMESPACES) {
           if (await store.read(systemCtx(namespaceEntry), name)) continue;
-          await store.create(systemCtx(namespaceEntry), { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-          log(2, `created namespace ${name}`);
+          try {
+            await store.create(systemCtx(namespaceEntry), { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+            log(2, `created namespace ${name}`);
+          } catch (err) {
+            // Another server on the same storage (etcd) created it first.
+            if ((err as { status?: { reason?: string } }).status?.reason !== 'AlreadyExists') throw err;
+          }
         }
       }
       await controller!.resync();

@@ -12,7 +12,15 @@ export interface ServerProcess {
   /** The admin kubeconfig the server wrote. */
   kubeconfig: string;
   output(): string;
+  /** SIGTERM, and resolves once the process exited (at once if it already had). */
   stop(): Promise<void>;
+  /** Sends `signal` (default SIGKILL: a crash) and resolves once the process exited. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export interface StartServerOptions {
+  /** Reuse this data directory (a restart) instead of a fresh one. */
+  dataDir?: string;
 }
 
 /** A free TCP port on the loopback interface. */
@@ -29,10 +37,11 @@ export function freePort(): Promise<number> {
 
 /**
  * Starts the built `kapi-server` (apps/server/dist/main.js) as its own process, on a free HTTPS port unless the
- * args say otherwise, with a fresh data directory; resolves once it logs where it listens.
+ * args say otherwise, with a fresh data directory (or `options.dataDir`); resolves once it logs where it listens.
+ * Its storage is the server's default (SQLite in the data directory) unless the args choose another.
  */
-export async function startServerProcess(args: string[] = []): Promise<ServerProcess> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'kapi-e2e-'));
+export async function startServerProcess(args: string[] = [], options: StartServerOptions = {}): Promise<ServerProcess> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'kapi-e2e-'));
   const main = join(repoRoot, 'apps/server/dist/main.js');
   const portArgs = args.some((a) => a.startsWith('--secure-port')) ? [] : ['--secure-port', String(await freePort())];
   const child: ChildProcess = spawn(process.execPath, [main, '--data-dir', dataDir, ...portArgs, ...args], {
@@ -54,12 +63,8 @@ export async function startServerProcess(args: string[] = []): Promise<ServerPro
         dataDir,
         kubeconfig: join(dataDir, 'admin.kubeconfig'),
         output: () => output,
-        stop: () =>
-          new Promise((done) => {
-            if (child.exitCode !== null) return done();
-            child.once('exit', () => done());
-            child.kill('SIGTERM');
-          }),
+        stop: () => signalAndWait(child, 'SIGTERM'),
+        kill: (signal = 'SIGKILL') => signalAndWait(child, signal),
       });
     };
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -69,5 +74,13 @@ export async function startServerProcess(args: string[] = []): Promise<ServerPro
       clearTimeout(timer);
       reject(new Error(`kapi-server exited with ${code}:\n${output}`));
     });
+  });
+}
+
+function signalAndWait(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  return new Promise((done) => {
+    if (child.exitCode !== null || child.signalCode !== null) return done();
+    child.once('exit', () => done());
+    child.kill(signal);
   });
 }

@@ -2,4 +2,5 @@
 export type * from './types.js';
 export * from './errors.js';
 export * from './guaranteed-update.js';
+export * from './compactor.js';
 export * from './memory/index.js';

@@ -78,6 +78,12 @@ export interface WatchHandlers {
   onEvent(event: StorageWatchEvent): void;
   /** Called once when the watch ends because of an error (Compacted, backend closed); never after `stop()`. */
   onError(error: Error): void;
+  /**
+   * Optional. Called when the backend learns that every event up to `revision` was delivered (etcd's progress
+   * notifications, which arrive while nothing changes under the prefix), in order with the events. Backends that
+   * have no such notice never call it.
+   */
+  onProgress?(revision: number): void;
 }
 
 /**
