@@ -118,6 +118,6 @@ describe('more write rules', () => {
     const body = Uint8Array.from(Buffer.from('d9d9f7a2646b696e6469436f6e6669674d6170686d65746164617461a2646e616d656163646e616d656163', 'hex'));
     const res = await h.server.fetch(new Request(`http://x${CM}?fieldValidation=Strict`, { method: 'POST', body, headers: { 'content-type': 'application/cbor' } }));
     expect(res.status).toBe(400);
-    expect((await res.json()).message).toBe('strict decoding error: duplicate field "metadata.name"');
+    expect(((await res.json()) as { message: string }).message).toBe('strict decoding error: duplicate field "metadata.name"');
   });
 });
