@@ -7,12 +7,25 @@ import { group as core } from '@kapi/api-core';
 import { group as policy } from '@kapi/api-policy';
 import { group as rbac } from '@kapi/api-rbac';
 import { group as wardle } from '@kapi/api-wardle';
-import { createApiServer, defaultVersionInfo, groupPlugin, type ApiServer } from '@kapi/apiserver';
+import {
+  alwaysAllow,
+  alwaysDeny,
+  createApiServer,
+  defaultVersionInfo,
+  groupPlugin,
+  privilegedGroups,
+  rbacAuthorizer,
+  tokenFileAuthenticator,
+  x509Authenticator,
+  type ApiServer,
+  type Authenticator,
+  type ApiServerOptions,
+} from '@kapi/apiserver';
 import { createMemoryBackend, startCompactor, type StorageBackend } from '@kapi/storage';
 import { createEtcdBackend } from '@kapi/storage-etcd';
 import { createSqliteBackend } from '@kapi/storage-sqlite';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createWriteStream, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { ServerConfig } from './flags.js';
 
 /** kapi-server's version, set by tsup from package.json. */
@@ -48,11 +61,74 @@ export function createStorage(config: ServerConfig, log: (level: number, message
   }
 }
 
+/** kube's superuser group: allowed everything before any `--authorization-mode` is asked. */
+export const PRIVILEGED_GROUP = 'system:masters';
+
+/**
+ * The authenticators of the configuration, in kube-apiserver's order: client certificates (verified by the TLS
+ * listener against the client CA), then `--token-auth-file` bearer tokens. Throws when the token file cannot be read.
+ */
+export function createAuthenticators(config: ServerConfig): Authenticator[] {
+  const authenticators = [x509Authenticator()];
+  if (config.tokenAuthFile) {
+    let text: string;
+    try {
+      text = readFileSync(config.tokenAuthFile, 'utf8');
+    } catch (error) {
+      throw new Error(`unable to load --token-auth-file ${config.tokenAuthFile}: ${(error as Error).message}`);
+    }
+    try {
+      authenticators.push(tokenFileAuthenticator(text));
+    } catch (error) {
+      throw new Error(`invalid --token-auth-file ${config.tokenAuthFile}: ${(error as Error).message}`);
+    }
+  }
+  return authenticators;
+}
+
+/** The authorizers of `--authorization-mode`, after kube's system:masters superuser check. */
+export function createAuthorizers(config: ServerConfig, log: (level: number, message: string) => void): NonNullable<ApiServerOptions['authorizers']> {
+  return [
+    privilegedGroups(PRIVILEGED_GROUP),
+    ...config.authorizationModes.map((mode) => {
+      switch (mode) {
+        case 'AlwaysAllow':
+          return alwaysAllow();
+        case 'AlwaysDeny':
+          return alwaysDeny();
+        case 'RBAC':
+          return rbacAuthorizer({ log });
+      }
+    }),
+  ];
+}
+
+/**
+ * `--audit-log-path`: `-` is stdout, anything else a file appended to (created 0600, its directory as needed). The
+ * file is opened now, so a path that cannot be written fails the start as kube-apiserver's does.
+ */
+export function openAuditLog(path: string | undefined, log: (level: number, message: string) => void): { sink?: { write(line: string): void }; close(): Promise<void> } {
+  if (!path) return { close: async () => {} };
+  if (path === '-') return { sink: process.stdout, close: async () => {} };
+  let fd: number;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    fd = openSync(path, 'a', 0o600);
+  } catch (error) {
+    throw new Error(`unable to open --audit-log-path ${path}: ${(error as Error).message}`);
+  }
+  const stream = createWriteStream(path, { fd });
+  stream.on('error', (error) => log(0, `audit log ${path}: ${error.message}`));
+  log(0, `audit log: ${path}`);
+  return { sink: stream, close: () => new Promise<void>((done) => stream.end(done)) };
+}
+
 /**
  * Composes the API server from the configuration: storage → group plugins → ApiServer, plus the compactor of
  * `--etcd-compaction-interval`, which runs while the server does.
  */
 export function createKapiApiServer(config: ServerConfig, log: (level: number, message: string) => void): ApiServer {
+  const audit = openAuditLog(config.auditLogPath, log);
   const storage = createStorage(config, log);
   const apiServer = createApiServer({
     storage,
@@ -60,6 +136,16 @@ export function createKapiApiServer(config: ServerConfig, log: (level: number, m
     featureGates: config.featureGates,
     version: defaultVersionInfo(version),
     log,
+    authenticators: createAuthenticators(config),
+    anonymousAuth: config.anonymousAuth,
+    authorizers: createAuthorizers(config, log),
+    limits: {
+      maxResourceWriteBytes: config.maxResourceWriteBytes,
+      maxRequestsInflight: config.maxRequestsInflight,
+      maxMutatingRequestsInflight: config.maxMutatingRequestsInflight,
+      requestTimeoutMs: config.requestTimeoutMs,
+    },
+    audit: audit.sink,
   });
   let compactor: { stop(): void } | undefined;
   return {
@@ -71,6 +157,7 @@ export function createKapiApiServer(config: ServerConfig, log: (level: number, m
     async stop() {
       compactor?.stop();
       await apiServer.stop();
+      await audit.close();
     },
   };
 }

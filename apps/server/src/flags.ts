@@ -16,8 +16,8 @@ export type FeatureGateName = keyof typeof FEATURE_GATES;
 export const STORAGE_BACKENDS = ['sqlite', 'etcd3', 'memory'] as const;
 export type StorageBackendName = (typeof STORAGE_BACKENDS)[number];
 
-/** Values of `--authorization-mode` that exist today. */
-export const AUTHORIZATION_MODES = ['AlwaysAllow'] as const;
+/** Values of `--authorization-mode`, as kube-apiserver spells them. */
+export const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'RBAC'] as const;
 export type AuthorizationMode = (typeof AUTHORIZATION_MODES)[number];
 
 /** The server's configuration, after flags are parsed and validated. Paths are absolute. */
@@ -42,7 +42,14 @@ export interface ServerConfig {
   etcdKeyFile?: string;
   /** Every known gate, defaults overridden by `--feature-gates`. */
   featureGates: Record<FeatureGateName, boolean>;
+  /** `--authorization-mode`: evaluated in order after the system:masters superuser check. */
   authorizationModes: AuthorizationMode[];
+  /** `--client-ca-file`; undefined means a client CA and an admin client certificate are generated in the data dir. */
+  clientCaFile?: string;
+  /** `--token-auth-file`: kube's static token CSV. */
+  tokenAuthFile?: string;
+  /** `--anonymous-auth`: requests without credentials run as system:anonymous (default true). */
+  anonymousAuth: boolean;
   /** Both or neither; neither means a self-signed certificate is generated in the data dir. */
   tlsCertFile?: string;
   tlsPrivateKeyFile?: string;
@@ -50,6 +57,16 @@ export interface ServerConfig {
   writeKubeconfig?: string;
   /** kube's -v: log messages at this level and below are shown. */
   verbosity: number;
+  /** `--max-resource-write-bytes`: the largest request body (413 beyond); 0 = no limit. */
+  maxResourceWriteBytes: number;
+  /** `--max-requests-inflight`: concurrent read-only requests, watches excepted (429 beyond); 0 = no limit. */
+  maxRequestsInflight: number;
+  /** `--max-mutating-requests-inflight`: concurrent mutating requests (429 beyond); 0 = no limit. */
+  maxMutatingRequestsInflight: number;
+  /** `--request-timeout` in ms: non-long-running requests still running after it are answered 504. */
+  requestTimeoutMs: number;
+  /** `--audit-log-path`: audit events as JSON lines to this file (absolute), `-` for stdout; undefined = no audit. */
+  auditLogPath?: string;
 }
 
 export type CommandLine = { help: true } | { help: false; config: ServerConfig };
@@ -78,6 +95,19 @@ interface FlagDoc {
 
 const FLAG_DOCS: FlagDoc[] = [
   {
+    name: 'anonymous-auth',
+    type: '',
+    default: 'true',
+    description:
+      "Enables anonymous requests to the secure port of the API server. Requests that are not rejected by another authentication method are treated as anonymous requests. Anonymous requests have a username of system:anonymous, and a group name of system:unauthenticated.",
+  },
+  {
+    name: 'audit-log-path',
+    type: 'string',
+    description:
+      "If set, all requests coming to the apiserver will be logged to this file.  '-' means standard out. (audit.k8s.io/v1 Events at the Metadata level, one JSON line per request)",
+  },
+  {
     name: 'authorization-mode',
     type: 'strings',
     default: 'AlwaysAllow',
@@ -89,6 +119,12 @@ const FLAG_DOCS: FlagDoc[] = [
     default: '127.0.0.1',
     description:
       'The IP address on which to listen for the --secure-port and --insecure-port ports. Use 0.0.0.0 (all IPv4 interfaces) or :: (all interfaces) to listen beyond this machine.',
+  },
+  {
+    name: 'client-ca-file',
+    type: 'string',
+    description:
+      'If set, any request presenting a client certificate signed by one of the authorities in the client-ca-file is authenticated with an identity corresponding to the CommonName of the client certificate (and its Organizations as groups). If not set, a client CA (client-ca.crt, client-ca.key) and an admin client certificate (admin.crt, admin.key: kapi-admin in system:masters) are generated in --data-dir and written into the admin kubeconfig.',
   },
   {
     name: 'data-dir',
@@ -132,7 +168,36 @@ const FLAG_DOCS: FlagDoc[] = [
     name: 'insecure-port',
     type: 'int',
     default: '0',
-    description: 'The port on which to serve plain, unauthenticated HTTP on --bind-address. 0 = disabled. For local development only.',
+    description:
+      'The port on which to serve plain HTTP on --bind-address. 0 = disabled. For local development only: there are no client certificates there, so requests authenticate by bearer token or run as anonymous, and are authorized as on the secure port.',
+  },
+  {
+    name: 'max-mutating-requests-inflight',
+    type: 'int',
+    default: '200',
+    description:
+      'This flag limits the maximum number of mutating requests in flight, or a zero value disables the limit completely.',
+  },
+  {
+    name: 'max-requests-inflight',
+    type: 'int',
+    default: '400',
+    description:
+      'This flag limits the maximum number of non-mutating requests in flight, or a zero value disables the limit completely. Watches and other long-running requests are not counted.',
+  },
+  {
+    name: 'max-resource-write-bytes',
+    type: 'int',
+    default: '3145728',
+    description:
+      'The maximum size in bytes of a request body (create, update, patch and delete); larger ones are answered 413 Request Entity Too Large. 0 disables the limit.',
+  },
+  {
+    name: 'request-timeout',
+    type: 'duration',
+    default: '1m0s',
+    description:
+      "An optional field indicating the duration a handler must keep a request open before timing it out. This is the default request timeout for requests but may be overridden by a shorter ?timeout= of the request. Watches and other long-running requests are exempt. 0 disables it.",
   },
   {
     name: 'secure-port',
@@ -153,6 +218,11 @@ const FLAG_DOCS: FlagDoc[] = [
       'File containing the default x509 certificate for HTTPS (CA cert, if any, concatenated after server cert). If --tls-cert-file and --tls-private-key-file are not provided, a self-signed CA and serving certificate are generated in --data-dir on first start and reused afterwards.',
   },
   { name: 'tls-private-key-file', type: 'string', description: 'File containing the default x509 private key matching --tls-cert-file.' },
+  {
+    name: 'token-auth-file',
+    type: 'string',
+    description: 'If set, the file that will be used to secure the secure port of the API server via token authentication (CSV lines: token,user,uid,"group1,group2").',
+  },
   { name: 'v', short: 'v', type: 'Level', default: '0', description: 'number for the log level verbosity' },
   {
     name: 'write-kubeconfig',
@@ -187,7 +257,7 @@ export function usage(): string {
   ].join('\n');
 }
 
-/** pflag's rendering of defaults: strings quoted, lists bracketed, numbers and IPs bare. */
+/** pflag's rendering of defaults: strings quoted, lists bracketed, numbers, booleans and IPs bare. */
 function formatDefault(flag: FlagDoc): string {
   if (flag.type === 'string') return JSON.stringify(flag.default);
   if (flag.type === 'strings') return `[${flag.default}]`;
@@ -195,6 +265,11 @@ function formatDefault(flag: FlagDoc): string {
 }
 
 const PARSE_OPTIONS = {
+  // A pflag bool: `--anonymous-auth` or `--anonymous-auth=false`; parseFlags spells the bare form `=true`.
+  'anonymous-auth': { type: 'string' },
+  'client-ca-file': { type: 'string' },
+  'token-auth-file': { type: 'string' },
+  'audit-log-path': { type: 'string' },
   'authorization-mode': { type: 'string', multiple: true },
   'bind-address': { type: 'string' },
   'data-dir': { type: 'string' },
@@ -206,6 +281,10 @@ const PARSE_OPTIONS = {
   'etcd-servers': { type: 'string', multiple: true },
   'feature-gates': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
+  'max-mutating-requests-inflight': { type: 'string' },
+  'max-requests-inflight': { type: 'string' },
+  'max-resource-write-bytes': { type: 'string' },
+  'request-timeout': { type: 'string' },
   'insecure-port': { type: 'string' },
   'secure-port': { type: 'string' },
   'storage-backend': { type: 'string' },
@@ -219,7 +298,8 @@ const PARSE_OPTIONS = {
 export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: PARSE_OPTIONS, strict: true, allowPositionals: true });
+    const args = argv.map((arg) => (BOOL_FLAGS.has(arg) ? `${arg}=true` : arg));
+    parsed = parseArgs({ args, options: PARSE_OPTIONS, strict: true, allowPositionals: true });
   } catch (error) {
     throw toFlagError(error);
   }
@@ -252,6 +332,14 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
       throw new FlagError(`--authorization-mode ${JSON.stringify(mode)} is not supported; available modes: ${AUTHORIZATION_MODES.join(', ')}`);
     }
   }
+  if (new Set(authorizationModes).size !== authorizationModes.length) {
+    throw new FlagError(`authorization-mode ${JSON.stringify(authorizationModes.join(','))} has mode specified more than once`);
+  }
+  const anonymousText = values['anonymous-auth'] ?? 'true';
+  const anonymousAuth = parseBool(anonymousText);
+  if (anonymousAuth === undefined) {
+    throw invalid(anonymousText, 'anonymous-auth', `strconv.ParseBool: parsing ${JSON.stringify(anonymousText)}: invalid syntax`);
+  }
   const etcdServers = (values['etcd-servers'] ?? []).flatMap((v) => v.split(',')).map((s) => s.trim()).filter((s) => s !== '');
   for (const server of etcdServers) {
     if (!/^(https?:\/\/[^/\s]+\/?|unixs?:\/\/\S+|[^/:\s]+:\d+)$/.test(server)) {
@@ -259,6 +347,19 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
     }
   }
   if (storageBackend === 'etcd3' && etcdServers.length === 0) throw new FlagError('--etcd-servers must be specified');
+  // kube's ServerRunOptions.Validate: none of the limits can be negative.
+  const nonNegative = (flag: string, fallback: string) => {
+    const value = parseInteger(values[flag as keyof typeof values] as string | undefined ?? fallback, flag);
+    if (value < 0) throw new FlagError(`--${flag} can not be negative value`);
+    return value;
+  };
+  const maxResourceWriteBytes = nonNegative('max-resource-write-bytes', '3145728');
+  const maxRequestsInflight = nonNegative('max-requests-inflight', '400');
+  const maxMutatingRequestsInflight = nonNegative('max-mutating-requests-inflight', '200');
+  const requestTimeoutMs = parseDuration(values['request-timeout'] ?? '1m0s', 'request-timeout');
+  if (requestTimeoutMs < 0) throw new FlagError('--request-timeout can not be negative value');
+  const auditLogFlag = values['audit-log-path'];
+  const auditLogPath = !auditLogFlag ? undefined : auditLogFlag === '-' ? '-' : resolve(cwd, auditLogFlag);
   const etcdCompactionIntervalMs = parseDuration(values['etcd-compaction-interval'] ?? '5m0s', 'etcd-compaction-interval');
   if (etcdCompactionIntervalMs < 0) throw new FlagError('--etcd-compaction-interval must be 0 (disabled) or positive');
   const etcdFile = (name: 'etcd-cafile' | 'etcd-certfile' | 'etcd-keyfile') => (values[name] ? resolve(cwd, values[name]) : undefined);
@@ -292,10 +393,18 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
       etcdKeyFile: etcdFile('etcd-keyfile'),
       featureGates,
       authorizationModes: authorizationModes as AuthorizationMode[],
+      clientCaFile: values['client-ca-file'] ? resolve(cwd, values['client-ca-file']) : undefined,
+      tokenAuthFile: values['token-auth-file'] ? resolve(cwd, values['token-auth-file']) : undefined,
+      anonymousAuth,
       tlsCertFile: tlsCertFile ? resolve(cwd, tlsCertFile) : undefined,
       tlsPrivateKeyFile: tlsPrivateKeyFile ? resolve(cwd, tlsPrivateKeyFile) : undefined,
       writeKubeconfig,
       verbosity,
+      maxResourceWriteBytes,
+      maxRequestsInflight,
+      maxMutatingRequestsInflight,
+      requestTimeoutMs,
+      auditLogPath,
     },
   };
 }
@@ -323,6 +432,9 @@ export function parseFeatureGates(values: string[]): Record<FeatureGateName, boo
   }
   return gates;
 }
+
+/** pflag bool flags, which take no value or `=<bool>`. */
+const BOOL_FLAGS = new Set(['--anonymous-auth']);
 
 function parseBool(text: string): boolean | undefined {
   if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;

@@ -9,6 +9,8 @@ export interface AdminKubeconfig {
   server: string;
   /** PEM of the CA that signed the serving certificate; omitted for plain HTTP or an unknown CA (system roots). */
   caCertificate?: string;
+  /** The admin's client certificate and key (PEM), signed by the client CA the secure port trusts. */
+  clientCertificate?: { cert: string; key: string };
 }
 
 /** Renders the admin kubeconfig: cluster, user and context named as in KUBECONFIG_NAMES, current context set. */
@@ -19,7 +21,7 @@ export function renderKubeconfig(options: AdminKubeconfig): string {
     apiVersion: 'v1',
     kind: 'Config',
     clusters: [{ name: KUBECONFIG_NAMES.cluster, cluster }],
-    users: [{ name: KUBECONFIG_NAMES.user, user: { username: KUBECONFIG_NAMES.user } }],
+    users: [{ name: KUBECONFIG_NAMES.user, user: userEntry(options) }],
     contexts: [{ name: KUBECONFIG_NAMES.context, context: { cluster: KUBECONFIG_NAMES.cluster, user: KUBECONFIG_NAMES.user } }],
     'current-context': KUBECONFIG_NAMES.context,
     preferences: {},
@@ -27,12 +29,20 @@ export function renderKubeconfig(options: AdminKubeconfig): string {
   doc.commentBefore = ' Written by kapi-server for its admin user. Regenerated at every start.';
   const user = doc.getIn(['users', 0]);
   if (isMap(user)) {
-    user.commentBefore =
-      ' No credentials yet: the server treats every request as anonymous and allows it (--authorization-mode=AlwaysAllow).\n' +
-      ' The username (no password, no secret) only stops kubectl from prompting for credentials on HTTPS.\n' +
-      ' A client certificate (client-certificate-data / client-key-data) replaces it when authentication lands.';
+    user.commentBefore = options.clientCertificate
+      ? ' The client certificate of kapi-admin (CN kapi-admin, O system:masters), signed by the generated client CA.'
+      : ' No client certificate (--client-ca-file names a CA this server holds no key of): requests run as anonymous\n' +
+        ' unless you add credentials. The username (no password, no secret) only stops kubectl from prompting.';
   }
   return doc.toString();
+}
+
+function userEntry(options: AdminKubeconfig): Record<string, string> {
+  if (!options.clientCertificate) return { username: KUBECONFIG_NAMES.user };
+  return {
+    'client-certificate-data': Buffer.from(options.clientCertificate.cert).toString('base64'),
+    'client-key-data': Buffer.from(options.clientCertificate.key).toString('base64'),
+  };
 }
 
 /** Writes the admin kubeconfig (mode 0600, as it will hold credentials), creating its directory. */

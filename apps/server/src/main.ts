@@ -2,7 +2,7 @@
 import { FlagError, parseFlags, usage, type ServerConfig } from './flags.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { closeOnSignals, startServer } from './serve.js';
-import { ensureSelfSignedCertificates, loadServingCertificate, type ServingCertificate } from './tls.js';
+import { ensureClientCertificates, ensureSelfSignedCertificates, loadClientCa, loadServingCertificate, type ServingCertificate } from './tls.js';
 
 const out = (message: string) => console.log(message);
 
@@ -22,7 +22,8 @@ async function main(argv: string[]): Promise<void> {
     process.exit(1);
   }
 
-  let tls: ServingCertificate | undefined;
+  let tls: (ServingCertificate & { clientCa?: string }) | undefined;
+  let adminCertificate: { cert: string; key: string } | undefined;
   if (config.securePort !== 0) {
     if (config.tlsCertFile && config.tlsPrivateKeyFile) {
       tls = await loadServingCertificate(config.tlsCertFile, config.tlsPrivateKeyFile);
@@ -31,6 +32,15 @@ async function main(argv: string[]): Promise<void> {
       if (generated.created.ca) out(`generated self-signed CA ${generated.files.ca}`);
       if (generated.created.cert) out(`generated serving certificate ${generated.files.cert} (key ${generated.files.key})`);
       tls = generated;
+    }
+    if (config.clientCaFile) {
+      tls = { ...tls, clientCa: await loadClientCa(config.clientCaFile) };
+    } else {
+      const client = await ensureClientCertificates({ dataDir: config.dataDir });
+      if (client.created.ca) out(`generated client CA ${client.files.ca}`);
+      if (client.created.cert) out(`generated admin client certificate ${client.files.cert} (key ${client.files.key})`);
+      tls = { ...tls, clientCa: client.ca };
+      adminCertificate = client.admin;
     }
   }
 
@@ -53,6 +63,7 @@ async function main(argv: string[]): Promise<void> {
     await writeKubeconfig(config.writeKubeconfig, {
       server: running.url,
       caCertificate: running.urls.https ? tls?.ca : undefined,
+      clientCertificate: running.urls.https ? adminCertificate : undefined,
     });
     out(`admin kubeconfig: ${config.writeKubeconfig} (export KUBECONFIG=${config.writeKubeconfig})`);
   }

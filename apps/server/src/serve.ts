@@ -1,13 +1,21 @@
-import { createAdaptorServer } from '@hono/node-server';
+import { createAdaptorServer, type Http2Bindings, type HttpBindings } from '@hono/node-server';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+
+/** The client certificate the transport verified against the client CA (what @kapi/apiserver's fetch takes). */
+export interface FetchEnv {
+  peerCertificate?: { subject: { CN?: string; O?: string | string[] } };
+  /** The client's address (the audit log's sourceIPs). */
+  remoteAddress?: string;
+}
 
 /**
  * The part of `@kapi/apiserver`'s ApiServer this module uses; the real one satisfies it, and tests pass fakes.
  */
 export interface ServedApi {
-  fetch(request: Request): Response | Promise<Response>;
+  fetch(request: Request, env?: FetchEnv): Response | Promise<Response>;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -23,8 +31,12 @@ export interface StartServerOptions {
   securePort: ListenPort;
   /** `--insecure-port`: plain HTTP. Default 0 (off). */
   insecurePort?: ListenPort;
-  /** Serving certificate and key, PEM. */
-  tls?: { cert: string; key: string };
+  /**
+   * Serving certificate and key, PEM; `clientCa` (`--client-ca-file`) makes the secure port ask for client
+   * certificates and hand the verified ones to the ApiServer (unverified ones are ignored: the request then
+   * authenticates otherwise, as kube-apiserver does).
+   */
+  tls?: { cert: string; key: string; clientCa?: string };
   /** Where "listening on" lines go (stdout in the binary). */
   log?: (message: string) => void;
   /** How long `close()` lets in-flight requests finish before cutting their connections. Default 5 s. */
@@ -125,10 +137,13 @@ interface Listener {
 }
 
 async function listen(options: StartServerOptions, scheme: 'http' | 'https', port: ListenPort): Promise<Listener> {
-  const fetch = (request: Request) => options.apiServer.fetch(request);
+  const fetch = (request: Request, env: HttpBindings | Http2Bindings) =>
+    options.apiServer.fetch(request, { ...verifiedClient(env.incoming?.socket), remoteAddress: env.incoming?.socket?.remoteAddress });
+  const tls = options.tls;
+  const clientAuth = tls?.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: false } : {};
   const server = (
     scheme === 'https'
-      ? createAdaptorServer({ fetch, createServer: createHttpsServer, serverOptions: { cert: options.tls!.cert, key: options.tls!.key, minVersion: 'TLSv1.2' } })
+      ? createAdaptorServer({ fetch, createServer: createHttpsServer, serverOptions: { cert: tls!.cert, key: tls!.key, minVersion: 'TLSv1.2', ...clientAuth } })
       : createAdaptorServer({ fetch, createServer: createHttpServer })
   ) as Server;
 
@@ -168,6 +183,16 @@ async function listen(options: StartServerOptions, scheme: 'http' | 'https', por
         timer.unref();
       }),
   };
+}
+
+/** The peer certificate of a TLS connection whose client certificate chained to the client CA. */
+function verifiedClient(socket: unknown): FetchEnv | undefined {
+  const tlsSocket = socket as Partial<TLSSocket> | undefined;
+  if (!tlsSocket?.authorized || typeof tlsSocket.getPeerCertificate !== 'function') return undefined;
+  const cert = tlsSocket.getPeerCertificate();
+  if (!cert || !cert.subject) return undefined;
+  const cn = cert.subject.CN as string | string[] | undefined;
+  return { peerCertificate: { subject: { CN: Array.isArray(cn) ? cn[0] : cn, O: cert.subject.O } } };
 }
 
 /**

@@ -28,6 +28,22 @@ export interface GeneratedCertificates extends ServingCertificate {
 
 export const TLS_FILES = { ca: 'ca.crt', caKey: 'ca.key', cert: 'apiserver.crt', key: 'apiserver.key' } as const;
 
+/** The client CA and the admin's client certificate generated when no `--client-ca-file` is given. */
+export const CLIENT_CERT_FILES = { ca: 'client-ca.crt', caKey: 'client-ca.key', cert: 'admin.crt', key: 'admin.key' } as const;
+
+/** The admin's client certificate identity: user kapi-admin in system:masters (cluster-admin under RBAC). */
+export const ADMIN_SUBJECT = { user: 'kapi-admin', groups: ['system:masters'] } as const;
+
+export interface ClientCertificates {
+  /** The client CA (PEM) the secure port verifies client certificates against. */
+  ca: string;
+  /** The admin's client certificate and key, PEM. */
+  admin: { cert: string; key: string };
+  files: { ca: string; caKey: string; cert: string; key: string };
+  /** What this call created (false: reused from the data dir). */
+  created: { ca: boolean; cert: boolean };
+}
+
 const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 const DAY = 24 * 60 * 60 * 1000;
 const CA_LIFETIME = 10 * 365 * DAY;
@@ -87,6 +103,95 @@ export async function ensureSelfSignedCertificates(options: { dataDir: string; b
   return { cert: serving!.cert, key: serving!.key, ca: caPem, files, created: { ca: createdCa, cert: !reuse } };
 }
 
+/**
+ * Returns the client-certificate material in `dataDir`, generating what is missing: a client CA (`client-ca.crt`,
+ * `client-ca.key`) on first start and an admin client certificate (`admin.crt`, `admin.key`: CN kapi-admin,
+ * O system:masters, clientAuth) signed by it. Later starts reuse both; the admin certificate is reissued when it
+ * nears its end or no longer chains to the CA. Keys are written with mode 0600.
+ */
+export async function ensureClientCertificates(options: { dataDir: string; now?: Date }): Promise<ClientCertificates> {
+  const now = options.now ?? new Date();
+  const files = {
+    ca: join(options.dataDir, CLIENT_CERT_FILES.ca),
+    caKey: join(options.dataDir, CLIENT_CERT_FILES.caKey),
+    cert: join(options.dataDir, CLIENT_CERT_FILES.cert),
+    key: join(options.dataDir, CLIENT_CERT_FILES.key),
+  };
+  await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+
+  let ca = await readPair(files.ca, files.caKey);
+  const createdCa = !ca || !usable(ca.cert, now);
+  if (createdCa) {
+    ca = await createCa(now, 'CN=kapi-client-ca');
+    await writeSecret(files.caKey, ca.key);
+    await writePublic(files.ca, ca.cert);
+  }
+  const caCert = new X509Certificate(ca!.cert);
+  let admin = createdCa ? undefined : await readPair(files.cert, files.key);
+  const reuse =
+    admin !== undefined &&
+    usable(admin.cert, now) &&
+    new X509Certificate(admin.cert).checkIssued(caCert) &&
+    new X509Certificate(admin.cert).verify(caCert.publicKey) &&
+    new X509Certificate(admin.cert).subject === `CN=${ADMIN_SUBJECT.user}\nO=${ADMIN_SUBJECT.groups.join('\nO=')}`;
+  if (!reuse) {
+    admin = await createClientCertificate(ca!, ADMIN_SUBJECT.user, [...ADMIN_SUBJECT.groups], now);
+    await writeSecret(files.key, admin.key);
+    await writePublic(files.cert, admin.cert);
+  }
+  return { ca: ca!.cert, admin: admin!, files, created: { ca: createdCa, cert: !reuse } };
+}
+
+/** Reads `--client-ca-file`: one or more PEM CA certificates. */
+export async function loadClientCa(file: string): Promise<string> {
+  let pem: string;
+  try {
+    pem = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new Error(`unable to load --client-ca-file ${file}: ${(error as Error).message}`);
+  }
+  try {
+    new X509Certificate(pem);
+  } catch (error) {
+    throw new Error(`unable to load client CA file ${file}: ${(error as Error).message}`);
+  }
+  return pem;
+}
+
+/** A client certificate (clientAuth) for `user` in `groups` (the subject's O values), signed by `ca`. */
+export async function createClientCertificate(ca: Pair, user: string, groups: string[], now = new Date()): Promise<Pair> {
+  const caCert = new x509.X509Certificate(ca.cert);
+  const caKey = await importSigningKey(ca.key);
+  const keys = await generateKeys();
+  const name = [`CN=${escapeRdn(user)}`, ...groups.map((g) => `O=${escapeRdn(g)}`)].join(', ');
+  const cert = await x509.X509CertificateGenerator.create({
+    serialNumber: serialNumber(),
+    subject: name,
+    issuer: caCert.subject,
+    notBefore: backdated(now),
+    notAfter: new Date(Math.min(now.getTime() + CERT_LIFETIME, caCert.notAfter.getTime())),
+    signingAlgorithm: ALGORITHM,
+    publicKey: keys.publicKey,
+    signingKey: caKey,
+    extensions: [
+      new x509.BasicConstraintsExtension(false, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth]),
+      await x509.AuthorityKeyIdentifierExtension.create(caCert),
+    ],
+  });
+  return { cert: cert.toString('pem') + '\n', key: privateKeyPem(keys.privateKey) };
+}
+
+/** RFC 4514 escaping of an attribute value. */
+function escapeRdn(value: string): string {
+  return value.replace(/([,+"\\<>;=])/g, '\\$1').replace(/^([ #])/, '\\$1').replace(/ $/, '\\ ');
+}
+
+function importSigningKey(pem: string): Promise<webcrypto.CryptoKey> {
+  return webcrypto.subtle.importKey('pkcs8', createPrivateKey(pem).export({ type: 'pkcs8', format: 'der' }), ALGORITHM, false, ['sign']);
+}
+
 /** Reads `--tls-cert-file` and `--tls-private-key-file`, with errors naming the flag. */
 export async function loadServingCertificate(certFile: string, keyFile: string): Promise<ServingCertificate> {
   const read = async (file: string, flag: string) => {
@@ -107,7 +212,7 @@ export async function loadServingCertificate(certFile: string, keyFile: string):
   return { cert, key };
 }
 
-interface Pair {
+export interface Pair {
   cert: string;
   key: string;
 }
@@ -133,11 +238,11 @@ function covers(pem: string, names: { ips: string[]; dns: string[] }): boolean {
   return names.ips.every((ip) => cert.checkIP(ip) !== undefined) && names.dns.every((name) => cert.checkHost(name, { subject: 'never' }) !== undefined);
 }
 
-async function createCa(now: Date): Promise<Pair> {
+async function createCa(now: Date, name = 'CN=kapi-ca'): Promise<Pair> {
   const keys = await generateKeys();
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: serialNumber(),
-    name: 'CN=kapi-ca',
+    name,
     notBefore: backdated(now),
     notAfter: new Date(now.getTime() + CA_LIFETIME),
     signingAlgorithm: ALGORITHM,

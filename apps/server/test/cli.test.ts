@@ -1,5 +1,5 @@
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -113,9 +113,9 @@ function getWithCa(url: string, ca: string): Promise<string> {
   return requestWithCa('GET', url, ca);
 }
 
-function requestWithCa(method: string, url: string, ca: string, body?: unknown): Promise<string> {
+function requestWithCa(method: string, url: string, ca: string, body?: unknown, headers: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { ca, method, headers: body ? { 'content-type': 'application/json' } : {} }, (res) => {
+    const req = request(url, { ca, method, headers: body ? { 'content-type': 'application/json', ...headers } : headers }, (res) => {
       let text = '';
       res.on('data', (chunk) => (text += chunk));
       res.on('end', () => resolve(text));
@@ -147,8 +147,12 @@ describe.skipIf(!hasApiServer)('kapi-server process (needs @kapi/apiserver built
       expect(first.output()).toContain(`generated self-signed CA ${join(dataDir, 'ca.crt')}`);
       expect(first.output()).toContain(`kapi-server listening on https://127.0.0.1:${port}\n`);
       expect(first.output()).toContain(`admin kubeconfig: ${kubeconfigPath} (export KUBECONFIG=${kubeconfigPath})`);
+      expect(first.output()).toContain(`generated client CA ${join(dataDir, 'client-ca.crt')}`);
       const kubeconfig = parse(readFileSync(kubeconfigPath, 'utf8'));
       expect(kubeconfig.clusters[0].cluster.server).toBe(`https://127.0.0.1:${port}`);
+      // The admin kubeconfig authenticates with the generated admin client certificate.
+      expect(Buffer.from(kubeconfig.users[0].user['client-certificate-data'], 'base64').toString()).toBe(readFileSync(join(dataDir, 'admin.crt'), 'utf8'));
+      expect(Buffer.from(kubeconfig.users[0].user['client-key-data'], 'base64').toString()).toBe(readFileSync(join(dataDir, 'admin.key'), 'utf8'));
       ca = Buffer.from(kubeconfig.clusters[0].cluster['certificate-authority-data'], 'base64').toString();
       expect(await getWithCa(`https://127.0.0.1:${port}/readyz`, ca)).toBe('ok');
       expect(first.output()).toContain(`storage: sqlite database ${join(dataDir, 'kapi.db')}`);
@@ -159,6 +163,8 @@ describe.skipIf(!hasApiServer)('kapi-server process (needs @kapi/apiserver built
         const cacheDir = mkdtempSync(join(tmpdir(), 'kapi-kubectl-'));
         const out = execFileSync('kubectl', ['--kubeconfig', kubeconfigPath, '--cache-dir', cacheDir, 'get', '--raw', '/readyz'], { encoding: 'utf8' });
         expect(out).toBe('ok');
+        const who = JSON.parse(execFileSync('kubectl', ['--kubeconfig', kubeconfigPath, '--cache-dir', cacheDir, 'auth', 'whoami', '-o', 'json'], { encoding: 'utf8' }));
+        expect(who.status.userInfo).toEqual({ username: 'kapi-admin', groups: ['system:masters', 'system:authenticated'] });
       }
     } finally {
       expect(await stop(first.child)).toBe(0);
@@ -176,6 +182,52 @@ describe.skipIf(!hasApiServer)('kapi-server process (needs @kapi/apiserver built
       expect(rival.output).toContain(`Error: the database ${join(dataDir, 'kapi.db')} is in use by another process`);
     } finally {
       expect(await stop(second.child)).toBe(0);
+    }
+  }, 60_000);
+});
+
+describe.skipIf(!hasApiServer)('kapi-server process with authentication and RBAC (needs @kapi/apiserver built)', () => {
+  it('--authorization-mode=RBAC --anonymous-auth=false --token-auth-file: kubectl as admin and as a token user', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'kapi-cli-auth-'));
+    const tokens = join(dataDir, 'tokens.csv');
+    writeFileSync(tokens, 'jane-token,jane,uid-jane,"dev,qa"\n');
+    const port = await freePort();
+    const server = await startProcess([
+      `--secure-port=${port}`, `--data-dir=${dataDir}`, '--storage-backend=memory',
+      '--authorization-mode=RBAC', '--anonymous-auth=false', `--token-auth-file=${tokens}`,
+    ]);
+    const kubeconfigPath = join(dataDir, 'admin.kubeconfig');
+    try {
+      const ca = readFileSync(join(dataDir, 'ca.crt'), 'utf8');
+      const anonymous = JSON.parse(await getWithCa(`https://127.0.0.1:${port}/api/v1/namespaces`, ca));
+      expect(anonymous).toMatchObject({ kind: 'Status', code: 401, reason: 'Unauthorized', message: 'Unauthorized' });
+      const jane = JSON.parse(await requestWithCa('GET', `https://127.0.0.1:${port}/api/v1/namespaces/default/pods`, ca, undefined, { authorization: 'Bearer jane-token' }));
+      expect(jane).toMatchObject({ kind: 'Status', code: 403, message: 'pods is forbidden: User "jane" cannot list resource "pods" in API group "" in the namespace "default"' });
+      if (hasKubectl) {
+        const kubectl = (...args: string[]) =>
+          execFileSync('kubectl', ['--kubeconfig', kubeconfigPath, '--cache-dir', mkdtempSync(join(tmpdir(), 'kapi-kubectl-')), ...args], { encoding: 'utf8' });
+        expect(JSON.parse(kubectl('auth', 'whoami', '-o', 'json')).status.userInfo.username).toBe('kapi-admin');
+        expect(kubectl('auth', 'can-i', 'create', 'pods')).toBe('yes\n');
+        expect(kubectl('auth', 'can-i', '--list')).toMatch(/^\*\.\*\s+\[\]\s+\[\]\s+\[\*\]$/m);
+        // jane's own kubeconfig: the admin one's cluster, a token user (kubectl would send the admin certificate too).
+        const janeConfig = join(dataDir, 'jane.kubeconfig');
+        const admin = parse(readFileSync(kubeconfigPath, 'utf8'));
+        admin.users = [{ name: 'jane', user: { token: 'jane-token' } }];
+        admin.contexts[0].context.user = 'jane';
+        writeFileSync(janeConfig, JSON.stringify(admin));
+        const asJane = (...args: string[]) => {
+          try {
+            return execFileSync('kubectl', ['--kubeconfig', janeConfig, '--cache-dir', mkdtempSync(join(tmpdir(), 'kapi-kubectl-')), ...args], { encoding: 'utf8' });
+          } catch (error) {
+            return (error as { stdout: string }).stdout;
+          }
+        };
+        expect(JSON.parse(asJane('auth', 'whoami', '-o', 'json')).status.userInfo).toEqual({ username: 'jane', uid: 'uid-jane', groups: ['dev', 'qa', 'system:authenticated'] });
+        expect(asJane('auth', 'can-i', 'list', 'pods')).toBe('no\n');
+        expect(asJane('auth', 'can-i', '--list')).toMatch(/selfsubjectaccessreviews\.authorization\.k8s\.io/);
+      }
+    } finally {
+      expect(await stop(server.child)).toBe(0);
     }
   }, 60_000);
 });

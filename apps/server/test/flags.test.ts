@@ -40,11 +40,30 @@ describe('parseFlags', () => {
         WatchList: false,
       },
       authorizationModes: ['AlwaysAllow'],
+      clientCaFile: undefined,
+      tokenAuthFile: undefined,
+      anonymousAuth: true,
       tlsCertFile: undefined,
       tlsPrivateKeyFile: undefined,
       writeKubeconfig: resolve(cwd, '.kapi/admin.kubeconfig'),
       verbosity: 0,
+      maxResourceWriteBytes: 3 * 1024 * 1024,
+      maxRequestsInflight: 400,
+      maxMutatingRequestsInflight: 200,
+      requestTimeoutMs: 60_000,
+      auditLogPath: undefined,
     });
+  });
+
+  it('request limits and the audit log: kube flags, kube defaults, no negative values', () => {
+    expect(config('--max-resource-write-bytes=1024', '--max-requests-inflight', '0', '--max-mutating-requests-inflight=5', '--request-timeout=30s')).toMatchObject({
+      maxResourceWriteBytes: 1024, maxRequestsInflight: 0, maxMutatingRequestsInflight: 5, requestTimeoutMs: 30_000,
+    });
+    expect(failure('--max-requests-inflight=-1').message).toBe('--max-requests-inflight can not be negative value');
+    expect(failure('--request-timeout=-1s').message).toBe('--request-timeout can not be negative value');
+    expect(failure('--request-timeout=soon').message).toBe('invalid argument "soon" for "--request-timeout" flag: time: invalid duration "soon"');
+    expect(config('--audit-log-path=logs/audit.log').auditLogPath).toBe(resolve(cwd, 'logs/audit.log'));
+    expect(config('--audit-log-path=-').auditLogPath).toBe('-');
   });
 
   it('takes values as --flag=value and --flag value', () => {
@@ -105,8 +124,23 @@ describe('parseFlags', () => {
     expect(storage.usage).toBe(false);
     expect(config('--storage-backend=memory').storageBackend).toBe('memory');
     expect(config('--storage-backend=sqlite').storageBackend).toBe('sqlite');
-    expect(failure('--authorization-mode=Node,RBAC').message).toBe('--authorization-mode "Node" is not supported; available modes: AlwaysAllow');
+    expect(failure('--authorization-mode=Node,RBAC').message).toBe('--authorization-mode "Node" is not supported; available modes: AlwaysAllow, AlwaysDeny, RBAC');
     expect(config('--authorization-mode=AlwaysAllow').authorizationModes).toEqual(['AlwaysAllow']);
+    expect(config('--authorization-mode=RBAC,AlwaysDeny').authorizationModes).toEqual(['RBAC', 'AlwaysDeny']);
+    expect(config('--authorization-mode', 'RBAC', '--authorization-mode=AlwaysAllow').authorizationModes).toEqual(['RBAC', 'AlwaysAllow']);
+    expect(failure('--authorization-mode=RBAC,RBAC').message).toBe('authorization-mode "RBAC,RBAC" has mode specified more than once');
+  });
+
+  it('authentication flags: --client-ca-file, --token-auth-file, --anonymous-auth (a pflag bool, default true)', () => {
+    const c = config('--client-ca-file=ca.pem', '--token-auth-file', '/etc/kapi/tokens.csv');
+    expect(c).toMatchObject({ clientCaFile: resolve(cwd, 'ca.pem'), tokenAuthFile: '/etc/kapi/tokens.csv', anonymousAuth: true });
+    expect(config('--anonymous-auth=false').anonymousAuth).toBe(false);
+    expect(config('--anonymous-auth=0').anonymousAuth).toBe(false);
+    expect(config('--anonymous-auth').anonymousAuth).toBe(true);
+    expect(config('--anonymous-auth=true').anonymousAuth).toBe(true);
+    expect(failure('--anonymous-auth=maybe').message).toBe('invalid argument "maybe" for "--anonymous-auth" flag: strconv.ParseBool: parsing "maybe": invalid syntax');
+    // A bool flag takes no separate value, as in pflag.
+    expect(failure('--anonymous-auth', 'false').message).toMatch(/does not take any arguments/);
   });
 
   describe('etcd flags', () => {
@@ -156,6 +190,7 @@ describe('parseFlags', () => {
     for (const flag of [
       '--bind-address', '--secure-port', '--insecure-port', '--storage-backend', '--data-dir', '--feature-gates',
       '--authorization-mode', '--tls-cert-file', '--tls-private-key-file', '--write-kubeconfig', '-v, --v', '-h, --help',
+      '--client-ca-file', '--token-auth-file', '--anonymous-auth',
       '--etcd-servers', '--etcd-prefix', '--etcd-compaction-interval', '--etcd-cafile', '--etcd-certfile', '--etcd-keyfile',
     ]) {
       expect(text).toContain(flag);
@@ -163,5 +198,7 @@ describe('parseFlags', () => {
     for (const gate of Object.keys(FEATURE_GATES)) expect(text).toContain(`${gate}=true|false`);
     expect(text).toMatch(/--etcd-compaction-interval duration +.*\(default 5m0s\)/);
     expect(text).toMatch(/--storage-backend string +.*\(default "sqlite"\)/);
+    expect(text).toMatch(/--anonymous-auth +Enables anonymous requests.*\(default true\)/);
+    expect(text).toMatch(/--authorization-mode strings +.*AlwaysAllow,AlwaysDeny,RBAC\. \(default \[AlwaysAllow\]\)/);
   });
 });

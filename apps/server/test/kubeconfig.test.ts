@@ -28,6 +28,15 @@ describe('admin kubeconfig', () => {
     expect(Buffer.from(config.clusters[0].cluster['certificate-authority-data'], 'base64').toString()).toBe(tls.ca);
   });
 
+  it('carries the admin client certificate when there is one, instead of the bare username', async () => {
+    const { ensureClientCertificates } = await import('../src/tls.js');
+    const client = await ensureClientCertificates({ dataDir: mkdtempSync(join(tmpdir(), 'kapi-kubeconfig-')) });
+    const config = parse(renderKubeconfig({ server: 'https://127.0.0.1:6443', caCertificate: 'CA', clientCertificate: client.admin }));
+    expect(Object.keys(config.users[0].user).sort()).toEqual(['client-certificate-data', 'client-key-data']);
+    expect(Buffer.from(config.users[0].user['client-certificate-data'], 'base64').toString()).toBe(client.admin.cert);
+    expect(Buffer.from(config.users[0].user['client-key-data'], 'base64').toString()).toBe(client.admin.key);
+  });
+
   it('has no CA for plain HTTP', () => {
     const config = parse(renderKubeconfig({ server: 'http://127.0.0.1:8080' }));
     expect(config.clusters[0].cluster).toEqual({ server: 'http://127.0.0.1:8080' });

@@ -84,3 +84,46 @@ describe('self-signed serving material', () => {
     await expect(loadServingCertificate(tls.files.key, tls.files.key)).rejects.toThrow(/unable to load server certificate/);
   });
 });
+
+describe('generated client certificates', () => {
+  it('a client CA and an admin certificate (CN kapi-admin, O system:masters, clientAuth) it signed; reused later', async () => {
+    const { ensureClientCertificates } = await import('../src/tls.js');
+    const dataDir = tempDir();
+    const first = await ensureClientCertificates({ dataDir });
+    expect(first.created).toEqual({ ca: true, cert: true });
+    expect(first.files).toEqual({
+      ca: join(dataDir, 'client-ca.crt'),
+      caKey: join(dataDir, 'client-ca.key'),
+      cert: join(dataDir, 'admin.crt'),
+      key: join(dataDir, 'admin.key'),
+    });
+    expect(mode(first.files.caKey)).toBe(0o600);
+    expect(mode(first.files.key)).toBe(0o600);
+    const ca = new X509Certificate(first.ca);
+    const admin = new X509Certificate(first.admin.cert);
+    expect(ca.ca).toBe(true);
+    expect(admin.subject).toBe('CN=kapi-admin\nO=system:masters');
+    expect(admin.checkIssued(ca)).toBe(true);
+    expect(admin.verify(ca.publicKey)).toBe(true);
+    expect(admin.keyUsage).toEqual(['1.3.6.1.5.5.7.3.2']); // clientAuth only
+
+    const second = await ensureClientCertificates({ dataDir });
+    expect(second.created).toEqual({ ca: false, cert: false });
+    expect(second.admin).toEqual(first.admin);
+    // A serving CA in the same dir is a different CA.
+    const serving = await ensureSelfSignedCertificates({ dataDir, bindAddress: '127.0.0.1' });
+    expect(serving.ca).not.toBe(first.ca);
+  });
+
+  it('the admin certificate is reissued when the CA changed', async () => {
+    const { ensureClientCertificates } = await import('../src/tls.js');
+    const dataDir = tempDir();
+    const first = await ensureClientCertificates({ dataDir });
+    const other = await ensureClientCertificates({ dataDir: tempDir() });
+    writeFileSync(join(dataDir, 'client-ca.crt'), other.ca);
+    writeFileSync(join(dataDir, 'client-ca.key'), readFileSync(other.files.caKey));
+    const again = await ensureClientCertificates({ dataDir });
+    expect(again.created.cert).toBe(true);
+    expect(again.admin.cert).not.toBe(first.admin.cert);
+  });
+});

@@ -1,6 +1,33 @@
 // Public API of @kapi/apiserver.
-export { createApiServer, ANONYMOUS, SYSTEM_NAMESPACES, type ApiServer, type ApiServerOptions } from './server.js';
+export { createApiServer, ANONYMOUS, SYSTEM_NAMESPACES, type ApiServer, type ApiServerOptions, type FetchEnv } from './server.js';
 export { groupPlugin, type GroupPlugin, type Strategy } from './plugin.js';
 export { defaultVersionInfo, KUBE_API_LEVEL, type VersionInfo } from './version.js';
 export { createAdmissionChain, type AdmissionChain } from './admission/chain.js';
 export type { AdmissionAttributes, AdmissionOperation, AdmissionPlugin, UserInfo } from './admission/types.js';
+export type {
+  Authenticator,
+  AuthorizationAttributes,
+  Authorizer,
+  Decision,
+  PeerCertificate,
+  RequestCredentials,
+  SubjectRules,
+} from './auth/types.js';
+export {
+  AUTHENTICATED_GROUP,
+  authenticate,
+  bearerToken,
+  parseTokenFile,
+  tokenFileAuthenticator,
+  withAuthenticatedGroup,
+  x509Authenticator,
+  type TokenUsers,
+} from './auth/authenticators.js';
+export { requestAttributes } from './auth/attributes.js';
+export { ALL_RULES, alwaysAllow, alwaysDeny, privilegedGroups } from './auth/always-allow.js';
+export { unionAuthorizer } from './auth/union.js';
+export { forbiddenError, forbiddenMessage } from './auth/forbidden.js';
+export { createAccessFilter, type AccessFilter } from './auth/filter.js';
+export type { AuthorizerFactory, AuthorizerHost } from './auth/host.js';
+export { rbacAuthorizer } from './auth/rbac-mode.js';
+export { createRbacAuthorizer } from './auth/rbac/index.js';

@@ -3,6 +3,13 @@ import type { StorageBackend } from '@kapi/storage';
 import { Hono } from 'hono';
 import { createAdmissionChain } from './admission/chain.js';
 import type { AdmissionPlugin, UserInfo } from './admission/types.js';
+import { alwaysAllow } from './auth/always-allow.js';
+import { ANONYMOUS } from './auth/authenticators.js';
+import { createAccessFilter } from './auth/filter.js';
+import type { AuthorizerFactory } from './auth/host.js';
+import type { Authenticator, Authorizer, PeerCertificate } from './auth/types.js';
+import { unionAuthorizer } from './auth/union.js';
+import { auditLog, type AuditSink } from './audit/index.js';
 import { withBuiltinStrategies } from './builtin-strategies.js';
 import { createDiscoveryRoutes } from './endpoints/discovery-routes.js';
 import { createHealthRoutes } from './endpoints/health.js';
@@ -13,12 +20,13 @@ import { createResourceHandler, type SubresourceHandler } from './endpoints/reso
 import { errorResponse } from './endpoints/respond.js';
 import { createNamespaceController } from './namespaces/controller.js';
 import { namespaceLifecycle } from './namespaces/admission.js';
+import { maxBodySize, maxInFlight, requestTimeout, type RequestLimits } from './limits/index.js';
 import type { GroupPlugin } from './plugin.js';
 import { decodeFromStorage } from './registry/codec.js';
 import { createResourceRegistry, type ResourceEntry } from './registry/resources.js';
 import { createStore, type RequestContext } from './registry/store.js';
 import { evictionHandler } from './subresources/eviction.js';
-import { alwaysAllowAnswers, reviewHandler } from './subresources/reviews.js';
+import { reviewAnswers, reviewHandler } from './subresources/reviews.js';
 import { scaleHandler } from './subresources/scale.js';
 import { defaultVersionInfo, type VersionInfo } from './version.js';
 
@@ -33,27 +41,50 @@ export interface ApiServerOptions {
   version?: VersionInfo;
   /** Log sink; `level` follows kube's -v (0 always shown, higher is chattier). */
   log?: (level: number, message: string) => void;
+  /**
+   * How requests are authenticated, in order (kube's: client certificates, then bearer tokens); the first user
+   * found wins. Default none: every request is anonymous.
+   */
+  authenticators?: Authenticator[];
+  /** `--anonymous-auth`: requests without credentials run as system:anonymous. Default true; false answers 401. */
+  anonymousAuth?: boolean;
+  /**
+   * `--authorization-mode`: every request (resource or not) is authorized by these, in order; the first allow or
+   * deny decides, and a request nobody allows is 403 Forbidden. Default `[alwaysAllow()]`. Modes that read the
+   * server's own objects (`rbacAuthorizer()`) are factories the server calls with its store.
+   */
+  authorizers?: (Authorizer | AuthorizerFactory)[];
+  /** kube-apiserver's request limits (`--max-resource-write-bytes`, `--max-requests-inflight`, ...); kube's defaults. */
+  limits?: RequestLimits;
+  /** `--audit-log-path`: one audit.k8s.io/v1 Event (Metadata level) per request, as a JSON line. Default none. */
+  audit?: AuditSink;
+}
+
+/** What the transport tells the server about a request besides the request itself. */
+export interface FetchEnv {
+  /** The client certificate; pass it only when the TLS layer verified it against the client CA. */
+  peerCertificate?: PeerCertificate;
 }
 
 /** A Kubernetes-compatible API server, transport-agnostic: serve `fetch` over HTTP or HTTPS (hono's node server). */
 export interface ApiServer {
-  /** Handles one request (the Fetch API, as hono apps do). */
-  fetch(request: Request): Response | Promise<Response>;
+  /** Handles one request (the Fetch API, as hono apps do); `env` carries the verified client certificate. */
+  fetch(request: Request, env?: FetchEnv): Response | Promise<Response>;
   /** Bootstraps (default namespaces, controllers); call once before serving. */
   start(): Promise<void>;
   /** Stops controllers and closes storage. */
   stop(): Promise<void>;
 }
 
-/** The user every request runs as until authentication lands: kube's anonymous user. */
-export const ANONYMOUS: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
+/** kube's anonymous user: requests without credentials run as it while anonymous access is on. */
+export { ANONYMOUS };
 
 /** The namespaces kube-apiserver creates at start. */
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
 /**
- * Builds a server from its storage and group plugins. One request, one straight path: endpoint → decode →
- * mutating admission → Store (strategy, validation) → validating admission → storage → encode.
+ * Builds a server from its storage and group plugins. One request, one straight path: endpoint → authenticate →
+ * authorize → decode → mutating admission → Store (strategy, validation) → validating admission → storage → encode.
  */
 export function createApiServer(options: ApiServerOptions): ApiServer {
   const log = options.log ?? (() => {});
@@ -77,10 +108,17 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   });
   controller = createNamespaceController(store, registry, SYSTEM_USER, log);
 
+  const authenticators = options.authenticators ?? [];
+  const startHooks: (() => Promise<void>)[] = [];
+  const host = { store, registry, systemUser: SYSTEM_USER, onStart: (hook: () => Promise<void>) => void startHooks.push(hook) };
+  const authorizer = unionAuthorizer((options.authorizers ?? [alwaysAllow()]).map((a) => (typeof a === 'function' ? a(host) : a)));
+  const accessFilter = createAccessFilter({ authenticators, anonymous: options.anonymousAuth ?? true, authorizer });
+  const answers = reviewAnswers({ authorizer, authenticators });
+
   const special: Record<string, SubresourceHandler> = {};
   for (const entry of registry.entries) {
     if (entry.info.subresources.scale) special[`${entry.info.plural}/scale`] = scaleHandler(store);
-    const answer = entry.info.group.endsWith('.k8s.io') ? alwaysAllowAnswers[entry.info.plural] : undefined;
+    const answer = entry.info.group.endsWith('.k8s.io') ? answers[entry.info.plural] : undefined;
     if (answer && entry.info.verbs.length === 1 && entry.info.verbs[0] === 'create') special[entry.info.plural] = reviewHandler(answer);
   }
   if (registry.lookup('', 'v1', 'pods')) special['pods/eviction'] = evictionHandler(store, registry);
@@ -103,9 +141,25 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
   };
 
-  const app = new Hono();
+  const app = new Hono<{ Bindings: FetchEnv | undefined; Variables: { user: UserInfo } }>();
   app.onError((err) => errorResponse(err, log));
   app.notFound(() => errorResponse(newNotFound({ group: '', resource: '' }, '')));
+  // The filter chain in kube-apiserver's order: audit (outermost: it records the code the client got, whoever
+  // answered), request timeout, authentication and authorization, then in-flight limits (so system:masters is
+  // exempt) and the body size limit.
+  app.use('*', auditLog(options.audit));
+  app.use('*', requestTimeout(options.limits));
+  // Every request, discovery and health included, is authenticated then authorized before any route reads it.
+  app.use('*', async (c, next) => {
+    try {
+      c.set('user', await accessFilter(c.req.raw, c.env?.peerCertificate));
+    } catch (err) {
+      return errorResponse(err, log, errorFormat(c.req.header('accept')));
+    }
+    await next();
+  });
+  app.use('*', maxInFlight(options.limits));
+  app.use('*', maxBodySize(options.limits));
   app.route('/', createHealthRoutes(() => ready));
   app.get('/version', (c) => c.json(version));
   app.route('/', createDiscoveryRoutes(() => registry.groups));
@@ -120,14 +174,14 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const info = parseRequestInfo(c.req.method, url.pathname, url.searchParams);
     if (!info) return errorResponse(newNotFound({ group: '', resource: '' }, ''));
     try {
-      return await handleResource(c.req.raw, info);
+      return await handleResource(c.req.raw, info, c.get('user'));
     } catch (err) {
       return errorResponse(err, log, errorFormat(c.req.header('accept')));
     }
   });
 
   return {
-    fetch: (request) => app.fetch(request),
+    fetch: (request, env) => app.fetch(request, env),
     async start() {
       if (namespaceEntry) {
         for (const name of SYSTEM_NAMESPACES) {
@@ -141,6 +195,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
           }
         }
       }
+      for (const hook of startHooks) await hook();
       await controller!.resync();
       ready = true;
     },

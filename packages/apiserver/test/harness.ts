@@ -8,7 +8,7 @@ import { group as policy } from '@kapi/api-policy';
 import { group as rbac } from '@kapi/api-rbac';
 import { group as wardle } from '@kapi/api-wardle';
 import { createMemoryBackend } from '@kapi/storage';
-import { createApiServer, groupPlugin, type ApiServer } from '../src/index.js';
+import { createApiServer, groupPlugin, type ApiServer, type ApiServerOptions } from '../src/index.js';
 
 export const ALL_GROUPS = [core, apps, autoscaling, policy, coordination, rbac, authorization, authentication, wardle];
 
@@ -19,10 +19,13 @@ export interface Harness {
   req(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
 }
 
-/** A started server on in-memory storage with every group, driven in-process through its fetch handler. */
-export async function startHarness(featureGates: Record<string, boolean> = {}): Promise<Harness> {
+/**
+ * A started server on in-memory storage with every group, driven in-process through its fetch handler. `options`
+ * passes request limits and an audit sink through.
+ */
+export async function startHarness(featureGates: Record<string, boolean> = {}, options: Pick<ApiServerOptions, 'limits' | 'audit'> = {}): Promise<Harness> {
   const storage = createMemoryBackend();
-  const server = createApiServer({ storage, plugins: ALL_GROUPS.map((g) => groupPlugin(g)), featureGates });
+  const server = createApiServer({ storage, plugins: ALL_GROUPS.map((g) => groupPlugin(g)), featureGates, ...options });
   await server.start();
   return {
     server,

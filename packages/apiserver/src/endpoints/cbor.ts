@@ -1,5 +1,7 @@
 import { newBadRequest } from '@kapi/apimachinery';
 import { decode, Encoder } from 'cbor-x';
+import { scanCbor } from '../limits/cbor-scan.js';
+import { checkDecoded } from '../limits/nesting.js';
 
 export const CBOR_TYPE = 'application/cbor';
 export const CBOR_SEQ_TYPE = 'application/cbor-seq';
@@ -19,11 +21,18 @@ export function encodeCbor(value: unknown): Uint8Array {
   return out;
 }
 
-/** Decodes one CBOR data item (self-described or not); anything else is a 400. */
+/**
+ * Decodes one CBOR data item (self-described or not) into JSON values; anything else is a 400. The bytes are
+ * checked first (well-formed, bounded nesting, tags dropped: see scanCbor), and what the decoder returns beyond
+ * JSON is converted or refused (checkDecoded).
+ */
 export function decodeCbor(bytes: Uint8Array): unknown {
+  const plain = scanCbor(bytes);
+  let value: unknown;
   try {
-    return decode(bytes);
+    value = decode(plain);
   } catch (err) {
     throw newBadRequest(`error decoding CBOR: ${(err as Error).message}`);
   }
+  return checkDecoded(value, 'CBOR');
 }

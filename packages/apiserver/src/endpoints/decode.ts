@@ -1,5 +1,6 @@
-import { decodeEnvelope, newBadRequest, type FieldShape, type FieldTree, type KubeObject } from '@kapi/apimachinery';
+import { decodeEnvelope, isStatusError, newBadRequest, type FieldShape, type FieldTree, type KubeObject } from '@kapi/apimachinery';
 import { parse as parseYaml } from 'yaml';
+import { checkDecoded, checkYamlDepth, MAX_YAML_ALIAS_COUNT } from '../limits/nesting.js';
 import { apiVersionOf, type ResourceEntry } from '../registry/resources.js';
 import { decodeCbor } from './cbor.js';
 import { duplicateCborFields } from './cbor-duplicates.js';
@@ -39,12 +40,23 @@ export function dropNulls(value: unknown): unknown {
   return value;
 }
 
+/**
+ * Parses a JSON or YAML text, bounded: YAML nesting is checked before composing and alias expansion is capped;
+ * the value's depth and numbers are checked after (checkDecoded), before anything recurses over it.
+ */
 function parseText(format: 'json' | 'yaml', text: string): unknown {
+  let value: unknown;
   try {
-    return format === 'json' ? JSON.parse(text) : parseYaml(text, { uniqueKeys: false });
+    if (format === 'json') value = JSON.parse(text);
+    else {
+      checkYamlDepth(text);
+      value = parseYaml(text, { uniqueKeys: false, maxAliasCount: MAX_YAML_ALIAS_COUNT });
+    }
   } catch (err) {
+    if (isStatusError(err)) throw err;
     throw newBadRequest(`error decoding ${format === 'json' ? 'JSON' : 'YAML'}: ${(err as Error).message}`);
   }
+  return checkDecoded(value, format === 'json' ? 'JSON' : 'YAML');
 }
 
 /**

@@ -77,7 +77,7 @@ export function createOpenAPIRoutes(getGroups: () => GroupDefinition[], options:
   });
 
   app.get('/openapi/v3/*', (c) => {
-    const path = decodeURIComponent(c.req.path.slice('/openapi/v3/'.length)).replace(/\/+$/, '');
+    const path = safeDecode(c.req.path.slice('/openapi/v3/'.length)).replace(/\/+$/, '');
     const doc = path ? service.v3(path) : service.v3Index();
     if (!doc) return c.json(NOT_FOUND, 404);
     if (!v3Accepts(c)) return notAcceptable(c, [CONTENT_TYPE_JSON]);
@@ -98,4 +98,13 @@ export function createOpenAPIRoutes(getGroups: () => GroupDefinition[], options:
   });
 
   return app;
+}
+
+/** A path with a malformed escape (`%zz`) names no document: it is looked up as it is, and not found. */
+function safeDecode(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }

@@ -1,3 +1,5 @@
+import { newBadRequest } from '@kapi/apimachinery';
+
 /** What a resource request is about, read off its method, path and query (kube's RequestInfoFactory). */
 export interface RequestInfo {
   verb: 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
@@ -13,12 +15,21 @@ export interface RequestInfo {
 // Namespace subresources that are not resources nested in the namespace.
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 
+/** A percent-decoded path segment; a malformed escape (`%zz`) is 400, as Go's URL parsing answers it. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw newBadRequest(`invalid URL escape in ${JSON.stringify(segment)}`);
+  }
+}
+
 /**
  * Parses `/api/v1/...` and `/apis/GROUP/VERSION/...` paths. Returns undefined for anything that is not a request
  * for a resource (discovery documents, unknown prefixes).
  */
 export function parseRequestInfo(method: string, pathname: string, query: URLSearchParams): RequestInfo | undefined {
-  const parts = pathname.split('/').filter((p) => p !== '').map(decodeURIComponent);
+  const parts = pathname.split('/').filter((p) => p !== '').map(decodeSegment);
   let group: string;
   let version: string;
   let rest: string[];

@@ -41,6 +41,7 @@ export interface ResourceHandlerDeps {
   store: Store;
   /** Handlers by `<resource>/<subresource>` (`deployments/scale`), or `<resource>` for virtual resources. */
   special: Record<string, SubresourceHandler>;
+  /** Who a request runs as when the caller passes no user (the server passes the authenticated one). */
   anonymousUser: UserInfo;
   /** CBORServingAndStorage: offer application/cbor. */
   cbor: boolean;
@@ -74,11 +75,14 @@ async function readBody(request: Request): Promise<Uint8Array> {
   return new Uint8Array(await request.arrayBuffer());
 }
 
-/** Serves one resource request (the main resource and its status subresource); others go to `special`. */
+/**
+ * Serves one resource request (the main resource and its status subresource); others go to `special`. `user` is
+ * who the request runs as, already authenticated and authorized.
+ */
 export function createResourceHandler(deps: ResourceHandlerDeps) {
   const { registry, store } = deps;
 
-  return async function handle(request: Request, info: RequestInfo): Promise<Response> {
+  return async function handle(request: Request, info: RequestInfo, user: UserInfo = deps.anonymousUser): Promise<Response> {
     const entry = registry.lookup(info.group, info.version, info.resource);
     if (!entry) throw NOT_FOUND_PATH();
     const url = new URL(request.url);
@@ -96,7 +100,7 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
     const ctx: RequestContext = {
       entry,
       namespace: namespaced ? info.namespace : '',
-      user: deps.anonymousUser,
+      user,
       dryRun: parseDryRun(query),
       subresource: info.subresource,
     };

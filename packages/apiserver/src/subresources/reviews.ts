@@ -1,36 +1,184 @@
-import { newBadRequest, type KubeObject } from '@kapi/apimachinery';
+import { isStatusError, newBadRequest, newInvalid, type FieldError, type KubeObject } from '@kapi/apimachinery';
 import type { UserInfo } from '../admission/types.js';
+import { withAuthenticatedGroup } from '../auth/authenticators.js';
+import type { AuthorizationAttributes, Authenticator, Authorizer } from '../auth/types.js';
 import { decodeObject } from '../endpoints/decode.js';
 import { requestBodyFormat } from '../endpoints/negotiate.js';
 import type { SubresourceHandler } from '../endpoints/resource-handler.js';
 import { render, response } from '../endpoints/respond.js';
+import type { RequestContext } from '../registry/store.js';
+
+/** Answers one review: the status of the POSTed question, for the requesting user (`ctx.user`). */
+export type ReviewAnswer = (review: KubeObject, ctx: RequestContext) => Promise<Record<string, unknown>>;
 
 /**
- * The access reviews (authorization.k8s.io/v1, authentication.k8s.io/v1) under the AlwaysAllow authorizer:
- * virtual resources that answer a POSTed question and store nothing. RBAC replaces the answers in its own work.
+ * The access reviews (authorization.k8s.io/v1, authentication.k8s.io/v1): virtual resources that answer a POSTed
+ * question and store nothing.
  */
-export function reviewHandler(answer: (review: KubeObject, user: UserInfo) => Record<string, unknown>): SubresourceHandler {
+export function reviewHandler(answer: ReviewAnswer): SubresourceHandler {
   return async ({ request, ctx, format, body }) => {
     const review = decodeObject(ctx.entry, requestBodyFormat(request.headers.get('content-type')), await body());
     if (!review.spec && ctx.entry.info.kind !== 'SelfSubjectReview') throw newBadRequest('spec is required');
     const meta = { ...(review.metadata as Record<string, unknown> | undefined) };
     if (ctx.entry.info.scope === 'Namespaced') meta.namespace = ctx.namespace;
-    const out = { ...review, metadata: meta, status: answer(review, ctx.user) };
+    const out = { ...review, metadata: meta, status: await answer({ ...review, metadata: meta }, ctx) };
     return response(render(out, format.kind === 'table' ? { kind: 'json' } : format, {
       protobuf: { codec: ctx.entry.codec(), message: ctx.entry.info.protobuf.message },
     }), 201);
   };
 }
 
-export const alwaysAllowAnswers: Record<string, (review: KubeObject, user: UserInfo) => Record<string, unknown>> = {
-  subjectaccessreviews: () => ({ allowed: true }),
-  localsubjectaccessreviews: () => ({ allowed: true }),
-  selfsubjectaccessreviews: () => ({ allowed: true }),
-  selfsubjectrulesreviews: () => ({
-    resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
-    nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
-    incomplete: false,
-  }),
-  selfsubjectreviews: (_review, user) => ({ userInfo: { username: user.username, uid: user.uid, groups: user.groups, extra: user.extra } }),
-  tokenreviews: () => ({ authenticated: false, error: 'no token authenticator is configured' }),
-};
+export interface ReviewDeps {
+  /** The server's authorizer (the union of its `--authorization-mode`s). */
+  authorizer: Authorizer;
+  /** The server's authenticators; TokenReview runs them on `Authorization: Bearer <spec.token>`. */
+  authenticators: readonly Authenticator[];
+}
+
+interface ResourceAttributesSpec {
+  namespace?: string;
+  verb?: string;
+  group?: string;
+  version?: string;
+  resource?: string;
+  subresource?: string;
+  name?: string;
+}
+interface NonResourceAttributesSpec {
+  path?: string;
+  verb?: string;
+}
+interface AccessReviewSpec {
+  resourceAttributes?: ResourceAttributesSpec;
+  nonResourceAttributes?: NonResourceAttributesSpec;
+  user?: string;
+  groups?: string[];
+  extra?: Record<string, string[]>;
+  uid?: string;
+  namespace?: string;
+  token?: string;
+}
+
+const specOf = (review: KubeObject) => (review.spec ?? {}) as AccessReviewSpec;
+
+/** The answers by resource plural, decided by the server's authorizer and authenticators. */
+export function reviewAnswers(deps: ReviewDeps): Record<string, ReviewAnswer> {
+  const decide = async (attributes: AuthorizationAttributes) => {
+    const decision = await deps.authorizer.authorize(attributes);
+    const status: Record<string, unknown> = { allowed: decision.decision === 'allow' };
+    if (decision.decision === 'deny') status.denied = true;
+    if (decision.reason) status.reason = decision.reason;
+    if (decision.evaluationError) status.evaluationError = decision.evaluationError;
+    return status;
+  };
+
+  return {
+    async subjectaccessreviews(review, ctx) {
+      const spec = specOf(review);
+      const errors = validateSpec(spec);
+      if (!spec.user && !spec.groups?.length) errors.push({ type: 'FieldValueInvalid', field: 'spec.user', badValue: spec.user ?? '', message: 'at least one of user or group must be specified' });
+      if (errors.length) throw invalid(ctx, review, errors);
+      const user: UserInfo = { username: spec.user ?? '', groups: spec.groups ?? [] };
+      if (spec.uid) user.uid = spec.uid;
+      if (spec.extra) user.extra = spec.extra;
+      return decide(attributesFrom(user, spec));
+    },
+    async localsubjectaccessreviews(review, ctx) {
+      const spec = specOf(review);
+      const errors = validateSpec(spec);
+      if (!spec.user && !spec.groups?.length) errors.push({ type: 'FieldValueInvalid', field: 'spec.user', badValue: spec.user ?? '', message: 'at least one of user or group must be specified' });
+      if (spec.nonResourceAttributes) errors.push({ type: 'FieldValueInvalid', field: 'spec.nonResourceAttributes', badValue: spec.nonResourceAttributes, message: 'disallowed on this kind of request' });
+      const ns = spec.resourceAttributes?.namespace;
+      if (ns && ns !== ctx.namespace) errors.push({ type: 'FieldValueInvalid', field: 'spec.resourceAttributes.namespace', badValue: ns, message: 'must match metadata.namespace' });
+      if (errors.length) throw invalid(ctx, review, errors);
+      const user: UserInfo = { username: spec.user ?? '', groups: spec.groups ?? [] };
+      if (spec.uid) user.uid = spec.uid;
+      if (spec.extra) user.extra = spec.extra;
+      return decide(attributesFrom(user, { ...spec, resourceAttributes: { ...spec.resourceAttributes, namespace: ctx.namespace } }));
+    },
+    async selfsubjectaccessreviews(review, ctx) {
+      const spec = specOf(review);
+      const errors = validateSpec(spec);
+      if (errors.length) throw invalid(ctx, review, errors);
+      return decide(attributesFrom(ctx.user, spec));
+    },
+    async selfsubjectrulesreviews(review, ctx) {
+      const namespace = specOf(review).namespace ?? '';
+      if (!namespace) throw newBadRequest('no namespace on request');
+      const rules = await deps.authorizer.rulesFor(ctx.user, namespace);
+      const status: Record<string, unknown> = {
+        resourceRules: rules.resourceRules,
+        nonResourceRules: rules.nonResourceRules,
+        incomplete: rules.incomplete,
+      };
+      if (rules.evaluationError) status.evaluationError = rules.evaluationError;
+      return status;
+    },
+    async selfsubjectreviews(_review, ctx) {
+      return { userInfo: userInfoOf(ctx.user) };
+    },
+    async tokenreviews(review) {
+      const token = specOf(review).token;
+      if (!token) throw newBadRequest('token is required for TokenReview in authentication');
+      // kube's TokenReview asks the request authenticators about a request carrying only the token.
+      const request = { headers: new Headers({ authorization: `Bearer ${token}` }) };
+      let error: string | undefined;
+      for (const authenticator of deps.authenticators) {
+        try {
+          const user = await authenticator(request);
+          if (user) return { authenticated: true, user: userInfoOf(withAuthenticatedGroup(user)) };
+        } catch (err) {
+          error ??= isStatusError(err) ? err.status.message : String((err as Error)?.message ?? err);
+        }
+      }
+      return error ? { authenticated: false, error } : { authenticated: false };
+    },
+  };
+}
+
+/** authentication.k8s.io/v1 UserInfo, without the fields the user does not have. */
+function userInfoOf(user: UserInfo): Record<string, unknown> {
+  const info: Record<string, unknown> = { username: user.username };
+  if (user.uid) info.uid = user.uid;
+  info.groups = user.groups;
+  if (user.extra && Object.keys(user.extra).length) info.extra = user.extra;
+  return info;
+}
+
+/**
+ * kube's authorizationutil.AuthorizationAttributesFrom: resource attributes when given (an empty version means
+ * every version, `*`), else non-resource ones.
+ */
+function attributesFrom(user: UserInfo, spec: AccessReviewSpec): AuthorizationAttributes {
+  const base = { user, path: '', apiGroup: '', apiVersion: '', resource: '', subresource: '', namespace: '', name: '' };
+  const r = spec.resourceAttributes;
+  if (r) {
+    return {
+      ...base,
+      verb: r.verb ?? '',
+      resourceRequest: true,
+      namespace: r.namespace ?? '',
+      apiGroup: r.group ?? '',
+      apiVersion: r.version || '*',
+      resource: r.resource ?? '',
+      subresource: r.subresource ?? '',
+      name: r.name ?? '',
+    };
+  }
+  const n = spec.nonResourceAttributes ?? {};
+  return { ...base, verb: n.verb ?? '', resourceRequest: false, path: n.path ?? '' };
+}
+
+/**
+ * One of resourceAttributes or nonResourceAttributes is required. kube also rejects both at once; here resource
+ * attributes win then, as in AuthorizationAttributesFrom, so upstream's golden objects (which set both) round-trip.
+ */
+function validateSpec(spec: AccessReviewSpec): FieldError[] {
+  if (spec.resourceAttributes || spec.nonResourceAttributes) return [];
+  return [{ type: 'FieldValueInvalid', field: 'spec.resourceAttributes', badValue: null, message: 'exactly one of nonResourceAttributes or resourceAttributes must be specified' }];
+}
+
+function invalid(ctx: RequestContext, review: KubeObject, errors: FieldError[]) {
+  const name = (review.metadata as { name?: string } | undefined)?.name ?? '';
+  return newInvalid({ group: ctx.entry.info.group, kind: ctx.entry.info.kind }, name, errors);
+}

@@ -1,0 +1,223 @@
+// Every process the benchmark starts: the Kapi server, the baseline server, etcd and the load drivers. All of
+// them are tracked here and stopped on the way out, also on errors, signals and the run's deadline.
+import { fork, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const repoRoot = join(here, '..', '..');
+export const serverMain = join(repoRoot, 'apps', 'server', 'dist', 'main.js');
+
+const children = new Set();
+const tempDirs = new Set();
+
+function track(child) {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+/** Kills every process still running (SIGKILL) and removes temporary directories. Synchronous: safe in 'exit'. */
+export function killAll() {
+  for (const child of children) {
+    try {
+      child.kill('SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  children.clear();
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+  tempDirs.clear();
+}
+
+export function tempDir(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.add(dir);
+  return dir;
+}
+
+/** Stops a child: SIGTERM, then SIGKILL after `graceMs`. */
+export function stop(child, graceMs = 5000) {
+  return new Promise((resolve) => {
+    if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/** A free TCP port on the loopback interface. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitFor(check, child, timeoutMs, what, output) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${what} exited during start:\n${output()}`);
+    if (await check().catch(() => false)) return;
+    await sleep(10);
+  }
+  child.kill('SIGKILL');
+  throw new Error(`${what} was not ready within ${timeoutMs} ms:\n${output()}`);
+}
+
+function capture(child) {
+  let out = '';
+  const keep = (chunk) => {
+    out += chunk.toString();
+    if (out.length > 64_000) out = out.slice(-32_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return () => out;
+}
+
+/**
+ * Starts the built kapi-server on plain HTTP (loopback only, TLS off) and resolves once /readyz answers 200.
+ * `readyMs` is the time from spawn to ready: the cold start.
+ */
+export async function startKapi({ backend, dataDir, etcdEndpoint, etcdPrefix }) {
+  const port = await freePort();
+  const args = [
+    // The inspector stays off; collectGarbage() turns it on (SIGUSR1) only to measure memory at rest.
+    '--inspect-port=127.0.0.1:0',
+    serverMain,
+    '--bind-address=127.0.0.1',
+    '--secure-port=0',
+    `--insecure-port=${port}`,
+    `--storage-backend=${backend}`,
+    `--data-dir=${dataDir}`,
+    '--write-kubeconfig=',
+    '--feature-gates=CBORServingAndStorage=true',
+    ...(backend === 'etcd3' ? [`--etcd-servers=${etcdEndpoint}`, `--etcd-prefix=${etcdPrefix}`] : []),
+  ];
+  const t0 = performance.now();
+  const child = track(spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: repoRoot }));
+  const output = capture(child);
+  const origin = `http://127.0.0.1:${port}`;
+  await waitFor(async () => (await fetch(`${origin}/readyz`, { signal: AbortSignal.timeout(1000) })).status === 200, child, 120_000, 'kapi-server', output);
+  return { child, pid: child.pid, origin, readyMs: performance.now() - t0, output };
+}
+
+/**
+ * Runs a full garbage collection in a running kapi-server through the inspector protocol (activated by
+ * SIGUSR1 on the loopback port chosen at start), so RSS at rest is measured without the garbage load left.
+ */
+export async function collectGarbage(srv) {
+  if (!srv.inspector) {
+    process.kill(srv.pid, 'SIGUSR1');
+    const deadline = Date.now() + 10_000;
+    while (!(srv.inspector = /Debugger listening on (ws:\/\/\S+)/.exec(srv.output())?.[1]) && Date.now() < deadline) await sleep(20);
+    if (!srv.inspector) throw new Error('the inspector of kapi-server did not start');
+  }
+  const { WebSocket } = await import('undici');
+  const ws = new WebSocket(srv.inspector);
+  try {
+    await new Promise((resolve, reject) => {
+      ws.onopen = resolve;
+      ws.onerror = (e) => reject(new Error(`inspector: ${e.message ?? 'connection failed'}`));
+    });
+    for (const id of [1, 2]) {
+      await new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('inspector: no answer to collectGarbage')), 30_000);
+        ws.onmessage = (m) => {
+          if (JSON.parse(m.data).id === id) {
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+        ws.send(JSON.stringify({ id, method: 'HeapProfiler.collectGarbage' }));
+      });
+    }
+  } finally {
+    ws.close();
+  }
+  await sleep(200);
+}
+
+/** Starts the B1/B2 node:http server. */
+export async function startBaselineServer() {
+  const port = await freePort();
+  const child = track(spawn(process.execPath, [join(here, 'baseline-server.mjs'), String(port)], { stdio: ['ignore', 'pipe', 'pipe'] }));
+  const output = capture(child);
+  await waitFor(async () => output().includes('listening'), child, 10_000, 'baseline server', output);
+  return { child, pid: child.pid, origin: `http://127.0.0.1:${port}` };
+}
+
+/** The etcd binary on PATH (or $ETCD_BIN), or undefined. */
+export function etcdBinary() {
+  const bin = process.env.ETCD_BIN || 'etcd';
+  return spawnSync(bin, ['--version'], { stdio: 'ignore' }).status === 0 ? bin : undefined;
+}
+
+/** A single-member etcd on loopback ports with a temporary data dir (as @kapi/storage-etcd's tests run it). */
+export async function startEtcd(bin) {
+  const dataDir = tempDir('kapi-bench-etcd-');
+  const [clientPort, peerPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
+  const endpoint = `http://127.0.0.1:${clientPort}`;
+  const peer = `http://127.0.0.1:${peerPort}`;
+  const metrics = `http://127.0.0.1:${metricsPort}`;
+  const args = [
+    '--name', 'kapi-bench',
+    '--data-dir', dataDir,
+    '--listen-client-urls', endpoint,
+    '--advertise-client-urls', endpoint,
+    '--listen-peer-urls', peer,
+    '--initial-advertise-peer-urls', peer,
+    '--initial-cluster', `kapi-bench=${peer}`,
+    '--listen-metrics-urls', metrics,
+    '--log-level', 'warn',
+    // Room for 100,000 objects and their history in the full run.
+    '--quota-backend-bytes', String(8 * 1024 ** 3),
+  ];
+  const child = track(spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
+  const output = capture(child);
+  await waitFor(async () => (await (await fetch(`${metrics}/health`, { signal: AbortSignal.timeout(1000) })).json()).health === 'true', child, 30_000, 'etcd', output);
+  const version = spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0];
+  return { child, pid: child.pid, endpoint, version };
+}
+
+/**
+ * Runs one driver task in a fresh child process. `onStart` is called when the driver begins measuring, and
+ * the result is returned when it reports; the driver is killed after `timeoutMs`.
+ */
+export function runDriver(task, { onStart, timeoutMs }) {
+  return new Promise((resolve, reject) => {
+    const child = track(fork(join(here, 'driver.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+    let settled = false;
+    const finish = (fn, value) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      fn(value);
+    };
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      finish(reject, new Error(`driver task ${task.kind} did not finish within ${Math.round(timeoutMs / 1000)} s`));
+    }, timeoutMs);
+    child.on('message', (msg) => {
+      if (msg.type === 'start') onStart?.();
+      else if (msg.type === 'result') finish(resolve, msg.result);
+      else if (msg.type === 'error') finish(reject, new Error(`driver task ${task.kind} failed: ${msg.message}`));
+    });
+    child.once('exit', (code, signal) => finish(reject, new Error(`driver exited (${code ?? signal}) before reporting`)));
+    child.send(task);
+  });
+}

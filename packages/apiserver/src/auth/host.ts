@@ -1,0 +1,17 @@
+import type { UserInfo } from '../admission/types.js';
+import type { ResourceRegistry } from '../registry/resources.js';
+import type { Store } from '../registry/store.js';
+import type { Authorizer } from './types.js';
+
+/** What createApiServer lends an authorizer that reads the server's own objects (RBAC's roles and bindings). */
+export interface AuthorizerHost {
+  store: Store;
+  registry: ResourceRegistry;
+  /** The privileged user the server's own reads and writes run as. */
+  systemUser: UserInfo;
+  /** Runs `hook` in `start()`, after the system namespaces exist and before the server is ready. */
+  onStart(hook: () => Promise<void>): void;
+}
+
+/** An authorization mode built by the server it authorizes for; called once, in createApiServer. */
+export type AuthorizerFactory = (host: AuthorizerHost) => Authorizer;

@@ -1,0 +1,32 @@
+import type { KubeObject } from '@kapi/apimachinery';
+import type { ResourceEntry } from '../registry/resources.js';
+import type { RequestContext } from '../registry/store.js';
+import type { AuthorizerFactory } from './host.js';
+import { createRbacAuthorizer, createStoreRbacSource, ensureBootstrapPolicy, RBAC_GROUP } from './rbac/index.js';
+
+/**
+ * `--authorization-mode=RBAC` for createApiServer's `authorizers`: the RBAC authorizer reading Roles, ClusterRoles
+ * and their bindings from the server's storage, and kube's bootstrap policy (cluster-admin bound to system:masters,
+ * discovery and public info for everyone...) created at start where missing.
+ */
+export function rbacAuthorizer(options: { log?: (level: number, message: string) => void } = {}): AuthorizerFactory {
+  return (host) => {
+    const ctx = (entry: ResourceEntry): RequestContext => ({ entry, namespace: '', user: host.systemUser, dryRun: false, subresource: '' });
+    host.onStart(async () => {
+      const created = await ensureBootstrapPolicy(
+        async (kind, obj) => {
+          const entry = host.registry.byKind(RBAC_GROUP, 'v1', kind);
+          if (entry) await host.store.create(ctx(entry), obj as unknown as KubeObject);
+        },
+        {
+          async exists(kind, name) {
+            const entry = host.registry.byKind(RBAC_GROUP, 'v1', kind);
+            return !entry || (await host.store.read(ctx(entry), name)) !== undefined;
+          },
+        },
+      );
+      for (const name of created) options.log?.(2, `created bootstrap RBAC policy ${name}`);
+    });
+    return createRbacAuthorizer(createStoreRbacSource(host.store, host.registry, host.systemUser));
+  };
+}

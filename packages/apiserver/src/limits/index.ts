@@ -1,0 +1,7 @@
+export { DEFAULT_MAX_RESOURCE_WRITE_BYTES, limitBody } from './body-limit.js';
+export { createInFlightLimiter, DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, DEFAULT_MAX_REQUESTS_INFLIGHT, type InFlightLimiter } from './inflight.js';
+export { isLongRunning } from './long-running.js';
+export { maxBodySize, maxInFlight, requestTimeout, type RequestLimits } from './middleware.js';
+export { checkDecoded, checkYamlDepth, MAX_NESTING_DEPTH, MAX_YAML_ALIAS_COUNT } from './nesting.js';
+export { scanCbor } from './cbor-scan.js';
+export { DEFAULT_REQUEST_TIMEOUT_MS, parseGoDuration } from './timeout.js';

@@ -1,0 +1,116 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import type { UserInfo } from '../admission/types.js';
+import { errorResponse } from '../endpoints/respond.js';
+import { DEFAULT_MAX_RESOURCE_WRITE_BYTES, limitBody, tooLarge, withBody } from './body-limit.js';
+import { createInFlightLimiter, DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, DEFAULT_MAX_REQUESTS_INFLIGHT, isMutating, tooManyRequests } from './inflight.js';
+import { isLongRunning } from './long-running.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, requestDeadline, timedOut } from './timeout.js';
+
+/** kube-apiserver's request limits; every one is optional and defaults to kube's default. 0 turns a limit off. */
+export interface RequestLimits {
+  /** `--max-resource-write-bytes`: the largest request body, in bytes (413 beyond). Default 3 MiB. */
+  maxResourceWriteBytes?: number;
+  /** `--max-requests-inflight`: concurrent read-only requests, watches excepted (429 beyond). Default 400. */
+  maxRequestsInflight?: number;
+  /** `--max-mutating-requests-inflight`: concurrent POST/PUT/PATCH/DELETE requests (429 beyond). Default 200. */
+  maxMutatingRequestsInflight?: number;
+  /** `--request-timeout`: how long a non-long-running request may take, in ms (504 beyond). Default 60 s. */
+  requestTimeoutMs?: number;
+}
+
+/** The user an earlier middleware (authentication) put in the context as `user`, if any. */
+export function contextUser(c: Context): UserInfo | undefined {
+  const user = (c.get as (key: string) => unknown)('user') as UserInfo | undefined;
+  return user && typeof user.username === 'string' ? user : undefined;
+}
+
+/**
+ * kube's WithTimeoutForNonLongRunningRequests and WithRequestDeadline: a request still running after
+ * `--request-timeout` (or its own shorter `?timeout=`) is answered 504 Timeout. The handler is not killed, but its
+ * request body errors (a handler waiting on it fails and writes nothing) and its response is thrown away.
+ */
+export function requestTimeout(limits: RequestLimits = {}): MiddlewareHandler {
+  const maxMs = limits.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  return async (c, next) => {
+    const url = new URL(c.req.url);
+    if (maxMs <= 0 || isLongRunning(c.req.method, url)) return next();
+    let ms: number;
+    try {
+      ms = requestDeadline(url.searchParams, maxMs);
+    } catch (err) {
+      return errorResponse(err);
+    }
+    const expiry = new AbortController();
+    const raw = c.req.raw;
+    if (raw.body) c.req.raw = withBody(raw, raw.body, AbortSignal.any([raw.signal, expiry.signal]));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<true>((resolve) => {
+      timer = setTimeout(() => resolve(true), ms);
+    });
+    const handled = next();
+    try {
+      if ((await Promise.race([handled.then(() => false as const), expired])) === true) {
+        handled.catch(() => {});
+        expiry.abort(timedOut());
+        return raw.body ? closing(errorResponse(timedOut())) : errorResponse(timedOut());
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+/**
+ * kube's WithMaxInFlightLimit: at most `--max-requests-inflight` read-only and `--max-mutating-requests-inflight`
+ * mutating requests run at once; one more is 429 TooManyRequests with `Retry-After: 1`. Long-running requests are
+ * not counted, and members of system:masters are never turned away (when authentication ran before this).
+ */
+export function maxInFlight(limits: RequestLimits = {}): MiddlewareHandler {
+  const limiter = createInFlightLimiter(
+    limits.maxRequestsInflight ?? DEFAULT_MAX_REQUESTS_INFLIGHT,
+    limits.maxMutatingRequestsInflight ?? DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT,
+  );
+  return async (c, next) => {
+    if (isLongRunning(c.req.method, new URL(c.req.url))) return next();
+    const release = limiter.acquire(isMutating(c.req.method));
+    if (!release) {
+      if (contextUser(c)?.groups.includes('system:masters')) return next();
+      return errorResponse(tooManyRequests());
+    }
+    try {
+      await next();
+    } finally {
+      release();
+    }
+  };
+}
+
+/**
+ * `--max-resource-write-bytes`: a body announced larger than the limit is 413 at once; any other body is counted
+ * as the handler reads it, and reading fails with 413 past the limit, so no more than the limit is ever buffered.
+ */
+export function maxBodySize(limits: RequestLimits = {}): MiddlewareHandler {
+  const limit = limits.maxResourceWriteBytes ?? DEFAULT_MAX_RESOURCE_WRITE_BYTES;
+  return async (c, next) => {
+    const raw = c.req.raw;
+    if (limit <= 0 || !raw.body) return next();
+    if (Number(raw.headers.get('content-length')) > limit) return closing(errorResponse(tooLarge(limit)));
+    c.req.raw = withBody(raw, limitBody(raw.body, limit, raw.signal));
+    await next();
+    if (c.res.status === 413) closing(c.res);
+  };
+}
+
+/**
+ * Asks the client to close the connection after an answer given before its body was read (as Go's server does):
+ * the node server discards a bounded rest of an unread body and then drops the connection, and a client reusing
+ * it for its next request would see that request fail.
+ */
+function closing(res: Response): Response {
+  try {
+    res.headers.set('Connection', 'close');
+  } catch {
+    // immutable headers: nothing to ask
+  }
+  return res;
+}

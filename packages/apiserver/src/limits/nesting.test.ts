@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { checkDecoded, checkYamlDepth, MAX_NESTING_DEPTH } from './nesting.js';
+
+const messageOf = (fn: () => unknown) => {
+  try {
+    fn();
+    return 'ok';
+  } catch (err) {
+    return (err as { status?: { message: string } }).status?.message ?? String(err);
+  }
+};
+
+describe('checkYamlDepth', () => {
+  it('lets documents nest up to the limit, in flow and block style', () => {
+    expect(messageOf(() => checkYamlDepth(`a: ${'['.repeat(MAX_NESTING_DEPTH - 1)}${']'.repeat(MAX_NESTING_DEPTH - 1)}`))).toBe('ok');
+    expect(messageOf(() => checkYamlDepth(`${'- '.repeat(MAX_NESTING_DEPTH)}x`))).toBe('ok');
+    expect(messageOf(() => checkYamlDepth('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n'))).toBe('ok');
+  });
+
+  it('refuses deeper ones before they are composed', () => {
+    const error = `error decoding YAML: exceeded max depth of ${MAX_NESTING_DEPTH}`;
+    expect(messageOf(() => checkYamlDepth(`a: ${'['.repeat(MAX_NESTING_DEPTH)}${']'.repeat(MAX_NESTING_DEPTH)}`))).toBe(error);
+    expect(messageOf(() => checkYamlDepth(`${'- '.repeat(100_000)}x`))).toBe(error);
+    expect(messageOf(() => checkYamlDepth(Array.from({ length: 300 }, (_, i) => `${' '.repeat(i)}k:`).join('\n')))).toBe(error);
+  });
+});
+
+describe('checkDecoded', () => {
+  it('turns what CBOR decodes beyond JSON into JSON values', () => {
+    expect(checkDecoded({ a: 5n, b: new TextEncoder().encode('hé'), c: [undefined] }, 'CBOR')).toEqual({ a: 5, b: 'hé', c: [null] });
+    expect(checkDecoded(-(2n ** 63n), 'CBOR')).toBe(-(2 ** 63));
+  });
+
+  it('refuses numbers JSON cannot carry, integers beyond int64 and other values', () => {
+    expect(messageOf(() => checkDecoded({ a: [Infinity] }, 'JSON'))).toBe('error decoding JSON: number Infinity has no JSON representation');
+    expect(messageOf(() => checkDecoded({ a: 2 ** 64 }, 'YAML'))).toBe('error decoding YAML: number 18446744073709552000 overflows int64');
+    expect(messageOf(() => checkDecoded({ a: 2n ** 63n }, 'CBOR'))).toBe('error decoding CBOR: integer 9223372036854775808 overflows int64');
+    expect(messageOf(() => checkDecoded({ a: new Map() }, 'CBOR'))).toMatch(/^error decoding CBOR: unsupported value/);
+    expect(messageOf(() => checkDecoded({ max: 9223372036854775807, min: -9223372036854775808 }, 'JSON'))).toBe('ok');
+  });
+
+  it('bounds depth, cycles included', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < MAX_NESTING_DEPTH; i++) deep = [deep];
+    expect(messageOf(() => checkDecoded(deep, 'JSON'))).toBe('ok');
+    expect(messageOf(() => checkDecoded([deep], 'JSON'))).toBe(`error decoding JSON: exceeded max depth of ${MAX_NESTING_DEPTH}`);
+    const cycle: unknown[] = [];
+    cycle.push(cycle);
+    expect(messageOf(() => checkDecoded(cycle, 'YAML'))).toBe(`error decoding YAML: exceeded max depth of ${MAX_NESTING_DEPTH}`);
+  });
+});

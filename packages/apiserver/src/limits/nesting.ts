@@ -1,0 +1,98 @@
+import { newBadRequest, type StatusError } from '@kapi/apimachinery';
+import { Parser, type CST } from 'yaml';
+
+/**
+ * How deep a request body may nest objects and arrays. kube's JSON and YAML decoders stop at 10000 levels (Go's
+ * stacks grow); here decoding, patching, validation and field tracking recurse on the JavaScript stack, and the
+ * YAML composer overflows it below 1000 levels, so the limit sits well under that. Kubernetes objects nest about
+ * 20 deep (their managed fields twice that).
+ */
+export const MAX_NESTING_DEPTH = 256;
+
+/** YAML aliases a document may expand (the `yaml` package's guard against "billion laughs" documents). */
+export const MAX_YAML_ALIAS_COUNT = 100;
+
+/** The words of kube's decoders: yaml.v2 `exceeded max depth of N`, fxamacker/cbor `exceeded max nested level N`. */
+export const tooDeep = (format: 'JSON' | 'YAML' | 'CBOR'): StatusError =>
+  newBadRequest(`error decoding ${format}: ${format === 'CBOR' ? 'exceeded max nested level' : 'exceeded max depth of'} ${MAX_NESTING_DEPTH}`);
+
+/**
+ * Rejects a YAML text nesting deeper than {@link MAX_NESTING_DEPTH} before the `yaml` package composes it: its
+ * composer recurses per level (and V8 can abort the whole process when a regular expression is first compiled
+ * with the stack nearly exhausted), while its CST parser, used here, keeps an explicit stack.
+ */
+export function checkYamlDepth(text: string): void {
+  // Each level of nesting needs one of these characters (flow brackets, block indicators, a new line).
+  let bound = 1;
+  for (let i = 0; i < text.length && bound <= MAX_NESTING_DEPTH; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b || c === 0x2d || c === 0x3f || c === 0x3a || c === 0x0a) bound++;
+  }
+  if (bound <= MAX_NESTING_DEPTH) return;
+  const stack: [CST.Token | null | undefined, number][] = [];
+  for (const token of new Parser().parse(text)) if (token.type === 'document') stack.push([token.value, 0]);
+  while (stack.length) {
+    const [token, depth] = stack.pop()!;
+    if (!token) continue;
+    if (token.type !== 'block-map' && token.type !== 'block-seq' && token.type !== 'flow-collection') continue;
+    if (depth + 1 > MAX_NESTING_DEPTH) throw tooDeep('YAML');
+    for (const item of token.items) {
+      const { key, value } = item as { key?: CST.Token | null; value?: CST.Token };
+      stack.push([key, depth + 1], [value, depth + 1]);
+    }
+  }
+}
+
+const INT64_BOUND = 2 ** 63;
+const utf8 = new TextDecoder();
+
+/**
+ * Checks a decoded JSON, YAML or CBOR body without recursing, and turns what CBOR decodes beyond JSON into JSON:
+ *
+ * - nesting deeper than {@link MAX_NESTING_DEPTH} (YAML aliases and CBOR can build it past a text check) is 400;
+ * - numbers without a JSON value (`1e400` is Infinity; NaN) and integers beyond int64 (2^64) are 400, as kube's
+ *   decoders refuse them (its JSON decoding into int64 fields, its CBOR NaN/Inf and integer overflow rules);
+ * - CBOR bigints within int64 become numbers, byte strings become strings, undefined becomes null (kube's CBOR
+ *   decoding into unstructured values); any other non-JSON value is 400.
+ *
+ * Returns the value (replaced when the top level itself was converted).
+ */
+export function checkDecoded(value: unknown, format: 'JSON' | 'YAML' | 'CBOR'): unknown {
+  const fail = (what: string) => newBadRequest(`error decoding ${format}: ${what}`);
+  const convert = (v: unknown): unknown => {
+    switch (typeof v) {
+      case 'number':
+        if (!Number.isFinite(v)) throw fail(`number ${v} has no JSON representation`);
+        if (Math.abs(v) > INT64_BOUND) throw fail(`number ${v} overflows int64`);
+        return v;
+      case 'bigint':
+        if (v >= BigInt(INT64_BOUND) || v < -BigInt(INT64_BOUND)) throw fail(`integer ${v} overflows int64`);
+        return Number(v);
+      case 'undefined':
+        return null;
+      case 'object':
+        if (v instanceof Uint8Array) return utf8.decode(v);
+        if (v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null) {
+          throw fail('unsupported value (only maps, arrays, strings, numbers, booleans and null are)');
+        }
+        return v;
+      default:
+        return v;
+    }
+  };
+  const root = convert(value);
+  const stack: [unknown, number][] = [[root, 1]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > MAX_NESTING_DEPTH) throw tooDeep(format);
+    const container = node as Record<string, unknown>;
+    for (const key of Object.keys(container)) {
+      const child = container[key];
+      const converted = convert(child);
+      if (converted !== child) container[key] = converted;
+      if (converted !== null && typeof converted === 'object') stack.push([converted, depth + 1]);
+    }
+  }
+  return root;
+}
