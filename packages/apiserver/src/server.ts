@@ -131,6 +131,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     cbor: gates.CBORServingAndStorage,
     compression: gates.APIResponseCompression,
     unsafeDeletion: gates.AllowUnsafeMalformedObjectDeletion,
+    authorizer,
   });
   /** The format errors are written in: what the client accepts, JSON when that cannot be told. */
   const errorFormat = (accept: string | undefined): ResponseFormat | undefined => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { startHarness } from './harness.js';
+import { createMemoryBackend } from '@kapi/storage';
+import { createApiServer, groupPlugin } from '../src/index.js';
+import { ALL_GROUPS, startHarness } from './harness.js';
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const APPLY = { 'content-type': 'application/apply-patch+yaml' };
@@ -119,5 +121,35 @@ describe('more write rules', () => {
     const res = await h.server.fetch(new Request(`http://x${CM}?fieldValidation=Strict`, { method: 'POST', body, headers: { 'content-type': 'application/cbor' } }));
     expect(res.status).toBe(400);
     expect(((await res.json()) as { message: string }).message).toBe('strict decoding error: duplicate field "metadata.name"');
+  });
+});
+
+describe('forced deletion needs both verbs', () => {
+  it('is 403 for a user who may delete but not unsafe-delete-ignore-read-errors', async () => {
+    const storage = createMemoryBackend();
+    const server = createApiServer({
+      storage,
+      plugins: ALL_GROUPS.map((g) => groupPlugin(g)),
+      featureGates: { AllowUnsafeMalformedObjectDeletion: true },
+      authenticators: [(req) => {
+        const name = req.headers.get('x-test-user');
+        return name ? { username: name, groups: [] } : undefined;
+      }],
+      authorizers: [{
+        name: 'test',
+        authorize: (a) => ({ decision: a.verb === 'unsafe-delete-ignore-read-errors' && a.user.username === 'limited' ? 'no-opinion' : 'allow' }),
+        rulesFor: () => ({ resourceRules: [], nonResourceRules: [], incomplete: false }),
+      }],
+    });
+    await server.start();
+    await storage.create('/registry/configmaps/default/broken', new TextEncoder().encode('garbage'));
+    const del = (user: string) =>
+      server.fetch(new Request(`http://x${CM}/broken?ignoreStoreReadErrorWithClusterBreakingPotential=true`, { method: 'DELETE', headers: { 'x-test-user': user } }));
+    const denied = await del('limited');
+    expect(denied.status).toBe(403);
+    expect(((await denied.json()) as { message: string }).message).toBe(
+      'configmaps "broken" is forbidden: User "limited" cannot unsafe-delete-ignore-read-errors resource "configmaps" in API group "" in the namespace "default"',
+    );
+    expect((await del('admin')).status).toBe(200);
   });
 });

@@ -12,6 +12,9 @@ import {
 } from '@kapi/apimachinery';
 import type { UserInfo } from '../admission/types.js';
 import { deleteObject, unsafeDeleteCorrupt, type DeleteOptions } from '../registry/delete.js';
+import { requestAttributes } from '../auth/attributes.js';
+import { forbiddenError } from '../auth/forbidden.js';
+import type { Authorizer } from '../auth/types.js';
 import { listObjects, parseListOptions } from '../registry/list.js';
 import type { ResourceEntry, ResourceRegistry } from '../registry/resources.js';
 import type { RequestContext, Store } from '../registry/store.js';
@@ -49,6 +52,8 @@ export interface ResourceHandlerDeps {
   compression: boolean;
   /** AllowUnsafeMalformedObjectDeletion: honour ignoreStoreReadErrorWithClusterBreakingPotential. */
   unsafeDeletion: boolean;
+  /** The authorizer chain, for permissions a request needs beyond its own verb (forced deletion). */
+  authorizer?: Authorizer;
 }
 
 /** kube compresses responses from this size up (defaultGzipThresholdBytes). */
@@ -218,6 +223,13 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
       case 'delete': {
         const options = deleteOptionsOf(query, decodeDeleteOptions(bodyFormat(), await readBody(request)));
         if (options.ignoreStoreReadErrorWithClusterBreakingPotential) {
+          // A forced deletion needs `unsafe-delete-ignore-read-errors` on the resource besides `delete`.
+          if (deps.authorizer) {
+            const url = new URL(request.url);
+            const attributes = { ...requestAttributes(user, 'DELETE', url.pathname, url.searchParams), verb: 'unsafe-delete-ignore-read-errors' };
+            const decision = await deps.authorizer.authorize(attributes);
+            if (decision.decision !== 'allow') throw forbiddenError(attributes, decision.reason);
+          }
           await unsafeDeleteCorrupt(store, ctx, info.name, options, deps.unsafeDeletion);
           return response(render(successStatus(entry, { metadata: { name: info.name } }), format, { protobuf: { codec: metaCodec(), message: STATUS_MESSAGE } }), 200);
         }
