@@ -53,9 +53,16 @@ export async function startServerProcess(args: string[] = [], options: StartServ
       child.kill('SIGKILL');
       reject(new Error(`kapi-server did not start:\n${output}`));
     }, 30_000);
+    let listenedAt = 0;
     const onData = () => {
       const match = /listening on (https?:\/\/\S+)/.exec(output);
       if (!match) return;
+      // The admin kubeconfig is written right after the server listens: wait for its line (briefly).
+      listenedAt ||= Date.now();
+      if (!output.includes('admin kubeconfig') && Date.now() - listenedAt < 3000) {
+        setTimeout(onData, 20);
+        return;
+      }
       clearTimeout(timer);
       child.stdout!.off('data', onData);
       resolve({

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { kubectlBinaries, kubectlRunner } from '../src/kubectl.js';
+import { startServerProcess, type ServerProcess } from '../src/server.js';
+
+const kubectlPath = kubectlBinaries()[0]?.path;
+const dir = mkdtempSync(join(tmpdir(), 'kapi-auth-'));
+const tokens = join(dir, 'tokens.csv');
+writeFileSync(tokens, 'jane-token,jane,uid-jane,"dev,qa"\n');
+
+// kubectl as the admin (client certificate from the written kubeconfig) and as a token user under RBAC.
+describe.skipIf(!kubectlPath)('kubectl with a client certificate and with a token, under RBAC', () => {
+  let server: ServerProcess;
+  let admin: ReturnType<typeof kubectlRunner>;
+  let jane: ReturnType<typeof kubectlRunner>;
+  let stranger: ReturnType<typeof kubectlRunner>;
+  beforeAll(async () => {
+    server = await startServerProcess(['--authorization-mode=RBAC', `--token-auth-file=${tokens}`]);
+    admin = kubectlRunner(kubectlPath!, server.kubeconfig);
+    // The same cluster and CA, with a token instead of the admin's client certificate.
+    const config = parseYaml(readFileSync(server.kubeconfig, 'utf8'));
+    const tokenConfig = (token: string) => {
+      const path = join(dir, `${token}.kubeconfig`);
+      writeFileSync(path, stringifyYaml({ ...config, users: [{ name: config.users[0].name, user: { token } }] }));
+      return path;
+    };
+    jane = kubectlRunner(kubectlPath!, tokenConfig('jane-token'));
+    stranger = kubectlRunner(kubectlPath!, tokenConfig('wrong'));
+  }, 60_000);
+  afterAll(async () => server?.stop());
+
+  it('the admin certificate authenticates as kapi-admin in system:masters', () => {
+    const who = JSON.parse(admin('auth', 'whoami', '-o', 'json').stdout);
+    expect(who.status.userInfo).toMatchObject({ username: 'kapi-admin', groups: ['system:masters', 'system:authenticated'] });
+    expect(admin('auth', 'can-i', 'delete', 'nodes').stdout).toBe('yes\n');
+  });
+
+  it('a token user gets only what a RoleBinding grants', () => {
+    const who = JSON.parse(jane('auth', 'whoami', '-o', 'json').stdout);
+    expect(who.status.userInfo).toMatchObject({ username: 'jane', uid: 'uid-jane', groups: ['dev', 'qa', 'system:authenticated'] });
+    expect(jane('auth', 'can-i', 'list', 'configmaps', '-n', 'default')).toMatchObject({ status: 1, stdout: 'no\n' });
+    const denied = jane('get', 'configmaps', '-n', 'default');
+    expect(denied.status).toBe(1);
+    expect(denied.stderr).toContain('configmaps is forbidden: User "jane" cannot list resource "configmaps" in API group "" in the namespace "default"');
+
+    expect(admin('create', 'rolebinding', 'jane-view', '--clusterrole=view', '--user=jane', '-n', 'default').status).toBe(0);
+    expect(jane('auth', 'can-i', 'list', 'configmaps', '-n', 'default').stdout).toBe('yes\n');
+    expect(jane('auth', 'can-i', 'create', 'configmaps', '-n', 'default')).toMatchObject({ status: 1, stdout: 'no\n' });
+    expect(jane('get', 'configmaps', '-n', 'default').status).toBe(0);
+    const write = jane('create', 'configmap', 'nope', '-n', 'default');
+    expect(write.status).toBe(1);
+    expect(write.stderr).toContain('configmaps is forbidden: User "jane" cannot create resource "configmaps"');
+    expect(jane('auth', 'can-i', '--list', '-n', 'default').stdout).toMatch(/^configmaps\s+\[\]\s+\[\]\s+\[get list watch\]$/m);
+  });
+
+  it('a bad token is 401', () => {
+    const res = stranger('get', 'pods');
+    expect(res.status).toBe(1);
+    expect(res.stderr).toContain('You must be logged in to the server (the server has asked for the client to provide credentials)');
+  });
+});
