@@ -200,6 +200,9 @@ describe('CRUD and metadata rules', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ kind: 'Status', reason: 'NotFound', code: 404 });
     expect((await h.req('GET', '/nope')).status).toBe(404);
+    const postItem = await h.req('POST', `${CM}/named`, configMap('named'));
+    expect(postItem.status).toBe(405);
+    expect(postItem.body.message).toBe('POST is not supported on resources of kind "configmaps"');
     const notAllowed = await h.req('GET', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews');
     expect(notAllowed.status).toBe(405);
     expect(notAllowed.body.reason).toBe('MethodNotAllowed');

@@ -101,6 +101,8 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
     const verbs = info.subresource ? subresourceVerbs(entry, info.subresource) : entry.info.verbs;
     if (!verbs) throw NOT_FOUND_PATH();
     if (!verbs.includes(info.verb)) throw newMethodNotSupported(gr, info.verb);
+    // POST goes to a collection; on an object only to a subresource (pods/NAME/eviction).
+    if (info.verb === 'create' && info.name && !info.subresource) throw newMethodNotSupported(gr, 'POST');
 
     const ctx: RequestContext = {
       entry,
