@@ -1,0 +1,90 @@
+// The baselines, measured in the same run: B1/B2 bare node:http, B3 the codecs in-process, B4 raw etcd.
+import { CREATE_CONCURRENCY, GET_CONNECTIONS, PAGE, WARMUP_CREATES } from './config.mjs';
+import { B, checkErrors, cpuCell, createTask, log, measured, P, rows, want } from './context.mjs';
+import { startBaselineServer, stop } from './processes.mjs';
+import { mbps, mib, ms, num } from './report.mjs';
+
+/** B3: one row per object and format. */
+export async function baselineCodecs() {
+  log('B3 codecs (in-process)');
+  const { result } = await measured([], { kind: 'codecs', seconds: P.codecSeconds, listItems: PAGE }, 300_000);
+  B.B3 = result;
+  for (const r of result.rows) {
+    rows.push({
+      id: 'B3',
+      scenario: `codec ${r.object} ${r.format}`,
+      backend: 'in-process',
+      throughput: `${num(r.encodeOps)} enc/s · ${num(r.decodeOps)} dec/s`,
+      notes: `${num(r.bytes)} B; encode ${mbps(r.encodeMBps * 1e6)}`,
+    });
+  }
+}
+
+/** B1 (for GET and media) and B2 (for create) on one bare node:http server. */
+export async function baselineHttp() {
+  const srv = await startBaselineServer();
+  try {
+    if (want('get') || want('media')) {
+      log('B1 bare node:http GET');
+      const { result, usage } = await measured(
+        [srv.pid],
+        { kind: 'http', origin: srv.origin, path: '/', connections: GET_CONNECTIONS, maxOps: 50_000_000, maxSeconds: P.getSeconds, warmupSeconds: 1 },
+        (P.getSeconds + 60) * 1000,
+      );
+      checkErrors('B1', result);
+      B.B1 = { ...result, server: usage[0] };
+      rows.push({
+        id: 'B1',
+        scenario: `bare node:http GET 1 KiB JSON, ${GET_CONNECTIONS} conns`,
+        backend: '—',
+        throughput: `${num(result.opsPerSec)} req/s`,
+        p50: ms(result.latency.p50),
+        p99: ms(result.latency.p99),
+        cpu: cpuCell(usage[0].cpuSeconds, result.ops),
+        rss: mib(usage[0].peakRss),
+      });
+    }
+    if (want('create')) {
+      log('B2 bare node:http POST echo');
+      const task = { ...createTask(srv.origin, 'bench', 0, 50_000_000, P.getSeconds), path: '/', warmupSeconds: 1 };
+      const { result, usage } = await measured([srv.pid], task, (P.getSeconds + 60) * 1000);
+      checkErrors('B2', result);
+      B.B2 = { ...result, server: usage[0] };
+      rows.push({
+        id: 'B2',
+        scenario: `bare node:http POST echo 1 KiB, ${CREATE_CONCURRENCY} conc, ${P.getSeconds} s`,
+        backend: '—',
+        throughput: `${num(result.opsPerSec)} req/s`,
+        p50: ms(result.latency.p50),
+        p99: ms(result.latency.p99),
+        cpu: cpuCell(usage[0].cpuSeconds, result.ops),
+        rss: mib(usage[0].peakRss),
+      });
+    }
+  } finally {
+    await stop(srv.child);
+  }
+}
+
+/** B4: as many raw creates as scenario 1 makes, at its concurrency. */
+export async function baselineEtcd(etcd) {
+  log('B4 raw etcd creates');
+  const { result, usage } = await measured(
+    [etcd.pid],
+    { kind: 'etcdPuts', endpoint: etcd.endpoint, prefix: '/bench-b4', concurrency: CREATE_CONCURRENCY, maxOps: P.create, maxSeconds: 120, warmupOps: WARMUP_CREATES },
+    180_000,
+  );
+  checkErrors('B4', result);
+  B.B4 = { ...result, etcd: usage[0], version: etcd.version };
+  rows.push({
+    id: 'B4',
+    scenario: `raw etcd create txn (@kapi/storage-etcd, grpc-js), ${CREATE_CONCURRENCY} conc, ${num(result.ops)} keys`,
+    backend: 'etcd',
+    throughput: `${num(result.opsPerSec)} puts/s`,
+    p50: ms(result.latency.p50),
+    p99: ms(result.latency.p99),
+    cpu: `${cpuCell(usage[0].cpuSeconds, result.ops)} (etcd)`,
+    rss: `${mib(usage[0].peakRss)} (etcd)`,
+    notes: `${result.valueBytes} B values; ${etcd.version}`,
+  });
+}
