@@ -1,21 +1,12 @@
 import type { KubeObject } from '@kapi/apimachinery';
 import type { UserInfo } from '../admission/types.js';
 import { deleteObject } from '../registry/delete.js';
-import { listObjects } from '../registry/list.js';
+import { ALL_OBJECTS, listObjects } from '../registry/list.js';
 import type { ResourceEntry, ResourceRegistry } from '../registry/resources.js';
 import type { RequestContext, Store } from '../registry/store.js';
-import { everythingFieldSelector, everythingLabelSelector } from '@kapi/apimachinery';
 import { NAMESPACE_FINALIZER } from './strategy.js';
 
 const RETRY_MS = 500;
-const ALL = {
-  labelSelector: everythingLabelSelector,
-  fieldSelector: everythingFieldSelector,
-  limit: 0,
-  continueToken: '',
-  resourceVersion: '',
-  resourceVersionMatch: '',
-};
 
 /**
  * The namespace controller, in process: when a namespace is Terminating it deletes everything in it, waits for
@@ -49,7 +40,7 @@ export function createNamespaceController(store: Store, registry: ResourceRegist
     for (const entry of registry.entries) {
       if (entry.info.scope !== 'Namespaced' || !entry.info.verbs.includes('delete') || !entry.info.verbs.includes('list')) continue;
       const ctx = ctxFor(entry, name);
-      const list = await listObjects(store, ctx, ALL);
+      const list = await listObjects(store, ctx, ALL_OBJECTS);
       for (const item of list.items) {
         const result = await deleteObject(store, ctx, String((item.metadata as { name: string }).name)).catch((err) => {
           if ((err as { status?: { code?: number } }).status?.code === 404) return { removed: true };
@@ -85,7 +76,7 @@ export function createNamespaceController(store: Store, registry: ResourceRegist
     /** Picks up namespaces left Terminating (after a restart on durable storage). */
     async resync() {
       if (!namespaces) return;
-      const list = await listObjects(store, ctxFor(namespaces, ''), ALL);
+      const list = await listObjects(store, ctxFor(namespaces, ''), ALL_OBJECTS);
       for (const ns of list.items) {
         const meta = ns.metadata as { name: string; deletionTimestamp?: string };
         if (meta.deletionTimestamp) schedule(meta.name);

@@ -1,4 +1,6 @@
 import {
+  everythingFieldSelector,
+  everythingLabelSelector,
   newBadRequest,
   newResourceExpired,
   parseFieldSelector,
@@ -22,6 +24,16 @@ export interface ListOptions {
   resourceVersion: string;
   resourceVersionMatch: string;
 }
+
+/** Every object of a collection, at the current revision: what in-process controllers list with. */
+export const ALL_OBJECTS: ListOptions = Object.freeze({
+  labelSelector: everythingLabelSelector,
+  fieldSelector: everythingFieldSelector,
+  limit: 0,
+  continueToken: '',
+  resourceVersion: '',
+  resourceVersionMatch: '',
+});
 
 /** Parses the list query parameters (labelSelector, fieldSelector, limit, continue, resourceVersion...). */
 export function parseListOptions(entry: ResourceEntry, query: URLSearchParams): ListOptions {

@@ -3,15 +3,13 @@ import {
   newNotFound,
   newTooManyRequests,
   StatusError,
-  everythingFieldSelector,
-  everythingLabelSelector,
   type KubeObject,
 } from '@kapi/apimachinery';
 import { decodeLoose } from '../endpoints/decode.js';
 import type { SubresourceHandler } from '../endpoints/resource-handler.js';
 import { render, response } from '../endpoints/respond.js';
 import { deleteObject, type DeleteOptions } from '../registry/delete.js';
-import { listObjects } from '../registry/list.js';
+import { ALL_OBJECTS, listObjects } from '../registry/list.js';
 import type { ResourceRegistry } from '../registry/resources.js';
 import type { Store } from '../registry/store.js';
 
@@ -29,10 +27,7 @@ export function evictionHandler(store: Store, registry: ResourceRegistry): Subre
     const pdbEntry = registry.byKind('policy', 'v1', 'PodDisruptionBudget');
     if (pdbEntry) {
       const pdbCtx = { ...ctx, entry: pdbEntry, subresource: '' };
-      const list = await listObjects(store, pdbCtx, {
-        labelSelector: everythingLabelSelector, fieldSelector: everythingFieldSelector, limit: 0,
-        continueToken: '', resourceVersion: '', resourceVersionMatch: '',
-      });
+      const list = await listObjects(store, pdbCtx, ALL_OBJECTS);
       const labels = (pod.metadata as { labels?: Record<string, string> }).labels ?? {};
       for (const pdb of list.items as Pdb[]) {
         const selector = pdb.spec?.selector;

@@ -1,19 +1,11 @@
-import { everythingFieldSelector, everythingLabelSelector, type KubeObject } from '@kapi/apimachinery';
+import type { KubeObject } from '@kapi/apimachinery';
 import type { UserInfo } from '../../admission/types.js';
 import { decodeFromStorage } from '../../registry/codec.js';
-import { listObjects, type ListOptions } from '../../registry/list.js';
+import { ALL_OBJECTS, listObjects } from '../../registry/list.js';
 import type { ResourceEntry, ResourceRegistry } from '../../registry/resources.js';
 import type { RequestContext, Store } from '../../registry/store.js';
 import { RBAC_GROUP, type ClusterRole, type ClusterRoleBinding, type RbacSource, type Role, type RoleBinding } from './types.js';
 
-const EVERYTHING: ListOptions = {
-  labelSelector: everythingLabelSelector,
-  fieldSelector: everythingFieldSelector,
-  limit: 0,
-  continueToken: '',
-  resourceVersion: '',
-  resourceVersionMatch: '',
-};
 
 /**
  * An RbacSource reading the four RBAC kinds through the generic Store, as `user`, at the current revision on every
@@ -27,7 +19,7 @@ export function createStoreRbacSource(store: Store, registry: ResourceRegistry, 
   const list = async <T>(kind: string, namespace: string): Promise<T[]> => {
     const e = entry(kind);
     if (!e) return [];
-    return (await listObjects(store, ctx(e, namespace), EVERYTHING)).items as unknown as T[];
+    return (await listObjects(store, ctx(e, namespace), ALL_OBJECTS)).items as unknown as T[];
   };
 
   const get = async <T>(kind: string, namespace: string, name: string): Promise<T | undefined> => {
