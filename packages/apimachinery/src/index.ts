@@ -10,6 +10,7 @@ export type * from './validation/types.js';
 export * from './validation/ajv.js';
 export * from './validation/unknown-fields.js';
 export * from './validation/defaults.js';
+export * from './validation/walk.js';
 
 // The meta.k8s.io/v1 and apidiscovery.k8s.io/v2 types, generated from schemas/meta and schemas/apidiscovery.
 export type * from './generated/types.js';

@@ -1,4 +1,4 @@
-import { decodeEnvelope, isStatusError, newBadRequest, type FieldShape, type FieldTree, type KubeObject } from '@kapi/apimachinery';
+import { decodeEnvelope, isStatusError, newBadRequest, walkFieldTree, type FieldTree, type KubeObject } from '@kapi/apimachinery';
 import { parse as parseYaml } from 'yaml';
 import { checkDecoded, checkYamlDepth, MAX_YAML_ALIAS_COUNT } from '../limits/nesting.js';
 import { apiVersionOf, type ResourceEntry } from '../registry/resources.js';
@@ -12,21 +12,12 @@ import type { BodyFormat } from './negotiate.js';
  * a Protobuf body reads like the JSON one (`generateName: ""` is not a request for a generated name). Map
  * values are data and stay as they are; the field tree tells maps from structs.
  */
-function dropGoEmptyStrings(tree: FieldTree, shape: FieldShape, value: unknown): void {
-  if (shape === 0 || shape === '*' || value === null || typeof value !== 'object') return;
-  if (typeof shape === 'string') {
-    const type = tree.types[shape];
-    if (!type) return;
-    const obj = value as Record<string, unknown>;
-    for (const [key, child] of Object.entries(obj)) {
-      if (child === '' && type.props[key] !== undefined) delete obj[key];
-      else if (type.props[key] !== undefined) dropGoEmptyStrings(tree, type.props[key], child);
-    }
-  } else if ('a' in shape) {
-    if (Array.isArray(value)) for (const item of value) dropGoEmptyStrings(tree, shape.a, item);
-  } else {
-    for (const item of Object.values(value as Record<string, unknown>)) dropGoEmptyStrings(tree, shape.m, item);
-  }
+function dropGoEmptyStrings(tree: FieldTree, typeKey: string, value: unknown): void {
+  walkFieldTree(tree, typeKey, value, {
+    onObject(type, obj) {
+      for (const [key, child] of Object.entries(obj)) if (child === '' && type.props[key] !== undefined) delete obj[key];
+    },
+  });
 }
 
 /** Drops `null` members recursively: kube treats an explicit null as an unset field (Go's JSON decoding). */

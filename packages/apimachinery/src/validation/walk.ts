@@ -1,0 +1,41 @@
+import type { FieldShape, FieldTree } from './types.js';
+
+/** One object type of a field tree: its known properties, defaults and whether unknown ones are kept. */
+export type TypeShape = FieldTree['types'][string];
+
+export interface FieldTreeVisitor {
+  /** Called on each object of a named type before its properties are walked; may add or delete properties. */
+  onObject?(type: TypeShape, obj: Record<string, unknown>, path: string): void;
+  /** Called, in document order, for each property the type does not declare (`path` is the property's). */
+  onUnknown?(type: TypeShape, obj: Record<string, unknown>, key: string, path: string): void;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * Walks a JSON value as `shape` of a group's field tree, with kube-style paths (`spec.containers[0].name`, map
+ * entries as `labels[key]`). Free-form values (`'*'`) and scalars are not entered; known properties are walked in
+ * document order.
+ */
+export function walkFieldTree(tree: FieldTree, shape: FieldShape, value: unknown, visitor: FieldTreeVisitor, path = ''): void {
+  if (shape === 0 || shape === '*' || value === null || value === undefined) return;
+  if (typeof shape === 'string') {
+    const type = tree.types[shape];
+    if (!type || !isObject(value)) return;
+    visitor.onObject?.(type, value, path);
+    for (const key of Object.keys(value)) {
+      const child = path ? `${path}.${key}` : key;
+      const known = type.props[key];
+      if (known === undefined) visitor.onUnknown?.(type, value, key, child);
+      else walkFieldTree(tree, known, value[key], visitor, child);
+    }
+    return;
+  }
+  if ('a' in shape) {
+    if (Array.isArray(value)) value.forEach((item, i) => walkFieldTree(tree, shape.a, item, visitor, `${path}[${i}]`));
+    return;
+  }
+  if (isObject(value)) {
+    for (const [key, item] of Object.entries(value)) walkFieldTree(tree, shape.m, item, visitor, `${path}[${key}]`);
+  }
+}
