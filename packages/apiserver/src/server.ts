@@ -1,4 +1,4 @@
-import { newNotFound } from '@kapi/apimachinery';
+import { newPathNotFound } from '@kapi/apimachinery';
 import type { StorageBackend } from '@kapi/storage';
 import { Hono } from 'hono';
 import { createAdmissionChain } from './admission/chain.js';
@@ -144,7 +144,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
   const app = new Hono<{ Bindings: FetchEnv | undefined; Variables: { user: UserInfo } }>();
   app.onError((err) => errorResponse(err, log));
-  app.notFound(() => errorResponse(newNotFound({ group: '', resource: '' }, '')));
+  app.notFound(() => errorResponse(newPathNotFound()));
   // The filter chain in kube-apiserver's order: audit (outermost: it records the code the client got, whoever
   // answered), request timeout, authentication and authorization, then in-flight limits (so system:masters is
   // exempt) and the body size limit.
@@ -173,7 +173,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   app.all('*', async (c) => {
     const url = new URL(c.req.url);
     const info = parseRequestInfo(c.req.method, url.pathname, url.searchParams);
-    if (!info) return errorResponse(newNotFound({ group: '', resource: '' }, ''));
+    if (!info) return errorResponse(newPathNotFound());
     try {
       return await handleResource(c.req.raw, info, c.get('user'));
     } catch (err) {

@@ -198,7 +198,7 @@ describe('CRUD and metadata rules', () => {
   it('answers every failure with a Status: unknown paths 404, unsupported verbs 405, bad media 406/415', async () => {
     const unknown = await h.req('GET', '/api/v1/namespaces/default/widgets');
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toMatchObject({ kind: 'Status', reason: 'NotFound', code: 404 });
+    expect(unknown.body).toMatchObject({ kind: 'Status', reason: 'NotFound', code: 404, message: 'the server could not find the requested resource' });
     expect((await h.req('GET', '/nope')).status).toBe(404);
     const postItem = await h.req('POST', `${CM}/named`, configMap('named'));
     expect(postItem.status).toBe(405);

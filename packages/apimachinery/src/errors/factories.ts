@@ -19,6 +19,11 @@ export function newNotFound(gr: GroupResource, name: string): StatusError {
   );
 }
 
+/** 404 NotFound for a path the server does not serve: `the server could not find the requested resource`. */
+export function newPathNotFound(): StatusError {
+  return new StatusError(failureStatus(404, StatusReasons.NotFound, 'the server could not find the requested resource', {}));
+}
+
 /** 409 AlreadyExists: `pods "foo" already exists`. */
 export function newAlreadyExists(gr: GroupResource, name: string): StatusError {
   return new StatusError(

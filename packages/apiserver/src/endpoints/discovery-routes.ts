@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { parseMediaTypes } from './negotiate.js';
-import { StatusError, StatusReasons, type GroupDefinition } from '@kapi/apimachinery';
+import { newPathNotFound, StatusError, type GroupDefinition } from '@kapi/apimachinery';
 import {
   AGGREGATED_DISCOVERY_GROUP,
   AGGREGATED_DISCOVERY_KIND,
@@ -49,19 +49,7 @@ export function negotiateDiscovery(accept: string | null | undefined): Discovery
   return 'legacy';
 }
 
-/** kube's answer to a path it does not serve: 404 NotFound, `the server could not find the requested resource`. */
-function notFound(): StatusError {
-  return new StatusError({
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message: 'the server could not find the requested resource',
-    reason: StatusReasons.NotFound,
-    details: {},
-    code: 404,
-  });
-}
+const notFound = newPathNotFound;
 
 function errorResponse(err: StatusError): Response {
   return new Response(JSON.stringify(err.status), { status: err.code, headers: { 'Content-Type': JSON_CONTENT_TYPE } });

@@ -1,6 +1,6 @@
 import { parseMediaTypes } from './negotiate.js';
 import { Hono, type Context } from 'hono';
-import type { GroupDefinition } from '@kapi/apimachinery';
+import { newPathNotFound, type GroupDefinition } from '@kapi/apimachinery';
 import {
   CONTENT_TYPE_JSON,
   CONTENT_TYPE_V2_PROTOBUF,
@@ -9,17 +9,6 @@ import {
   type EncodedDocument,
   type OpenAPIOptions,
 } from '../openapi/index.js';
-
-const NOT_FOUND = {
-  kind: 'Status',
-  apiVersion: 'v1',
-  metadata: {},
-  status: 'Failure',
-  message: 'the server could not find the requested resource',
-  reason: 'NotFound',
-  details: {},
-  code: 404,
-};
 
 const ONE_YEAR_MS = 365 * 24 * 60 * 60 * 1000;
 
@@ -79,7 +68,7 @@ export function createOpenAPIRoutes(getGroups: () => GroupDefinition[], options:
   app.get('/openapi/v3/*', (c) => {
     const path = safeDecode(c.req.path.slice('/openapi/v3/'.length)).replace(/\/+$/, '');
     const doc = path ? service.v3(path) : service.v3Index();
-    if (!doc) return c.json(NOT_FOUND, 404);
+    if (!doc) return c.json(newPathNotFound().status, 404);
     if (!v3Accepts(c)) return notAcceptable(c, [CONTENT_TYPE_JSON]);
     return send(c, doc, CONTENT_TYPE_JSON, path ? (etag) => `/openapi/v3/${path}?hash=${etag}` : undefined);
   });

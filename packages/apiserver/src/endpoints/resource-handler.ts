@@ -5,6 +5,7 @@ import {
   applyDefaults,
   newInvalid,
   newNotFound,
+  newPathNotFound,
   decodeProtobufObject,
   type FieldError,
   type KubeList,
@@ -59,7 +60,7 @@ export interface ResourceHandlerDeps {
 /** kube compresses responses from this size up (defaultGzipThresholdBytes). */
 export const GZIP_THRESHOLD_BYTES = 128 * 1024;
 
-const NOT_FOUND_PATH = () => newNotFound({ group: '', resource: '' }, '');
+const NOT_FOUND_PATH = newPathNotFound;
 
 /** The verbs a subresource takes: status and scale are read and written; others declare theirs. */
 function subresourceVerbs(entry: ResourceEntry, subresource: string): string[] | undefined {
