@@ -21,7 +21,7 @@ import {
   type Authenticator,
   type ApiServerOptions,
 } from '@kapi/apiserver';
-import { createMemoryBackend, startCompactor, type StorageBackend } from '@kapi/storage';
+import { createMemoryBackend, type StorageBackend } from '@kapi/storage';
 import { createEtcdBackend } from '@kapi/storage-etcd';
 import { createSqliteBackend } from '@kapi/storage-sqlite';
 import { createWriteStream, mkdirSync, openSync, readFileSync } from 'node:fs';
@@ -124,8 +124,8 @@ export function openAuditLog(path: string | undefined, log: (level: number, mess
 }
 
 /**
- * Composes the API server from the configuration: storage → group plugins → ApiServer, plus the compactor of
- * `--etcd-compaction-interval`, which runs while the server does.
+ * Composes the API server from the configuration: storage → group plugins → ApiServer (which runs the compactor
+ * of `--etcd-compaction-interval` while it serves).
  */
 export function createKapiApiServer(config: ServerConfig, log: (level: number, message: string) => void): ApiServer {
   const audit = openAuditLog(config.auditLogPath, log);
@@ -146,16 +146,14 @@ export function createKapiApiServer(config: ServerConfig, log: (level: number, m
       requestTimeoutMs: config.requestTimeoutMs,
     },
     audit: audit.sink,
+    compactionIntervalMs: config.etcdCompactionIntervalMs,
   });
-  let compactor: { stop(): void } | undefined;
   return {
     ...apiServer,
     async start() {
       await startRacingPeers(apiServer);
-      compactor = startCompactor(storage, { intervalMs: config.etcdCompactionIntervalMs, log: (message) => log(2, message) });
     },
     async stop() {
-      compactor?.stop();
       await apiServer.stop();
       await audit.close();
     },

@@ -1,7 +1,9 @@
 import { newPathNotFound } from '@kapi/apimachinery';
 import type { StorageBackend } from '@kapi/storage';
 import { Hono } from 'hono';
+import { startCompactor, type Compactor } from '@kapi/storage';
 import { createAdmissionChain } from './admission/chain.js';
+import { createWatchCache, type WatchCacheOptions } from './cacher/cacher.js';
 import type { AdmissionPlugin, UserInfo } from './admission/types.js';
 import { alwaysAllow } from './auth/always-allow.js';
 import { ANONYMOUS } from './auth/authenticators.js';
@@ -58,6 +60,13 @@ export interface ApiServerOptions {
   limits?: RequestLimits;
   /** `--audit-log-path`: one audit.k8s.io/v1 Event (Metadata level) per request, as a JSON line. Default none. */
   audit?: AuditSink;
+  /**
+   * `--etcd-compaction-interval` in ms (kube's default, 5 minutes): storage history older than one interval is
+   * compacted, which bounds the watch history and the lifetime of continue tokens. 0 disables compaction.
+   */
+  compactionIntervalMs?: number;
+  /** Watch cache tuning (history size, bookmark interval, per-watcher buffer, ...); kube's defaults otherwise. */
+  watchCache?: WatchCacheOptions;
 }
 
 /** What the transport tells the server about a request besides the request itself. */
@@ -78,6 +87,9 @@ export interface ApiServer {
 
 /** kube's anonymous user: requests without credentials run as it while anonymous access is on. */
 export { ANONYMOUS };
+
+/** kube-apiserver's `--etcd-compaction-interval` default: 5 minutes. */
+export const DEFAULT_COMPACTION_INTERVAL_MS = 5 * 60_000;
 
 /** The namespaces kube-apiserver creates at start. */
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
@@ -101,9 +113,25 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     return kv ? decodeFromStorage(kv) : undefined;
   };
   const admission = createAdmissionChain([namespaceLifecycle(getNamespace), ...(options.admission ?? [])]);
+  const gates = {
+    CBORServingAndStorage: false,
+    APIResponseCompression: true,
+    AllowUnsafeMalformedObjectDeletion: false,
+    WatchList: false,
+    ListFromCacheSnapshot: true,
+    ...options.featureGates,
+  };
+  const cache = createWatchCache(
+    options.storage,
+    registry.entries.map((e) => e.keyPrefix),
+    { ...options.watchCache, ...(gates.ListFromCacheSnapshot ? {} : { snapshotRetentionMs: 0 }) },
+    log,
+  );
+  let compactor: Compactor | undefined;
   const store = createStore({
     storage: options.storage,
     admission,
+    cache,
     onWrite: (entry, type, obj) => controller?.onWrite(entry, type, obj),
   });
   controller = createNamespaceController(store, registry, SYSTEM_USER, log);
@@ -122,7 +150,6 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (answer && entry.info.verbs.length === 1 && entry.info.verbs[0] === 'create') special[entry.info.plural] = reviewHandler(answer);
   }
   if (registry.lookup('', 'v1', 'pods')) special['pods/eviction'] = evictionHandler(store, registry);
-  const gates = { CBORServingAndStorage: false, APIResponseCompression: true, AllowUnsafeMalformedObjectDeletion: false, ...options.featureGates };
   const handleResource = createResourceHandler({
     registry,
     store,
@@ -131,6 +158,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     cbor: gates.CBORServingAndStorage,
     compression: gates.APIResponseCompression,
     unsafeDeletion: gates.AllowUnsafeMalformedObjectDeletion,
+    watchList: gates.WatchList,
     authorizer,
   });
   /** The format errors are written in: what the client accepts, JSON when that cannot be told. */
@@ -184,6 +212,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   return {
     fetch: (request, env) => app.fetch(request, env),
     async start() {
+      await cache.start();
       if (namespaceEntry) {
         for (const name of SYSTEM_NAMESPACES) {
           if (await store.read(systemCtx(namespaceEntry), name)) continue;
@@ -198,10 +227,17 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       }
       for (const hook of startHooks) await hook();
       await controller!.resync();
+      compactor = startCompactor(options.storage, {
+        intervalMs: options.compactionIntervalMs ?? DEFAULT_COMPACTION_INTERVAL_MS,
+        log: (message) => log(2, message),
+        onCompact: (revision) => cache.compacted(revision),
+      });
       ready = true;
     },
     async stop() {
       ready = false;
+      compactor?.stop();
+      cache.stop();
       controller!.stop();
       await options.storage.close();
     },

@@ -5,6 +5,8 @@ export interface CompactorOptions {
   intervalMs: number;
   /** Told about each compaction and each failure (a failed round is retried at the next tick). */
   log?: (message: string) => void;
+  /** Told after each compaction, with the oldest revision still readable (a watch cache forgets what came before). */
+  onCompact?: (revision: number) => void;
 }
 
 export interface Compactor {
@@ -30,6 +32,7 @@ export function startCompactor(storage: StorageBackend, options: CompactorOption
     try {
       if (previous > 0) {
         await storage.compact(previous);
+        options.onCompact?.(previous);
         log(`compacted storage history up to revision ${previous}`);
       }
       previous = await storage.currentRevision();

@@ -1,5 +1,6 @@
 import type { UserInfo } from '../admission/types.js';
 import type { AuthorizationAttributes } from './types.js';
+import { queryFlag } from '../registry/list-options.js';
 
 // kube's RequestInfoFactory configuration: API prefixes, the groupless one, and verbs spelled in the path.
 const GROUPLESS_PREFIX = 'api';
@@ -64,7 +65,7 @@ export function requestAttributes(user: UserInfo, method: string, pathname: stri
   if (parts.length >= 3 && verb !== 'proxy') attrs.subresource = parts[2];
 
   if (attrs.name === '' && verb === 'get') {
-    verb = isWatch(query) ? 'watch' : 'list';
+    verb = (queryFlag(query, 'watch') ?? false) ? 'watch' : 'list';
     const name = exactName(query.get('fieldSelector'));
     if (name !== undefined && validPathSegment(name)) attrs.name = name;
   }
@@ -74,15 +75,6 @@ export function requestAttributes(user: UserInfo, method: string, pathname: stri
 }
 
 const METHOD_VERBS: Record<string, string> = { POST: 'create', GET: 'get', HEAD: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };
-
-/** `?watch=`: Go's ParseBool, and kube's fallback (anything but false/0 watches) for values it cannot parse. */
-function isWatch(query: URLSearchParams): boolean {
-  const value = query.get('watch');
-  if (value === null) return false;
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False', ''].includes(value)) return false;
-  return !['false', '0'].includes(value.toLowerCase());
-}
 
 /** The name a field selector requires exactly (`metadata.name=x` or `metadata.name==x` among its terms). */
 function exactName(selector: string | null): string | undefined {

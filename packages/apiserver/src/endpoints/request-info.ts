@@ -1,4 +1,5 @@
 import { newBadRequest } from '@kapi/apimachinery';
+import { queryFlag } from '../registry/list-options.js';
 
 /** What a resource request is about, read off its method, path and query (kube's RequestInfoFactory). */
 export interface RequestInfo {
@@ -48,7 +49,7 @@ export function parseRequestInfo(method: string, pathname: string, query: URLSea
   const [resource, name = '', subresource = '', ...extra] = rest;
   if (extra.length) return undefined;
   const isCollection = name === '';
-  const watch = ['1', 'true'].includes((query.get('watch') ?? '').toLowerCase());
+  const watch = queryFlag(query, 'watch') ?? false;
   let verb: RequestInfo['verb'];
   switch (method) {
     case 'GET':

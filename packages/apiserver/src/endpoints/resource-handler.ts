@@ -16,7 +16,7 @@ import { deleteObject, unsafeDeleteCorrupt, type DeleteOptions } from '../regist
 import { requestAttributes } from '../auth/attributes.js';
 import { forbiddenError } from '../auth/forbidden.js';
 import type { Authorizer } from '../auth/types.js';
-import { listObjects, parseListOptions } from '../registry/list.js';
+import { getObject, listObjects, parseListOptions } from '../registry/list.js';
 import type { ResourceEntry, ResourceRegistry } from '../registry/resources.js';
 import type { RequestContext, Store } from '../registry/store.js';
 import { buildTable } from '../table/table.js';
@@ -53,6 +53,8 @@ export interface ResourceHandlerDeps {
   compression: boolean;
   /** AllowUnsafeMalformedObjectDeletion: honour ignoreStoreReadErrorWithClusterBreakingPotential. */
   unsafeDeletion: boolean;
+  /** WatchList: streaming lists (`sendInitialEvents` on watches). */
+  watchList: boolean;
   /** The authorizer chain, for permissions a request needs beyond its own verb (forced deletion). */
   authorizer?: Authorizer;
 }
@@ -145,7 +147,7 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
 
     switch (info.verb) {
       case 'get': {
-        const obj = await store.get(ctx, info.name);
+        const obj = await getObject(store, ctx, info.name, query.get('resourceVersion') ?? '');
         if (format.kind === 'table') return read(render(tableOf([obj]), { kind: 'json' }, { pretty }));
         return read(render(obj, format, { pretty, protobuf: proto(false) }));
       }
@@ -157,17 +159,15 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
         return read(render(list as unknown as KubeObject, format, { pretty, protobuf: proto(true) }));
       }
       case 'watch': {
-        const options = parseListOptions(entry, query);
-        const timeout = Number(query.get('timeoutSeconds') ?? '') || undefined;
         const encoder = createWatchEncoder(format.kind === 'table' ? { kind: 'json' } : format, entry);
         const stream = await startWatch(store, {
           encoder,
           ctx,
-          options,
+          options: parseListOptions(entry, query),
           name: info.name || undefined,
-          timeoutSeconds: timeout,
           signal: request.signal,
-          renderObject: (obj, first) => (format.kind === 'table' ? tableOf([obj], undefined, !first) : obj),
+          watchList: deps.watchList,
+          renderTable: format.kind === 'table' ? (obj, first) => tableOf([obj], undefined, !first) : undefined,
         });
         return new Response(stream, {
           status: 200,

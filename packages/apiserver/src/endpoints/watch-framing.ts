@@ -8,6 +8,8 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ER
 
 export interface WatchEncoder {
   contentType: string;
+  /** Equal for encoders that frame an object into the same bytes (media type and API version). */
+  id: string;
   /** One framed event; `object` is the resource (or a Status for ERROR). */
   encode(type: WatchEventType, object: unknown): Uint8Array;
 }
@@ -26,6 +28,7 @@ export function createWatchEncoder(format: ResponseFormat, entry: ResourceEntry)
     const apiVersion = entry.info.group ? `${entry.info.group}/${entry.info.version}` : entry.info.version;
     return {
       contentType: `${PROTOBUF_TYPE};stream=watch`,
+      id: `${PROTOBUF_TYPE} ${apiVersion}`,
       encode(type, object) {
         const raw =
           type === 'ERROR'
@@ -40,10 +43,26 @@ export function createWatchEncoder(format: ResponseFormat, entry: ResourceEntry)
     };
   }
   if (format.kind === 'cbor') {
-    return { contentType: CBOR_SEQ_TYPE, encode: (type, object) => encodeCbor({ type, object }) };
+    return { contentType: CBOR_SEQ_TYPE, id: CBOR_SEQ_TYPE, encode: (type, object) => encodeCbor({ type, object }) };
   }
   return {
     contentType: JSON_TYPE,
+    id: JSON_TYPE,
     encode: (type, object) => text.encode(JSON.stringify({ type, object: object as KubeObject }) + '\n'),
   };
+}
+
+const frames = new WeakMap<object, Map<string, Uint8Array>>();
+
+/**
+ * An event framed once per media type (DESIGN.md convention 4): the watch cache shares each object version among
+ * all watchers, so the bytes are kept with the object and reused by every watcher that sends it the same way.
+ */
+export function frameOnce(encoder: WatchEncoder, type: WatchEventType, object: object): Uint8Array {
+  let byKey = frames.get(object);
+  if (!byKey) frames.set(object, (byKey = new Map()));
+  const key = `${type} ${encoder.id}`;
+  let frame = byKey.get(key);
+  if (!frame) byKey.set(key, (frame = encoder.encode(type, object)));
+  return frame;
 }

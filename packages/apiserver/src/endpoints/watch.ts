@@ -1,104 +1,122 @@
-import { newResourceExpired, toStatus, type KubeObject } from '@kapi/apimachinery';
-import type { StorageWatchEvent } from '@kapi/storage';
-import { decodeFromStorage } from '../registry/codec.js';
-import { listObjects, selects, type ListOptions } from '../registry/list.js';
-import { collectionPrefix } from '../registry/resources.js';
+import { newResourceExpired, newTooLargeResourceVersion, newTooManyRequests, toStatus, type KubeObject } from '@kapi/apimachinery';
+import type { CacheEvent } from '../cacher/cache-event.js';
+import { CacheWatcher, type WatcherEvent } from '../cacher/watcher.js';
+import { selects } from '../registry/list.js';
+import { parseResourceVersion, validateListOptions, type ListOptions } from '../registry/list-options.js';
+import { apiVersionOf, collectionPrefix } from '../registry/resources.js';
 import type { RequestContext, Store } from '../registry/store.js';
-import type { WatchEncoder } from './watch-framing.js';
+import { frameOnce, type WatchEncoder } from './watch-framing.js';
 
 export interface WatchRequest {
   ctx: RequestContext;
   options: ListOptions;
-  /** Single-object watch (`/pods/NAME?watch=1`, or fieldSelector=metadata.name=NAME). */
+  /** Single-object watch (`/pods/NAME?watch=1`). */
   name?: string;
-  timeoutSeconds?: number;
   signal: AbortSignal;
-  /** Turns an event's object into what the client asked for (the object itself, or a Table row). */
-  renderObject(obj: KubeObject, first: boolean): unknown;
+  /** The WatchList feature gate: streaming lists (`sendInitialEvents`). */
+  watchList: boolean;
+  /** Turns an event's object into a Table row, for clients that asked for tables (undefined: the object itself). */
+  renderTable?(obj: KubeObject, first: boolean): unknown;
   /** Frames events in the negotiated media type. */
   encoder: WatchEncoder;
 }
 
-type EventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'ERROR';
+/** The annotation on the bookmark that ends a streaming list's initial events. */
+export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 
 /**
- * A watch as a stream of events framed per media type (spec "Watch and list-then-watch"): with resourceVersion
- * unset or "0" it opens with synthetic ADDED events for the current state, then every later change under the
- * collection that the selectors let through. An object that stops matching a selector is sent as DELETED, and
- * one that starts matching as ADDED, as kube's watch cache does.
+ * A watch served by the watch cache, per the spec's watch table: resourceVersion unset (a consistent start) or "0"
+ * opens with synthetic ADDED events for the state, then every later change; another value starts at exactly that
+ * version, replayed from the cache's history (410 as an ERROR event when the history no longer reaches back).
+ * With `sendInitialEvents` (WatchList) the state is followed by a BOOKMARK annotated initial-events-end. An object
+ * that stops matching a selector is sent as DELETED, and one that starts matching as ADDED, as kube's cache does.
  */
 export async function startWatch(store: Store, req: WatchRequest): Promise<ReadableStream<Uint8Array>> {
   const { ctx, options } = req;
   const { entry } = ctx;
+  validateListOptions(options, 'watch', req.watchList);
+  const rv = parseResourceVersion(options.resourceVersion);
+  const cache = store.cache;
+  if (!cache || !(await cache.whenReady(cache.options.freshnessWaitMs))) throw newTooManyRequests('storage is (re)initializing', 1);
+  const collection = cache.collection(entry.keyPrefix);
   const prefix = collectionPrefix(entry, ctx.namespace);
-  const matches = (obj: KubeObject) =>
-    selects(entry, options, obj) && (!req.name || (obj.metadata as { name?: string }).name === req.name);
 
-  let initial: KubeObject[] = [];
-  let after: number;
-  const rv = options.resourceVersion;
-  if (!rv || rv === '0') {
-    const list = await listObjects(store, ctx, { ...options, limit: 0, continueToken: '', resourceVersion: '', resourceVersionMatch: '' });
-    initial = list.items.filter(matches);
-    after = Number((list.metadata as { resourceVersion: string }).resourceVersion);
-  } else {
-    after = Number(rv);
-    if (!Number.isSafeInteger(after) || after < 0) throw newResourceExpired(`too old resource version: ${rv}`);
+  // What the watch starts with: the state (synthetic ADDED), or the history after a version.
+  const withState = options.sendInitialEvents ?? (rv === undefined || rv === 0);
+  if (rv === undefined) await cache.catchUp();
+  else if (rv > 0 && withState && !(await cache.waitFor(rv, cache.options.freshnessWaitMs))) {
+    throw newTooLargeResourceVersion(rv, cache.revision, 1);
   }
 
+  const namespace = entry.info.scope === 'Namespaced' ? ctx.namespace : '';
+  const matches = (obj: KubeObject) => {
+    const meta = obj.metadata as { name?: string; namespace?: string };
+    return (!namespace || meta.namespace === namespace) && (!req.name || meta.name === req.name) && selects(entry, options, obj);
+  };
+  const bookmarkObject = (revision: number, annotations?: Record<string, string>) => ({
+    kind: entry.info.kind,
+    apiVersion: apiVersionOf(entry.info),
+    metadata: { resourceVersion: String(revision), ...(annotations ? { annotations } : {}) },
+  });
   let first = true;
-  const frame = (type: EventType, obj: unknown) => {
-    const object = type === 'ERROR' ? obj : req.renderObject(obj as KubeObject, first);
-    first = false;
-    return req.encoder.encode(type, object);
+  const frame = (event: WatcherEvent): Uint8Array => {
+    const { type, object } = event;
+    if (type === 'ERROR' || type === 'BOOKMARK') return req.encoder.encode(type, object);
+    if (req.renderTable) {
+      const row = req.renderTable(object as KubeObject, first);
+      first = false;
+      return req.encoder.encode(type, row);
+    }
+    return frameOnce(req.encoder, type, object as object);
   };
 
-  let stop = () => {};
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      let closed = false;
-      const close = () => {
-        if (closed) return;
-        closed = true;
-        stop();
-        clearTimeout(timer);
-        try {
-          controller.close();
-        } catch {
-          // already closed by the client
-        }
-      };
-      const timer = req.timeoutSeconds ? setTimeout(close, req.timeoutSeconds * 1000) : undefined;
-      req.signal.addEventListener('abort', close, { once: true });
-      for (const obj of initial) controller.enqueue(frame('ADDED', obj));
-      const watch = store.storage.watch(
-        { prefix, afterRevision: after },
-        {
-          onEvent(event: StorageWatchEvent) {
-            if (closed) return;
-            const obj = decodeFromStorage(event.kv);
-            const prev = event.prevKv ? decodeFromStorage(event.prevKv) : undefined;
-            const now = event.type === 'PUT' && matches(obj);
-            const before = !!prev && matches(prev);
-            let type: EventType | undefined;
-            if (event.type === 'DELETE') type = before || matches(obj) ? 'DELETED' : undefined;
-            else if (now) type = before && !event.created ? 'MODIFIED' : 'ADDED';
-            else if (before) type = 'DELETED';
-            if (type) controller.enqueue(frame(type, obj));
-          },
-          onError(error: Error) {
-            if (closed) return;
-            const code = (error as { code?: string }).code;
-            const status = code === 'Compacted' ? toStatus(newResourceExpired(`too old resource version: ${rv}`)) : toStatus(error);
-            controller.enqueue(frame('ERROR', status));
-            close();
-          },
-        },
-      );
-      stop = () => watch.stop();
-    },
-    cancel() {
-      stop();
+  // From here to addWatcher nothing awaits: the state or backlog read and the subscription are one moment.
+  const initial: WatcherEvent[] = [];
+  let backlog: CacheEvent[] = [];
+  let afterRv: number;
+  let tooOld = false;
+  if (withState) {
+    for (const obj of collection.list({ prefix, limit: 0, selects: matches }).items) initial.push({ type: 'ADDED', object: obj });
+    afterRv = cache.revision;
+    if (options.sendInitialEvents && options.allowWatchBookmarks) {
+      initial.push({ type: 'BOOKMARK', object: bookmarkObject(afterRv, { [INITIAL_EVENTS_END]: 'true' }) });
+    }
+  } else {
+    afterRv = rv ? rv : cache.revision;
+    const events = collection.eventsAfter(afterRv, prefix);
+    if (events) backlog = events;
+    else tooOld = true;
+  }
+
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const watcher: CacheWatcher = new CacheWatcher({
+    matches,
+    afterRv,
+    initial,
+    frame,
+    maxQueued: cache.options.maxQueuedPerWatcher,
+    onEnd: () => {
+      clearTimeout(timer);
+      req.signal.removeEventListener('abort', abort);
+      cache.removeWatcher(collection, watcher);
     },
   });
+  const abort = () => watcher.end();
+  if (tooOld) {
+    // kube's cacher answers 200 and an ERROR event; clients relist and watch again.
+    watcher.end(toStatus(newResourceExpired(`too old resource version: ${rv} (${collection.oldestRv + 1})`)));
+    return watcher.stream;
+  }
+  cache.addWatcher(collection, watcher, options.allowWatchBookmarks ? (revision) => bookmarkObject(revision) : undefined);
+  for (const event of backlog) watcher.offer(event);
+  req.signal.addEventListener('abort', abort, { once: true });
+  if (req.signal.aborted) watcher.end();
+  if (options.timeoutSeconds) {
+    timer = setTimeout(() => {
+      // A bookmark as the stream ends lets the client resume from the newest version, even if nothing changed.
+      if (options.allowWatchBookmarks) watcher.bookmark(bookmarkObject(Math.max(cache.revision, afterRv)), cache.revision);
+      watcher.end();
+    }, options.timeoutSeconds * 1000);
+  }
+  return watcher.stream;
 }

@@ -1,64 +1,21 @@
 import {
-  everythingFieldSelector,
-  everythingLabelSelector,
   newBadRequest,
+  newNotFound,
   newResourceExpired,
-  parseFieldSelector,
-  parseLabelSelector,
+  newTooLargeResourceVersion,
   type KubeList,
   type KubeObject,
-  type ParsedFieldSelector,
-  type ParsedLabelSelector,
 } from '@kapi/apimachinery';
+import { isStorageError } from '@kapi/storage';
+import type { ResourceCache } from '../cacher/resource-cache.js';
 import { decodeFromStorage } from './codec.js';
-import { fromStorageError } from './errors.js';
-import { fieldLabels, supportedFieldLabels } from './field-labels.js';
-import { apiVersionOf, collectionPrefix, type ResourceEntry } from './resources.js';
+import { fromStorageError, groupResource } from './errors.js';
+import { fieldLabels } from './field-labels.js';
+import { EXACT, NOT_OLDER_THAN, parseResourceVersion, validateListOptions, type ListOptions } from './list-options.js';
+import { apiVersionOf, collectionPrefix, objectKey, type ResourceEntry } from './resources.js';
 import type { RequestContext, Store } from './store.js';
 
-export interface ListOptions {
-  labelSelector: ParsedLabelSelector;
-  fieldSelector: ParsedFieldSelector;
-  limit: number;
-  continueToken: string;
-  resourceVersion: string;
-  resourceVersionMatch: string;
-}
-
-/** Every object of a collection, at the current revision: what in-process controllers list with. */
-export const ALL_OBJECTS: ListOptions = Object.freeze({
-  labelSelector: everythingLabelSelector,
-  fieldSelector: everythingFieldSelector,
-  limit: 0,
-  continueToken: '',
-  resourceVersion: '',
-  resourceVersionMatch: '',
-});
-
-/** Parses the list query parameters (labelSelector, fieldSelector, limit, continue, resourceVersion...). */
-export function parseListOptions(entry: ResourceEntry, query: URLSearchParams): ListOptions {
-  const labelSelector = parseLabelSelector(query.get('labelSelector') ?? '');
-  const fieldSelector = parseFieldSelector(query.get('fieldSelector') ?? '');
-  const supported = supportedFieldLabels(entry.info.group, entry.info.kind);
-  for (const r of fieldSelector.requirements) {
-    if (!supported.includes(r.field)) {
-      throw newBadRequest(`field label not supported: ${r.field}`);
-    }
-  }
-  const limitText = query.get('limit') ?? '';
-  const limit = limitText ? Number.parseInt(limitText, 10) : 0;
-  if (limitText && (!Number.isFinite(limit) || String(limit) !== limitText.trim())) {
-    throw newBadRequest(`invalid limit: ${limitText}`);
-  }
-  return {
-    labelSelector,
-    fieldSelector,
-    limit: Math.max(0, limit),
-    continueToken: query.get('continue') ?? '',
-    resourceVersion: query.get('resourceVersion') ?? '',
-    resourceVersionMatch: query.get('resourceVersionMatch') ?? '',
-  };
-}
+export { ALL_OBJECTS, parseListOptions, type ListOptions } from './list-options.js';
 
 interface ContinueToken {
   v: string;
@@ -73,12 +30,17 @@ function encodeContinue(rv: number, start: string): string {
 function decodeContinue(token: string): ContinueToken {
   try {
     const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as ContinueToken;
-    if (parsed.v !== 'meta.k8s.io/v1' || typeof parsed.rv !== 'number' || typeof parsed.start !== 'string') throw new Error();
+    if (parsed.v !== 'meta.k8s.io/v1' || !Number.isSafeInteger(parsed.rv) || parsed.rv <= 0 || typeof parsed.start !== 'string') {
+      throw new Error();
+    }
     return parsed;
   } catch {
     throw newBadRequest(`continue key is not valid: ${token}`);
   }
 }
+
+const EXPIRED_CONTINUE =
+  'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
 
 /** Whether an object passes the list's label and field selectors. */
 export function selects(entry: ResourceEntry, options: Pick<ListOptions, 'labelSelector' | 'fieldSelector'>, obj: KubeObject): boolean {
@@ -87,58 +49,148 @@ export function selects(entry: ResourceEntry, options: Pick<ListOptions, 'labelS
 }
 
 /**
- * A list of a collection (in one namespace or all), at the current revision or the one a continue token
- * carries, filtered by selectors and cut into chunks of `limit`. Every chunk of one listing is read at the same
- * revision, so the chunks form one consistent snapshot.
+ * How a read is served, per the spec's resource version tables: `consistent` (Most recent), `any`, `notOlderThan`
+ * a revision, or `exact` (Exact, and Continuation with the token's revision).
+ */
+export type ReadPlan = { mode: 'consistent' | 'any' } | { mode: 'notOlderThan' | 'exact'; revision: number };
+
+function planList(options: ListOptions): ReadPlan {
+  const rv = parseResourceVersion(options.resourceVersion);
+  if (options.resourceVersionMatch === EXACT) return { mode: 'exact', revision: rv! };
+  if (rv === undefined) return { mode: 'consistent' };
+  if (rv === 0) return { mode: 'any' };
+  if (options.resourceVersionMatch === NOT_OLDER_THAN || !options.limit) return { mode: 'notOlderThan', revision: rv };
+  return { mode: 'exact', revision: rv };
+}
+
+interface Page {
+  items: KubeObject[];
+  revision: number;
+  lastKey: string;
+  more: boolean;
+  remaining: number;
+}
+
+/**
+ * A list of a collection (in one namespace or all), filtered by selectors and cut into chunks of `limit`, read per
+ * the spec's list table: from the watch cache (current state, or a snapshot of a past revision) when it can serve
+ * the read, else from storage. Every chunk of one listing is read at the first chunk's revision, so the chunks form
+ * one consistent snapshot; a token whose revision is gone is 410.
  */
 export async function listObjects(store: Store, ctx: RequestContext, options: ListOptions): Promise<KubeList> {
   const { entry } = ctx;
+  validateListOptions(options, 'list', false);
   const prefix = collectionPrefix(entry, ctx.namespace);
-  let revision = 0;
+  let plan: ReadPlan;
   let startKey: string | undefined;
   if (options.continueToken) {
     if (options.resourceVersion && options.resourceVersion !== '0') {
       throw newBadRequest('specifying resource version is not allowed when using continue');
     }
     const token = decodeContinue(options.continueToken);
-    revision = token.rv;
+    plan = { mode: 'exact', revision: token.rv };
     startKey = prefix + token.start;
-    if (!startKey.startsWith(prefix)) throw newBadRequest(`continue key is not valid: ${options.continueToken}`);
-  } else if (options.resourceVersionMatch === 'Exact' && options.resourceVersion) {
-    revision = Number(options.resourceVersion);
+  } else {
+    plan = planList(options);
   }
   const filtered = !options.labelSelector.isEmpty() || !options.fieldSelector.isEmpty();
+  const select = (obj: KubeObject) => !filtered || selects(entry, options, obj);
+  let page: Page;
+  try {
+    page = await readPage(store, entry, plan, { prefix, startKey, limit: options.limit, select });
+  } catch (err) {
+    if (options.continueToken && isStorageError(err, 'Compacted')) throw newResourceExpired(EXPIRED_CONTINUE);
+    throw fromStorageError(entry, '', err);
+  }
+  const metadata: Record<string, unknown> = { resourceVersion: String(page.revision) };
+  if (options.limit && page.more) {
+    metadata.continue = encodeContinue(page.revision, `${page.lastKey.slice(prefix.length)}\u0000`);
+    if (!filtered) metadata.remainingItemCount = page.remaining;
+  }
+  return { apiVersion: apiVersionOf(entry.info), kind: entry.info.listKind, metadata, items: page.items };
+}
+
+interface PageRequest {
+  prefix: string;
+  startKey?: string;
+  limit: number;
+  select(obj: KubeObject): boolean;
+}
+
+async function readPage(store: Store, entry: ResourceEntry, plan: ReadPlan, req: PageRequest): Promise<Page> {
+  const { cache } = store;
+  const collection = cache?.collection(entry.keyPrefix);
+  const fromCache = (collection: ResourceCache, at?: number): Page => {
+    const revision = at ?? cache!.revision;
+    return { ...collection.list({ prefix: req.prefix, startKey: req.startKey, limit: req.limit, at, selects: req.select }), revision };
+  };
+  switch (plan.mode) {
+    case 'consistent':
+      if (collection && (await cache!.catchUp())) return fromCache(collection);
+      return listStorage(store, req, 0);
+    case 'any':
+      if (collection && cache!.ready) return fromCache(collection);
+      return listStorage(store, req, 0);
+    case 'notOlderThan':
+      if (collection && (await cache!.whenReady(cache!.options.freshnessWaitMs))) {
+        if (!(await cache!.waitFor(plan.revision, cache!.options.freshnessWaitMs))) {
+          throw newTooLargeResourceVersion(plan.revision, cache!.revision, 1);
+        }
+        return fromCache(collection);
+      }
+      return listStorage(store, req, 0, plan.revision);
+    case 'exact':
+      if (collection && cache!.ready && plan.revision > cache!.revision) {
+        await cache!.waitFor(plan.revision, cache!.options.freshnessWaitMs);
+      }
+      if (collection && cache!.hasSnapshot(collection, plan.revision)) return fromCache(collection, plan.revision);
+      return listStorage(store, req, plan.revision);
+  }
+}
+
+/** A page read from storage at `revision` (0: current), which must not be older than `notOlderThan`. */
+async function listStorage(store: Store, req: PageRequest, revision: number, notOlderThan = 0): Promise<Page> {
   const items: KubeObject[] = [];
+  let startKey = req.startKey;
   let more = false;
   let remaining = 0;
   let lastKey = '';
   try {
     for (;;) {
-      const page = await store.storage.list({ prefix, startKey, limit: options.limit || undefined, revision: revision || undefined });
+      const page = await store.storage.list({ prefix: req.prefix, startKey, limit: req.limit || undefined, revision: revision || undefined });
       revision = page.revision;
+      if (revision < notOlderThan) throw newTooLargeResourceVersion(notOlderThan, revision, 1);
+      let consumed = 0;
       for (const kv of page.kvs) {
         lastKey = kv.key;
+        consumed++;
         const obj = decodeFromStorage(kv);
-        if (!filtered || selects(entry, options, obj)) items.push(obj);
-        if (options.limit && items.length >= options.limit) break;
+        if (req.select(obj)) items.push(obj);
+        if (req.limit && items.length >= req.limit) break;
       }
       // With selectors the limit can be reached inside a page; the rest of that page is still to come.
-      const consumedAll = page.kvs.length === 0 || lastKey === page.kvs[page.kvs.length - 1].key;
-      more = page.more || !consumedAll;
-      remaining = page.remaining;
-      if (!options.limit || items.length >= options.limit || !page.more) break;
+      more = page.more || consumed < page.kvs.length;
+      remaining = page.remaining + (page.kvs.length - consumed);
+      if (!req.limit || items.length >= req.limit || !page.more) break;
       startKey = `${lastKey}\u0000`;
     }
   } catch (err) {
-    if (options.continueToken && (err as { code?: string }).code === 'Compacted') {
-      throw newResourceExpired('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.');
-    }
-    throw fromStorageError(entry, '', err);
+    if (isStorageError(err, 'TooLargeRevision')) throw newTooLargeResourceVersion(revision, await store.storage.currentRevision(), 1);
+    throw err;
   }
-  const metadata: Record<string, unknown> = { resourceVersion: String(revision) };
-  if (options.limit && more) {
-    metadata.continue = encodeContinue(revision, `${lastKey.slice(prefix.length)}\u0000`);
-    if (!filtered) metadata.remainingItemCount = remaining;
-  }
-  return { apiVersion: apiVersionOf(entry.info), kind: entry.info.listKind, metadata, items };
+  return { items, revision, lastKey, more, remaining };
+}
+
+/**
+ * Get per the spec's get table: resourceVersion unset reads storage (Most recent); "0" is served by the watch
+ * cache as it is (Any); another value once the cache has reached it (Not older than), else 504.
+ */
+export async function getObject(store: Store, ctx: RequestContext, name: string, resourceVersion: string): Promise<KubeObject> {
+  const rv = parseResourceVersion(resourceVersion);
+  const { cache } = store;
+  if (rv === undefined || !cache || !(await cache.whenReady(cache.options.freshnessWaitMs))) return store.get(ctx, name);
+  if (rv > 0 && !(await cache.waitFor(rv, cache.options.freshnessWaitMs))) throw newTooLargeResourceVersion(rv, cache.revision, 1);
+  const obj = cache.collection(ctx.entry.keyPrefix).get(objectKey(ctx.entry, ctx.namespace, name));
+  if (!obj) throw newNotFound(groupResource(ctx.entry), name);
+  return obj;
 }

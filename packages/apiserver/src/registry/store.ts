@@ -11,6 +11,7 @@ import {
 } from '@kapi/apimachinery';
 import { isStorageError, type KeyValue, type StorageBackend } from '@kapi/storage';
 import type { AdmissionChain } from '../admission/chain.js';
+import type { WatchCache } from '../cacher/cacher.js';
 import type { AdmissionAttributes, AdmissionOperation, UserInfo } from '../admission/types.js';
 import { decodeFromStorage, encodeForStorage } from './codec.js';
 import { jsonEqual, specChanged } from './diff.js';
@@ -35,6 +36,8 @@ export type WriteType = 'ADDED' | 'MODIFIED' | 'DELETED';
 export interface StoreDeps {
   storage: StorageBackend;
   admission: AdmissionChain;
+  /** The watch cache in front of `storage`: reads that may come from it, and every watch. */
+  cache?: WatchCache;
   /** Told after every stored write (not dry runs), for in-process controllers. */
   onWrite?(entry: ResourceEntry, type: WriteType, obj: KubeObject): void;
 }
@@ -276,7 +279,7 @@ export function createStore(deps: StoreDeps) {
     throw newConflict(groupResource(entry), name, OPTIMISTIC_LOCK_MESSAGE);
   }
 
-  return { create, get, update, read, storage, deps };
+  return { create, get, update, read, storage, cache: deps.cache, deps };
 }
 
 export type Store = ReturnType<typeof createStore>;

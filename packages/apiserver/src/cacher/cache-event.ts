@@ -1,0 +1,39 @@
+import type { KubeObject } from '@kapi/apimachinery';
+
+export type CacheEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/**
+ * One change the watch cache saw, shared by every watcher (kube's watchCacheEvent). Objects are decoded once and
+ * frozen, so every reader and watcher shares them and each encoding is computed once (see `frameOnce`).
+ */
+export interface CacheEvent {
+  /** ADDED: the key was created; MODIFIED: updated; DELETED: removed. */
+  type: CacheEventType;
+  key: string;
+  /** The object after the change; for DELETED its last state, at the deletion's resourceVersion. */
+  obj: KubeObject;
+  /** The object before the change (absent for ADDED). */
+  prev?: KubeObject;
+  /** The storage revision of the change. */
+  rv: number;
+  /** `prev` at this event's resourceVersion, for watchers that see the object leave their selection as DELETED. */
+  leaving?: KubeObject;
+}
+
+/** Freezes an object and everything in it: cached objects are shared by every reader and must never change. */
+export function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/** The object a watcher gets when `event` takes an object out of its selection: the old state, at the new version. */
+export function leavingObject(event: CacheEvent): KubeObject {
+  if (!event.leaving) {
+    const prev = event.prev ?? event.obj;
+    event.leaving = deepFreeze({ ...prev, metadata: { ...(prev.metadata as object), resourceVersion: String(event.rv) } });
+  }
+  return event.leaving;
+}

@@ -1,0 +1,262 @@
+import type { KubeObject } from '@kapi/apimachinery';
+import type { StorageBackend, StorageWatch, StorageWatchEvent } from '@kapi/storage';
+import { decodeFromStorage } from '../registry/codec.js';
+import { deepFreeze, type CacheEvent } from './cache-event.js';
+import { ResourceCache } from './resource-cache.js';
+import type { CacheWatcher } from './watcher.js';
+
+export interface WatchCacheOptions {
+  /** Events kept per collection at most (kube's watch cache capacity); the compaction interval bounds them too. */
+  historyCapacity?: number;
+  /** ListFromCacheSnapshot: how long (ms) Exact and continued reads of a past revision are served from the cache. */
+  snapshotRetentionMs?: number;
+  /** How long (ms) a read at a resourceVersion the cache has not reached waits for it before 504 (kube: 3 s). */
+  freshnessWaitMs?: number;
+  /** How often (ms) watchers that asked for bookmarks get one (kube: about a minute). */
+  bookmarkIntervalMs?: number;
+  /** Live events buffered per watcher before a slow one is ended. */
+  maxQueuedPerWatcher?: number;
+}
+
+const DEFAULTS: Required<WatchCacheOptions> = {
+  historyCapacity: 100_000,
+  snapshotRetentionMs: 75_000,
+  freshnessWaitMs: 3_000,
+  bookmarkIntervalMs: 60_000,
+  maxQueuedPerWatcher: 10_000,
+};
+
+/** Every collection lives under this storage prefix; one storage watch on it feeds every collection's cache. */
+const ROOT = '/registry/';
+const LIST_PAGE = 10_000;
+
+export interface WatchCache {
+  readonly options: Required<WatchCacheOptions>;
+  /** Whether the cache holds the state (it is filled at start, and again after its storage watch failed). */
+  readonly ready: boolean;
+  /** The storage revision the cache has caught up with. */
+  readonly revision: number;
+  /** The cache of one collection (by its key prefix). */
+  collection(prefix: string): ResourceCache;
+  /** Fills the cache and starts following storage; resolves once ready. Idempotent. */
+  start(): Promise<void>;
+  /** Resolves true once the cache is ready, false after `timeoutMs`. */
+  whenReady(timeoutMs: number): Promise<boolean>;
+  /** Resolves true once the cache has caught up with `revision`, false after `timeoutMs`. */
+  waitFor(revision: number, timeoutMs: number): Promise<boolean>;
+  /**
+   * A consistent read's revision: storage's current one, once the cache has caught up with it (true), or false when
+   * the cache is not ready or does not catch up in time (the caller reads storage instead).
+   */
+  catchUp(): Promise<boolean>;
+  /** Whether the state at `revision` (not newer than the cache) can be rebuilt from the cache: a retained snapshot. */
+  hasSnapshot(collection: ResourceCache, revision: number): boolean;
+  /** Storage history was compacted up to `revision`: the caches forget what storage forgot. */
+  compacted(revision: number): void;
+  /**
+   * Registers a watcher on a collection (call it in the same turn as reading the state or backlog it starts from).
+   * `bookmark` builds the BOOKMARK object for a revision; without it the watcher gets no periodic bookmarks.
+   */
+  addWatcher(collection: ResourceCache, watcher: CacheWatcher, bookmark?: (rv: number) => unknown): void;
+  removeWatcher(collection: ResourceCache, watcher: CacheWatcher): void;
+  stop(): void;
+}
+
+/**
+ * The watch cache in front of storage (k8s.io/apiserver's cacher): the current state of every collection and a
+ * window of recent events, fed by one storage watch on the whole key space, so its revision is storage's. It serves
+ * "Any" and "Not older than" reads, snapshots for Exact reads, watches from any revision in the window, and fans
+ * each event out to every watcher (see CacheWatcher).
+ */
+export function createWatchCache(
+  storage: StorageBackend,
+  prefixes: Iterable<string>,
+  userOptions: WatchCacheOptions = {},
+  log: (level: number, message: string) => void = () => {},
+): WatchCache {
+  const options = { ...DEFAULTS, ...userOptions };
+  const caches = new Map<string, ResourceCache>();
+  for (const p of prefixes) if (!caches.has(p)) caches.set(p, new ResourceCache(p, options.historyCapacity));
+  let revision = 0;
+  let ready = false;
+  let stopped = false;
+  let starting: Promise<void> | undefined;
+  let watch: StorageWatch | undefined;
+  let bookmarkTimer: ReturnType<typeof setInterval> | undefined;
+  /** Revisions the cache reached, with when, for the snapshot retention; `snapshotFloor` is the oldest still kept. */
+  const reached: [at: number, rv: number][] = [];
+  let snapshotFloor = 0;
+  const revisionWaiters = new Set<{ revision: number; resolve(ok: boolean): void }>();
+  const readyWaiters = new Set<(ok: boolean) => void>();
+  const watchers = new Map<CacheWatcher, ((rv: number) => unknown) | undefined>();
+
+  /** The collection a key belongs to: `/registry/<resource>/...` or `/registry/<group>/<resource>/...`. */
+  const route = (key: string): ResourceCache | undefined => {
+    const first = key.indexOf('/', ROOT.length);
+    if (first < 0) return undefined;
+    const core = caches.get(key.slice(0, first + 1));
+    if (core) return core;
+    const second = key.indexOf('/', first + 1);
+    return second < 0 ? undefined : caches.get(key.slice(0, second + 1));
+  };
+
+  const advance = (rv: number) => {
+    if (rv <= revision) return;
+    revision = rv;
+    const now = Date.now();
+    reached.push([now, rv]);
+    while (reached.length && reached[0][0] < now - options.snapshotRetentionMs) snapshotFloor = reached.shift()![1];
+    for (const w of revisionWaiters) {
+      if (w.revision <= revision) {
+        revisionWaiters.delete(w);
+        w.resolve(true);
+      }
+    }
+  };
+
+  const onEvent = (e: StorageWatchEvent) => {
+    const cache = route(e.kv.key);
+    if (cache) {
+      const obj = deepFreeze(decodeFromStorage(e.kv));
+      const prev = e.prevKv ? deepFreeze(decodeFromStorage(e.prevKv)) : undefined;
+      const type = e.type === 'DELETE' ? 'DELETED' : e.created || !prev ? 'ADDED' : 'MODIFIED';
+      cache.apply({ type, key: e.kv.key, obj, prev, rv: e.kv.modRevision } satisfies CacheEvent);
+    }
+    advance(e.kv.modRevision);
+  };
+
+  const fill = async () => {
+    const byCache = new Map<ResourceCache, [string, KubeObject][]>();
+    let startKey: string | undefined;
+    let at = 0;
+    for (;;) {
+      const page = await storage.list({ prefix: ROOT, startKey, limit: LIST_PAGE, revision: at || undefined });
+      at = page.revision;
+      for (const kv of page.kvs) {
+        const cache = route(kv.key);
+        if (!cache) continue;
+        let objects = byCache.get(cache);
+        if (!objects) byCache.set(cache, (objects = []));
+        try {
+          objects.push([kv.key, deepFreeze(decodeFromStorage(kv))]);
+        } catch (err) {
+          // A corrupt value stays out of the cache; reads of it still go to storage and fail there.
+          log(1, `watch cache: ${(err as Error).message}`);
+        }
+      }
+      if (!page.more || !page.kvs.length) break;
+      startKey = `${page.kvs[page.kvs.length - 1].key}\u0000`;
+    }
+    for (const cache of caches.values()) cache.reset(at, byCache.get(cache) ?? []);
+    revision = 0;
+    reached.length = 0;
+    snapshotFloor = at;
+    advance(at);
+    watch = storage.watch({ prefix: ROOT, afterRevision: at }, { onEvent, onError: restart, onProgress: advance });
+    ready = true;
+    for (const resolve of readyWaiters) resolve(true);
+    readyWaiters.clear();
+    log(2, `watch cache ready at revision ${at}`);
+  };
+
+  /** The storage watch failed: every watcher ends (clients re-watch), and the cache fills again. */
+  function restart(error: Error) {
+    ready = false;
+    watch = undefined;
+    for (const w of [...watchers.keys()]) w.end();
+    if (stopped) return;
+    log(1, `watch cache: storage watch ended (${error.message}); filling again`);
+    starting = undefined;
+    const retry = (delay: number) =>
+      setTimeout(() => {
+        if (stopped) return;
+        (starting = fill()).catch((err: Error) => {
+          log(1, `watch cache: filling failed (${err.message}); retrying`);
+          retry(Math.min(delay * 2, 5_000));
+        });
+      }, delay).unref?.();
+    retry(100);
+  }
+
+  const sendBookmarks = () => {
+    for (const [w, bookmark] of watchers) if (bookmark && revision > w.lastRv) w.bookmark(bookmark(revision), revision);
+  };
+
+  return {
+    options,
+    get ready() {
+      return ready;
+    },
+    get revision() {
+      return revision;
+    },
+    collection(prefix) {
+      const cache = caches.get(prefix);
+      if (!cache) throw new Error(`no watch cache for ${prefix}`);
+      return cache;
+    },
+    start() {
+      if (!starting) {
+        starting = fill();
+        bookmarkTimer ??= setInterval(sendBookmarks, options.bookmarkIntervalMs);
+        bookmarkTimer.unref?.();
+      }
+      return starting;
+    },
+    whenReady(timeoutMs) {
+      if (ready) return Promise.resolve(true);
+      void this.start().catch(() => {});
+      return new Promise((resolve) => {
+        const done = (ok: boolean) => {
+          clearTimeout(timer);
+          readyWaiters.delete(done);
+          resolve(ok);
+        };
+        const timer = setTimeout(() => done(false), timeoutMs);
+        readyWaiters.add(done);
+      });
+    },
+    waitFor(target, timeoutMs) {
+      if (ready && target <= revision) return Promise.resolve(true);
+      return new Promise((resolve) => {
+        const waiter = {
+          revision: target,
+          resolve: (ok: boolean) => {
+            clearTimeout(timer);
+            revisionWaiters.delete(waiter);
+            resolve(ok);
+          },
+        };
+        const timer = setTimeout(() => waiter.resolve(false), timeoutMs);
+        revisionWaiters.add(waiter);
+      });
+    },
+    async catchUp() {
+      if (!ready) return false;
+      const current = await storage.currentRevision();
+      return ready && (await this.waitFor(current, options.freshnessWaitMs)) && ready;
+    },
+    hasSnapshot(collection, rv) {
+      return ready && rv <= revision && rv >= collection.oldestRv && rv >= snapshotFloor;
+    },
+    compacted(rv) {
+      // Storage keeps revision `rv` itself readable: watches after rv - 1 still start.
+      for (const cache of caches.values()) cache.forgetThrough(rv - 1);
+    },
+    addWatcher(collection, watcher, bookmark) {
+      collection.subscribers.add(watcher);
+      watchers.set(watcher, bookmark);
+    },
+    removeWatcher(collection, watcher) {
+      collection.subscribers.delete(watcher);
+      watchers.delete(watcher);
+    },
+    stop() {
+      stopped = true;
+      ready = false;
+      if (bookmarkTimer) clearInterval(bookmarkTimer);
+      watch?.stop();
+      for (const w of [...watchers.keys()]) w.end();
+    },
+  };
+}

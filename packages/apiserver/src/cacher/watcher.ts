@@ -1,0 +1,160 @@
+import type { KubeObject, Status } from '@kapi/apimachinery';
+import { leavingObject, type CacheEvent } from './cache-event.js';
+import type { CacheSubscriber } from './resource-cache.js';
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+/** One event as a watcher sends it. */
+export interface WatcherEvent {
+  type: WatchEventType;
+  object: unknown;
+}
+
+export interface CacheWatcherOptions {
+  /** Whether an object is in the watcher's selection (namespace, name, label and field selectors). */
+  matches(obj: KubeObject): boolean;
+  /** Live events at or below this revision were already covered (by the initial state or the backlog). */
+  afterRv: number;
+  /** Sent first, whatever the buffer limit: synthetic ADDED events, backlog from the history, ... */
+  initial: WatcherEvent[];
+  /** Frames one event in the client's media type (the caller caches encodings of shared objects). */
+  frame(event: WatcherEvent): Uint8Array;
+  /** Live events buffered for a client that reads slower than they arrive; past this the watch is ended. */
+  maxQueued: number;
+  /** Called once when the watcher ends for any reason, to unsubscribe it. */
+  onEnd(): void;
+}
+
+/** Frames per chunk written to the stream: one write for a burst instead of one per event. */
+const FRAMES_PER_CHUNK = 128;
+
+/**
+ * One client's watch on the cache (kube's cacheWatcher). Events are queued as they are dispatched — a writer never
+ * waits for a watcher — and framed only when the client's connection asks for more (a pull stream, so a slow
+ * socket's backpressure stops the framing). A watcher whose queue of live events passes `maxQueued` is ended:
+ * the stream closes after what it already holds, and the client re-watches from the last resourceVersion it
+ * received, which the cache's history still covers, so nothing is lost.
+ */
+export class CacheWatcher implements CacheSubscriber {
+  readonly stream: ReadableStream<Uint8Array>;
+  private readonly queue: WatcherEvent[];
+  private head = 0;
+  /** Events ever queued and ever framed, and how many of the first were initial (exempt from `maxQueued`). */
+  private queued: number;
+  private sent = 0;
+  private readonly initialCount: number;
+  private ending = false;
+  private closed = false;
+  private wake: (() => void) | undefined;
+  /** The resourceVersion of the last event queued: bookmarks are only worth sending past it. */
+  lastRv: number;
+
+  constructor(private readonly options: CacheWatcherOptions) {
+    this.queue = [...options.initial];
+    this.queued = this.initialCount = this.queue.length;
+    this.lastRv = options.afterRv;
+    this.stream = new ReadableStream<Uint8Array>(
+      {
+        pull: (controller) => this.pull(controller),
+        cancel: () => {
+          this.closed = true;
+          this.end();
+        },
+      },
+      { highWaterMark: 1 },
+    );
+  }
+
+  /** The event as this watcher sees it: selection changes turn into ADDED and DELETED, as in kube's cacheWatcher. */
+  offer(event: CacheEvent): void {
+    if (this.ending || event.rv <= this.options.afterRv) return;
+    const { matches } = this.options;
+    const now = event.type !== 'DELETED' && matches(event.obj);
+    const before = event.prev !== undefined && matches(event.prev);
+    if (event.type === 'DELETED' && event.prev === undefined && matches(event.obj)) {
+      this.push({ type: 'DELETED', object: event.obj }, event.rv);
+    } else if (now) {
+      this.push({ type: before ? 'MODIFIED' : 'ADDED', object: event.obj }, event.rv);
+    } else if (before) {
+      this.push({ type: 'DELETED', object: event.type === 'DELETED' ? event.obj : leavingObject(event) }, event.rv);
+    }
+  }
+
+  /** Queues a BOOKMARK (the caller decides whether the client asked for them). */
+  bookmark(object: unknown, rv: number): void {
+    if (this.ending) return;
+    this.queue.push({ type: 'BOOKMARK', object });
+    this.queued++;
+    this.lastRv = Math.max(this.lastRv, rv);
+    this.notify();
+  }
+
+  /** Ends the watch after what is queued, with an ERROR event first when given. */
+  end(error?: Status): void {
+    if (this.ending) return;
+    if (error) {
+      this.queue.push({ type: 'ERROR', object: error });
+      this.queued++;
+    }
+    this.ending = true;
+    this.options.onEnd();
+    this.notify();
+  }
+
+  get isEnding(): boolean {
+    return this.ending;
+  }
+
+  private push(event: WatcherEvent, rv: number): void {
+    this.queue.push(event);
+    this.queued++;
+    this.lastRv = rv;
+    const pendingLive = this.queued - Math.max(this.sent, this.initialCount);
+    if (pendingLive > this.options.maxQueued) {
+      // Too far behind: stop here rather than buffer without bound; the client re-watches from its last version.
+      this.end();
+      return;
+    }
+    this.notify();
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+
+  private async pull(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
+    while (this.head >= this.queue.length && !this.ending) await new Promise<void>((resolve) => (this.wake = resolve));
+    if (this.closed) return;
+    if (this.head >= this.queue.length) {
+      this.closed = true;
+      controller.close();
+      return;
+    }
+    const frames: Uint8Array[] = [];
+    let size = 0;
+    while (this.head < this.queue.length && frames.length < FRAMES_PER_CHUNK) {
+      const frame = this.options.frame(this.queue[this.head]);
+      this.head++;
+      this.sent++;
+      frames.push(frame);
+      size += frame.length;
+    }
+    if (this.head > 4096 && this.head * 2 > this.queue.length) {
+      this.queue.splice(0, this.head);
+      this.head = 0;
+    }
+    if (frames.length === 1) {
+      controller.enqueue(frames[0]);
+      return;
+    }
+    const chunk = new Uint8Array(size);
+    let offset = 0;
+    for (const f of frames) {
+      chunk.set(f, offset);
+      offset += f.length;
+    }
+    controller.enqueue(chunk);
+  }
+}
