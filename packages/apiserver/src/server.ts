@@ -124,7 +124,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const cache = createWatchCache(
     options.storage,
     registry.entries.map((e) => e.keyPrefix),
-    { ...options.watchCache, ...(gates.ListFromCacheSnapshot ? {} : { snapshotRetentionMs: 0 }) },
+    { listFromCacheSnapshot: gates.ListFromCacheSnapshot, ...options.watchCache },
     log,
   );
   let compactor: Compactor | undefined;

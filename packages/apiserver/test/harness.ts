@@ -23,7 +23,7 @@ export interface Harness {
  * A started server on in-memory storage with every group, driven in-process through its fetch handler. `options`
  * passes request limits and an audit sink through.
  */
-export async function startHarness(featureGates: Record<string, boolean> = {}, options: Pick<ApiServerOptions, 'limits' | 'audit'> = {}): Promise<Harness> {
+export async function startHarness(featureGates: Record<string, boolean> = {}, options: Pick<ApiServerOptions, 'limits' | 'audit' | 'watchCache' | 'compactionIntervalMs'> = {}): Promise<Harness> {
   const storage = createMemoryBackend();
   const server = createApiServer({ storage, plugins: ALL_GROUPS.map((g) => groupPlugin(g)), featureGates, ...options });
   await server.start();
@@ -55,3 +55,69 @@ export const configMap = (name: string, data: Record<string, string> = { a: '1' 
   metadata: { name, ...extra },
   data,
 });
+
+export interface WatchEventLine {
+  type: string;
+  object: any;
+}
+
+/** An open JSON watch: events as they arrive, `next(n)` for the next n, `ended` once the server ends the stream. */
+export interface OpenWatch {
+  status: number;
+  headers: Headers;
+  events: WatchEventLine[];
+  next(count: number): Promise<WatchEventLine[]>;
+  /** Every event until the server ends the stream. */
+  rest(): Promise<WatchEventLine[]>;
+  close(): void;
+}
+
+/** Starts a watch request in-process and reads its JSON lines only when asked to (a slow client reads late). */
+export async function openWatch(h: Harness, path: string): Promise<OpenWatch> {
+  const controller = new AbortController();
+  const res = await h.server.fetch(new Request(`http://kapi.test${path}`, { signal: controller.signal }));
+  const events: WatchEventLine[] = [];
+  let read = 0;
+  let buffered = '';
+  let done = false;
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  const pump = async (): Promise<boolean> => {
+    if (done) return false;
+    const chunk = await reader.read();
+    if (chunk.done) {
+      done = true;
+      return false;
+    }
+    buffered += decoder.decode(chunk.value, { stream: true });
+    let nl: number;
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      events.push(JSON.parse(buffered.slice(0, nl)));
+      buffered = buffered.slice(nl + 1);
+    }
+    return true;
+  };
+  return {
+    status: res.status,
+    headers: res.headers,
+    events,
+    async next(count) {
+      while (events.length < read + count) {
+        if (!(await pump())) throw new Error(`the watch ended after ${events.length} events: ${JSON.stringify(events.map((e) => e.type))}`);
+      }
+      const out = events.slice(read, read + count);
+      read += count;
+      return out;
+    },
+    async rest() {
+      while (await pump());
+      const out = events.slice(read);
+      read = events.length;
+      return out;
+    },
+    close: () => controller.abort(),
+  };
+}
+
+/** Names of the objects in watch events, as `TYPE name`. */
+export const eventNames = (events: WatchEventLine[]) => events.map((e) => `${e.type} ${e.object?.metadata?.name ?? e.object?.metadata?.resourceVersion}`);

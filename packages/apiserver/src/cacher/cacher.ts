@@ -1,5 +1,5 @@
-import type { KubeObject } from '@kapi/apimachinery';
-import type { StorageBackend, StorageWatch, StorageWatchEvent } from '@kapi/storage';
+import { toStatus, type KubeObject } from '@kapi/apimachinery';
+import { isStorageError, type StorageBackend, type StorageWatch, type StorageWatchEvent } from '@kapi/storage';
 import { decodeFromStorage } from '../registry/codec.js';
 import { deepFreeze, type CacheEvent } from './cache-event.js';
 import { ResourceCache } from './resource-cache.js';
@@ -8,7 +8,9 @@ import type { CacheWatcher } from './watcher.js';
 export interface WatchCacheOptions {
   /** Events kept per collection at most (kube's watch cache capacity); the compaction interval bounds them too. */
   historyCapacity?: number;
-  /** ListFromCacheSnapshot: how long (ms) Exact and continued reads of a past revision are served from the cache. */
+  /** ListFromCacheSnapshot: Exact and continued reads of a past revision are served from the cache (default on). */
+  listFromCacheSnapshot?: boolean;
+  /** How long (ms) such snapshots are kept (kube: 75 s); older revisions are read from storage. */
   snapshotRetentionMs?: number;
   /** How long (ms) a read at a resourceVersion the cache has not reached waits for it before 504 (kube: 3 s). */
   freshnessWaitMs?: number;
@@ -20,6 +22,7 @@ export interface WatchCacheOptions {
 
 const DEFAULTS: Required<WatchCacheOptions> = {
   historyCapacity: 100_000,
+  listFromCacheSnapshot: true,
   snapshotRetentionMs: 75_000,
   freshnessWaitMs: 3_000,
   bookmarkIntervalMs: 60_000,
@@ -117,10 +120,18 @@ export function createWatchCache(
   const onEvent = (e: StorageWatchEvent) => {
     const cache = route(e.kv.key);
     if (cache) {
-      const obj = deepFreeze(decodeFromStorage(e.kv));
-      const prev = e.prevKv ? deepFreeze(decodeFromStorage(e.prevKv)) : undefined;
-      const type = e.type === 'DELETE' ? 'DELETED' : e.created || !prev ? 'ADDED' : 'MODIFIED';
-      cache.apply({ type, key: e.kv.key, obj, prev, rv: e.kv.modRevision } satisfies CacheEvent);
+      let event: CacheEvent | undefined;
+      try {
+        const obj = deepFreeze(decodeFromStorage(e.kv));
+        const prev = e.prevKv ? deepFreeze(decodeFromStorage(e.prevKv)) : undefined;
+        const type = e.type === 'DELETE' ? 'DELETED' : e.created || !prev ? 'ADDED' : 'MODIFIED';
+        event = { type, key: e.kv.key, obj, prev, rv: e.kv.modRevision };
+      } catch (err) {
+        // A value that cannot be decoded (written around the API) is skipped, as kube's cacher does; reads
+        // without a resourceVersion still go to storage and report it.
+        log(1, `watch cache: ${(err as Error).message}`);
+      }
+      if (event) cache.apply(event);
     }
     advance(e.kv.modRevision);
   };
@@ -152,26 +163,37 @@ export function createWatchCache(
     reached.length = 0;
     snapshotFloor = at;
     advance(at);
-    watch = storage.watch({ prefix: ROOT, afterRevision: at }, { onEvent, onError: restart, onProgress: advance });
-    ready = true;
-    for (const resolve of readyWaiters) resolve(true);
-    readyWaiters.clear();
+    follow();
     log(2, `watch cache ready at revision ${at}`);
   };
 
-  /** The storage watch failed: every watcher ends (clients re-watch), and the cache fills again. */
+  /** Follows storage from the cache's revision on; a failure restarts it. */
+  const follow = () => {
+    watch = storage.watch({ prefix: ROOT, afterRevision: revision }, { onEvent, onError: restart, onProgress: advance });
+    ready = true;
+    for (const resolve of readyWaiters) resolve(true);
+    readyWaiters.clear();
+  };
+
+  /**
+   * The storage watch failed (storage unreachable, or the cache fell behind compaction). Every watcher ends with
+   * an ERROR event, so clients re-watch; reads go to storage meanwhile. Then the cache follows storage again from
+   * where it stopped, keeping its history, or — when storage no longer has that revision — fills again.
+   */
   function restart(error: Error) {
     ready = false;
     watch = undefined;
-    for (const w of [...watchers.keys()]) w.end();
+    const status = toStatus(error);
+    for (const w of [...watchers.keys()]) w.end(status);
     if (stopped) return;
-    log(1, `watch cache: storage watch ended (${error.message}); filling again`);
-    starting = undefined;
+    log(1, `watch cache: storage watch ended (${error.message})`);
+    const refill = isStorageError(error, 'Compacted');
     const retry = (delay: number) =>
       setTimeout(() => {
         if (stopped) return;
-        (starting = fill()).catch((err: Error) => {
-          log(1, `watch cache: filling failed (${err.message}); retrying`);
+        const attempt = refill ? fill() : storage.currentRevision().then(follow);
+        (starting = attempt).catch((err: Error) => {
+          log(1, `watch cache: storage not back yet (${err.message}); retrying`);
           retry(Math.min(delay * 2, 5_000));
         });
       }, delay).unref?.();
@@ -237,7 +259,7 @@ export function createWatchCache(
       return ready && (await this.waitFor(current, options.freshnessWaitMs)) && ready;
     },
     hasSnapshot(collection, rv) {
-      return ready && rv <= revision && rv >= collection.oldestRv && rv >= snapshotFloor;
+      return options.listFromCacheSnapshot && ready && rv <= revision && rv >= collection.oldestRv && rv >= snapshotFloor;
     },
     compacted(rv) {
       // Storage keeps revision `rv` itself readable: watches after rv - 1 still start.
