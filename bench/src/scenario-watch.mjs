@@ -3,6 +3,13 @@ import { cpuCell, createNamespaces, errorRow, log, measured, nextEtcdPrefix, P, 
 import { startKapi, stop, tempDir } from './processes.mjs';
 import { mib, ms, num, target } from './report.mjs';
 
+/**
+ * Encodes per event per media type, counted from the code (not measured): the watch cache frames each object
+ * version once per media type and shares the bytes among all watchers (`frameOnce` in
+ * packages/apiserver/src/endpoints/watch-framing.ts). Table watches (kubectl get -w) are rendered per watcher.
+ */
+const JSON_ENCODES_PER_EVENT = 1;
+
 /** Every watchers × rate cell of scenario 4 on one fresh server of `backend`; one row per cell. */
 export async function watchScenario(backend, etcd) {
   const dataDir = tempDir(`kapi-bench-watch-${backend}-`);
@@ -24,7 +31,7 @@ export async function watchScenario(backend, etcd) {
             (P.watchSeconds + P.watchDrainSeconds + 180) * 1000,
           );
           const server = usage[0];
-          run.cells.push({ ...result, server, etcd: usage[1], encodesPerEventPerMediaType: { json: watchers } });
+          run.cells.push({ ...result, server, etcd: usage[1], encodesPerEventPerMediaType: { json: JSON_ENCODES_PER_EVENT } });
           const fraction = result.expected ? result.delivered / result.expected : NaN;
           const kept = result.written / (rate * P.watchSeconds);
           const lagTarget = watchers <= 100 && rate <= 100 ? 100 : watchers * rate <= 100_000 ? 1000 : undefined;
@@ -39,9 +46,9 @@ export async function watchScenario(backend, etcd) {
             cpu: `${cpuCell(server.cpuSeconds, result.delivered)} /1k events`,
             rss: mib(server.peakRss),
             ratio: `${(fraction * 100).toFixed(fraction < 0.995 ? 1 : 0)}% delivered`,
-            target: lagTarget ? target(`p99 lag ≤ ${ms(lagTarget)}, rate kept, all delivered`, met) : 'stretch: needs encode-once',
+            target: lagTarget ? target(`p99 lag ≤ ${ms(lagTarget)}, rate kept, all delivered`, met) : 'stretch',
             notes: [
-              `JSON encodes/event: ${num(watchers)}`,
+              `JSON encodes/event: ${JSON_ENCODES_PER_EVENT}`,
               `writes ${Math.round(kept * 100)}% of rate, p99 ${ms(result.writeLatency.p99)}`,
               `lag from request p50/p99 ${ms(result.lagFromRequest.p50)}/${ms(result.lagFromRequest.p99)}`,
               `${Math.round((result.early / Math.max(1, result.delivered)) * 100)}% before response`,
