@@ -1,6 +1,7 @@
 import { encodeEnvelope, encodeProtobufObject, type KubeObject } from '@kapi/apimachinery';
 import type { ResourceEntry } from '../registry/resources.js';
 import { CBOR_SEQ_TYPE, encodeCbor } from './cbor.js';
+import { jsonOf } from './json-memo.js';
 import { JSON_TYPE, PROTOBUF_TYPE, type ResponseFormat } from './negotiate.js';
 import { metaCodec, STATUS_MESSAGE } from './respond.js';
 
@@ -48,7 +49,7 @@ export function createWatchEncoder(format: ResponseFormat, entry: ResourceEntry)
   return {
     contentType: JSON_TYPE,
     id: JSON_TYPE,
-    encode: (type, object) => text.encode(JSON.stringify({ type, object: object as KubeObject }) + '\n'),
+    encode: (type, object) => text.encode(`{"type":${JSON.stringify(type)},"object":${jsonOf(object as KubeObject)}}\n`),
   };
 }
 

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { deepFreeze } from '../cacher/cache-event.js';
+import { jsonOf, listJson } from './json-memo.js';
+
+describe('JSON kept with cached objects', () => {
+  it('writes lists byte for byte as JSON.stringify does', () => {
+    const items = [deepFreeze({ metadata: { name: 'a' }, data: { k: 'v"\n' } }), { metadata: { name: 'b' } }];
+    const list = { apiVersion: 'v1', kind: 'ConfigMapList', metadata: { resourceVersion: '7' }, items };
+    expect(listJson(list)).toBe(JSON.stringify(list));
+    expect(listJson({ items: [] })).toBe(JSON.stringify({ items: [] }));
+    expect(listJson({ ...list, items: [] })).toBe(JSON.stringify({ ...list, items: [] }));
+  });
+
+  it('serializes a frozen object once and reuses the text', () => {
+    const obj = deepFreeze({ metadata: { name: 'a' } });
+    expect(jsonOf(obj)).toBe('{"metadata":{"name":"a"}}');
+    expect(jsonOf(obj)).toBe(jsonOf(obj));
+    const loose = { n: 1 };
+    expect(jsonOf(loose)).toBe('{"n":1}');
+    loose.n = 2;
+    expect(jsonOf(loose)).toBe('{"n":2}');
+  });
+});
