@@ -103,7 +103,13 @@ export class EtcdWatches {
         prev_kv: true,
       },
     });
-    return { stop: () => finish() };
+    return {
+      stop: () => finish(),
+      // etcd answers with a progress notification once the watch is in sync (nothing when it is still behind).
+      requestProgress: () => {
+        if (open) stream.write({ progress_request: {} });
+      },
+    };
   }
 
   /** Ends every running watch with `error` (the backend is closing). */

@@ -68,6 +68,12 @@ export interface WatchOptions {
 /** A running watch: events arrive in revision order through `onEvent`; `onError` ends it. */
 export interface StorageWatch {
   stop(): void;
+  /**
+   * Optional. Asks the backend to report, through `onProgress`, the revision up to which every event was
+   * delivered (etcd's RequestProgress), so a reader can tell it caught up even when the revision moved by writes
+   * outside the watched prefix. Backends whose watches see every revision need not offer it.
+   */
+  requestProgress?(): void;
 }
 
 export interface WatchHandlers {

@@ -32,6 +32,8 @@ const DEFAULTS: Required<WatchCacheOptions> = {
 /** Every collection lives under this storage prefix; one storage watch on it feeds every collection's cache. */
 const ROOT = '/registry/';
 const LIST_PAGE = 10_000;
+/** How often a read waiting for the cache to catch up asks storage for a progress notification. */
+const PROGRESS_REQUEST_MS = 100;
 
 export interface WatchCache {
   readonly options: Required<WatchCacheOptions>;
@@ -245,11 +247,16 @@ export function createWatchCache(
           revision: target,
           resolve: (ok: boolean) => {
             clearTimeout(timer);
+            clearInterval(progress);
             revisionWaiters.delete(waiter);
             resolve(ok);
           },
         };
         const timer = setTimeout(() => waiter.resolve(false), timeoutMs);
+        // Writes outside the cache's keys (another server's prefix on the same etcd) move the revision without
+        // an event: ask storage for progress until the cache learns it caught up.
+        const progress = setInterval(() => watch?.requestProgress?.(), PROGRESS_REQUEST_MS);
+        watch?.requestProgress?.();
         revisionWaiters.add(waiter);
       });
     },
