@@ -1,5 +1,5 @@
-import { toStatus, type KubeObject } from '@kapi/apimachinery';
-import { isStorageError, type StorageBackend, type StorageWatch, type StorageWatchEvent } from '@kapi/storage';
+import { newResourceExpired, toStatus, type KubeObject } from '@kapi/apimachinery';
+import { isStorageError, type KeyValue, type StorageBackend, type StorageWatch, type StorageWatchEvent } from '@kapi/storage';
 import { decodeFromStorage } from '../registry/codec.js';
 import { deepFreeze, type CacheEvent } from './cache-event.js';
 import { ResourceCache } from './resource-cache.js';
@@ -18,6 +18,11 @@ export interface WatchCacheOptions {
   bookmarkIntervalMs?: number;
   /** Live events buffered per watcher before a slow one is ended. */
   maxQueuedPerWatcher?: number;
+  /**
+   * kube's `--min-request-timeout` (1800 s): a watch without timeoutSeconds ends after this to twice this many
+   * seconds, and the client re-watches.
+   */
+  minRequestTimeoutSeconds?: number;
 }
 
 const DEFAULTS: Required<WatchCacheOptions> = {
@@ -27,6 +32,7 @@ const DEFAULTS: Required<WatchCacheOptions> = {
   freshnessWaitMs: 3_000,
   bookmarkIntervalMs: 60_000,
   maxQueuedPerWatcher: 10_000,
+  minRequestTimeoutSeconds: 1800,
 };
 
 /** Every collection lives under this storage prefix; one storage watch on it feeds every collection's cache. */
@@ -50,10 +56,11 @@ export interface WatchCache {
   /** Resolves true once the cache has caught up with `revision`, false after `timeoutMs`. */
   waitFor(revision: number, timeoutMs: number): Promise<boolean>;
   /**
-   * A consistent read's revision: storage's current one, once the cache has caught up with it (true), or false when
-   * the cache is not ready or does not catch up in time (the caller reads storage instead).
+   * For a consistent read: reads storage's current revision and waits until the cache has caught up with it.
+   * `caughtUp` is false when the cache is not ready or does not catch up in time (the caller reads storage, or
+   * fails); `target` is the revision it waited for (0 when the cache was not ready).
    */
-  catchUp(): Promise<boolean>;
+  catchUp(): Promise<{ caughtUp: boolean; target: number }>;
   /** Whether the state at `revision` (not newer than the cache) can be rebuilt from the cache: a retained snapshot. */
   hasSnapshot(collection: ResourceCache, revision: number): boolean;
   /** Storage history was compacted up to `revision`: the caches forget what storage forgot. */
@@ -105,12 +112,9 @@ export function createWatchCache(
     return second < 0 ? undefined : caches.get(key.slice(0, second + 1));
   };
 
-  const advance = (rv: number) => {
-    if (rv <= revision) return;
-    revision = rv;
-    const now = Date.now();
-    reached.push([now, rv]);
-    while (reached.length && reached[0][0] < now - options.snapshotRetentionMs) snapshotFloor = reached.shift()![1];
+  /** Wakes the reads waiting for a revision the cache has reached (while it is ready). */
+  const wakeWaiters = () => {
+    if (!ready) return;
     for (const w of revisionWaiters) {
       if (w.revision <= revision) {
         revisionWaiters.delete(w);
@@ -119,22 +123,48 @@ export function createWatchCache(
     }
   };
 
+  const advance = (rv: number) => {
+    if (rv <= revision) return;
+    revision = rv;
+    const now = Date.now();
+    reached.push([now, rv]);
+    while (reached.length && reached[0][0] < now - options.snapshotRetentionMs) snapshotFloor = reached.shift()![1];
+    wakeWaiters();
+  };
+
+  const decode = (kv: KeyValue): KubeObject | undefined => {
+    try {
+      return deepFreeze(decodeFromStorage(kv));
+    } catch (err) {
+      log(1, `watch cache: ${(err as Error).message}`);
+      return undefined;
+    }
+  };
+
+  /**
+   * A storage change as the cache's event. A value that cannot be decoded (written around the API) never enters
+   * the cache: a corrupt new value removes the key (watchers see it DELETED, at the write's version), and a corrupt
+   * old value is replaced by what the cache held, so the cache never keeps what storage no longer has.
+   */
+  const toCacheEvent = (cache: ResourceCache, e: StorageWatchEvent): CacheEvent | undefined => {
+    const key = e.kv.key;
+    const rv = e.kv.modRevision;
+    const cached = cache.get(key);
+    const prev = (e.prevKv && decode(e.prevKv)) || cached;
+    const atRv = (obj: KubeObject) => deepFreeze({ ...obj, metadata: { ...(obj.metadata as object), resourceVersion: String(rv) } });
+    if (e.type === 'DELETE') {
+      if (!cached && !prev) return undefined;
+      return { type: 'DELETED', key, obj: decode(e.kv) ?? atRv((prev ?? cached)!), prev, rv };
+    }
+    const obj = decode(e.kv);
+    if (!obj) return cached ? { type: 'DELETED', key, obj: atRv(cached), prev: cached, rv } : undefined;
+    return { type: prev ? 'MODIFIED' : 'ADDED', key, obj, prev, rv };
+  };
+
   const onEvent = (e: StorageWatchEvent) => {
     const cache = route(e.kv.key);
-    if (cache) {
-      let event: CacheEvent | undefined;
-      try {
-        const obj = deepFreeze(decodeFromStorage(e.kv));
-        const prev = e.prevKv ? deepFreeze(decodeFromStorage(e.prevKv)) : undefined;
-        const type = e.type === 'DELETE' ? 'DELETED' : e.created || !prev ? 'ADDED' : 'MODIFIED';
-        event = { type, key: e.kv.key, obj, prev, rv: e.kv.modRevision };
-      } catch (err) {
-        // A value that cannot be decoded (written around the API) is skipped, as kube's cacher does; reads
-        // without a resourceVersion still go to storage and report it.
-        log(1, `watch cache: ${(err as Error).message}`);
-      }
-      if (event) cache.apply(event);
-    }
+    const event = cache && toCacheEvent(cache, e);
+    if (event) cache.apply(event);
     advance(e.kv.modRevision);
   };
 
@@ -150,16 +180,16 @@ export function createWatchCache(
         if (!cache) continue;
         let objects = byCache.get(cache);
         if (!objects) byCache.set(cache, (objects = []));
-        try {
-          objects.push([kv.key, deepFreeze(decodeFromStorage(kv))]);
-        } catch (err) {
-          // A corrupt value stays out of the cache; reads of it still go to storage and fail there.
-          log(1, `watch cache: ${(err as Error).message}`);
-        }
+        // A corrupt value stays out of the cache; reads of it without a resourceVersion go to storage and fail.
+        const obj = decode(kv);
+        if (obj) objects.push([kv.key, obj]);
       }
       if (!page.more || !page.kvs.length) break;
       startKey = `${page.kvs[page.kvs.length - 1].key}\u0000`;
     }
+    // Nobody may watch across a refill: its history starts over. (Watches only start while the cache is ready.)
+    const gone = toStatus(newResourceExpired('the watch cache was refilled; watch again'));
+    for (const w of [...watchers.keys()]) w.end(gone);
     for (const cache of caches.values()) cache.reset(at, byCache.get(cache) ?? []);
     revision = 0;
     reached.length = 0;
@@ -175,6 +205,7 @@ export function createWatchCache(
     ready = true;
     for (const resolve of readyWaiters) resolve(true);
     readyWaiters.clear();
+    wakeWaiters();
   };
 
   /**
@@ -261,9 +292,10 @@ export function createWatchCache(
       });
     },
     async catchUp() {
-      if (!ready) return false;
-      const current = await storage.currentRevision();
-      return ready && (await this.waitFor(current, options.freshnessWaitMs)) && ready;
+      if (!ready) return { caughtUp: false, target: 0 };
+      const target = await storage.currentRevision();
+      const caughtUp = (await this.waitFor(target, options.freshnessWaitMs)) && ready;
+      return { caughtUp, target };
     },
     hasSnapshot(collection, rv) {
       return options.listFromCacheSnapshot && ready && rv <= revision && rv >= collection.oldestRv && rv >= snapshotFloor;

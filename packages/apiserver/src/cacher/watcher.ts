@@ -1,4 +1,4 @@
-import type { KubeObject, Status } from '@kapi/apimachinery';
+import { toStatus, type KubeObject, type Status } from '@kapi/apimachinery';
 import { leavingObject, type CacheEvent } from './cache-event.js';
 import type { CacheSubscriber } from './resource-cache.js';
 
@@ -42,7 +42,7 @@ export class CacheWatcher implements CacheSubscriber {
   /** Events ever queued and ever framed, and how many of the first were initial (exempt from `maxQueued`). */
   private queued: number;
   private sent = 0;
-  private readonly initialCount: number;
+  private initialCount: number;
   private ending = false;
   private closed = false;
   private wake: (() => void) | undefined;
@@ -68,16 +68,32 @@ export class CacheWatcher implements CacheSubscriber {
   /** The event as this watcher sees it: selection changes turn into ADDED and DELETED, as in kube's cacheWatcher. */
   offer(event: CacheEvent): void {
     if (this.ending || event.rv <= this.options.afterRv) return;
+    const seen = this.asSeen(event);
+    if (seen) this.push(seen, event.rv);
+  }
+
+  /** History sent to a resuming client: queued like `offer` does, but exempt from `maxQueued` as the initial events are. */
+  replay(events: readonly CacheEvent[]): void {
+    for (const event of events) {
+      if (this.ending || event.rv <= this.options.afterRv) continue;
+      const seen = this.asSeen(event);
+      if (!seen) continue;
+      this.queue.push(seen);
+      this.queued++;
+      this.initialCount++;
+      this.lastRv = event.rv;
+    }
+    this.notify();
+  }
+
+  private asSeen(event: CacheEvent): WatcherEvent | undefined {
     const { matches } = this.options;
     const now = event.type !== 'DELETED' && matches(event.obj);
     const before = event.prev !== undefined && matches(event.prev);
-    if (event.type === 'DELETED' && event.prev === undefined && matches(event.obj)) {
-      this.push({ type: 'DELETED', object: event.obj }, event.rv);
-    } else if (now) {
-      this.push({ type: before ? 'MODIFIED' : 'ADDED', object: event.obj }, event.rv);
-    } else if (before) {
-      this.push({ type: 'DELETED', object: event.type === 'DELETED' ? event.obj : leavingObject(event) }, event.rv);
-    }
+    if (event.type === 'DELETED' && event.prev === undefined) return matches(event.obj) ? { type: 'DELETED', object: event.obj } : undefined;
+    if (now) return { type: before ? 'MODIFIED' : 'ADDED', object: event.obj };
+    if (before) return { type: 'DELETED', object: event.type === 'DELETED' ? event.obj : leavingObject(event) };
+    return undefined;
   }
 
   /** Queues a BOOKMARK (the caller decides whether the client asked for them). */
@@ -111,7 +127,10 @@ export class CacheWatcher implements CacheSubscriber {
     this.lastRv = rv;
     const pendingLive = this.queued - Math.max(this.sent, this.initialCount);
     if (pendingLive > this.options.maxQueued) {
-      // Too far behind: stop here rather than buffer without bound; the client re-watches from its last version.
+      // Too far behind: drop what was not sent and end the stream rather than buffer without bound. The client
+      // re-watches from the last version it received, and the history still holds everything after it.
+      this.queue.length = this.head;
+      this.queued = this.sent;
       this.end();
       return;
     }
@@ -135,7 +154,20 @@ export class CacheWatcher implements CacheSubscriber {
     const frames: Uint8Array[] = [];
     let size = 0;
     while (this.head < this.queue.length && frames.length < FRAMES_PER_CHUNK) {
-      const frame = this.options.frame(this.queue[this.head]);
+      const event = this.queue[this.head];
+      let frame: Uint8Array;
+      try {
+        frame = this.options.frame(event);
+      } catch (err) {
+        // An event that cannot be encoded ends the watch with an ERROR event rather than a broken stream.
+        this.queue.length = this.head;
+        if (event.type !== 'ERROR') this.queue.push({ type: 'ERROR', object: toStatus(err) });
+        if (!this.ending) {
+          this.ending = true;
+          this.options.onEnd();
+        }
+        continue;
+      }
       this.head++;
       this.sent++;
       frames.push(frame);

@@ -43,8 +43,12 @@ export async function startWatch(store: Store, req: WatchRequest): Promise<Reada
 
   // What the watch starts with: the state (synthetic ADDED), or the history after a version.
   const withState = options.sendInitialEvents ?? (rv === undefined || rv === 0);
-  if (rv === undefined) await cache.catchUp();
-  else if (rv > 0 && withState && !(await cache.waitFor(rv, cache.options.freshnessWaitMs))) {
+  if (rv === undefined) {
+    // "Most recent": the cache must have caught up with storage before the state it sends counts as current.
+    const { caughtUp, target } = await cache.catchUp();
+    if (!caughtUp && !cache.ready) throw newTooManyRequests('storage is (re)initializing', 1);
+    if (!caughtUp) throw newTooLargeResourceVersion(target, cache.revision, 1);
+  } else if (rv > 0 && withState && !(await cache.waitFor(rv, cache.options.freshnessWaitMs))) {
     throw newTooLargeResourceVersion(rv, cache.revision, 1);
   }
 
@@ -70,6 +74,8 @@ export async function startWatch(store: Store, req: WatchRequest): Promise<Reada
     return frameOnce(req.encoder, type, object as object);
   };
 
+  // The cache may have gone down while this request waited: never start from a state it no longer follows.
+  if (!cache.ready) throw newTooManyRequests('storage is (re)initializing', 1);
   // From here to addWatcher nothing awaits: the state or backlog read and the subscription are one moment.
   const initial: WatcherEvent[] = [];
   let backlog: CacheEvent[] = [];
@@ -108,15 +114,22 @@ export async function startWatch(store: Store, req: WatchRequest): Promise<Reada
     return watcher.stream;
   }
   cache.addWatcher(collection, watcher, options.allowWatchBookmarks ? (revision) => bookmarkObject(revision) : undefined);
-  for (const event of backlog) watcher.offer(event);
-  req.signal.addEventListener('abort', abort, { once: true });
-  if (req.signal.aborted) watcher.end();
-  if (options.timeoutSeconds) {
-    timer = setTimeout(() => {
-      // A bookmark as the stream ends lets the client resume from the newest version, even if nothing changed.
-      if (options.allowWatchBookmarks) watcher.bookmark(bookmarkObject(Math.max(cache.revision, afterRv)), cache.revision);
-      watcher.end();
-    }, options.timeoutSeconds * 1000);
+  // History replayed to a resuming client is not held against the slow-client limit.
+  watcher.replay(backlog);
+  if (req.signal.aborted) {
+    watcher.end();
+    return watcher.stream;
   }
+  req.signal.addEventListener('abort', abort, { once: true });
+  // Without timeoutSeconds a watch still ends, like kube's, after --min-request-timeout to twice that (randomized so
+  // that clients do not all re-watch at once); the client re-watches from its last version.
+  const min = cache.options.minRequestTimeoutSeconds;
+  const seconds = options.timeoutSeconds || min * (1 + Math.random());
+  timer = setTimeout(() => {
+    // A bookmark as the stream ends lets the client resume from the newest version, even if nothing changed.
+    if (options.allowWatchBookmarks) watcher.bookmark(bookmarkObject(Math.max(cache.revision, afterRv)), cache.revision);
+    watcher.end();
+  }, seconds * 1000);
+  timer.unref?.();
   return watcher.stream;
 }

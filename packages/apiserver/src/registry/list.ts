@@ -126,7 +126,7 @@ async function readPage(store: Store, entry: ResourceEntry, plan: ReadPlan, req:
   };
   switch (plan.mode) {
     case 'consistent':
-      if (collection && (await cache!.catchUp())) return fromCache(collection);
+      if (collection && (await cache!.catchUp()).caughtUp) return fromCache(collection);
       return listStorage(store, req, 0);
     case 'any':
       if (collection && cache!.ready) return fromCache(collection);
