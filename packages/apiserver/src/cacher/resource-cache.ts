@@ -76,9 +76,9 @@ export class ResourceCache {
   /** Applies one event to the state and the window, then hands it to every subscriber. */
   apply(event: CacheEvent): void {
     if (event.type === 'DELETED') {
-      if (this.objects.delete(event.key)) this.sorted = undefined;
+      if (this.objects.delete(event.key) && this.sorted) this.sorted.splice(lowerBound(this.sorted, event.key), 1);
     } else {
-      if (!this.objects.has(event.key)) this.sorted = undefined;
+      if (!this.objects.has(event.key) && this.sorted) this.sorted.splice(lowerBound(this.sorted, event.key), 0, event.key);
       this.objects.set(event.key, event.obj);
     }
     this.history.push(event);
@@ -107,38 +107,47 @@ export class ResourceCache {
     return out.reverse();
   }
 
-  /** Sorted keys and objects under `prefix`, now or (rewinding the window) at an older revision. */
-  private stateAt(prefix: string, at: number | undefined): { keys: string[]; get(key: string): KubeObject | undefined } {
-    this.sorted ??= [...this.objects.keys()].sort();
-    const from = lowerBound(this.sorted, prefix);
-    const to = lowerBound(this.sorted, prefixEnd(prefix));
-    if (at === undefined) return { keys: this.sorted.slice(from, to), get: (key) => this.objects.get(key) };
-    const state = new Map<string, KubeObject>();
-    for (let i = from; i < to; i++) state.set(this.sorted[i], this.objects.get(this.sorted[i])!);
-    for (let i = this.history.length - 1; i >= this.head && this.history[i].rv > at; i--) {
-      const e = this.history[i];
-      if (!e.key.startsWith(prefix)) continue;
-      if (e.type === 'ADDED') state.delete(e.key);
-      else state.set(e.key, e.prev ?? e.obj);
-    }
-    return { keys: [...state.keys()].sort(), get: (key) => state.get(key) };
-  }
-
-  /** A page of the collection as storage would list it: in key order, from `startKey`, cut after `limit` selected items. */
+  /**
+   * A page of the collection as storage would list it: in key order, from `startKey`, cut after `limit` selected
+   * items. At a past revision (a snapshot) the current state is read through the changes made since, undone: only
+   * the keys the window touched after that revision are looked at, so a page costs its own size plus those keys.
+   */
   list(options: CacheListOptions): CachePage {
-    const { keys, get } = this.stateAt(options.prefix, options.at);
-    let i = options.startKey ? lowerBound(keys, options.startKey) : 0;
+    const { prefix, at } = options;
+    this.sorted ??= [...this.objects.keys()].sort();
+    const keys = this.sorted;
+    const to = lowerBound(keys, prefixEnd(prefix));
+    // For a snapshot: each key changed after `at`, with its object then (undefined: it did not exist), and the keys
+    // that existed then but not now.
+    const then = new Map<string, KubeObject | undefined>();
+    const gone: string[] = [];
+    if (at !== undefined) {
+      for (let i = this.history.length - 1; i >= this.head && this.history[i].rv > at; i--) {
+        const e = this.history[i];
+        if (e.key.startsWith(prefix)) then.set(e.key, e.type === 'ADDED' ? undefined : (e.prev ?? e.obj));
+      }
+      for (const [key, obj] of then) if (obj && !this.objects.has(key)) gone.push(key);
+      gone.sort();
+    }
+    const start = options.startKey && options.startKey > prefix ? options.startKey : prefix;
+    let i = lowerBound(keys, start);
+    let j = lowerBound(gone, start);
     const items: KubeObject[] = [];
     let lastKey = '';
-    for (; i < keys.length; i++) {
-      const obj = get(keys[i])!;
+    while (i < to || j < gone.length) {
+      const key = j >= gone.length || (i < to && keys[i] < gone[j]) ? keys[i++] : gone[j++];
+      const obj = then.has(key) ? then.get(key) : this.objects.get(key);
+      if (!obj) continue;
       if (options.selects(obj)) items.push(obj);
       if (options.limit && items.length >= options.limit) {
-        lastKey = keys[i];
-        i++;
+        lastKey = key;
         break;
       }
     }
-    return { items, lastKey, more: i < keys.length, remaining: keys.length - i };
+    if (!lastKey) return { items, lastKey, more: false, remaining: 0 };
+    // What follows the page at that revision: the keys after it, less those that did not exist then.
+    let remaining = to - i + (gone.length - j);
+    for (const [key, obj] of then) if (!obj && key > lastKey && this.objects.has(key)) remaining--;
+    return { items, lastKey, more: remaining > 0, remaining };
   }
 }
