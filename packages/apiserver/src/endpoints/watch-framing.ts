@@ -49,7 +49,7 @@ export function createWatchEncoder(format: ResponseFormat, entry: ResourceEntry)
   return {
     contentType: JSON_TYPE,
     id: JSON_TYPE,
-    encode: (type, object) => text.encode(`{"type":${JSON.stringify(type)},"object":${jsonOf(object as KubeObject)}}\n`),
+    encode: (type, object) => text.encode(`{"type":${JSON.stringify(type)},"object":${jsonOf(object as KubeObject, true)}}\n`),
   };
 }
 
