@@ -127,7 +127,11 @@ export function createWatchCache(
     if (rv <= revision) return;
     revision = rv;
     const now = Date.now();
-    reached.push([now, rv]);
+    // One entry per 100 ms is precise enough: a later revision in the same entry only makes the floor later, so
+    // snapshots err towards storage reads, never towards serving a revision the cache no longer has.
+    const last = reached[reached.length - 1];
+    if (last && now - last[0] < 100) last[1] = rv;
+    else reached.push([now, rv]);
     while (reached.length && reached[0][0] < now - options.snapshotRetentionMs) snapshotFloor = reached.shift()![1];
     wakeWaiters();
   };
