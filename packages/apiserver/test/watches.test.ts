@@ -101,6 +101,14 @@ describe('watch', () => {
     expect([...versions].sort((x, y) => x - y)).toEqual(versions);
   });
 
+  it('a timeoutSeconds beyond what a timer holds keeps the watch open', async () => {
+    const w = await watch('timeoutSeconds=3000000&resourceVersion=0');
+    await w.next(2);
+    await new Promise((r) => setTimeout(r, 50));
+    await h.req('POST', CM, configMap('later'));
+    expect(eventNames(await w.next(1))).toEqual(['ADDED later']);
+  });
+
   it('ends after timeoutSeconds', async () => {
     const w = await watch('timeoutSeconds=1');
     expect(eventNames(await w.rest())).toEqual(['ADDED a', 'ADDED b']);

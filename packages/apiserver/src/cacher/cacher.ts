@@ -112,6 +112,26 @@ export function createWatchCache(
     return second < 0 ? undefined : caches.get(key.slice(0, second + 1));
   };
 
+  /**
+   * Writes outside the cache's keys (another server's prefix on the same etcd) move the revision without an event.
+   * While reads wait, storage is asked for progress — one request per interval for all of them, as kube's
+   * progress requester does — until the cache learns it caught up.
+   */
+  let progressTimer: ReturnType<typeof setInterval> | undefined;
+  const requestProgress = () => {
+    if (progressTimer || !watch?.requestProgress) return;
+    watch.requestProgress();
+    progressTimer = setInterval(() => {
+      if (!revisionWaiters.size || stopped) {
+        clearInterval(progressTimer);
+        progressTimer = undefined;
+        return;
+      }
+      watch?.requestProgress?.();
+    }, PROGRESS_REQUEST_MS);
+    progressTimer.unref?.();
+  };
+
   /** Wakes the reads waiting for a revision the cache has reached (while it is ready). */
   const wakeWaiters = () => {
     if (!ready) return;
@@ -177,6 +197,7 @@ export function createWatchCache(
     let startKey: string | undefined;
     let at = 0;
     for (;;) {
+      if (stopped) return;
       const page = await storage.list({ prefix: ROOT, startKey, limit: LIST_PAGE, revision: at || undefined });
       at = page.revision;
       for (const kv of page.kvs) {
@@ -184,7 +205,8 @@ export function createWatchCache(
         if (!cache) continue;
         let objects = byCache.get(cache);
         if (!objects) byCache.set(cache, (objects = []));
-        // A corrupt value stays out of the cache; reads of it without a resourceVersion go to storage and fail.
+        // A corrupt value stays out of the cache (lists served from it leave it out); a get of it without a
+        // resourceVersion reads storage and fails with 500.
         const obj = decode(kv);
         if (obj) objects.push([kv.key, obj]);
       }
@@ -205,6 +227,7 @@ export function createWatchCache(
 
   /** Follows storage from the cache's revision on; a failure restarts it. */
   const follow = () => {
+    if (stopped) return;
     watch = storage.watch({ prefix: ROOT, afterRevision: revision }, { onEvent, onError: restart, onProgress: advance });
     ready = true;
     for (const resolve of readyWaiters) resolve(true);
@@ -282,17 +305,13 @@ export function createWatchCache(
           revision: target,
           resolve: (ok: boolean) => {
             clearTimeout(timer);
-            clearInterval(progress);
             revisionWaiters.delete(waiter);
             resolve(ok);
           },
         };
         const timer = setTimeout(() => waiter.resolve(false), timeoutMs);
-        // Writes outside the cache's keys (another server's prefix on the same etcd) move the revision without
-        // an event: ask storage for progress until the cache learns it caught up.
-        const progress = setInterval(() => watch?.requestProgress?.(), PROGRESS_REQUEST_MS);
-        watch?.requestProgress?.();
         revisionWaiters.add(waiter);
+        requestProgress();
       });
     },
     async catchUp() {
@@ -320,6 +339,7 @@ export function createWatchCache(
       stopped = true;
       ready = false;
       if (bookmarkTimer) clearInterval(bookmarkTimer);
+      if (progressTimer) clearInterval(progressTimer);
       watch?.stop();
       for (const w of [...watchers.keys()]) w.end();
     },

@@ -8,6 +8,8 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ER
 export interface WatcherEvent {
   type: WatchEventType;
   object: unknown;
+  /** A change the cache dispatched to every watcher (its encodings are worth sharing), not per-watcher state. */
+  live?: boolean;
 }
 
 export interface CacheWatcherOptions {
@@ -90,9 +92,9 @@ export class CacheWatcher implements CacheSubscriber {
     const { matches } = this.options;
     const now = event.type !== 'DELETED' && matches(event.obj);
     const before = event.prev !== undefined && matches(event.prev);
-    if (event.type === 'DELETED' && event.prev === undefined) return matches(event.obj) ? { type: 'DELETED', object: event.obj } : undefined;
-    if (now) return { type: before ? 'MODIFIED' : 'ADDED', object: event.obj };
-    if (before) return { type: 'DELETED', object: event.type === 'DELETED' ? event.obj : leavingObject(event) };
+    if (event.type === 'DELETED' && event.prev === undefined) return matches(event.obj) ? { type: 'DELETED', object: event.obj, live: true } : undefined;
+    if (now) return { type: before ? 'MODIFIED' : 'ADDED', object: event.obj, live: true };
+    if (before) return { type: 'DELETED', object: event.type === 'DELETED' ? event.obj : leavingObject(event), live: true };
     return undefined;
   }
 
@@ -159,9 +161,12 @@ export class CacheWatcher implements CacheSubscriber {
       try {
         frame = this.options.frame(event);
       } catch (err) {
-        // An event that cannot be encoded ends the watch with an ERROR event rather than a broken stream.
+        // An event that cannot be encoded ends the watch with an ERROR event rather than a broken stream (the
+        // ERROR already queued, if the watch was ending with one, or this failure).
+        const ending = this.queue.slice(this.head).find((e) => e.type === 'ERROR' && e !== event);
         this.queue.length = this.head;
-        if (event.type !== 'ERROR') this.queue.push({ type: 'ERROR', object: toStatus(err) });
+        if (ending) this.queue.push(ending);
+        else if (event.type !== 'ERROR') this.queue.push({ type: 'ERROR', object: toStatus(err) });
         if (!this.ending) {
           this.ending = true;
           this.options.onEnd();
@@ -176,6 +181,12 @@ export class CacheWatcher implements CacheSubscriber {
     if (this.head > 4096 && this.head * 2 > this.queue.length) {
       this.queue.splice(0, this.head);
       this.head = 0;
+    }
+    if (frames.length === 0) {
+      // Nothing could be framed (not even the ERROR): the stream ends here.
+      this.closed = true;
+      controller.close();
+      return;
     }
     if (frames.length === 1) {
       controller.enqueue(frames[0]);

@@ -9,7 +9,6 @@ import {
 } from '@kapi/apimachinery';
 import { stringify as toYaml } from 'yaml';
 import { CBOR_TYPE, encodeCbor } from './cbor.js';
-import { jsonOf, listJson } from './json-memo.js';
 import { JSON_TYPE, PROTOBUF_TYPE, YAML_TYPE, type ResponseFormat } from './negotiate.js';
 
 export interface Rendered {
@@ -31,9 +30,7 @@ export function render(
       contentType: PROTOBUF_TYPE,
     };
   }
-  if (options.pretty) return { body: JSON.stringify(value, null, 2) + '\n', contentType: JSON_TYPE };
-  const items = (value as { items?: unknown }).items;
-  return { body: Array.isArray(items) && Object.keys(value).at(-1) === 'items' ? listJson(value as { items: unknown[] }) : jsonOf(value), contentType: JSON_TYPE };
+  return { body: options.pretty ? JSON.stringify(value, null, 2) + '\n' : JSON.stringify(value), contentType: JSON_TYPE };
 }
 
 export function response(rendered: Rendered, status: number, headers: Record<string, string> = {}): Response {

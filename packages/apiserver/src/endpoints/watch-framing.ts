@@ -1,7 +1,6 @@
 import { encodeEnvelope, encodeProtobufObject, type KubeObject } from '@kapi/apimachinery';
 import type { ResourceEntry } from '../registry/resources.js';
 import { CBOR_SEQ_TYPE, encodeCbor } from './cbor.js';
-import { jsonOf } from './json-memo.js';
 import { JSON_TYPE, PROTOBUF_TYPE, type ResponseFormat } from './negotiate.js';
 import { metaCodec, STATUS_MESSAGE } from './respond.js';
 
@@ -49,7 +48,7 @@ export function createWatchEncoder(format: ResponseFormat, entry: ResourceEntry)
   return {
     contentType: JSON_TYPE,
     id: JSON_TYPE,
-    encode: (type, object) => text.encode(`{"type":${JSON.stringify(type)},"object":${jsonOf(object as KubeObject, true)}}\n`),
+    encode: (type, object) => text.encode(JSON.stringify({ type, object: object as KubeObject }) + '\n'),
   };
 }
 
@@ -57,7 +56,9 @@ const frames = new WeakMap<object, Map<string, Uint8Array>>();
 
 /**
  * An event framed once per media type (DESIGN.md convention 4): the watch cache shares each object version among
- * all watchers, so the bytes are kept with the object and reused by every watcher that sends it the same way.
+ * all watchers, so the bytes are kept with the object and reused by every watcher that sends it the same way. Used
+ * for live events, as kube's cachingObject is; the synthetic ADDED events of a watch's initial state are framed
+ * per watcher, so a collection's current objects do not all carry encodings.
  */
 export function frameOnce(encoder: WatchEncoder, type: WatchEventType, object: object): Uint8Array {
   let byKey = frames.get(object);

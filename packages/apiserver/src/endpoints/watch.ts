@@ -21,6 +21,9 @@ export interface WatchRequest {
   encoder: WatchEncoder;
 }
 
+/** Node's timers hold at most this many milliseconds (about 24.8 days); longer ones would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** The annotation on the bookmark that ends a streaming list's initial events. */
 export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 
@@ -49,6 +52,7 @@ export async function startWatch(store: Store, req: WatchRequest): Promise<Reada
     if (!caughtUp && !cache.ready) throw newTooManyRequests('storage is (re)initializing', 1);
     if (!caughtUp) throw newTooLargeResourceVersion(target, cache.revision, 1);
   } else if (rv > 0 && withState && !(await cache.waitFor(rv, cache.options.freshnessWaitMs))) {
+    if (!cache.ready) throw newTooManyRequests('storage is (re)initializing', 1);
     throw newTooLargeResourceVersion(rv, cache.revision, 1);
   }
 
@@ -71,7 +75,7 @@ export async function startWatch(store: Store, req: WatchRequest): Promise<Reada
       first = false;
       return req.encoder.encode(type, row);
     }
-    return frameOnce(req.encoder, type, object as object);
+    return event.live ? frameOnce(req.encoder, type, object as object) : req.encoder.encode(type, object);
   };
 
   // The cache may have gone down while this request waited: never start from a state it no longer follows.
@@ -124,12 +128,14 @@ export async function startWatch(store: Store, req: WatchRequest): Promise<Reada
   // Without timeoutSeconds a watch still ends, like kube's, after --min-request-timeout to twice that (randomized so
   // that clients do not all re-watch at once); the client re-watches from its last version.
   const min = cache.options.minRequestTimeoutSeconds;
-  const seconds = options.timeoutSeconds || min * (1 + Math.random());
-  timer = setTimeout(() => {
-    // A bookmark as the stream ends lets the client resume from the newest version, even if nothing changed.
-    if (options.allowWatchBookmarks) watcher.bookmark(bookmarkObject(Math.max(cache.revision, afterRv)), cache.revision);
-    watcher.end();
-  }, seconds * 1000);
-  timer.unref?.();
+  const seconds = options.timeoutSeconds || (min > 0 ? min * (1 + Math.random()) : 0);
+  if (seconds > 0) {
+    timer = setTimeout(() => {
+      // A bookmark as the stream ends lets the client resume from the newest version, even if nothing changed.
+      if (options.allowWatchBookmarks) watcher.bookmark(bookmarkObject(Math.max(cache.revision, afterRv)), cache.revision);
+      watcher.end();
+    }, Math.min(seconds * 1000, MAX_TIMER_MS));
+    timer.unref?.();
+  }
   return watcher.stream;
 }

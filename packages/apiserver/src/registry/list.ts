@@ -134,6 +134,8 @@ async function readPage(store: Store, entry: ResourceEntry, plan: ReadPlan, req:
     case 'notOlderThan':
       if (collection && (await cache!.whenReady(cache!.options.freshnessWaitMs))) {
         if (!(await cache!.waitFor(plan.revision, cache!.options.freshnessWaitMs))) {
+          // The cache went down while this read waited: storage answers instead.
+          if (!cache!.ready) return listStorage(store, req, 0, plan.revision);
           throw newTooLargeResourceVersion(plan.revision, cache!.revision, 1);
         }
         return fromCache(collection);
@@ -189,7 +191,10 @@ export async function getObject(store: Store, ctx: RequestContext, name: string,
   const rv = parseResourceVersion(resourceVersion);
   const { cache } = store;
   if (rv === undefined || !cache || !(await cache.whenReady(cache.options.freshnessWaitMs))) return store.get(ctx, name);
-  if (rv > 0 && !(await cache.waitFor(rv, cache.options.freshnessWaitMs))) throw newTooLargeResourceVersion(rv, cache.revision, 1);
+  if (rv > 0 && !(await cache.waitFor(rv, cache.options.freshnessWaitMs))) {
+    if (!cache.ready) return store.get(ctx, name);
+    throw newTooLargeResourceVersion(rv, cache.revision, 1);
+  }
   const obj = cache.collection(ctx.entry.keyPrefix).get(objectKey(ctx.entry, ctx.namespace, name));
   if (!obj) throw newNotFound(groupResource(ctx.entry), name);
   return obj;
