@@ -240,14 +240,13 @@ export function createWatchCache(
    * an ERROR event, so clients re-watch; reads go to storage meanwhile. Then the cache follows storage again from
    * where it stopped, keeping its history, or — when storage no longer has that revision — fills again.
    */
-  function restart(error: Error) {
+  function restart(error: Error, refill = isStorageError(error, 'Compacted')) {
     ready = false;
     watch = undefined;
     const status = toStatus(error);
     for (const w of [...watchers.keys()]) w.end(status);
     if (stopped) return;
-    log(1, `watch cache: storage watch ended (${error.message})`);
-    const refill = isStorageError(error, 'Compacted');
+    log(1, `watch cache: storage failed (${error.message}); ${refill ? 'filling again' : 'following it again'} when it is back`);
     const retry = (delay: number) =>
       setTimeout(() => {
         if (stopped) return;
@@ -279,7 +278,11 @@ export function createWatchCache(
     },
     start() {
       if (!starting) {
-        starting = fill();
+        // A first fill that fails (storage not reachable yet) is retried like a refill after a failed watch.
+        starting = fill().catch((err: Error) => {
+          if (!ready) restart(err, true);
+          throw err;
+        });
         bookmarkTimer ??= setInterval(sendBookmarks, options.bookmarkIntervalMs);
         bookmarkTimer.unref?.();
       }
