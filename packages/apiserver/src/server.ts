@@ -212,9 +212,6 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   return {
     fetch: (request, env) => app.fetch(request, env),
     async start() {
-      // The cache fills in the background, as kube's cachers do: until it is ready, reads go to storage and
-      // watches wait for it, so a server with much data is ready at once instead of after reading all of it.
-      cache.start().catch((err: Error) => log(1, `watch cache: first fill failed (${err.message}); retrying`));
       if (namespaceEntry) {
         for (const name of SYSTEM_NAMESPACES) {
           if (await store.read(systemCtx(namespaceEntry), name)) continue;
@@ -235,6 +232,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         onCompact: (revision) => cache.compacted(revision),
       });
       ready = true;
+      // The cache fills in the background, as kube's cachers do: until it is ready, reads go to storage and
+      // watches wait for it, so a server with much data is ready at once instead of after reading all of it.
+      cache.start().catch((err: Error) => log(1, `watch cache: first fill failed (${err.message}); retrying`));
     },
     async stop() {
       ready = false;

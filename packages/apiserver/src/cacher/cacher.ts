@@ -37,6 +37,7 @@ const DEFAULTS: Required<WatchCacheOptions> = {
 
 /** Every collection lives under this storage prefix; one storage watch on it feeds every collection's cache. */
 const ROOT = '/registry/';
+/** Objects read per storage page while filling; the fill yields between pages so requests are served meanwhile. */
 const LIST_PAGE = 10_000;
 /** How often a read waiting for the cache to catch up asks storage for a progress notification. */
 const PROGRESS_REQUEST_MS = 100;
@@ -192,10 +193,16 @@ export function createWatchCache(
     advance(e.kv.modRevision);
   };
 
+  /**
+   * Fills the cache: the state at the oldest revision storage still holds, then (through the storage watch) every
+   * change since. The history thus reaches back as far as storage's does, so a client that listed from storage
+   * before the cache was ready, or from the previous run of the server, can still watch from what it saw.
+   */
   const fill = async () => {
     const byCache = new Map<ResourceCache, [string, KubeObject][]>();
     let startKey: string | undefined;
-    let at = 0;
+    const current = await storage.currentRevision();
+    let at = current > 0 ? Math.min(await storage.compactedRevision(), current) : 0;
     for (;;) {
       if (stopped) return;
       const page = await storage.list({ prefix: ROOT, startKey, limit: LIST_PAGE, revision: at || undefined });
@@ -212,6 +219,7 @@ export function createWatchCache(
       }
       if (!page.more || !page.kvs.length) break;
       startKey = `${page.kvs[page.kvs.length - 1].key}\u0000`;
+      await new Promise((resolve) => setImmediate(resolve));
     }
     // Nobody may watch across a refill: its history starts over. (Watches only start while the cache is ready.)
     const gone = toStatus(newResourceExpired('the watch cache was refilled; watch again'));
@@ -278,8 +286,9 @@ export function createWatchCache(
     },
     start() {
       if (!starting) {
-        // A first fill that fails (storage not reachable yet) is retried like a refill after a failed watch.
-        starting = fill().catch((err: Error) => {
+        // A first fill that fails (storage not reachable yet) is retried like a refill after a failed watch. It
+        // starts on a later turn: a synchronous backend (SQLite) would otherwise read its first page right here.
+        starting = new Promise((resolve) => setImmediate(resolve)).then(fill).catch((err: Error) => {
           if (!ready) restart(err, true);
           throw err;
         });
