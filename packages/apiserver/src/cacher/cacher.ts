@@ -1,4 +1,4 @@
-import { newResourceExpired, toStatus, type KubeObject } from '@kapi/apimachinery';
+import { newResourceExpired, newTooLargeResourceVersion, toStatus, type KubeObject } from '@kapi/apimachinery';
 import { isStorageError, type KeyValue, type StorageBackend, type StorageWatch, type StorageWatchEvent } from '@kapi/storage';
 import { decodeFromStorage } from '../registry/codec.js';
 import { deepFreeze, type CacheEvent } from './cache-event.js';
@@ -56,6 +56,12 @@ export interface WatchCache {
   whenReady(timeoutMs: number): Promise<boolean>;
   /** Resolves true once the cache has caught up with `revision`, false after `timeoutMs`. */
   waitFor(revision: number, timeoutMs: number): Promise<boolean>;
+  /**
+   * For a "Not older than" read: resolves true once the cache is ready and has reached `revision` (waiting up to
+   * `freshnessWaitMs` for each), false when the cache is not ready (the caller reads storage instead), and fails
+   * with 504 Too large resource version when the cache is ready but does not reach it in time.
+   */
+  reach(revision: number): Promise<boolean>;
   /**
    * For a consistent read: reads storage's current revision and waits until the cache has caught up with it.
    * `caughtUp` is false when the cache is not ready or does not catch up in time (the caller reads storage, or
@@ -325,6 +331,12 @@ export function createWatchCache(
         revisionWaiters.add(waiter);
         requestProgress();
       });
+    },
+    async reach(target) {
+      if (!(await this.whenReady(options.freshnessWaitMs))) return false;
+      if (await this.waitFor(target, options.freshnessWaitMs)) return true;
+      if (!ready) return false;
+      throw newTooLargeResourceVersion(target, revision, 1);
     },
     async catchUp() {
       if (!ready) return { caughtUp: false, target: 0 };

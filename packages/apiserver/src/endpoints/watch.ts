@@ -51,9 +51,8 @@ export async function startWatch(store: Store, req: WatchRequest): Promise<Reada
     const { caughtUp, target } = await cache.catchUp();
     if (!caughtUp && !cache.ready) throw newTooManyRequests('storage is (re)initializing', 1);
     if (!caughtUp) throw newTooLargeResourceVersion(target, cache.revision, 1);
-  } else if (rv > 0 && withState && !(await cache.waitFor(rv, cache.options.freshnessWaitMs))) {
-    if (!cache.ready) throw newTooManyRequests('storage is (re)initializing', 1);
-    throw newTooLargeResourceVersion(rv, cache.revision, 1);
+  } else if (rv > 0 && withState && !(await cache.reach(rv))) {
+    throw newTooManyRequests('storage is (re)initializing', 1);
   }
 
   const namespace = entry.info.scope === 'Namespaced' ? ctx.namespace : '';

@@ -7,7 +7,6 @@ import {
   type KubeObject,
 } from '@kapi/apimachinery';
 import { isStorageError } from '@kapi/storage';
-import type { ResourceCache } from '../cacher/resource-cache.js';
 import { decodeFromStorage } from './codec.js';
 import { fromStorageError, groupResource } from './errors.js';
 import { fieldLabels } from './field-labels.js';
@@ -119,34 +118,23 @@ interface PageRequest {
 
 async function readPage(store: Store, entry: ResourceEntry, plan: ReadPlan, req: PageRequest): Promise<Page> {
   const { cache } = store;
-  const collection = cache?.collection(entry.keyPrefix);
-  const fromCache = (collection: ResourceCache, at?: number): Page => {
-    const revision = at ?? cache!.revision;
-    return { ...collection.list({ prefix: req.prefix, startKey: req.startKey, limit: req.limit, at, selects: req.select }), revision };
-  };
+  const at = plan.mode === 'exact' || plan.mode === 'notOlderThan' ? plan.revision : 0;
+  if (!cache) return listStorage(store, req, plan.mode === 'exact' ? at : 0, plan.mode === 'notOlderThan' ? at : 0);
+  const collection = cache.collection(entry.keyPrefix);
+  const fromCache = (snapshot?: number): Page => ({
+    ...collection.list({ prefix: req.prefix, startKey: req.startKey, limit: req.limit, at: snapshot, selects: req.select }),
+    revision: snapshot ?? cache.revision,
+  });
   switch (plan.mode) {
     case 'consistent':
-      if (collection && (await cache!.catchUp()).caughtUp) return fromCache(collection);
-      return listStorage(store, req, 0);
+      return (await cache.catchUp()).caughtUp ? fromCache() : listStorage(store, req, 0);
     case 'any':
-      if (collection && cache!.ready) return fromCache(collection);
-      return listStorage(store, req, 0);
+      return cache.ready ? fromCache() : listStorage(store, req, 0);
     case 'notOlderThan':
-      if (collection && (await cache!.whenReady(cache!.options.freshnessWaitMs))) {
-        if (!(await cache!.waitFor(plan.revision, cache!.options.freshnessWaitMs))) {
-          // The cache went down while this read waited: storage answers instead.
-          if (!cache!.ready) return listStorage(store, req, 0, plan.revision);
-          throw newTooLargeResourceVersion(plan.revision, cache!.revision, 1);
-        }
-        return fromCache(collection);
-      }
-      return listStorage(store, req, 0, plan.revision);
+      return (await cache.reach(at)) ? fromCache() : listStorage(store, req, 0, at);
     case 'exact':
-      if (collection && cache!.ready && plan.revision > cache!.revision) {
-        await cache!.waitFor(plan.revision, cache!.options.freshnessWaitMs);
-      }
-      if (collection && cache!.hasSnapshot(collection, plan.revision)) return fromCache(collection, plan.revision);
-      return listStorage(store, req, plan.revision);
+      if (cache.ready && at > cache.revision) await cache.waitFor(at, cache.options.freshnessWaitMs);
+      return cache.hasSnapshot(collection, at) ? fromCache(at) : listStorage(store, req, at);
   }
 }
 
@@ -190,11 +178,7 @@ async function listStorage(store: Store, req: PageRequest, revision: number, not
 export async function getObject(store: Store, ctx: RequestContext, name: string, resourceVersion: string): Promise<KubeObject> {
   const rv = parseResourceVersion(resourceVersion);
   const { cache } = store;
-  if (rv === undefined || !cache || !(await cache.whenReady(cache.options.freshnessWaitMs))) return store.get(ctx, name);
-  if (rv > 0 && !(await cache.waitFor(rv, cache.options.freshnessWaitMs))) {
-    if (!cache.ready) return store.get(ctx, name);
-    throw newTooLargeResourceVersion(rv, cache.revision, 1);
-  }
+  if (rv === undefined || !cache || !(await cache.reach(rv))) return store.get(ctx, name);
   const obj = cache.collection(ctx.entry.keyPrefix).get(objectKey(ctx.entry, ctx.namespace, name));
   if (!obj) throw newNotFound(groupResource(ctx.entry), name);
   return obj;
