@@ -24,6 +24,9 @@ export interface WatchRequest {
 /** Node's timers hold at most this many milliseconds (about 24.8 days); longer ones would fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** kube's answer while its watch cache is not ready: 429 with Retry-After, so the client tries again. */
+const initializing = () => newTooManyRequests('storage is (re)initializing', 1);
+
 /** The annotation on the bookmark that ends a streaming list's initial events. */
 export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 
@@ -40,7 +43,7 @@ export async function startWatch(store: Store, req: WatchRequest): Promise<Reada
   validateListOptions(options, 'watch', req.watchList);
   const rv = parseResourceVersion(options.resourceVersion);
   const cache = store.cache;
-  if (!cache || !(await cache.whenReady(cache.options.freshnessWaitMs))) throw newTooManyRequests('storage is (re)initializing', 1);
+  if (!cache || !(await cache.whenReady(cache.options.freshnessWaitMs))) throw initializing();
   const collection = cache.collection(entry.keyPrefix);
   const prefix = collectionPrefix(entry, ctx.namespace);
 
@@ -49,10 +52,10 @@ export async function startWatch(store: Store, req: WatchRequest): Promise<Reada
   if (rv === undefined) {
     // "Most recent": the cache must have caught up with storage before the state it sends counts as current.
     const { caughtUp, target } = await cache.catchUp();
-    if (!caughtUp && !cache.ready) throw newTooManyRequests('storage is (re)initializing', 1);
+    if (!caughtUp && !cache.ready) throw initializing();
     if (!caughtUp) throw newTooLargeResourceVersion(target, cache.revision, 1);
   } else if (rv > 0 && withState && !(await cache.reach(rv))) {
-    throw newTooManyRequests('storage is (re)initializing', 1);
+    throw initializing();
   }
 
   const namespace = entry.info.scope === 'Namespaced' ? ctx.namespace : '';
@@ -78,7 +81,7 @@ export async function startWatch(store: Store, req: WatchRequest): Promise<Reada
   };
 
   // The cache may have gone down while this request waited: never start from a state it no longer follows.
-  if (!cache.ready) throw newTooManyRequests('storage is (re)initializing', 1);
+  if (!cache.ready) throw initializing();
   // From here to addWatcher nothing awaits: the state or backlog read and the subscription are one moment.
   const initial: WatcherEvent[] = [];
   let backlog: CacheEvent[] = [];
