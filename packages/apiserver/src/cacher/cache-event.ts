@@ -29,11 +29,13 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** A frozen copy of `obj` stamped with another resourceVersion (an old state reported at a later change). */
+export function atResourceVersion(obj: KubeObject, rv: number): KubeObject {
+  return deepFreeze({ ...obj, metadata: { ...(obj.metadata as object), resourceVersion: String(rv) } });
+}
+
 /** The object a watcher gets when `event` takes an object out of its selection: the old state, at the new version. */
 export function leavingObject(event: CacheEvent): KubeObject {
-  if (!event.leaving) {
-    const prev = event.prev ?? event.obj;
-    event.leaving = deepFreeze({ ...prev, metadata: { ...(prev.metadata as object), resourceVersion: String(event.rv) } });
-  }
+  event.leaving ??= atResourceVersion(event.prev ?? event.obj, event.rv);
   return event.leaving;
 }

@@ -1,7 +1,7 @@
 import { newResourceExpired, newTooLargeResourceVersion, toStatus, type KubeObject } from '@kapi/apimachinery';
 import { isStorageError, type KeyValue, type StorageBackend, type StorageWatch, type StorageWatchEvent } from '@kapi/storage';
 import { decodeFromStorage } from '../registry/codec.js';
-import { deepFreeze, type CacheEvent } from './cache-event.js';
+import { atResourceVersion, deepFreeze, type CacheEvent } from './cache-event.js';
 import { ResourceCache } from './resource-cache.js';
 import type { CacheWatcher } from './watcher.js';
 
@@ -182,13 +182,12 @@ export function createWatchCache(
     const rv = e.kv.modRevision;
     const cached = cache.get(key);
     const prev = (e.prevKv && decode(e.prevKv)) || cached;
-    const atRv = (obj: KubeObject) => deepFreeze({ ...obj, metadata: { ...(obj.metadata as object), resourceVersion: String(rv) } });
     if (e.type === 'DELETE') {
       if (!cached && !prev) return undefined;
-      return { type: 'DELETED', key, obj: decode(e.kv) ?? atRv((prev ?? cached)!), prev, rv };
+      return { type: 'DELETED', key, obj: decode(e.kv) ?? atResourceVersion((prev ?? cached)!, rv), prev, rv };
     }
     const obj = decode(e.kv);
-    if (!obj) return cached ? { type: 'DELETED', key, obj: atRv(cached), prev: cached, rv } : undefined;
+    if (!obj) return cached ? { type: 'DELETED', key, obj: atResourceVersion(cached, rv), prev: cached, rv } : undefined;
     return { type: prev ? 'MODIFIED' : 'ADDED', key, obj, prev, rv };
   };
 

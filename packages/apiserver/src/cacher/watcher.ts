@@ -1,8 +1,6 @@
-import { toStatus, type KubeObject, type Status } from '@kapi/apimachinery';
+import { toStatus, type KubeObject, type Status, type WatchEventType } from '@kapi/apimachinery';
 import { leavingObject, type CacheEvent } from './cache-event.js';
 import type { CacheSubscriber } from './resource-cache.js';
-
-export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
 /** One event as a watcher sends it. */
 export interface WatcherEvent {
@@ -17,7 +15,7 @@ export interface CacheWatcherOptions {
   matches(obj: KubeObject): boolean;
   /** Live events at or below this revision were already covered (by the initial state or the backlog). */
   afterRv: number;
-  /** Sent first, whatever the buffer limit: synthetic ADDED events, backlog from the history, ... */
+  /** Sent first, whatever the buffer limit: the synthetic ADDED events of the initial state, a bookmark after them. */
   initial: WatcherEvent[];
   /** Frames one event in the client's media type (the caller caches encodings of shared objects). */
   frame(event: WatcherEvent): Uint8Array;
@@ -33,8 +31,8 @@ const FRAMES_PER_CHUNK = 128;
 /**
  * One client's watch on the cache (kube's cacheWatcher). Events are queued as they are dispatched — a writer never
  * waits for a watcher — and framed only when the client's connection asks for more (a pull stream, so a slow
- * socket's backpressure stops the framing). A watcher whose queue of live events passes `maxQueued` is ended:
- * the stream closes after what it already holds, and the client re-watches from the last resourceVersion it
+ * socket's backpressure stops the framing). A watcher whose queue of live events passes `maxQueued` is ended: what
+ * was not sent is dropped and the stream closes, and the client re-watches from the last resourceVersion it
  * received, which the cache's history still covers, so nothing is lost.
  */
 export class CacheWatcher implements CacheSubscriber {

@@ -1,10 +1,9 @@
-import { encodeEnvelope, encodeProtobufObject, type KubeObject } from '@kapi/apimachinery';
+import { encodeEnvelope, encodeProtobufObject, type KubeObject, type WatchEventType } from '@kapi/apimachinery';
 import type { ResourceEntry } from '../registry/resources.js';
 import { CBOR_SEQ_TYPE, encodeCbor } from './cbor.js';
 import { JSON_TYPE, PROTOBUF_TYPE, type ResponseFormat } from './negotiate.js';
 import { metaCodec, STATUS_MESSAGE } from './respond.js';
 
-export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
 export interface WatchEncoder {
   contentType: string;
