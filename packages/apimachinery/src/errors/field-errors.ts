@@ -75,3 +75,11 @@ export function fieldErrorToCause(err: FieldError): StatusCause {
   if (err.field) cause.field = err.field;
   return cause;
 }
+
+/**
+ * kube's field.NotSupported: `<field>: Unsupported value: <value>: supported values: "a", "b"` (each supported
+ * value JSON-quoted, as Go quotes strings).
+ */
+export function fieldNotSupported(field: string, badValue: unknown, supported: readonly unknown[]): FieldError {
+  return { type: 'FieldValueNotSupported', field, badValue, message: `supported values: ${supported.map((v) => JSON.stringify(v)).join(', ')}` };
+}

@@ -3,5 +3,5 @@ export { StatusReasons, CauseTypes, type StatusReason, type CauseType } from './
 export * from './factories.js';
 export * from './predicates.js';
 export { toStatus } from './to-status.js';
-export { fieldErrorBody, fieldErrorToCause, fieldErrorTypeText, formatFieldError, aggregateMessages } from './field-errors.js';
+export { fieldErrorBody, fieldErrorToCause, fieldErrorTypeText, fieldNotSupported, formatFieldError, aggregateMessages } from './field-errors.js';
 export { goQuote } from './go-format.js';

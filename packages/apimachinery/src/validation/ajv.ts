@@ -1,4 +1,5 @@
 import type { FieldError, ObjectValidator } from './types.js';
+import { fieldNotSupported } from '../errors/field-errors.js';
 
 export type { ObjectValidator } from './types.js';
 
@@ -54,9 +55,7 @@ export function fromAjvErrors(errors: readonly AjvError[], data: unknown): Field
     if (e.keyword === 'required') {
       error = { type: 'FieldValueRequired', field: join(path, String(e.params.missingProperty)), message: 'Required value' };
     } else if (e.keyword === 'enum') {
-      const allowed = (e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ');
-      const badValue = valueAt(e.instancePath, data);
-      error = { type: 'FieldValueNotSupported', field: path, badValue, message: `supported values: ${allowed}` };
+      error = fieldNotSupported(path, valueAt(e.instancePath, data), e.params.allowedValues as unknown[]);
     } else if (e.keyword === 'type') {
       const badValue = valueAt(e.instancePath, data);
       const want = Array.isArray(e.params.type) ? (e.params.type as string[]).join(' or ') : String(e.params.type);

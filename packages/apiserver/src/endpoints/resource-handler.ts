@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import {
+  fieldNotSupported,
   newBadRequest,
   newMethodNotSupported,
   applyDefaults,
@@ -308,10 +309,7 @@ function deleteOptionsOf(query: URLSearchParams, body: unknown): DeleteOptions &
   if (orphan !== null) options.orphanDependents = orphan === 'true';
   const errs: FieldError[] = [];
   if (options.propagationPolicy !== undefined && !PROPAGATION_POLICIES.includes(options.propagationPolicy)) {
-    errs.push({
-      type: 'FieldValueNotSupported', field: 'propagationPolicy', badValue: options.propagationPolicy,
-      message: `supported values: ${PROPAGATION_POLICIES.map((p) => `"${p}"`).join(', ')}`,
-    });
+    errs.push(fieldNotSupported('propagationPolicy', options.propagationPolicy, PROPAGATION_POLICIES));
   }
   if (options.propagationPolicy !== undefined && options.orphanDependents !== undefined) {
     errs.push({
@@ -323,7 +321,7 @@ function deleteOptionsOf(query: URLSearchParams, body: unknown): DeleteOptions &
     errs.push({ type: 'FieldValueInvalid', field: 'gracePeriodSeconds', badValue: options.gracePeriodSeconds, message: 'must be an integer' });
   }
   for (const v of fromBody.dryRun ?? []) {
-    if (v !== 'All') errs.push({ type: 'FieldValueNotSupported', field: 'dryRun', badValue: v, message: 'supported values: "All"' });
+    if (v !== 'All') errs.push(fieldNotSupported('dryRun', v, ['All']));
   }
   if (errs.length) throw newInvalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', errs);
   options.dryRun = (fromBody.dryRun ?? []).includes('All');

@@ -1,5 +1,6 @@
 import {
   everythingFieldSelector,
+  fieldNotSupported,
   everythingLabelSelector,
   newBadRequest,
   newInvalid,
@@ -99,12 +100,6 @@ export function parseResourceVersion(resourceVersion: string): number | undefine
 }
 
 const forbidden = (field: string, message: string): FieldError => ({ type: 'FieldValueForbidden', field, message });
-const notSupported = (field: string, value: string, supported: string[]): FieldError => ({
-  type: 'FieldValueNotSupported',
-  field,
-  badValue: value,
-  message: `supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}`,
-});
 
 /**
  * kube's ValidateListOptions: the combinations the spec's tables mark Invalid. kube words them as a ListOptions
@@ -124,14 +119,14 @@ export function validateListOptions(options: ListOptions, verb: 'list' | 'watch'
       if (options.sendInitialEvents === undefined) {
         errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
       }
-      if (match !== NOT_OLDER_THAN) errs.push(notSupported('resourceVersionMatch', match, [NOT_OLDER_THAN]));
+      if (match !== NOT_OLDER_THAN) errs.push(fieldNotSupported('resourceVersionMatch', match, [NOT_OLDER_THAN]));
       if (options.continueToken) errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
     }
   } else {
     if (match) {
       if (!options.resourceVersion) errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
       if (options.continueToken) errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
-      if (match !== EXACT && match !== NOT_OLDER_THAN) errs.push(notSupported('resourceVersionMatch', match, [EXACT, NOT_OLDER_THAN, '']));
+      if (match !== EXACT && match !== NOT_OLDER_THAN) errs.push(fieldNotSupported('resourceVersionMatch', match, [EXACT, NOT_OLDER_THAN, '']));
       if (match === EXACT && options.resourceVersion === '0') {
         errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
       }
