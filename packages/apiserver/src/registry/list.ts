@@ -44,7 +44,9 @@ const EXPIRED_CONTINUE =
 /** Whether an object passes the list's label and field selectors. */
 export function selects(entry: ResourceEntry, options: Pick<ListOptions, 'labelSelector' | 'fieldSelector'>, obj: KubeObject): boolean {
   const labels = (obj.metadata as { labels?: Record<string, string> } | undefined)?.labels;
-  return options.labelSelector.matches(labels) && options.fieldSelector.matches(fieldLabels(entry.info.group, entry.info.kind, obj));
+  if (!options.labelSelector.matches(labels)) return false;
+  // Field labels are worth computing only for a selector that reads them (every watcher runs this per event).
+  return options.fieldSelector.isEmpty() || options.fieldSelector.matches(fieldLabels(entry.info.group, entry.info.kind, obj));
 }
 
 /**
