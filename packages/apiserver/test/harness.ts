@@ -7,7 +7,7 @@ import { group as core } from '@kapi/api-core';
 import { group as policy } from '@kapi/api-policy';
 import { group as rbac } from '@kapi/api-rbac';
 import { group as wardle } from '@kapi/api-wardle';
-import { createMemoryBackend } from '@kapi/storage';
+import { createMemoryBackend, type StorageBackend } from '@kapi/storage';
 import { createApiServer, groupPlugin, type ApiServer, type ApiServerOptions } from '../src/index.js';
 
 export const ALL_GROUPS = [core, apps, autoscaling, policy, coordination, rbac, authorization, authentication, wardle];
@@ -15,17 +15,20 @@ export const ALL_GROUPS = [core, apps, autoscaling, policy, coordination, rbac, 
 export interface Harness {
   server: ApiServer;
   /** The server's storage, for tests that must write what no request could (a corrupt value). */
-  storage: ReturnType<typeof createMemoryBackend>;
+  storage: StorageBackend;
   req(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
 }
 
 /**
- * A started server on in-memory storage with every group, driven in-process through its fetch handler. `options`
- * passes request limits and an audit sink through.
+ * A started server with every group, driven in-process through its fetch handler: on fresh in-memory storage, or
+ * on `options.storage`. `options` passes request limits, an audit sink and watch cache settings through.
  */
-export async function startHarness(featureGates: Record<string, boolean> = {}, options: Pick<ApiServerOptions, 'limits' | 'audit' | 'watchCache' | 'compactionIntervalMs'> = {}): Promise<Harness> {
-  const storage = createMemoryBackend();
-  const server = createApiServer({ storage, plugins: ALL_GROUPS.map((g) => groupPlugin(g)), featureGates, ...options });
+export async function startHarness(
+  featureGates: Record<string, boolean> = {},
+  options: Partial<Pick<ApiServerOptions, 'limits' | 'audit' | 'watchCache' | 'compactionIntervalMs' | 'storage'>> = {},
+): Promise<Harness> {
+  const storage = options.storage ?? createMemoryBackend();
+  const server = createApiServer({ plugins: ALL_GROUPS.map((g) => groupPlugin(g)), featureGates, ...options, storage });
   await server.start();
   return {
     server,

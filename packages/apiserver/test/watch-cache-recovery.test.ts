@@ -2,8 +2,7 @@
 // values written around the API that cannot be decoded, and long histories replayed to resuming clients.
 import { createMemoryBackend, newCompactedError, newUnreachableError, type StorageBackend, type WatchHandlers } from '@kapi/storage';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApiServer, groupPlugin, type ApiServer } from '../src/index.js';
-import { ALL_GROUPS, configMap, eventNames, openWatch, startHarness, type Harness } from './harness.js';
+import { configMap, eventNames, openWatch, startHarness, type Harness } from './harness.js';
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const KEY = '/registry/configmaps/default/g';
@@ -35,21 +34,6 @@ function flakyStorage() {
   return { storage, inner, setDown: (d: boolean) => (down = d), failWatch: (e: Error) => failWatch!(e) };
 }
 
-async function serve(storage: StorageBackend): Promise<{ server: ApiServer; req: Harness['req'] }> {
-  const server = createApiServer({ storage, plugins: ALL_GROUPS.map((g) => groupPlugin(g)), watchCache: { freshnessWaitMs: 200 } });
-  await server.start();
-  return {
-    server,
-    async req(method, path, body) {
-      const res = await server.fetch(
-        new Request(`http://kapi.test${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }),
-      );
-      const t = await res.text();
-      return { status: res.status, body: t ? JSON.parse(t) : {}, headers: res.headers };
-    },
-  };
-}
-
 describe('watch cache recovery', () => {
   const stops: (() => Promise<void>)[] = [];
   afterEach(async () => {
@@ -62,10 +46,9 @@ describe('watch cache recovery', () => {
   ] as const) {
     it(`storage watch ${name}: open watches end with an ERROR, new ones wait or get 429, then nothing is missed`, async () => {
       const flaky = flakyStorage();
-      const { server, req } = await serve(flaky.storage);
-      stops.push(() => server.stop());
-      await req('POST', CM, configMap('a'));
-      const h = { server } as Harness;
+      const h = await startHarness({}, { storage: flaky.storage, watchCache: { freshnessWaitMs: 200 } });
+      stops.push(() => h.server.stop());
+      await h.req('POST', CM, configMap('a'));
       const open = await openWatch(h, `${CM}?watch=1`);
       expect(eventNames(await open.next(1))).toEqual(['ADDED a']);
 
@@ -75,7 +58,7 @@ describe('watch cache recovery', () => {
       expect(ended.type).toBe('ERROR');
       expect(ended.object).toMatchObject({ kind: 'Status', status: 'Failure' });
       // While the cache is down a watch is refused with 429 and Retry-After, never started from stale state.
-      const refused = await req('GET', `${CM}?watch=1`);
+      const refused = await h.req('GET', `${CM}?watch=1`);
       expect(refused.status).toBe(429);
       expect(refused.headers.get('retry-after')).toBe('1');
 
