@@ -16,6 +16,7 @@ import { withBuiltinStrategies } from './builtin-strategies.js';
 import { createDiscoveryRoutes } from './endpoints/discovery-routes.js';
 import { createHealthRoutes } from './endpoints/health.js';
 import { createOpenAPIRoutes } from './endpoints/openapi-routes.js';
+import { offeredMediaTypes } from './endpoints/media/index.js';
 import { negotiateResponse, type ResponseFormat } from './endpoints/negotiate.js';
 import { parseRequestInfo } from './endpoints/request-info.js';
 import { createResourceHandler, type SubresourceHandler } from './endpoints/resource-handler.js';
@@ -24,9 +25,10 @@ import { createNamespaceController } from './namespaces/controller.js';
 import { namespaceLifecycle } from './namespaces/admission.js';
 import { maxBodySize, maxInFlight, requestTimeout, type RequestLimits } from './limits/index.js';
 import type { GroupPlugin } from './plugin.js';
-import { decodeFromStorage } from './registry/codec.js';
 import { createResourceRegistry, type ResourceEntry } from './registry/resources.js';
 import { createStore, type RequestContext } from './registry/store.js';
+import { createCacheDelegator } from './cacher/delegator.js';
+import { createObjectStorage } from './storage/object-storage.js';
 import { evictionHandler } from './subresources/eviction.js';
 import { reviewAnswers, reviewHandler } from './subresources/reviews.js';
 import { scaleHandler } from './subresources/scale.js';
@@ -109,8 +111,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const systemCtx = (entry: ResourceEntry): RequestContext => ({ entry, namespace: '', user: SYSTEM_USER, dryRun: false, subresource: '' });
   const getNamespace = async (name: string) => {
     if (!namespaceEntry) return { metadata: { name } };
-    const kv = await store.read(systemCtx(namespaceEntry), name);
-    return kv ? decodeFromStorage(kv) : undefined;
+    return store.find(systemCtx(namespaceEntry), name);
   };
   const admission = createAdmissionChain([namespaceLifecycle(getNamespace), ...(options.admission ?? [])]);
   const gates = {
@@ -129,9 +130,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   );
   let compactor: Compactor | undefined;
   const store = createStore({
-    storage: options.storage,
+    storage: createCacheDelegator(createObjectStorage(options.storage), cache),
     admission,
-    cache,
     onWrite: (entry, type, obj) => controller?.onWrite(entry, type, obj),
   });
   controller = createNamespaceController(store, registry, SYSTEM_USER, log);
@@ -150,12 +150,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (answer && entry.info.verbs.length === 1 && entry.info.verbs[0] === 'create') special[entry.info.plural] = reviewHandler(answer);
   }
   if (registry.lookup('', 'v1', 'pods')) special['pods/eviction'] = evictionHandler(store, registry);
+  const media = offeredMediaTypes(gates);
   const handleResource = createResourceHandler({
     registry,
     store,
     special,
     anonymousUser: ANONYMOUS,
-    cbor: gates.CBORServingAndStorage,
+    media,
     compression: gates.APIResponseCompression,
     unsafeDeletion: gates.AllowUnsafeMalformedObjectDeletion,
     watchList: gates.WatchList,
@@ -164,7 +165,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   /** The format errors are written in: what the client accepts, JSON when that cannot be told. */
   const errorFormat = (accept: string | undefined): ResponseFormat | undefined => {
     try {
-      return negotiateResponse(accept, { table: false, protobuf: true, cbor: gates.CBORServingAndStorage });
+      return negotiateResponse(accept, media, { table: false });
     } catch {
       return undefined;
     }
@@ -214,7 +215,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     async start() {
       if (namespaceEntry) {
         for (const name of SYSTEM_NAMESPACES) {
-          if (await store.read(systemCtx(namespaceEntry), name)) continue;
+          if (await store.find(systemCtx(namespaceEntry), name)) continue;
           try {
             await store.create(systemCtx(namespaceEntry), { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
             log(2, `created namespace ${name}`);

@@ -10,7 +10,7 @@ import {
   metaDescriptor,
 } from '@kapi/apimachinery';
 import { stringify as toYaml, parse as parseYaml } from 'yaml';
-import { encodeCbor } from '../src/endpoints/cbor.js';
+import { encodeCbor } from '../src/endpoints/media/cbor-codec.js';
 import { ALL_GROUPS, configMap, startHarness } from './harness.js';
 
 const CM = '/api/v1/namespaces/default/configmaps';

@@ -21,7 +21,7 @@ export function rbacAuthorizer(options: { log?: (level: number, message: string)
         {
           async exists(kind, name) {
             const entry = host.registry.byKind(RBAC_GROUP, 'v1', kind);
-            return !entry || (await host.store.read(ctx(entry), name)) !== undefined;
+            return !entry || (await host.store.find(ctx(entry), name)) !== undefined;
           },
         },
       );

@@ -1,10 +1,6 @@
-import { decodeEnvelope, isStatusError, newBadRequest, walkFieldTree, type FieldTree, type KubeObject } from '@kapi/apimachinery';
-import { parse as parseYaml } from 'yaml';
-import { checkDecoded, checkYamlDepth, MAX_YAML_ALIAS_COUNT } from '../limits/nesting.js';
+import { newBadRequest, walkFieldTree, type FieldTree, type KubeObject } from '@kapi/apimachinery';
 import { apiVersionOf, type ResourceEntry } from '../registry/resources.js';
-import { decodeCbor } from './cbor.js';
-import { duplicateCborFields } from './cbor-duplicates.js';
-import { duplicateJsonFields, duplicateYamlFields } from './duplicate-fields.js';
+import { MEDIA_TYPES } from './media/index.js';
 import type { BodyFormat } from './negotiate.js';
 
 /**
@@ -32,25 +28,6 @@ export function dropNulls(value: unknown): unknown {
 }
 
 /**
- * Parses a JSON or YAML text, bounded: YAML nesting is checked before composing and alias expansion is capped;
- * the value's depth and numbers are checked after (checkDecoded), before anything recurses over it.
- */
-function parseText(format: 'json' | 'yaml', text: string): unknown {
-  let value: unknown;
-  try {
-    if (format === 'json') value = JSON.parse(text);
-    else {
-      checkYamlDepth(text);
-      value = parseYaml(text, { uniqueKeys: false, maxAliasCount: MAX_YAML_ALIAS_COUNT });
-    }
-  } catch (err) {
-    if (isStatusError(err)) throw err;
-    throw newBadRequest(`error decoding ${format === 'json' ? 'JSON' : 'YAML'}: ${(err as Error).message}`);
-  }
-  return checkDecoded(value, format === 'json' ? 'JSON' : 'YAML');
-}
-
-/**
  * Decodes a request body for `entry` (JSON, YAML or Protobuf) into its JSON form, and checks that it is one
  * object of the URL's kind: a missing kind or apiVersion is filled in, a different one is 400, and so is a List.
  */
@@ -61,22 +38,15 @@ export function decodeObject(entry: ResourceEntry, format: BodyFormat, body: Uin
 /** {@link decodeObject}, also naming the fields the body repeats (JSON, YAML and CBOR), for field validation. */
 export function decodeObjectWithDuplicates(entry: ResourceEntry, format: BodyFormat, body: Uint8Array): { obj: KubeObject; duplicates: string[] } {
   if (body.length === 0) throw newBadRequest('the request body is empty');
-  let value: unknown;
-  let duplicates: string[] = [];
+  const message = format === 'protobuf' ? { codec: entry.codec(), message: entry.info.protobuf.message } : undefined;
+  const decoded = MEDIA_TYPES[format].decode(body, message);
+  const value = decoded.value;
   if (format === 'protobuf') {
-    const { typeMeta, raw } = decodeEnvelope(body);
-    checkType(entry, typeMeta.apiVersion, typeMeta.kind);
-    const decoded = entry.codec().decode(entry.info.protobuf.message, raw);
-    dropGoEmptyStrings(entry.group.fieldTree, entry.typeKey, decoded);
-    value = { apiVersion: typeMeta.apiVersion || undefined, kind: typeMeta.kind || undefined, ...decoded };
-  } else if (format === 'cbor') {
-    value = decodeCbor(body);
-    duplicates = duplicateCborFields(body);
-  } else {
-    const text = new TextDecoder().decode(body);
-    value = parseText(format, text);
-    duplicates = format === 'json' ? duplicateJsonFields(text) : duplicateYamlFields(text);
+    const typed = value as { apiVersion?: unknown; kind?: unknown };
+    checkType(entry, typed.apiVersion, typed.kind);
+    dropGoEmptyStrings(entry.group.fieldTree, entry.typeKey, value);
   }
+  const duplicates = decoded.duplicates();
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     throw newBadRequest(`the body of the request must be a single ${entry.info.kind} object`);
   }
@@ -103,6 +73,6 @@ function checkType(entry: ResourceEntry, apiVersion: unknown, kind: unknown) {
 /** Parses a JSON, YAML or CBOR body that is not a kind of this group (patches, DeleteOptions). */
 export function decodeLoose(format: 'json' | 'yaml' | 'cbor', body: Uint8Array): unknown {
   if (body.length === 0) return undefined;
-  if (format === 'cbor') return dropNulls(decodeCbor(body));
-  return parseText(format, new TextDecoder().decode(body));
+  const { value } = MEDIA_TYPES[format].decode(body);
+  return format === 'cbor' ? dropNulls(value) : value;
 }

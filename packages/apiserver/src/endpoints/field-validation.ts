@@ -1,5 +1,6 @@
 import { applyDefaults, findUnknownFields, newBadRequest, type KubeObject } from '@kapi/apimachinery';
 import type { ResourceEntry } from '../registry/resources.js';
+import { decodeTypeError } from '../registry/validation.js';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
@@ -11,27 +12,13 @@ export function parseFieldValidation(query: URLSearchParams): FieldValidation {
   throw newBadRequest(`fieldValidation parameter unsupported: ${value}. Supported values are Ignore, Warn, Strict`);
 }
 
-const JSON_TYPES: Record<string, string> = { string: 'string', number: 'number', boolean: 'bool', object: 'object' };
-
 /**
- * A value of the wrong type is a decoding error in kube (400 at every validation level, reporting only the
- * first one and nothing about unknown or duplicate fields), not a validation error.
- */
-function checkFatal(entry: ResourceEntry, obj: KubeObject): void {
-  const fatal = entry.validate(obj).find((e) => e.type === 'FieldValueTypeInvalid');
-  if (!fatal) return;
-  const { kind, version } = entry.info;
-  const got = Array.isArray(fatal.badValue) ? 'array' : JSON_TYPES[typeof fatal.badValue] ?? 'value';
-  throw newBadRequest(
-    `${kind} in version "${version}" cannot be handled as a ${kind}: json: cannot unmarshal ${got} into Go struct field ${fatal.field} (${fatal.message})`,
-  );
-}
-
-/**
- * Field validation of a decoded body (spec "Field validation"): a wrong type is fatal (400); then fields the
- * schema does not declare are pruned, as kube prunes before storage, and they and repeated fields are reported
- * per the level: Ignore drops them silently, Warn returns one warning per field, Strict rejects with 400 naming all.
- * Schema defaults are applied to what remains.
+ * Field validation of a decoded body (spec "Field validation"). A wrongly typed value is fatal first (400 at every
+ * level, as kube's decoder fails on it): this check stands in for decoding into typed structs, so that nothing
+ * between here and the Store's validation (managed fields, names, the strategy) meets a value of the wrong type.
+ * Then fields the schema does not declare are pruned, as kube prunes before storage, and they and repeated fields
+ * are reported per the level: Ignore drops them silently, Warn returns one warning per field, Strict rejects with
+ * 400 naming all. Schema defaults are applied to what remains.
  */
 export function checkFields(
   entry: ResourceEntry,
@@ -41,7 +28,8 @@ export function checkFields(
   duplicates: readonly string[] = [],
   options: { defaults?: boolean } = {},
 ): void {
-  checkFatal(entry, obj);
+  const typeError = decodeTypeError(entry, entry.validate(obj));
+  if (typeError) throw typeError;
   const unknown = findUnknownFields(entry.group.fieldTree, entry.typeKey, obj, { prune: true });
   if (options.defaults !== false) applyDefaults(entry.group.fieldTree, entry.typeKey, obj);
   if (level === 'Ignore') return;

@@ -1,5 +1,5 @@
 import { newNotAcceptable, newUnsupportedMediaType } from '@kapi/apimachinery';
-import { CBOR_TYPE } from './cbor.js';
+import type { MediaName, MediaType } from './media/index.js';
 
 /** One entry of an Accept header. */
 export interface MediaRange {
@@ -9,9 +9,6 @@ export interface MediaRange {
   q: number;
 }
 
-export const JSON_TYPE = 'application/json';
-export const YAML_TYPE = 'application/yaml';
-export const PROTOBUF_TYPE = 'application/vnd.kubernetes.protobuf';
 
 /** Parses a media type list (Accept, or a single Content-Type) into ranges sorted by preference. */
 export function parseMediaTypes(header: string | null | undefined): MediaRange[] {
@@ -38,24 +35,21 @@ export function parseMediaTypes(header: string | null | undefined): MediaRange[]
 }
 
 export type ResponseFormat =
-  | { kind: 'json' }
-  | { kind: 'yaml' }
-  | { kind: 'protobuf' }
-  | { kind: 'cbor' }
+  | { kind: MediaName }
   | { kind: 'table'; version: 'v1' | 'v1beta1'; includeObject?: string };
 
 const matches = (r: MediaRange, type: string, subtype: string) =>
   (r.type === type || r.type === '*') && (r.subtype === subtype || r.subtype === '*');
 
+const offeredFor = (offered: readonly MediaType[], name: string, pick: (m: MediaType) => string[]) =>
+  offered.find((m) => pick(m).includes(name));
+
 /**
- * Picks the response representation: the first acceptable of the client's preferences among JSON, YAML,
- * Protobuf (where the resource supports it) and, for reads, the Table form. No Accept means JSON; nothing
- * acceptable is 406.
+ * Picks the response representation: the first acceptable of the client's preferences among the media types the
+ * server offers and, for reads, the Table form (a conversion of JSON chosen here). No Accept means JSON; a
+ * wildcard means JSON; nothing acceptable is 406 naming what is offered.
  */
-export function negotiateResponse(
-  accept: string | null | undefined,
-  options: { table: boolean; protobuf: boolean; cbor?: boolean },
-): ResponseFormat {
+export function negotiateResponse(accept: string | null | undefined, offered: readonly MediaType[], options: { table: boolean }): ResponseFormat {
   const ranges = parseMediaTypes(accept);
   if (ranges.length === 0) return { kind: 'json' };
   for (const r of ranges) {
@@ -66,26 +60,23 @@ export function negotiateResponse(
       }
       continue;
     }
-    if (r.type === 'application' && r.subtype === 'json') return { kind: 'json' };
-    if (r.type === 'application' && r.subtype === 'yaml') return { kind: 'yaml' };
-    if (r.type === 'application' && r.subtype === 'vnd.kubernetes.protobuf' && options.protobuf) return { kind: 'protobuf' };
-    if (r.type === 'application' && (r.subtype === 'cbor' || r.subtype === 'cbor-seq') && options.cbor) return { kind: 'cbor' };
+    const media = offeredFor(offered, `${r.type}/${r.subtype}`, (m) => m.accepts);
+    if (media) return { kind: media.name };
     if (matches(r, 'application', 'json')) return { kind: 'json' };
   }
-  throw newNotAcceptable([JSON_TYPE, YAML_TYPE, ...(options.protobuf ? [PROTOBUF_TYPE] : []), ...(options.cbor ? [CBOR_TYPE] : [])]);
+  throw newNotAcceptable(offered.map((m) => m.contentType));
 }
 
-export type BodyFormat = 'json' | 'yaml' | 'protobuf' | 'cbor';
+export type BodyFormat = MediaName;
 
 /**
- * The format of a request body from its Content-Type (none means JSON, as kube assumes); CBOR only with the
- * CBORServingAndStorage gate on; others are 415.
+ * The format of a request body from its Content-Type (none means JSON, as kube assumes), among the media types
+ * the server offers; others are 415.
  */
-export function requestBodyFormat(contentType: string | null | undefined, options: { cbor?: boolean } = {}): BodyFormat {
+export function requestBodyFormat(contentType: string | null | undefined, offered: readonly MediaType[]): BodyFormat {
   const [range] = parseMediaTypes(contentType);
-  if (!range || (range.type === 'application' && range.subtype === 'json')) return 'json';
-  if (range.type === 'application' && range.subtype === 'yaml') return 'yaml';
-  if (range.type === 'application' && range.subtype === 'vnd.kubernetes.protobuf') return 'protobuf';
-  if (range.type === 'application' && range.subtype === 'cbor' && options.cbor) return 'cbor';
-  throw newUnsupportedMediaType([JSON_TYPE, YAML_TYPE, PROTOBUF_TYPE, ...(options.cbor ? [CBOR_TYPE] : [])]);
+  if (!range) return 'json';
+  const media = offeredFor(offered, `${range.type}/${range.subtype}`, (m) => m.requestTypes);
+  if (media) return media.name;
+  throw newUnsupportedMediaType(offered.flatMap((m) => m.requestTypes));
 }

@@ -1,46 +1,28 @@
-import {
-  createMessageCodec,
-  encodeProtobufObject,
-  isStatusError,
-  metaDescriptor,
-  toStatus,
-  type KubeObject,
-  type MessageCodec,
-} from '@kapi/apimachinery';
-import { stringify as toYaml } from 'yaml';
-import { CBOR_TYPE, encodeCbor } from './cbor.js';
-import { JSON_TYPE, PROTOBUF_TYPE, YAML_TYPE, type ResponseFormat } from './negotiate.js';
+import { isStatusError, toStatus, type KubeObject } from '@kapi/apimachinery';
+import { MEDIA_TYPES, type EncodeOptions } from './media/index.js';
+import { metaCodec, STATUS_MESSAGE } from './media/meta.js';
+import type { ResponseFormat } from './negotiate.js';
+
+export { metaCodec, STATUS_MESSAGE } from './media/meta.js';
 
 export interface Rendered {
   body: string | Uint8Array;
   contentType: string;
 }
 
-/** Serializes a response body in the negotiated format (Table rendering happens before, in the handler). */
-export function render(
-  value: KubeObject,
-  format: ResponseFormat,
-  options: { pretty?: boolean; protobuf?: { codec: MessageCodec; message: string } } = {},
-): Rendered {
-  if (format.kind === 'yaml') return { body: toYaml(value), contentType: YAML_TYPE };
-  if (format.kind === 'cbor') return { body: encodeCbor(value), contentType: CBOR_TYPE };
-  if (format.kind === 'protobuf' && options.protobuf) {
-    return {
-      body: encodeProtobufObject(options.protobuf.codec, options.protobuf.message, value as Record<string, unknown>),
-      contentType: PROTOBUF_TYPE,
-    };
-  }
-  return { body: options.pretty ? JSON.stringify(value, null, 2) + '\n' : JSON.stringify(value), contentType: JSON_TYPE };
+/**
+ * Serializes a response body in the negotiated media type (a Table is rendered before, by the handler, and
+ * written as JSON). Protobuf needs the kind's message and falls back to JSON without one.
+ */
+export function render(value: KubeObject, format: ResponseFormat, options: EncodeOptions = {}): Rendered {
+  const media = MEDIA_TYPES[format.kind === 'table' ? 'json' : format.kind];
+  const fallback = media.name === 'protobuf' && !options.protobuf ? MEDIA_TYPES.json : media;
+  return { body: fallback.encode(value, options), contentType: fallback.contentType };
 }
 
 export function response(rendered: Rendered, status: number, headers: Record<string, string> = {}): Response {
   return new Response(rendered.body as ConstructorParameters<typeof Response>[0], { status, headers: { 'Content-Type': rendered.contentType, ...headers } });
 }
-
-export const STATUS_MESSAGE = 'k8s.io.apimachinery.pkg.apis.meta.v1.Status';
-let statusCodec: MessageCodec | undefined;
-/** The codec of meta.k8s.io/v1 messages (Status, WatchEvent), built on first use. */
-export const metaCodec = (): MessageCodec => (statusCodec ??= createMessageCodec(metaDescriptor));
 
 /**
  * Every failure a client sees: a kube Status with the Status' code, never a stack trace; in the client's

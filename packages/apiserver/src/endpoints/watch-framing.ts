@@ -1,9 +1,7 @@
-import { encodeEnvelope, encodeProtobufObject, type KubeObject, type WatchEventType } from '@kapi/apimachinery';
-import type { ResourceEntry } from '../registry/resources.js';
-import { CBOR_SEQ_TYPE, encodeCbor } from './cbor.js';
-import { JSON_TYPE, PROTOBUF_TYPE, type ResponseFormat } from './negotiate.js';
-import { metaCodec, STATUS_MESSAGE } from './respond.js';
-
+import type { WatchEventType } from '@kapi/apimachinery';
+import { apiVersionOf, type ResourceEntry } from '../registry/resources.js';
+import { MEDIA_TYPES } from './media/index.js';
+import type { ResponseFormat } from './negotiate.js';
 
 export interface WatchEncoder {
   contentType: string;
@@ -13,41 +11,15 @@ export interface WatchEncoder {
   encode(type: WatchEventType, object: unknown): Uint8Array;
 }
 
-const WATCH_EVENT_MESSAGE = 'k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent';
-const text = new TextEncoder();
-
-/**
- * How watch events are framed per media type, as kube-apiserver frames them:
- * JSON: one JSON document per line; Protobuf (`;stream=watch`): a 4-byte big-endian length, then an enveloped
- * meta.v1 WatchEvent (TypeMeta `<group version>`/`WatchEvent`) whose object is the enveloped object's bytes;
- * CBOR (`application/cbor-seq`): one self-described CBOR watch event after another.
- */
+/** A watch stream's framing for one resource, in the negotiated media type (see each media type's `watch`). */
 export function createWatchEncoder(format: ResponseFormat, entry: ResourceEntry): WatchEncoder {
-  if (format.kind === 'protobuf') {
-    const apiVersion = entry.info.group ? `${entry.info.group}/${entry.info.version}` : entry.info.version;
-    return {
-      contentType: `${PROTOBUF_TYPE};stream=watch`,
-      id: `${PROTOBUF_TYPE} ${apiVersion}`,
-      encode(type, object) {
-        const raw =
-          type === 'ERROR'
-            ? encodeProtobufObject(metaCodec(), STATUS_MESSAGE, object as Record<string, unknown>)
-            : encodeProtobufObject(entry.codec(), entry.info.protobuf.message, object as Record<string, unknown>);
-        const event = encodeEnvelope({ apiVersion, kind: 'WatchEvent' }, metaCodec().encode(WATCH_EVENT_MESSAGE, { type, object: raw }));
-        const frame = new Uint8Array(4 + event.length);
-        new DataView(frame.buffer).setUint32(0, event.length);
-        frame.set(event, 4);
-        return frame;
-      },
-    };
-  }
-  if (format.kind === 'cbor') {
-    return { contentType: CBOR_SEQ_TYPE, id: CBOR_SEQ_TYPE, encode: (type, object) => encodeCbor({ type, object }) };
-  }
+  const media = MEDIA_TYPES[format.kind === 'table' ? 'json' : format.kind];
+  const apiVersion = apiVersionOf(entry.info);
+  const options = { apiVersion, get protobuf() { return { codec: entry.codec(), message: entry.info.protobuf.message }; } };
   return {
-    contentType: JSON_TYPE,
-    id: JSON_TYPE,
-    encode: (type, object) => text.encode(JSON.stringify({ type, object: object as KubeObject }) + '\n'),
+    contentType: media.watch.contentType,
+    id: `${media.watch.contentType} ${apiVersion}`,
+    encode: (type, object) => media.watch.frame(type, object, options),
   };
 }
 

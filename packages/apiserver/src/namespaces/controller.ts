@@ -1,7 +1,6 @@
 import type { KubeObject } from '@kapi/apimachinery';
 import type { UserInfo } from '../admission/types.js';
-import { deleteObject } from '../registry/delete.js';
-import { ALL_OBJECTS, listObjects } from '../registry/list.js';
+import { ALL_OBJECTS } from '../registry/list.js';
 import type { ResourceEntry, ResourceRegistry } from '../registry/resources.js';
 import type { RequestContext, Store } from '../registry/store.js';
 import { NAMESPACE_FINALIZER } from './strategy.js';
@@ -34,20 +33,13 @@ export function createNamespaceController(store: Store, registry: ResourceRegist
 
   async function sweep(name: string) {
     if (!namespaces) return;
-    const ns = await store.read(ctxFor(namespaces, ''), name);
+    const ns = await store.find(ctxFor(namespaces, ''), name);
     if (!ns) return;
     let remaining = 0;
     for (const entry of registry.entries) {
       if (entry.info.scope !== 'Namespaced' || !entry.info.verbs.includes('delete') || !entry.info.verbs.includes('list')) continue;
-      const ctx = ctxFor(entry, name);
-      const list = await listObjects(store, ctx, ALL_OBJECTS);
-      for (const item of list.items) {
-        const result = await deleteObject(store, ctx, String((item.metadata as { name: string }).name)).catch((err) => {
-          if ((err as { status?: { code?: number } }).status?.code === 404) return { removed: true };
-          throw err;
-        });
-        if (!result.removed) remaining++;
-      }
+      const { results } = await store.deleteCollection(ctxFor(entry, name), ALL_OBJECTS);
+      remaining += results.filter((r) => !r.removed).length;
     }
     if (remaining > 0) {
       schedule(name, RETRY_MS);
@@ -68,15 +60,15 @@ export function createNamespaceController(store: Store, registry: ResourceRegist
         if (type !== 'DELETED' && meta.deletionTimestamp) schedule(String(meta.name));
       } else if (type === 'DELETED' && meta.namespace && pending.size === 0) {
         // Content held by finalizers went away: a terminating namespace may now be empty.
-        void store.read(ctxFor(namespaces!, ''), meta.namespace).then((kv) => {
-          if (kv && JSON.parse(new TextDecoder().decode(kv.value)).metadata?.deletionTimestamp) schedule(meta.namespace!);
+        void store.find(ctxFor(namespaces!, ''), meta.namespace).then((ns) => {
+          if ((ns?.metadata as { deletionTimestamp?: string } | undefined)?.deletionTimestamp) schedule(meta.namespace!);
         });
       }
     },
     /** Picks up namespaces left Terminating (after a restart on durable storage). */
     async resync() {
       if (!namespaces) return;
-      const list = await listObjects(store, ctxFor(namespaces, ''), ALL_OBJECTS);
+      const list = await store.list(ctxFor(namespaces, ''), ALL_OBJECTS);
       for (const ns of list.items) {
         const meta = ns.metadata as { name: string; deletionTimestamp?: string };
         if (meta.deletionTimestamp) schedule(meta.name);

@@ -1,24 +1,30 @@
-import { randomUUID } from 'node:crypto';
 import {
-  newAlreadyExists,
   newBadRequest,
   newConflict,
   newGenerateNameConflict,
-  newInvalid,
   newNotFound,
-  type FieldError,
+  newResourceExpired,
+  type KubeList,
   type KubeObject,
 } from '@kapi/apimachinery';
-import { isStorageError, type KeyValue, type StorageBackend } from '@kapi/storage';
+import { DELETE, isStorageError } from '@kapi/storage';
 import type { AdmissionChain } from '../admission/chain.js';
-import type { WatchCache } from '../cacher/cacher.js';
 import type { AdmissionAttributes, AdmissionOperation, UserInfo } from '../admission/types.js';
-import { decodeFromStorage, encodeForStorage } from './codec.js';
-import { jsonEqual, specChanged } from './diff.js';
+import type { WatcherEvent } from '../cacher/watcher.js';
+import { dryRunnable } from '../storage/dry-run.js';
+import type { ObjectStorage } from '../storage/interfaces.js';
+import { CorruptObjectError } from './codec.js';
+import { checkPreconditions, readableObjectError, validateUnsafeDelete, type DeleteOptions, type DeleteResult } from './delete.js';
+import { jsonEqual } from './diff.js';
+import { EXPIRED_CONTINUE, listRequest, selects } from './list.js';
+import { validateListOptions, type ListOptions } from './list-options.js';
 import { fromStorageError, groupResource, OPTIMISTIC_LOCK_MESSAGE } from './errors.js';
 import { generateName } from './names.js';
-import { dropEmptyMetadata, metaOf, nowTimestamp, validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';
-import { apiVersionOf, objectKey, type ResourceEntry } from './resources.js';
+import { metaOf } from './object-meta.js';
+import { apiVersionOf, collectionPrefix, objectKey, type ResourceEntry } from './resources.js';
+import { beforeCreate, beforeDelete, beforeUpdate, finalized, stampTypeAndNamespace } from './rest.js';
+
+export type { DeleteOptions, DeleteResult } from './delete.js';
 
 /** One request's target: the resource, the namespace from the URL, the caller, and the dry-run flag. */
 export interface RequestContext {
@@ -29,15 +35,16 @@ export interface RequestContext {
   dryRun: boolean;
   /** '' for the main resource, or `status`, `scale`, ... */
   subresource: string;
+  /** Where the strategy's warnings go (the `Warning` response header); undefined drops them. */
+  warnings?: string[];
 }
 
 export type WriteType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
-export interface StoreDeps {
-  storage: StorageBackend;
+export interface StoreConfig {
+  /** Object storage: usually the watch cache's delegator in front of the backend. */
+  storage: ObjectStorage;
   admission: AdmissionChain;
-  /** The watch cache in front of `storage`: reads that may come from it, and every watch. */
-  cache?: WatchCache;
   /** Told after every stored write (not dry runs), for in-process controllers. */
   onWrite?(entry: ResourceEntry, type: WriteType, obj: KubeObject): void;
 }
@@ -52,18 +59,53 @@ export interface UpdateResult {
   removed?: boolean;
 }
 
-const GENERATE_NAME_ATTEMPTS = 8;
-const MAX_CAS_RETRIES = 16;
-
-const hasStatusSubresource = (entry: ResourceEntry) => !!entry.info.subresources.status;
-const kindHasSpec = (entry: ResourceEntry) => 'spec' in (entry.group.fieldTree.types[entry.typeKey]?.props ?? {});
+export interface WatchOptions {
+  /** Single-object watch (`/pods/NAME?watch=1`). */
+  name?: string;
+  /** The WatchList feature gate: streaming lists (`sendInitialEvents`). */
+  watchList: boolean;
+  /** Frames one event in the client's media type. */
+  frame(event: WatcherEvent): Uint8Array;
+  signal: AbortSignal;
+}
 
 /**
- * The generic registry Store (k8s.io/apiserver registry/generic/registry/store.go): everything every kind shares,
- * configured per kind by its ResourceEntry and strategy.
+ * The generic registry Store (k8s.io/apiserver registry/generic/registry/store.go): the operations every kind
+ * shares, configured per kind by its ResourceEntry and strategy. Handlers and controllers use only these.
  */
-export function createStore(deps: StoreDeps) {
-  const { storage, admission } = deps;
+export interface Store {
+  /** Create (POST): mutating admission, beforeCreate, validating admission, then storage. */
+  create(ctx: RequestContext, obj: KubeObject): Promise<KubeObject>;
+  /** Get per the spec's get table; 404 when missing. */
+  get(ctx: RequestContext, name: string, resourceVersion?: string): Promise<KubeObject>;
+  /** A consistent read of one object, undefined when missing (for controllers and admission). */
+  find(ctx: RequestContext, name: string): Promise<KubeObject | undefined>;
+  /** List per the spec's list table, with selectors and chunking. */
+  list(ctx: RequestContext, options: ListOptions): Promise<KubeList>;
+  /** Update (PUT, PATCH, subresources): read-modify-write with compare-and-swap; may create (PUT, apply). */
+  update(ctx: RequestContext, name: string, updater: Updater, options?: { allowCreate?: boolean }): Promise<UpdateResult>;
+  /** Two-phase delete (spec "States and transitions"). */
+  delete(ctx: RequestContext, name: string, options?: DeleteOptions): Promise<DeleteResult>;
+  /** Deletes what a list selects, one object at a time; objects already gone are skipped. */
+  deleteCollection(ctx: RequestContext, listOptions: ListOptions, options?: DeleteOptions): Promise<{ list: KubeList; results: DeleteResult[] }>;
+  /** Watch per the spec's watch table. */
+  watch(ctx: RequestContext, options: ListOptions, watch: WatchOptions): Promise<ReadableStream<Uint8Array>>;
+  /**
+   * Forced deletion of a corrupt object (spec "Forced deletion"): only when it really cannot be read; it then goes
+   * from storage directly, ignoring finalizers and preconditions.
+   */
+  forceDeleteCorrupt(ctx: RequestContext, name: string, options: DeleteOptions, gateEnabled: boolean): Promise<void>;
+}
+
+const GENERATE_NAME_ATTEMPTS = 8;
+
+export function createStore(config: StoreConfig): Store {
+  const { admission } = config;
+  const storageFor = dryRunnable(config.storage);
+  const storage = (ctx: RequestContext) => storageFor(ctx.dryRun);
+  const notify = (ctx: RequestContext, type: WriteType, obj: KubeObject) => {
+    if (!ctx.dryRun) config.onWrite?.(ctx.entry, type, obj);
+  };
 
   const attributes = (
     ctx: RequestContext,
@@ -83,203 +125,180 @@ export function createStore(deps: StoreDeps) {
     dryRun: ctx.dryRun,
   });
 
-  const fail = (ctx: RequestContext, name: string, errs: FieldError[]) => {
-    if (errs.length) throw newInvalid({ group: ctx.entry.info.group, kind: ctx.entry.info.kind }, name, errs);
-  };
+  /**
+   * The object a create stores: mutating admission, then the strategy, then validating admission. `generated` is
+   * true when its name was generated (from metadata.generateName), so a taken name is retried with another.
+   */
+  async function admitCreate(ctx: RequestContext, obj: KubeObject): Promise<{ obj: KubeObject; generated: boolean }> {
+    stampTypeAndNamespace(ctx, obj);
+    const meta = metaOf(obj);
+    await admission.mutate(attributes(ctx, 'CREATE', String(meta.name ?? ''), obj));
+    const generated = !meta.name && !!meta.generateName;
+    beforeCreate(ctx, obj);
+    await admission.validate(attributes(ctx, 'CREATE', String(meta.name), obj));
+    return { obj, generated };
+  }
 
-  const validateCreate = (ctx: RequestContext, obj: KubeObject) => {
-    const { entry } = ctx;
-    const errs = [...validateObjectMeta(entry, obj), ...entry.validate(obj), ...(entry.strategy.validate?.(obj) ?? [])];
-    fail(ctx, String(metaOf(obj).name ?? ''), errs);
-  };
-
-  const validateUpdate = (ctx: RequestContext, obj: KubeObject, old: KubeObject) => {
-    const { entry } = ctx;
-    const errs = [
-      ...validateObjectMeta(entry, obj),
-      ...validateObjectMetaUpdate(obj, old),
-      ...entry.validate(obj),
-      ...(entry.strategy.validateUpdate?.(obj, old) ?? entry.strategy.validate?.(obj) ?? []),
-    ];
-    fail(ctx, String(metaOf(obj).name ?? ''), errs);
-  };
-
-  const read = async (ctx: RequestContext, name: string): Promise<KeyValue | undefined> => {
+  /** Runs a storage call, turning storage errors into API errors (the registry boundary). */
+  async function call<T>(ctx: RequestContext, name: string, op: () => Promise<T>): Promise<T> {
     try {
-      return (await storage.get(objectKey(ctx.entry, ctx.namespace, name))).kv;
+      return await op();
     } catch (err) {
       throw fromStorageError(ctx.entry, name, err);
     }
-  };
-
-  /** Sets the type and namespace the URL implies, and checks that the body agrees with them. */
-  const stampTypeAndNamespace = (ctx: RequestContext, obj: KubeObject) => {
-    const { info } = ctx.entry;
-    const meta = metaOf(obj);
-    if (info.scope === 'Namespaced') {
-      if (meta.namespace && ctx.namespace && meta.namespace !== ctx.namespace) {
-        throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
-      }
-      meta.namespace = ctx.namespace || meta.namespace;
-    } else {
-      delete meta.namespace;
-    }
-    obj.apiVersion = apiVersionOf(info);
-    obj.kind = info.kind;
-  };
-
-  const prepareCreate = (ctx: RequestContext, obj: KubeObject) => {
-    const { entry } = ctx;
-    stampTypeAndNamespace(ctx, obj);
-    const meta = metaOf(obj);
-    meta.uid = randomUUID();
-    meta.creationTimestamp = nowTimestamp();
-    delete meta.deletionTimestamp;
-    delete meta.deletionGracePeriodSeconds;
-    delete meta.resourceVersion;
-    delete meta.selfLink;
-    if (kindHasSpec(entry)) meta.generation = 1;
-    else delete meta.generation;
-    if (hasStatusSubresource(entry) && !entry.strategy.prepareForCreate) delete obj.status;
-    entry.strategy.prepareForCreate?.(obj);
-  };
-
-  /** Create (POST): the object as it will be stored, after admission and validation. */
-  async function create(ctx: RequestContext, input: KubeObject): Promise<KubeObject> {
-    const obj = structuredClone(input);
-    prepareCreate(ctx, obj);
-    const meta = metaOf(obj);
-    const generating = !meta.name && !!meta.generateName;
-    if (generating) meta.name = generateName(String(meta.generateName));
-    await admission.mutate(attributes(ctx, 'CREATE', String(meta.name ?? ''), obj));
-    stampTypeAndNamespace(ctx, obj);
-    dropEmptyMetadata(obj);
-    validateCreate(ctx, obj);
-    ctx.entry.strategy.canonicalize?.(obj);
-    await admission.validate(attributes(ctx, 'CREATE', String(meta.name), obj));
-    for (let attempt = 1; ; attempt++) {
-      const key = objectKey(ctx.entry, String(meta.namespace ?? ''), String(meta.name));
-      if (ctx.dryRun) {
-        if (await storage.get(key).then((r) => r.kv)) throw newAlreadyExists(groupResource(ctx.entry), String(meta.name));
-        return obj;
-      }
-      try {
-        const kv = await storage.create(key, encodeForStorage(obj));
-        const stored = decodeFromStorage(kv);
-        deps.onWrite?.(ctx.entry, 'ADDED', stored);
-        return stored;
-      } catch (err) {
-        if (generating && isStorageError(err, 'KeyExists')) {
-          if (attempt >= GENERATE_NAME_ATTEMPTS) throw newGenerateNameConflict(groupResource(ctx.entry), String(meta.name), 1);
-          meta.name = generateName(String(meta.generateName));
-          continue;
-        }
-        throw fromStorageError(ctx.entry, String(meta.name), err);
-      }
-    }
   }
 
-  async function get(ctx: RequestContext, name: string): Promise<KubeObject> {
-    const kv = await read(ctx, name);
-    if (!kv) throw newNotFound(groupResource(ctx.entry), name);
-    return decodeFromStorage(kv);
-  }
-
-  /**
-   * The object an update would store: system fields carried over, status or spec kept per subresource, the
-   * strategy's preparation, and generation bumped when anything but metadata and status changed.
-   */
-  const prepareUpdate = (ctx: RequestContext, input: KubeObject, old: KubeObject): KubeObject => {
-    const { entry } = ctx;
-    let obj = structuredClone(input);
-    stampTypeAndNamespace(ctx, obj);
-    const oldMeta = metaOf(old);
-    if (ctx.subresource === 'status') {
-      obj = { ...structuredClone(old), status: obj.status };
-    } else if (ctx.subresource === 'finalize') {
-      const finalizers = (obj.spec as { finalizers?: string[] } | undefined)?.finalizers;
-      obj = structuredClone(old);
-      obj.spec = { ...(obj.spec as object), finalizers };
-      if (!finalizers) delete (obj.spec as { finalizers?: string[] }).finalizers;
-    } else if (hasStatusSubresource(entry) && ctx.subresource === '') {
-      if (old.status === undefined) delete obj.status;
-      else obj.status = structuredClone(old.status);
-    }
-    const newMeta = metaOf(obj);
-    newMeta.uid ||= oldMeta.uid;
-    newMeta.creationTimestamp ||= oldMeta.creationTimestamp;
-    for (const f of ['deletionTimestamp', 'deletionGracePeriodSeconds', 'generation'] as const) {
-      if (oldMeta[f] === undefined) delete newMeta[f];
-      else newMeta[f] = oldMeta[f];
-    }
-    delete newMeta.selfLink;
-    if (ctx.subresource === '') entry.strategy.prepareForUpdate?.(obj, old);
-    if (newMeta.generation !== undefined && specChanged(obj, old)) newMeta.generation = Number(newMeta.generation) + 1;
-    return obj;
-  };
-
-  /** Update (PUT, PATCH, subresources): a compare-and-swap loop over the stored object. */
-  async function update(ctx: RequestContext, name: string, updater: Updater, options: { allowCreate?: boolean } = {}): Promise<UpdateResult> {
-    const { entry } = ctx;
-    const key = objectKey(entry, ctx.namespace, name);
-    for (let attempt = 0; attempt < MAX_CAS_RETRIES; attempt++) {
-      const kv = await read(ctx, name);
-      const current = kv ? decodeFromStorage(kv) : undefined;
-      const input = await updater(current ? structuredClone(current) : undefined);
-      const inputMeta = metaOf(input);
-      if (inputMeta.name !== undefined && inputMeta.name !== name) {
-        throw newBadRequest(`the name of the object (${inputMeta.name}) does not match the name on the URL (${name})`);
-      }
-      inputMeta.name = name;
-      if (!current) {
-        const allowCreate = options.allowCreate ?? entry.strategy.allowCreateOnUpdate ?? true;
-        if (!allowCreate || ctx.subresource !== '') throw newNotFound(groupResource(entry), name);
-        if (inputMeta.resourceVersion) throw newNotFound(groupResource(entry), name);
-        return { obj: await create(ctx, input), created: true };
-      }
-      const rv = inputMeta.resourceVersion;
-      if (rv && String(rv) !== String(kv!.modRevision)) {
-        throw newConflict(groupResource(entry), name, OPTIMISTIC_LOCK_MESSAGE);
-      }
-      const obj = prepareUpdate(ctx, input, current);
-      await admission.mutate(attributes(ctx, 'UPDATE', name, obj, current));
-      stampTypeAndNamespace(ctx, obj);
-      dropEmptyMetadata(obj);
-      validateUpdate(ctx, obj, current);
-      entry.strategy.canonicalize?.(obj);
-      await admission.validate(attributes(ctx, 'UPDATE', name, obj, current));
-
+  const store: Store = {
+    async create(ctx, input) {
+      const { obj, generated: generating } = await admitCreate(ctx, structuredClone(input));
       const meta = metaOf(obj);
-      const finalizing =
-        meta.deletionTimestamp && !(meta.finalizers as unknown[] | undefined)?.length && !entry.strategy.deletionPending?.(obj);
-      if (finalizing) {
-        if (ctx.dryRun) return { obj, created: false, removed: true };
+      for (let attempt = 1; ; attempt++) {
         try {
-          const deleted = await storage.delete(key, kv!.modRevision);
-          const gone = { ...obj, metadata: { ...meta, resourceVersion: String(deleted.modRevision) } };
-          deps.onWrite?.(entry, 'DELETED', gone);
-          return { obj: gone, created: false, removed: true };
+          const stored = await storage(ctx).create(objectKey(ctx.entry, String(meta.namespace ?? ''), String(meta.name)), obj);
+          notify(ctx, 'ADDED', stored);
+          return stored;
         } catch (err) {
-          if (isStorageError(err, 'Conflict')) continue;
-          throw fromStorageError(entry, name, err);
+          if (generating && isStorageError(err, 'KeyExists')) {
+            if (attempt >= GENERATE_NAME_ATTEMPTS) throw newGenerateNameConflict(groupResource(ctx.entry), String(meta.name), 1);
+            meta.name = generateName(String(meta.generateName));
+            continue;
+          }
+          throw fromStorageError(ctx.entry, String(meta.name), err);
         }
       }
-      meta.resourceVersion = current.metadata!.resourceVersion;
-      if (jsonEqual(obj, current)) return { obj: current, created: false };
-      if (ctx.dryRun) return { obj, created: false };
+    },
+
+    async get(ctx, name, resourceVersion = '') {
+      const { entry } = ctx;
+      const key = objectKey(entry, ctx.namespace, name);
+      const obj = await call(ctx, name, () => config.storage.get(key, { resourceVersion, keyPrefix: entry.keyPrefix }));
+      if (!obj) throw newNotFound(groupResource(entry), name);
+      return obj;
+    },
+
+    find: (ctx, name) => call(ctx, name, () => config.storage.get(objectKey(ctx.entry, ctx.namespace, name))),
+
+    async list(ctx, options) {
+      validateListOptions(options, 'list', false);
+      const { request, toList } = listRequest(ctx.entry, ctx.namespace, options);
       try {
-        const stored = decodeFromStorage(await storage.update(key, encodeForStorage(obj), kv!.modRevision));
-        deps.onWrite?.(entry, 'MODIFIED', stored);
-        return { obj: stored, created: false };
+        return toList(await config.storage.getList(request));
       } catch (err) {
-        if (isStorageError(err, 'Conflict') && !rv) continue;
-        throw fromStorageError(entry, name, err);
+        if (options.continueToken && isStorageError(err, 'Compacted')) throw newResourceExpired(EXPIRED_CONTINUE);
+        throw fromStorageError(ctx.entry, '', err);
       }
-    }
-    throw newConflict(groupResource(entry), name, OPTIMISTIC_LOCK_MESSAGE);
-  }
+    },
 
-  return { create, get, update, read, storage, cache: deps.cache, deps };
+    async update(ctx, name, updater, options = {}) {
+      const { entry } = ctx;
+      let created = false;
+      let finalizedObj: KubeObject | undefined;
+      const outcome = await call(ctx, name, () =>
+        storage(ctx).guaranteedUpdate(objectKey(entry, ctx.namespace, name), async (current) => {
+          created = false;
+          const input = await updater(current ? structuredClone(current) : undefined);
+          const inputMeta = metaOf(input);
+          if (inputMeta.name !== undefined && inputMeta.name !== name) {
+            throw newBadRequest(`the name of the object (${inputMeta.name}) does not match the name on the URL (${name})`);
+          }
+          inputMeta.name = name;
+          if (!current) {
+            const allowCreate = options.allowCreate ?? entry.strategy.allowCreateOnUpdate ?? true;
+            if (!allowCreate || ctx.subresource !== '' || inputMeta.resourceVersion) throw newNotFound(groupResource(entry), name);
+            created = true;
+            return (await admitCreate(ctx, input)).obj;
+          }
+          const rv = inputMeta.resourceVersion;
+          if (rv && String(rv) !== String(metaOf(current).resourceVersion)) {
+            throw newConflict(groupResource(entry), name, OPTIMISTIC_LOCK_MESSAGE);
+          }
+          stampTypeAndNamespace(ctx, input);
+          await admission.mutate(attributes(ctx, 'UPDATE', name, input, current));
+          const obj = beforeUpdate(ctx, input, current);
+          await admission.validate(attributes(ctx, 'UPDATE', name, obj, current));
+          finalizedObj = finalized(entry, obj) ? obj : undefined;
+          if (finalizedObj) return DELETE;
+          metaOf(obj).resourceVersion = metaOf(current).resourceVersion;
+          return jsonEqual(obj, current) ? current : obj;
+        }, { ignoreNotFound: true }),
+      );
+      if ('deleted' in outcome) {
+        // The object as the update left it (its last finalizer removed), at the delete's revision.
+        const gone = { ...finalizedObj!, metadata: { ...finalizedObj!.metadata, resourceVersion: metaOf(outcome.deleted).resourceVersion } };
+        notify(ctx, 'DELETED', gone);
+        return { obj: gone, created: false, removed: true };
+      }
+      if (outcome.written) notify(ctx, created ? 'ADDED' : 'MODIFIED', outcome.obj);
+      return { obj: outcome.obj, created };
+    },
+
+    async delete(ctx, name, options = {}) {
+      const { entry } = ctx;
+      const outcome = await call(ctx, name, () =>
+        storage(ctx).guaranteedUpdate(objectKey(entry, ctx.namespace, name), async (current) => {
+          checkPreconditions(entry, name, current!, options);
+          await admission.validate(attributes(ctx, 'DELETE', name, undefined, current));
+          return beforeDelete(ctx, current!) ?? DELETE;
+        }),
+      );
+      if ('deleted' in outcome) {
+        notify(ctx, 'DELETED', outcome.deleted);
+        return { obj: outcome.deleted, removed: true };
+      }
+      if (outcome.written) notify(ctx, 'MODIFIED', outcome.obj);
+      return { obj: outcome.obj, removed: false };
+    },
+
+    async deleteCollection(ctx, listOptions, options = {}) {
+      const list = await store.list(ctx, { ...listOptions, limit: 0 });
+      const results: DeleteResult[] = [];
+      for (const item of list.items) {
+        const meta = metaOf(item);
+        try {
+          results.push(await store.delete({ ...ctx, namespace: String(meta.namespace ?? '') }, String(meta.name), options));
+        } catch (err) {
+          if ((err as { status?: { code?: number } }).status?.code !== 404) throw err;
+        }
+      }
+      return { list, results };
+    },
+
+    async watch(ctx, options, watch) {
+      const { entry } = ctx;
+      validateListOptions(options, 'watch', watch.watchList);
+      const namespace = entry.info.scope === 'Namespaced' ? ctx.namespace : '';
+      return call(ctx, '', () =>
+        config.storage.watch({
+          keyPrefix: entry.keyPrefix,
+          prefix: collectionPrefix(entry, ctx.namespace),
+          options,
+          matches: (obj) => {
+            const meta = obj.metadata as { name?: string; namespace?: string };
+            return (!namespace || meta.namespace === namespace) && (!watch.name || meta.name === watch.name) && selects(entry, options, obj);
+          },
+          bookmark: (revision, annotations) => ({
+            kind: entry.info.kind,
+            apiVersion: apiVersionOf(entry.info),
+            metadata: { resourceVersion: String(revision), ...(annotations ? { annotations } : {}) },
+          }),
+          frame: watch.frame,
+          signal: watch.signal,
+        }),
+      );
+    },
+
+    async forceDeleteCorrupt(ctx, name, options, gateEnabled) {
+      validateUnsafeDelete(options, gateEnabled);
+      try {
+        await store.get(ctx, name);
+      } catch (err) {
+        if (!(err instanceof CorruptObjectError)) throw err;
+        await call(ctx, name, () => config.storage.forceDelete(err.key));
+        notify(ctx, 'DELETED', { metadata: { name, namespace: ctx.namespace || undefined } });
+        return;
+      }
+      throw readableObjectError();
+    },
+  };
+  return store;
 }
-
-export type Store = ReturnType<typeof createStore>;

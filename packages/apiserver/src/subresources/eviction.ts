@@ -8,8 +8,8 @@ import {
 import { decodeLoose } from '../endpoints/decode.js';
 import type { SubresourceHandler } from '../endpoints/resource-handler.js';
 import { render, response } from '../endpoints/respond.js';
-import { deleteObject, type DeleteOptions } from '../registry/delete.js';
-import { ALL_OBJECTS, listObjects } from '../registry/list.js';
+import type { DeleteOptions } from '../registry/delete.js';
+import { ALL_OBJECTS } from '../registry/list.js';
 import type { ResourceRegistry } from '../registry/resources.js';
 import type { Store } from '../registry/store.js';
 
@@ -27,7 +27,7 @@ export function evictionHandler(store: Store, registry: ResourceRegistry): Subre
     const pdbEntry = registry.byKind('policy', 'v1', 'PodDisruptionBudget');
     if (pdbEntry) {
       const pdbCtx = { ...ctx, entry: pdbEntry, subresource: '' };
-      const list = await listObjects(store, pdbCtx, ALL_OBJECTS);
+      const list = await store.list(pdbCtx, ALL_OBJECTS);
       const labels = (pod.metadata as { labels?: Record<string, string> }).labels ?? {};
       for (const pdb of list.items as Pdb[]) {
         const selector = pdb.spec?.selector;
@@ -54,7 +54,7 @@ export function evictionHandler(store: Store, registry: ResourceRegistry): Subre
         }
       }
     }
-    await deleteObject(store, pods, info.name, eviction.deleteOptions ?? {});
+    await store.delete(pods, info.name, eviction.deleteOptions ?? {});
     return response(render({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 }, { kind: 'json' }), 201);
   };
 }

@@ -3,7 +3,6 @@ import type { UserInfo } from '../admission/types.js';
 import { withAuthenticatedGroup } from '../auth/authenticators.js';
 import type { AuthorizationAttributes, Authenticator, Authorizer } from '../auth/types.js';
 import { decodeObject } from '../endpoints/decode.js';
-import { requestBodyFormat } from '../endpoints/negotiate.js';
 import type { SubresourceHandler } from '../endpoints/resource-handler.js';
 import { render, response } from '../endpoints/respond.js';
 import type { RequestContext } from '../registry/store.js';
@@ -16,8 +15,8 @@ export type ReviewAnswer = (review: KubeObject, ctx: RequestContext) => Promise<
  * question and store nothing.
  */
 export function reviewHandler(answer: ReviewAnswer): SubresourceHandler {
-  return async ({ request, ctx, format, body }) => {
-    const review = decodeObject(ctx.entry, requestBodyFormat(request.headers.get('content-type')), await body());
+  return async ({ ctx, format, body, bodyFormat }) => {
+    const review = decodeObject(ctx.entry, bodyFormat(), await body());
     if (!review.spec && ctx.entry.info.kind !== 'SelfSubjectReview') throw newBadRequest('spec is required');
     const meta = { ...(review.metadata as Record<string, unknown> | undefined) };
     if (ctx.entry.info.scope === 'Namespaced') meta.namespace = ctx.namespace;

@@ -1,6 +1,5 @@
 import { labelSelectorFromObject, newBadRequest, newInvalid, newNotFound, type KubeObject } from '@kapi/apimachinery';
 import { decodeLoose } from '../endpoints/decode.js';
-import { requestBodyFormat } from '../endpoints/negotiate.js';
 import { applyPatch, patchTypeOf } from '../endpoints/patch.js';
 import type { SubresourceHandler } from '../endpoints/resource-handler.js';
 import { render, response } from '../endpoints/respond.js';
@@ -49,14 +48,14 @@ export function scaleOf(entry: ResourceEntry, obj: KubeObject): KubeObject {
 
 /** `<resource>/scale`: GET the Scale; PUT or PATCH a Scale to change the parent's replicas. */
 export function scaleHandler(store: Store): SubresourceHandler {
-  return async ({ request, info, ctx, body }) => {
+  return async ({ request, info, ctx, body, bodyFormat }) => {
     const { entry } = ctx;
     const paths = entry.info.subresources.scale!;
     const gr = { group: entry.info.group, resource: entry.info.plural };
     if (info.verb === 'get') return response(render(scaleOf(entry, await store.get(ctx, info.name)), { kind: 'json' }), 200);
     const raw = await body();
     const patchType = info.verb === 'patch' ? patchTypeOf(request.headers.get('content-type'), { strategic: true }) : undefined;
-    const input = patchType ? decodeLoose('json', raw) : decodeLoose(requestBodyFormat(request.headers.get('content-type')) === 'yaml' ? 'yaml' : 'json', raw);
+    const input = patchType ? decodeLoose('json', raw) : decodeLoose(bodyFormat() === 'yaml' ? 'yaml' : 'json', raw);
     const result = await store.update({ ...ctx, subresource: 'scale' }, info.name, (current) => {
       if (!current) throw newNotFound(gr, info.name);
       const currentScale = scaleOf(entry, current);

@@ -6,6 +6,7 @@ import { withBuiltinStrategies } from '../../builtin-strategies.js';
 import { groupPlugin } from '../../plugin.js';
 import { createResourceRegistry, type ResourceRegistry } from '../../registry/resources.js';
 import { createStore, type RequestContext, type Store } from '../../registry/store.js';
+import { createObjectStorage } from '../../storage/object-storage.js';
 import type { AuthorizationAttributes } from '../types.js';
 import { createRbacAuthorizer } from './authorizer.js';
 import { BOOTSTRAP_CLUSTER_ROLES, ensureBootstrapPolicy } from './bootstrap.js';
@@ -33,7 +34,7 @@ describe('createStoreRbacSource', () => {
     h = await startHarness();
     // A Store over the server's own storage: what the server stores is what the authorizer reads.
     registry = createResourceRegistry(withBuiltinStrategies(ALL_GROUPS.map((g) => groupPlugin(g))));
-    store = createStore({ storage: h.storage, admission: createAdmissionChain([]) });
+    store = createStore({ storage: createObjectStorage(h.storage), admission: createAdmissionChain([]) });
   });
   afterAll(() => h.server.stop());
 

@@ -1,7 +1,5 @@
-import type { KubeObject } from '@kapi/apimachinery';
 import type { UserInfo } from '../../admission/types.js';
-import { decodeFromStorage } from '../../registry/codec.js';
-import { ALL_OBJECTS, listObjects } from '../../registry/list.js';
+import { ALL_OBJECTS } from '../../registry/list.js';
 import type { ResourceEntry, ResourceRegistry } from '../../registry/resources.js';
 import type { RequestContext, Store } from '../../registry/store.js';
 import { RBAC_GROUP, type ClusterRole, type ClusterRoleBinding, type RbacSource, type Role, type RoleBinding } from './types.js';
@@ -19,14 +17,13 @@ export function createStoreRbacSource(store: Store, registry: ResourceRegistry, 
   const list = async <T>(kind: string, namespace: string): Promise<T[]> => {
     const e = entry(kind);
     if (!e) return [];
-    return (await listObjects(store, ctx(e, namespace), ALL_OBJECTS)).items as unknown as T[];
+    return (await store.list(ctx(e, namespace), ALL_OBJECTS)).items as unknown as T[];
   };
 
   const get = async <T>(kind: string, namespace: string, name: string): Promise<T | undefined> => {
     const e = entry(kind);
     if (!e || !name) return undefined;
-    const kv = await store.read(ctx(e, namespace), name);
-    return kv ? (decodeFromStorage(kv) as KubeObject as unknown as T) : undefined;
+    return (await store.find(ctx(e, namespace), name)) as unknown as T | undefined;
   };
 
   return {

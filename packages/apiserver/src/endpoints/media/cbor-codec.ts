@@ -1,7 +1,7 @@
 import { newBadRequest } from '@kapi/apimachinery';
 import { decode, Encoder } from 'cbor-x';
-import { scanCbor } from '../limits/cbor-scan.js';
-import { checkDecoded } from '../limits/nesting.js';
+import { scanCbor } from '../../limits/cbor-scan.js';
+import { checkDecoded } from '../../limits/nesting.js';
 
 export const CBOR_TYPE = 'application/cbor';
 export const CBOR_SEQ_TYPE = 'application/cbor-seq';

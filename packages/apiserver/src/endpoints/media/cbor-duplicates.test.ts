@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeCbor } from './cbor.js';
+import { encodeCbor } from './cbor-codec.js';
 import { duplicateCborFields } from './cbor-duplicates.js';
 
 const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s/g, ''), 'hex'));

@@ -1,0 +1,15 @@
+import { decodeObjectWithDuplicates } from '../decode.js';
+import { checkFields, parseFieldValidation } from '../field-validation.js';
+import { fieldManagerOf, trackWrite } from '../managed-fields.js';
+import { reply, type RequestScope } from './scope.js';
+
+/** POST to a collection (kube's CreateResource). */
+export async function createHandler(scope: RequestScope): Promise<Response> {
+  const { entry, query } = scope;
+  const level = parseFieldValidation(query);
+  const manager = fieldManagerOf(query, scope.request.headers.get('user-agent'), { apply: false, optionsKind: 'CreateOptions' });
+  const { obj, duplicates } = decodeObjectWithDuplicates(entry, scope.bodyFormat(), await scope.body());
+  checkFields(entry, obj, level, scope.ctx.warnings!, duplicates);
+  trackWrite(entry, '', manager, undefined, obj);
+  return reply(scope, await scope.store.create(scope.ctx, obj), 201);
+}

@@ -1,0 +1,86 @@
+import { gzipSync } from 'node:zlib';
+import type { KubeObject } from '@kapi/apimachinery';
+import type { Authorizer } from '../../auth/types.js';
+import type { ResourceEntry } from '../../registry/resources.js';
+import type { RequestContext, Store } from '../../registry/store.js';
+import { buildTable } from '../../table/table.js';
+import { acceptsGzip, GZIP_THRESHOLD_BYTES } from '../compression.js';
+import type { MediaType } from '../media/index.js';
+import { requestBodyFormat, type BodyFormat, type ResponseFormat } from '../negotiate.js';
+import type { RequestInfo } from '../request-info.js';
+import { render, response, warningHeader, type Rendered } from '../respond.js';
+
+/** Server-wide settings the resource handlers follow (from the feature gates). */
+export interface HandlerFeatures {
+  /** The media types offered (application/cbor only with CBORServingAndStorage). */
+  media: readonly MediaType[];
+  /** APIResponseCompression: gzip large get and list responses for clients that accept it. */
+  compression: boolean;
+  /** AllowUnsafeMalformedObjectDeletion: honour ignoreStoreReadErrorWithClusterBreakingPotential. */
+  unsafeDeletion: boolean;
+  /** WatchList: streaming lists (`sendInitialEvents` on watches). */
+  watchList: boolean;
+}
+
+/**
+ * Everything a verb's handler needs about one request (k8s.io/apiserver's RequestScope plus the request): the
+ * resource, the Store context, the negotiated response format, the query, and the body read once on demand.
+ */
+export interface RequestScope {
+  request: Request;
+  info: RequestInfo;
+  entry: ResourceEntry;
+  ctx: RequestContext;
+  store: Store;
+  query: URLSearchParams;
+  /** The response representation negotiated from Accept. */
+  format: ResponseFormat;
+  pretty: boolean;
+  features: HandlerFeatures;
+  /** The authorizer chain, for permissions a request needs beyond its own verb (forced deletion). */
+  authorizer?: Authorizer;
+  /** The request body's bytes (read once). */
+  body(): Promise<Uint8Array>;
+  /** The request body's format, from Content-Type (415 when unsupported). */
+  bodyFormat(): BodyFormat;
+}
+
+export function createScope(init: Omit<RequestScope, 'body' | 'bodyFormat' | 'pretty'>): RequestScope {
+  let body: Promise<Uint8Array> | undefined;
+  return {
+    ...init,
+    pretty: ['1', 'true'].includes(init.query.get('pretty') ?? ''),
+    body: () => (body ??= init.request.arrayBuffer().then((b) => new Uint8Array(b))),
+    bodyFormat: () => requestBodyFormat(init.request.headers.get('content-type'), init.features.media),
+  };
+}
+
+/** The Protobuf message of the scope's kind (or its list). */
+export const protobufOf = (scope: RequestScope, list = false) => ({
+  codec: scope.entry.codec(),
+  message: list ? scope.entry.info.protobuf.listMessage : scope.entry.info.protobuf.message,
+});
+
+/** A written object (or a list of them) in the negotiated format, with the strategy's and validation's warnings. */
+export function reply(scope: RequestScope, obj: KubeObject, status: number, list = false): Response {
+  const rendered = render(obj, scope.format, { pretty: scope.pretty, protobuf: protobufOf(scope, list) });
+  return response(rendered, status, warningHeader(scope.ctx.warnings ?? []));
+}
+
+/** A get or list response: gzip-compressed when allowed, asked for and large enough. */
+export function replyRead(scope: RequestScope, rendered: Rendered): Response {
+  const size = typeof rendered.body === 'string' ? Buffer.byteLength(rendered.body) : rendered.body.length;
+  if (!scope.features.compression || size < GZIP_THRESHOLD_BYTES || !acceptsGzip(scope.request.headers.get('accept-encoding'))) {
+    return response(rendered, 200, { Vary: 'Accept-Encoding' });
+  }
+  return response({ ...rendered, body: gzipSync(rendered.body) }, 200, { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' });
+}
+
+/** Objects as a meta.k8s.io Table (`includeObject` from the query). */
+export function tableOf(scope: RequestScope, objects: KubeObject[], listMeta?: Record<string, unknown>, noHeaders = false): KubeObject {
+  return buildTable(scope.entry.info, objects, {
+    includeObject: (scope.query.get('includeObject') as 'None' | 'Metadata' | 'Object' | null) ?? undefined,
+    listMeta,
+    noHeaders,
+  }) as unknown as KubeObject;
+}

@@ -1,0 +1,19 @@
+import { decodeObjectWithDuplicates } from '../decode.js';
+import { checkFields, parseFieldValidation } from '../field-validation.js';
+import { fieldManagerOf, trackWrite } from '../managed-fields.js';
+import { reply, type RequestScope } from './scope.js';
+
+/** PUT of an object or its status (kube's UpdateResource): replaces it, or creates it where the kind allows. */
+export async function updateHandler(scope: RequestScope): Promise<Response> {
+  const { entry, query, info } = scope;
+  const level = parseFieldValidation(query);
+  const manager = fieldManagerOf(query, scope.request.headers.get('user-agent'), { apply: false, optionsKind: 'UpdateOptions' });
+  const { obj, duplicates } = decodeObjectWithDuplicates(entry, scope.bodyFormat(), await scope.body());
+  checkFields(entry, obj, level, scope.ctx.warnings!, duplicates);
+  const result = await scope.store.update(scope.ctx, info.name, (current) => {
+    const next = structuredClone(obj);
+    trackWrite(entry, info.subresource, manager, current, next);
+    return next;
+  });
+  return reply(scope, result.obj, result.created ? 201 : 200);
+}

@@ -1,0 +1,32 @@
+import type { KubeObject } from '@kapi/apimachinery';
+import type { WatcherEvent } from '../../cacher/watcher.js';
+import { parseListOptions } from '../../registry/list-options.js';
+import { createWatchEncoder, frameOnce } from '../watch-framing.js';
+import { tableOf, type RequestScope } from './scope.js';
+
+/**
+ * A watch (kube's ListResource with watch=true): the Store decides what the stream carries; this frames each
+ * event in the negotiated media type, as a Table row for clients that asked for tables.
+ */
+export async function watchHandler(scope: RequestScope): Promise<Response> {
+  const table = scope.format.kind === 'table';
+  const encoder = createWatchEncoder(table ? { kind: 'json' } : scope.format, scope.entry);
+  let first = true;
+  const frame = ({ type, object, live }: WatcherEvent): Uint8Array => {
+    if (type === 'ERROR' || type === 'BOOKMARK') return encoder.encode(type, object);
+    if (table) {
+      // The first row carries the column definitions; each event is rendered for this watcher.
+      const row = tableOf(scope, [object as KubeObject], undefined, !first);
+      first = false;
+      return encoder.encode(type, row);
+    }
+    return live ? frameOnce(encoder, type, object as object) : encoder.encode(type, object);
+  };
+  const stream = await scope.store.watch(scope.ctx, parseListOptions(scope.entry, scope.query), {
+    name: scope.info.name || undefined,
+    watchList: scope.features.watchList,
+    frame,
+    signal: scope.request.signal,
+  });
+  return new Response(stream, { status: 200, headers: { 'Content-Type': encoder.contentType, 'Cache-Control': 'no-cache, private' } });
+}

@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import { newBadRequest, type KubeObject } from '@kapi/apimachinery';
+import { specChanged } from './diff.js';
+import { generateName } from './names.js';
+import { dropEmptyMetadata, metaOf, nowTimestamp, validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';
+import { apiVersionOf, type ResourceEntry } from './resources.js';
+import type { RequestContext } from './store.js';
+import { throwIfInvalid } from './validation.js';
+
+/**
+ * The steps every write takes around a kind's strategy, in one fixed order (k8s.io/apiserver rest.BeforeCreate,
+ * BeforeUpdate, BeforeDelete). The Store calls them after mutating admission and before validating admission:
+ *
+ *   create: type and namespace → system fields → strategy.prepareForCreate → generated name → validate (metadata,
+ *           schema, strategy.validate) → strategy.canonicalize → strategy.warnings
+ *   update: type and namespace → carried-over fields (per subresource) → strategy.prepareForUpdate → generation →
+ *           validate (metadata, schema, strategy.validateUpdate) → strategy.canonicalize → strategy.warnings
+ *   delete: strategy.deletionPending / finalizers → deletionTimestamp → strategy.prepareForDelete
+ */
+
+const hasStatusSubresource = (entry: ResourceEntry) => !!entry.info.subresources.status;
+const kindHasSpec = (entry: ResourceEntry) => 'spec' in (entry.group.fieldTree.types[entry.typeKey]?.props ?? {});
+
+/**
+ * Sets the type and namespace the URL implies, and checks that the body agrees with them (kube's
+ * EnsureObjectNamespaceMatchesRequestNamespace): run before admission, so plugins see where the object goes.
+ */
+export function stampTypeAndNamespace(ctx: RequestContext, obj: KubeObject): void {
+  const { info } = ctx.entry;
+  const meta = metaOf(obj);
+  if (info.scope === 'Namespaced') {
+    if (meta.namespace && ctx.namespace && meta.namespace !== ctx.namespace) {
+      throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    meta.namespace = ctx.namespace || meta.namespace;
+  } else {
+    delete meta.namespace;
+  }
+  obj.apiVersion = apiVersionOf(info);
+  obj.kind = info.kind;
+}
+
+/** Prepares, names, validates and canonicalizes an object about to be created (mutates `obj`). */
+export function beforeCreate(ctx: RequestContext, obj: KubeObject): void {
+  const { entry } = ctx;
+  stampTypeAndNamespace(ctx, obj);
+  const meta = metaOf(obj);
+  meta.uid = randomUUID();
+  meta.creationTimestamp = nowTimestamp();
+  delete meta.deletionTimestamp;
+  delete meta.deletionGracePeriodSeconds;
+  delete meta.resourceVersion;
+  delete meta.selfLink;
+  if (kindHasSpec(entry)) meta.generation = 1;
+  else delete meta.generation;
+  if (hasStatusSubresource(entry) && !entry.strategy.prepareForCreate) delete obj.status;
+  entry.strategy.prepareForCreate?.(obj);
+  if (!meta.name && meta.generateName) meta.name = generateName(String(meta.generateName));
+  dropEmptyMetadata(obj);
+  throwIfInvalid(entry, obj, [...validateObjectMeta(entry, obj), ...entry.validate(obj), ...(entry.strategy.validate?.(obj) ?? [])]);
+  entry.strategy.canonicalize?.(obj);
+  ctx.warnings?.push(...(entry.strategy.warnings?.(obj) ?? []));
+}
+
+/**
+ * The object an update stores, from what the client (and mutating admission) gave and the stored object: system
+ * fields carried over, status or spec kept per subresource, the strategy's preparation, generation bumped when
+ * anything but metadata and status changed; then validated and canonicalized. Returns the object to store.
+ */
+export function beforeUpdate(ctx: RequestContext, input: KubeObject, old: KubeObject): KubeObject {
+  const { entry } = ctx;
+  let obj = input;
+  stampTypeAndNamespace(ctx, obj);
+  const oldMeta = metaOf(old);
+  if (ctx.subresource === 'status') {
+    obj = { ...structuredClone(old), status: obj.status };
+  } else if (ctx.subresource === 'finalize') {
+    const finalizers = (obj.spec as { finalizers?: string[] } | undefined)?.finalizers;
+    obj = structuredClone(old);
+    obj.spec = { ...(obj.spec as object), finalizers };
+    if (!finalizers) delete (obj.spec as { finalizers?: string[] }).finalizers;
+  } else if (hasStatusSubresource(entry) && ctx.subresource === '') {
+    if (old.status === undefined) delete obj.status;
+    else obj.status = structuredClone(old.status);
+  }
+  const meta = metaOf(obj);
+  meta.uid ||= oldMeta.uid;
+  meta.creationTimestamp ||= oldMeta.creationTimestamp;
+  for (const f of ['deletionTimestamp', 'deletionGracePeriodSeconds', 'generation'] as const) {
+    if (oldMeta[f] === undefined) delete meta[f];
+    else meta[f] = oldMeta[f];
+  }
+  delete meta.selfLink;
+  if (ctx.subresource === '') entry.strategy.prepareForUpdate?.(obj, old);
+  if (meta.generation !== undefined && specChanged(obj, old)) meta.generation = Number(meta.generation) + 1;
+  dropEmptyMetadata(obj);
+  throwIfInvalid(entry, obj, [
+    ...validateObjectMeta(entry, obj),
+    ...validateObjectMetaUpdate(obj, old),
+    ...entry.validate(obj),
+    ...(entry.strategy.validateUpdate?.(obj, old) ?? entry.strategy.validate?.(obj) ?? []),
+  ]);
+  entry.strategy.canonicalize?.(obj);
+  ctx.warnings?.push(...(entry.strategy.warnings?.(obj, old) ?? []));
+  return obj;
+}
+
+/**
+ * What a delete does to a stored object (spec "States and transitions"): an object with finalizers (or one its
+ * strategy holds back) is kept, with deletionTimestamp set on the first delete; anything else is removed.
+ * Returns the object to keep (the stored one itself when nothing changes), or undefined to remove it.
+ */
+export function beforeDelete(ctx: RequestContext, current: KubeObject): KubeObject | undefined {
+  const { entry } = ctx;
+  const meta = metaOf(current);
+  const held = !!(meta.finalizers as unknown[] | undefined)?.length || !!entry.strategy.deletionPending?.(current);
+  if (!held) return undefined;
+  if (meta.deletionTimestamp) return current;
+  const obj = structuredClone(current);
+  const objMeta = metaOf(obj);
+  objMeta.deletionTimestamp = nowTimestamp();
+  objMeta.deletionGracePeriodSeconds = 0;
+  entry.strategy.prepareForDelete?.(obj);
+  return obj;
+}
+
+/** Whether an update leaves an object with deletionTimestamp and nothing holding it: it is then removed. */
+export function finalized(entry: ResourceEntry, obj: KubeObject): boolean {
+  const meta = metaOf(obj);
+  return !!meta.deletionTimestamp && !(meta.finalizers as unknown[] | undefined)?.length && !entry.strategy.deletionPending?.(obj);
+}

@@ -1,0 +1,28 @@
+import { newBadRequest, newInvalid, type FieldError, type KubeObject } from '@kapi/apimachinery';
+import { metaOf } from './object-meta.js';
+import type { ResourceEntry } from './resources.js';
+
+const JSON_TYPES: Record<string, string> = { string: 'string', number: 'number', boolean: 'bool', object: 'object' };
+
+/**
+ * A value of the wrong type is a decoding error in kube (400 at every validation level, reporting only the first
+ * one and nothing about unknown or duplicate fields), not a validation error: the error kube's decoder gives for
+ * the first such value among `errs`, if any.
+ */
+export function decodeTypeError(entry: ResourceEntry, errs: readonly FieldError[]) {
+  const fatal = errs.find((e) => e.type === 'FieldValueTypeInvalid');
+  if (!fatal) return undefined;
+  const { kind, version } = entry.info;
+  const got = Array.isArray(fatal.badValue) ? 'array' : JSON_TYPES[typeof fatal.badValue] ?? 'value';
+  return newBadRequest(
+    `${kind} in version "${version}" cannot be handled as a ${kind}: json: cannot unmarshal ${got} into Go struct field ${fatal.field} (${fatal.message})`,
+  );
+}
+
+/** Throws the 400 of a wrongly typed value, or 422 Invalid naming every field error. */
+export function throwIfInvalid(entry: ResourceEntry, obj: KubeObject, errs: readonly FieldError[]): void {
+  if (!errs.length) return;
+  const typeError = decodeTypeError(entry, errs);
+  if (typeError) throw typeError;
+  throw newInvalid({ group: entry.info.group, kind: entry.info.kind }, String(metaOf(obj).name ?? ''), [...errs]);
+}

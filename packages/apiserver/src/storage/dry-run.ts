@@ -1,0 +1,30 @@
+import { DELETE, newKeyExistsError, newKeyNotFoundError } from '@kapi/storage';
+import type { ObjectStorage } from './interfaces.js';
+
+/**
+ * kube's DryRunnableStorage: the same storage with writes that run every step but the last. A dry-run create
+ * fails as the real one would when the key is taken; a dry-run update computes the new object from the stored one
+ * and returns it unwritten; a dry-run delete returns the object as it is. Reads and watches are the storage's.
+ */
+export function dryRunnable(storage: ObjectStorage): (dryRun: boolean) => ObjectStorage {
+  const dry: ObjectStorage = {
+    ...storage,
+    async create(key, obj) {
+      if (await storage.get(key)) throw newKeyExistsError(key);
+      return obj;
+    },
+    async guaranteedUpdate(key, tryUpdate, options = {}) {
+      const current = await storage.get(key);
+      if (!current && !options.ignoreNotFound) throw newKeyNotFoundError(key);
+      const given = current ? structuredClone(current) : undefined;
+      const next = await tryUpdate(given);
+      if (next === DELETE) {
+        if (!current) throw newKeyNotFoundError(key);
+        return { deleted: current };
+      }
+      return { obj: next, created: !current, written: next !== given };
+    },
+    async forceDelete() {},
+  };
+  return (dryRun) => (dryRun ? dry : storage);
+}
