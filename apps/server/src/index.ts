@@ -15,5 +15,5 @@ export {
   type StorageBackendName,
 } from './flags.js';
 export { KUBECONFIG_NAMES, renderKubeconfig, writeKubeconfig, type AdminKubeconfig } from './kubeconfig.js';
-export { closeOnSignals, isLongRunning, startServer, type ListenPort, type RunningServer, type ServedApi, type StartServerOptions } from './serve.js';
+export { closeOnSignals, startServer, type ListenPort, type RunningServer, type ServedApi, type StartServerOptions } from './serve.js';
 export { TLS_FILES, ensureSelfSignedCertificates, loadServingCertificate, servingNames, type GeneratedCertificates, type ServingCertificate } from './tls.js';

@@ -1,4 +1,5 @@
 import { createAdaptorServer, type Http2Bindings, type HttpBindings } from '@hono/node-server';
+import { isLongRunning } from '@kapi/apiserver';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -151,7 +152,7 @@ async function listen(options: StartServerOptions, scheme: 'http' | 'https', por
   const inFlight = new Map<ServerResponse, boolean>();
   let shuttingDown = false;
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    inFlight.set(res, isLongRunning(req.url ?? '/'));
+    inFlight.set(res, isLongRunning(req.method ?? 'GET', new URL(req.url ?? '/', 'http://localhost')));
     if (shuttingDown) res.shouldKeepAlive = false;
     res.once('close', () => {
       inFlight.delete(res);
@@ -193,20 +194,6 @@ function verifiedClient(socket: unknown): FetchEnv | undefined {
   if (!cert || !cert.subject) return undefined;
   const cn = cert.subject.CN as string | string[] | undefined;
   return { peerCertificate: { subject: { CN: Array.isArray(cn) ? cn[0] : cn, O: cert.subject.O } } };
-}
-
-/**
- * kube-apiserver's long-running requests: watches (`?watch=true`, `/watch/` paths) and streaming subresources.
- * They are cut at shutdown instead of waited for.
- */
-export function isLongRunning(url: string): boolean {
-  const [path, query = ''] = url.split('?', 2);
-  const params = new URLSearchParams(query);
-  const watch = params.get('watch');
-  if (watch === 'true' || watch === '1') return true;
-  if (/^\/(api\/[^/]+|apis\/[^/]+\/[^/]+)\/watch(\/|$)/.test(path)) return true;
-  if (/\/(exec|attach|portforward|proxy)$/.test(path)) return true;
-  return /\/log$/.test(path) && (params.get('follow') === 'true' || params.get('follow') === '1');
 }
 
 /** The address clients connect to for a bind address: loopback for the unspecified addresses. */

@@ -7,7 +7,7 @@ import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { closeOnSignals, isLongRunning, startServer, type RunningServer, type ServedApi } from '../src/serve.js';
+import { closeOnSignals, startServer, type RunningServer, type ServedApi } from '../src/serve.js';
 import { ensureSelfSignedCertificates, type GeneratedCertificates } from '../src/tls.js';
 
 /** Stands in for @kapi/apiserver's ApiServer: health, a slow request, and a watch that never ends by itself. */
@@ -209,20 +209,5 @@ describe('closeOnSignals', () => {
     } finally {
       dispose();
     }
-  });
-});
-
-describe('isLongRunning', () => {
-  it('knows watches and streaming subresources', () => {
-    expect(isLongRunning('/api/v1/pods?watch=true')).toBe(true);
-    expect(isLongRunning('/api/v1/namespaces/default/pods?watch=1&resourceVersion=5')).toBe(true);
-    expect(isLongRunning('/api/v1/watch/namespaces/default/pods')).toBe(true);
-    expect(isLongRunning('/apis/apps/v1/watch/deployments')).toBe(true);
-    expect(isLongRunning('/api/v1/namespaces/default/pods/p/exec')).toBe(true);
-    expect(isLongRunning('/api/v1/namespaces/default/pods/p/log?follow=true')).toBe(true);
-    expect(isLongRunning('/api/v1/namespaces/default/pods/p/log')).toBe(false);
-    expect(isLongRunning('/api/v1/pods?watch=false')).toBe(false);
-    expect(isLongRunning('/apis/apps/v1/namespaces/watch/deployments')).toBe(false);
-    expect(isLongRunning('/readyz')).toBe(false);
   });
 });

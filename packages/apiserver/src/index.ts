@@ -30,4 +30,5 @@ export { forbiddenError, forbiddenMessage } from './auth/forbidden.js';
 export { createAccessFilter, type AccessFilter } from './auth/filter.js';
 export type { AuthorizerFactory, AuthorizerHost } from './auth/host.js';
 export { rbacAuthorizer } from './auth/rbac-mode.js';
+export { isLongRunning } from './limits/long-running.js';
 export { createRbacAuthorizer } from './auth/rbac/index.js';

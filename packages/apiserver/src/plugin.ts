@@ -1,10 +1,11 @@
 import type { FieldError, GroupDefinition, KubeObject } from '@kapi/apimachinery';
 
 /**
- * Per-kind behaviour the generic Store calls, in this order on create: prepareForCreate → (defaults) →
- * validate → canonicalize; on update: prepareForUpdate → validateUpdate → canonicalize. Hooks may mutate the
- * object they are given (that is their purpose) and must not touch `old`. Everything else (metadata, storage,
- * preconditions, generation) is the Store's job.
+ * Per-kind behaviour the generic Store calls (registry/rest.ts owns the order), after mutating admission and
+ * before validating admission. On create: prepareForCreate → validate → canonicalize → warnings; on update:
+ * prepareForUpdate (main resource only) → validateUpdate (or validate) → canonicalize → warnings; on delete:
+ * deletionPending → prepareForDelete. Hooks may mutate the object they are given (that is their purpose) and
+ * must not touch `old`. Everything else (metadata, storage, preconditions, generation) is the Store's job.
  */
 export interface Strategy {
   /** Clears fields a client may not set on create (status of kinds with a status subresource, by default). */
@@ -16,7 +17,7 @@ export interface Strategy {
   validateUpdate?(obj: KubeObject, old: KubeObject): FieldError[];
   /** Normalizes the object before it is stored. */
   canonicalize?(obj: KubeObject): void;
-  /** Warnings returned to the client in `Warning` headers. */
+  /** Warnings returned to the client in `Warning` headers (kube's WarningsOnCreate/WarningsOnUpdate); `old` on update. */
   warnings?(obj: KubeObject, old?: KubeObject): string[];
   /** Whether PUT may create a missing object (true for most kinds, as kube). */
   allowCreateOnUpdate?: boolean;

@@ -1,4 +1,4 @@
-// The spec's resource version tables for get and list ("Resource version semantics"), cell by cell, and chunked
+// kube's resource version tables (docs/lists-and-watches.md) for get and list ("Resource version semantics"), cell by cell, and chunked
 // listing ("Chunked listing"): what a client sees for each combination of resourceVersion, resourceVersionMatch,
 // limit and continue.
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -30,7 +30,7 @@ describe('resource version semantics of get and list', () => {
 
   describe('list', () => {
     const current = ['a=new', 'b=b', 'c=c'];
-    // [resourceVersionMatch, paging, resourceVersion, what the spec says] → what a client must see.
+    // [resourceVersionMatch, paging, resourceVersion, what kube's table says] → what a client must see.
     const rows: [string, string, string, string, (r: { status: number; body: any }) => void][] = [
       ['', '', 'unset', 'Most recent', (r) => (expect(rvOf(r.body)).toBe(latest), expect(names(r.body)).toEqual(current))],
       ['', '', '0', 'Any', (r) => (expect(rvOf(r.body)).toBeGreaterThanOrEqual(rv1), expect(r.body.items.length).toBeGreaterThan(0))],

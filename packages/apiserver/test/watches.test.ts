@@ -1,4 +1,4 @@
-// The spec's watch table, list-then-watch, resuming, bookmarks, streaming lists, selectors, slow watchers and
+// kube's watch table (docs/lists-and-watches.md), list-then-watch, resuming, bookmarks, streaming lists, selectors, slow watchers and
 // deletecollection, observed as a client sees them: events on a JSON watch stream.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { configMap, eventNames, openWatch, startHarness, type Harness, type OpenWatch } from './harness.js';

@@ -1,6 +1,6 @@
 import { newInvalidObjectError } from '@kapi/storage';
 
-/** Kapi's keys all start with this (DESIGN.md convention 1); `--etcd-prefix` takes its place in etcd. */
+/** Kapi's keys all start with this (docs/architecture.md, conventions); `--etcd-prefix` takes its place in etcd. */
 export const KEY_ROOT = '/registry';
 
 /**

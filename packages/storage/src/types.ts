@@ -1,5 +1,5 @@
 /**
- * The storage contract (DESIGN.md convention 1), modelled on etcd's MVCC store and kine's log-structured
+ * The storage contract (docs/architecture.md, conventions), modelled on etcd's MVCC store and kine's log-structured
  * backend: every write gets the next value of one global, strictly increasing revision; values are opaque bytes
  * (the registry serializes objects); writes are compare-and-swap on a key's mod revision.
  *

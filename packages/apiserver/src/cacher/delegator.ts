@@ -14,7 +14,7 @@ export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 
 /**
  * The watch cache in front of storage (k8s.io/apiserver storage/cacher/delegator.go): one place decides, for each
- * read, whether the cache serves it, storage does, or it waits and fails with 504, per the spec's tables:
+ * read, whether the cache serves it, storage does, or it waits and fails with 504, per kube's resource version tables (docs/lists-and-watches.md):
  * - get: unset → storage (Most recent); "0" → the cache as it is; another value → the cache once it reached it;
  * - list: Most recent → the cache once caught up with storage, else storage; Any → the cache when ready;
  *   Not older than → as get; Exact and continuations → a cache snapshot when one is retained, else storage;
@@ -56,7 +56,7 @@ export function createCacheDelegator(storage: ObjectStorage, cache: WatchCache):
 }
 
 /**
- * A watch served by the watch cache, per the spec's watch table: resourceVersion unset (a consistent start) or "0"
+ * A watch served by the watch cache, per kube's watch table (docs/lists-and-watches.md): resourceVersion unset (a consistent start) or "0"
  * opens with synthetic ADDED events for the state, then every later change; another value starts at exactly that
  * version, replayed from the cache's history (410 as an ERROR event when the history no longer reaches back).
  * With `sendInitialEvents` (WatchList) the state is followed by a BOOKMARK annotated initial-events-end. An object

@@ -13,7 +13,7 @@ export function parseFieldValidation(query: URLSearchParams): FieldValidation {
 }
 
 /**
- * Field validation of a decoded body (spec "Field validation"). A wrongly typed value is fatal first (400 at every
+ * Field validation of a decoded body (kube API concepts, "Field validation"). A wrongly typed value is fatal first (400 at every
  * level, as kube's decoder fails on it): this check stands in for decoding into typed structs, so that nothing
  * between here and the Store's validation (managed fields, names, the strategy) meets a value of the wrong type.
  * Then fields the schema does not declare are pruned, as kube prunes before storage, and they and repeated fields

@@ -26,7 +26,7 @@ export function createWatchEncoder(format: ResponseFormat, entry: ResourceEntry)
 const frames = new WeakMap<object, Map<string, Uint8Array>>();
 
 /**
- * An event framed once per media type (DESIGN.md convention 4): the watch cache shares each object version among
+ * An event framed once per media type (docs/architecture.md, conventions): the watch cache shares each object version among
  * all watchers, so the bytes are kept with the object and reused by every watcher that sends it the same way. Used
  * for live events, as kube's cachingObject is; the synthetic ADDED events of a watch's initial state are framed
  * per watcher, so a collection's current objects do not all carry encodings.

@@ -38,7 +38,7 @@ export function checkPreconditions(entry: ResourceEntry, name: string, current: 
 export const UNSAFE_DELETE = 'ignoreStoreReadErrorWithClusterBreakingPotential';
 
 /**
- * The rules of a forced deletion of a corrupt object (spec "Forced deletion"): only with the
+ * The rules of a forced deletion of a corrupt object (kube API concepts, "Forced deletion"): only with the
  * AllowUnsafeMalformedObjectDeletion gate, and only without the other delete options.
  */
 export function validateUnsafeDelete(options: DeleteOptions, gateEnabled: boolean): void {

@@ -102,7 +102,7 @@ export function parseResourceVersion(resourceVersion: string): number | undefine
 const forbidden = (field: string, message: string): FieldError => ({ type: 'FieldValueForbidden', field, message });
 
 /**
- * kube's ValidateListOptions: the combinations the spec's tables mark Invalid. kube words them as a ListOptions
+ * kube's ValidateListOptions: the combinations kube's list table marks Invalid (docs/lists-and-watches.md). kube words them as a ListOptions
  * Invalid error; they are answered 400 Bad Request, with kube's message and one cause per problem.
  */
 export function validateListOptions(options: ListOptions, verb: 'list' | 'watch', watchList: boolean): void {

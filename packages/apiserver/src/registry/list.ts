@@ -39,7 +39,7 @@ export function selects(entry: ResourceEntry, options: Pick<ListOptions, 'labelS
   return options.fieldSelector.isEmpty() || options.fieldSelector.matches(fieldLabels(entry.info.group, entry.info.kind, obj));
 }
 
-/** The read plan of a list without a continue token, per the spec's list table. */
+/** The read plan of a list without a continue token, per kube's list table (docs/lists-and-watches.md). */
 function planList(options: ListOptions): ReadPlan {
   const rv = parseResourceVersion(options.resourceVersion);
   if (options.resourceVersionMatch === EXACT) return { mode: 'exact', revision: rv! };

@@ -106,7 +106,7 @@ export function beforeUpdate(ctx: RequestContext, input: KubeObject, old: KubeOb
 }
 
 /**
- * What a delete does to a stored object (spec "States and transitions"): an object with finalizers (or one its
+ * What a delete does to a stored object (kube API concepts, "States and transitions"): an object with finalizers (or one its
  * strategy holds back) is kept, with deletionTimestamp set on the first delete; anything else is removed.
  * Returns the object to keep (the stored one itself when nothing changes), or undefined to remove it.
  */

@@ -76,22 +76,22 @@ export interface WatchOptions {
 export interface Store {
   /** Create (POST): mutating admission, beforeCreate, validating admission, then storage. */
   create(ctx: RequestContext, obj: KubeObject): Promise<KubeObject>;
-  /** Get per the spec's get table; 404 when missing. */
+  /** Get per kube's get table (docs/lists-and-watches.md); 404 when missing. */
   get(ctx: RequestContext, name: string, resourceVersion?: string): Promise<KubeObject>;
   /** A consistent read of one object, undefined when missing (for controllers and admission). */
   find(ctx: RequestContext, name: string): Promise<KubeObject | undefined>;
-  /** List per the spec's list table, with selectors and chunking. */
+  /** List per kube's list table (docs/lists-and-watches.md), with selectors and chunking. */
   list(ctx: RequestContext, options: ListOptions): Promise<KubeList>;
   /** Update (PUT, PATCH, subresources): read-modify-write with compare-and-swap; may create (PUT, apply). */
   update(ctx: RequestContext, name: string, updater: Updater, options?: { allowCreate?: boolean }): Promise<UpdateResult>;
-  /** Two-phase delete (spec "States and transitions"). */
+  /** Two-phase delete (kube API concepts, "States and transitions"). */
   delete(ctx: RequestContext, name: string, options?: DeleteOptions): Promise<DeleteResult>;
   /** Deletes what a list selects, one object at a time; objects already gone are skipped. */
   deleteCollection(ctx: RequestContext, listOptions: ListOptions, options?: DeleteOptions): Promise<{ list: KubeList; results: DeleteResult[] }>;
-  /** Watch per the spec's watch table. */
+  /** Watch per kube's watch table (docs/lists-and-watches.md). */
   watch(ctx: RequestContext, options: ListOptions, watch: WatchOptions): Promise<ReadableStream<Uint8Array>>;
   /**
-   * Forced deletion of a corrupt object (spec "Forced deletion"): only when it really cannot be read; it then goes
+   * Forced deletion of a corrupt object (kube API concepts, "Forced deletion"): only when it really cannot be read; it then goes
    * from storage directly, ignoring finalizers and preconditions.
    */
   forceDeleteCorrupt(ctx: RequestContext, name: string, options: DeleteOptions, gateEnabled: boolean): Promise<void>;

@@ -4,7 +4,7 @@ import type { WatcherEvent } from '../cacher/watcher.js';
 import type { ListOptions } from '../registry/list-options.js';
 
 /**
- * How a read is served, per the spec's resource version tables: `consistent` (Most recent), `any`, `notOlderThan`
+ * How a read is served, per kube's resource version tables (docs/lists-and-watches.md): `consistent` (Most recent), `any`, `notOlderThan`
  * a revision, or `exact` (Exact, and Continuation with the token's revision).
  */
 export type ReadPlan = { mode: 'consistent' | 'any' } | { mode: 'notOlderThan' | 'exact'; revision: number };
