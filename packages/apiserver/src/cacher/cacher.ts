@@ -1,6 +1,6 @@
 import { newResourceExpired, newTooLargeResourceVersion, toStatus, type KubeObject } from '@kapi/apimachinery';
 import { isStorageError, type KeyValue, type StorageBackend, type StorageWatch, type StorageWatchEvent } from '@kapi/storage';
-import { decodeFromStorage } from '../registry/codec.js';
+import { decodeFromStorage } from '../storage/codec.js';
 import { atResourceVersion, deepFreeze, type CacheEvent } from './cache-event.js';
 import { ResourceCache } from './resource-cache.js';
 import type { CacheWatcher } from './watcher.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryBackend } from '@kapi/storage';
-import { decodeFromStorage, encodeForStorage } from '../registry/codec.js';
+import { decodeFromStorage, encodeForStorage } from '../storage/codec.js';
 import { createWatchCache } from './cacher.js';
 
 const PREFIX = '/registry/configmaps/';

@@ -1,14 +1,9 @@
 import { toStatus, type KubeObject, type Status, type WatchEventType } from '@kapi/apimachinery';
 import { leavingObject, type CacheEvent } from './cache-event.js';
 import type { CacheSubscriber } from './resource-cache.js';
+import type { WatcherEvent } from '../storage/interfaces.js';
 
-/** One event as a watcher sends it. */
-export interface WatcherEvent {
-  type: WatchEventType;
-  object: unknown;
-  /** A change the cache dispatched to every watcher (its encodings are worth sharing), not per-watcher state. */
-  live?: boolean;
-}
+export type { WatcherEvent } from '../storage/interfaces.js';
 
 export interface CacheWatcherOptions {
   /** Whether an object is in the watcher's selection (namespace, name, label and field selectors). */

@@ -4,7 +4,7 @@ import { specChanged } from './diff.js';
 import { generateName } from './names.js';
 import { dropEmptyMetadata, metaOf, nowTimestamp, validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';
 import { apiVersionOf, type ResourceEntry } from './resources.js';
-import type { RequestContext } from './store.js';
+import type { RequestContext } from './context.js';
 import { throwIfInvalid } from './validation.js';
 
 /**

@@ -9,11 +9,10 @@ import {
 } from '@kapi/apimachinery';
 import { DELETE, isStorageError } from '@kapi/storage';
 import type { AdmissionChain } from '../admission/chain.js';
-import type { AdmissionAttributes, AdmissionOperation, UserInfo } from '../admission/types.js';
-import type { WatcherEvent } from '../cacher/watcher.js';
+import type { AdmissionAttributes, AdmissionOperation } from '../admission/types.js';
 import { dryRunnable } from '../storage/dry-run.js';
-import type { ObjectStorage } from '../storage/interfaces.js';
-import { CorruptObjectError } from './codec.js';
+import type { ObjectStorage, WatcherEvent } from '../storage/interfaces.js';
+import { CorruptObjectError } from '../storage/codec.js';
 import { checkPreconditions, readableObjectError, validateUnsafeDelete, type DeleteOptions, type DeleteResult } from './delete.js';
 import { jsonEqual } from './diff.js';
 import { EXPIRED_CONTINUE, listRequest, selects } from './list.js';
@@ -22,22 +21,11 @@ import { fromStorageError, groupResource, OPTIMISTIC_LOCK_MESSAGE } from './erro
 import { generateName } from './names.js';
 import { metaOf } from './object-meta.js';
 import { apiVersionOf, collectionPrefix, objectKey, type ResourceEntry } from './resources.js';
+import type { RequestContext } from './context.js';
 import { beforeCreate, beforeDelete, beforeUpdate, finalized, stampTypeAndNamespace } from './rest.js';
 
 export type { DeleteOptions, DeleteResult } from './delete.js';
-
-/** One request's target: the resource, the namespace from the URL, the caller, and the dry-run flag. */
-export interface RequestContext {
-  entry: ResourceEntry;
-  /** Namespace from the URL ('' for cluster-scoped resources and all-namespace lists). */
-  namespace: string;
-  user: UserInfo;
-  dryRun: boolean;
-  /** '' for the main resource, or `status`, `scale`, ... */
-  subresource: string;
-  /** Where the strategy's warnings go (the `Warning` response header); undefined drops them. */
-  warnings?: string[];
-}
+export type { RequestContext } from './context.js';
 
 export type WriteType = 'ADDED' | 'MODIFIED' | 'DELETED';
 

@@ -1,7 +1,5 @@
-import type { KubeObject } from '@kapi/apimachinery';
+import type { KubeObject, WatchEventType } from '@kapi/apimachinery';
 import type { DELETE } from '@kapi/storage';
-import type { WatcherEvent } from '../cacher/watcher.js';
-import type { ListOptions } from '../registry/list-options.js';
 
 /**
  * How a read is served, per kube's resource version tables (docs/lists-and-watches.md): `consistent` (Most recent), `any`, `notOlderThan`
@@ -48,11 +46,30 @@ export type UpdateOutcome =
   /** The key was removed: the last stored object, its resourceVersion the delete's revision. */
   | { deleted: KubeObject };
 
+/** One event as a watcher sends it. */
+export interface WatcherEvent {
+  type: WatchEventType;
+  object: unknown;
+  /** A change dispatched to every watcher (its encodings are worth sharing), not per-watcher state. */
+  live?: boolean;
+}
+
+/** Where a watch starts and how it runs (the watch's part of kube's ListOptions). */
+export interface WatchStart {
+  /** '' (Most recent), '0' (Any), or a version to start exactly after. */
+  resourceVersion: string;
+  /** WatchList: send the state first even from a version, then an initial-events-end bookmark. */
+  sendInitialEvents?: boolean;
+  allowWatchBookmarks?: boolean;
+  /** End the stream after this many seconds (0 or unset: the server's default). */
+  timeoutSeconds?: number;
+}
+
 /** A watch on one collection, as the registry asks for it. */
 export interface WatchRequest {
   keyPrefix: string;
   prefix: string;
-  options: ListOptions;
+  options: WatchStart;
   /** Whether an object is in the watcher's selection (namespace, name, label and field selectors). */
   matches(obj: KubeObject): boolean;
   /** The BOOKMARK object for a revision (only the resourceVersion, and annotations on the initial-events end). */

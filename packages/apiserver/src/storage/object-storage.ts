@@ -1,6 +1,6 @@
 import { newTooLargeResourceVersion, newTooManyRequests, type KubeObject } from '@kapi/apimachinery';
 import { guaranteedUpdate, isStorageError, type StorageBackend, type StorageCodec } from '@kapi/storage';
-import { decodeFromStorage, encodeForStorage } from '../registry/codec.js';
+import { decodeFromStorage, encodeForStorage } from './codec.js';
 import type { ListPage, ListRequest, ObjectStorage, TryUpdate, UpdateOutcome } from './interfaces.js';
 
 const codec: StorageCodec<KubeObject> = { decode: decodeFromStorage, encode: encodeForStorage };

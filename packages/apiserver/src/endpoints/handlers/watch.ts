@@ -1,5 +1,5 @@
 import type { KubeObject } from '@kapi/apimachinery';
-import type { WatcherEvent } from '../../cacher/watcher.js';
+import type { WatcherEvent } from '../../storage/interfaces.js';
 import { parseListOptions } from '../../registry/list-options.js';
 import { createWatchEncoder, frameOnce } from '../watch-framing.js';
 import { tableOf, type RequestScope } from './scope.js';

@@ -1,0 +1,15 @@
+import type { UserInfo } from '../admission/types.js';
+import type { ResourceEntry } from './resources.js';
+
+/** One request's target: the resource, the namespace from the URL, the caller, and the dry-run flag. */
+export interface RequestContext {
+  entry: ResourceEntry;
+  /** Namespace from the URL ('' for cluster-scoped resources and all-namespace lists). */
+  namespace: string;
+  user: UserInfo;
+  dryRun: boolean;
+  /** '' for the main resource, or `status`, `scale`, ... */
+  subresource: string;
+  /** Where the strategy's warnings go (the `Warning` response header); undefined drops them. */
+  warnings?: string[];
+}
