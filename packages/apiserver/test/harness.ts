@@ -21,11 +21,12 @@ export interface Harness {
 
 /**
  * A started server with every group, driven in-process through its fetch handler: on fresh in-memory storage, or
- * on `options.storage`. `options` passes request limits, an audit sink and watch cache settings through.
+ * on `options.storage`. `options` passes request limits, an audit sink, watch cache settings, admission plugins and
+ * plugins (instead of every group with no strategies of its own) through.
  */
 export async function startHarness(
   featureGates: Record<string, boolean> = {},
-  options: Partial<Pick<ApiServerOptions, 'limits' | 'audit' | 'watchCache' | 'compactionIntervalMs' | 'storage'>> = {},
+  options: Partial<Pick<ApiServerOptions, 'limits' | 'audit' | 'watchCache' | 'compactionIntervalMs' | 'storage' | 'plugins' | 'admission'>> = {},
 ): Promise<Harness> {
   const storage = options.storage ?? createMemoryBackend();
   const server = createApiServer({ plugins: ALL_GROUPS.map((g) => groupPlugin(g)), featureGates, ...options, storage });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryBackend } from '@kapi/storage';
-import { createApiServer, groupPlugin } from '../src/index.js';
+import { group as wardle } from '@kapi/api-wardle';
+import { createApiServer, groupPlugin, type AdmissionPlugin, type Strategy } from '../src/index.js';
 import { ALL_GROUPS, startHarness } from './harness.js';
 
 const CM = '/api/v1/namespaces/default/configmaps';
@@ -151,5 +152,53 @@ describe('forced deletion needs both verbs', () => {
       'configmaps "broken" is forbidden: User "limited" cannot unsafe-delete-ignore-read-errors resource "configmaps" in API group "" in the namespace "default"',
     );
     expect((await del('admin')).status).toBe(200);
+  });
+});
+
+describe('the order of a write (mutating admission, strategy, validating admission)', () => {
+  const F = '/apis/wardle.example.com/v1alpha1/namespaces/default/flunders';
+  const serve = async (strategy: Strategy, admission: AdmissionPlugin[] = []) => {
+    const plugins = ALL_GROUPS.map((g) => (g === wardle ? groupPlugin(g, { Flunder: strategy }) : groupPlugin(g)));
+    return startHarness({}, { plugins, admission });
+  };
+
+  it("returns the strategy's warnings in Warning headers on create, update and patch", async () => {
+    const h = await serve({
+      warnings: (obj, old) => [`${old ? 'updating' : 'creating'} ${(obj.metadata as { name: string }).name}`],
+    });
+    const created = await h.req('POST', F, { metadata: { name: 'w' } });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('warning')).toBe('299 - "creating w"');
+    const updated = await h.req('PUT', `${F}/w`, { ...created.body, spec: { reference: 'r' } });
+    expect(updated.status).toBe(200);
+    expect(updated.headers.get('warning')).toBe('299 - "updating w"');
+    const patched = await h.req('PATCH', `${F}/w`, { spec: { reference: 's' } }, { 'content-type': 'application/merge-patch+json' });
+    expect(patched.headers.get('warning')).toBe('299 - "updating w"');
+  });
+
+  it('mutating admission sees the object before the strategy and system fields; validating admission after', async () => {
+    const seen: string[] = [];
+    const observe: AdmissionPlugin = {
+      name: 'Observe',
+      operations: ['CREATE'],
+      mutate: (a) => void (a.resource.kind === 'Flunder' && seen.push(`mutate name=${a.name || '-'} uid=${(a.object!.metadata as { uid?: string }).uid ?? '-'} status=${a.object!.status ? 'set' : '-'}`)),
+      validate: (a) => void (a.resource.kind === 'Flunder' && seen.push(`validate name=${a.name.startsWith('gen-') ? 'generated' : a.name} uid=${(a.object!.metadata as { uid?: string }).uid ? 'set' : '-'} status=${JSON.stringify(a.object!.status)}`)),
+    };
+    const h = await serve({ prepareForCreate: (obj) => void (obj.status = { phase: 'New' }) }, [observe]);
+    const created = await h.req('POST', F, { metadata: { generateName: 'gen-' } });
+    expect(created.status).toBe(201);
+    expect(seen).toEqual(['mutate name=- uid=- status=-', 'validate name=generated uid=set status={"phase":"New"}']);
+    expect(created.body.status).toEqual({ phase: 'New' });
+  });
+
+  it('a mutating plugin that sets a field the strategy clears is overridden, as in kube (status on create)', async () => {
+    const setStatus: AdmissionPlugin = { name: 'SetStatus', operations: ['CREATE'], mutate: (a) => void (a.object!.status = { phase: 'FromAdmission' }) };
+    const h = await startHarness({}, { admission: [setStatus] });
+    const created = await h.req('POST', '/apis/apps/v1/namespaces/default/deployments', {
+      metadata: { name: 'd' },
+      spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.status).toBeUndefined();
   });
 });
