@@ -104,6 +104,28 @@ function decodeWatchEvent(f: Format, contentType: string, chunk: Uint8Array): { 
 }
 
 describe('negotiation rules', () => {
+  it('JSON documents end with a newline, as kube writes them: objects, lists and Status errors', async () => {
+    const h = await startHarness();
+    await h.req('POST', '/api/v1/namespaces/default/configmaps', configMap('nl'));
+    for (const path of ['/api/v1/namespaces/default/configmaps/nl', '/api/v1/namespaces/default/configmaps', '/api/v1/namespaces/default/configmaps/missing']) {
+      const res = await h.server.fetch(new Request(`http://kapi.test${path}`));
+      const text = await res.text();
+      expect(text.endsWith('}\n'), path).toBe(true);
+      expect(text.slice(0, -1)).not.toContain('\n');
+    }
+  });
+
+  it('YAML bodies quote every string a YAML 1.1 reader would take for something else', async () => {
+    const h = await startHarness();
+    await h.req('POST', '/api/v1/namespaces/default/configmaps', configMap('y11', { on: 'yes', y: 'n', ts: '2024-01-01', tilde: '~', hex: '0x1F' }));
+    const res = await h.server.fetch(new Request('http://kapi.test/api/v1/namespaces/default/configmaps/y11', { headers: { accept: 'application/yaml' } }));
+    const text = await res.text();
+    expect(text).toContain('"on": "yes"');
+    expect(text).toContain('"y": "n"');
+    expect(text).toContain('ts: "2024-01-01"');
+    expect(parseYaml(text, { version: '1.1' }).data).toEqual({ on: 'yes', y: 'n', ts: '2024-01-01', tilde: '~', hex: '0x1F' });
+  });
+
   it('a Protobuf-then-JSON client gets Protobuf for every kind that lists', async () => {
     const h = await startHarness();
     for (const group of ALL_GROUPS) {

@@ -30,6 +30,18 @@ describe('real clients against kapi-server over TLS', () => {
     });
   });
 
+  it.skipIf(!hasPythonClient)('python3-kubernetes + PyYAML: YAML responses read back as the same strings (YAML 1.1)', () => {
+    const awkward = [
+      'on', 'off', 'yes', 'no', 'Y', 'n', 'True', 'NULL', '~', '', '0x1F', '0o17', '017', '1e3', '1_000', '.inf', '.NaN',
+      '2024-01-01', '2001-12-14 21:59:43.10 -5', '190:20:30', '<<', '=', ' lead', 'trail ', 'a: b', '#c', '*x', '!t', '[1]',
+    ];
+    const data = Object.fromEntries(awkward.map((s, i) => [`k${i}`, s]));
+    const res = spawnSync(PYTHON, [join(import.meta.dirname, 'python/yaml11.py'), server.kubeconfig, JSON.stringify(data)], { encoding: 'utf8', timeout: 60_000 });
+    expect(res.stderr).toBe('');
+    expect(res.status).toBe(0);
+    expect(JSON.parse(res.stdout)).toEqual({ contentType: 'application/yaml', labels: { on: 'yes' }, data });
+  });
+
   it('@kubernetes/client-node: create, read, delete', async () => {
     const kc = new k8s.KubeConfig();
     kc.loadFromFile(server.kubeconfig);

@@ -32,7 +32,8 @@ export const json: MediaType = {
   accepts: [JSON_TYPE],
   requestTypes: [JSON_TYPE],
   contentType: JSON_TYPE,
-  encode: (value, { pretty }) => (pretty ? JSON.stringify(value, null, 2) + '\n' : JSON.stringify(value)),
+  // kube's JSON encoder ends every document with a newline (clients compare error bodies byte for byte).
+  encode: (value, { pretty }) => (pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value)) + '\n',
   decode(body) {
     const source = utf8.decode(body);
     return { value: parseJson(source), duplicates: () => duplicateJsonFields(source) };

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { toYaml } from './yaml.js';
+
+// Strings that YAML 1.1 readers (PyYAML, Go's yaml.v2) or YAML 1.2 readers would take for booleans, nulls,
+// numbers, dates or merge keys if written plain.
+const AWKWARD = [
+  'on', 'off', 'On', 'OFF', 'yes', 'no', 'Yes', 'NO', 'y', 'n', 'Y', 'N', 'true', 'False', 'TRUE',
+  '~', 'null', 'Null', 'NULL', '', '0x1F', '0o17', '017', '1e3', '1.5', '-2', '+3', '.5', '1_000', '.inf', '-.Inf', '.nan', '.NaN',
+  '2024-01-01', '2001-12-14t21:59:43.10-05:00', '190:20:30', '<<', '=', ' lead', 'trail ', 'a: b', '- x', '#c', '*x', '&y',
+  '!tag', '%dir', '@at', '`tick', '"q"', "'s'", '{a}', '[b]', 'multi\nline', 'tab\there', 'ünïcode',
+];
+
+describe('YAML output', () => {
+  it('means the same to YAML 1.1 and YAML 1.2 readers, keys and values alike', () => {
+    const data = Object.fromEntries(AWKWARD.map((s, i) => [s || `empty${i}`, s]));
+    const obj = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', labels: { on: 'yes' } }, data, n: 5, b: true, z: null };
+    const text = toYaml(obj);
+    expect(parse(text, { version: '1.1' })).toEqual(obj);
+    expect(parse(text, { version: '1.2' })).toEqual(obj);
+  });
+
+  it('quotes what kube quotes and leaves ordinary strings plain', () => {
+    const text = toYaml({ data: { on: 'yes', y: 'n', ts: '2024-01-01', name: 'hello', image: 'nginx:1.25' } });
+    expect(text).toBe('data:\n  "on": "yes"\n  "y": "n"\n  ts: "2024-01-01"\n  name: hello\n  image: nginx:1.25\n');
+  });
+});
