@@ -77,9 +77,9 @@ export interface OpenWatch {
 }
 
 /** Starts a watch request in-process and reads its JSON lines only when asked to (a slow client reads late). */
-export async function openWatch(h: Harness, path: string): Promise<OpenWatch> {
+export async function openWatch(h: Harness, path: string, headers: Record<string, string> = {}): Promise<OpenWatch> {
   const controller = new AbortController();
-  const res = await h.server.fetch(new Request(`http://kapi.test${path}`, { signal: controller.signal }));
+  const res = await h.server.fetch(new Request(`http://kapi.test${path}`, { signal: controller.signal, headers }));
   const events: WatchEventLine[] = [];
   let read = 0;
   let buffered = '';

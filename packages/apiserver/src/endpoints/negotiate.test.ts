@@ -15,7 +15,7 @@ describe('negotiation', () => {
 
   it("answers kubectl's Table-then-JSON Accept with a v1 Table", () => {
     const accept = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
-    expect(negotiateResponse(accept, offered, opts)).toEqual({ kind: 'table', version: 'v1' });
+    expect(negotiateResponse(accept, offered, opts)).toEqual({ kind: 'json', as: { kind: 'Table', version: 'v1' } });
     expect(negotiateResponse(accept, offered, { table: false })).toEqual({ kind: 'json' });
   });
 

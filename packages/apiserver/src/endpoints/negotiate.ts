@@ -34,9 +34,27 @@ export function parseMediaTypes(header: string | null | undefined): MediaRange[]
   return ranges.map(({ index: _i, ...r }) => r);
 }
 
-export type ResponseFormat =
-  | { kind: MediaName }
-  | { kind: 'table'; version: 'v1' | 'v1beta1'; includeObject?: string };
+/**
+ * A conversion of the response chosen by negotiation (`as=...;g=meta.k8s.io;v=...` in Accept): a Table, or the
+ * metadata-only PartialObjectMetadata form (PartialObjectMetadataList for lists).
+ */
+export interface Conversion {
+  kind: 'Table' | 'PartialObjectMetadata' | 'PartialObjectMetadataList';
+  version: 'v1' | 'v1beta1';
+}
+
+/** The response representation: a media type, and the conversion of the object asked for, if any. */
+export interface ResponseFormat {
+  kind: MediaName;
+  as?: Conversion;
+}
+
+/** Which conversions a request may be answered with (kube: Table on reads; metadata on get, list and watch). */
+export interface ConversionOptions {
+  table: boolean;
+  /** `object` for get and watch (PartialObjectMetadata), `list` for lists (PartialObjectMetadataList). */
+  metadata?: 'object' | 'list';
+}
 
 const matches = (r: MediaRange, type: string, subtype: string) =>
   (r.type === type || r.type === '*') && (r.subtype === subtype || r.subtype === '*');
@@ -44,25 +62,37 @@ const matches = (r: MediaRange, type: string, subtype: string) =>
 const offeredFor = (offered: readonly MediaType[], name: string, pick: (m: MediaType) => string[]) =>
   offered.find((m) => pick(m).includes(name));
 
+/** The conversion an `as=` media range asks for, when this request may be answered with it in that media type. */
+function conversionOf(r: MediaRange, media: MediaType | undefined, options: ConversionOptions): Conversion | undefined {
+  const { as, g, v } = r.params;
+  if (g !== 'meta.k8s.io' || (v !== 'v1' && v !== 'v1beta1') || !media) return undefined;
+  if (as === 'Table') return options.table && media.name === 'json' ? { kind: 'Table', version: v } : undefined;
+  const metadata = options.metadata === 'list' ? 'PartialObjectMetadataList' : options.metadata === 'object' ? 'PartialObjectMetadata' : undefined;
+  // Protobuf carries the v1 messages only.
+  if (!metadata || as !== metadata || (media.name === 'protobuf' && v !== 'v1') || media.name === 'cbor') return undefined;
+  return { kind: metadata, version: v };
+}
+
 /**
  * Picks the response representation: the first acceptable of the client's preferences among the media types the
- * server offers and, for reads, the Table form (a conversion of JSON chosen here). No Accept means JSON; a
- * wildcard means JSON; nothing acceptable is 406 naming what is offered.
+ * server offers and, where the request allows them, the Table and metadata-only conversions. No Accept means JSON;
+ * a wildcard means JSON; nothing acceptable is 406 naming what is offered.
  */
-export function negotiateResponse(accept: string | null | undefined, offered: readonly MediaType[], options: { table: boolean }): ResponseFormat {
+export function negotiateResponse(
+  accept: string | null | undefined,
+  offered: readonly MediaType[],
+  options: ConversionOptions,
+): ResponseFormat {
   const ranges = parseMediaTypes(accept);
   if (ranges.length === 0) return { kind: 'json' };
   for (const r of ranges) {
+    const media = offeredFor(offered, `${r.type}/${r.subtype}`, (m) => m.accepts) ?? (matches(r, 'application', 'json') ? offered.find((m) => m.name === 'json') : undefined);
     if (r.params.as) {
-      const tableAsked = r.params.as === 'Table' && r.params.g === 'meta.k8s.io' && (r.params.v === 'v1' || r.params.v === 'v1beta1');
-      if (tableAsked && options.table && matches(r, 'application', 'json')) {
-        return { kind: 'table', version: r.params.v as 'v1' | 'v1beta1' };
-      }
+      const as = conversionOf(r, media, options);
+      if (as) return { kind: media!.name, as };
       continue;
     }
-    const media = offeredFor(offered, `${r.type}/${r.subtype}`, (m) => m.accepts);
     if (media) return { kind: media.name };
-    if (matches(r, 'application', 'json')) return { kind: 'json' };
   }
   throw newNotAcceptable(offered.map((m) => m.contentType));
 }

@@ -104,7 +104,8 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
       warnings: [],
     };
     const readVerb = info.verb === 'get' || info.verb === 'list' || info.verb === 'watch';
-    const format = negotiateResponse(request.headers.get('accept'), deps.media, { table: readVerb });
+    const metadata = !info.subresource && readVerb ? (info.verb === 'list' ? 'list' : 'object') : undefined;
+    const format = negotiateResponse(request.headers.get('accept'), deps.media, { table: readVerb, metadata });
     const scope = createScope({ request, info, entry, ctx, store, query, format, features, authorizer: deps.authorizer });
     const special = deps.special[info.subresource ? `${info.resource}/${info.subresource}` : info.resource];
     if (special) return special({ request, info, ctx, format, query, body: scope.body, bodyFormat: scope.bodyFormat });

@@ -15,7 +15,7 @@ export interface Rendered {
  * written as JSON). Protobuf needs the kind's message and falls back to JSON without one.
  */
 export function render(value: KubeObject, format: ResponseFormat, options: EncodeOptions = {}): Rendered {
-  const media = MEDIA_TYPES[format.kind === 'table' ? 'json' : format.kind];
+  const media = MEDIA_TYPES[format.kind];
   const fallback = media.name === 'protobuf' && !options.protobuf ? MEDIA_TYPES.json : media;
   return { body: fallback.encode(value, options), contentType: fallback.contentType };
 }
@@ -31,7 +31,7 @@ export function response(rendered: Rendered, status: number, headers: Record<str
 export function errorResponse(err: unknown, log?: (level: number, message: string) => void, format?: ResponseFormat): Response {
   const status = toStatus(err);
   if (!isStatusError(err)) log?.(0, `internal error: ${(err as Error)?.stack ?? String(err)}`);
-  const as: ResponseFormat = !format || format.kind === 'table' ? { kind: 'json' } : format;
+  const as: ResponseFormat = { kind: format?.kind ?? 'json' };
   const rendered = render(status as unknown as KubeObject, as, { protobuf: { codec: metaCodec(), message: STATUS_MESSAGE } });
   const headers: Record<string, string> = { 'Content-Type': rendered.contentType };
   const retryAfter = (status.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;

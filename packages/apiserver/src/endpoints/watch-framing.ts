@@ -1,4 +1,5 @@
-import type { WatchEventType } from '@kapi/apimachinery';
+import type { KubeObject, WatchEventType } from '@kapi/apimachinery';
+import { partialMetadataMessage, partialObjectMetadata } from './transform.js';
 import { apiVersionOf, type ResourceEntry } from '../registry/resources.js';
 import { MEDIA_TYPES } from './media/index.js';
 import type { ResponseFormat } from './negotiate.js';
@@ -11,15 +12,26 @@ export interface WatchEncoder {
   encode(type: WatchEventType, object: unknown): Uint8Array;
 }
 
-/** A watch stream's framing for one resource, in the negotiated media type (see each media type's `watch`). */
+/**
+ * A watch stream's framing for one resource, in the negotiated media type (see each media type's `watch`). With
+ * the metadata-only conversion each object (bookmarks too) is sent as its PartialObjectMetadata.
+ */
 export function createWatchEncoder(format: ResponseFormat, entry: ResourceEntry): WatchEncoder {
-  const media = MEDIA_TYPES[format.kind === 'table' ? 'json' : format.kind];
-  const apiVersion = apiVersionOf(entry.info);
-  const options = { apiVersion, get protobuf() { return { codec: entry.codec(), message: entry.info.protobuf.message }; } };
+  const media = MEDIA_TYPES[format.kind];
+  const metadata = format.as?.kind === 'PartialObjectMetadata' ? format.as.version : undefined;
+  const apiVersion = metadata ? `meta.k8s.io/${metadata}` : apiVersionOf(entry.info);
+  const options = {
+    apiVersion,
+    get protobuf() {
+      return metadata ? partialMetadataMessage(false) : { codec: entry.codec(), message: entry.info.protobuf.message };
+    },
+  };
+  const convert = (type: WatchEventType, object: unknown) =>
+    metadata && type !== 'ERROR' ? partialObjectMetadata(object as KubeObject, metadata) : object;
   return {
     contentType: media.watch.contentType,
     id: `${media.watch.contentType} ${apiVersion}`,
-    encode: (type, object) => media.watch.frame(type, object, options),
+    encode: (type, object) => media.watch.frame(type, convert(type, object), options),
   };
 }
 

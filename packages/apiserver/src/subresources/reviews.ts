@@ -21,7 +21,7 @@ export function reviewHandler(answer: ReviewAnswer): SubresourceHandler {
     const meta = { ...(review.metadata as Record<string, unknown> | undefined) };
     if (ctx.entry.info.scope === 'Namespaced') meta.namespace = ctx.namespace;
     const out = { ...review, metadata: meta, status: await answer({ ...review, metadata: meta }, ctx) };
-    return response(render(out, format.kind === 'table' ? { kind: 'json' } : format, {
+    return response(render(out, format, {
       protobuf: { codec: ctx.entry.codec(), message: ctx.entry.info.protobuf.message },
     }), 201);
   };

@@ -1,9 +1,9 @@
 import { render } from '../respond.js';
-import { protobufOf, replyRead, tableOf, type RequestScope } from './scope.js';
+import { replyRead, transformObject, type RequestScope } from './scope.js';
 
-/** GET of one object (kube's GetResource), as itself or as a Table. */
+/** GET of one object (kube's GetResource), as itself or converted as negotiated (Table, PartialObjectMetadata). */
 export async function getHandler(scope: RequestScope): Promise<Response> {
   const obj = await scope.store.get(scope.ctx, scope.info.name, scope.query.get('resourceVersion') ?? '');
-  if (scope.format.kind === 'table') return replyRead(scope, render(tableOf(scope, [obj]), { kind: 'json' }, { pretty: scope.pretty }));
-  return replyRead(scope, render(obj, scope.format, { pretty: scope.pretty, protobuf: protobufOf(scope) }));
+  const { value, protobuf } = transformObject(scope, obj);
+  return replyRead(scope, render(value, scope.format, { pretty: scope.pretty, protobuf }));
 }

@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import type { KubeObject } from '@kapi/apimachinery';
+import type { KubeList, KubeObject } from '@kapi/apimachinery';
 import type { Authorizer } from '../../auth/types.js';
 import type { ResourceEntry } from '../../registry/resources.js';
 import type { RequestContext, Store } from '../../registry/store.js';
@@ -9,6 +9,7 @@ import type { MediaType } from '../media/index.js';
 import { requestBodyFormat, type BodyFormat, type ResponseFormat } from '../negotiate.js';
 import type { RequestInfo } from '../request-info.js';
 import { render, response, warningHeader, type Rendered } from '../respond.js';
+import { partialMetadataMessage, partialObjectMetadata, partialObjectMetadataList, type Transformed } from '../transform.js';
 
 /** Server-wide settings the resource handlers follow (from the feature gates). */
 export interface HandlerFeatures {
@@ -83,4 +84,20 @@ export function tableOf(scope: RequestScope, objects: KubeObject[], listMeta?: R
     listMeta,
     noHeaders,
   }) as unknown as KubeObject;
+}
+
+/** One object as the negotiated conversion asks for it (kube's transformResponseObject). */
+export function transformObject(scope: RequestScope, obj: KubeObject): Transformed {
+  const as = scope.format.as;
+  if (as?.kind === 'Table') return { value: tableOf(scope, [obj]) };
+  if (as?.kind === 'PartialObjectMetadata') return { value: partialObjectMetadata(obj, as.version), protobuf: partialMetadataMessage(false) };
+  return { value: obj, protobuf: protobufOf(scope) };
+}
+
+/** A list as the negotiated conversion asks for it. */
+export function transformList(scope: RequestScope, list: KubeList): Transformed {
+  const as = scope.format.as;
+  if (as?.kind === 'Table') return { value: tableOf(scope, list.items, list.metadata as Record<string, unknown>) };
+  if (as?.kind === 'PartialObjectMetadataList') return { value: partialObjectMetadataList(list, as.version), protobuf: partialMetadataMessage(true) };
+  return { value: list as unknown as KubeObject, protobuf: protobufOf(scope, true) };
 }

@@ -6,11 +6,12 @@ import { tableOf, type RequestScope } from './scope.js';
 
 /**
  * A watch (kube's ListResource with watch=true): the Store decides what the stream carries; this frames each
- * event in the negotiated media type, as a Table row for clients that asked for tables.
+ * event in the negotiated media type: as a Table row for clients that asked for tables, as PartialObjectMetadata
+ * for metadata-only clients.
  */
 export async function watchHandler(scope: RequestScope): Promise<Response> {
-  const table = scope.format.kind === 'table';
-  const encoder = createWatchEncoder(table ? { kind: 'json' } : scope.format, scope.entry);
+  const table = scope.format.as?.kind === 'Table';
+  const encoder = createWatchEncoder(scope.format, scope.entry);
   let first = true;
   const frame = ({ type, object, live }: WatcherEvent): Uint8Array => {
     if (type === 'ERROR' || type === 'BOOKMARK') return encoder.encode(type, object);
