@@ -20,12 +20,22 @@ const secretStrategy: Strategy = {
   },
 };
 
+/** Services start with an empty status (`loadBalancer: {}`, as Go writes the empty struct); DELETE answers with the service. */
+function serviceStrategy(): Strategy {
+  return {
+    prepareForCreate(obj: KubeObject) {
+      obj.status = { loadBalancer: {} };
+    },
+    returnDeletedObject: true,
+  };
+}
+
 /** Strategies kube-apiserver gives built-in kinds, by `<group>/<kind>`; a plugin's own strategy wins. */
 export const BUILTIN_STRATEGIES: Record<string, Strategy> = {
   '/Namespace': namespaceStrategy,
   '/Pod': podStrategy,
   '/Secret': secretStrategy,
-  '/Service': { returnDeletedObject: true },
+  '/Service': serviceStrategy(),
   '/ServiceAccount': { returnDeletedObject: true },
 };
 
