@@ -1,7 +1,7 @@
 import { buildModel } from './model/graph.js';
 import type { SchemaSet } from './model/schema.js';
 import type { OutputFile } from './output.js';
-import { packageContext } from './emit/context.js';
+import { dependencyPackages, packageContext } from './emit/context.js';
 import { emitTypes } from './emit/typescript.js';
 import { emitDescriptor } from './emit/descriptor.js';
 import { emitValidators } from './emit/validators.js';
@@ -12,7 +12,7 @@ import { emitOpenAPI } from './emit/openapi.js';
 
 export interface GenerateOptions {
   /** Version ranges written into new packages' dependencies. */
-  dependencyVersions?: { apimachinery: string };
+  dependencyVersions?: { apimachinery: string; groups?: string };
 }
 
 /** Every file generated from a schema set: a pure function of its input, so two runs give identical bytes. */
@@ -21,20 +21,42 @@ export function generate(set: SchemaSet, options: GenerateOptions = {}): OutputF
   const versions = options.dependencyVersions ?? { apimachinery: 'workspace:^' };
   const done = new Set<string>();
   const out: OutputFile[] = [];
+  const graph = new Map<string, string[]>();
   for (const folder of set.groups.keys()) {
     const ctx = packageContext(model, folder);
     if (done.has(ctx.packageName)) continue;
     done.add(ctx.packageName);
+    graph.set(ctx.packageName, dependencyPackages(ctx));
     out.push(
       ...emitTypes(ctx),
       emitDescriptor(ctx),
       ...emitValidators(ctx),
       emitFieldTree(ctx),
       emitResources(ctx),
-      ...(ctx.isApimachinery ? [] : [emitOpenAPI(ctx)]),
+      emitOpenAPI(ctx),
       ...emitIndex(ctx),
       ...emitScaffold(ctx, versions),
     );
   }
+  checkAcyclic(graph);
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * Packages import the types they share from the package that owns them, so their references must form no cycle
+ * (pnpm and turbo could not order the builds): a cycle is an error naming it.
+ */
+function checkAcyclic(graph: Map<string, string[]>): void {
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (pkg: string, path: string[]) => {
+    if (state.get(pkg) === 'done') return;
+    if (state.get(pkg) === 'visiting') {
+      const cycle = [...path.slice(path.indexOf(pkg)), pkg];
+      throw new Error(`schemas refer to each other in a cycle of packages: ${cycle.join(' -> ')}; move the shared types into one group`);
+    }
+    state.set(pkg, 'visiting');
+    for (const dep of graph.get(pkg) ?? []) visit(dep, [...path, pkg]);
+    state.set(pkg, 'done');
+  };
+  for (const pkg of [...graph.keys()].sort()) visit(pkg, []);
 }

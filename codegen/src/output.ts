@@ -7,6 +7,11 @@ export interface OutputFile {
    * group's hand-written code is never overwritten. Everything else is sealed generated code.
    */
   scaffold?: boolean;
+  /**
+   * For a scaffold file that exists: the few generated facts it must carry, merged into what is there (a group
+   * package's dependencies on the packages its schemas refer to). Returns the file's new content.
+   */
+  amend?(existing: string): string;
 }
 
 /** The do-not-edit header every sealed generated source file starts with. */

@@ -30,12 +30,17 @@ export function writeOutputs(root: string, outputs: OutputFile[], check = false)
     const path = join(root, file.path);
     const marker = file.path.indexOf('/src/generated/');
     if (marker >= 0) generatedDirs.add(file.path.slice(0, marker + '/src/generated'.length));
-    if (file.scaffold && existsSync(path)) continue;
-    if (existsSync(path) && readFileSync(path, 'utf8') === file.content) continue;
+    const existing = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+    let content = file.content;
+    if (file.scaffold && existing !== undefined) {
+      if (!file.amend) continue;
+      content = file.amend(existing);
+    }
+    if (existing === content) continue;
     changed.push(file.path);
     if (!check) {
       mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, file.content);
+      writeFileSync(path, content);
     }
   }
   for (const dir of generatedDirs) {

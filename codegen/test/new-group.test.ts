@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createMessageCodec, type GroupDefinition } from '@kapi/apimachinery';
@@ -49,8 +49,13 @@ describe('adding a group by dropping in schemas', () => {
       for (const f of ['package.json', 'tsconfig.json', 'tsup.config.ts', 'src/index.ts', 'src/generated/gizmos/v1/Gizmo.ts']) {
         expect(existsSync(join(pkg, f)), f).toBe(true);
       }
-      // The copied core types it references come along, so it never imports another group.
-      expect(existsSync(join(pkg, 'src/generated/core/v1/PodTemplateSpec.ts'))).toBe(true);
+      // The core types it references are imported from the package that owns them, never copied.
+      expect(existsSync(join(pkg, 'src/generated/core'))).toBe(false);
+      expect(readFileSync(join(pkg, 'src/generated/gizmos/v1/Gizmo.ts'), 'utf8')).toMatch(/import type \{ PodTemplateSpec \} from "@kapi\/api-core";/);
+      expect(JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')).dependencies).toEqual({
+        '@kapi/api-core': 'workspace:^',
+        '@kapi/apimachinery': 'workspace:^',
+      });
 
       const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
       execFileSync(process.execPath, [tsc, '--noEmit', '-p', join(pkg, 'tsconfig.json')], { cwd: codegenDir, stdio: 'pipe' });
@@ -61,6 +66,10 @@ describe('adding a group by dropping in schemas', () => {
       const validate = group.validators['gizmos.example.com/v1/Gizmo'];
       expect(validate({ spec: { size: 2 } })).toEqual([]);
       expect(validate({ spec: {} })).toEqual([{ type: 'FieldValueRequired', field: 'spec.size', message: 'Required value' }]);
+      // Inside the referenced core type, with core's own checks and kube's field paths.
+      expect(validate({ spec: { size: 1, template: { spec: { containers: [{ image: 'x' }] } } } })).toEqual([
+        { type: 'FieldValueRequired', field: 'spec.template.spec.containers[0].name', message: 'Required value' },
+      ]);
 
       const codec = createMessageCodec(group.protobuf);
       const object = { metadata: { name: 'g1', namespace: 'default' }, spec: { size: 2, template: { metadata: { labels: { app: 'g' } } } } };

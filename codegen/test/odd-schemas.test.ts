@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
-import { createMessageCodec, type ProtoDescriptor } from '@kapi/apimachinery';
+import { createMessageCodec, mergeDescriptors, type ProtoDescriptor } from '@kapi/apimachinery';
 import { generate } from '../src/generate.js';
 import { loadSchemas } from '../src/model/load.js';
 import type { SchemaNode, SchemaSet } from '../src/model/schema.js';
@@ -15,7 +15,7 @@ const ODD = 'packages/api-odd/src/generated';
 
 function withOddGroup(files: Record<string, SchemaNode>): SchemaSet {
   const set = loadSchemas(fixtureSchemas);
-  set.groups.set('odd', { folder: 'odd', group: 'odd.example.com', packageName: '@kapi/api-odd', directory: 'packages/api-odd' });
+  set.groups.set('odd', { folder: 'odd', group: 'odd.example.com', packageName: '@kapi/api-odd', directory: 'packages/api-odd', strategicMergePatch: false });
   for (const [name, schema] of Object.entries(files)) {
     set.files.set(`odd/v1/${name}`, { id: `odd/v1/${name}`, folder: 'odd', version: 'v1', name, schema });
   }
@@ -65,7 +65,7 @@ describe('generator on schemas with unusual names and shapes', () => {
   });
 
   it('emits a descriptor protobufjs accepts, and the codec round-trips such fields and recursion', () => {
-    const descriptor = descriptorIn(content(set, `${ODD}/descriptor.ts`));
+    const descriptor = mergeDescriptors([descriptorIn(content(set, `${ODD}/descriptor.ts`)), descriptorIn(content(set, 'packages/apimachinery/src/generated/descriptor.ts'))]);
     const root = protobuf.Root.fromJSON(descriptor as protobuf.INamespace);
     root.resolveAll();
     const type = root.lookupType('com.example.odd.v1.Odd');
@@ -115,5 +115,25 @@ describe('loading schema files', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('generator on groups that refer to each other', () => {
+  const group = (name: string, other: string): SchemaSet => {
+    const set = loadSchemas(fixtureSchemas);
+    for (const [folder, ref] of [[name, other], [other, name]]) {
+      set.groups.set(folder, { folder, group: `${folder}.example.com`, packageName: `@kapi/api-${folder}`, directory: `packages/api-${folder}`, strategicMergePatch: false });
+      set.files.set(`${folder}/v1/Thing`, {
+        id: `${folder}/v1/Thing`, folder, version: 'v1', name: 'Thing',
+        schema: { type: 'object', properties: { other: { $ref: `../../${ref}/v1/Thing.json`, 'x-kapi-field-number': 1 } } },
+      });
+    }
+    return set;
+  };
+
+  it('refuses a cycle of packages, naming it', () => {
+    expect(() => generate(group('ping', 'pong'))).toThrow(
+      'schemas refer to each other in a cycle of packages: @kapi/api-ping -> @kapi/api-pong -> @kapi/api-ping; move the shared types into one group',
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { mergeOpenAPI } from '@kapi/apimachinery';
 import { generate } from '../src/generate.js';
 import { loadSchemas } from '../src/model/load.js';
 import { fixtureSchemas } from './helpers.js';
@@ -26,13 +27,17 @@ function refs(value: unknown, out: string[] = []): string[] {
 }
 
 describe('OpenAPI schemas of a group package', () => {
-  const schemas = openapiOf(`${WIDGETS}/src/generated/openapi.ts`);
+  const own = openapiOf(`${WIDGETS}/src/generated/openapi.ts`);
+  const meta = openapiOf('packages/apimachinery/src/generated/openapi.ts');
+  // What the group definition serves: its own schemas merged with those of the packages it refers to.
+  const schemas = mergeOpenAPI([{ schemas: own }, { schemas: meta }]).schemas as Record<string, Schema>;
 
-  it('is emitted for group packages only, and wired into the group definition', () => {
-    expect(outputs.some((o) => o.path === 'packages/apimachinery/src/generated/openapi.ts')).toBe(false);
+  it('is emitted per package with its own types only, and merged into the group definition', () => {
+    expect(Object.keys(own).filter((n) => !n.startsWith('com.example.widgets.'))).toEqual([]);
+    expect(Object.keys(meta).every((n) => n.startsWith('io.k8s.apimachinery.'))).toBe(true);
     const group = outputs.find((o) => o.path === `${WIDGETS}/src/generated/group.ts`)!.content;
     expect(group).toContain(`import { openapi } from './openapi.js';`);
-    expect(group).toContain('  openapi,\n');
+    expect(group).toContain('  openapi: mergeOpenAPI([openapi, metaOpenAPI]),\n');
   });
 
   it('names types as kube does, nested inline types as the generator does, and is self-contained', () => {

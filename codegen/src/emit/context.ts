@@ -32,13 +32,38 @@ export function packageContext(model: Model, folder: string): PackageContext {
   };
 }
 
-/** Whether a file's TypeScript type is emitted in this package (own folders, or copied from another group). */
-export function emitsTypes(ctx: PackageContext, file: SchemaFile): boolean {
-  return ctx.isApimachinery || ctx.model.group(file.folder).packageName !== APIMACHINERY;
-}
-
 export function isOwn(ctx: PackageContext, file: SchemaFile): boolean {
   return ctx.folders.includes(file.folder);
+}
+
+/**
+ * Whether a file's types, validators, descriptors and field tree are emitted in this package: only its own
+ * folders'. Everything else is imported from the package that owns it (kubernetes-models-ts's rule), so a type
+ * is generated once, in one package.
+ */
+export function emitsTypes(ctx: PackageContext, file: SchemaFile): boolean {
+  return ctx.isApimachinery || isOwn(ctx, file);
+}
+
+/** The package that owns a schema file (`@kapi/apimachinery` for meta, `@kapi/api-core` for core, ...). */
+export function ownerOf(ctx: PackageContext, file: SchemaFile): string {
+  return ctx.model.group(file.folder).packageName;
+}
+
+/**
+ * The other packages this package's schemas refer to, sorted: its dependencies. `@kapi/apimachinery` is always
+ * one (the runtime). A package that would depend on itself through another one is a cycle: an error naming it.
+ */
+export function dependencyPackages(ctx: PackageContext): string[] {
+  const deps = new Set<string>([APIMACHINERY]);
+  for (const file of ctx.files) if (!emitsTypes(ctx, file)) deps.add(ownerOf(ctx, file));
+  deps.delete(ctx.packageName);
+  return [...deps].sort();
+}
+
+/** The other group packages (not apimachinery) this package's schemas refer to, sorted. */
+export function groupDependencies(ctx: PackageContext): string[] {
+  return dependencyPackages(ctx).filter((p) => p !== APIMACHINERY);
 }
 
 /** Kinds served as resources, in this package's own folders. */

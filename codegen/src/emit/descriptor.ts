@@ -1,7 +1,7 @@
 import { GENERATED_HEADER, type OutputFile } from '../output.js';
 import type { SchemaFile, SchemaNode, WireType } from '../model/schema.js';
 import type { TypeDef } from '../model/graph.js';
-import { ownKinds, type PackageContext } from './context.js';
+import { emitsTypes, ownKinds, type PackageContext } from './context.js';
 import { WIRE_TYPE_FIELDS, WIRE_TYPE_MESSAGES } from './wire-types.js';
 
 interface FieldJson {
@@ -22,8 +22,9 @@ const SCALARS = new Set([
 ]);
 
 /**
- * Builds the package's Protobuf descriptor (protobufjs reflection JSON): one message per object type in the
- * package's closure, a `<Kind>List` message per own kind, and the special wire types that are used.
+ * Builds the package's Protobuf descriptor (protobufjs reflection JSON): one message per object type of its own
+ * folders, a `<Kind>List` message per own kind, and the special wire types that are used. References to other
+ * packages' messages are resolved when the group merges their descriptors (mergeDescriptors).
  */
 export function buildDescriptor(ctx: PackageContext): Record<string, unknown> {
   const messages = new Map<string, MessageJson>();
@@ -117,7 +118,8 @@ export function buildDescriptor(ctx: PackageContext): Record<string, unknown> {
     messages.set(def.message, { fields });
   };
 
-  for (const file of ctx.files) for (const def of model.types(file)) addMessage(def);
+  // Own messages only: the messages of other packages' types come from those packages when the group is loaded.
+  for (const file of ctx.files.filter((f) => emitsTypes(ctx, f))) for (const def of model.types(file)) addMessage(def);
   for (const file of ownKinds(ctx)) {
     const root = model.rootType(file);
     const listMeta = [...ctx.files].find((f) => f.folder === 'meta' && f.name === 'ListMeta');
@@ -166,7 +168,7 @@ export function emitDescriptor(ctx: PackageContext): OutputFile {
     path: `${ctx.directory}/src/generated/descriptor.ts`,
     content:
       `${GENERATED_HEADER}\nimport type { ProtoDescriptor } from '${importFrom}';\n\n` +
-      `/** Protobuf descriptors (protobufjs reflection JSON) of every message this package encodes. */\n` +
+      `/** Protobuf descriptors (protobufjs reflection JSON) of this package's own messages. */\n` +
       `export const descriptor: ProtoDescriptor = ${JSON.stringify(descriptor, null, 1)};\n`,
   };
 }

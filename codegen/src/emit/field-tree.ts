@@ -1,6 +1,6 @@
 import { GENERATED_HEADER, type OutputFile } from '../output.js';
 import type { SchemaFile, SchemaNode } from '../model/schema.js';
-import type { PackageContext } from './context.js';
+import { emitsTypes, type PackageContext } from './context.js';
 
 type Shape = 0 | '*' | string | { a: Shape } | { m: Shape };
 interface TypeShape {
@@ -12,7 +12,8 @@ interface TypeShape {
 }
 
 /**
- * The known fields of every object type in the package's closure, keyed like validators
+ * The known fields of every object type of the package's own folders (others' come from their packages when the
+ * group is loaded: mergeFieldTrees), keyed like validators
  * (`apps/v1/Deployment`, nested types `wardle.example.com/v1alpha1/Flunder.Spec`), for finding and pruning
  * unknown fields.
  */
@@ -39,7 +40,7 @@ export function buildFieldTree(ctx: PackageContext): { types: Record<string, Typ
     return 0;
   };
 
-  for (const file of ctx.files) {
+  for (const file of ctx.files.filter((f) => emitsTypes(ctx, f))) {
     for (const def of model.types(file)) {
       if (!def.node.properties) continue;
       const shape: TypeShape = {
@@ -61,7 +62,7 @@ export function emitFieldTree(ctx: PackageContext): OutputFile {
     path: `${ctx.directory}/src/generated/field-tree.ts`,
     content:
       `${GENERATED_HEADER}\nimport type { FieldTree } from '${importFrom}';\n\n` +
-      `/** Known fields of every object type, for unknown-field detection and pruning. */\n` +
+      `/** Known fields of this package's own object types, for unknown-field detection and pruning. */\n` +
       `export const fieldTree: FieldTree = ${JSON.stringify(buildFieldTree(ctx), null, 1)};\n`,
   };
 }

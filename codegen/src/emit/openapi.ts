@@ -1,7 +1,7 @@
 import { GENERATED_HEADER, type OutputFile } from '../output.js';
 import type { ResourceHeader, SchemaFile, SchemaNode } from '../model/schema.js';
 import type { TypeDef } from '../model/graph.js';
-import { ownKinds, type PackageContext } from './context.js';
+import { dependencyPackages, emitsTypes, ownerOf, ownKinds, type PackageContext } from './context.js';
 
 type Json = Record<string, unknown>;
 
@@ -29,8 +29,10 @@ const PATCH_DESCRIPTION = 'Patch is provided to give a concrete name and type to
  */
 function openAPIFiles(ctx: PackageContext): SchemaFile[] {
   const { model } = ctx;
+  // meta.k8s.io's schemas live in @kapi/apimachinery's document; groups merge it (mergeOpenAPI) with their own.
+  if (ctx.isApimachinery) return [...model.set.files.values()].filter((f) => f.folder === 'meta');
   const kinds = ownKinds(ctx);
-  if (!kinds.length) return ctx.files;
+  if (!kinds.length) return ctx.files.filter((f) => emitsTypes(ctx, f));
   const all = [...model.set.files.values()];
   const extra = all.filter((f) => f.folder === 'meta' && (META_FOR_PATHS.includes(f.name) || f.name === 'ListMeta'));
   const kindFile = (group: string, version: string, kind: string) =>
@@ -48,7 +50,13 @@ function openAPIFiles(ctx: PackageContext): SchemaFile[] {
       if (found) extra.push(found);
     }
   }
-  return model.closure(ctx.folders, extra.map((f) => f.id)).map((id) => model.set.files.get(id)!);
+  // Types of packages this one depends on come from their documents; the kinds of subresources it serves (Scale,
+  // Eviction) that no dependency owns are written here, as kube's group documents carry them.
+  const deps = new Set(dependencyPackages(ctx));
+  return model
+    .closure(ctx.folders, extra.filter((f) => f.folder !== 'meta').map((f) => f.id))
+    .map((id) => model.set.files.get(id)!)
+    .filter((f) => !deps.has(ownerOf(ctx, f)));
 }
 
 /** Types kube-openapi inlines where they are used instead of defining: `metav1.Duration` and named slices. */
@@ -160,13 +168,13 @@ export function buildOpenAPI(ctx: PackageContext): { schemas: Record<string, Jso
     }
   }
 
-  const listMeta = files.find((f) => f.folder === 'meta' && f.name === 'ListMeta');
+  const listMeta = [...model.set.files.values()].find((f) => f.folder === 'meta' && f.name === 'ListMeta');
   for (const file of ownKinds(ctx)) {
     const h = file.schema['x-kapi-resource']!;
     const name = nameOf(model.rootType(file));
     schemas[listName(name, h)] = listSchema(name, h, listMeta ? nameOf(model.rootType(listMeta)) : undefined);
   }
-  if (ownKinds(ctx).length) {
+  if (ctx.isApimachinery) {
     schemas['io.k8s.apimachinery.pkg.apis.meta.v1.Patch'] = { description: PATCH_DESCRIPTION, type: 'object' };
   }
   return { schemas: sorted(schemas) as Record<string, Json> };
@@ -208,8 +216,8 @@ export function emitOpenAPI(ctx: PackageContext): OutputFile {
   return {
     path: `${ctx.directory}/src/generated/openapi.ts`,
     content:
-      `${GENERATED_HEADER}\nimport type { GroupOpenAPI } from '@kapi/apimachinery';\n\n` +
-      `/**\n * OpenAPI v3 component schemas of every type this package serves or refers to, named as kube names them\n` +
+      `${GENERATED_HEADER}\nimport type { GroupOpenAPI } from '${ctx.isApimachinery ? '../registry/group.js' : '@kapi/apimachinery'}';\n\n` +
+      `/**\n * OpenAPI v3 component schemas of this package's own types, named as kube names them\n` +
       ` * (\`io.k8s.api.apps.v1.Deployment\`); references point into \`#/components/schemas/\`.\n */\n` +
       `export const openapi: GroupOpenAPI = ${JSON.stringify(buildOpenAPI(ctx), null, 1)};\n`,
   };

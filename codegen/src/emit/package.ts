@@ -1,30 +1,67 @@
 import { GENERATED_HEADER, type OutputFile } from '../output.js';
-import { ownKinds, type PackageContext } from './context.js';
+import { APIMACHINERY, dependencyPackages, groupDependencies, ownKinds, type PackageContext } from './context.js';
+
+/** The dependencies a group package needs: @kapi/apimachinery, and the packages owning the types it refers to. */
+function dependencies(ctx: PackageContext, versions: { apimachinery: string; groups?: string }): Record<string, string> {
+  return Object.fromEntries(dependencyPackages(ctx).map((p) => [p, p === APIMACHINERY ? versions.apimachinery : versions.groups ?? versions.apimachinery]));
+}
+
+/**
+ * A hand-kept package.json with the generated dependencies added where missing (versions already there are the
+ * author's and stay), and those on group packages the schemas no longer refer to removed.
+ */
+function withDependencies(existing: string, wanted: Record<string, string>): string {
+  const pkg = JSON.parse(existing) as { dependencies?: Record<string, string> };
+  const deps: Record<string, string> = {};
+  for (const [name, range] of Object.entries(pkg.dependencies ?? {})) {
+    if (name.startsWith('@kapi/api-') && !(name in wanted)) continue;
+    deps[name] = range;
+  }
+  for (const [name, range] of Object.entries(wanted)) deps[name] ??= range;
+  pkg.dependencies = Object.fromEntries(Object.keys(deps).sort().map((k) => [k, deps[k]]));
+  return JSON.stringify(pkg, null, 2) + '\n';
+}
 
 /** The package barrel of `src/generated/`, and for group packages the group definition a server installs. */
 export function emitIndex(ctx: PackageContext): OutputFile[] {
   const lines = [
     `export type * from './types.js';`,
+    `export { ajvSchemas } from './ajv-schemas.js';`,
     `export { descriptor } from './descriptor.js';`,
     `export { fieldTree } from './field-tree.js';`,
+    `export { openapi } from './openapi.js';`,
     `export { resources } from './resources.js';`,
     `export { validators } from './validators.js';`,
   ];
   const out: OutputFile[] = [];
   if (!ctx.isApimachinery) {
-    lines.push(`export { group } from './group.js';`, `export { openapi } from './openapi.js';`);
+    lines.push(`export { group } from './group.js';`);
     const g = ctx.model.group(ctx.folders[0]);
     const versions = [...new Set(ownKinds(ctx).map((f) => f.version))].sort();
+    // The group's descriptor and field tree are its own merged with those of the packages whose types it uses.
+    const deps = groupDependencies(ctx);
+    const depNames = deps.map((p) => [p, `${p.replace(/^@[^/]+\//, '').replace(/[^A-Za-z0-9]+(.)/g, (_, c: string) => c.toUpperCase())}Group`] as const);
+    const imports = [
+      `import { mergeDescriptors, mergeFieldTrees, mergeOpenAPI, metaDescriptor, metaFieldTree, metaOpenAPI, type GroupDefinition } from '@kapi/apimachinery';`,
+      ...depNames.map(([p, name]) => `import { group as ${name} } from '${p}';`),
+      `import { descriptor } from './descriptor.js';`,
+      `import { fieldTree } from './field-tree.js';`,
+      `import { openapi } from './openapi.js';`,
+      `import { resources } from './resources.js';`,
+      `import { validators } from './validators.js';`,
+    ];
+    const uses = (what: string, meta: string) => `[${[what, meta, ...depNames.map(([, n]) => `${n}.${what === 'descriptor' ? 'protobuf' : what}`)].join(', ')}]`;
+    const depOpenAPI = `[${['openapi', 'metaOpenAPI', ...depNames.map(([, n]) => `${n}.openapi!`)].join(', ')}]`;
     out.push({
       path: `${ctx.directory}/src/generated/group.ts`,
       content:
-        `${GENERATED_HEADER}\nimport type { GroupDefinition } from '@kapi/apimachinery';\n` +
-        `import { descriptor } from './descriptor.js';\nimport { fieldTree } from './field-tree.js';\n` +
-        `import { openapi } from './openapi.js';\nimport { resources } from './resources.js';\nimport { validators } from './validators.js';\n\n` +
+        `${GENERATED_HEADER}\n${imports.join('\n')}\n\n` +
         `/** The ${g.group || 'core'} API group as generated from schemas/${ctx.folders[0]}/: install it into a server. */\n` +
         `export const group: GroupDefinition = {\n` +
         `  group: ${JSON.stringify(g.group)},\n  packageName: ${JSON.stringify(ctx.packageName)},\n` +
-        `  versions: ${JSON.stringify(versions)},\n  strategicMergePatch: ${g.strategicMergePatch},\n  resources,\n  validators,\n  fieldTree,\n  protobuf: descriptor,\n  openapi,\n};\n`,
+        `  versions: ${JSON.stringify(versions)},\n  strategicMergePatch: ${g.strategicMergePatch},\n  resources,\n  validators,\n` +
+        `  fieldTree: mergeFieldTrees(${uses('fieldTree', 'metaFieldTree')}),\n` +
+        `  protobuf: mergeDescriptors(${uses('descriptor', 'metaDescriptor')}),\n  openapi: mergeOpenAPI(${depOpenAPI}),\n};\n`,
     });
   }
   out.push({ path: `${ctx.directory}/src/generated/index.ts`, content: `${GENERATED_HEADER}\n${lines.join('\n')}\n` });
@@ -35,7 +72,7 @@ export function emitIndex(ctx: PackageContext): OutputFile[] {
  * A new group package's hand-editable files: written once when missing, never overwritten, so a group can add
  * strategies and its own code beside the generated part.
  */
-export function emitScaffold(ctx: PackageContext, versions: { apimachinery: string }): OutputFile[] {
+export function emitScaffold(ctx: PackageContext, versions: { apimachinery: string; groups?: string }): OutputFile[] {
   if (ctx.isApimachinery) return [];
   const g = ctx.model.group(ctx.folders[0]);
   const dir = ctx.directory;
@@ -65,10 +102,15 @@ export function emitScaffold(ctx: PackageContext, versions: { apimachinery: stri
       typecheck: 'tsc -p tsconfig.json',
       lint: 'tsc -p tsconfig.json',
     },
-    dependencies: { '@kapi/apimachinery': versions.apimachinery },
+    dependencies: dependencies(ctx, versions),
   };
   return [
-    { path: `${dir}/package.json`, content: JSON.stringify(pkg, null, 2) + '\n', scaffold: true },
+    {
+      path: `${dir}/package.json`,
+      content: JSON.stringify(pkg, null, 2) + '\n',
+      scaffold: true,
+      amend: (existing) => withDependencies(existing, dependencies(ctx, versions)),
+    },
     {
       path: `${dir}/tsconfig.json`,
       content: JSON.stringify({ extends: `${up}tsconfig.base.json`, include: ['src'] }, null, 2) + '\n',

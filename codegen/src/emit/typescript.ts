@@ -2,7 +2,7 @@ import { Project, type SourceFile, StructureKind, type InterfaceDeclarationStruc
 import { posix } from 'node:path';
 import { GENERATED_HEADER, type OutputFile } from '../output.js';
 import type { SchemaFile, SchemaNode } from '../model/schema.js';
-import { APIMACHINERY, emitsTypes, isOwn, type PackageContext } from './context.js';
+import { emitsTypes, isOwn, ownerOf, type PackageContext } from './context.js';
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -106,9 +106,7 @@ function addImport(imports: Map<string, Set<string>>, ctx: PackageContext, from:
 
 function importType(imports: Map<string, Set<string>>, ctx: PackageContext, from: SchemaFile, target: SchemaFile) {
   if (target.id === from.id) return;
-  const specifier = emitsTypes(ctx, target)
-    ? relativeModule(modulePath(from), modulePath(target))
-    : APIMACHINERY;
+  const specifier = emitsTypes(ctx, target) ? relativeModule(modulePath(from), modulePath(target)) : ownerOf(ctx, target);
   if (!imports.has(specifier)) imports.set(specifier, new Set());
   imports.get(specifier)!.add(target.name);
 }

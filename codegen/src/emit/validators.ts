@@ -1,14 +1,12 @@
-import Ajv from 'ajv';
-import standaloneCode from 'ajv/dist/standalone/index.js';
 import { GENERATED_HEADER, type OutputFile } from '../output.js';
 import type { SchemaFile, SchemaNode } from '../model/schema.js';
-import { isOwn, type PackageContext } from './context.js';
+import { APIMACHINERY, dependencyPackages, emitsTypes, isOwn, type PackageContext } from './context.js';
 
 const SCHEMA_ID_BASE = 'kapi://schemas/';
 
 /**
  * The part of a schema node ajv checks: types, required fields and enums. Descriptions, extensions, defaults
- * and formats are dropped (they would bloat the standalone code), and `additionalProperties` of objects with
+ * and formats are dropped (they would bloat what is shipped), and `additionalProperties` of objects with
  * known properties is dropped because unknown fields are field validation's concern, not a type error.
  */
 function forAjv(node: SchemaNode): Record<string, unknown> {
@@ -47,44 +45,48 @@ export function validatedFiles(ctx: PackageContext): SchemaFile[] {
   return ctx.files.filter((f) => isOwn(ctx, f) && f.schema.properties && !f.schema['x-kapi-wire-type']);
 }
 
-/** Emits ajv standalone validators for the package's object schemas, compiled once at generation time. */
+/** The name a package exports its validation schemas under (apimachinery: `metaAjvSchemas`). */
+export const ajvSchemasExport = (packageName: string) => (packageName === APIMACHINERY ? 'metaAjvSchemas' : 'ajvSchemas');
+
+/**
+ * Emits the package's validation schemas (its own schema files, reduced to what ajv checks) and validators that
+ * compile them on first use, together with the schemas of the packages it refers to, which it imports: each
+ * type's checks live in the package that owns it, never copied.
+ */
 export function emitValidators(ctx: PackageContext): OutputFile[] {
-  const ajv = new Ajv.default({
-    strict: false,
-    allErrors: true,
-    validateFormats: false,
-    code: { source: true, esm: true, lines: true, optimize: true },
-  });
-  for (const file of ctx.files) {
-    ajv.addSchema({ $id: `${SCHEMA_ID_BASE}${file.id}.json`, ...forAjv(file.schema) });
-  }
+  const own = ctx.files.filter((f) => emitsTypes(ctx, f));
+  const schemas = Object.fromEntries(own.map((file) => [`${SCHEMA_ID_BASE}${file.id}.json`, forAjv(file.schema)]));
   const files = validatedFiles(ctx);
-  const exportNames = new Map<string, string>();
-  files.forEach((file, i) => exportNames.set(`v${i}`, `${SCHEMA_ID_BASE}${file.id}.json`));
-  const code = standaloneCode.default(ajv, Object.fromEntries(exportNames));
-  // Generated packages depend on @kapi/apimachinery alone: the keywords kept above compile to self-contained code.
-  if (/\brequire\(|^import /m.test(code)) throw new Error(`${ctx.packageName}: validators need ajv's runtime`);
-  const importFrom = ctx.isApimachinery ? '../validation/ajv.js' : '@kapi/apimachinery';
-  const entries = files.map((file, i) => `  ${JSON.stringify(validatorKey(ctx, file))}: fromAjv(v${i}),`);
+  const runtime = ctx.isApimachinery ? '../validation/lazy.js' : APIMACHINERY;
+  const deps = dependencyPackages(ctx);
+  const imports = [
+    `import { lazyValidators${ctx.isApimachinery ? '' : ', metaAjvSchemas'}, type AjvSchemas } from '${runtime}';`,
+    ...deps.filter((p) => p !== APIMACHINERY).map((p) => `import { ajvSchemas as ${identifier(p)} } from '${p}';`),
+    `import { ajvSchemas } from './ajv-schemas.js';`,
+  ];
+  const sets = ['ajvSchemas', ...(ctx.isApimachinery ? [] : ['metaAjvSchemas']), ...deps.filter((p) => p !== APIMACHINERY).map(identifier)];
+  const entries = files.map((file) => `  ${JSON.stringify(validatorKey(ctx, file))}: ${JSON.stringify(`${SCHEMA_ID_BASE}${file.id}.json`)},`);
   return [
     {
-      path: `${ctx.directory}/src/generated/ajv.js`,
-      content: `${GENERATED_HEADER}\n${code}\n`,
-    },
-    {
-      path: `${ctx.directory}/src/generated/ajv.d.ts`,
+      path: `${ctx.directory}/src/generated/ajv-schemas.ts`,
       content:
-        `${GENERATED_HEADER}\nimport type { AjvValidateFunction } from '${importFrom}';\n` +
-        files.map((_, i) => `export declare const v${i}: AjvValidateFunction;`).join('\n') +
-        '\n',
+        `${GENERATED_HEADER}\nimport type { AjvSchemas } from '${runtime}';\n\n` +
+        `/** This package's schemas as the validators check them (types, required fields, enums), by \`$id\`. */\n` +
+        `export const ajvSchemas: AjvSchemas = ${JSON.stringify(schemas, null, 1)};\n`,
     },
     {
       path: `${ctx.directory}/src/generated/validators.ts`,
       content:
-        `${GENERATED_HEADER}\nimport { fromAjv, type ObjectValidator } from '${importFrom}';\n` +
-        `import { ${files.map((_, i) => `v${i}`).join(', ')} } from './ajv.js';\n\n` +
-        `/** Precompiled validators (types, required fields, enums) by \`<apiVersion>/<Name>\`. */\n` +
-        `export const validators: Record<string, ObjectValidator> = {\n${entries.join('\n')}\n};\n`,
+        `${GENERATED_HEADER}\n${imports.join('\n')}\n\n` +
+        `const schemas: AjvSchemas[] = [${sets.join(', ')}];\n\n` +
+        `/** Validators (types, required fields, enums) by \`<apiVersion>/<Name>\`, compiled on first use. */\n` +
+        `export const validators = lazyValidators(schemas, {\n${entries.join('\n')}\n});\n`,
     },
   ];
+}
+
+/** A package name as an import binding: `@kapi/api-core` → `apiCoreSchemas`. */
+function identifier(packageName: string): string {
+  const base = packageName.replace(/^@[^/]+\//, '').replace(/[^A-Za-z0-9]+(.)/g, (_, c: string) => c.toUpperCase());
+  return `${base}Schemas`;
 }

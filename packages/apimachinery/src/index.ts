@@ -8,6 +8,8 @@ export type * from './registry/types.js';
 export type * from './registry/group.js';
 export type * from './validation/types.js';
 export * from './validation/ajv.js';
+export * from './validation/lazy.js';
+export * from './validation/compose.js';
 export * from './validation/unknown-fields.js';
 export * from './validation/defaults.js';
 export * from './validation/walk.js';
@@ -18,4 +20,6 @@ export {
   descriptor as metaDescriptor,
   fieldTree as metaFieldTree,
   validators as metaValidators,
+  ajvSchemas as metaAjvSchemas,
+  openapi as metaOpenAPI,
 } from './generated/index.js';

@@ -132,6 +132,9 @@ describe('OpenAPI v3 documents of the generated groups', () => {
     const schemas = doc('apis/apps/v1').components.schemas;
     expect(schemas['io.k8s.api.apps.v1.Deployment']['x-kubernetes-group-version-kind']).toEqual([{ group: 'apps', kind: 'Deployment', version: 'v1' }]);
     expect(schemas['io.k8s.api.apps.v1.DeploymentList']['x-kubernetes-group-version-kind']).toEqual([{ group: 'apps', kind: 'DeploymentList', version: 'v1' }]);
+    expect(schemas['io.k8s.api.apps.v1.DeploymentList'].properties.metadata).toMatchObject({
+      allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta' }],
+    });
     expect(schemas['io.k8s.api.apps.v1.Deployment'].properties.spec).toEqual({
       allOf: [{ $ref: '#/components/schemas/io.k8s.api.apps.v1.DeploymentSpec' }],
       description: 'Specification of the desired behavior of the Deployment.',

@@ -2,7 +2,7 @@
 import type { GroupOpenAPI } from '@kapi/apimachinery';
 
 /**
- * OpenAPI v3 component schemas of every type this package serves or refers to, named as kube names them
+ * OpenAPI v3 component schemas of this package's own types, named as kube names them
  * (`io.k8s.api.apps.v1.Deployment`); references point into `#/components/schemas/`.
  */
 export const openapi: GroupOpenAPI = {
@@ -241,86 +241,6 @@ export const openapi: GroupOpenAPI = {
     }
    },
    "type": "object"
-  },
-  "io.k8s.apimachinery.pkg.api.resource.Quantity": {
-   "oneOf": [
-    {
-     "type": "string"
-    },
-    {
-     "type": "number"
-    }
-   ]
-  },
-  "io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1": {
-   "type": "object"
-  },
-  "io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta": {
-   "properties": {
-    "continue": {
-     "type": "string"
-    },
-    "remainingItemCount": {
-     "format": "int64",
-     "type": "integer"
-    },
-    "resourceVersion": {
-     "type": "string"
-    }
-   },
-   "type": "object"
-  },
-  "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime": {
-   "format": "date-time",
-   "type": "string"
-  },
-  "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta": {
-   "description": "Standard object metadata (a subset, for generator tests).",
-   "properties": {
-    "creationTimestamp": {
-     "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
-    },
-    "finalizers": {
-     "items": {
-      "type": "string"
-     },
-     "type": "array",
-     "x-kubernetes-list-type": "set",
-     "x-kubernetes-patch-strategy": "merge"
-    },
-    "labels": {
-     "additionalProperties": {
-      "type": "string"
-     },
-     "type": "object"
-    },
-    "name": {
-     "type": "string"
-    },
-    "namespace": {
-     "type": "string"
-    }
-   },
-   "type": "object"
-  },
-  "io.k8s.apimachinery.pkg.apis.meta.v1.Patch": {
-   "description": "Patch is provided to give a concrete name and type to the Kubernetes PATCH request body.",
-   "type": "object"
-  },
-  "io.k8s.apimachinery.pkg.apis.meta.v1.Time": {
-   "format": "date-time",
-   "type": "string"
-  },
-  "io.k8s.apimachinery.pkg.util.intstr.IntOrString": {
-   "format": "int-or-string",
-   "oneOf": [
-    {
-     "type": "integer"
-    },
-    {
-     "type": "string"
-    }
-   ]
   }
  }
 };
