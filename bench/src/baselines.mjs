@@ -1,6 +1,6 @@
 // The baselines, measured in the same run: B1/B2 bare node:http, B3 the codecs in-process, B4 raw etcd.
 import { CREATE_CONCURRENCY, GET_CONNECTIONS, PAGE, WARMUP_CREATES } from './config.mjs';
-import { B, checkErrors, cpuCell, createTask, log, measured, P, rows, want } from './context.mjs';
+import { B, checkErrors, createTask, loadRow, log, measured, P, rows, want } from './context.mjs';
 import { startBaselineServer, stop } from './processes.mjs';
 import { mbps, mib, ms, num } from './report.mjs';
 
@@ -20,6 +20,13 @@ export async function baselineCodecs() {
   }
 }
 
+/** Records a bare node:http baseline (B1, B2) and its row. */
+function httpRow(id, scenario, result, server) {
+  checkErrors(id, result);
+  B[id] = { ...result, server };
+  loadRow(id, scenario, '—', 'req', result, server);
+}
+
 /** B1 (for GET and media) and B2 (for create) on one bare node:http server. */
 export async function baselineHttp() {
   const srv = await startBaselineServer();
@@ -31,35 +38,13 @@ export async function baselineHttp() {
         { kind: 'http', origin: srv.origin, path: '/', connections: GET_CONNECTIONS, maxOps: 50_000_000, maxSeconds: P.getSeconds, warmupSeconds: 1 },
         (P.getSeconds + 60) * 1000,
       );
-      checkErrors('B1', result);
-      B.B1 = { ...result, server: usage[0] };
-      rows.push({
-        id: 'B1',
-        scenario: `bare node:http GET 1 KiB JSON, ${GET_CONNECTIONS} conns`,
-        backend: '—',
-        throughput: `${num(result.opsPerSec)} req/s`,
-        p50: ms(result.latency.p50),
-        p99: ms(result.latency.p99),
-        cpu: cpuCell(usage[0].cpuSeconds, result.ops),
-        rss: mib(usage[0].peakRss),
-      });
+      httpRow('B1', `bare node:http GET 1 KiB JSON, ${GET_CONNECTIONS} conns`, result, usage[0]);
     }
     if (want('create')) {
       log('B2 bare node:http POST echo');
       const task = { ...createTask(srv.origin, 'bench', 0, 50_000_000, P.getSeconds), path: '/', warmupSeconds: 1 };
       const { result, usage } = await measured([srv.pid], task, (P.getSeconds + 60) * 1000);
-      checkErrors('B2', result);
-      B.B2 = { ...result, server: usage[0] };
-      rows.push({
-        id: 'B2',
-        scenario: `bare node:http POST echo 1 KiB, ${CREATE_CONCURRENCY} conc, ${P.getSeconds} s`,
-        backend: '—',
-        throughput: `${num(result.opsPerSec)} req/s`,
-        p50: ms(result.latency.p50),
-        p99: ms(result.latency.p99),
-        cpu: cpuCell(usage[0].cpuSeconds, result.ops),
-        rss: mib(usage[0].peakRss),
-      });
+      httpRow('B2', `bare node:http POST echo 1 KiB, ${CREATE_CONCURRENCY} conc, ${P.getSeconds} s`, result, usage[0]);
     }
   } finally {
     await stop(srv.child);

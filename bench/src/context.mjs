@@ -1,7 +1,7 @@
 // The state one run shares across its modules (set once by run.mjs), and the helpers every scenario uses.
 import { phaseMeter } from './proc.mjs';
 import { runDriver } from './processes.mjs';
-import { num, seconds } from './report.mjs';
+import { mib, ms, num, seconds } from './report.mjs';
 import { CREATE_CONCURRENCY } from './config.mjs';
 
 /** The profile's counts (PROFILES.quick or .full). */
@@ -98,4 +98,22 @@ export function errorRow(id, scenario, backend, error) {
   log(`  ✗ ${scenario} (${backend}): ${message}`);
   results.errors.push({ scenario, backend, message: String(error?.stack ?? error) });
   rows.push({ id, scenario, backend, notes: `failed: ${message}` });
+}
+
+/**
+ * The row of a measured load: throughput in `unit` per second, p50/p99 latency, server CPU per 1k operations and
+ * peak RSS; `extra` adds columns (ratio, target, notes).
+ */
+export function loadRow(id, scenario, backend, unit, result, server, extra = {}) {
+  rows.push({
+    id,
+    scenario,
+    backend,
+    throughput: `${num(result.opsPerSec)} ${unit}/s`,
+    p50: ms(result.latency.p50),
+    p99: ms(result.latency.p99),
+    cpu: cpuCell(server.cpuSeconds, result.ops),
+    rss: mib(server.peakRss),
+    ...extra,
+  });
 }

@@ -1,6 +1,6 @@
 // Scenarios 1, 2, 3, 5 and 6 on one backend: creates, then the stored data for GET, LIST, memory and media types.
 import { CREATE_CONCURRENCY, GET_CONNECTIONS, MEDIA, MEDIA_LIST_CONNECTIONS, PAGE, WARMUP_CREATES } from './config.mjs';
-import { B, checkErrors, codecRow, cpuCell, createNamespaces, createTask, errorRow, fill, log, measured, mediaBackend, nextEtcdPrefix, P, results, rows, sleep, want } from './context.mjs';
+import { B, checkErrors, codecRow, cpuCell, createNamespaces, createTask, errorRow, fill, loadRow, log, measured, mediaBackend, nextEtcdPrefix, P, results, rows, sleep, want } from './context.mjs';
 import { memory } from './proc.mjs';
 import { collectGarbage, startKapi, stop, tempDir } from './processes.mjs';
 import { mbps, mib, ms, num, ratio, seconds, target } from './report.mjs';
@@ -51,15 +51,7 @@ export async function dataScenarios(backend, etcd) {
       run.create = { ...result, server: usage[0], etcd: usage[1] };
       if (want('create')) {
         const base = backend === 'etcd3' && B.B4 ? [ratio(result.opsPerSec, B.B2?.opsPerSec, 'B2'), ratio(result.opsPerSec, B.B4.opsPerSec, 'B4')].join('; ') : ratio(result.opsPerSec, B.B2?.opsPerSec, 'B2');
-        rows.push({
-          id: '1',
-          scenario: `create ${num(P.create)} ConfigMaps (1 KiB), ${CREATE_CONCURRENCY} conc`,
-          backend,
-          throughput: `${num(result.opsPerSec)} obj/s`,
-          p50: ms(result.latency.p50),
-          p99: ms(result.latency.p99),
-          cpu: cpuCell(usage[0].cpuSeconds, result.ops),
-          rss: mib(usage[0].peakRss),
+        loadRow('1', `create ${num(P.create)} ConfigMaps (1 KiB), ${CREATE_CONCURRENCY} conc`, backend, 'obj', result, usage[0], {
           ratio: base,
           target: target('p99 ≤ 50 ms', result.latency.p99 <= 50 && result.errors === 0),
           notes: [result.errors ? `${result.errors} errors` : '', usage[1] ? `etcd CPU ${cpuCell(usage[1].cpuSeconds, result.ops)} s/1k` : ''].filter(Boolean).join('; '),
@@ -107,15 +99,7 @@ export async function dataScenarios(backend, etcd) {
       checkErrors('get', result);
       run.get = { ...result, server: usage[0], etcd: usage[1] };
       const r = result.opsPerSec / B.B1?.opsPerSec;
-      rows.push({
-        id: '2',
-        scenario: `GET 1 object, ${GET_CONNECTIONS} conns, ${num(P.stored)} stored`,
-        backend,
-        throughput: `${num(result.opsPerSec)} req/s`,
-        p50: ms(result.latency.p50),
-        p99: ms(result.latency.p99),
-        cpu: cpuCell(usage[0].cpuSeconds, result.ops),
-        rss: mib(usage[0].peakRss),
+      loadRow('2', `GET 1 object, ${GET_CONNECTIONS} conns, ${num(P.stored)} stored`, backend, 'req', result, usage[0], {
         ratio: ratio(result.opsPerSec, B.B1?.opsPerSec, 'B1'),
         target: target('≥ 0.5× B1', Number.isFinite(r) ? r >= 0.5 : undefined),
         notes: [result.errors ? `${result.errors} errors` : '', usage[1] ? `etcd CPU ${cpuCell(usage[1].cpuSeconds, result.ops)} s/1k` : ''].filter(Boolean).join('; '),

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { repoRoot } from './helpers.js';
 import { buildKubernetesSchemas, importKubernetes } from '../src/import/index.js';
 
 /**
@@ -10,17 +10,8 @@ import { buildKubernetesSchemas, importKubernetes } from '../src/import/index.js
  * need the upstream reference data next to the repository and are skipped without it.
  */
 
-function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'pnpm-workspace.yaml'))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error('pnpm-workspace.yaml not found above the test');
-    dir = parent;
-  }
-  return dir;
-}
 
-const ROOT = repoRoot();
+const ROOT = repoRoot;
 const SCHEMAS = join(ROOT, 'schemas');
 const REFERENCE = join(ROOT, '..', 'shared', 'reference', 'kubernetes');
 const HAS_REFERENCE = existsSync(join(REFERENCE, 'swagger.json')) && existsSync(join(REFERENCE, 'protobuf-fields.json'));

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, posix } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, posix } from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
 import { describe, expect, it } from 'vitest';
+import { repoRoot } from './helpers.js';
 
 /**
  * Checks every file under schemas/ against codegen/meta-schema.json and the rules the meta-schema cannot
@@ -14,17 +14,8 @@ type Json = Record<string, any>;
 /** Path relative to schemas/ (`core/v1/Pod.json`, `core/group.json`) → parsed content. */
 type Tree = Map<string, Json>;
 
-function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'pnpm-workspace.yaml'))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error('pnpm-workspace.yaml not found above the test');
-    dir = parent;
-  }
-  return dir;
-}
 
-const ROOT = repoRoot();
+const ROOT = repoRoot;
 const SCHEMAS = join(ROOT, 'schemas');
 const META_SCHEMA = JSON.parse(readFileSync(join(ROOT, 'codegen', 'meta-schema.json'), 'utf8'));
 

@@ -1,13 +1,13 @@
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { freePort } from '@kapi/storage-etcd/testing';
 
 // These tests run the built binary: `pnpm --filter @kapi/server build` first (turbo's test task does).
 const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
@@ -77,16 +77,6 @@ const hasKubectl = (() => {
   }
 })();
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts the binary and resolves with its output once it has written the kubeconfig. */
 function startProcess(args: string[]): Promise<{ child: ChildProcess; output: () => string }> {

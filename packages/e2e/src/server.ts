@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '@kapi/storage-etcd/testing';
 import { repoRoot } from './groups.js';
 
 export interface ServerProcess {
@@ -23,17 +23,8 @@ export interface StartServerOptions {
   dataDir?: string;
 }
 
-/** A free TCP port on the loopback interface. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
+/** A free TCP port on the loopback interface (shared with the etcd test helpers). */
+export { freePort };
 
 /**
  * Starts the built `kapi-server` (apps/server/dist/main.js) as its own process, on a free HTTPS port unless the

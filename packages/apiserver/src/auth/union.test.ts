@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { requestAttributes } from './attributes.js';
 import { ALL_RULES, alwaysAllow, alwaysDeny, privilegedGroups } from './always-allow.js';
 import type { AuthorizationAttributes, Authorizer, Decision } from './types.js';
 import { unionAuthorizer } from './union.js';
 
-const attributes = (groups: string[] = []): AuthorizationAttributes => ({
-  user: { username: 'u', groups },
-  verb: 'get',
-  resourceRequest: false,
-  path: '/x',
-  apiGroup: '',
-  apiVersion: '',
-  resource: '',
-  subresource: '',
-  namespace: '',
-  name: '',
-});
+const attributes = (groups: string[] = []): AuthorizationAttributes =>
+  requestAttributes({ username: 'u', groups }, 'GET', '/x', new URLSearchParams());
 
 function fixed(name: string, decision: Decision, calls: string[]): Authorizer {
   return {

@@ -1,31 +1,33 @@
 import { describe, expect, it } from 'vitest';
 import { isLongRunning } from './long-running.js';
 
-const check = (method: string, path: string) => isLongRunning(method, new URL(path, 'http://localhost'));
+// kube's BasicLongRunningRequestCheck: the verbs watch and proxy; the subresources attach, exec, proxy, log and
+// portforward. [method, path, long-running?]
+const CASES: [string, string, boolean][] = [
+  // Watches, in both forms, with the boolean spelled as clients spell it.
+  ['GET', '/api/v1/pods?watch=true', true],
+  ['GET', '/api/v1/namespaces/default/pods?watch=1&resourceVersion=5', true],
+  ['GET', '/api/v1/namespaces/default/pods?watch=True', true],
+  ['GET', '/api/v1/watch/namespaces/default/pods', true],
+  ['GET', '/apis/apps/v1/watch/deployments', true],
+  ['GET', '/api/v1/pods?watch=false', false],
+  ['GET', '/api/v1/pods?watch=0', false],
+  // Streaming subresources, log with or without follow as kube does.
+  ['GET', '/api/v1/namespaces/default/pods/p/exec', true],
+  ['GET', '/api/v1/namespaces/default/pods/p/attach', true],
+  ['GET', '/api/v1/namespaces/default/pods/p/portforward', true],
+  ['GET', '/api/v1/namespaces/default/pods/p/proxy', true],
+  ['GET', '/api/v1/namespaces/default/pods/p/log', true],
+  ['GET', '/api/v1/namespaces/default/pods/p/log?follow=true', true],
+  // Everything else is left to the request timeout and the in-flight limits.
+  ['GET', '/apis/apps/v1/namespaces/watch/deployments', false],
+  ['GET', '/api/v1/namespaces/default/pods/p', false],
+  ['PUT', '/api/v1/namespaces/default/pods/p/status', false],
+  ['GET', '/readyz', false],
+];
 
-describe('isLongRunning (kube BasicLongRunningRequestCheck: verbs watch and proxy; attach, exec, proxy, log, portforward)', () => {
-  it('knows watches, in both forms', () => {
-    expect(check('GET', '/api/v1/pods?watch=true')).toBe(true);
-    expect(check('GET', '/api/v1/namespaces/default/pods?watch=1&resourceVersion=5')).toBe(true);
-    expect(check('GET', '/api/v1/namespaces/default/pods?watch=True')).toBe(true);
-    expect(check('GET', '/api/v1/watch/namespaces/default/pods')).toBe(true);
-    expect(check('GET', '/apis/apps/v1/watch/deployments')).toBe(true);
-    expect(check('GET', '/api/v1/pods?watch=false')).toBe(false);
-    expect(check('GET', '/api/v1/pods?watch=0')).toBe(false);
-  });
-
-  it('knows the streaming subresources, log with or without follow as kube does', () => {
-    for (const sub of ['exec', 'attach', 'portforward', 'proxy', 'log']) {
-      expect(check('GET', `/api/v1/namespaces/default/pods/p/${sub}`), sub).toBe(true);
-    }
-    expect(check('GET', '/api/v1/namespaces/default/pods/p/log?follow=true')).toBe(true);
-  });
-
-  it('leaves everything else to the timeout and the in-flight limits', () => {
-    expect(check('GET', '/apis/apps/v1/namespaces/watch/deployments')).toBe(false);
-    expect(check('GET', '/api/v1/namespaces/default/pods/p')).toBe(false);
-    expect(check('PUT', '/api/v1/namespaces/default/pods/p/status')).toBe(false);
-    expect(check('GET', '/readyz')).toBe(false);
-    expect(check('GET', '/apis/apps/v1/namespaces/watch/deployments/x/unknown/more/parts')).toBe(false);
+describe('isLongRunning', () => {
+  it.each(CASES)('%s %s → %s', (method, path, expected) => {
+    expect(isLongRunning(method, new URL(path, 'http://localhost'))).toBe(expected);
   });
 });
