@@ -1,0 +1,36 @@
+import { isStatusError } from '@kapi/apimachinery';
+import { describe, expect, it } from 'vitest';
+import { parseDeleteOptions } from './delete-options.js';
+
+const json = (body: unknown) => new TextEncoder().encode(JSON.stringify(body));
+const parse = (query: string, body?: unknown) => parseDeleteOptions(new URLSearchParams(query), 'json', body === undefined ? new Uint8Array() : json(body));
+const invalid = (query: string, body?: unknown) => {
+  try {
+    parse(query, body);
+  } catch (err) {
+    if (isStatusError(err)) return [err.status.code, err.status.message];
+    throw err;
+  }
+  return 'accepted';
+};
+
+describe('DeleteOptions from the body and the query', () => {
+  it('reads both, the query winning for the fields it carries', () => {
+    expect(parse('gracePeriodSeconds=5&propagationPolicy=Foreground', { preconditions: { uid: 'u' }, gracePeriodSeconds: 30 })).toEqual({
+      preconditions: { uid: 'u' }, gracePeriodSeconds: 5, propagationPolicy: 'Foreground', dryRun: false, dryRunGiven: false,
+    });
+    expect(parse('', { kind: 'DeleteOptions', apiVersion: 'v1', dryRun: ['All'] })).toMatchObject({ dryRun: true, dryRunGiven: true });
+    expect(parse('dryRun=All')).toMatchObject({ dryRun: false, dryRunGiven: true });
+  });
+
+  it('refuses what kube\'s ValidateDeleteOptions refuses, with 422', () => {
+    expect(invalid('propagationPolicy=Sometimes')).toEqual([
+      422, 'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Sometimes": supported values: "Foreground", "Background", "Orphan"',
+    ]);
+    expect(invalid('propagationPolicy=Orphan&orphanDependents=true')).toEqual([
+      422, 'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Invalid value: "Orphan": orphanDependents and deletionPropagation cannot be both set',
+    ]);
+    expect(invalid('gracePeriodSeconds=1.5')).toEqual([422, 'DeleteOptions.meta.k8s.io "" is invalid: gracePeriodSeconds: Invalid value: 1.5: must be an integer']);
+    expect(invalid('', { dryRun: ['Some'] })).toEqual([422, 'DeleteOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: "Some": supported values: "All"']);
+  });
+});

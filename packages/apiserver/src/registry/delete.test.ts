@@ -1,0 +1,50 @@
+import { isStatusError, type KubeObject } from '@kapi/apimachinery';
+import { describe, expect, it } from 'vitest';
+import { ALL_GROUPS } from '../../test/harness.js';
+import { groupPlugin } from '../plugin.js';
+import { checkPreconditions, validateUnsafeDelete } from './delete.js';
+import { createResourceRegistry } from './resources.js';
+
+const configMaps = createResourceRegistry(ALL_GROUPS.map((g) => groupPlugin(g))).lookup('', 'v1', 'configmaps')!;
+const stored: KubeObject = { metadata: { name: 'c', uid: 'u-1', resourceVersion: '9' } };
+const statusOf = (fn: () => void) => {
+  try {
+    fn();
+  } catch (err) {
+    if (isStatusError(err)) return { code: err.status.code, message: err.status.message };
+    throw err;
+  }
+  return undefined;
+};
+
+describe('delete preconditions (kube\'s messages)', () => {
+  it('pass when they match or are absent', () => {
+    expect(statusOf(() => checkPreconditions(configMaps, 'c', stored, { preconditions: { uid: 'u-1', resourceVersion: '9' } }))).toBeUndefined();
+    expect(statusOf(() => checkPreconditions(configMaps, 'c', stored, {}))).toBeUndefined();
+  });
+
+  it('409 on a uid or resourceVersion other than the stored one', () => {
+    expect(statusOf(() => checkPreconditions(configMaps, 'c', stored, { preconditions: { uid: 'other' } }))).toEqual({
+      code: 409,
+      message: 'Operation cannot be fulfilled on configmaps "c": Precondition failed: UID in precondition: other, UID in object meta: u-1',
+    });
+    expect(statusOf(() => checkPreconditions(configMaps, 'c', stored, { preconditions: { resourceVersion: '8' } }))).toEqual({
+      code: 409,
+      message: 'Operation cannot be fulfilled on configmaps "c": Precondition failed: ResourceVersion in precondition: 8, ResourceVersion in object meta: 9',
+    });
+  });
+});
+
+describe('forced deletion rules', () => {
+  it('need the AllowUnsafeMalformedObjectDeletion gate (422)', () => {
+    expect(statusOf(() => validateUnsafeDelete({}, false))).toMatchObject({ code: 422 });
+  });
+
+  it('refuse the other delete options beside it (400), naming them', () => {
+    expect(statusOf(() => validateUnsafeDelete({ gracePeriodSeconds: 0, preconditions: {}, dryRunGiven: true }, true))).toEqual({
+      code: 400,
+      message: 'ignoreStoreReadErrorWithClusterBreakingPotential: Invalid value: true: cannot be set together with dryRun, gracePeriodSeconds, preconditions',
+    });
+    expect(statusOf(() => validateUnsafeDelete({}, true))).toBeUndefined();
+  });
+});

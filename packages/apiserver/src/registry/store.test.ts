@@ -1,0 +1,249 @@
+import { isStatusError, type KubeObject } from '@kapi/apimachinery';
+import { createMemoryBackend, type StorageBackend } from '@kapi/storage';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ALL_GROUPS } from '../../test/harness.js';
+import { createAdmissionChain } from '../admission/chain.js';
+import type { AdmissionPlugin } from '../admission/types.js';
+import { withBuiltinStrategies } from '../builtin-strategies.js';
+import { groupPlugin, type Strategy } from '../plugin.js';
+import { createObjectStorage } from '../storage/object-storage.js';
+import { ALL_OBJECTS } from './list-options.js';
+import { createResourceRegistry, type ResourceRegistry } from './resources.js';
+import { createStore, type RequestContext, type Store, type WriteType } from './store.js';
+
+const USER = { username: 'tester', groups: ['system:authenticated'] };
+const FLUNDER = 'wardle.example.com';
+
+/** The message and code of a Status error, for comparing failures. */
+async function failure(p: Promise<unknown>): Promise<{ code: number; reason: string; message: string }> {
+  try {
+    await p;
+  } catch (err) {
+    if (!isStatusError(err)) throw err;
+    return { code: Number(err.status.code), reason: String(err.status.reason), message: String(err.status.message) };
+  }
+  throw new Error('expected a Status error');
+}
+
+describe('Store', () => {
+  let backend: StorageBackend;
+  let registry: ResourceRegistry;
+  let store: Store;
+  let writes: [WriteType, string][];
+
+  const build = (options: { admission?: AdmissionPlugin[]; flunder?: Strategy } = {}) => {
+    backend = createMemoryBackend();
+    const plugins = ALL_GROUPS.map((g) => (g.group === FLUNDER && options.flunder ? groupPlugin(g, { Flunder: options.flunder }) : groupPlugin(g)));
+    registry = createResourceRegistry(withBuiltinStrategies(plugins));
+    writes = [];
+    store = createStore({
+      storage: createObjectStorage(backend),
+      admission: createAdmissionChain(options.admission ?? []),
+      onWrite: (entry, type, obj) => writes.push([type, `${entry.info.plural}/${(obj.metadata as { name: string }).name}`]),
+    });
+  };
+  const ctx = (plural: string, namespace = 'default', extra: Partial<RequestContext> = {}): RequestContext => {
+    const entry = registry.entries.find((e) => e.info.plural === plural)!;
+    return { entry, namespace: entry.info.scope === 'Namespaced' ? namespace : '', user: USER, dryRun: false, subresource: '', warnings: [], ...extra };
+  };
+  const cm = (name: string, extra: Record<string, unknown> = {}): KubeObject => ({ metadata: { name, ...extra }, data: { a: '1' } });
+
+  beforeEach(() => build());
+
+  describe('create', () => {
+    it('stores the object with uid, creationTimestamp and resourceVersion, and tells onWrite', async () => {
+      const created = await store.create(ctx('configmaps'), cm('a'));
+      expect(created).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'default' }, data: { a: '1' } });
+      const meta = created.metadata as Record<string, string>;
+      expect(meta.uid).toMatch(/^[0-9a-f-]{36}$/);
+      expect(meta.creationTimestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+      expect(Number(meta.resourceVersion)).toBeGreaterThan(0);
+      expect(writes).toEqual([['ADDED', 'configmaps/a']]);
+      expect(await store.get(ctx('configmaps'), 'a')).toEqual(created);
+    });
+
+    it('refuses a taken name (409 AlreadyExists) and a body namespace other than the URL one (400)', async () => {
+      await store.create(ctx('configmaps'), cm('a'));
+      expect(await failure(store.create(ctx('configmaps'), cm('a')))).toMatchObject({ code: 409, reason: 'AlreadyExists' });
+      expect(await failure(store.create(ctx('configmaps'), cm('b', { namespace: 'other' })))).toEqual({
+        code: 400, reason: 'BadRequest', message: 'the namespace of the provided object does not match the namespace sent on the request',
+      });
+    });
+
+    it('generates a name from generateName, another one when the first is taken, and gives up after 8 tries', async () => {
+      const random = vi.spyOn(Math, 'random');
+      try {
+        random.mockReturnValue(0);
+        const first = await store.create(ctx('configmaps'), cm('', { generateName: 'gen-' }));
+        const taken = (first.metadata as { name: string }).name;
+        expect(taken).toMatch(/^gen-[a-z0-9]{5}$/);
+        // The next name the generator picks is taken: it picks another one.
+        let calls = 0;
+        random.mockImplementation(() => (calls++ < 5 ? 0 : 0.5));
+        const second = await store.create(ctx('configmaps'), cm('', { generateName: 'gen-' }));
+        expect((second.metadata as { name: string }).name).not.toBe(taken);
+        // Every pick taken: kube's 409 after a bounded number of tries.
+        random.mockReturnValue(0);
+        expect(await failure(store.create(ctx('configmaps'), cm('', { generateName: 'gen-' })))).toMatchObject({ code: 409, reason: 'AlreadyExists' });
+        // A client-given name is never replaced: a taken one is a plain 409.
+        expect(await failure(store.create(ctx('configmaps'), cm(taken, { generateName: 'gen-' })))).toMatchObject({ code: 409 });
+      } finally {
+        random.mockRestore();
+      }
+      expect((await store.list(ctx('configmaps'), ALL_OBJECTS)).items).toHaveLength(2);
+    });
+
+    it('drops status on create for kinds with a status subresource, and sets generation 1 for kinds with a spec', async () => {
+      const d = await store.create(ctx('deployments'), {
+        metadata: { name: 'd', generation: 7 },
+        spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } },
+        status: { replicas: 5 },
+      });
+      expect(d.status).toBeUndefined();
+      expect((d.metadata as { generation: number }).generation).toBe(1);
+    });
+
+    it('runs mutating admission before the strategy and validating admission after it, and collects warnings', async () => {
+      const seen: string[] = [];
+      build({
+        admission: [{
+          name: 'Order',
+          mutate: (a) => void (a.resource.kind === 'Flunder' && seen.push(`mutate uid=${(a.object!.metadata as { uid?: string }).uid ?? '-'}`)),
+          validate: (a) => void (a.resource.kind === 'Flunder' && seen.push(`validate uid=${(a.object!.metadata as { uid?: string }).uid ? 'set' : '-'}`)),
+        }],
+        flunder: { prepareForCreate: () => void seen.push('strategy'), warnings: () => ['careful'] },
+      });
+      const c = ctx('flunders');
+      await store.create(c, { metadata: { name: 'f' } });
+      expect(seen).toEqual(['mutate uid=-', 'strategy', 'validate uid=set']);
+      expect(c.warnings).toEqual(['careful']);
+    });
+
+    it('is refused by a validating plugin before anything is stored', async () => {
+      build({ admission: [{ name: 'Deny', validate: () => { throw new Error('denied'); } }] });
+      await expect(store.create(ctx('configmaps'), cm('x'))).rejects.toThrow('denied');
+      expect(await store.find(ctx('configmaps'), 'x')).toBeUndefined();
+      expect(writes).toEqual([]);
+    });
+  });
+
+  describe('update', () => {
+    it('replaces the object, keeping system fields, and 409s a stale resourceVersion', async () => {
+      const created = await store.create(ctx('configmaps'), cm('u'));
+      const rv = (created.metadata as { resourceVersion: string }).resourceVersion;
+      const { obj, created: wasCreated } = await store.update(ctx('configmaps'), 'u', (current) => ({ ...current!, data: { a: '2' } }));
+      expect(wasCreated).toBe(false);
+      expect(obj.data).toEqual({ a: '2' });
+      expect((obj.metadata as { uid: string }).uid).toBe((created.metadata as { uid: string }).uid);
+      expect(await failure(store.update(ctx('configmaps'), 'u', () => ({ ...cm('u', { resourceVersion: rv }) })))).toMatchObject({
+        code: 409, reason: 'Conflict', message: 'Operation cannot be fulfilled on configmaps "u": the object has been modified; please apply your changes to the latest version and try again',
+      });
+    });
+
+    it('writes nothing and keeps the resourceVersion when nothing changes', async () => {
+      const created = await store.create(ctx('configmaps'), cm('same'));
+      writes.length = 0;
+      const { obj } = await store.update(ctx('configmaps'), 'same', (current) => current!);
+      expect((obj.metadata as { resourceVersion: string }).resourceVersion).toBe((created.metadata as { resourceVersion: string }).resourceVersion);
+      expect(writes).toEqual([]);
+    });
+
+    it('creates a missing object where the kind allows it, and 404s where not or for subresources', async () => {
+      const { created } = await store.update(ctx('configmaps'), 'new', () => cm('new'));
+      expect(created).toBe(true);
+      expect(writes).toEqual([['ADDED', 'configmaps/new']]);
+      expect(await failure(store.update(ctx('configmaps'), 'none', () => cm('none'), { allowCreate: false }))).toMatchObject({ code: 404 });
+      expect(await failure(store.update(ctx('deployments', 'default', { subresource: 'status' }), 'none', () => ({ metadata: { name: 'none' } })))).toMatchObject({ code: 404 });
+    });
+
+    it('refuses a body naming another object (400)', async () => {
+      await store.create(ctx('configmaps'), cm('n'));
+      expect(await failure(store.update(ctx('configmaps'), 'n', () => cm('other')))).toEqual({
+        code: 400, reason: 'BadRequest', message: 'the name of the object (other) does not match the name on the URL (n)',
+      });
+    });
+
+    it('removes an object being deleted once its last finalizer goes', async () => {
+      await store.create(ctx('configmaps'), cm('fin', { finalizers: ['example.com/hold'] }));
+      const held = await store.delete(ctx('configmaps'), 'fin');
+      expect(held.removed).toBe(false);
+      writes.length = 0;
+      const result = await store.update(ctx('configmaps'), 'fin', (current) => ({ ...current!, metadata: { ...current!.metadata, finalizers: [] } }));
+      expect(result.removed).toBe(true);
+      expect(writes).toEqual([['DELETED', 'configmaps/fin']]);
+      expect(await store.find(ctx('configmaps'), 'fin')).toBeUndefined();
+    });
+  });
+
+  describe('delete', () => {
+    it('removes an object without finalizers at once; 404 when missing', async () => {
+      await store.create(ctx('configmaps'), cm('d'));
+      const result = await store.delete(ctx('configmaps'), 'd');
+      expect(result.removed).toBe(true);
+      expect(await store.find(ctx('configmaps'), 'd')).toBeUndefined();
+      expect(await failure(store.delete(ctx('configmaps'), 'd'))).toMatchObject({ code: 404, reason: 'NotFound' });
+    });
+
+    it('keeps an object with finalizers, with deletionTimestamp set once; a second delete changes nothing', async () => {
+      await store.create(ctx('configmaps'), cm('held', { finalizers: ['example.com/hold'] }));
+      const first = await store.delete(ctx('configmaps'), 'held');
+      const meta = first.obj.metadata as { deletionTimestamp?: string; resourceVersion: string };
+      expect(first.removed).toBe(false);
+      expect(meta.deletionTimestamp).toBeDefined();
+      const second = await store.delete(ctx('configmaps'), 'held');
+      expect(second.removed).toBe(false);
+      expect((second.obj.metadata as { resourceVersion: string }).resourceVersion).toBe(meta.resourceVersion);
+    });
+
+    it('checks uid and resourceVersion preconditions (409)', async () => {
+      await store.create(ctx('configmaps'), cm('p'));
+      expect(await failure(store.delete(ctx('configmaps'), 'p', { preconditions: { uid: 'nope' } }))).toMatchObject({ code: 409 });
+      expect(await failure(store.delete(ctx('configmaps'), 'p', { preconditions: { resourceVersion: '999' } }))).toMatchObject({ code: 409 });
+      expect(await store.find(ctx('configmaps'), 'p')).toBeDefined();
+    });
+
+    it('deleteCollection deletes what the selector selects and reports held objects', async () => {
+      await store.create(ctx('configmaps'), cm('x1', { labels: { app: 'x' } }));
+      await store.create(ctx('configmaps'), cm('x2', { labels: { app: 'x' }, finalizers: ['example.com/hold'] }));
+      await store.create(ctx('configmaps'), cm('y', { labels: { app: 'y' } }));
+      const { parseLabelSelector } = await import('@kapi/apimachinery');
+      const { results } = await store.deleteCollection(ctx('configmaps'), { ...ALL_OBJECTS, labelSelector: parseLabelSelector('app=x') });
+      expect(results.map((r) => [(r.obj.metadata as { name: string }).name, r.removed])).toEqual([['x1', true], ['x2', false]]);
+      expect((await store.list(ctx('configmaps'), ALL_OBJECTS)).items.map((i) => (i.metadata as { name: string }).name)).toEqual(['x2', 'y']);
+    });
+  });
+
+  describe('dry run', () => {
+    it('runs every step but the write: create, update and delete store nothing and tell nobody', async () => {
+      const dry = ctx('configmaps', 'default', { dryRun: true });
+      const created = await store.create(dry, cm('dry'));
+      expect((created.metadata as { uid: string }).uid).toBeDefined();
+      expect(await store.find(ctx('configmaps'), 'dry')).toBeUndefined();
+      await store.create(ctx('configmaps'), cm('real'));
+      writes.length = 0;
+      expect((await store.update(dry, 'real', (c) => ({ ...c!, data: { a: 'dry' } }))).obj.data).toEqual({ a: 'dry' });
+      expect((await store.delete(dry, 'real')).removed).toBe(true);
+      expect((await store.find(ctx('configmaps'), 'real'))!.data).toEqual({ a: '1' });
+      expect(writes).toEqual([]);
+    });
+
+    it('fails as the real request would: AlreadyExists, NotFound', async () => {
+      await store.create(ctx('configmaps'), cm('taken'));
+      const dry = ctx('configmaps', 'default', { dryRun: true });
+      expect(await failure(store.create(dry, cm('taken')))).toMatchObject({ code: 409, reason: 'AlreadyExists' });
+      expect(await failure(store.delete(dry, 'missing'))).toMatchObject({ code: 404 });
+    });
+  });
+
+  describe('forceDeleteCorrupt', () => {
+    it('needs the gate (422), refuses a readable object (400), and removes a corrupt one', async () => {
+      await store.create(ctx('configmaps'), cm('fine'));
+      await backend.create('/registry/configmaps/default/broken', new TextEncoder().encode('{not json'));
+      expect(await failure(store.forceDeleteCorrupt(ctx('configmaps'), 'broken', {}, false))).toMatchObject({ code: 422 });
+      expect(await failure(store.forceDeleteCorrupt(ctx('configmaps'), 'fine', {}, true))).toMatchObject({ code: 400 });
+      expect(await failure(store.get(ctx('configmaps'), 'broken'))).toMatchObject({ code: 500 });
+      await store.forceDeleteCorrupt(ctx('configmaps'), 'broken', {}, true);
+      expect(await failure(store.get(ctx('configmaps'), 'broken'))).toMatchObject({ code: 404 });
+    });
+  });
+});
