@@ -48,7 +48,7 @@ export function emitIndex(ctx: PackageContext): OutputFile[] {
       `import { fieldTree } from './field-tree.js';`,
       `import { openapi } from './openapi.js';`,
       `import { resources } from './resources.js';`,
-      `import { validators } from './validators.js';`,
+      `import { typeValidators, validators } from './validators.js';`,
     ];
     const uses = (what: string, meta: string) => `[${[what, meta, ...depNames.map(([, n]) => `${n}.${what === 'descriptor' ? 'protobuf' : what}`)].join(', ')}]`;
     const depOpenAPI = `[${['openapi', 'metaOpenAPI', ...depNames.map(([, n]) => `${n}.openapi!`)].join(', ')}]`;
@@ -59,7 +59,7 @@ export function emitIndex(ctx: PackageContext): OutputFile[] {
         `/** The ${g.group || 'core'} API group as generated from schemas/${ctx.folders[0]}/: install it into a server. */\n` +
         `export const group: GroupDefinition = {\n` +
         `  group: ${JSON.stringify(g.group)},\n  packageName: ${JSON.stringify(ctx.packageName)},\n` +
-        `  versions: ${JSON.stringify(versions)},\n  strategicMergePatch: ${g.strategicMergePatch},\n  resources,\n  validators,\n` +
+        `  versions: ${JSON.stringify(versions)},\n  strategicMergePatch: ${g.strategicMergePatch},\n  resources,\n  validators,\n  typeValidators,\n` +
         `  fieldTree: mergeFieldTrees(${uses('fieldTree', 'metaFieldTree')}),\n` +
         `  protobuf: mergeDescriptors(${uses('descriptor', 'metaDescriptor')}),\n  openapi: mergeOpenAPI(${depOpenAPI}),\n};\n`,
     });

@@ -79,8 +79,12 @@ export function emitValidators(ctx: PackageContext): OutputFile[] {
       content:
         `${GENERATED_HEADER}\n${imports.join('\n')}\n\n` +
         `const schemas: AjvSchemas[] = [${sets.join(', ')}];\n\n` +
-        `/** Validators (types, required fields, enums) by \`<apiVersion>/<Name>\`, compiled on first use. */\n` +
-        `export const validators = lazyValidators(schemas, {\n${entries.join('\n')}\n});\n`,
+        `/** Schema \`$id\` by validator key (\`<apiVersion>/<Name>\`). */\n` +
+        `const keys: Record<string, string> = {\n${entries.join('\n')}\n};\n\n` +
+        `/** Validators (types, required fields, enums) by key, compiled on first use. */\n` +
+        `export const validators = lazyValidators(schemas, keys);\n\n` +
+        `/** Type checks only (what decoding into typed structs refuses), by key, compiled on first use. */\n` +
+        `export const typeValidators = lazyValidators(schemas, keys, { typesOnly: true });\n`,
     },
   ];
 }

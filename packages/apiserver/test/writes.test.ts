@@ -202,3 +202,25 @@ describe('the order of a write (mutating admission, strategy, validating admissi
     expect(created.body.status).toBeUndefined();
   });
 });
+
+describe('validation runs once per write', () => {
+  it('the decode step checks types only; the Store validates everything once (create, update, patch)', async () => {
+    const calls = { validate: 0, types: 0 };
+    const count = <T extends Record<string, (o: never) => unknown>>(validators: T, key: 'validate' | 'types'): T =>
+      Object.fromEntries(Object.entries(validators).map(([k, v]) => [k, (o: never) => (k.endsWith('/Flunder') && calls[key]++, v(o))])) as T;
+    const counted = { ...wardle, validators: count(wardle.validators, 'validate'), typeValidators: count(wardle.typeValidators!, 'types') };
+    const plugins = ALL_GROUPS.map((g) => groupPlugin(g === wardle ? counted : g));
+    const h = await startHarness({}, { plugins });
+    const F = '/apis/wardle.example.com/v1alpha1/namespaces/default/flunders';
+    const created = await h.req('POST', F, { metadata: { name: 'once' } });
+    expect(created.status).toBe(201);
+    expect(calls).toEqual({ validate: 1, types: 1 });
+    await h.req('PUT', `${F}/once`, { ...created.body, spec: { reference: 'r' } });
+    await h.req('PATCH', `${F}/once`, { spec: { reference: 's' } }, { 'content-type': 'application/merge-patch+json' });
+    expect(calls).toEqual({ validate: 3, types: 3 });
+    // A wrong type is still the decoder's 400, before anything else.
+    const wrong = await h.req('POST', F, { metadata: { name: 'w' }, spec: { reference: 5 } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.message).toContain('cannot be handled as a Flunder');
+  });
+});

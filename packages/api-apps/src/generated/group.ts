@@ -5,7 +5,7 @@ import { descriptor } from './descriptor.js';
 import { fieldTree } from './field-tree.js';
 import { openapi } from './openapi.js';
 import { resources } from './resources.js';
-import { validators } from './validators.js';
+import { typeValidators, validators } from './validators.js';
 
 /** The apps API group as generated from schemas/apps/: install it into a server. */
 export const group: GroupDefinition = {
@@ -15,6 +15,7 @@ export const group: GroupDefinition = {
   strategicMergePatch: true,
   resources,
   validators,
+  typeValidators,
   fieldTree: mergeFieldTrees([fieldTree, metaFieldTree, apiCoreGroup.fieldTree]),
   protobuf: mergeDescriptors([descriptor, metaDescriptor, apiCoreGroup.protobuf]),
   openapi: mergeOpenAPI([openapi, metaOpenAPI, apiCoreGroup.openapi!]),

@@ -5,8 +5,8 @@ import { ajvSchemas } from './ajv-schemas.js';
 
 const schemas: AjvSchemas[] = [ajvSchemas, metaAjvSchemas, apiCoreSchemas];
 
-/** Validators (types, required fields, enums) by `<apiVersion>/<Name>`, compiled on first use. */
-export const validators = lazyValidators(schemas, {
+/** Schema `$id` by validator key (`<apiVersion>/<Name>`). */
+const keys: Record<string, string> = {
   "apps/v1/Deployment": "kapi://schemas/apps/v1/Deployment.json",
   "apps/v1/DeploymentCondition": "kapi://schemas/apps/v1/DeploymentCondition.json",
   "apps/v1/DeploymentSpec": "kapi://schemas/apps/v1/DeploymentSpec.json",
@@ -17,4 +17,10 @@ export const validators = lazyValidators(schemas, {
   "apps/v1/ReplicaSetSpec": "kapi://schemas/apps/v1/ReplicaSetSpec.json",
   "apps/v1/ReplicaSetStatus": "kapi://schemas/apps/v1/ReplicaSetStatus.json",
   "apps/v1/RollingUpdateDeployment": "kapi://schemas/apps/v1/RollingUpdateDeployment.json",
-});
+};
+
+/** Validators (types, required fields, enums) by key, compiled on first use. */
+export const validators = lazyValidators(schemas, keys);
+
+/** Type checks only (what decoding into typed structs refuses), by key, compiled on first use. */
+export const typeValidators = lazyValidators(schemas, keys, { typesOnly: true });

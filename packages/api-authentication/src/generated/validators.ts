@@ -4,12 +4,18 @@ import { ajvSchemas } from './ajv-schemas.js';
 
 const schemas: AjvSchemas[] = [ajvSchemas, metaAjvSchemas];
 
-/** Validators (types, required fields, enums) by `<apiVersion>/<Name>`, compiled on first use. */
-export const validators = lazyValidators(schemas, {
+/** Schema `$id` by validator key (`<apiVersion>/<Name>`). */
+const keys: Record<string, string> = {
   "authentication.k8s.io/v1/SelfSubjectReview": "kapi://schemas/authentication/v1/SelfSubjectReview.json",
   "authentication.k8s.io/v1/SelfSubjectReviewStatus": "kapi://schemas/authentication/v1/SelfSubjectReviewStatus.json",
   "authentication.k8s.io/v1/TokenReview": "kapi://schemas/authentication/v1/TokenReview.json",
   "authentication.k8s.io/v1/TokenReviewSpec": "kapi://schemas/authentication/v1/TokenReviewSpec.json",
   "authentication.k8s.io/v1/TokenReviewStatus": "kapi://schemas/authentication/v1/TokenReviewStatus.json",
   "authentication.k8s.io/v1/UserInfo": "kapi://schemas/authentication/v1/UserInfo.json",
-});
+};
+
+/** Validators (types, required fields, enums) by key, compiled on first use. */
+export const validators = lazyValidators(schemas, keys);
+
+/** Type checks only (what decoding into typed structs refuses), by key, compiled on first use. */
+export const typeValidators = lazyValidators(schemas, keys, { typesOnly: true });

@@ -4,8 +4,8 @@ import { ajvSchemas } from './ajv-schemas.js';
 
 const schemas: AjvSchemas[] = [ajvSchemas, metaAjvSchemas];
 
-/** Validators (types, required fields, enums) by `<apiVersion>/<Name>`, compiled on first use. */
-export const validators = lazyValidators(schemas, {
+/** Schema `$id` by validator key (`<apiVersion>/<Name>`). */
+const keys: Record<string, string> = {
   "authorization.k8s.io/v1/FieldSelectorAttributes": "kapi://schemas/authorization/v1/FieldSelectorAttributes.json",
   "authorization.k8s.io/v1/LabelSelectorAttributes": "kapi://schemas/authorization/v1/LabelSelectorAttributes.json",
   "authorization.k8s.io/v1/LocalSubjectAccessReview": "kapi://schemas/authorization/v1/LocalSubjectAccessReview.json",
@@ -21,4 +21,10 @@ export const validators = lazyValidators(schemas, {
   "authorization.k8s.io/v1/SubjectAccessReviewSpec": "kapi://schemas/authorization/v1/SubjectAccessReviewSpec.json",
   "authorization.k8s.io/v1/SubjectAccessReviewStatus": "kapi://schemas/authorization/v1/SubjectAccessReviewStatus.json",
   "authorization.k8s.io/v1/SubjectRulesReviewStatus": "kapi://schemas/authorization/v1/SubjectRulesReviewStatus.json",
-});
+};
+
+/** Validators (types, required fields, enums) by key, compiled on first use. */
+export const validators = lazyValidators(schemas, keys);
+
+/** Type checks only (what decoding into typed structs refuses), by key, compiled on first use. */
+export const typeValidators = lazyValidators(schemas, keys, { typesOnly: true });

@@ -4,9 +4,15 @@ import { ajvSchemas } from './ajv-schemas.js';
 
 const schemas: AjvSchemas[] = [ajvSchemas, metaAjvSchemas];
 
-/** Validators (types, required fields, enums) by `<apiVersion>/<Name>`, compiled on first use. */
-export const validators = lazyValidators(schemas, {
+/** Schema `$id` by validator key (`<apiVersion>/<Name>`). */
+const keys: Record<string, string> = {
   "autoscaling/v1/Scale": "kapi://schemas/autoscaling/v1/Scale.json",
   "autoscaling/v1/ScaleSpec": "kapi://schemas/autoscaling/v1/ScaleSpec.json",
   "autoscaling/v1/ScaleStatus": "kapi://schemas/autoscaling/v1/ScaleStatus.json",
-});
+};
+
+/** Validators (types, required fields, enums) by key, compiled on first use. */
+export const validators = lazyValidators(schemas, keys);
+
+/** Type checks only (what decoding into typed structs refuses), by key, compiled on first use. */
+export const typeValidators = lazyValidators(schemas, keys, { typesOnly: true });

@@ -4,8 +4,14 @@ import { ajvSchemas } from './ajv-schemas.js';
 
 const schemas: AjvSchemas[] = [ajvSchemas, metaAjvSchemas];
 
-/** Validators (types, required fields, enums) by `<apiVersion>/<Name>`, compiled on first use. */
-export const validators = lazyValidators(schemas, {
+/** Schema `$id` by validator key (`<apiVersion>/<Name>`). */
+const keys: Record<string, string> = {
   "coordination.k8s.io/v1/Lease": "kapi://schemas/coordination/v1/Lease.json",
   "coordination.k8s.io/v1/LeaseSpec": "kapi://schemas/coordination/v1/LeaseSpec.json",
-});
+};
+
+/** Validators (types, required fields, enums) by key, compiled on first use. */
+export const validators = lazyValidators(schemas, keys);
+
+/** Type checks only (what decoding into typed structs refuses), by key, compiled on first use. */
+export const typeValidators = lazyValidators(schemas, keys, { typesOnly: true });

@@ -4,7 +4,7 @@ import { descriptor } from './descriptor.js';
 import { fieldTree } from './field-tree.js';
 import { openapi } from './openapi.js';
 import { resources } from './resources.js';
-import { validators } from './validators.js';
+import { typeValidators, validators } from './validators.js';
 
 /** The core API group as generated from schemas/core/: install it into a server. */
 export const group: GroupDefinition = {
@@ -14,6 +14,7 @@ export const group: GroupDefinition = {
   strategicMergePatch: true,
   resources,
   validators,
+  typeValidators,
   fieldTree: mergeFieldTrees([fieldTree, metaFieldTree]),
   protobuf: mergeDescriptors([descriptor, metaDescriptor]),
   openapi: mergeOpenAPI([openapi, metaOpenAPI]),

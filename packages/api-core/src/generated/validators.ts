@@ -4,8 +4,8 @@ import { ajvSchemas } from './ajv-schemas.js';
 
 const schemas: AjvSchemas[] = [ajvSchemas, metaAjvSchemas];
 
-/** Validators (types, required fields, enums) by `<apiVersion>/<Name>`, compiled on first use. */
-export const validators = lazyValidators(schemas, {
+/** Schema `$id` by validator key (`<apiVersion>/<Name>`). */
+const keys: Record<string, string> = {
   "v1/AWSElasticBlockStoreVolumeSource": "kapi://schemas/core/v1/AWSElasticBlockStoreVolumeSource.json",
   "v1/Affinity": "kapi://schemas/core/v1/Affinity.json",
   "v1/AppArmorProfile": "kapi://schemas/core/v1/AppArmorProfile.json",
@@ -179,4 +179,10 @@ export const validators = lazyValidators(schemas, {
   "v1/VsphereVirtualDiskVolumeSource": "kapi://schemas/core/v1/VsphereVirtualDiskVolumeSource.json",
   "v1/WeightedPodAffinityTerm": "kapi://schemas/core/v1/WeightedPodAffinityTerm.json",
   "v1/WindowsSecurityContextOptions": "kapi://schemas/core/v1/WindowsSecurityContextOptions.json",
-});
+};
+
+/** Validators (types, required fields, enums) by key, compiled on first use. */
+export const validators = lazyValidators(schemas, keys);
+
+/** Type checks only (what decoding into typed structs refuses), by key, compiled on first use. */
+export const typeValidators = lazyValidators(schemas, keys, { typesOnly: true });

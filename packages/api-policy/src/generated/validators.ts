@@ -4,10 +4,16 @@ import { ajvSchemas } from './ajv-schemas.js';
 
 const schemas: AjvSchemas[] = [ajvSchemas, metaAjvSchemas];
 
-/** Validators (types, required fields, enums) by `<apiVersion>/<Name>`, compiled on first use. */
-export const validators = lazyValidators(schemas, {
+/** Schema `$id` by validator key (`<apiVersion>/<Name>`). */
+const keys: Record<string, string> = {
   "policy/v1/Eviction": "kapi://schemas/policy/v1/Eviction.json",
   "policy/v1/PodDisruptionBudget": "kapi://schemas/policy/v1/PodDisruptionBudget.json",
   "policy/v1/PodDisruptionBudgetSpec": "kapi://schemas/policy/v1/PodDisruptionBudgetSpec.json",
   "policy/v1/PodDisruptionBudgetStatus": "kapi://schemas/policy/v1/PodDisruptionBudgetStatus.json",
-});
+};
+
+/** Validators (types, required fields, enums) by key, compiled on first use. */
+export const validators = lazyValidators(schemas, keys);
+
+/** Type checks only (what decoding into typed structs refuses), by key, compiled on first use. */
+export const typeValidators = lazyValidators(schemas, keys, { typesOnly: true });

@@ -4,8 +4,8 @@ import { ajvSchemas } from './ajv-schemas.js';
 
 const schemas: AjvSchemas[] = [ajvSchemas, metaAjvSchemas];
 
-/** Validators (types, required fields, enums) by `<apiVersion>/<Name>`, compiled on first use. */
-export const validators = lazyValidators(schemas, {
+/** Schema `$id` by validator key (`<apiVersion>/<Name>`). */
+const keys: Record<string, string> = {
   "rbac.authorization.k8s.io/v1/AggregationRule": "kapi://schemas/rbac/v1/AggregationRule.json",
   "rbac.authorization.k8s.io/v1/ClusterRole": "kapi://schemas/rbac/v1/ClusterRole.json",
   "rbac.authorization.k8s.io/v1/ClusterRoleBinding": "kapi://schemas/rbac/v1/ClusterRoleBinding.json",
@@ -14,4 +14,10 @@ export const validators = lazyValidators(schemas, {
   "rbac.authorization.k8s.io/v1/RoleBinding": "kapi://schemas/rbac/v1/RoleBinding.json",
   "rbac.authorization.k8s.io/v1/RoleRef": "kapi://schemas/rbac/v1/RoleRef.json",
   "rbac.authorization.k8s.io/v1/Subject": "kapi://schemas/rbac/v1/Subject.json",
-});
+};
+
+/** Validators (types, required fields, enums) by key, compiled on first use. */
+export const validators = lazyValidators(schemas, keys);
+
+/** Type checks only (what decoding into typed structs refuses), by key, compiled on first use. */
+export const typeValidators = lazyValidators(schemas, keys, { typesOnly: true });

@@ -4,8 +4,8 @@ import { ajvSchemas } from './ajv-schemas.js';
 
 const schemas: AjvSchemas[] = [ajvSchemas];
 
-/** Validators (types, required fields, enums) by `<apiVersion>/<Name>`, compiled on first use. */
-export const validators = lazyValidators(schemas, {
+/** Schema `$id` by validator key (`<apiVersion>/<Name>`). */
+const keys: Record<string, string> = {
   "apidiscovery.k8s.io/v2/APIGroupDiscovery": "kapi://schemas/apidiscovery/v2/APIGroupDiscovery.json",
   "apidiscovery.k8s.io/v2/APIGroupDiscoveryList": "kapi://schemas/apidiscovery/v2/APIGroupDiscoveryList.json",
   "apidiscovery.k8s.io/v2/APIResourceDiscovery": "kapi://schemas/apidiscovery/v2/APIResourceDiscovery.json",
@@ -42,4 +42,10 @@ export const validators = lazyValidators(schemas, {
   "meta.k8s.io/v1/TableRowCondition": "kapi://schemas/meta/v1/TableRowCondition.json",
   "meta.k8s.io/v1/Unknown": "kapi://schemas/meta/v1/Unknown.json",
   "meta.k8s.io/v1/WatchEvent": "kapi://schemas/meta/v1/WatchEvent.json",
-});
+};
+
+/** Validators (types, required fields, enums) by key, compiled on first use. */
+export const validators = lazyValidators(schemas, keys);
+
+/** Type checks only (what decoding into typed structs refuses), by key, compiled on first use. */
+export const typeValidators = lazyValidators(schemas, keys, { typesOnly: true });

@@ -26,6 +26,11 @@ export interface GroupDefinition {
   resources: ResourceInfo[];
   /** Validators by `<apiVersion>/<Name>` (`apps/v1/Deployment`, `v1/Pod`), for kinds and their sub-schemas. */
   validators: Record<string, ObjectValidator>;
+  /**
+   * The same keys checking only the types of values (what decoding into Go structs refuses), for the decode step;
+   * `validators` then validate everything once. Absent in older groups: `validators` serve both.
+   */
+  typeValidators?: Record<string, ObjectValidator>;
   /** Known fields by type key (validators' keys, plus `.Field` suffixes for inline nested types). */
   fieldTree: FieldTree;
   /** Protobuf descriptors of every message the group encodes, self-contained. */

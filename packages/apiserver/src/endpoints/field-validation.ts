@@ -13,12 +13,12 @@ export function parseFieldValidation(query: URLSearchParams): FieldValidation {
 }
 
 /**
- * Field validation of a decoded body (kube API concepts, "Field validation"). A wrongly typed value is fatal first (400 at every
- * level, as kube's decoder fails on it): this check stands in for decoding into typed structs, so that nothing
- * between here and the Store's validation (managed fields, names, the strategy) meets a value of the wrong type.
- * Then fields the schema does not declare are pruned, as kube prunes before storage, and they and repeated fields
- * are reported per the level: Ignore drops them silently, Warn returns one warning per field, Strict rejects with
- * 400 naming all. Schema defaults are applied to what remains.
+ * Field validation of a decoded body (kube API concepts, "Field validation"). A wrongly typed value is fatal first
+ * (400 at every level, as kube's decoder fails on it): the kind's type checks stand in for decoding into typed
+ * structs, so that nothing between here and the Store's one validation (managed fields, names, the strategy)
+ * meets a value of the wrong type. Then fields the schema does not declare are pruned, as kube prunes before
+ * storage, and they and repeated fields are reported per the level: Ignore drops them silently, Warn returns one
+ * warning per field, Strict rejects with 400 naming all. Schema defaults are applied to what remains.
  */
 export function checkFields(
   entry: ResourceEntry,
@@ -28,7 +28,7 @@ export function checkFields(
   duplicates: readonly string[] = [],
   options: { defaults?: boolean } = {},
 ): void {
-  const typeError = decodeTypeError(entry, entry.validate(obj));
+  const typeError = decodeTypeError(entry, entry.checkTypes(obj));
   if (typeError) throw typeError;
   const unknown = findUnknownFields(entry.group.fieldTree, entry.typeKey, obj, { prune: true });
   if (options.defaults !== false) applyDefaults(entry.group.fieldTree, entry.typeKey, obj);

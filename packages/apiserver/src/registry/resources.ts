@@ -14,7 +14,10 @@ export interface ResourceEntry {
   strategy: Strategy;
   /** `<apiVersion>/<Kind>`: the key of the kind's validator and field-tree type. */
   typeKey: string;
+  /** The kind's full schema validation (types, required fields, enums), run once per write by the Store. */
   validate: ObjectValidator;
+  /** Type checks only, run when a body is decoded (kube's decoding into typed structs). */
+  checkTypes: ObjectValidator;
   /** The group's Protobuf codec, built on first use. */
   codec(): MessageCodec;
   /** Storage key prefix of the collection: `/registry/pods/`, `/registry/apps/deployments/`. */
@@ -49,6 +52,7 @@ export function createResourceRegistry(plugins: GroupPlugin[]): ResourceRegistry
         strategy: plugin.strategies?.[info.kind] ?? {},
         typeKey,
         validate,
+        checkTypes: group.typeValidators?.[typeKey] ?? validate,
         codec: () => (codec ??= createMessageCodec(group.protobuf)),
         keyPrefix: info.group ? `/registry/${info.group}/${info.plural}/` : `/registry/${info.plural}/`,
       };

@@ -4,8 +4,14 @@ import { ajvSchemas } from './ajv-schemas.js';
 
 const schemas: AjvSchemas[] = [ajvSchemas];
 
-/** Validators (types, required fields, enums) by `<apiVersion>/<Name>`, compiled on first use. */
-export const validators = lazyValidators(schemas, {
+/** Schema `$id` by validator key (`<apiVersion>/<Name>`). */
+const keys: Record<string, string> = {
   "meta.k8s.io/v1/ListMeta": "kapi://schemas/meta/v1/ListMeta.json",
   "meta.k8s.io/v1/ObjectMeta": "kapi://schemas/meta/v1/ObjectMeta.json",
-});
+};
+
+/** Validators (types, required fields, enums) by key, compiled on first use. */
+export const validators = lazyValidators(schemas, keys);
+
+/** Type checks only (what decoding into typed structs refuses), by key, compiled on first use. */
+export const typeValidators = lazyValidators(schemas, keys, { typesOnly: true });
