@@ -1,4 +1,4 @@
-import type { KubeObject } from '@kapi/apimachinery';
+import { goQuote, type KubeObject } from '@kapi/apimachinery';
 import { namespaceStrategy } from './namespaces/strategy.js';
 import type { GroupPlugin, Strategy } from './plugin.js';
 
@@ -30,9 +30,23 @@ function serviceStrategy(): Strategy {
   };
 }
 
+/** kube's ValidateRoleBindingUpdate: a binding's roleRef never changes (delete and recreate the binding instead). */
+const bindingStrategy: Strategy = {
+  validateUpdate(obj: KubeObject, old: KubeObject) {
+    const ref = (o: KubeObject) => (o as { roleRef?: { apiGroup?: string; kind?: string; name?: string } }).roleRef ?? {};
+    const [now, before] = [ref(obj), ref(old)];
+    if (now.apiGroup === before.apiGroup && now.kind === before.kind && now.name === before.name) return [];
+    // Go prints the struct with %#v.
+    const shown = `rbac.RoleRef{APIGroup:${goQuote(now.apiGroup ?? '')}, Kind:${goQuote(now.kind ?? '')}, Name:${goQuote(now.name ?? '')}}`;
+    return [{ type: 'FieldValueInvalid', field: 'roleRef', message: `${shown}: cannot change roleRef` }];
+  },
+};
+
 /** Strategies kube-apiserver gives built-in kinds, by `<group>/<kind>`; a plugin's own strategy wins. */
 export const BUILTIN_STRATEGIES: Record<string, Strategy> = {
   '/Namespace': namespaceStrategy,
+  'rbac.authorization.k8s.io/RoleBinding': bindingStrategy,
+  'rbac.authorization.k8s.io/ClusterRoleBinding': bindingStrategy,
   '/Pod': podStrategy,
   '/Secret': secretStrategy,
   '/Service': serviceStrategy(),

@@ -113,7 +113,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (!namespaceEntry) return { metadata: { name } };
     return store.find(systemCtx(namespaceEntry), name);
   };
-  const admission = createAdmissionChain([namespaceLifecycle(getNamespace), ...(options.admission ?? [])]);
+  // Authorization modes may add plugins (RBAC's escalation prevention): the chain reads this list on every request.
+  const admissionPlugins: AdmissionPlugin[] = [namespaceLifecycle(getNamespace), ...(options.admission ?? [])];
+  const admission = createAdmissionChain(admissionPlugins);
   const gates = {
     CBORServingAndStorage: false,
     APIResponseCompression: true,
@@ -138,7 +140,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
   const authenticators = options.authenticators ?? [];
   const startHooks: (() => Promise<void>)[] = [];
-  const host = { store, registry, systemUser: SYSTEM_USER, onStart: (hook: () => Promise<void>) => void startHooks.push(hook) };
+  const host = {
+    store,
+    registry,
+    systemUser: SYSTEM_USER,
+    onStart: (hook: () => Promise<void>) => void startHooks.push(hook),
+    addAdmission: (plugin: AdmissionPlugin) => void admissionPlugins.push(plugin),
+  };
   const authorizer = unionAuthorizer((options.authorizers ?? [alwaysAllow()]).map((a) => (typeof a === 'function' ? a(host) : a)));
   const accessFilter = createAccessFilter({ authenticators, anonymous: options.anonymousAuth ?? true, authorizer });
   const answers = reviewAnswers({ authorizer, authenticators });

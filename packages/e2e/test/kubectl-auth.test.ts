@@ -56,6 +56,26 @@ describe.skipIf(!kubectlPath)('kubectl with a client certificate and with a toke
     expect(jane('auth', 'can-i', '--list', '-n', 'default').stdout).toMatch(/^configmaps\s+\[\]\s+\[\]\s+\[get list watch\]$/m);
   });
 
+  it('a user who may write roles and bindings cannot grant herself more than she holds (RBAC escalation prevention)', () => {
+    expect(admin('create', 'role', 'rbac-writer', '-n', 'escalation', '--verb=create,get', '--resource=roles.rbac.authorization.k8s.io,rolebindings.rbac.authorization.k8s.io').status).toBe(1);
+    expect(admin('create', 'namespace', 'escalation').status).toBe(0);
+    expect(admin('create', 'role', 'rbac-writer', '-n', 'escalation', '--verb=create,get', '--resource=roles.rbac.authorization.k8s.io,rolebindings.rbac.authorization.k8s.io').status).toBe(0);
+    expect(admin('create', 'rolebinding', 'jane-rbac-writer', '--role=rbac-writer', '--user=jane', '-n', 'escalation').status).toBe(0);
+
+    const grab = jane('create', 'rolebinding', 'grab', '--clusterrole=cluster-admin', '--user=jane', '-n', 'escalation');
+    expect(grab.status).toBe(1);
+    expect(grab.stderr).toContain(
+      'rolebindings.rbac.authorization.k8s.io "grab" is forbidden: user "jane" (groups=["dev" "qa" "system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n' +
+        '{APIGroups:["*"], Resources:["*"], Verbs:["*"]}\n{NonResourceURLs:["*"], Verbs:["*"]}',
+    );
+    const star = jane('create', 'role', 'star', '-n', 'escalation', '--verb=*', '--resource=secrets');
+    expect(star.status).toBe(1);
+    expect(star.stderr).toContain('{APIGroups:[""], Resources:["secrets"], Verbs:["*"]}');
+    expect(jane('get', 'secrets', '-n', 'escalation').status).toBe(1);
+    // What she holds she may pass on.
+    expect(jane('create', 'role', 'writer-copy', '-n', 'escalation', '--verb=get', '--resource=roles.rbac.authorization.k8s.io').status).toBe(0);
+  });
+
   it('a bad token is 401', () => {
     const res = stranger('get', 'pods');
     expect(res.status).toBe(1);

@@ -1,4 +1,4 @@
-import type { UserInfo } from '../admission/types.js';
+import type { AdmissionPlugin, UserInfo } from '../admission/types.js';
 import type { ResourceRegistry } from '../registry/resources.js';
 import type { Store } from '../registry/store.js';
 import type { Authorizer } from './types.js';
@@ -11,6 +11,8 @@ export interface AuthorizerHost {
   systemUser: UserInfo;
   /** Runs `hook` in `start()`, after the system namespaces exist and before the server is ready. */
   onStart(hook: () => Promise<void>): void;
+  /** Adds an admission plugin the mode needs (RBAC's escalation prevention), after the server's own ones. */
+  addAdmission(plugin: AdmissionPlugin): void;
 }
 
 /** An authorization mode built by the server it authorizes for; called once, in createApiServer. */

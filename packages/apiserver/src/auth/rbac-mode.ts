@@ -3,11 +3,13 @@ import type { ResourceEntry } from '../registry/resources.js';
 import type { RequestContext } from '../registry/store.js';
 import type { AuthorizerFactory } from './host.js';
 import { createRbacAuthorizer, createStoreRbacSource, ensureBootstrapPolicy, RBAC_GROUP } from './rbac/index.js';
+import { rbacEscalationPrevention } from './rbac/escalation.js';
 
 /**
  * `--authorization-mode=RBAC` for createApiServer's `authorizers`: the RBAC authorizer reading Roles, ClusterRoles
  * and their bindings from the server's storage, and kube's bootstrap policy (cluster-admin bound to system:masters,
- * discovery and public info for everyone...) created at start where missing.
+ * discovery and public info for everyone...) created at start where missing, and kube's escalation prevention for
+ * roles and bindings (a validating admission plugin).
  */
 export function rbacAuthorizer(options: { log?: (level: number, message: string) => void } = {}): AuthorizerFactory {
   return (host) => {
@@ -27,6 +29,9 @@ export function rbacAuthorizer(options: { log?: (level: number, message: string)
       );
       for (const name of created) options.log?.(2, `created bootstrap RBAC policy ${name}`);
     });
-    return createRbacAuthorizer(createStoreRbacSource(host.store, host.registry, host.systemUser));
+    const source = createStoreRbacSource(host.store, host.registry, host.systemUser);
+    const authorizer = createRbacAuthorizer(source);
+    host.addAdmission(rbacEscalationPrevention(source, authorizer));
+    return authorizer;
   };
 }

@@ -68,6 +68,11 @@ function createRoleResolver(source: RbacSource) {
   };
 }
 
+/** The rules a role reference grants (kube's GetRoleReferenceRules); rejects when the role does not exist. */
+export function roleReferenceRules(source: RbacSource, roleRef: RoleRef, bindingNamespace: string): Promise<PolicyRule[]> {
+  return createRoleResolver(source)(roleRef, bindingNamespace);
+}
+
 /** Visits ClusterRoleBindings' rules, then (for a namespace) the namespace's RoleBindings' rules, in listing order. */
 export async function visitRulesFor(source: RbacSource, user: UserInfo, namespace: string, visitor: RuleVisitor): Promise<void> {
   const roleReferenceRules = createRoleResolver(source);
