@@ -27,7 +27,7 @@ export { requestAttributes } from './auth/attributes.js';
 export { ALL_RULES, alwaysAllow, alwaysDeny, privilegedGroups } from './auth/always-allow.js';
 export { unionAuthorizer } from './auth/union.js';
 export { forbiddenError, forbiddenMessage } from './auth/forbidden.js';
-export { createAccessFilter, type AccessFilter } from './auth/filter.js';
+export { createAccessFilter, type AccessFilter, type RequestUser } from './auth/filter.js';
 export type { AuthorizerFactory, AuthorizerHost } from './auth/host.js';
 export { rbacAuthorizer } from './auth/rbac-mode.js';
 export { isLongRunning } from './limits/long-running.js';

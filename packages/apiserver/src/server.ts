@@ -179,7 +179,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
   };
 
-  const app = new Hono<{ Bindings: FetchEnv | undefined; Variables: { user: UserInfo } }>();
+  const app = new Hono<{ Bindings: FetchEnv | undefined; Variables: { user: UserInfo; impersonatedBy: UserInfo } }>();
   app.onError((err) => errorResponse(err, log));
   app.notFound(() => errorResponse(newPathNotFound()));
   // The filter chain in kube-apiserver's order: audit (outermost: it records the code the client got, whoever
@@ -190,7 +190,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   // Every request, discovery and health included, is authenticated then authorized before any route reads it.
   app.use('*', async (c, next) => {
     try {
-      c.set('user', await accessFilter(c.req.raw, c.env?.peerCertificate));
+      const { user, impersonatedBy } = await accessFilter(c.req.raw, c.env?.peerCertificate);
+      c.set('user', user);
+      if (impersonatedBy) c.set('impersonatedBy', impersonatedBy);
     } catch (err) {
       return errorResponse(err, log, errorFormat(c.req.header('accept')));
     }

@@ -76,6 +76,19 @@ describe.skipIf(!kubectlPath)('kubectl with a client certificate and with a toke
     expect(jane('create', 'role', 'writer-copy', '-n', 'escalation', '--verb=get', '--resource=roles.rbac.authorization.k8s.io').status).toBe(0);
   });
 
+  it('--as impersonates: the admin acting as alice has alice\'s rights; jane may not impersonate', () => {
+    const secrets = admin('--as=alice', 'get', 'secrets', '-n', 'default');
+    expect(secrets.status).toBe(1);
+    expect(secrets.stderr).toContain('secrets is forbidden: User "alice" cannot list resource "secrets" in API group "" in the namespace "default"');
+    const who = JSON.parse(admin('auth', 'whoami', '--as=alice', '--as-group=g', '-o', 'json').stdout);
+    expect(who.status.userInfo).toEqual({ username: 'alice', groups: ['g', 'system:authenticated'] });
+    expect(admin('auth', 'can-i', '--as=alice', 'list', 'secrets')).toMatchObject({ status: 1, stdout: 'no\n' });
+    expect(admin('auth', 'can-i', 'list', 'secrets').stdout).toBe('yes\n');
+    const janeAsAlice = jane('--as=alice', 'get', 'configmaps', '-n', 'default');
+    expect(janeAsAlice.status).toBe(1);
+    expect(janeAsAlice.stderr).toContain('users "alice" is forbidden: User "jane" cannot impersonate resource "users" in API group "" at the cluster scope');
+  });
+
   it('a bad token is 401', () => {
     const res = stranger('get', 'pods');
     expect(res.status).toBe(1);

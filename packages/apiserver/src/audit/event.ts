@@ -21,6 +21,8 @@ export interface AuditEvent {
   requestURI: string;
   verb: string;
   user: UserInfo;
+  /** The user an impersonating request ran as (`user` is then the requester). */
+  impersonatedUser?: UserInfo;
   sourceIPs: string[];
   userAgent?: string;
   objectRef?: AuditObjectRef;

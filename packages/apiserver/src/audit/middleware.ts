@@ -39,6 +39,9 @@ export function auditLog(sink: AuditSink | undefined): MiddlewareHandler {
     const env = c.env as { remoteAddress?: string; incoming?: { socket?: { remoteAddress?: string } } } | undefined;
     const event = (code: number): AuditEvent => {
       const user = contextUser(c) ?? ANONYMOUS;
+      // kube records the authenticated requester as `user` and whom it impersonated as `impersonatedUser`.
+      const requester = contextUser(c, 'impersonatedBy');
+      const record = (u: UserInfo) => ({ username: u.username, ...(u.uid ? { uid: u.uid } : {}), groups: [...u.groups], ...(u.extra ? { extra: u.extra } : {}) });
       return {
         kind: 'Event',
         apiVersion: 'audit.k8s.io/v1',
@@ -47,7 +50,8 @@ export function auditLog(sink: AuditSink | undefined): MiddlewareHandler {
         stage: 'ResponseComplete',
         requestURI: url.pathname + url.search,
         verb: info?.verb ?? request.method.toLowerCase(),
-        user: { username: user.username, ...(user.uid ? { uid: user.uid } : {}), groups: [...user.groups], ...(user.extra ? { extra: user.extra } : {}) },
+        user: record(requester ?? user),
+        ...(requester ? { impersonatedUser: record(user) } : {}),
         sourceIPs: sourceIPsOf(request.headers, env?.remoteAddress ?? env?.incoming?.socket?.remoteAddress),
         ...(request.headers.get('user-agent') ? { userAgent: request.headers.get('user-agent')! } : {}),
         ...(info ? { objectRef: objectRefOf(info) } : {}),

@@ -3,24 +3,34 @@ import type { UserInfo } from '../admission/types.js';
 import { requestAttributes } from './attributes.js';
 import { authenticate } from './authenticators.js';
 import { forbiddenError } from './forbidden.js';
+import { impersonate } from './impersonation.js';
 import type { Authenticator, Authorizer, PeerCertificate } from './types.js';
+
+/** Who a request runs as, and who sent it when that is another user (impersonation). */
+export interface RequestUser {
+  user: UserInfo;
+  /** The authenticated requester, when it impersonates `user`. */
+  impersonatedBy?: UserInfo;
+}
 
 export interface AccessFilter {
   /**
-   * Authenticates then authorizes one request, before anything else reads it (kube's WithAuthentication and
-   * WithAuthorization filters). Returns the user the request runs as; throws a 401 StatusError for bad or missing
-   * credentials, 403 Forbidden when the authorizer does not allow the request, 500 when it failed to decide.
+   * Authenticates, impersonates and authorizes one request, before anything else reads it (kube's
+   * WithAuthentication, WithImpersonation and WithAuthorization filters). Resolves with the user the request runs
+   * as; throws a 401 StatusError for bad or missing credentials, 400 for impersonation headers without a user, 403
+   * Forbidden when the impersonation or the request is not allowed, 500 when the authorizer failed to decide.
    */
-  (request: Request, peerCertificate?: PeerCertificate): Promise<UserInfo>;
+  (request: Request, peerCertificate?: PeerCertificate): Promise<RequestUser>;
 }
 
 export function createAccessFilter(options: { authenticators: readonly Authenticator[]; anonymous: boolean; authorizer: Authorizer }): AccessFilter {
   return async (request, peerCertificate) => {
-    const user = await authenticate(options.authenticators, { headers: request.headers, peerCertificate }, { anonymous: options.anonymous });
+    const requester = await authenticate(options.authenticators, { headers: request.headers, peerCertificate }, { anonymous: options.anonymous });
+    const user = await impersonate(requester, request.headers, options.authorizer);
     const url = new URL(request.url);
     const attributes = requestAttributes(user, request.method, url.pathname, url.searchParams);
     const decision = await options.authorizer.authorize(attributes);
-    if (decision.decision === 'allow') return user;
+    if (decision.decision === 'allow') return user === requester ? { user } : { user, impersonatedBy: requester };
     if (decision.evaluationError) throw newInternalError(decision.evaluationError);
     throw forbiddenError(attributes, decision.reason);
   };

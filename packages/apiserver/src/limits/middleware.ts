@@ -19,8 +19,8 @@ export interface RequestLimits {
 }
 
 /** The user an earlier middleware (authentication) put in the context as `user`, if any. */
-export function contextUser(c: Context): UserInfo | undefined {
-  const user = (c.get as (key: string) => unknown)('user') as UserInfo | undefined;
+export function contextUser(c: Context, key: 'user' | 'impersonatedBy' = 'user'): UserInfo | undefined {
+  const user = (c.get as (key: string) => unknown)(key) as UserInfo | undefined;
   return user && typeof user.username === 'string' ? user : undefined;
 }
 
