@@ -24,6 +24,7 @@ import {
 import { createMemoryBackend, type StorageBackend } from '@kapi/storage';
 import { createEtcdBackend } from '@kapi/storage-etcd';
 import { createSqliteBackend } from '@kapi/storage-sqlite';
+import { secureDataDir } from './data-dir.js';
 import { createWriteStream, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ServerConfig } from './flags.js';
@@ -47,7 +48,9 @@ export function createStorage(config: ServerConfig, log: (level: number, message
     case 'sqlite': {
       const path = join(config.dataDir, SQLITE_DATABASE);
       log(0, `storage: sqlite database ${path}`);
-      return createSqliteBackend({ path });
+      const backend = createSqliteBackend({ path });
+      secureDataDir(config.dataDir);
+      return backend;
     }
     case 'etcd3': {
       const read = (file: string | undefined) => (file ? readFileSync(file) : undefined);

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { FlagError, parseFlags, usage, type ServerConfig } from './flags.js';
 import { writeKubeconfig } from './kubeconfig.js';
+import { secureDataDir } from './data-dir.js';
 import { closeOnSignals, startServer } from './serve.js';
 import { ensureClientCertificates, ensureSelfSignedCertificates, loadClientCa, loadServingCertificate, type ServingCertificate } from './tls.js';
 
@@ -21,6 +22,9 @@ async function main(argv: string[]): Promise<void> {
     process.stderr.write(`Error: ${error.message}\n${error.usage ? `\n${usage()}` : ''}`);
     process.exit(1);
   }
+
+  // Keys, certificates, the admin kubeconfig and the database live there: nobody else may read them.
+  if (config.securePort !== 0 || config.storageBackend === 'sqlite') secureDataDir(config.dataDir);
 
   let tls: (ServingCertificate & { clientCa?: string }) | undefined;
   let adminCertificate: { cert: string; key: string } | undefined;

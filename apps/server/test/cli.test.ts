@@ -1,5 +1,5 @@
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -172,6 +172,32 @@ describe.skipIf(!hasApiServer)('kapi-server process (needs @kapi/apiserver built
       expect(rival.output).toContain(`Error: the database ${join(dataDir, 'kapi.db')} is in use by another process`);
     } finally {
       expect(await stop(second.child)).toBe(0);
+    }
+  }, 60_000);
+});
+
+describe.skipIf(!hasApiServer)('kapi-server data directory', () => {
+  it('is made private at start: an existing 0755 directory and 0644 files become 0700 and 0600, the database too', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'kapi-perm-'));
+    chmodSync(dataDir, 0o755);
+    writeFileSync(join(dataDir, 'leftover.txt'), 'x', { mode: 0o644 });
+    chmodSync(join(dataDir, 'leftover.txt'), 0o644);
+    mkdirSync(join(dataDir, 'sub'), { mode: 0o755 });
+    writeFileSync(join(dataDir, 'sub', 'nested.key'), 'k', { mode: 0o644 });
+    chmodSync(join(dataDir, 'sub', 'nested.key'), 0o644);
+    const port = await freePort();
+    const server = await startProcess([`--secure-port=${port}`, `--data-dir=${dataDir}`]);
+    try {
+      const mode = (p: string) => statSync(join(dataDir, p)).mode & 0o777;
+      expect(mode('.')).toBe(0o700);
+      expect(mode('sub')).toBe(0o700);
+      for (const file of ['leftover.txt', 'sub/nested.key', 'kapi.db', 'ca.key', 'apiserver.key', 'admin.key', 'admin.kubeconfig']) {
+        expect([file, mode(file)]).toEqual([file, 0o600]);
+      }
+      // Files SQLite makes beside the database take its mode.
+      for (const file of readdirSync(dataDir).filter((f) => f.startsWith('kapi.db-'))) expect([file, mode(file)]).toEqual([file, 0o600]);
+    } finally {
+      expect(await stop(server.child)).toBe(0);
     }
   }, 60_000);
 });
