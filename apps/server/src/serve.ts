@@ -1,5 +1,6 @@
 import { createAdaptorServer, type Http2Bindings, type HttpBindings } from '@hono/node-server';
 import { isLongRunning } from '@kapi/apiserver';
+import { answerClientErrors, MAX_HEADER_BYTES, TLS12_CIPHERS } from './limits.js';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -8,6 +9,8 @@ import type { TLSSocket } from 'node:tls';
 /** The client certificate the transport verified against the client CA (what @kapi/apiserver's fetch takes). */
 export interface FetchEnv {
   peerCertificate?: { subject: { CN?: string; O?: string | string[] } };
+  /** Why a client certificate the client presented did not verify (the server answers 401). */
+  peerCertificateError?: string;
   /** The client's address (the audit log's sourceIPs). */
   remoteAddress?: string;
 }
@@ -144,9 +147,14 @@ async function listen(options: StartServerOptions, scheme: 'http' | 'https', por
   const clientAuth = tls?.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: false } : {};
   const server = (
     scheme === 'https'
-      ? createAdaptorServer({ fetch, createServer: createHttpsServer, serverOptions: { cert: tls!.cert, key: tls!.key, minVersion: 'TLSv1.2', ...clientAuth } })
-      : createAdaptorServer({ fetch, createServer: createHttpServer })
+      ? createAdaptorServer({
+          fetch,
+          createServer: createHttpsServer,
+          serverOptions: { cert: tls!.cert, key: tls!.key, minVersion: 'TLSv1.2', ciphers: TLS12_CIPHERS, maxHeaderSize: MAX_HEADER_BYTES, ...clientAuth },
+        })
+      : createAdaptorServer({ fetch, createServer: createHttpServer, serverOptions: { maxHeaderSize: MAX_HEADER_BYTES } })
   ) as Server;
+  answerClientErrors(server);
 
   // Requests in flight, and whether each is long-running (a watch): those never finish on their own.
   const inFlight = new Map<ServerResponse, boolean>();
@@ -186,12 +194,14 @@ async function listen(options: StartServerOptions, scheme: 'http' | 'https', por
   };
 }
 
-/** The peer certificate of a TLS connection whose client certificate chained to the client CA. */
+/** The client certificate of a TLS connection: its subject once it chained to the client CA, else why it did not. */
 function verifiedClient(socket: unknown): FetchEnv | undefined {
   const tlsSocket = socket as Partial<TLSSocket> | undefined;
-  if (!tlsSocket?.authorized || typeof tlsSocket.getPeerCertificate !== 'function') return undefined;
+  if (typeof tlsSocket?.getPeerCertificate !== 'function') return undefined;
   const cert = tlsSocket.getPeerCertificate();
   if (!cert || !cert.subject) return undefined;
+  // A certificate that does not chain to the client CA is refused (401), never ignored as if there were none.
+  if (!tlsSocket.authorized) return { peerCertificateError: String(tlsSocket.authorizationError ?? 'certificate not verified') };
   const cn = cert.subject.CN as string | string[] | undefined;
   return { peerCertificate: { subject: { CN: Array.isArray(cn) ? cn[0] : cn, O: cert.subject.O } } };
 }

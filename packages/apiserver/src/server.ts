@@ -75,6 +75,8 @@ export interface ApiServerOptions {
 export interface FetchEnv {
   /** The client certificate; pass it only when the TLS layer verified it against the client CA. */
   peerCertificate?: PeerCertificate;
+  /** Set when the client presented a certificate that did not verify (the request is then 401). */
+  peerCertificateError?: string;
 }
 
 /** A Kubernetes-compatible API server, transport-agnostic: serve `fetch` over HTTP or HTTPS (hono's node server). */
@@ -190,7 +192,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   // Every request, discovery and health included, is authenticated then authorized before any route reads it.
   app.use('*', async (c, next) => {
     try {
-      const { user, impersonatedBy } = await accessFilter(c.req.raw, c.env?.peerCertificate);
+      const { user, impersonatedBy } = await accessFilter(c.req.raw, c.env?.peerCertificate, c.env?.peerCertificateError);
       c.set('user', user);
       if (impersonatedBy) c.set('impersonatedBy', impersonatedBy);
     } catch (err) {

@@ -57,6 +57,15 @@ describe('authentication', () => {
     expect((await whoami({})).body.status.userInfo).toEqual({ username: 'system:anonymous', groups: ['system:unauthenticated'] });
   });
 
+  it('a client certificate that did not verify against the client CA is 401, not anonymous', async () => {
+    const { req } = await serve();
+    const res = await req('GET', '/version', { env: { peerCertificateError: 'unable to verify the first certificate' } });
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
+    // A valid token beside it still authenticates (kube's union of authenticators).
+    expect((await req('GET', '/version', { token: 'bob-token', env: { peerCertificateError: 'x' } })).status).toBe(200);
+  });
+
   it('a bad token is 401 Unauthorized, whatever the path', async () => {
     const { req } = await serve();
     for (const path of [CM, '/healthz', '/api']) {

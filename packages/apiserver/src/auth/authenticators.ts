@@ -14,11 +14,14 @@ export const unauthorized = () => newUnauthorized('Unauthorized');
 
 /**
  * Client certificates (`--client-ca-file`): the subject's CN is the user name, its O values the groups. Reads only
- * `peerCertificate`, which the transport sets once it verified the certificate against the client CA. A
+ * `peerCertificate`, which the transport sets once it verified the certificate against the client CA; one that
+ * failed verification (`peerCertificateError`) is rejected (401), as kube's x509 authenticator rejects it. A
  * certificate without CN carries no user (no opinion), as in kube.
  */
 export function x509Authenticator(): Authenticator {
-  return ({ peerCertificate }) => {
+  return ({ peerCertificate, peerCertificateError }) => {
+    // A certificate that does not chain to the client CA is a rejected credential, not an absent one.
+    if (peerCertificateError) throw unauthorized();
     if (!peerCertificate) return undefined;
     const cn = first(peerCertificate.subject.CN);
     if (!cn) return undefined;

@@ -20,12 +20,13 @@ export interface AccessFilter {
    * as; throws a 401 StatusError for bad or missing credentials, 400 for impersonation headers without a user, 403
    * Forbidden when the impersonation or the request is not allowed, 500 when the authorizer failed to decide.
    */
-  (request: Request, peerCertificate?: PeerCertificate): Promise<RequestUser>;
+  (request: Request, peerCertificate?: PeerCertificate, peerCertificateError?: string): Promise<RequestUser>;
 }
 
 export function createAccessFilter(options: { authenticators: readonly Authenticator[]; anonymous: boolean; authorizer: Authorizer }): AccessFilter {
-  return async (request, peerCertificate) => {
-    const requester = await authenticate(options.authenticators, { headers: request.headers, peerCertificate }, { anonymous: options.anonymous });
+  return async (request, peerCertificate, peerCertificateError) => {
+    const credentials = { headers: request.headers, peerCertificate, peerCertificateError };
+    const requester = await authenticate(options.authenticators, credentials, { anonymous: options.anonymous });
     const user = await impersonate(requester, request.headers, options.authorizer);
     const url = new URL(request.url);
     const attributes = requestAttributes(user, request.method, url.pathname, url.searchParams);

@@ -10,6 +10,8 @@ export interface RequestCredentials {
   headers: Headers;
   /** The client certificate, present only when the transport verified it against the client CA. */
   peerCertificate?: PeerCertificate;
+  /** Why a client certificate the client presented did not verify against the client CA (kube answers 401). */
+  peerCertificateError?: string;
 }
 
 /**
