@@ -25,7 +25,8 @@ export function walkFieldTree(tree: FieldTree, shape: FieldShape, value: unknown
     visitor.onObject?.(type, value, path);
     for (const key of Object.keys(value)) {
       const child = path ? `${path}.${key}` : key;
-      const known = type.props[key];
+      // Own properties only: a key named `constructor` or `toString` is an unknown field, not Object's.
+      const known = Object.hasOwn(type.props, key) ? type.props[key] : undefined;
       if (known === undefined) visitor.onUnknown?.(type, value, key, child);
       else walkFieldTree(tree, known, value[key], visitor, child);
     }

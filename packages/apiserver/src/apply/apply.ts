@@ -1,6 +1,7 @@
 // Server-side apply (FieldManager.Apply over merge.Updater.Apply): merge the applied configuration into the live
 // object, prune what this applier owned before and no longer sends (unless someone else owns it), detect conflicts
 // with other managers, and record the applier's fields.
+import { getOwn, setOwn } from '@kapi/apimachinery';
 import { newBadRequest, type ManagedFieldsEntry } from '@kapi/apimachinery';
 import { capUpdateManagers } from './cap-managers.js';
 import { ApplyConflictError } from './conflicts.js';
@@ -60,8 +61,8 @@ function dropAppliedNulls(merged: unknown, config: unknown): unknown {
   if (!isObject(merged) || !isObject(config)) return merged;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(merged)) {
-    if (v === null && config[k] === null) continue;
-    out[k] = k in config ? dropAppliedNulls(v, config[k]) : v;
+    if (v === null && getOwn(config, k) === null) continue;
+    setOwn(out, k, Object.hasOwn(config, k) ? dropAppliedNulls(v, config[k]) : v);
   }
   return out;
 }

@@ -1,6 +1,7 @@
 // What changed from one object to another (typed.Compare): Added, Modified and Removed field sets. A leaf (scalar,
 // atomic list or map, or a map or list empty on both sides) is compared by value; a granular map or list that
 // appears or disappears is itself added or removed, as are the fields inside it.
+import { getOwn } from '@kapi/apimachinery';
 import { SetBuilder, type FieldSet } from './field-set.js';
 import { isObject, itemPE, listTypeAt } from './list-items.js';
 import { fieldPE, serializePE, valuesEqual, type PathElement } from './path-element.js';
@@ -57,8 +58,8 @@ export function compareObjects(s: Schema, lhs: unknown, rhs: unknown): Compariso
       } else {
         const keys = new Set([...Object.keys(lm ?? {}), ...Object.keys(rm ?? {})]);
         for (const k of keys) {
-          const lv = lm?.[k];
-          const rv = rm?.[k];
+          const lv = getOwn(lm, k);
+          const rv = getOwn(rm, k);
           if (lv === undefined && rv === undefined) continue;
           walk(lv, rv, s.field(t, k), [...path, fieldPE(k)]);
         }

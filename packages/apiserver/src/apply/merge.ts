@@ -1,6 +1,7 @@
 // Merging an applied configuration into the live object (typed.Merge): scalars and atomic values are replaced,
 // granular maps merged key by key, map-lists merged element by element by key, sets unioned. List order follows
 // upstream: live order, with applied elements placed at the position the applied order asks for.
+import { getOwn, setOwn } from '@kapi/apimachinery';
 import { isObject, itemPE, listTypeAt } from './list-items.js';
 import { serializePE, type PathElement } from './path-element.js';
 import type { ListType, Schema, TypeRef } from './schema.js';
@@ -37,8 +38,8 @@ function merge(s: Schema, l: unknown, r: unknown, t: TypeRef): unknown {
   if (s.atomicObject(t) || (empty(lm) && empty(rm))) return keepRHS(l, r);
   const out: Record<string, unknown> = {};
   for (const k of new Set([...Object.keys(lm ?? {}), ...Object.keys(rm ?? {})])) {
-    const v = merge(s, lm?.[k], rm?.[k], s.field(t, k));
-    if (v !== undefined) out[k] = v;
+    const v = merge(s, getOwn(lm, k), getOwn(rm, k), s.field(t, k));
+    if (v !== undefined) setOwn(out, k, v);
   }
   return Object.keys(out).length ? out : undefined;
 }

@@ -1,6 +1,7 @@
 // Removing a set of fields from a value (typed.RemoveItems): a member is dropped with everything below it; a path
 // below an element or field is removed inside it. A map or list emptied by the removal is dropped itself (upstream
 // leaves a null, which kube's typed objects drop); atomic values cannot be entered, so they are dropped whole.
+import { setOwn } from '@kapi/apimachinery';
 import { has, isEmpty, withPrefix, type FieldSet } from './field-set.js';
 import { isObject, itemPE, listTypeAt } from './list-items.js';
 import { fieldPE } from './path-element.js';
@@ -45,7 +46,7 @@ function remove(s: Schema, v: unknown, set: FieldSet, t: TypeRef): unknown {
       if (has(set, [pe])) continue;
       const sub = withPrefix(set, pe);
       const rest = isEmpty(sub) ? val : remove(s, val, sub, s.field(t, k));
-      if (rest !== undefined) out[k] = rest;
+      if (rest !== undefined) setOwn(out, k, rest);
     }
     return Object.keys(out).length ? out : undefined;
   }

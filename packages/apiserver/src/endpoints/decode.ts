@@ -1,4 +1,4 @@
-import { newBadRequest, walkFieldTree, type FieldTree, type KubeObject } from '@kapi/apimachinery';
+import { newBadRequest, setOwn, walkFieldTree, type FieldTree, type KubeObject } from '@kapi/apimachinery';
 import { apiVersionOf, type ResourceEntry } from '../registry/resources.js';
 import { MEDIA_TYPES } from './media/index.js';
 import type { BodyFormat } from './negotiate.js';
@@ -21,7 +21,7 @@ export function dropNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(dropNulls);
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) if (v !== null) out[k] = dropNulls(v);
+    for (const [k, v] of Object.entries(value)) if (v !== null) setOwn(out, k, dropNulls(v));
     return out;
   }
   return value;
