@@ -1,4 +1,5 @@
 import { goQuote, type KubeObject } from '@kapi/apimachinery';
+import { configMapStrategy, secretStrategy } from './kinds/config-data.js';
 import { namespaceStrategy } from './namespaces/strategy.js';
 import type { GroupPlugin, Strategy } from './plugin.js';
 
@@ -8,16 +9,6 @@ const podStrategy: Strategy = {
     obj.status = { phase: 'Pending', qosClass: 'BestEffort' };
   },
   returnDeletedObject: true,
-};
-
-/** Secrets default to type Opaque (kube's SetDefaults_Secret). */
-const secretStrategy: Strategy = {
-  prepareForCreate(obj: KubeObject) {
-    obj.type ||= 'Opaque';
-  },
-  prepareForUpdate(obj: KubeObject) {
-    obj.type ||= 'Opaque';
-  },
 };
 
 /** Services start with an empty status (`loadBalancer: {}`, as Go writes the empty struct); DELETE answers with the service. */
@@ -49,6 +40,7 @@ export const BUILTIN_STRATEGIES: Record<string, Strategy> = {
   'rbac.authorization.k8s.io/ClusterRoleBinding': bindingStrategy,
   '/Pod': podStrategy,
   '/Secret': secretStrategy,
+  '/ConfigMap': configMapStrategy,
   '/Service': serviceStrategy(),
   '/ServiceAccount': { returnDeletedObject: true },
 };
