@@ -110,8 +110,8 @@ const FLAG_DOCS: FlagDoc[] = [
   {
     name: 'authorization-mode',
     type: 'strings',
-    default: 'AlwaysAllow',
-    description: `Ordered list of plug-ins to do authorization on the secure port. Comma-delimited list of: ${AUTHORIZATION_MODES.join(',')}.`,
+    default: 'RBAC',
+    description: `Ordered list of plug-ins to do authorization on the secure port. Comma-delimited list of: ${AUTHORIZATION_MODES.join(',')}. RBAC by default, as every Kubernetes distribution ships it; AlwaysAllow only when asked for.`,
   },
   {
     name: 'bind-address',
@@ -326,7 +326,7 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
   if (!(STORAGE_BACKENDS as readonly string[]).includes(storageBackend)) {
     throw new FlagError(`--storage-backend ${JSON.stringify(storageBackend)} is not supported; available backends: ${STORAGE_BACKENDS.join(', ')}`);
   }
-  const authorizationModes = (values['authorization-mode'] ?? ['AlwaysAllow']).flatMap((v) => v.split(',')).map((m) => m.trim());
+  const authorizationModes = (values['authorization-mode'] ?? ['RBAC']).flatMap((v) => v.split(',')).map((m) => m.trim());
   for (const mode of authorizationModes) {
     if (!(AUTHORIZATION_MODES as readonly string[]).includes(mode)) {
       throw new FlagError(`--authorization-mode ${JSON.stringify(mode)} is not supported; available modes: ${AUTHORIZATION_MODES.join(', ')}`);

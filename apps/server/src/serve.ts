@@ -81,6 +81,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       listeners.push(listener);
       urls.http = listener.url;
       log(`kapi-server listening on ${listener.url} (insecure port: plain HTTP, for local development only)`);
+      log(`WARNING: the insecure port ${listener.url} serves without TLS: anything sent to it, tokens included, can be read and changed on the way; clients cannot present certificates there. Never expose it beyond this machine.`);
     }
   } catch (error) {
     await Promise.all(listeners.map((l) => l.close(0)));

@@ -90,7 +90,7 @@ describe('the secure port authenticates', () => {
   });
 
   it('no credentials as anonymous, or 401 with --anonymous-auth=false', async () => {
-    expect((await whoami(await start())).body.status.userInfo).toEqual({ username: 'system:anonymous', groups: ['system:unauthenticated'] });
+    expect((await whoami(await start('--authorization-mode=AlwaysAllow'))).body.status.userInfo).toEqual({ username: 'system:anonymous', groups: ['system:unauthenticated'] });
     const url = await start('--anonymous-auth=false');
     const res = await send(url, 'GET', '/api/v1/namespaces');
     expect(res.status).toBe(401);

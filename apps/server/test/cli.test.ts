@@ -99,13 +99,15 @@ function stop(child: ChildProcess): Promise<number | null> {
   });
 }
 
-function getWithCa(url: string, ca: string): Promise<string> {
-  return requestWithCa('GET', url, ca);
+function getWithCa(url: string, ca: string, client?: { cert: string; key: string }): Promise<string> {
+  return requestWithCa('GET', url, ca, undefined, {}, client);
 }
 
-function requestWithCa(method: string, url: string, ca: string, body?: unknown, headers: Record<string, string> = {}): Promise<string> {
+function requestWithCa(
+  method: string, url: string, ca: string, body?: unknown, headers: Record<string, string> = {}, client?: { cert: string; key: string },
+): Promise<string> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { ca, method, headers: body ? { 'content-type': 'application/json', ...headers } : headers }, (res) => {
+    const req = request(url, { ca, method, headers: body ? { 'content-type': 'application/json', ...headers } : headers, ...client }, (res) => {
       let text = '';
       res.on('data', (chunk) => (text += chunk));
       res.on('end', () => resolve(text));
@@ -131,6 +133,7 @@ describe.skipIf(!hasApiServer)('kapi-server process (needs @kapi/apiserver built
     const port = await freePort();
     let created: { metadata: { resourceVersion: string; uid: string } } = { metadata: { resourceVersion: '', uid: '' } };
     let ca = '';
+    let admin: { cert: string; key: string } | undefined;
     const first = await startProcess([`--secure-port=${port}`, `--data-dir=${dataDir}`]);
     const kubeconfigPath = join(dataDir, 'admin.kubeconfig');
     try {
@@ -147,7 +150,14 @@ describe.skipIf(!hasApiServer)('kapi-server process (needs @kapi/apiserver built
       expect(await getWithCa(`https://127.0.0.1:${port}/readyz`, ca)).toBe('ok');
       expect(first.output()).toContain(`storage: sqlite database ${join(dataDir, 'kapi.db')}`);
       const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kept' }, data: { a: '1' } };
-      created = JSON.parse(await requestWithCa('POST', `https://127.0.0.1:${port}/api/v1/namespaces/default/configmaps`, ca, configMap));
+      // RBAC by default: without credentials only discovery and health; the admin certificate may do anything.
+      admin = { cert: readFileSync(join(dataDir, 'admin.crt'), 'utf8'), key: readFileSync(join(dataDir, 'admin.key'), 'utf8') };
+      const url = `https://127.0.0.1:${port}/api/v1/namespaces/default/configmaps`;
+      expect(JSON.parse(await requestWithCa('POST', url, ca, configMap))).toMatchObject({
+        code: 403, message: 'configmaps is forbidden: User "system:anonymous" cannot create resource "configmaps" in API group "" in the namespace "default"',
+      });
+      expect(JSON.parse(await getWithCa(`https://127.0.0.1:${port}/version`, ca)).gitVersion).toMatch(/^v1\.33/);
+      created = JSON.parse(await requestWithCa('POST', url, ca, configMap, {}, admin));
       expect(created.metadata.resourceVersion).toMatch(/^\d+$/);
       if (hasKubectl) {
         const cacheDir = mkdtempSync(join(tmpdir(), 'kapi-kubectl-'));
@@ -164,7 +174,7 @@ describe.skipIf(!hasApiServer)('kapi-server process (needs @kapi/apiserver built
     try {
       expect(second.output()).not.toContain('generated');
       // The default storage (sqlite in the data dir) kept the object, with its resourceVersion.
-      const kept = JSON.parse(await getWithCa(`https://127.0.0.1:${port}/api/v1/namespaces/default/configmaps/kept`, ca));
+      const kept = JSON.parse(await getWithCa(`https://127.0.0.1:${port}/api/v1/namespaces/default/configmaps/kept`, ca, admin));
       expect(kept.metadata).toMatchObject({ resourceVersion: created.metadata.resourceVersion, uid: created.metadata.uid });
       // One server per data dir: a second one on the same database refuses to start.
       const rival = await runToExit([`--secure-port=${await freePort()}`, `--data-dir=${dataDir}`]);

@@ -39,7 +39,7 @@ describe('parseFlags', () => {
         ListFromCacheSnapshot: true,
         WatchList: false,
       },
-      authorizationModes: ['AlwaysAllow'],
+      authorizationModes: ['RBAC'],
       clientCaFile: undefined,
       tokenAuthFile: undefined,
       anonymousAuth: true,
@@ -199,6 +199,6 @@ describe('parseFlags', () => {
     expect(text).toMatch(/--etcd-compaction-interval duration +.*\(default 5m0s\)/);
     expect(text).toMatch(/--storage-backend string +.*\(default "sqlite"\)/);
     expect(text).toMatch(/--anonymous-auth +Enables anonymous requests.*\(default true\)/);
-    expect(text).toMatch(/--authorization-mode strings +.*AlwaysAllow,AlwaysDeny,RBAC\. \(default \[AlwaysAllow\]\)/);
+    expect(text).toMatch(/--authorization-mode strings +.*AlwaysAllow,AlwaysDeny,RBAC\. RBAC by default.*\(default \[RBAC\]\)/);
   });
 });

@@ -12,8 +12,9 @@ const { createKapiApiServer } = await import('../src/apiserver.js');
 const root = mkdtempSync(join(tmpdir(), 'kapi-server-storage-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
+/** Storage is what these tests are about: requests come without credentials, so they ask for AlwaysAllow. */
 function configFor(...argv: string[]): ServerConfig {
-  const parsed = parseFlags(argv, root);
+  const parsed = parseFlags(['--authorization-mode=AlwaysAllow', ...argv], root);
   if (parsed.help) throw new Error('unexpected --help');
   return parsed.config;
 }

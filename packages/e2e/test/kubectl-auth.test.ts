@@ -17,8 +17,10 @@ describe.skipIf(!kubectlPath)('kubectl with a client certificate and with a toke
   let admin: ReturnType<typeof kubectlRunner>;
   let jane: ReturnType<typeof kubectlRunner>;
   let stranger: ReturnType<typeof kubectlRunner>;
+  let anonymous: ReturnType<typeof kubectlRunner>;
   beforeAll(async () => {
-    server = await startServerProcess(['--authorization-mode=RBAC', `--token-auth-file=${tokens}`]);
+    // RBAC is the default authorization mode.
+    server = await startServerProcess([`--token-auth-file=${tokens}`]);
     admin = kubectlRunner(kubectlPath!, server.kubeconfig);
     // The same cluster and CA, with a token instead of the admin's client certificate.
     const config = parseYaml(readFileSync(server.kubeconfig, 'utf8'));
@@ -29,6 +31,10 @@ describe.skipIf(!kubectlPath)('kubectl with a client certificate and with a toke
     };
     jane = kubectlRunner(kubectlPath!, tokenConfig('jane-token'));
     stranger = kubectlRunner(kubectlPath!, tokenConfig('wrong'));
+    const anonymousPath = join(dir, 'anonymous.kubeconfig');
+    // No credentials (kubectl would prompt for a password without a user name; it sends none with a name alone).
+    writeFileSync(anonymousPath, stringifyYaml({ ...config, users: [{ name: config.users[0].name, user: { username: 'nobody' } }] }));
+    anonymous = kubectlRunner(kubectlPath!, anonymousPath);
   }, 60_000);
   afterAll(async () => server?.stop());
 
@@ -87,6 +93,20 @@ describe.skipIf(!kubectlPath)('kubectl with a client certificate and with a toke
     const janeAsAlice = jane('--as=alice', 'get', 'configmaps', '-n', 'default');
     expect(janeAsAlice.status).toBe(1);
     expect(janeAsAlice.stderr).toContain('users "alice" is forbidden: User "jane" cannot impersonate resource "users" in API group "" at the cluster scope');
+  });
+
+  it('without credentials (RBAC by default): /version and health answer; discovery and resources are 403 for system:anonymous', () => {
+    const version = anonymous('get', '--raw', '/version');
+    expect(version.status).toBe(0);
+    expect(JSON.parse(version.stdout).gitVersion).toMatch(/^v1\.33/);
+    expect(anonymous('get', '--raw', '/readyz').stdout).toBe('ok');
+    const pods = anonymous('get', '--raw', '/api/v1/namespaces/default/pods');
+    expect(pods.status).toBe(1);
+    expect(pods.stderr).toContain('pods is forbidden: User "system:anonymous" cannot list resource "pods" in API group "" in the namespace "default"');
+    // As in kube 1.33, system:discovery is for authenticated users only: kubectl's discovery is refused first.
+    const get = anonymous('get', 'pods', '-n', 'default');
+    expect(get.status).toBe(1);
+    expect(get.stderr).toContain('Error from server (Forbidden)');
   });
 
   it('a bad token is 401', () => {

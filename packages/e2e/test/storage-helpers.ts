@@ -2,9 +2,12 @@
 // requests that never hang, and a line reader for watch streams.
 import { freePort, startServerProcess, type ServerProcess, type StartServerOptions } from '../src/server.js';
 
-/** A kapi-server on a plain-HTTP loopback port (no TLS to set up for fetch). */
+/**
+ * A kapi-server on a plain-HTTP loopback port (no TLS to set up for fetch). These tests are about storage, not
+ * access: they ask for AlwaysAllow explicitly (RBAC, the default, would allow an anonymous client only discovery).
+ */
 export async function startHttpServer(args: string[] = [], options: StartServerOptions = {}): Promise<ServerProcess> {
-  return startServerProcess(['--secure-port=0', `--insecure-port=${await freePort()}`, ...args], options);
+  return startServerProcess(['--secure-port=0', `--insecure-port=${await freePort()}`, '--authorization-mode=AlwaysAllow', ...args], options);
 }
 
 export interface JsonResponse {
