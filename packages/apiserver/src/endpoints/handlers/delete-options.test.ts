@@ -23,6 +23,17 @@ describe('DeleteOptions from the body and the query', () => {
     expect(parse('dryRun=All')).toMatchObject({ dryRun: false, dryRunGiven: true });
   });
 
+  it('reads boolean query parameters as kube converts them: only false and 0 (any case) are false', () => {
+    // The Python client sends booleans as `True`/`False`; kube's conversion takes anything but false/0 as true.
+    expect(parse('orphanDependents=True')).toMatchObject({ orphanDependents: true });
+    expect(parse('orphanDependents=1')).toMatchObject({ orphanDependents: true });
+    expect(parse('orphanDependents=False')).toMatchObject({ orphanDependents: false });
+    expect(parse('orphanDependents=0')).toMatchObject({ orphanDependents: false });
+    expect(parse('ignoreStoreReadErrorWithClusterBreakingPotential=True')).toMatchObject({ ignoreStoreReadErrorWithClusterBreakingPotential: true });
+    expect(parse('ignoreStoreReadErrorWithClusterBreakingPotential=false')).toMatchObject({ ignoreStoreReadErrorWithClusterBreakingPotential: false });
+    expect(parse('')).not.toHaveProperty('orphanDependents');
+  });
+
   it('refuses what kube\'s ValidateDeleteOptions refuses, with 422', () => {
     expect(invalid('propagationPolicy=Sometimes')).toEqual([
       422, 'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Sometimes": supported values: "Foreground", "Background", "Orphan"',
