@@ -246,4 +246,22 @@ describe('Store', () => {
       expect(await failure(store.get(ctx('configmaps'), 'broken'))).toMatchObject({ code: 404 });
     });
   });
+  describe('warnings', () => {
+    it('collects Strategy.warnings on update, once even when the write is retried after losing a race', async () => {
+      build({ flunder: { warnings: (_obj, old) => [old ? 'updating flunder' : 'creating flunder'] } });
+      const created = ctx('flunders');
+      await store.create(created, { metadata: { name: 'f' } });
+      expect(created.warnings).toEqual(['creating flunder']);
+      const updated = ctx('flunders');
+      let attempts = 0;
+      const { obj } = await store.update(updated, 'f', async (current) => {
+        // Another writer gets in between this attempt's read and its write: the Store tries again.
+        if (attempts++ === 0) await store.update(ctx('flunders'), 'f', (c) => ({ ...c!, metadata: { ...c!.metadata, labels: { by: 'other' } } }));
+        return { ...current!, spec: { reference: 'mine' } };
+      });
+      expect(attempts).toBe(2);
+      expect(obj).toMatchObject({ metadata: { labels: { by: 'other' } }, spec: { reference: 'mine' } });
+      expect(updated.warnings).toEqual(['updating flunder']);
+    });
+  });
 });
