@@ -52,6 +52,18 @@ describe('dry-run storage, further', () => {
     expect(await backend.currentRevision()).toBe(revision);
   });
 
+  it('hands the update a copy it may change in place: reported written as storage would write it, the stored object left alone', async () => {
+    const { dry, storage } = await setup();
+    const inPlace = (c: KubeObject | undefined) => {
+      (c!.data as { value: string }).value = 'changed in place';
+      return c!;
+    };
+    expect(await dry.guaranteedUpdate(KEY, inPlace)).toMatchObject({ written: true, obj: { data: { value: 'changed in place' } } });
+    expect((await storage.get(KEY))!.data).toEqual({ value: '1' });
+    // The real write of the same update does write.
+    expect(await storage.guaranteedUpdate(KEY, inPlace)).toMatchObject({ written: true });
+  });
+
   it('reads and lists what storage holds; a forced deletion removes nothing', async () => {
     const { dry, storage } = await setup();
     expect(await dry.get(KEY)).toEqual(await storage.get(KEY));
