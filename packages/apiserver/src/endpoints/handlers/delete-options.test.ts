@@ -44,4 +44,28 @@ describe('DeleteOptions from the body and the query', () => {
     expect(invalid('gracePeriodSeconds=1.5')).toEqual([422, 'DeleteOptions.meta.k8s.io "" is invalid: gracePeriodSeconds: Invalid value: 1.5: must be an integer']);
     expect(invalid('', { dryRun: ['Some'] })).toEqual([422, 'DeleteOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: "Some": supported values: "All"']);
   });
+
+  it('refuses the same in the body, every problem as one cause of one 422', async () => {
+    expect(invalid('', { propagationPolicy: 'Sometimes' })).toEqual([
+      422, 'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Sometimes": supported values: "Foreground", "Background", "Orphan"',
+    ]);
+    expect(invalid('', { propagationPolicy: 'Orphan', orphanDependents: false })).toEqual([
+      422, 'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Invalid value: "Orphan": orphanDependents and deletionPropagation cannot be both set',
+    ]);
+    expect(invalid('', { gracePeriodSeconds: 2.5 })).toEqual([422, 'DeleteOptions.meta.k8s.io "" is invalid: gracePeriodSeconds: Invalid value: 2.5: must be an integer']);
+    try {
+      parse('propagationPolicy=Never&orphanDependents=true', { gracePeriodSeconds: 0.5, dryRun: ['Some'] });
+      expect.unreachable();
+    } catch (err) {
+      if (!isStatusError(err)) throw err;
+      expect(err.status).toMatchObject({ code: 422, reason: 'Invalid', details: { kind: 'DeleteOptions', group: 'meta.k8s.io' } });
+      expect(err.status.details!.causes!.map((c) => c.field)).toEqual(['propagationPolicy', 'propagationPolicy', 'gracePeriodSeconds', 'dryRun']);
+    }
+  });
+
+  it('reads a YAML body, and an empty body as no options', () => {
+    const yaml = new TextEncoder().encode('kind: DeleteOptions\napiVersion: v1\npropagationPolicy: Background\npreconditions:\n  resourceVersion: "7"\n');
+    expect(parseDeleteOptions(new URLSearchParams(), 'yaml', yaml)).toMatchObject({ propagationPolicy: 'Background', preconditions: { resourceVersion: '7' } });
+    expect(parse('')).toEqual({ dryRun: false, dryRunGiven: false });
+  });
 });
