@@ -1,4 +1,4 @@
-/** kube compresses responses from this size up (defaultGzipThresholdBytes). */
+/** kube compresses responses larger than this (defaultGzipThresholdBytes: its writer gzips when len(p) > threshold). */
 export const GZIP_THRESHOLD_BYTES = 128 * 1024;
 
 /** Whether Accept-Encoding admits gzip (`gzip`, `gzip;q=0.5`, `*`), and not with q=0. */

@@ -1,4 +1,5 @@
 import { applyDefaults, findUnknownFields, newBadRequest, type KubeObject } from '@kapi/apimachinery';
+import { addWarnings } from '../registry/context.js';
 import type { ResourceEntry } from '../registry/resources.js';
 import { decodeTypeError } from '../registry/validation.js';
 
@@ -36,5 +37,5 @@ export function checkFields(
   const messages = [...duplicates.map((path) => `duplicate field "${path}"`), ...unknown.map((path) => `unknown field "${path}"`)];
   if (!messages.length) return;
   if (level === 'Strict') throw newBadRequest(`strict decoding error: ${messages.join(', ')}`);
-  warnings.push(...messages);
+  addWarnings(warnings, messages);
 }

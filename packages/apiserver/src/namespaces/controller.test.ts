@@ -36,8 +36,8 @@ describe('namespace controller', () => {
     });
     controller = createNamespaceController(store, registry, SYSTEM, () => {});
     controllers.push(controller);
-    const ctx = (plural: string, namespace = ''): RequestContext => ({
-      entry: registry.entries.find((e) => e.info.plural === plural)!, namespace, user: SYSTEM, dryRun: false, subresource: '',
+    const ctx = (plural: string, namespace = '', subresource = ''): RequestContext => ({
+      entry: registry.entries.find((e) => e.info.plural === plural)!, namespace, user: SYSTEM, dryRun: false, subresource,
     });
     return { store, controller, ctx };
   };
@@ -81,5 +81,50 @@ describe('namespace controller', () => {
     await second.controller.resync();
     await until(async () => !(await second.store.find(second.ctx('namespaces'), 'left')), 'namespace removal after resync');
     expect(await second.store.find(second.ctx('configmaps', 'left'), 'c')).toBeUndefined();
+  });
+
+  it('deletes content of every group\'s kinds, and only in the terminating namespace', async () => {
+    const { store, ctx } = start(createMemoryBackend());
+    const content: [string, KubeObject][] = [
+      ['configmaps', { metadata: { name: 'x' } }],
+      ['secrets', { metadata: { name: 'x' }, type: 'Opaque' }],
+      ['serviceaccounts', { metadata: { name: 'x' } }],
+      ['deployments', deployment('x')],
+      ['roles', { metadata: { name: 'x' }, rules: [] }],
+      ['rolebindings', { metadata: { name: 'x' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'x' }, subjects: [] }],
+      ['leases', { metadata: { name: 'x' }, spec: {} }],
+      ['poddisruptionbudgets', { metadata: { name: 'x' }, spec: { minAvailable: 1, selector: { matchLabels: { a: 'b' } } } }],
+      ['pods', { metadata: { name: 'x' }, spec: { containers: [{ name: 'c', image: 'i' }] } }],
+      ['services', { metadata: { name: 'x' }, spec: { ports: [{ port: 80 }] } }],
+      ['events', { metadata: { name: 'x' }, involvedObject: { kind: 'Pod', name: 'x' }, reason: 'Tested', message: 'm' }],
+      ['replicasets', { ...deployment('x'), metadata: { name: 'x' } }],
+      ['flunders', { metadata: { name: 'x' } }],
+    ];
+    for (const ns of ['doomed', 'kept']) {
+      await store.create(ctx('namespaces'), { metadata: { name: ns } });
+      for (const [plural, obj] of content) await store.create(ctx(plural, ns), structuredClone(obj));
+    }
+    await store.delete(ctx('namespaces'), 'doomed');
+    await until(async () => !(await store.find(ctx('namespaces'), 'doomed')), 'namespace removal');
+    for (const [plural] of content) {
+      expect([plural, await store.find(ctx(plural, 'doomed'), 'x')]).toEqual([plural, undefined]);
+      expect([plural, !!(await store.find(ctx(plural, 'kept'), 'x'))]).toEqual([plural, true]);
+    }
+  });
+
+  it('removes only its own finalizer: a namespace with another one stays Terminating, empty, until that one goes', async () => {
+    const { store, ctx } = start(createMemoryBackend());
+    const created = await store.create(ctx('namespaces'), { metadata: { name: 'shared' }, spec: { finalizers: ['example.com/other'] } });
+    expect(created.spec).toEqual({ finalizers: ['example.com/other', 'kubernetes'] });
+    await store.create(ctx('configmaps', 'shared'), { metadata: { name: 'c' } });
+    await store.delete(ctx('namespaces'), 'shared');
+    await until(async () => {
+      const ns = await store.find(ctx('namespaces'), 'shared');
+      return (ns?.spec as { finalizers?: string[] } | undefined)?.finalizers?.join() === 'example.com/other';
+    }, 'the kubernetes finalizer removed');
+    expect(await store.find(ctx('configmaps', 'shared'), 'c')).toBeUndefined();
+    expect((await store.find(ctx('namespaces'), 'shared'))!.status).toEqual({ phase: 'Terminating' });
+    await store.update(ctx('namespaces', '', 'finalize'), 'shared', (current) => ({ ...current!, spec: { finalizers: [] } }));
+    expect(await store.find(ctx('namespaces'), 'shared')).toBeUndefined();
   });
 });

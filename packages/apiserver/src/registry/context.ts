@@ -13,3 +13,11 @@ export interface RequestContext {
   /** Where the strategy's warnings go (the `Warning` response header); undefined drops them. */
   warnings?: string[];
 }
+
+/**
+ * Records warnings for the response once each, as kube's warning recorder does: a write retried after losing a
+ * compare-and-swap race runs the strategy (and a patch's field checks) again and must not repeat them.
+ */
+export function addWarnings(target: string[] | undefined, warnings: readonly string[] | undefined): void {
+  for (const w of warnings ?? []) if (target && !target.includes(w)) target.push(w);
+}

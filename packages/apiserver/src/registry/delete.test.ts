@@ -35,6 +35,23 @@ describe('delete preconditions (kube\'s messages)', () => {
   });
 });
 
+describe('delete preconditions, further', () => {
+  it('check the uid first, and name an object without a uid with an empty one', () => {
+    expect(statusOf(() => checkPreconditions(configMaps, 'c', stored, { preconditions: { uid: 'x', resourceVersion: '1' } }))?.message).toContain('UID in precondition: x');
+    expect(statusOf(() => checkPreconditions(configMaps, 'c', { metadata: { name: 'c', resourceVersion: '2' } }, { preconditions: { uid: 'x' } }))).toEqual({
+      code: 409,
+      message: 'Operation cannot be fulfilled on configmaps "c": Precondition failed: UID in precondition: x, UID in object meta: ',
+    });
+  });
+
+  it('name the group of a grouped resource', () => {
+    const deployments = createResourceRegistry(ALL_GROUPS.map((g) => groupPlugin(g))).lookup('apps', 'v1', 'deployments')!;
+    expect(statusOf(() => checkPreconditions(deployments, 'd', stored, { preconditions: { resourceVersion: '1' } }))?.message).toBe(
+      'Operation cannot be fulfilled on deployments.apps "d": Precondition failed: ResourceVersion in precondition: 1, ResourceVersion in object meta: 9',
+    );
+  });
+});
+
 describe('forced deletion rules', () => {
   it('need the AllowUnsafeMalformedObjectDeletion gate (422)', () => {
     expect(statusOf(() => validateUnsafeDelete({}, false))).toMatchObject({ code: 422 });
@@ -46,5 +63,23 @@ describe('forced deletion rules', () => {
       message: 'ignoreStoreReadErrorWithClusterBreakingPotential: Invalid value: true: cannot be set together with dryRun, gracePeriodSeconds, preconditions',
     });
     expect(statusOf(() => validateUnsafeDelete({}, true))).toBeUndefined();
+  });
+
+  it('name each other option alone, and answer the gate first', () => {
+    const others: [Parameters<typeof validateUnsafeDelete>[0], string][] = [
+      [{ orphanDependents: false }, 'orphanDependents'],
+      [{ propagationPolicy: 'Background' }, 'propagationPolicy'],
+      [{ gracePeriodSeconds: 0 }, 'gracePeriodSeconds'],
+      [{ dryRunGiven: true }, 'dryRun'],
+    ];
+    for (const [options, name] of others) {
+      expect(statusOf(() => validateUnsafeDelete(options, true))).toEqual({
+        code: 400, message: `ignoreStoreReadErrorWithClusterBreakingPotential: Invalid value: true: cannot be set together with ${name}`,
+      });
+    }
+    expect(statusOf(() => validateUnsafeDelete({ gracePeriodSeconds: 0 }, false))).toEqual({
+      code: 422,
+      message: 'DeleteOptions.meta.k8s.io "" is invalid: ignoreStoreReadErrorWithClusterBreakingPotential: Forbidden: not allowed when the AllowUnsafeMalformedObjectDeletion feature gate is disabled',
+    });
   });
 });

@@ -1,10 +1,13 @@
-import { isStatusError, parseLabelSelector } from '@kapi/apimachinery';
+import { isStatusError, parseLabelSelector, type KubeObject } from '@kapi/apimachinery';
+import { createMemoryBackend } from '@kapi/storage';
 import { describe, expect, it } from 'vitest';
 import { ALL_GROUPS } from '../../test/harness.js';
 import { groupPlugin } from '../plugin.js';
 import { ALL_OBJECTS, type ListOptions } from './list-options.js';
 import { listRequest } from './list.js';
 import { createResourceRegistry } from './resources.js';
+import { encodeForStorage } from '../storage/codec.js';
+import { createObjectStorage } from '../storage/object-storage.js';
 
 const registry = createResourceRegistry(ALL_GROUPS.map((g) => groupPlugin(g)));
 const configMaps = registry.lookup('', 'v1', 'configmaps')!;
@@ -31,6 +34,7 @@ describe('listRequest: the read plan of every cell of kube\'s list table', () =>
     ['Exact', 10, '7', { mode: 'exact', revision: 7 }],
     ['NotOlderThan', 0, '0', { mode: 'any' }],
     ['NotOlderThan', 0, '7', { mode: 'notOlderThan', revision: 7 }],
+    ['NotOlderThan', 10, '0', { mode: 'any' }],
     ['NotOlderThan', 10, '7', { mode: 'notOlderThan', revision: 7 }],
   ];
   it.each(cases)('match=%s limit=%d rv=%s', (resourceVersionMatch, limit, resourceVersion, expected) => {
@@ -73,5 +77,65 @@ describe('continue tokens', () => {
     expect(status({ continueToken: 'not-a-token' })).toEqual([400, 'continue key is not valid: not-a-token']);
     const token = (listRequest(configMaps, 'default', opts({ limit: 1 })).toList(page(1, true)).metadata as { continue: string }).continue;
     expect(status({ continueToken: token, resourceVersion: '5' })).toEqual([400, 'specifying resource version is not allowed when using continue']);
+  });
+});
+
+describe('continue tokens, further', () => {
+  const tokenOf = (list: { metadata?: unknown }) => (list.metadata as { continue?: string }).continue;
+  const status = (o: Partial<ListOptions>) => {
+    try {
+      listRequest(configMaps, 'default', opts(o));
+    } catch (err) {
+      return isStatusError(err) ? err.status.code : err;
+    }
+    return 'accepted';
+  };
+
+  it('are accepted with resourceVersion "0" (as kube allows), and read at the token\'s revision', () => {
+    const token = tokenOf(listRequest(configMaps, 'default', opts({ limit: 1 })).toList(page(1, true)))!;
+    expect(listRequest(configMaps, 'default', opts({ limit: 1, continueToken: token, resourceVersion: '0' })).request.plan).toEqual({ mode: 'exact', revision: 42 });
+  });
+
+  it('refuse tokens that are not kube\'s: another version, a revision that is not positive, no position, not base64 JSON', () => {
+    const forge = (body: unknown) => Buffer.from(JSON.stringify(body)).toString('base64url');
+    for (const token of [
+      forge({ v: 'meta.k8s.io/v2', rv: 5, start: 'a' }),
+      forge({ v: 'meta.k8s.io/v1', rv: 0, start: 'a' }),
+      forge({ v: 'meta.k8s.io/v1', rv: -3, start: 'a' }),
+      forge({ v: 'meta.k8s.io/v1', rv: '5', start: 'a' }),
+      forge({ v: 'meta.k8s.io/v1', rv: 5 }),
+      forge('just a string'),
+      '%%%',
+    ]) {
+      expect([token, status({ limit: 1, continueToken: token })]).toEqual([token, 400]);
+    }
+  });
+
+  it('walk a collection in pages at the first page\'s revision: writes between pages do not show', async () => {
+    const backend = createMemoryBackend();
+    const storage = createObjectStorage(backend);
+    const put = (name: string, ns = 'default') =>
+      backend.create(`/registry/configmaps/${ns}/${name}`, encodeForStorage({ metadata: { name, namespace: ns }, data: {} } as KubeObject));
+    for (const name of ['a', 'b', 'c', 'd', 'e']) await put(name);
+    await put('x', 'other');
+    const read = async (o: Partial<ListOptions>) => {
+      const { request, toList } = listRequest(configMaps, 'default', opts(o));
+      return toList(await storage.getList(request));
+    };
+    const first = await read({ limit: 2 });
+    expect(first.items.map((i) => (i.metadata as { name: string }).name)).toEqual(['a', 'b']);
+    expect(first.metadata).toMatchObject({ remainingItemCount: 3 });
+    const revision = (first.metadata as { resourceVersion: string }).resourceVersion;
+    await put('bb');
+    await backend.delete('/registry/configmaps/default/d');
+    const seen: string[] = [];
+    let token = tokenOf(first);
+    while (token) {
+      const next = await read({ limit: 2, continueToken: token });
+      expect((next.metadata as { resourceVersion: string }).resourceVersion).toBe(revision);
+      seen.push(...next.items.map((i) => (i.metadata as { name: string }).name));
+      token = tokenOf(next);
+    }
+    expect(seen).toEqual(['c', 'd', 'e']);
   });
 });

@@ -4,7 +4,7 @@ import { specChanged } from './diff.js';
 import { generateName } from './names.js';
 import { dropEmptyMetadata, metaOf, nowTimestamp, validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';
 import { apiVersionOf, type ResourceEntry } from './resources.js';
-import type { RequestContext } from './context.js';
+import { addWarnings, type RequestContext } from './context.js';
 import { throwIfInvalid } from './validation.js';
 
 /**
@@ -59,7 +59,7 @@ export function beforeCreate(ctx: RequestContext, obj: KubeObject): void {
   dropEmptyMetadata(obj);
   throwIfInvalid(entry, obj, [...validateObjectMeta(entry, obj), ...entry.validate(obj), ...(entry.strategy.validate?.(obj) ?? [])]);
   entry.strategy.canonicalize?.(obj);
-  ctx.warnings?.push(...(entry.strategy.warnings?.(obj) ?? []));
+  addWarnings(ctx.warnings, entry.strategy.warnings?.(obj));
 }
 
 /**
@@ -101,7 +101,7 @@ export function beforeUpdate(ctx: RequestContext, input: KubeObject, old: KubeOb
     ...(entry.strategy.validateUpdate?.(obj, old) ?? entry.strategy.validate?.(obj) ?? []),
   ]);
   entry.strategy.canonicalize?.(obj);
-  ctx.warnings?.push(...(entry.strategy.warnings?.(obj, old) ?? []));
+  addWarnings(ctx.warnings, entry.strategy.warnings?.(obj, old));
   return obj;
 }
 

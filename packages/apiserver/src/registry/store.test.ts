@@ -1,4 +1,4 @@
-import { isStatusError, type KubeObject } from '@kapi/apimachinery';
+import { isStatusError, parseFieldSelector, parseLabelSelector, type KubeObject } from '@kapi/apimachinery';
 import { createMemoryBackend, type StorageBackend } from '@kapi/storage';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ALL_GROUPS } from '../../test/harness.js';
@@ -6,6 +6,7 @@ import { createAdmissionChain } from '../admission/chain.js';
 import type { AdmissionPlugin } from '../admission/types.js';
 import { withBuiltinStrategies } from '../builtin-strategies.js';
 import { groupPlugin, type Strategy } from '../plugin.js';
+import type { ObjectStorage } from '../storage/interfaces.js';
 import { createObjectStorage } from '../storage/object-storage.js';
 import { ALL_OBJECTS } from './list-options.js';
 import { createResourceRegistry, type ResourceRegistry } from './resources.js';
@@ -31,13 +32,13 @@ describe('Store', () => {
   let store: Store;
   let writes: [WriteType, string][];
 
-  const build = (options: { admission?: AdmissionPlugin[]; flunder?: Strategy } = {}) => {
+  const build = (options: { admission?: AdmissionPlugin[]; flunder?: Strategy; wrap?: (s: ObjectStorage) => ObjectStorage } = {}) => {
     backend = createMemoryBackend();
     const plugins = ALL_GROUPS.map((g) => (g.group === FLUNDER && options.flunder ? groupPlugin(g, { Flunder: options.flunder }) : groupPlugin(g)));
     registry = createResourceRegistry(withBuiltinStrategies(plugins));
     writes = [];
     store = createStore({
-      storage: createObjectStorage(backend),
+      storage: (options.wrap ?? ((s) => s))(createObjectStorage(backend)),
       admission: createAdmissionChain(options.admission ?? []),
       onWrite: (entry, type, obj) => writes.push([type, `${entry.info.plural}/${(obj.metadata as { name: string }).name}`]),
     });
@@ -244,6 +245,194 @@ describe('Store', () => {
       expect(await failure(store.get(ctx('configmaps'), 'broken'))).toMatchObject({ code: 500 });
       await store.forceDeleteCorrupt(ctx('configmaps'), 'broken', {}, true);
       expect(await failure(store.get(ctx('configmaps'), 'broken'))).toMatchObject({ code: 404 });
+    });
+  });
+  const nameOf = (obj: KubeObject) => (obj.metadata as { name: string }).name;
+  const rvOf = (obj: KubeObject) => (obj.metadata as { resourceVersion: string }).resourceVersion;
+  const names = async (plural: string, namespace = 'default') => (await store.list(ctx(plural, namespace), ALL_OBJECTS)).items.map(nameOf);
+
+  describe('create, further', () => {
+    it('sets no generation on kinds without a spec, and drops a namespace given for a cluster-scoped kind', async () => {
+      const c = await store.create(ctx('configmaps'), cm('g', { generation: 4 }));
+      expect(c.metadata).not.toHaveProperty('generation');
+      const role = await store.create(ctx('clusterroles'), { metadata: { name: 'r', namespace: 'default' }, rules: [] });
+      expect(role.metadata).not.toHaveProperty('namespace');
+      expect(await store.find(ctx('clusterroles'), 'r')).toBeDefined();
+    });
+
+    it('refuses an invalid object (422 Invalid) before storing or telling anyone', async () => {
+      expect(await failure(store.create(ctx('configmaps'), cm('Not_A_Name')))).toMatchObject({ code: 422, reason: 'Invalid' });
+      expect(await names('configmaps')).toEqual([]);
+      expect(writes).toEqual([]);
+    });
+
+    it('drops the client\'s status for kinds with a status subresource; a strategy that sets one wins', async () => {
+      const f = await store.create(ctx('flunders'), { metadata: { name: 'f' }, status: { anything: 'x' } } as KubeObject);
+      expect(f.status).toBeUndefined();
+      const ns = await store.create(ctx('namespaces'), { metadata: { name: 'ns' }, status: { phase: 'Terminating' } });
+      expect(ns.status).toEqual({ phase: 'Active' });
+    });
+  });
+
+  describe('update, further', () => {
+    it('runs mutating admission before the strategy (old generation) and validating admission after it (generation bumped)', async () => {
+      const seen: string[] = [];
+      const describeAttrs = (phase: string) => (a: Parameters<NonNullable<AdmissionPlugin['mutate']>>[0]) => {
+        if (a.resource.kind !== 'Flunder' || a.operation !== 'UPDATE') return;
+        const meta = a.object!.metadata as { generation?: number; annotations?: Record<string, string> };
+        const old = a.oldObject!.spec as { reference?: string } | undefined;
+        seen.push(`${phase} generation=${meta.generation} prepared=${meta.annotations?.prepared ?? '-'} old=${old?.reference ?? '-'}`);
+      };
+      build({
+        admission: [{ name: 'Order', mutate: describeAttrs('mutate'), validate: describeAttrs('validate') }],
+        flunder: { prepareForUpdate: (obj) => void ((obj.metadata as Record<string, unknown>).annotations = { prepared: 'yes' }) },
+      });
+      await store.create(ctx('flunders'), { metadata: { name: 'f' }, spec: { reference: 'a' } } as KubeObject);
+      const { obj } = await store.update(ctx('flunders'), 'f', (current) => ({ ...current!, spec: { reference: 'b' } }));
+      expect(seen).toEqual(['mutate generation=1 prepared=- old=a', 'validate generation=2 prepared=yes old=a']);
+      expect((obj.metadata as { generation: number }).generation).toBe(2);
+    });
+
+    it('collects Strategy.warnings on update, once even when the write is retried after losing a race', async () => {
+      build({ flunder: { warnings: (_obj, old) => [old ? 'updating flunder' : 'creating flunder'] } });
+      const created = ctx('flunders');
+      await store.create(created, { metadata: { name: 'f' } });
+      expect(created.warnings).toEqual(['creating flunder']);
+      const updated = ctx('flunders');
+      let attempts = 0;
+      const { obj } = await store.update(updated, 'f', async (current) => {
+        // Another writer gets in between this attempt's read and its write: the Store tries again.
+        if (attempts++ === 0) await store.update(ctx('flunders'), 'f', (c) => ({ ...c!, metadata: { ...c!.metadata, labels: { by: 'other' } } }));
+        return { ...current!, spec: { reference: 'mine' } };
+      });
+      expect(attempts).toBe(2);
+      expect(obj).toMatchObject({ metadata: { labels: { by: 'other' } }, spec: { reference: 'mine' } });
+      expect(updated.warnings).toEqual(['updating flunder']);
+    });
+
+    it('is a 404 for a missing object when the kind does not allow create on update, or when the body names a resourceVersion', async () => {
+      build({ flunder: { allowCreateOnUpdate: false } });
+      expect(await failure(store.update(ctx('flunders'), 'none', () => ({ metadata: { name: 'none' } })))).toMatchObject({ code: 404, reason: 'NotFound' });
+      expect(await failure(store.update(ctx('configmaps'), 'none', () => cm('none', { resourceVersion: '5' })))).toMatchObject({ code: 404 });
+      // A caller may still force the create (server-side apply does).
+      expect((await store.update(ctx('flunders'), 'forced', () => ({ metadata: { name: 'forced' } }), { allowCreate: true })).created).toBe(true);
+      expect(writes).toEqual([['ADDED', 'flunders/forced']]);
+    });
+
+    it('keeps an object being deleted while finalizers remain, and its deletionTimestamp whatever the client sends', async () => {
+      await store.create(ctx('configmaps'), cm('held', { finalizers: ['a.example.com/x', 'b.example.com/y'] }));
+      const { obj: deleting } = await store.delete(ctx('configmaps'), 'held');
+      const ts = (deleting.metadata as { deletionTimestamp: string }).deletionTimestamp;
+      const { obj, removed } = await store.update(ctx('configmaps'), 'held', (c) => ({
+        ...c!, metadata: { ...c!.metadata, finalizers: ['b.example.com/y'], deletionTimestamp: undefined },
+      }));
+      expect(removed).toBeUndefined();
+      expect(obj.metadata).toMatchObject({ finalizers: ['b.example.com/y'], deletionTimestamp: ts });
+    });
+  });
+
+  describe('delete, further', () => {
+    it('answers failed preconditions with kube\'s Conflict message, and keeps the object', async () => {
+      const created = await store.create(ctx('configmaps'), cm('p'));
+      const uid = (created.metadata as { uid: string }).uid;
+      expect(await failure(store.delete(ctx('configmaps'), 'p', { preconditions: { uid: 'nope' } }))).toEqual({
+        code: 409, reason: 'Conflict',
+        message: `Operation cannot be fulfilled on configmaps "p": Precondition failed: UID in precondition: nope, UID in object meta: ${uid}`,
+      });
+      expect((await store.delete(ctx('configmaps'), 'p', { preconditions: { uid, resourceVersion: rvOf(created) } })).removed).toBe(true);
+      expect(await failure(store.delete(ctx('configmaps'), 'p', { preconditions: { uid } }))).toMatchObject({ code: 404 });
+    });
+
+    it('asks validating admission, which can refuse it', async () => {
+      const ops: string[] = [];
+      build({ admission: [{ name: 'NoDelete', validate: (a) => {
+        ops.push(`${a.operation} ${(a.oldObject?.metadata as { name?: string } | undefined)?.name ?? '-'}`);
+        if (a.operation === 'DELETE') throw new Error('not today');
+      } }] });
+      await store.create(ctx('configmaps'), cm('kept'));
+      await expect(store.delete(ctx('configmaps'), 'kept')).rejects.toThrow('not today');
+      expect(ops).toEqual(['CREATE -', 'DELETE kept']);
+      expect(await store.find(ctx('configmaps'), 'kept')).toBeDefined();
+      expect(writes).toEqual([['ADDED', 'configmaps/kept']]);
+    });
+
+    it('tells onWrite only of real writes: a second delete of a held object writes nothing', async () => {
+      await store.create(ctx('configmaps'), cm('h', { finalizers: ['example.com/hold'] }));
+      await store.delete(ctx('configmaps'), 'h');
+      await store.delete(ctx('configmaps'), 'h');
+      await failure(store.update(ctx('configmaps'), 'h', (c) => ({ ...c!, metadata: { ...c!.metadata, resourceVersion: '1' } })));
+      await store.update(ctx('configmaps'), 'h', (c) => ({ ...c!, metadata: { ...c!.metadata, finalizers: undefined } }));
+      expect(writes).toEqual([['ADDED', 'configmaps/h'], ['MODIFIED', 'configmaps/h'], ['DELETED', 'configmaps/h']]);
+    });
+  });
+
+  describe('deleteCollection, further', () => {
+    it('deletes what label and field selectors select, in the request namespace only', async () => {
+      for (const [name, app] of [['a1', 'a'], ['a2', 'a'], ['b1', 'b']]) await store.create(ctx('configmaps'), cm(name, { labels: { app } }));
+      await store.create(ctx('configmaps', 'other'), cm('a1', { labels: { app: 'a' } }));
+      await store.deleteCollection(ctx('configmaps'), { ...ALL_OBJECTS, labelSelector: parseLabelSelector('app=a'), fieldSelector: parseFieldSelector('metadata.name!=a2') });
+      expect(await names('configmaps')).toEqual(['a2', 'b1']);
+      expect(await names('configmaps', 'other')).toEqual(['a1']);
+    });
+
+    it('skips objects that are gone by the time their turn comes', async () => {
+      build({
+        wrap: (s) => ({
+          ...s,
+          // Someone else deletes `b` right after the list was read.
+          getList: async (req) => {
+            const page = await s.getList(req);
+            if ((await backend.get('/registry/configmaps/default/b')).kv) await backend.delete('/registry/configmaps/default/b');
+            return page;
+          },
+        }),
+      });
+      for (const name of ['a', 'b', 'c']) await store.create(ctx('configmaps'), cm(name));
+      const { list, results } = await store.deleteCollection(ctx('configmaps'), ALL_OBJECTS);
+      expect(list.items.map(nameOf)).toEqual(['a', 'b', 'c']);
+      expect(results.map((r) => nameOf(r.obj))).toEqual(['a', 'c']);
+      expect(await names('configmaps')).toEqual([]);
+    });
+  });
+
+  describe('dry run, further', () => {
+    it('fails a stale update with 409 and a missing one with 404, as the real request would', async () => {
+      const created = await store.create(ctx('configmaps'), cm('u'));
+      await store.update(ctx('configmaps'), 'u', (c) => ({ ...c!, data: { a: '2' } }));
+      const dry = ctx('configmaps', 'default', { dryRun: true });
+      expect(await failure(store.update(dry, 'u', () => cm('u', { resourceVersion: rvOf(created) })))).toMatchObject({ code: 409, reason: 'Conflict' });
+      expect(await failure(store.update(dry, 'none', () => cm('none'), { allowCreate: false }))).toMatchObject({ code: 404 });
+    });
+
+    it('a dry-run create on update, delete of a held object and deleteCollection store nothing', async () => {
+      await store.create(ctx('configmaps'), cm('held', { finalizers: ['example.com/hold'] }));
+      await store.create(ctx('configmaps'), cm('free'));
+      const before = await backend.currentRevision();
+      writes.length = 0;
+      const dry = ctx('configmaps', 'default', { dryRun: true });
+      const put = await store.update(dry, 'new', () => cm('new'));
+      expect(put.created).toBe(true);
+      expect((put.obj.metadata as { uid?: string }).uid).toBeDefined();
+      const held = await store.delete(dry, 'held');
+      expect(held.removed).toBe(false);
+      expect((held.obj.metadata as { deletionTimestamp?: string }).deletionTimestamp).toBeDefined();
+      expect((await store.deleteCollection(dry, ALL_OBJECTS)).results.map((r) => r.removed)).toEqual([true, false]);
+      expect(await backend.currentRevision()).toBe(before);
+      expect(await names('configmaps')).toEqual(['free', 'held']);
+      expect((await store.find(ctx('configmaps'), 'held'))!.metadata).not.toHaveProperty('deletionTimestamp');
+      expect(writes).toEqual([]);
+    });
+  });
+
+  describe('forceDeleteCorrupt, further', () => {
+    it('is a 404 for a missing object, and tells onWrite of the removal of a corrupt one', async () => {
+      expect(await failure(store.forceDeleteCorrupt(ctx('configmaps'), 'none', {}, true))).toMatchObject({ code: 404 });
+      await backend.create('/registry/configmaps/default/broken', new TextEncoder().encode('[]'));
+      // A normal delete cannot read it: kube's corrupt-object 500.
+      expect(await failure(store.delete(ctx('configmaps'), 'broken'))).toMatchObject({ code: 500, reason: 'InternalError' });
+      await store.forceDeleteCorrupt(ctx('configmaps'), 'broken', {}, true);
+      expect(writes).toEqual([['DELETED', 'configmaps/broken']]);
+      expect((await backend.get('/registry/configmaps/default/broken')).kv).toBeUndefined();
     });
   });
 });

@@ -1,4 +1,5 @@
 import { DELETE, newKeyExistsError, newKeyNotFoundError } from '@kapi/storage';
+import { encodeForStorage } from './codec.js';
 import type { ObjectStorage } from './interfaces.js';
 
 /**
@@ -16,15 +17,19 @@ export function dryRunnable(storage: ObjectStorage): (dryRun: boolean) => Object
     async guaranteedUpdate(key, tryUpdate, options = {}) {
       const current = await storage.get(key);
       if (!current && !options.ignoreNotFound) throw newKeyNotFoundError(key);
-      const given = current ? structuredClone(current) : undefined;
-      const next = await tryUpdate(given);
+      const next = await tryUpdate(current ? structuredClone(current) : undefined);
       if (next === DELETE) {
         if (!current) throw newKeyNotFoundError(key);
         return { deleted: current };
       }
-      return { obj: next, created: !current, written: next !== given };
+      // Written exactly when storage would write it: when the stored bytes would change (tryUpdate may change the
+      // object it was given in place, so identity says nothing).
+      if (current && sameBytes(encodeForStorage(next), encodeForStorage(current))) return { obj: current, created: false, written: false };
+      return { obj: next, created: !current, written: true };
     },
     async forceDelete() {},
   };
   return (dryRun) => (dryRun ? dry : storage);
 }
+
+const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i]);

@@ -1,5 +1,6 @@
 import { decodeProtobufObject, fieldNotSupported, newInvalid, type FieldError } from '@kapi/apimachinery';
 import type { DeleteOptions } from '../../registry/delete.js';
+import { queryFlag } from '../../registry/list-options.js';
 import { decodeLoose } from '../decode.js';
 import type { BodyFormat } from '../negotiate.js';
 import { metaCodec } from '../respond.js';
@@ -29,10 +30,11 @@ export function parseDeleteOptions(query: URLSearchParams, format: BodyFormat, b
   if (grace !== null) options.gracePeriodSeconds = Number(grace);
   const policy = query.get('propagationPolicy');
   if (policy) options.propagationPolicy = policy;
-  const unsafe = query.get('ignoreStoreReadErrorWithClusterBreakingPotential');
-  if (unsafe !== null) options.ignoreStoreReadErrorWithClusterBreakingPotential = unsafe === 'true';
-  const orphan = query.get('orphanDependents');
-  if (orphan !== null) options.orphanDependents = orphan === 'true';
+  // Booleans as kube converts query parameters: only `false` and `0` (any case) are false (the Python client sends `True`).
+  const unsafe = queryFlag(query, 'ignoreStoreReadErrorWithClusterBreakingPotential');
+  if (unsafe !== undefined) options.ignoreStoreReadErrorWithClusterBreakingPotential = unsafe;
+  const orphan = queryFlag(query, 'orphanDependents');
+  if (orphan !== undefined) options.orphanDependents = orphan;
   const errs: FieldError[] = [];
   if (options.propagationPolicy !== undefined && !PROPAGATION_POLICIES.includes(options.propagationPolicy)) {
     errs.push(fieldNotSupported('propagationPolicy', options.propagationPolicy, PROPAGATION_POLICIES));

@@ -1,4 +1,5 @@
 import { applyDefaults, newBadRequest, newInvalid, newNotFound, type KubeObject } from '@kapi/apimachinery';
+import { queryFlag } from '../../registry/list-options.js';
 import { decodeLoose } from '../decode.js';
 import { checkFields, parseFieldValidation } from '../field-validation.js';
 import { applyConfiguration, fieldManagerOf, trackWrite } from '../managed-fields.js';
@@ -41,7 +42,10 @@ export async function patchHandler(scope: RequestScope): Promise<Response> {
   return reply(scope, result.obj, 200);
 }
 
-/** `force` (apply only): `true` or `false`; on another patch it is 422 as kube answers it. */
+/**
+ * `force` (apply only), read as kube converts booleans: only `false` and `0` (any case) are false, so the Python
+ * client's `True` forces; on another patch it is 422 as kube answers it.
+ */
 function parseForce(query: URLSearchParams, apply: boolean): boolean {
   const value = query.get('force');
   if (value === null || value === '') return false;
@@ -50,5 +54,5 @@ function parseForce(query: URLSearchParams, apply: boolean): boolean {
       { type: 'FieldValueForbidden', field: 'force', message: 'may not be specified for non-apply patch' },
     ]);
   }
-  return value === 'true' || value === '1';
+  return queryFlag(query, 'force') ?? false;
 }

@@ -71,7 +71,7 @@ export function reply(scope: RequestScope, obj: KubeObject, status: number, list
 /** A get or list response: gzip-compressed when allowed, asked for and large enough. */
 export function replyRead(scope: RequestScope, rendered: Rendered): Response {
   const size = typeof rendered.body === 'string' ? Buffer.byteLength(rendered.body) : rendered.body.length;
-  if (!scope.features.compression || size < GZIP_THRESHOLD_BYTES || !acceptsGzip(scope.request.headers.get('accept-encoding'))) {
+  if (!scope.features.compression || size <= GZIP_THRESHOLD_BYTES || !acceptsGzip(scope.request.headers.get('accept-encoding'))) {
     return response(rendered, 200, { Vary: 'Accept-Encoding' });
   }
   return response({ ...rendered, body: gzipSync(rendered.body) }, 200, { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' });
