@@ -4,3 +4,4 @@ export * from './errors.js';
 export * from './guaranteed-update.js';
 export * from './compactor.js';
 export * from './memory/index.js';
+export * from './backend-checks.js';
