@@ -5,3 +5,5 @@ export * from './guaranteed-update.js';
 export * from './compactor.js';
 export * from './memory/index.js';
 export * from './backend-checks.js';
+export * from './change-event.js';
+export * from './queued-watch-hub.js';
