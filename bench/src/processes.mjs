@@ -1,11 +1,14 @@
 // Every process the benchmark starts: the Kapi server, the baseline server, etcd and the load drivers. All of
-// them are tracked here and stopped on the way out, also on errors, signals and the run's deadline.
+// them are stopped on the way out, also on errors, signals and the run's deadline: tracked here, except etcd,
+// which @kapi/storage-etcd's test helpers start and kill when the process exits (every way out exits).
 import { fork, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { captureOutput, etcdBinary, freePort, startEtcd as startTestEtcd, waitForReady } from '@kapi/storage-etcd/testing';
+
+export { etcdBinary };
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const repoRoot = join(here, '..', '..');
@@ -53,41 +56,10 @@ export function stop(child, graceMs = 5000) {
   });
 }
 
-/** A free TCP port on the loopback interface. */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function waitFor(check, child, timeoutMs, what, output) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${what} exited during start:\n${output()}`);
-    if (await check().catch(() => false)) return;
-    await sleep(10);
-  }
-  child.kill('SIGKILL');
-  throw new Error(`${what} was not ready within ${timeoutMs} ms:\n${output()}`);
-}
-
-function capture(child) {
-  let out = '';
-  const keep = (chunk) => {
-    out += chunk.toString();
-    if (out.length > 64_000) out = out.slice(-32_000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  return () => out;
-}
+/** What a child printed: the last 32,000 characters or so, enough to tell why it failed. */
+const capture = (child) => captureOutput(child, 32_000);
 
 /**
  * Starts the built kapi-server on plain HTTP (loopback only, TLS off) and resolves once /readyz answers 200.
@@ -112,7 +84,8 @@ export async function startKapi({ backend, dataDir, etcdEndpoint, etcdPrefix }) 
   const child = track(spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: repoRoot }));
   const output = capture(child);
   const origin = `http://127.0.0.1:${port}`;
-  await waitFor(async () => (await fetch(`${origin}/readyz`, { signal: AbortSignal.timeout(1000) })).status === 200, child, 120_000, 'kapi-server', output);
+  const ready = async () => (await fetch(`${origin}/readyz`, { signal: AbortSignal.timeout(1000) })).status === 200;
+  await waitForReady(child, ready, { what: 'kapi-server', timeoutMs: 120_000, output, intervalMs: 10 });
   return { child, pid: child.pid, origin, readyMs: performance.now() - t0, output };
 }
 
@@ -157,41 +130,20 @@ export async function startBaselineServer() {
   const port = await freePort();
   const child = track(spawn(process.execPath, [join(here, 'baseline-server.mjs'), String(port)], { stdio: ['ignore', 'pipe', 'pipe'] }));
   const output = capture(child);
-  await waitFor(async () => output().includes('listening'), child, 10_000, 'baseline server', output);
+  await waitForReady(child, () => output().includes('listening'), { what: 'baseline server', timeoutMs: 10_000, output, intervalMs: 10 });
   return { child, pid: child.pid, origin: `http://127.0.0.1:${port}` };
 }
 
-/** The etcd binary on PATH (or $ETCD_BIN), or undefined. */
-export function etcdBinary() {
-  const bin = process.env.ETCD_BIN || 'etcd';
-  return spawnSync(bin, ['--version'], { stdio: 'ignore' }).status === 0 ? bin : undefined;
-}
-
-/** A single-member etcd on loopback ports with a temporary data dir (as @kapi/storage-etcd's tests run it). */
-export async function startEtcd(bin) {
-  const dataDir = tempDir('kapi-bench-etcd-');
-  const [clientPort, peerPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
-  const endpoint = `http://127.0.0.1:${clientPort}`;
-  const peer = `http://127.0.0.1:${peerPort}`;
-  const metrics = `http://127.0.0.1:${metricsPort}`;
-  const args = [
-    '--name', 'kapi-bench',
-    '--data-dir', dataDir,
-    '--listen-client-urls', endpoint,
-    '--advertise-client-urls', endpoint,
-    '--listen-peer-urls', peer,
-    '--initial-advertise-peer-urls', peer,
-    '--initial-cluster', `kapi-bench=${peer}`,
-    '--listen-metrics-urls', metrics,
-    '--log-level', 'warn',
-    // Room for 100,000 objects and their history in the full run.
-    '--quota-backend-bytes', String(8 * 1024 ** 3),
-  ];
-  const child = track(spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
-  const output = capture(child);
-  await waitFor(async () => (await (await fetch(`${metrics}/health`, { signal: AbortSignal.timeout(1000) })).json()).health === 'true', child, 30_000, 'etcd', output);
-  const version = spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0];
-  return { child, pid: child.pid, endpoint, version };
+/**
+ * A single-member etcd on loopback ports with a temporary data dir, as @kapi/storage-etcd's tests run it (the
+ * binary is $ETCD_BIN or etcd on PATH), with room for the full run.
+ */
+export async function startEtcd() {
+  // Room for 100,000 objects and their history in the full run.
+  const etcd = await startTestEtcd({ extraArgs: ['--quota-backend-bytes', String(8 * 1024 ** 3)] });
+  tempDirs.add(etcd.dataDir);
+  const version = spawnSync(etcdBinary(), ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0];
+  return { pid: etcd.pid, endpoint: etcd.endpoint, version, stop: () => etcd.stop() };
 }
 
 /**

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { baselineCodecs, baselineEtcd, baselineHttp } from './baselines.mjs';
 import { BACKENDS, PROFILES, SCENARIOS } from './config.mjs';
 import { configure, errorRow, log, results, rows, want } from './context.mjs';
-import { etcdBinary, killAll, repoRoot, serverMain, startEtcd, stop } from './processes.mjs';
+import { etcdBinary, killAll, repoRoot, serverMain, startEtcd } from './processes.mjs';
 import { markdownTable, mib } from './report.mjs';
 import { dataScenarios } from './scenario-data.mjs';
 import { watchScenario } from './scenario-watch.mjs';
@@ -111,7 +111,7 @@ async function main() {
   for (const note of skipped) log(note);
   let etcd;
   if (etcdBin) {
-    etcd = await startEtcd(etcdBin);
+    etcd = await startEtcd();
     log(`etcd: ${etcd.version} on ${etcd.endpoint}`);
   }
 
@@ -125,7 +125,7 @@ async function main() {
   if (want('watch')) {
     for (const backend of backends) await watchScenario(backend, etcd).catch((e) => errorRow('4', 'watch', backend, e));
   }
-  if (etcd) await stop(etcd.child);
+  if (etcd) await etcd.stop();
 }
 
 try {

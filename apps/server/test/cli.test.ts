@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { freePort } from '@kapi/storage-etcd/testing';
+import { captureOutput, freePort, signalAndWait, waitForReady } from '@kapi/storage-etcd/testing';
 
 // These tests run the built binary: `pnpm --filter @kapi/server build` first (turbo's test task does).
 const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
@@ -79,25 +79,15 @@ const hasKubectl = (() => {
 
 
 /** Starts the binary and resolves with its output once it has written the kubeconfig. */
-function startProcess(args: string[]): Promise<{ child: ChildProcess; output: () => string }> {
+async function startProcess(args: string[]): Promise<{ child: ChildProcess; output: () => string }> {
   const child = spawn(process.execPath, [main, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('admin kubeconfig:')) resolve({ child, output: () => output });
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`kapi-server exited with ${code}:\n${output}`)));
-  });
+  const output = captureOutput(child);
+  await waitForReady(child, () => output().includes('admin kubeconfig:'), { what: 'kapi-server', timeoutMs: 30_000, output });
+  return { child, output };
 }
 
-function stop(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    child.once('exit', (code) => resolve(code));
-    child.kill('SIGTERM');
-  });
-}
+/** SIGTERM, and the exit code. */
+const stop = (child: ChildProcess): Promise<number | null> => signalAndWait(child, 'SIGTERM');
 
 function getWithCa(url: string, ca: string, client?: { cert: string; key: string }): Promise<string> {
   return requestWithCa('GET', url, ca, undefined, {}, client);
@@ -120,10 +110,8 @@ function requestWithCa(
 function runToExit(args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [main, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => resolve({ code, output }));
+    const output = captureOutput(child);
+    child.once('exit', (code) => resolve({ code, output: output() }));
   });
 }
 

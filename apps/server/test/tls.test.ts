@@ -8,28 +8,40 @@ import { ensureSelfSignedCertificates, loadServingCertificate } from '../src/tls
 const tempDir = () => mkdtempSync(join(tmpdir(), 'kapi-tls-'));
 const mode = (file: string) => statSync(file).mode & 0o777;
 
+interface PairFiles {
+  ca: string;
+  caKey: string;
+  cert: string;
+  key: string;
+}
+
+/** A CA and a certificate it issued were written to `dataDir` under these names, keys readable by the owner only. */
+function expectFiles(files: PairFiles, dataDir: string, names: PairFiles): void {
+  const at = (name: string) => join(dataDir, name);
+  expect(files).toEqual({ ca: at(names.ca), caKey: at(names.caKey), cert: at(names.cert), key: at(names.key) });
+  expect(mode(files.key)).toBe(0o600);
+  expect(mode(files.caKey)).toBe(0o600);
+}
+
+/** Parses a CA and a certificate, asserting that the CA issued and signed it and that it is no CA itself. */
+function issuedBy(caPem: string, certPem: string): X509Certificate {
+  const ca = new X509Certificate(caPem);
+  const cert = new X509Certificate(certPem);
+  expect(ca.ca).toBe(true);
+  expect(cert.ca).toBe(false);
+  expect(cert.checkIssued(ca)).toBe(true);
+  expect(cert.verify(ca.publicKey)).toBe(true);
+  return cert;
+}
+
 describe('self-signed serving material', () => {
   it('is generated on first start: a CA and a serving certificate it signed, keys mode 0600', async () => {
     const dataDir = join(tempDir(), 'nested', '.kapi');
     const tls = await ensureSelfSignedCertificates({ dataDir, bindAddress: '127.0.0.1' });
     expect(tls.created).toEqual({ ca: true, cert: true });
-    expect(tls.files).toEqual({
-      ca: join(dataDir, 'ca.crt'),
-      caKey: join(dataDir, 'ca.key'),
-      cert: join(dataDir, 'apiserver.crt'),
-      key: join(dataDir, 'apiserver.key'),
-    });
-    expect(mode(tls.files.key)).toBe(0o600);
-    expect(mode(tls.files.caKey)).toBe(0o600);
+    expectFiles(tls.files, dataDir, { ca: 'ca.crt', caKey: 'ca.key', cert: 'apiserver.crt', key: 'apiserver.key' });
     expect(readFileSync(tls.files.ca, 'utf8')).toBe(tls.ca);
-
-    const ca = new X509Certificate(tls.ca);
-    const cert = new X509Certificate(tls.cert);
-    expect(ca.ca).toBe(true);
-    expect(cert.ca).toBe(false);
-    expect(cert.checkIssued(ca)).toBe(true);
-    expect(cert.verify(ca.publicKey)).toBe(true);
-    expect(cert.keyUsage).toContain('1.3.6.1.5.5.7.3.1'); // serverAuth
+    expect(issuedBy(tls.ca, tls.cert).keyUsage).toContain('1.3.6.1.5.5.7.3.1'); // serverAuth
   });
 
   it('covers 127.0.0.1, ::1, localhost and the bind address', async () => {
@@ -91,20 +103,9 @@ describe('generated client certificates', () => {
     const dataDir = tempDir();
     const first = await ensureClientCertificates({ dataDir });
     expect(first.created).toEqual({ ca: true, cert: true });
-    expect(first.files).toEqual({
-      ca: join(dataDir, 'client-ca.crt'),
-      caKey: join(dataDir, 'client-ca.key'),
-      cert: join(dataDir, 'admin.crt'),
-      key: join(dataDir, 'admin.key'),
-    });
-    expect(mode(first.files.caKey)).toBe(0o600);
-    expect(mode(first.files.key)).toBe(0o600);
-    const ca = new X509Certificate(first.ca);
-    const admin = new X509Certificate(first.admin.cert);
-    expect(ca.ca).toBe(true);
+    expectFiles(first.files, dataDir, { ca: 'client-ca.crt', caKey: 'client-ca.key', cert: 'admin.crt', key: 'admin.key' });
+    const admin = issuedBy(first.ca, first.admin.cert);
     expect(admin.subject).toBe('CN=kapi-admin\nO=system:masters');
-    expect(admin.checkIssued(ca)).toBe(true);
-    expect(admin.verify(ca.publicKey)).toBe(true);
     expect(admin.keyUsage).toEqual(['1.3.6.1.5.5.7.3.2']); // clientAuth only
 
     const second = await ensureClientCertificates({ dataDir });

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '@kapi/storage-etcd/testing';
+import { captureOutput, freePort, signalAndWait, waitForReady } from '@kapi/storage-etcd/testing';
 import { repoRoot } from './groups.js';
 
 export interface ServerProcess {
@@ -38,47 +38,22 @@ export async function startServerProcess(args: string[] = [], options: StartServ
   const child: ChildProcess = spawn(process.execPath, [main, '--data-dir', dataDir, ...portArgs, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`kapi-server did not start:\n${output}`));
-    }, 30_000);
-    let listenedAt = 0;
-    const onData = () => {
-      const match = /listening on (https?:\/\/\S+)/.exec(output);
-      if (!match) return;
-      // The admin kubeconfig is written right after the server listens: wait for its line (briefly).
-      listenedAt ||= Date.now();
-      if (!output.includes('admin kubeconfig') && Date.now() - listenedAt < 3000) {
-        setTimeout(onData, 20);
-        return;
-      }
-      clearTimeout(timer);
-      child.stdout!.off('data', onData);
-      resolve({
-        url: match[1].replace(/[)(,]+$/, ''),
-        dataDir,
-        kubeconfig: join(dataDir, 'admin.kubeconfig'),
-        output: () => output,
-        stop: () => signalAndWait(child, 'SIGTERM'),
-        kill: (signal = 'SIGKILL') => signalAndWait(child, signal),
-      });
-    };
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stdout!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`kapi-server exited with ${code}:\n${output}`));
-    });
-  });
-}
-
-function signalAndWait(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
-  return new Promise((done) => {
-    if (child.exitCode !== null || child.signalCode !== null) return done();
-    child.once('exit', () => done());
-    child.kill(signal);
-  });
+  const output = captureOutput(child);
+  const listening = () => /listening on (https?:\/\/\S+)/.exec(output())?.[1];
+  let listenedAt = 0;
+  const ready = () => {
+    if (!listening()) return false;
+    // The admin kubeconfig is written right after the server listens: wait for its line (briefly).
+    listenedAt ||= Date.now();
+    return output().includes('admin kubeconfig') || Date.now() - listenedAt >= 3000;
+  };
+  await waitForReady(child, ready, { what: 'kapi-server', timeoutMs: 30_000, output });
+  return {
+    url: listening()!.replace(/[)(,]+$/, ''),
+    dataDir,
+    kubeconfig: join(dataDir, 'admin.kubeconfig'),
+    output,
+    stop: () => signalAndWait(child, 'SIGTERM').then(() => {}),
+    kill: (signal = 'SIGKILL') => signalAndWait(child, signal).then(() => {}),
+  };
 }

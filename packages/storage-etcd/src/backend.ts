@@ -1,11 +1,15 @@
 import {
+  checkReadRevision,
+  checkWriteArgs,
+  failedWatch,
+  newClosedError,
   newCompactedError,
   newConflictError,
-  newInvalidObjectError,
   newKeyExistsError,
   newKeyNotFoundError,
   newTooLargeRevisionError,
-  newUnreachableError,
+  pageLimit,
+  watchStartError,
   type KeyValue,
   type ListResult,
   type StorageBackend,
@@ -53,21 +57,18 @@ export function createEtcdBackend(options: EtcdBackendOptions): StorageBackend {
   let closed = false;
 
   function checkOpen(): void {
-    if (closed) throw newUnreachableError('the backend is closed');
+    if (closed) throw newClosedError();
   }
 
   function checkWrite(key: string, value?: Uint8Array): Buffer {
     checkOpen();
-    if (typeof key !== 'string' || key === '') throw newInvalidObjectError(String(key), 'the key must be a non-empty string');
-    if (value !== undefined && !(value instanceof Uint8Array)) throw newInvalidObjectError(key, 'the value must be a Uint8Array');
+    checkWriteArgs(key, value);
     return keys.toEtcd(key);
   }
 
   function checkRevision(revision: number | undefined, key: string): number {
     checkOpen();
-    if (!revision) return 0;
-    if (!Number.isInteger(revision) || revision < 0) throw newInvalidObjectError(key, `invalid revision ${revision}`);
-    return revision;
+    return checkReadRevision(revision, key);
   }
 
   async function currentRevision(): Promise<number> {
@@ -151,7 +152,7 @@ export function createEtcdBackend(options: EtcdBackendOptions): StorageBackend {
 
     async list(opts): Promise<ListResult> {
       const revision = checkRevision(opts.revision, opts.prefix);
-      const limit = opts.limit && opts.limit > 0 ? Math.floor(opts.limit) : 0;
+      const limit = pageLimit(opts.limit);
       const r = keys.rangeOf(opts.prefix, opts.startKey);
       const res = await range({ key: r.key, range_end: r.rangeEnd, limit, revision }, opts.prefix);
       const kvs = res.kvs.map((kv) => toKeyValue(keys.fromEtcd(kv.key), kv));
@@ -228,13 +229,11 @@ export function createEtcdBackend(options: EtcdBackendOptions): StorageBackend {
     },
 
     watch(opts: WatchOptions, handlers: WatchHandlers): StorageWatch {
-      const after = opts.afterRevision;
-      if (closed) return failedWatch(handlers, newUnreachableError('the backend is closed'));
-      if (!Number.isInteger(after) || after < 0) {
-        return failedWatch(handlers, newInvalidObjectError(opts.prefix, `invalid watch revision ${after}`));
-      }
+      // etcd itself refuses a start revision below its compacted one, with the watch's first answer.
+      const refused = watchStartError(opts, closed);
+      if (refused) return failedWatch(handlers, refused);
       try {
-        return watches.start(opts.prefix, after, handlers);
+        return watches.start(opts.prefix, opts.afterRevision, handlers);
       } catch (err) {
         return failedWatch(handlers, err as Error);
       }
@@ -261,18 +260,8 @@ export function createEtcdBackend(options: EtcdBackendOptions): StorageBackend {
     async close() {
       if (closed) return;
       closed = true;
-      watches.closeAll(newUnreachableError('the backend is closed'));
+      watches.closeAll(newClosedError());
       client.close();
     },
   };
-}
-
-/** A watch that could not start: `onError` follows asynchronously unless it is stopped first. */
-function failedWatch(handlers: WatchHandlers, error: Error): StorageWatch {
-  let open = true;
-  queueMicrotask(() => {
-    if (open) handlers.onError(error);
-    open = false;
-  });
-  return { stop: () => void (open = false) };
 }

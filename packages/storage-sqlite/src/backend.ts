@@ -1,8 +1,12 @@
 import {
+  checkReadRevision,
+  checkWriteArgs,
+  failedWatch,
+  newClosedError,
   newCompactedError,
-  newInvalidObjectError,
   newTooLargeRevisionError,
-  newUnreachableError,
+  pageLimit,
+  watchStartError,
   type KeyValue,
   type ListResult,
   type StorageBackend,
@@ -58,23 +62,22 @@ export function createSqliteBackend(options: SqliteBackendOptions): StorageBacke
   let compaction: Promise<void> = Promise.resolve();
 
   function checkOpen(): void {
-    if (closed) throw newUnreachableError('the backend is closed');
+    if (closed) throw newClosedError();
   }
 
   function checkWrite(key: string, value?: Uint8Array): void {
     checkOpen();
-    if (typeof key !== 'string' || key === '') throw newInvalidObjectError(String(key), 'the key must be a non-empty string');
-    if (value !== undefined && !(value instanceof Uint8Array)) throw newInvalidObjectError(key, 'the value must be a Uint8Array');
+    checkWriteArgs(key, value);
   }
 
   /** Resolves the revision a read is served at: 0 → current; below the compacted revision → Compacted. */
   function readRevision(requested: number | undefined, key: string): number {
     checkOpen();
-    if (!requested) return state.revision;
-    if (!Number.isInteger(requested) || requested < 0) throw newInvalidObjectError(key, `invalid revision ${requested}`);
-    if (requested < state.compacted) throw newCompactedError(requested, state.compacted, key);
-    if (requested > state.revision) throw newTooLargeRevisionError(requested, state.revision, key);
-    return requested;
+    const at = checkReadRevision(requested, key);
+    if (!at) return state.revision;
+    if (at < state.compacted) throw newCompactedError(at, state.compacted, key);
+    if (at > state.revision) throw newTooLargeRevisionError(at, state.revision, key);
+    return at;
   }
 
   return {
@@ -91,7 +94,7 @@ export function createSqliteBackend(options: SqliteBackendOptions): StorageBacke
 
     async list(opts): Promise<ListResult> {
       const at = readRevision(opts.revision, opts.prefix);
-      const limit = opts.limit && opts.limit > 0 ? Math.floor(opts.limit) : 0;
+      const limit = pageLimit(opts.limit);
       const range = rangeOf(opts.prefix, opts.startKey);
       const kvs = queries.livePage(range, at, limit).map(rowKeyValue);
       const remaining = limit > 0 && kvs.length === limit ? queries.countLiveAt(range, at) - kvs.length : 0;
@@ -131,14 +134,10 @@ export function createSqliteBackend(options: SqliteBackendOptions): StorageBacke
     },
 
     watch(opts: WatchOptions, handlers: WatchHandlers): StorageWatch {
-      const after = opts.afterRevision;
-      if (closed) return hub.failed(handlers, newUnreachableError('the backend is closed'));
-      if (!Number.isInteger(after) || after < 0) {
-        return hub.failed(handlers, newInvalidObjectError(opts.prefix, `invalid watch revision ${after}`));
-      }
-      // Rows from `after + 1` on must still be in the table (etcd: start revision >= compacted revision).
-      if (after + 1 < state.compacted) return hub.failed(handlers, newCompactedError(after, state.compacted, opts.prefix));
-      return hub.add(opts.prefix, after, handlers);
+      // Rows from `afterRevision + 1` on must still be in the table.
+      const refused = watchStartError(opts, closed, state.compacted);
+      if (refused) return failedWatch(handlers, refused);
+      return hub.add(opts.prefix, opts.afterRevision, handlers);
     },
 
     async compact(rev) {
@@ -164,8 +163,7 @@ export function createSqliteBackend(options: SqliteBackendOptions): StorageBacke
       // Writes already submitted were promised an answer: commit them first.
       writer.flush();
       closed = true;
-      const err = newUnreachableError('the backend is closed');
-      hub.closeAll(err);
+      hub.closeAll(newClosedError());
       await compaction;
       db.close();
     },

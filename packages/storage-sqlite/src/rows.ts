@@ -1,4 +1,4 @@
-import type { KeyValue, StorageWatchEvent } from '@kapi/storage';
+import { changeEvent, type KeyValue, type StorageWatchEvent } from '@kapi/storage';
 
 /** One row of `kapi_log` as better-sqlite3 returns it (BLOBs as Buffers). */
 export interface Row {
@@ -23,14 +23,14 @@ export function deletedKeyValue(row: Row): KeyValue {
 }
 
 export function rowEvent(row: Row): StorageWatchEvent {
-  const prevKv: KeyValue | undefined =
-    row.old_value === null
-      ? undefined
-      : { key: row.name, value: row.old_value, createRevision: row.create_revision, modRevision: row.prev_revision };
-  if (row.deleted) return { type: 'DELETE', kv: deletedKeyValue(row), prevKv, created: false };
-  const event: StorageWatchEvent = { type: 'PUT', kv: rowKeyValue(row), created: row.created === 1 };
-  if (prevKv) event.prevKv = prevKv;
-  return event;
+  return changeEvent({
+    revision: row.id,
+    key: row.name,
+    value: row.deleted ? undefined : (row.value as Buffer),
+    createRevision: row.create_revision,
+    prevRevision: row.prev_revision,
+    prevValue: row.old_value ?? undefined,
+  });
 }
 
 /**

@@ -1,30 +1,30 @@
-import { newCompactedError, type StorageWatch, type WatchHandlers } from '@kapi/storage';
+import {
+  newCompactedError,
+  QueuedWatchHub,
+  type QueuedWatcher,
+  type StorageWatch,
+  type StorageWatchEvent,
+  type WatchHandlers,
+} from '@kapi/storage';
 import { rangeOf, type Range } from './queries.js';
 import { rowEvent, type Row } from './rows.js';
 
-/** Events delivered per turn before yielding to the event loop, so a long backlog does not starve writers. */
+/** Events delivered per turn before yielding to the event loop, and rows read per page of a backlog. */
 const BATCH = 512;
 /** A live watcher with more undelivered rows than this is moved aside and catches up from the table later. */
 const MAX_QUEUE = 10_000;
 
-interface Watcher {
-  readonly prefix: string;
+interface Watcher extends QueuedWatcher<Row> {
   readonly range: Range;
-  readonly handlers: WatchHandlers;
   /**
    * 'catchup': reads its backlog from the table, a page at a time, until it reaches the head; 'live': fed by
    * `publish` after each commit. New watchers and slow ("victim") ones catch up.
    */
   mode: 'catchup' | 'live';
-  queue: Row[];
-  head: number;
   /** The highest revision queued (live) or read (catch-up): rows at or below it are never queued again. */
   cursor: number;
   /** The highest revision handed to onEvent. */
   delivered: number;
-  scheduled: boolean;
-  open: boolean;
-  endError?: Error;
 }
 
 export interface RowSource {
@@ -41,10 +41,10 @@ export interface RowSource {
  * falls far behind drops its queue and goes back to reading the table, so a slow client never holds memory
  * for the whole stream; if compaction overtook it meanwhile, it ends with Compacted.
  */
-export class SqliteWatchHub {
-  private readonly watchers = new Set<Watcher>();
-
-  constructor(private readonly source: RowSource) {}
+export class SqliteWatchHub extends QueuedWatchHub<Row, Watcher> {
+  constructor(private readonly source: RowSource) {
+    super(BATCH);
+  }
 
   add(prefix: string, afterRevision: number, handlers: WatchHandlers): StorageWatch {
     const w: Watcher = {
@@ -62,16 +62,6 @@ export class SqliteWatchHub {
     this.watchers.add(w);
     this.schedule(w, false);
     return { stop: () => this.stop(w) };
-  }
-
-  /** A watch that could not start: `onError` follows asynchronously unless it is stopped first. */
-  failed(handlers: WatchHandlers, error: Error): StorageWatch {
-    let open = true;
-    queueMicrotask(() => {
-      if (open) handlers.onError(error);
-      open = false;
-    });
-    return { stop: () => void (open = false) };
   }
 
   /** Called after each commit with its rows, in revision order. */
@@ -94,48 +84,19 @@ export class SqliteWatchHub {
     }
   }
 
-  /** Ends every watch: queued events are still delivered, then `onError(error)`. */
-  closeAll(error: Error): void {
-    for (const w of this.watchers) {
-      w.endError = error;
-      this.schedule(w, false);
-    }
-    this.watchers.clear();
-  }
-
-  private schedule(w: Watcher, yieldFirst: boolean): void {
-    if (w.scheduled) return;
-    w.scheduled = true;
-    if (yieldFirst) setImmediate(() => this.drain(w));
-    else queueMicrotask(() => this.drain(w));
-  }
-
-  private drain(w: Watcher): void {
-    w.scheduled = false;
+  protected drain(w: Watcher): void {
     if (!w.open) return;
     if (w.mode === 'catchup' && w.head === w.queue.length && !w.endError) {
       if (!this.readBacklog(w)) return;
     }
-    for (let n = 0; w.open && w.head < w.queue.length; n++) {
-      if (n === BATCH) {
-        this.schedule(w, true);
-        return;
-      }
-      const row = w.queue[w.head++];
-      w.delivered = row.id;
-      try {
-        w.handlers.onEvent(rowEvent(row));
-      } catch (err) {
-        // A handler that throws is broken: stop it rather than skip events it would then miss.
-        this.end(w, err instanceof Error ? err : new Error(String(err)));
-        return;
-      }
-    }
-    if (!w.open) return;
-    w.queue = [];
-    w.head = 0;
+    if (!this.deliver(w)) return;
     if (w.endError) this.end(w, w.endError);
     else if (w.mode === 'catchup') this.schedule(w, true);
+  }
+
+  protected event(w: Watcher, row: Row): StorageWatchEvent {
+    w.delivered = row.id;
+    return rowEvent(row);
   }
 
   /** Reads the next page of a catching-up watcher's backlog; false when the watch ended instead. */
@@ -160,21 +121,5 @@ export class SqliteWatchHub {
     }
     if (rows.length > 0) w.cursor = rows[rows.length - 1].id;
     return true;
-  }
-
-  private end(w: Watcher, error: Error): void {
-    this.stop(w);
-    try {
-      w.handlers.onError(error);
-    } catch {
-      // Nothing is left to tell.
-    }
-  }
-
-  private stop(w: Watcher): void {
-    w.open = false;
-    w.queue = [];
-    w.head = 0;
-    this.watchers.delete(w);
   }
 }

@@ -4,3 +4,6 @@ export * from './errors.js';
 export * from './guaranteed-update.js';
 export * from './compactor.js';
 export * from './memory/index.js';
+export * from './backend-checks.js';
+export * from './change-event.js';
+export * from './queued-watch-hub.js';

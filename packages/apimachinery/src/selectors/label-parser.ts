@@ -8,6 +8,15 @@ import { scan, Token, type ScannedItem } from './label-lexer.js';
 import { isLabelKey } from './label-validation.js';
 
 const BINARY_OPERATORS = 'in, notin, =, ==, !=, gt, lt';
+const OPERATOR_OF: ReadonlyMap<Token, LabelOperator> = new Map<Token, LabelOperator>([
+  [Token.In, 'in'],
+  [Token.Equals, '='],
+  [Token.DoubleEquals, '=='],
+  [Token.GreaterThan, 'gt'],
+  [Token.LessThan, 'lt'],
+  [Token.NotIn, 'notin'],
+  [Token.NotEquals, '!='],
+]);
 
 // Thrown inside the parser only, and turned into its result at the top.
 interface ParseFailure {
@@ -64,24 +73,7 @@ function parse(items: ScannedItem[]): LabelRequirement[] {
 
   const parseOperator = (): LabelOperator => {
     const item = consume(false);
-    switch (item.tok) {
-      case Token.In:
-        return 'in';
-      case Token.Equals:
-        return '=';
-      case Token.DoubleEquals:
-        return '==';
-      case Token.GreaterThan:
-        return 'gt';
-      case Token.LessThan:
-        return 'lt';
-      case Token.NotIn:
-        return 'notin';
-      case Token.NotEquals:
-        return '!=';
-      default:
-        return fail(`found '${item.literal}', expected: ${BINARY_OPERATORS}`);
-    }
+    return OPERATOR_OF.get(item.tok) ?? fail(`found '${item.literal}', expected: ${BINARY_OPERATORS}`);
   };
 
   const parseIdentifiersList = (): Set<string> => {

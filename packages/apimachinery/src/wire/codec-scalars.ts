@@ -107,11 +107,8 @@ export function writeScalar(w: Writer, type: string, v: unknown, path: string): 
 
 /** An int64 read from the wire as a JS number; throws when the number could not hold it exactly. */
 export function exactNumber(v: LongLike, name: string): number {
-  if (typeof v === 'number') {
-    if (!Number.isSafeInteger(v)) throw new Error(`field ${name}: integer ${v} exceeds the precision of JSON numbers (2^53 - 1)`);
-    return v;
-  }
-  const n = v.toNumber();
+  const n = longToNumber(v);
+  // A Long prints its exact value, where the number it became would print a rounded one.
   if (!Number.isSafeInteger(n)) throw new Error(`field ${name}: integer ${v.toString()} exceeds the precision of JSON numbers (2^53 - 1)`);
   return n;
 }
@@ -124,21 +121,14 @@ export function readScalar(r: Reader, type: string, name = '<value>'): unknown {
     case 'bytes':
       return base64Of(r.bytes());
     case 'bool':
-      return r.bool();
     case 'double':
-      return r.double();
     case 'float':
-      return r.float();
     case 'int32':
-      return r.int32();
     case 'uint32':
-      return r.uint32();
     case 'sint32':
-      return r.sint32();
     case 'fixed32':
-      return r.fixed32();
     case 'sfixed32':
-      return r.sfixed32();
+      return r[type]();
     case 'int64':
     case 'uint64':
     case 'sint64':

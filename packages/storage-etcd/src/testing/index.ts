@@ -1,8 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort, signalAndWait, waitForReady } from './process.js';
+
+export * from './process.js';
 
 /**
  * Test helpers that run a real etcd: a single-member cluster on free loopback ports with a temporary data
@@ -29,6 +31,8 @@ export interface EtcdProcess {
   /** The client URL, for `--etcd-servers`. */
   readonly endpoint: string;
   readonly dataDir: string;
+  /** The running etcd's process id; undefined while it is stopped. */
+  readonly pid: number | undefined;
   /** Everything etcd printed. */
   output(): string;
   /** Stops etcd (SIGTERM, or SIGKILL with `kill`), keeping its data dir and ports for `start()`. */
@@ -46,6 +50,8 @@ export interface StartEtcdOptions {
   readyTimeoutMs?: number;
   /** Serve clients over TLS with this certificate and key (PEM files): the endpoint is then `https://`. */
   tls?: { certFile: string; keyFile: string };
+  /** More etcd flags (e.g. `--quota-backend-bytes`). */
+  extraArgs?: string[];
 }
 
 const running = new Set<ChildProcess>();
@@ -81,6 +87,7 @@ export async function startEtcd(options: StartEtcdOptions = {}): Promise<EtcdPro
     '--log-level', 'warn',
     ...(options.tls ? ['--cert-file', options.tls.certFile, '--key-file', options.tls.keyFile] : []),
     ...(options.progressNotifyInterval ? ['--experimental-watch-progress-notify-interval', options.progressNotifyInterval] : []),
+    ...(options.extraArgs ?? []),
   ];
   let output = '';
   let child: ChildProcess | undefined;
@@ -96,21 +103,25 @@ export async function startEtcd(options: StartEtcdOptions = {}): Promise<EtcdPro
       running.delete(proc);
       if (child === proc) child = undefined;
     });
-    await waitHealthy(metrics, proc, options.readyTimeoutMs ?? 30_000, () => output);
+    await waitForReady(proc, () => isHealthy(metrics), {
+      what: 'etcd',
+      timeoutMs: options.readyTimeoutMs ?? 30_000,
+      output: () => output,
+      intervalMs: 50,
+    });
   };
 
-  const stop = (signal: NodeJS.Signals = 'SIGTERM') =>
-    new Promise<void>((resolve) => {
-      const proc = child;
-      if (!proc || proc.exitCode !== null || proc.signalCode !== null) return resolve();
-      proc.once('exit', () => resolve());
-      proc.kill(signal);
-    });
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    if (child) await signalAndWait(child, signal);
+  };
 
   await start();
   return {
     endpoint,
     dataDir,
+    get pid() {
+      return child?.pid;
+    },
     output: () => output,
     stop,
     start,
@@ -121,31 +132,8 @@ export async function startEtcd(options: StartEtcdOptions = {}): Promise<EtcdPro
   };
 }
 
-async function waitHealthy(healthUrl: string, proc: ChildProcess, timeoutMs: number, output: () => string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`etcd exited during start:\n${output()}`);
-    try {
-      const res = await fetch(`${healthUrl}/health`, { signal: AbortSignal.timeout(1000) });
-      const body = (await res.json()) as { health?: string };
-      if (body.health === 'true') return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  proc.kill('SIGKILL');
-  throw new Error(`etcd did not become healthy within ${timeoutMs} ms:\n${output()}`);
-}
-
-/** A free TCP port on the loopback interface. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
+/** Whether etcd at `metricsUrl` answers its health check (served there over plain HTTP, whatever the client URLs use). */
+async function isHealthy(metricsUrl: string): Promise<boolean> {
+  const res = await fetch(`${metricsUrl}/health`, { signal: AbortSignal.timeout(1000) });
+  return ((await res.json()) as { health?: string }).health === 'true';
 }

@@ -1,12 +1,5 @@
-import {
-  newCompactedError,
-  newConflictError,
-  newInvalidObjectError,
-  newKeyExistsError,
-  newKeyNotFoundError,
-  newTooLargeRevisionError,
-  newUnreachableError,
-} from '../errors.js';
+import { checkReadRevision, checkWriteArgs, failedWatch, newClosedError, pageLimit, watchStartError } from '../backend-checks.js';
+import { newCompactedError, newConflictError, newKeyExistsError, newKeyNotFoundError, newTooLargeRevisionError } from '../errors.js';
 import type { KeyValue, ListResult, StorageBackend, StorageWatch, WatchHandlers, WatchOptions } from '../types.js';
 import { KeyIndex } from './key-index.js';
 import { EventLog, entryKeyValue, type LogEntry } from './log.js';
@@ -41,24 +34,23 @@ export function createMemoryBackend(options: MemoryBackendOptions = {}): Storage
   const waiters = new RevisionWaiters(options.futureRevisionTimeoutMs ?? 0, () => revision);
 
   function checkOpen(): void {
-    if (closed) throw newUnreachableError('the backend is closed');
+    if (closed) throw newClosedError();
   }
 
   function checkWrite(key: string, value?: Uint8Array): void {
     checkOpen();
-    if (typeof key !== 'string' || key === '') throw newInvalidObjectError(String(key), 'the key must be a non-empty string');
-    if (value !== undefined && !(value instanceof Uint8Array)) throw newInvalidObjectError(key, 'the value must be a Uint8Array');
+    checkWriteArgs(key, value);
   }
 
   /** Resolves the revision a read is served at: 0 → current; below the compacted revision → Compacted. */
   async function readRevision(requested: number | undefined, key: string): Promise<number> {
     checkOpen();
-    if (!requested) return revision;
-    if (!Number.isInteger(requested) || requested < 0) throw newInvalidObjectError(key, `invalid revision ${requested}`);
-    if (requested < compacted) throw newCompactedError(requested, compacted, key);
-    await waiters.wait(requested, key);
-    if (requested < compacted) throw newCompactedError(requested, compacted, key);
-    return requested;
+    const at = checkReadRevision(requested, key);
+    if (!at) return revision;
+    if (at < compacted) throw newCompactedError(at, compacted, key);
+    await waiters.wait(at, key);
+    if (at < compacted) throw newCompactedError(at, compacted, key);
+    return at;
   }
 
   function append(key: string, value: Uint8Array | undefined, head: LogEntry | undefined): LogEntry {
@@ -93,7 +85,7 @@ export function createMemoryBackend(options: MemoryBackendOptions = {}): Storage
 
     async list(opts): Promise<ListResult> {
       const at = await readRevision(opts.revision, opts.prefix);
-      const limit = opts.limit && opts.limit > 0 ? Math.floor(opts.limit) : 0;
+      const limit = pageLimit(opts.limit);
       const page = readPage(index, log, revision, { prefix: opts.prefix, startKey: opts.startKey, limit, revision: at });
       return { kvs: page.kvs, revision: at, more: page.remaining > 0, remaining: page.remaining };
     },
@@ -133,14 +125,10 @@ export function createMemoryBackend(options: MemoryBackendOptions = {}): Storage
     },
 
     watch(opts: WatchOptions, handlers: WatchHandlers): StorageWatch {
-      const after = opts.afterRevision;
-      if (closed) return hub.failed(handlers, newUnreachableError('the backend is closed'));
-      if (!Number.isInteger(after) || after < 0) {
-        return hub.failed(handlers, newInvalidObjectError(opts.prefix, `invalid watch revision ${after}`));
-      }
-      // Events from `after + 1` on must still be in the log (etcd: start revision >= compacted revision).
-      if (after + 1 < compacted) return hub.failed(handlers, newCompactedError(after, compacted, opts.prefix));
-      return hub.add(opts.prefix, after, handlers, () => log.after(after));
+      // Events from `afterRevision + 1` on must still be in the log.
+      const refused = watchStartError(opts, closed, compacted);
+      if (refused) return failedWatch(handlers, refused);
+      return hub.add(opts.prefix, opts.afterRevision, handlers, () => log.after(opts.afterRevision));
     },
 
     async compact(rev) {
@@ -159,7 +147,7 @@ export function createMemoryBackend(options: MemoryBackendOptions = {}): Storage
     async close() {
       if (closed) return;
       closed = true;
-      const err = newUnreachableError('the backend is closed');
+      const err = newClosedError();
       hub.closeAll(err);
       waiters.rejectAll(err);
     },

@@ -1,43 +1,11 @@
-import type { KeyValue, StorageWatchEvent } from '../types.js';
+import type { LoggedChange } from '../change-event.js';
+import type { KeyValue } from '../types.js';
 
-/**
- * One write, as kine stores it: a row per revision. A delete appends a tombstone (`value` undefined). The
- * previous value is kept inline (not as a link to the previous entry) so an event can carry its `prevKv` after
- * compaction dropped that entry, and so retained entries never pin a chain of history.
- */
-export interface LogEntry {
-  readonly revision: number;
-  readonly key: string;
-  /** The new value; undefined for a tombstone. */
-  readonly value: Uint8Array | undefined;
-  /** The key's create revision (for a tombstone: that of the deleted value). */
-  readonly createRevision: number;
-  /** Revision of the key's previous entry (a value or a tombstone); 0 when none. */
-  readonly prevRevision: number;
-  /** The key's value before this write; undefined when it did not exist. */
-  readonly prevValue: Uint8Array | undefined;
-}
+/** One write, as kine stores it: a row per revision (see {@link LoggedChange}). */
+export type LogEntry = LoggedChange;
 
 export function entryKeyValue(e: LogEntry): KeyValue {
   return { key: e.key, value: e.value as Uint8Array, createRevision: e.createRevision, modRevision: e.revision };
-}
-
-export function entryEvent(e: LogEntry): StorageWatchEvent {
-  const prevKv: KeyValue | undefined =
-    e.prevValue === undefined
-      ? undefined
-      : { key: e.key, value: e.prevValue, createRevision: e.createRevision, modRevision: e.prevRevision };
-  if (e.value === undefined) {
-    return {
-      type: 'DELETE',
-      kv: { key: e.key, value: e.prevValue as Uint8Array, createRevision: e.createRevision, modRevision: e.revision },
-      prevKv,
-      created: false,
-    };
-  }
-  const event: StorageWatchEvent = { type: 'PUT', kv: entryKeyValue(e), created: e.createRevision === e.revision };
-  if (prevKv) event.prevKv = prevKv;
-  return event;
 }
 
 /** The append-only event log, in revision order. Dense until compaction thins out the oldest part. */

@@ -1,28 +1,18 @@
-import type { StorageWatch, WatchHandlers } from '../types.js';
-import { entryEvent, type LogEntry } from './log.js';
+import { changeEvent } from '../change-event.js';
+import { QueuedWatchHub, type QueuedWatcher } from '../queued-watch-hub.js';
+import type { StorageWatch, StorageWatchEvent, WatchHandlers } from '../types.js';
+import type { LogEntry } from './log.js';
 
-/** Events delivered per turn before yielding to the event loop, so a long backlog does not starve writers. */
-const BATCH = 1024;
-
-interface Watcher {
-  readonly prefix: string;
-  readonly handlers: WatchHandlers;
-  queue: LogEntry[];
-  head: number;
+interface Watcher extends QueuedWatcher<LogEntry> {
   /** Highest revision queued: later duplicates (backfill overlapping live events) are dropped. */
   lastRevision: number;
-  scheduled: boolean;
-  open: boolean;
-  /** Set when the backend closes: delivered through onError once the queue drains. */
-  endError?: Error;
 }
 
-/**
- * Fans log entries out to watchers. Each watcher has its own queue, drained asynchronously (a microtask, then
- * `setImmediate` between batches), so a write never runs a handler and one slow handler never delays another.
- */
-export class WatchHub {
-  private readonly watchers = new Set<Watcher>();
+/** Fans log entries out to watchers, each with its own queue (see {@link QueuedWatchHub}). */
+export class WatchHub extends QueuedWatchHub<LogEntry, Watcher> {
+  constructor() {
+    super(1024);
+  }
 
   /** Subscribes first, then queues the backlog (entries after the requested revision), as etcd and kine do. */
   add(prefix: string, afterRevision: number, handlers: WatchHandlers, backlog: () => LogEntry[]): StorageWatch {
@@ -32,27 +22,8 @@ export class WatchHub {
     return { stop: () => this.stop(w) };
   }
 
-  /** A watch that could not start: `onError` follows asynchronously unless it is stopped first. */
-  failed(handlers: WatchHandlers, error: Error): StorageWatch {
-    let open = true;
-    queueMicrotask(() => {
-      if (open) handlers.onError(error);
-      open = false;
-    });
-    return { stop: () => void (open = false) };
-  }
-
   publish(entry: LogEntry): void {
     for (const w of this.watchers) this.offer(w, entry);
-  }
-
-  /** Ends every watch: queued events are still delivered, then `onError(error)`. */
-  closeAll(error: Error): void {
-    for (const w of this.watchers) {
-      w.endError = error;
-      this.schedule(w, false);
-    }
-    this.watchers.clear();
   }
 
   private offer(w: Watcher, e: LogEntry): void {
@@ -62,48 +33,11 @@ export class WatchHub {
     this.schedule(w, false);
   }
 
-  private schedule(w: Watcher, yieldFirst: boolean): void {
-    if (w.scheduled) return;
-    w.scheduled = true;
-    if (yieldFirst) setImmediate(() => this.drain(w));
-    else queueMicrotask(() => this.drain(w));
+  protected drain(w: Watcher): void {
+    if (this.deliver(w) && w.endError) this.end(w, w.endError);
   }
 
-  private drain(w: Watcher): void {
-    for (let n = 0; w.open && w.head < w.queue.length; n++) {
-      if (n === BATCH) {
-        w.scheduled = false;
-        this.schedule(w, true);
-        return;
-      }
-      const entry = w.queue[w.head++];
-      try {
-        w.handlers.onEvent(entryEvent(entry));
-      } catch (err) {
-        // A handler that throws is broken: stop it rather than skip events it would then miss.
-        this.end(w, err instanceof Error ? err : new Error(String(err)));
-        return;
-      }
-    }
-    w.queue = [];
-    w.head = 0;
-    w.scheduled = false;
-    if (w.open && w.endError) this.end(w, w.endError);
-  }
-
-  private end(w: Watcher, error: Error): void {
-    this.stop(w);
-    try {
-      w.handlers.onError(error);
-    } catch {
-      // Nothing is left to tell.
-    }
-  }
-
-  private stop(w: Watcher): void {
-    w.open = false;
-    w.queue = [];
-    w.head = 0;
-    this.watchers.delete(w);
+  protected event(_w: Watcher, entry: LogEntry): StorageWatchEvent {
+    return changeEvent(entry);
   }
 }
