@@ -1,7 +1,7 @@
 import type { UserInfo } from '../../admission/types.js';
 import type { AuthorizationAttributes, Authorizer, Decision, SubjectRules } from '../types.js';
 import { ruleAllows } from './evaluate.js';
-import { aggregateErrors, visitRulesFor } from './resolver.js';
+import { aggregateErrors, collectRulesFor, visitRulesFor } from './resolver.js';
 import type { PolicyRule, RbacSource } from './types.js';
 
 /**
@@ -30,13 +30,7 @@ export function createRbacAuthorizer(source: RbacSource): Authorizer {
     },
 
     async rulesFor(user: UserInfo, namespace: string): Promise<SubjectRules> {
-      const rules: PolicyRule[] = [];
-      const errors: string[] = [];
-      await visitRulesFor(source, user, namespace, (_from, rule, error) => {
-        if (rule) rules.push(rule);
-        if (error) errors.push(error);
-        return true;
-      });
+      const { rules, errors } = await collectRulesFor(source, user, namespace);
       return toSubjectRules(rules, errors);
     },
   };

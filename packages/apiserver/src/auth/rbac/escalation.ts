@@ -3,7 +3,7 @@ import type { AdmissionAttributes, AdmissionPlugin, UserInfo } from '../../admis
 import { jsonEqual } from '../../registry/diff.js';
 import type { Authorizer } from '../types.js';
 import { compactRules, compactString, covers } from './covers.js';
-import { aggregateErrors, roleReferenceRules, visitRulesFor } from './resolver.js';
+import { aggregateErrors, collectRulesFor, roleReferenceRules } from './resolver.js';
 import { RBAC_GROUP, type PolicyRule, type RbacSource, type RoleRef } from './types.js';
 
 /** kube's superuser group: the API server's own loopback connections use it, so it may always grant anything. */
@@ -27,21 +27,9 @@ const BINDINGS = new Set(['RoleBinding', 'ClusterRoleBinding']);
  * object as it will be stored, on every write path (create, update, patch, apply) and dry runs alike.
  */
 export function rbacEscalationPrevention(source: RbacSource, authorizer: Authorizer): AdmissionPlugin {
-  /** The rules `user` holds in `namespace`, and the errors resolving them (kube's RulesFor). */
-  const rulesFor = async (user: UserInfo, namespace: string) => {
-    const rules: PolicyRule[] = [];
-    const errors: string[] = [];
-    await visitRulesFor(source, user, namespace, (_, rule, error) => {
-      if (rule) rules.push(rule);
-      if (error) errors.push(error);
-      return true;
-    });
-    return { rules, errors };
-  };
-
   /** kube's ConfirmNoEscalation: the message naming what is missing, or undefined when the user holds it all. */
   const escalation = async (user: UserInfo, namespace: string, wanted: readonly PolicyRule[]): Promise<string | undefined> => {
-    const owner = await rulesFor(user, namespace);
+    const owner = await collectRulesFor(source, user, namespace);
     const { covered, missing } = covers(owner.rules, wanted);
     if (covered) return undefined;
     const descriptions = [...new Set(compactRules(missing).map(compactString))].sort();

@@ -106,6 +106,18 @@ export async function visitRulesFor(source: RbacSource, user: UserInfo, namespac
   if (namespace) await visitBindings(() => source.listRoleBindings(namespace), namespace);
 }
 
+/** Every rule `user` holds in `namespace`, and the errors met resolving them (kube's RulesFor). */
+export async function collectRulesFor(source: RbacSource, user: UserInfo, namespace: string): Promise<{ rules: PolicyRule[]; errors: string[] }> {
+  const rules: PolicyRule[] = [];
+  const errors: string[] = [];
+  await visitRulesFor(source, user, namespace, (_from, rule, error) => {
+    if (rule) rules.push(rule);
+    if (error) errors.push(error);
+    return true;
+  });
+  return { rules, errors };
+}
+
 /** kube's utilerrors aggregate message: one error as is, several (deduplicated) as `[a, b]`. */
 export function aggregateErrors(errors: readonly string[]): string {
   const unique = [...new Set(errors)];
