@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { newBadRequest, setOwn, type FieldError, type KubeObject } from '@kapi/apimachinery';
 import type { Strategy } from '../plugin.js';
 
@@ -37,7 +38,7 @@ function immutableErrors(obj: KubeObject, old: KubeObject, fields: string[]): Fi
     errs.push({ type: 'FieldValueForbidden', field: 'immutable', message: 'field is immutable when `immutable` is set' });
   }
   for (const f of fields) {
-    if (JSON.stringify(obj[f] ?? {}) !== JSON.stringify(old[f] ?? {})) {
+    if (!isDeepStrictEqual(obj[f] ?? {}, old[f] ?? {})) {
       errs.push({ type: 'FieldValueForbidden', field: f, message: 'field is immutable when `immutable` is set' });
     }
   }
