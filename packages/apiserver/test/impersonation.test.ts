@@ -49,6 +49,14 @@ describe('impersonation', () => {
     const event = audit.find((e) => e.requestURI === WHOAMI);
     expect(event.user.username).toBe('kapi-admin');
     expect(event.impersonatedUser).toMatchObject({ username: 'alice', groups: ['g1', 'system:authenticated'] });
+    // Extra keys are data: __proto__ and constructor are keys like any other.
+    const hostile = await req('POST', WHOAMI, {
+      'Impersonate-User': 'alice', 'Impersonate-Extra-__proto__': 'a', 'Impersonate-Extra-Constructor': 'b',
+    }, 'admin', { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' });
+    expect(hostile.status).toBe(201);
+    expect(hostile.body.status.userInfo.extra).toEqual(JSON.parse('{"__proto__":["a"],"constructor":["b"]}'));
+    const deniedHostile = await req('GET', SECRETS, { 'Impersonate-User': 'alice', 'Impersonate-Extra-__proto__': 'a' }, 'jane');
+    expect(deniedHostile.status).toBe(403);
     // A service account gets its fixed groups when none are given.
     const sa = await req('POST', WHOAMI, { 'Impersonate-User': 'system:serviceaccount:team:bot' }, 'admin', { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' });
     expect(sa.body.status.userInfo).toEqual({

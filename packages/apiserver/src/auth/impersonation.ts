@@ -72,7 +72,8 @@ export async function impersonate(requester: UserInfo, headers: Headers, authori
   let username = '';
   let uid: string | undefined;
   let groups: string[] = [];
-  const extra: Record<string, string[]> = {};
+  // A Map: extra keys come from header names, and `__proto__` is one like any other.
+  const extra = new Map<string, string[]>();
   for (const request of requests) {
     const attributes: AuthorizationAttributes = {
       user: requester, verb: 'impersonate', resourceRequest: true, path: '', apiGroup: '', apiVersion: 'v1',
@@ -94,7 +95,7 @@ export async function impersonate(requester: UserInfo, headers: Headers, authori
         break;
       case 'UserExtra':
         Object.assign(attributes, { apiGroup: AUTHENTICATION_GROUP, resource: 'userextras', subresource: request.key! });
-        (extra[request.key!] ??= []).push(request.name);
+        extra.set(request.key!, [...(extra.get(request.key!) ?? []), request.name]);
         break;
       case 'UID':
         Object.assign(attributes, { apiGroup: AUTHENTICATION_GROUP, resource: 'uids' });
@@ -109,5 +110,5 @@ export async function impersonate(requester: UserInfo, headers: Headers, authori
   } else if (!groups.includes(UNAUTHENTICATED_GROUP)) {
     groups.push(UNAUTHENTICATED_GROUP);
   }
-  return { username, groups, ...(uid ? { uid } : {}), ...(Object.keys(extra).length ? { extra } : {}) };
+  return { username, groups, ...(uid ? { uid } : {}), ...(extra.size ? { extra: Object.fromEntries(extra) } : {}) };
 }
