@@ -16,7 +16,7 @@ describe('real clients against kapi-server over TLS', () => {
   }, 60_000);
   afterAll(async () => server?.stop());
 
-  it.skipIf(!hasPythonClient)('python3-kubernetes: list, create without kind, read, strategic and JSON patches, delete', () => {
+  it.skipIf(!hasPythonClient)('python3-kubernetes: list, create without kind, read, strategic and JSON patches, replace of a read object, delete', () => {
     const res = spawnSync(PYTHON, [join(import.meta.dirname, 'python/crud.py'), server.kubeconfig], { encoding: 'utf8', timeout: 60_000 });
     expect(res.stderr).toBe('');
     expect(res.status).toBe(0);
@@ -26,6 +26,7 @@ describe('real clients against kapi-server over TLS', () => {
       read: { resourceVersion: true, labels: { client: 'python' } },
       listed: ['from-python'],
       patched: { labels: { client: 'python', patched: 'strategic' }, data: { lang: 'py3' } },
+      replaced: { data: { lang: 'replaced' }, sameCreation: true },
       afterDelete: { status: 404, reason: 'NotFound' },
     });
   });

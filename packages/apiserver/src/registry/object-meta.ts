@@ -1,4 +1,4 @@
-import { isLabelKey, isLabelValue, type FieldError, type KubeObject } from '@kapi/apimachinery';
+import { isLabelKey, isLabelValue, parseRFC3339, type FieldError, type KubeObject } from '@kapi/apimachinery';
 import { isValidPathSegmentName, nameValidatorFor } from './names.js';
 import type { ResourceEntry } from './resources.js';
 
@@ -62,6 +62,21 @@ export function validateObjectMetaUpdate(obj: KubeObject, old: KubeObject): Fiel
     }
   }
   return errs;
+}
+
+/**
+ * Whether two metav1.Time texts are the same instant, as kube compares the times it decoded: any RFC 3339 form
+ * counts (`+00:00` as the Python client writes, `Z` as kube does); text that is no time equals only itself.
+ */
+export function sameTime(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'string' || typeof b !== 'string') return false;
+  try {
+    const [x, y] = [parseRFC3339(a), parseRFC3339(b)];
+    return x.seconds === y.seconds && x.nanos === y.nanos;
+  } catch {
+    return false;
+  }
 }
 
 /** An RFC 3339 timestamp with seconds precision, as metav1.Time serializes. */

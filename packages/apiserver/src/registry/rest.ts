@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { newBadRequest, type KubeObject } from '@kapi/apimachinery';
 import { specChanged } from './diff.js';
 import { generateName } from './names.js';
-import { dropEmptyMetadata, metaOf, nowTimestamp, validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';
+import { dropEmptyMetadata, metaOf, nowTimestamp, sameTime, validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';
 import { apiVersionOf, type ResourceEntry } from './resources.js';
 import { addWarnings, type RequestContext } from './context.js';
 import { throwIfInvalid } from './validation.js';
@@ -85,7 +85,8 @@ export function beforeUpdate(ctx: RequestContext, input: KubeObject, old: KubeOb
   }
   const meta = metaOf(obj);
   meta.uid ||= oldMeta.uid;
-  meta.creationTimestamp ||= oldMeta.creationTimestamp;
+  // Left out, or the same instant in another form: the stored text stays (a different time is refused below).
+  if (!meta.creationTimestamp || sameTime(meta.creationTimestamp, oldMeta.creationTimestamp)) meta.creationTimestamp = oldMeta.creationTimestamp;
   for (const f of ['deletionTimestamp', 'deletionGracePeriodSeconds', 'generation'] as const) {
     if (oldMeta[f] === undefined) delete meta[f];
     else meta[f] = oldMeta[f];

@@ -129,6 +129,21 @@ describe('Store', () => {
   });
 
   describe('update', () => {
+    it('takes creationTimestamp in any RFC 3339 form of the same instant (kept as stored); another time is 422', async () => {
+      const created = await store.create(ctx('configmaps'), cm('t'));
+      const stored = (created.metadata as { creationTimestamp: string }).creationTimestamp;
+      const withTime = (text: string) => (current: KubeObject | undefined) => ({ ...current!, metadata: { ...current!.metadata, creationTimestamp: text } });
+      // The Python client writes datetime.isoformat(): +00:00 where kube writes Z.
+      const { obj } = await store.update(ctx('configmaps'), 't', withTime(stored.replace('Z', '+00:00')));
+      expect((obj.metadata as { creationTimestamp: string }).creationTimestamp).toBe(stored);
+      const later = new Date(Date.parse(stored) + 1000).toISOString().replace('.000Z', 'Z');
+      for (const text of [later, stored.replace('Z', '.5Z'), 'not a time']) {
+        expect(await failure(store.update(ctx('configmaps'), 't', withTime(text)))).toMatchObject({
+          code: 422, message: `ConfigMap "t" is invalid: metadata.creationTimestamp: Invalid value: "${text}": field is immutable`,
+        });
+      }
+    });
+
     it('replaces the object, keeping system fields, and 409s a stale resourceVersion', async () => {
       const created = await store.create(ctx('configmaps'), cm('u'));
       const rv = (created.metadata as { resourceVersion: string }).resourceVersion;

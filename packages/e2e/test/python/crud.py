@@ -23,6 +23,11 @@ core.patch_namespaced_config_map("from-python", "default", {"metadata": {"labels
 core.patch_namespaced_config_map("from-python", "default", [{"op": "replace", "path": "/data/lang", "value": "py3"}])
 patched = core.read_namespaced_config_map("from-python", "default")
 out["patched"] = {"labels": patched.metadata.labels, "data": patched.data}
+# Read, change, replace: the model object goes back whole, its creationTimestamp as Python writes it (+00:00).
+current = core.read_namespaced_config_map("from-python", "default")
+current.data["lang"] = "replaced"
+replaced = core.replace_namespaced_config_map("from-python", "default", current)
+out["replaced"] = {"data": replaced.data, "sameCreation": replaced.metadata.creation_timestamp == current.metadata.creation_timestamp}
 core.delete_namespaced_config_map("from-python", "default")
 try:
     core.read_namespaced_config_map("from-python", "default")
