@@ -32,3 +32,17 @@ export type { AuthorizerFactory, AuthorizerHost } from './auth/host.js';
 export { rbacAuthorizer } from './auth/rbac-mode.js';
 export { isLongRunning } from './limits/long-running.js';
 export { createRbacAuthorizer } from './auth/rbac/index.js';
+export {
+  aesCbcTransformer,
+  aesGcmTransformer,
+  encryptedStorage,
+  identityTransformer,
+  loadEncryptionConfig,
+  prefixTransformers,
+  secretboxTransformer,
+  transformingBackend,
+  type EncryptionConfig,
+  type FromStorage,
+  type PrefixTransformer,
+  type ValueTransformer,
+} from './encryption/index.js';

@@ -37,7 +37,7 @@ export const DEFAULT_MAX_RETRIES = 32;
  * reads the key, calls `tryUpdate`, writes (update, create, or delete on DELETE), and starts over with fresh
  * state when another writer got there first. The returned `obj` is decoded from the stored kv, so it carries
  * the new revision. When the encoded bytes equal the stored ones nothing is written and the stored kv is
- * returned (no-op updates keep their resourceVersion, as in kube).
+ * returned (no-op updates keep their resourceVersion, as in kube), unless the stored kv is `stale`.
  */
 export async function guaranteedUpdate<T>(
   backend: StorageBackend,
@@ -57,7 +57,8 @@ export async function guaranteedUpdate<T>(
         return { deleted: await backend.delete(key, kv.modRevision) };
       }
       const bytes = codec.encode(next);
-      if (kv && sameBytes(bytes, kv.value)) return { obj: codec.decode(kv), kv, created: false };
+      // A stale value (an old encryption key) is written again even unchanged: that is how a replace re-encrypts.
+      if (kv && !kv.stale && sameBytes(bytes, kv.value)) return { obj: codec.decode(kv), kv, created: false };
       const written = kv ? await backend.update(key, bytes, kv.modRevision) : await backend.create(key, bytes);
       return { obj: codec.decode(written), kv: written, created: !kv };
     } catch (err) {

@@ -12,6 +12,12 @@ export interface KeyValue {
   createRevision: number;
   /** Revision of the last write to this key: the object's resourceVersion. */
   modRevision: number;
+  /**
+   * Set by a wrapper that transforms values (encryption at rest) when the stored bytes are not what a write would
+   * store now (written with an older key or provider): an update that leaves the value unchanged still writes it.
+   * Backends never set it.
+   */
+  stale?: boolean;
 }
 
 export interface GetOptions {

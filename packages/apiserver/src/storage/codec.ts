@@ -1,5 +1,6 @@
 import { StatusError, StatusReasons, type KubeObject } from '@kapi/apimachinery';
 import type { KeyValue } from '@kapi/storage';
+import { unreadableReason } from './unreadable.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -29,11 +30,15 @@ export class CorruptObjectError extends StatusError {
 }
 
 export function decodeFromStorage(kv: KeyValue): KubeObject {
+  const unreadable = unreadableReason(kv);
+  if (unreadable !== undefined) throw new CorruptObjectError(kv.key, unreadable);
   let obj: KubeObject;
   try {
     obj = JSON.parse(decoder.decode(kv.value)) as KubeObject;
   } catch (err) {
-    throw new CorruptObjectError(kv.key, (err as Error).message);
+    // kube's identity transformer names an encrypted value read without its encryption configuration.
+    const encrypted = Buffer.from(kv.value.subarray(0, 8)).toString('latin1') === 'k8s:enc:';
+    throw new CorruptObjectError(kv.key, encrypted ? 'identity transformer tried to read encrypted data' : (err as Error).message);
   }
   if (!obj || typeof obj !== 'object' || Array.isArray(obj) || typeof obj.metadata !== 'object' || obj.metadata === null) {
     throw new CorruptObjectError(kv.key, 'the stored value is not an object with metadata');
