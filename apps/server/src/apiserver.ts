@@ -25,6 +25,7 @@ import { createMemoryBackend, type StorageBackend } from '@kapi/storage';
 import { createEtcdBackend } from '@kapi/storage-etcd';
 import { createSqliteBackend } from '@kapi/storage-sqlite';
 import { secureDataDir } from './data-dir.js';
+import { loadEncryption } from './encryption.js';
 import { createWriteStream, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ServerConfig } from './flags.js';
@@ -132,9 +133,11 @@ export function openAuditLog(path: string | undefined, log: (level: number, mess
  */
 export function createKapiApiServer(config: ServerConfig, log: (level: number, message: string) => void): ApiServer {
   const audit = openAuditLog(config.auditLogPath, log);
+  const encryption = loadEncryption(config.encryptionProviderConfig, log);
   const storage = createStorage(config, log);
   const apiServer = createApiServer({
     storage,
+    encryption,
     plugins: GROUPS.map((definition) => groupPlugin(definition)),
     featureGates: config.featureGates,
     version: defaultVersionInfo(version),

@@ -67,6 +67,14 @@ export interface ServerConfig {
   requestTimeoutMs: number;
   /** `--audit-log-path`: audit events as JSON lines to this file (absolute), `-` for stdout; undefined = no audit. */
   auditLogPath?: string;
+  /** `--audit-policy-file`: the audit.k8s.io/v1 Policy (absolute); without it no event is logged, as in kube. */
+  auditPolicyFile?: string;
+  /** `--audit-log-maxage` (days), `--audit-log-maxbackup`, `--audit-log-maxsize` (MB): rotation; 0 = no limit. */
+  auditLogMaxAge: number;
+  auditLogMaxBackup: number;
+  auditLogMaxSize: number;
+  /** `--encryption-provider-config`: kube's EncryptionConfiguration for encryption at rest (absolute path). */
+  encryptionProviderConfig?: string;
 }
 
 export type CommandLine = { help: true } | { help: false; config: ServerConfig };
@@ -102,10 +110,33 @@ const FLAG_DOCS: FlagDoc[] = [
       "Enables anonymous requests to the secure port of the API server. Requests that are not rejected by another authentication method are treated as anonymous requests. Anonymous requests have a username of system:anonymous, and a group name of system:unauthenticated.",
   },
   {
+    name: 'audit-log-maxage',
+    type: 'int',
+    default: '0',
+    description: 'The maximum number of days to retain old audit log files based on the timestamp encoded in their filename.',
+  },
+  {
+    name: 'audit-log-maxbackup',
+    type: 'int',
+    default: '0',
+    description: "The maximum number of old audit log files to retain. Setting a value of 0 will mean there's no restriction on the number of files.",
+  },
+  {
+    name: 'audit-log-maxsize',
+    type: 'int',
+    default: '0',
+    description: 'The maximum size in megabytes of the audit log file before it gets rotated.',
+  },
+  {
     name: 'audit-log-path',
     type: 'string',
     description:
-      "If set, all requests coming to the apiserver will be logged to this file.  '-' means standard out. (audit.k8s.io/v1 Events at the Metadata level, one JSON line per request)",
+      "If set, all requests coming to the apiserver will be logged to this file.  '-' means standard out. (audit.k8s.io/v1 Events, one JSON line per stage, at the levels --audit-policy-file gives)",
+  },
+  {
+    name: 'audit-policy-file',
+    type: 'string',
+    description: 'Path to the file that defines the audit policy configuration. (Without it nothing is audited.)',
   },
   {
     name: 'authorization-mode',
@@ -132,6 +163,12 @@ const FLAG_DOCS: FlagDoc[] = [
     default: './.kapi',
     description:
       'Directory for the SQLite database of --storage-backend=sqlite (kapi.db), the generated TLS material (ca.crt, ca.key, apiserver.crt, apiserver.key) and the admin kubeconfig.',
+  },
+  {
+    name: 'encryption-provider-config',
+    type: 'string',
+    description:
+      'The file containing configuration for encryption providers to be used for storing secrets in etcd (apiserver.config.k8s.io/v1 EncryptionConfiguration: identity, aescbc, aesgcm, secretbox; any --storage-backend)',
   },
   { name: 'etcd-cafile', type: 'string', description: 'SSL Certificate Authority file used to secure etcd communication.' },
   { name: 'etcd-certfile', type: 'string', description: 'SSL certification file used to secure etcd communication.' },
@@ -269,7 +306,12 @@ const PARSE_OPTIONS = {
   'anonymous-auth': { type: 'string' },
   'client-ca-file': { type: 'string' },
   'token-auth-file': { type: 'string' },
+  'audit-log-maxage': { type: 'string' },
+  'audit-log-maxbackup': { type: 'string' },
+  'audit-log-maxsize': { type: 'string' },
   'audit-log-path': { type: 'string' },
+  'audit-policy-file': { type: 'string' },
+  'encryption-provider-config': { type: 'string' },
   'authorization-mode': { type: 'string', multiple: true },
   'bind-address': { type: 'string' },
   'data-dir': { type: 'string' },
@@ -360,6 +402,10 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
   if (requestTimeoutMs < 0) throw new FlagError('--request-timeout can not be negative value');
   const auditLogFlag = values['audit-log-path'];
   const auditLogPath = !auditLogFlag ? undefined : auditLogFlag === '-' ? '-' : resolve(cwd, auditLogFlag);
+  const auditLogMaxAge = nonNegative('audit-log-maxage', '0');
+  const auditLogMaxBackup = nonNegative('audit-log-maxbackup', '0');
+  const auditLogMaxSize = nonNegative('audit-log-maxsize', '0');
+  const optionalPath = (flag: 'audit-policy-file' | 'encryption-provider-config') => (values[flag] ? resolve(cwd, values[flag]) : undefined);
   const etcdCompactionIntervalMs = parseDuration(values['etcd-compaction-interval'] ?? '5m0s', 'etcd-compaction-interval');
   if (etcdCompactionIntervalMs < 0) throw new FlagError('--etcd-compaction-interval must be 0 (disabled) or positive');
   const etcdFile = (name: 'etcd-cafile' | 'etcd-certfile' | 'etcd-keyfile') => (values[name] ? resolve(cwd, values[name]) : undefined);
@@ -405,6 +451,11 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
       maxMutatingRequestsInflight,
       requestTimeoutMs,
       auditLogPath,
+      auditPolicyFile: optionalPath('audit-policy-file'),
+      auditLogMaxAge,
+      auditLogMaxBackup,
+      auditLogMaxSize,
+      encryptionProviderConfig: optionalPath('encryption-provider-config'),
     },
   };
 }

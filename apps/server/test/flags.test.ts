@@ -52,6 +52,11 @@ describe('parseFlags', () => {
       maxMutatingRequestsInflight: 200,
       requestTimeoutMs: 60_000,
       auditLogPath: undefined,
+      auditPolicyFile: undefined,
+      auditLogMaxAge: 0,
+      auditLogMaxBackup: 0,
+      auditLogMaxSize: 0,
+      encryptionProviderConfig: undefined,
     });
   });
 
@@ -64,6 +69,11 @@ describe('parseFlags', () => {
     expect(failure('--request-timeout=soon').message).toBe('invalid argument "soon" for "--request-timeout" flag: time: invalid duration "soon"');
     expect(config('--audit-log-path=logs/audit.log').auditLogPath).toBe(resolve(cwd, 'logs/audit.log'));
     expect(config('--audit-log-path=-').auditLogPath).toBe('-');
+    expect(config('--audit-policy-file=policy.yaml', '--audit-log-maxage=7', '--audit-log-maxbackup', '3', '--audit-log-maxsize=100')).toMatchObject({
+      auditPolicyFile: resolve(cwd, 'policy.yaml'), auditLogMaxAge: 7, auditLogMaxBackup: 3, auditLogMaxSize: 100,
+    });
+    expect(() => config('--audit-log-maxsize=-1')).toThrow('--audit-log-maxsize can not be negative value');
+    expect(config('--encryption-provider-config=enc.yaml').encryptionProviderConfig).toBe(resolve(cwd, 'enc.yaml'));
   });
 
   it('takes values as --flag=value and --flag value', () => {
