@@ -13,6 +13,7 @@ import {
   createApiServer,
   defaultVersionInfo,
   groupPlugin,
+  loadAuditPolicy,
   privilegedGroups,
   rbacAuthorizer,
   tokenFileAuthenticator,
@@ -20,14 +21,17 @@ import {
   type ApiServer,
   type Authenticator,
   type ApiServerOptions,
+  type AuditPolicy,
+  type AuditSink,
 } from '@kapi/apiserver';
 import { createMemoryBackend, type StorageBackend } from '@kapi/storage';
 import { createEtcdBackend } from '@kapi/storage-etcd';
 import { createSqliteBackend } from '@kapi/storage-sqlite';
 import { secureDataDir } from './data-dir.js';
 import { loadEncryption } from './encryption.js';
-import { createWriteStream, mkdirSync, openSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RotatingFile } from './audit-file.js';
 import type { ServerConfig } from './flags.js';
 
 /** kapi-server's version, set by tsup from package.json. */
@@ -108,23 +112,35 @@ export function createAuthorizers(config: ServerConfig, log: (level: number, mes
 }
 
 /**
- * `--audit-log-path`: `-` is stdout, anything else a file appended to (created 0600, its directory as needed). The
- * file is opened now, so a path that cannot be written fails the start as kube-apiserver's does.
+ * `--audit-log-path` with `--audit-policy-file`: `-` is stdout, anything else a file appended to (created 0600,
+ * its directory as needed) and rotated by `--audit-log-maxsize`, `-maxbackup` and `-maxage`. The policy and the
+ * file are opened now, so a bad policy or a path that cannot be written fails the start as kube-apiserver's does.
+ * Without a policy nothing is recorded, as in kube.
  */
-export function openAuditLog(path: string | undefined, log: (level: number, message: string) => void): { sink?: { write(line: string): void }; close(): Promise<void> } {
-  if (!path) return { close: async () => {} };
-  if (path === '-') return { sink: process.stdout, close: async () => {} };
-  let fd: number;
+export function openAuditLog(config: ServerConfig, log: (level: number, message: string) => void): { sink?: AuditSink; policy?: AuditPolicy; close(): Promise<void> } {
+  const none = { close: async () => {} };
+  const path = config.auditLogPath;
+  if (!path) return none;
+  if (!config.auditPolicyFile) {
+    log(0, 'audit log: no audit policy file provided (--audit-policy-file), no events will be recorded');
+    return none;
+  }
+  let policy: AuditPolicy;
   try {
-    mkdirSync(dirname(path), { recursive: true });
-    fd = openSync(path, 'a', 0o600);
+    policy = loadAuditPolicy(readFileSync(config.auditPolicyFile, 'utf8'));
+  } catch (error) {
+    throw new Error(`loading audit policy file "${config.auditPolicyFile}": ${(error as Error).message}`);
+  }
+  if (path === '-') return { sink: process.stdout, policy, close: async () => {} };
+  let file: RotatingFile;
+  try {
+    const rotation = { maxSizeMB: config.auditLogMaxSize, maxBackups: config.auditLogMaxBackup, maxAgeDays: config.auditLogMaxAge };
+    file = new RotatingFile(path, rotation, (error) => log(0, `audit log ${path}: ${error.message}`));
   } catch (error) {
     throw new Error(`unable to open --audit-log-path ${path}: ${(error as Error).message}`);
   }
-  const stream = createWriteStream(path, { fd });
-  stream.on('error', (error) => log(0, `audit log ${path}: ${error.message}`));
-  log(0, `audit log: ${path}`);
-  return { sink: stream, close: () => new Promise<void>((done) => stream.end(done)) };
+  log(0, `audit log: ${path} (policy ${config.auditPolicyFile})`);
+  return { sink: file, policy, close: () => file.close() };
 }
 
 /**
@@ -132,7 +148,7 @@ export function openAuditLog(path: string | undefined, log: (level: number, mess
  * of `--etcd-compaction-interval` while it serves).
  */
 export function createKapiApiServer(config: ServerConfig, log: (level: number, message: string) => void): ApiServer {
-  const audit = openAuditLog(config.auditLogPath, log);
+  const audit = openAuditLog(config, log);
   const encryption = loadEncryption(config.encryptionProviderConfig, log);
   const storage = createStorage(config, log);
   const apiServer = createApiServer({
@@ -152,6 +168,7 @@ export function createKapiApiServer(config: ServerConfig, log: (level: number, m
       requestTimeoutMs: config.requestTimeoutMs,
     },
     audit: audit.sink,
+    auditPolicy: audit.policy,
     compactionIntervalMs: config.etcdCompactionIntervalMs,
   });
   return {

@@ -31,6 +31,21 @@ export { createAccessFilter, type AccessFilter, type RequestUser } from './auth/
 export type { AuthorizerFactory, AuthorizerHost } from './auth/host.js';
 export { rbacAuthorizer } from './auth/rbac-mode.js';
 export { isLongRunning } from './limits/long-running.js';
+export {
+  auditAnnotate,
+  auditLog,
+  auditRequestObject,
+  auditResponseObject,
+  evaluatePolicy,
+  loadAuditPolicy,
+  METADATA_POLICY,
+  type AuditEvent,
+  type AuditLevel,
+  type AuditPolicy,
+  type AuditPolicyRule,
+  type AuditSink,
+  type AuditStage,
+} from './audit/index.js';
 export { createRbacAuthorizer } from './auth/rbac/index.js';
 export {
   aesCbcTransformer,

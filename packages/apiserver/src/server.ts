@@ -11,7 +11,7 @@ import { createAccessFilter } from './auth/filter.js';
 import type { AuthorizerFactory } from './auth/host.js';
 import type { Authenticator, Authorizer, PeerCertificate } from './auth/types.js';
 import { unionAuthorizer } from './auth/union.js';
-import { auditLog, type AuditSink } from './audit/index.js';
+import { auditLog, type AuditPolicy, type AuditSink } from './audit/index.js';
 import { withBuiltinStrategies } from './builtin-strategies.js';
 import { createDiscoveryRoutes } from './endpoints/discovery-routes.js';
 import { createHealthRoutes } from './endpoints/health.js';
@@ -61,8 +61,10 @@ export interface ApiServerOptions {
   authorizers?: (Authorizer | AuthorizerFactory)[];
   /** kube-apiserver's request limits (`--max-resource-write-bytes`, `--max-requests-inflight`, ...); kube's defaults. */
   limits?: RequestLimits;
-  /** `--audit-log-path`: one audit.k8s.io/v1 Event (Metadata level) per request, as a JSON line. Default none. */
+  /** `--audit-log-path`: audit.k8s.io/v1 Events as JSON lines, at `auditPolicy`'s levels. Default none. */
   audit?: AuditSink;
+  /** `--audit-policy-file` (loadAuditPolicy): which requests are audited at which level. Default: all at Metadata. */
+  auditPolicy?: AuditPolicy;
   /**
    * `--etcd-compaction-interval` in ms (kube's default, 5 minutes): storage history older than one interval is
    * compacted, which bounds the watch history and the lifetime of continue tokens. 0 disables compaction.
@@ -195,7 +197,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   // The filter chain in kube-apiserver's order: audit (outermost: it records the code the client got, whoever
   // answered), request timeout, authentication and authorization, then in-flight limits (so system:masters is
   // exempt) and the body size limit.
-  app.use('*', auditLog(options.audit));
+  app.use('*', auditLog(options.audit, options.auditPolicy));
   app.use('*', requestTimeout(options.limits));
   // Every request, discovery and health included, is authenticated then authorized before any route reads it.
   app.use('*', async (c, next) => {

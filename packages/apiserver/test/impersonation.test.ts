@@ -46,7 +46,7 @@ describe('impersonation', () => {
     }, 'admin', { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' });
     expect(who.status).toBe(201);
     expect(who.body.status.userInfo).toEqual({ username: 'alice', uid: 'u-1', groups: ['g1', 'system:authenticated'], extra: { scopes: ['view'] } });
-    const event = audit.find((e) => e.requestURI === WHOAMI);
+    const event = audit.find((e) => e.requestURI === WHOAMI && e.stage === 'ResponseComplete');
     expect(event.user.username).toBe('kapi-admin');
     expect(event.impersonatedUser).toMatchObject({ username: 'alice', groups: ['g1', 'system:authenticated'] });
     // Extra keys are data: __proto__ and constructor are keys like any other.

@@ -137,7 +137,7 @@ describe('request timeout (--request-timeout)', () => {
 });
 
 describe('audit log (--audit-log-path)', () => {
-  it('writes one audit.k8s.io/v1 Event per request at ResponseComplete: who, what, which object, the code', async () => {
+  it('writes audit.k8s.io/v1 Events at RequestReceived and ResponseComplete: who, what, which object, the code', async () => {
     const lines: string[] = [];
     const h = await startHarness({}, { audit: { write: (line) => lines.push(line) } });
     const headers = { 'user-agent': 'kubectl/v1.33.0 (linux/amd64)', 'x-forwarded-for': '10.0.0.7' };
@@ -150,11 +150,19 @@ describe('audit log (--audit-log-path)', () => {
     expect((await h.req('GET', '/version')).status).toBe(200);
 
     expect(lines.every((line) => line.endsWith('\n') && !line.slice(0, -1).includes('\n'))).toBe(true);
-    const events = lines.map((line) => JSON.parse(line));
-    expect(events).toHaveLength(6);
+    const all = lines.map((line) => JSON.parse(line));
+    expect(all.map((e) => e.stage)).toEqual(Array.from({ length: 6 }, () => ['RequestReceived', 'ResponseComplete']).flat());
+    for (let i = 0; i < all.length; i += 2) {
+      expect(all[i + 1].auditID).toBe(all[i].auditID);
+      expect(all[i].responseStatus).toBeUndefined();
+      expect(all[i].stageTimestamp).toBe(all[i].requestReceivedTimestamp);
+    }
+    const events = all.filter((e) => e.stage === 'ResponseComplete');
     const micro = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
     for (const e of events) {
-      expect(e).toMatchObject({ kind: 'Event', apiVersion: 'audit.k8s.io/v1', level: 'Metadata', stage: 'ResponseComplete' });
+      expect(e).toMatchObject({ kind: 'Event', apiVersion: 'audit.k8s.io/v1', level: 'Metadata' });
+      expect(e.requestObject).toBeUndefined();
+      expect(e.responseObject).toBeUndefined();
       expect(e.auditID).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       expect(e.user).toEqual({ username: 'system:anonymous', groups: ['system:unauthenticated'] });
       expect(e.requestReceivedTimestamp).toMatch(micro);
@@ -168,10 +176,11 @@ describe('audit log (--audit-log-path)', () => {
       ['create', `${CM}?fieldManager=test`, { resource: 'configmaps', namespace: 'default', apiVersion: 'v1' }, { metadata: {}, code: 201 }],
       ['get', `${CM}/audited`, ref, { metadata: {}, code: 200 }],
       ['delete', `${CM}/audited`, ref, { metadata: {}, code: 200 }],
-      ['get', `${CM}/audited`, ref, { metadata: {}, code: 404 }],
+      // A Status answer's bounded fields, at every level (kube's LogResponseObject).
+      ['get', `${CM}/audited`, ref, { metadata: {}, status: 'Failure', message: 'configmaps "audited" not found', reason: 'NotFound', details: { name: 'audited', kind: 'configmaps' }, code: 404 }],
       ['get', '/apis/apps/v1/namespaces/default/deployments/web/scale',
         { resource: 'deployments', namespace: 'default', name: 'web', apiGroup: 'apps', apiVersion: 'v1', subresource: 'scale' },
-        { metadata: {}, code: 404 }],
+        { metadata: {}, status: 'Failure', message: 'deployments.apps "web" not found', reason: 'NotFound', details: { name: 'web', group: 'apps', kind: 'deployments' }, code: 404 }],
       ['get', '/version', undefined, { metadata: {}, code: 200 }],
     ]);
     expect(events[0]).toMatchObject({ sourceIPs: ['10.0.0.7'], userAgent: 'kubectl/v1.33.0 (linux/amd64)' });
@@ -182,10 +191,11 @@ describe('audit log (--audit-log-path)', () => {
     const h = await startHarness({}, { audit: { write: (line) => lines.push(line) }, limits: { maxResourceWriteBytes: 10 } });
     expect((await h.req('POST', CM, configMap('too-big'))).status).toBe(413);
     const watch = await h.server.fetch(new Request(`http://kapi.test${CM}?watch=true`));
-    expect(lines).toHaveLength(1);
+    const stages = () => lines.map((line) => JSON.parse(line)).map((e) => [e.verb, e.stage, e.responseStatus?.code]);
+    expect(stages()).toEqual([['create', 'RequestReceived', undefined], ['create', 'ResponseComplete', 413], ['watch', 'RequestReceived', undefined], ['watch', 'ResponseStarted', 200]]);
     await watch.body!.cancel();
-    const events = lines.map((line) => JSON.parse(line));
-    expect(events.map((e) => [e.verb, e.responseStatus.code])).toEqual([['create', 413], ['watch', 200]]);
+    expect(stages()).toHaveLength(5);
+    expect(stages()[4]).toEqual(['watch', 'ResponseComplete', 200]);
   });
 
   it('does not fail requests when the sink throws', async () => {

@@ -1,5 +1,7 @@
 import type { UserInfo } from '../admission/types.js';
 import type { RequestInfo } from '../endpoints/request-info.js';
+import type { AuditResponseStatus } from './context.js';
+import type { AuditLevel, AuditStage } from './policy.js';
 
 /** audit.k8s.io/v1 ObjectReference: the object a resource request is about (empty fields are left out). */
 export interface AuditObjectRef {
@@ -11,13 +13,16 @@ export interface AuditObjectRef {
   subresource?: string;
 }
 
-/** One audit.k8s.io/v1 Event at the Metadata level: who did what to which object, and the response code. */
+/**
+ * One audit.k8s.io/v1 Event: who did what to which object, at which stage of the request, with the response's
+ * status; at the Request level the request's object, at RequestResponse the response's too.
+ */
 export interface AuditEvent {
   kind: 'Event';
   apiVersion: 'audit.k8s.io/v1';
-  level: 'Metadata';
+  level: Exclude<AuditLevel, 'None'>;
   auditID: string;
-  stage: 'ResponseComplete';
+  stage: AuditStage;
   requestURI: string;
   verb: string;
   user: UserInfo;
@@ -26,9 +31,26 @@ export interface AuditEvent {
   sourceIPs: string[];
   userAgent?: string;
   objectRef?: AuditObjectRef;
-  responseStatus: { metadata: Record<string, never>; code: number };
+  /** Absent at RequestReceived. */
+  responseStatus?: AuditResponseStatus;
+  requestObject?: unknown;
+  responseObject?: unknown;
   requestReceivedTimestamp: string;
   stageTimestamp: string;
+  annotations?: Record<string, string>;
+}
+
+/** An object as the event carries it: without metadata.managedFields (its list's items' too) when asked to omit them. */
+export function auditedObject(obj: unknown, omitManagedFields: boolean): unknown {
+  if (!omitManagedFields || typeof obj !== 'object' || obj === null || Array.isArray(obj)) return obj;
+  const withoutFields = (o: Record<string, unknown>) => {
+    const meta = o.metadata as Record<string, unknown> | undefined;
+    if (!meta || typeof meta !== 'object' || !Object.hasOwn(meta, 'managedFields')) return o;
+    const { managedFields: _omitted, ...rest } = meta;
+    return { ...o, metadata: rest };
+  };
+  const top = withoutFields(obj as Record<string, unknown>);
+  return Array.isArray(top.items) ? { ...top, items: top.items.map((i) => (typeof i === 'object' && i !== null ? withoutFields(i as Record<string, unknown>) : i)) } : top;
 }
 
 /** The object reference kube's audit records for a resource request. */

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { UserInfo } from '../admission/types.js';
-import { contextUser } from '../limits/middleware.js';
 import { isLongRunning, requestInfoOf } from '../limits/long-running.js';
-import { microTime, nowMicros, objectRefOf, sourceIPsOf, type AuditEvent } from './event.js';
+import { withAuditRecord, type AuditRecord } from './context.js';
+import { auditedObject, microTime, nowMicros, objectRefOf, sourceIPsOf, type AuditEvent } from './event.js';
+import { evaluatePolicy, METADATA_POLICY, type AuditDecision, type AuditPolicy, type AuditStage } from './policy.js';
 
 /** Where audit events go: one JSON line per call, newline included (a file stream or process.stdout fits). */
 export interface AuditSink {
@@ -18,17 +19,24 @@ function auditIdOf(headers: Headers): string {
   return given && given.length <= 128 && /^[\x21-\x7e]+$/.test(given) ? given : randomUUID();
 }
 
+const record = (u: UserInfo) => ({ username: u.username, ...(u.uid ? { uid: u.uid } : {}), groups: [...u.groups], ...(u.extra ? { extra: u.extra } : {}) });
+
 /**
- * `--audit-log-path` at the Metadata level: one audit.k8s.io/v1 Event per request, written at ResponseComplete
- * with the code the client got, whatever answered it (limits, authentication, authorization or the handler).
+ * `--audit-log-path` with `--audit-policy-file` (kube's WithAudit filter): audit.k8s.io/v1 Events as JSON lines,
+ * at the level the policy's first matching rule gives the request (no match: None, nothing written), one per stage
+ * the policy does not omit: RequestReceived once authentication knows the user, ResponseStarted when a watch's
+ * response begins, ResponseComplete with the code the client got (whatever answered: limits, authentication,
+ * authorization or the handler), Panic when the handler threw. A request that never got past authentication is
+ * written once, at ResponseStarted, as kube's failed-authentication audit does. At the Request level the event
+ * carries the decoded request body, at RequestResponse the response object too (both from the audit record the
+ * handlers fill, context.ts); a Status answer fills responseStatus at every level.
  *
- * The user is the one authentication stored as the context variable `user` (a UserInfo), read when the response
- * is complete, so it is there wherever the authentication middleware runs; without one it is system:anonymous.
- * The peer address comes from the fetch env: `remoteAddress`, or the node server's `incoming.socket`. Long-running requests
- * (watches) are written when their response stream ends. The response carries the `Audit-Id` header. A sink that
- * throws never fails the request.
+ * Authentication and impersonation report the users (auditAuthenticated, auditImpersonated): the policy sees the
+ * authenticated requester, the event records it as `user` and the impersonated one as `impersonatedUser`; a
+ * request without a known requester is recorded as system:anonymous. Without a policy every request is logged at Metadata. The
+ * response carries the `Audit-Id` header. A sink that throws never fails the request.
  */
-export function auditLog(sink: AuditSink | undefined): MiddlewareHandler {
+export function auditLog(sink: AuditSink | undefined, policy: AuditPolicy = METADATA_POLICY): MiddlewareHandler {
   if (!sink) return (_c, next) => next();
   return async (c, next) => {
     const received = nowMicros();
@@ -36,42 +44,57 @@ export function auditLog(sink: AuditSink | undefined): MiddlewareHandler {
     const url = new URL(request.url);
     const auditID = auditIdOf(request.headers);
     const info = requestInfoOf(request.method, url);
+    const verb = info?.verb ?? request.method.toLowerCase();
     const env = c.env as { remoteAddress?: string; incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-    const event = (code: number): AuditEvent => {
-      const user = contextUser(c) ?? ANONYMOUS;
-      // kube records the authenticated requester as `user` and whom it impersonated as `impersonatedUser`.
-      const requester = contextUser(c, 'impersonatedBy');
-      const record = (u: UserInfo) => ({ username: u.username, ...(u.uid ? { uid: u.uid } : {}), groups: [...u.groups], ...(u.extra ? { extra: u.extra } : {}) });
+
+    const event = (decision: AuditDecision, stage: AuditStage, code?: number): AuditEvent => {
+      const final = stage !== 'RequestReceived';
+      const status = audit.responseStatus?.code === code ? audit.responseStatus : { metadata: {} as Record<string, never>, code: code! };
       return {
         kind: 'Event',
         apiVersion: 'audit.k8s.io/v1',
-        level: 'Metadata',
+        level: decision.level as AuditEvent['level'],
         auditID,
-        stage: 'ResponseComplete',
+        stage,
         requestURI: url.pathname + url.search,
-        verb: info?.verb ?? request.method.toLowerCase(),
-        user: record(requester ?? user),
-        ...(requester ? { impersonatedUser: record(user) } : {}),
+        verb,
+        user: record(audit.requester ?? ANONYMOUS),
+        ...(audit.impersonated ? { impersonatedUser: record(audit.impersonated) } : {}),
         sourceIPs: sourceIPsOf(request.headers, env?.remoteAddress ?? env?.incoming?.socket?.remoteAddress),
         ...(request.headers.get('user-agent') ? { userAgent: request.headers.get('user-agent')! } : {}),
         ...(info ? { objectRef: objectRefOf(info) } : {}),
-        responseStatus: { metadata: {}, code },
+        ...(final ? { responseStatus: status } : {}),
+        ...(final && audit.requestObject !== undefined ? { requestObject: auditedObject(audit.requestObject, decision.omitManagedFields) } : {}),
+        ...(final && stage !== 'ResponseStarted' && audit.responseObject !== undefined ? { responseObject: auditedObject(audit.responseObject, decision.omitManagedFields) } : {}),
         requestReceivedTimestamp: microTime(received),
-        stageTimestamp: microTime(nowMicros()),
+        stageTimestamp: microTime(stage === 'RequestReceived' ? received : nowMicros()),
+        ...(Object.keys(audit.annotations).length ? { annotations: { ...audit.annotations } } : {}),
       };
     };
-    const emit = (code: number) => {
+    const emit = (stage: AuditStage, code?: number) => {
+      const decision = audit.decision!;
+      if (decision.level === 'None' || decision.omitStages.includes(stage)) return;
       try {
-        sink.write(JSON.stringify(event(code)) + '\n');
+        sink.write(JSON.stringify(event(decision, stage, code)) + '\n');
       } catch {
         // the audit sink failing is no reason to fail the request
       }
     };
+    const decide = () => (audit.decision = evaluatePolicy(policy, audit.requester ?? ANONYMOUS, verb, url.pathname, info));
+    const audit: AuditRecord = {
+      annotations: {},
+      authenticated() {
+        if (audit.decision) return;
+        decide();
+        emit('RequestReceived');
+      },
+    };
 
     try {
-      await next();
+      await withAuditRecord(audit, next);
     } catch (err) {
-      emit(500);
+      if (!audit.decision) decide();
+      emit('Panic', 500);
       throw err;
     }
     const res = c.res;
@@ -80,11 +103,18 @@ export function auditLog(sink: AuditSink | undefined): MiddlewareHandler {
     } catch {
       // immutable headers (a fetched response): the event is written all the same
     }
-    if (res.body && isLongRunning(request.method, url)) {
-      c.res = new Response(onEnd(res.body, () => emit(res.status)), res);
+    if (!audit.decision) {
+      // Never authenticated (401, or refused before): one event, as kube's failed-authentication audit writes it.
+      decide();
+      emit('ResponseStarted', res.status);
       return;
     }
-    emit(res.status);
+    if (res.body && isLongRunning(request.method, url)) {
+      emit('ResponseStarted', res.status);
+      c.res = new Response(onEnd(res.body, () => emit('ResponseComplete', res.status)), res);
+      return;
+    }
+    emit('ResponseComplete', res.status);
   };
 }
 

@@ -1,5 +1,6 @@
 import { newInternalError } from '@kapi/apimachinery';
 import type { UserInfo } from '../admission/types.js';
+import { auditAnnotate, auditAuthenticated, auditImpersonated } from '../audit/context.js';
 import { requestAttributes } from './attributes.js';
 import { authenticate } from './authenticators.js';
 import { forbiddenError } from './forbidden.js';
@@ -27,10 +28,15 @@ export function createAccessFilter(options: { authenticators: readonly Authentic
   return async (request, peerCertificate, peerCertificateError) => {
     const credentials = { headers: request.headers, peerCertificate, peerCertificateError };
     const requester = await authenticate(options.authenticators, credentials, { anonymous: options.anonymous });
+    auditAuthenticated(requester);
     const user = await impersonate(requester, request.headers, options.authorizer);
+    if (user !== requester) auditImpersonated(user);
     const url = new URL(request.url);
     const attributes = requestAttributes(user, request.method, url.pathname, url.searchParams);
     const decision = await options.authorizer.authorize(attributes);
+    // kube's authorization annotations on the audit event.
+    auditAnnotate('authorization.k8s.io/decision', decision.decision === 'allow' ? 'allow' : 'forbid');
+    if (decision.reason) auditAnnotate('authorization.k8s.io/reason', decision.reason);
     if (decision.decision === 'allow') return user === requester ? { user } : { user, impersonatedBy: requester };
     if (decision.evaluationError) throw newInternalError(decision.evaluationError);
     throw forbiddenError(attributes, decision.reason);

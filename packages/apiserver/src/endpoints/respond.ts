@@ -1,4 +1,5 @@
 import { isStatusError, toStatus, type KubeObject } from '@kapi/apimachinery';
+import { auditResponseObject } from '../audit/context.js';
 import { MEDIA_TYPES, type EncodeOptions } from './media/index.js';
 import { metaCodec, STATUS_MESSAGE } from './media/meta.js';
 import type { ResponseFormat } from './negotiate.js';
@@ -15,6 +16,7 @@ export interface Rendered {
  * written as JSON). Protobuf needs the kind's message and falls back to JSON without one.
  */
 export function render(value: KubeObject, format: ResponseFormat, options: EncodeOptions = {}): Rendered {
+  auditResponseObject(value);
   const media = MEDIA_TYPES[format.kind];
   const fallback = media.name === 'protobuf' && !options.protobuf ? MEDIA_TYPES.json : media;
   return { body: fallback.encode(value, options), contentType: fallback.contentType };

@@ -1,6 +1,7 @@
 import { decodeProtobufObject, fieldNotSupported, newInvalid, type FieldError } from '@kapi/apimachinery';
 import type { DeleteOptions } from '../../registry/delete.js';
 import { queryFlag } from '../../registry/list-options.js';
+import { auditRequestObject } from '../../audit/context.js';
 import { decodeLoose } from '../decode.js';
 import type { BodyFormat } from '../negotiate.js';
 import { metaCodec } from '../respond.js';
@@ -24,6 +25,7 @@ function decodeDeleteOptions(format: BodyFormat, body: Uint8Array): unknown {
  */
 export function parseDeleteOptions(query: URLSearchParams, format: BodyFormat, bodyBytes: Uint8Array): RequestDeleteOptions {
   const body = decodeDeleteOptions(format, bodyBytes);
+  if (body !== undefined) auditRequestObject(body);
   const fromBody = (body && typeof body === 'object' ? body : {}) as DeleteOptions & { orphanDependents?: boolean; dryRun?: string[] };
   const options = { ...fromBody, dryRun: false } as RequestDeleteOptions;
   const grace = query.get('gracePeriodSeconds');

@@ -1,5 +1,6 @@
 import { applyDefaults, newBadRequest, newInvalid, newNotFound, type KubeObject } from '@kapi/apimachinery';
 import { queryFlag } from '../../registry/list-options.js';
+import { auditRequestObject } from '../../audit/context.js';
 import { decodeLoose } from '../decode.js';
 import { checkFields, parseFieldValidation } from '../field-validation.js';
 import { applyConfiguration, fieldManagerOf, trackWrite } from '../managed-fields.js';
@@ -22,6 +23,7 @@ export async function patchHandler(scope: RequestScope): Promise<Response> {
   if (apply) {
     const applied = decodeLoose(type === 'apply-cbor' ? 'cbor' : 'yaml', raw) as KubeObject;
     if (!applied || typeof applied !== 'object' || Array.isArray(applied)) throw newBadRequest('the apply configuration must be an object');
+    auditRequestObject(applied);
     checkFields(entry, applied, level, ctx.warnings!, [], { defaults: false });
     const result = await scope.store.update(ctx, info.name, (current) => {
       const merged = applyConfiguration(entry, info.subresource, current, applied, manager, force);
@@ -31,6 +33,7 @@ export async function patchHandler(scope: RequestScope): Promise<Response> {
     return reply(scope, result.obj, result.created ? 201 : 200);
   }
   const patch = decodeLoose('json', raw);
+  auditRequestObject(patch);
   const gk = { group: entry.info.group, kind: entry.info.kind };
   const result = await scope.store.update(ctx, info.name, (current) => {
     if (!current) throw newNotFound({ group: entry.info.group, resource: entry.info.plural }, info.name);

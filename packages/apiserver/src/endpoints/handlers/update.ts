@@ -1,3 +1,4 @@
+import { auditRequestObject } from '../../audit/context.js';
 import { decodeObjectWithDuplicates } from '../decode.js';
 import { checkFields, parseFieldValidation } from '../field-validation.js';
 import { fieldManagerOf, trackWrite } from '../managed-fields.js';
@@ -9,6 +10,7 @@ export async function updateHandler(scope: RequestScope): Promise<Response> {
   const level = parseFieldValidation(query);
   const manager = fieldManagerOf(query, scope.request.headers.get('user-agent'), { apply: false, optionsKind: 'UpdateOptions' });
   const { obj, duplicates } = decodeObjectWithDuplicates(entry, scope.bodyFormat(), await scope.body());
+  auditRequestObject(obj);
   checkFields(entry, obj, level, scope.ctx.warnings!, duplicates);
   const result = await scope.store.update(scope.ctx, info.name, (current) => {
     const next = structuredClone(obj);
