@@ -147,4 +147,15 @@ describe('RBAC escalation prevention', () => {
     expect(aggregated.status).toBe(403);
     expect(aggregated.body.message).toBe('clusterroles.rbac.authorization.k8s.io "gather" is forbidden: must have cluster-admin privileges to use the aggregationRule');
   });
+
+  it('a rule that multiplies out to millions is refused at once, as written, unless a held rule covers it whole', async () => {
+    const list = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+    const huge = { apiGroups: list('g', 100), resources: list('r', 100), verbs: list('v', 10), resourceNames: list('n', 10) };
+    const refused = await req('POST', ROLES, role('huge', [huge]));
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toContain('is attempting to grant RBAC permissions not currently held:\n{APIGroups:["g0" "g1"');
+    // What she holds, in one multi-valued rule: covered whole.
+    expect((await req('POST', ROLES, role('reader', [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] }]))).status).toBe(201);
+    expect((await req('POST', ROLES, role('huge', [huge]), 'admin')).status).toBe(201);
+  });
 });

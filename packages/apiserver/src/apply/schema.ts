@@ -59,6 +59,8 @@ export function resolveSchema(input: SchemaInput): Schema {
   if (cached) return cached;
   const patchMeta = isApplySchema(input) ? input.patchMeta : (input as Readonly<Record<string, FieldPatchMeta>>);
   const tree = isApplySchema(input) ? input.fieldTree : undefined;
+  // Paths are built from the object's own keys: `constructor` or `__proto__` must not find Object's members.
+  const metaAt = (path: string) => (Object.hasOwn(patchMeta, path) ? patchMeta[path] : undefined);
   const rootType = isApplySchema(input) ? input.rootType : undefined;
   const typed = tree !== undefined && rootType !== undefined && tree.types[rootType] !== undefined;
   // An unknown field below a typed schema is deduced, like kube treats fields it has no schema for.
@@ -92,7 +94,7 @@ export function resolveSchema(input: SchemaInput): Schema {
     },
     list(t) {
       if (t.shape === '*' || t.shape === 0) return { type: 'atomic' };
-      const m = patchMeta[t.path];
+      const m = metaAt(t.path);
       if (m?.listType === 'atomic') return { type: 'atomic' };
       if (m?.listType === 'set') return { type: 'set' };
       if (m?.listType === 'map') {
@@ -106,13 +108,13 @@ export function resolveSchema(input: SchemaInput): Schema {
     },
     atomicObject(t) {
       if (t.shape === 0) return true;
-      return patchMeta[t.path]?.mapType === 'atomic';
+      return metaAt(t.path)?.mapType === 'atomic';
     },
     leafOnly(t) {
       return t.shape === 0;
     },
     keyDefault(_t, key) {
-      return KEY_DEFAULTS[key];
+      return Object.hasOwn(KEY_DEFAULTS, key) ? KEY_DEFAULTS[key] : undefined;
     },
   };
   schemaCache.set(input, schema);
