@@ -7,6 +7,8 @@ interface TypeShape {
   props: Record<string, Shape>;
   /** Schema `default` values of properties, applied when a property is absent. */
   defaults?: Record<string, unknown>;
+  /** Properties whose zero value means unset (Go non-pointer scalars tagged omitempty). */
+  omitZero?: string[];
   preserveUnknown?: boolean;
   embeddedResource?: boolean;
 }
@@ -48,6 +50,8 @@ export function buildFieldTree(ctx: PackageContext): { types: Record<string, Typ
       };
       const defaults = Object.entries(def.node.properties).filter(([, v]) => v.default !== undefined);
       if (defaults.length) shape.defaults = Object.fromEntries(defaults.map(([k, v]) => [k, v.default]));
+      const omitZero = Object.entries(def.node.properties).filter(([, v]) => v['x-kapi-omit-zero']).map(([k]) => k);
+      if (omitZero.length) shape.omitZero = omitZero;
       if (def.node['x-kubernetes-preserve-unknown-fields']) shape.preserveUnknown = true;
       if (def.node['x-kubernetes-embedded-resource']) shape.embeddedResource = true;
       types[def.key] = shape;

@@ -1,6 +1,8 @@
 import { kubernetesExtensions, type ConvertContext } from './context.js';
 import { definitionOf, locationOf, protoNameOf, refBetween } from './names.js';
 import { parseField, type ParsedField } from './proto.js';
+import { KUBE_DEFAULTS } from './defaults.js';
+import GO_OMIT_ZERO from './go-omit-zero.json' with { type: 'json' };
 import { convertProperty, type RefSink } from './property.js';
 import { wireTypeOf, wireTypeRoot } from './special.js';
 import { EMBEDDED_DOCS } from './synthetic/embedded.js';
@@ -179,6 +181,9 @@ export function convertDefinition(definition: string, ctx: ConvertContext, refs:
   const props: Record<string, KapiSchema> = {};
   for (const prop of order) {
     props[prop] = convertProperty(properties[prop], direct.get(prop), location, ctx, refs, `${where}.${prop}`);
+    const kubeDefault = KUBE_DEFAULTS[definition]?.[prop];
+    if (kubeDefault !== undefined) props[prop].default = kubeDefault;
+    if ((GO_OMIT_ZERO as Record<string, string[]>)[definition]?.includes(prop)) props[prop]['x-kapi-omit-zero'] = true;
   }
   out.properties = props;
   return { definition, location, schema: out };

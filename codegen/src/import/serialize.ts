@@ -6,7 +6,7 @@ const LEADING = [
   'x-kapi-wire-type', 'x-kapi-protobuf', 'x-kapi-resource',
   'required', 'items', 'additionalProperties',
 ];
-const TRAILING = ['x-kapi-protobuf-type', 'x-kapi-field-number', 'properties'];
+const TRAILING = ['x-kapi-omit-zero', 'x-kapi-protobuf-type', 'x-kapi-field-number', 'properties'];
 
 function rank(key: string): [number, string] {
   const lead = LEADING.indexOf(key);

@@ -18,6 +18,8 @@ export interface SchemaNode {
   'x-kubernetes-preserve-unknown-fields'?: boolean;
   'x-kubernetes-int-or-string'?: boolean;
   'x-kubernetes-embedded-resource'?: boolean;
+  /** A Go non-pointer scalar tagged omitempty: its zero value (0, false, "") means unset (codegen/scripts/go-omit-zero.py). */
+  'x-kapi-omit-zero'?: boolean;
   'x-kapi-field-number'?: number;
   'x-kapi-protobuf-type'?: string;
   'x-kapi-wire-type'?: WireType;

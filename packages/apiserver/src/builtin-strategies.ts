@@ -1,5 +1,6 @@
 import { goQuote, type KubeObject } from '@kapi/apimachinery';
 import { configMapStrategy, secretStrategy } from './kinds/config-data.js';
+import { BUILTIN_DEFAULTERS } from './kinds/defaulters.js';
 import { namespaceStrategy } from './namespaces/strategy.js';
 import type { GroupPlugin, Strategy } from './plugin.js';
 
@@ -45,7 +46,10 @@ export const BUILTIN_STRATEGIES: Record<string, Strategy> = {
   '/ServiceAccount': { returnDeletedObject: true },
 };
 
-/** The plugins with the built-in strategies filled in where a plugin brings none for a kind. */
+/**
+ * The plugins with the built-in strategies filled in where a plugin brings none for a kind, and kube's defaulters
+ * of the built-in types under the plugin's own.
+ */
 export function withBuiltinStrategies(plugins: readonly GroupPlugin[]): GroupPlugin[] {
   return plugins.map((plugin) => {
     const strategies = { ...plugin.strategies };
@@ -53,6 +57,8 @@ export function withBuiltinStrategies(plugins: readonly GroupPlugin[]): GroupPlu
       const builtin = BUILTIN_STRATEGIES[`${info.group}/${info.kind}`];
       if (builtin && !strategies[info.kind]) strategies[info.kind] = builtin;
     }
-    return { ...plugin, strategies };
+    // Built-in types are keyed by their API version (`v1/Container`, `apps/v1/...`), which no other group shares,
+    // and appear in other groups' kinds (a server with apps but not core still defaults Deployments' pods).
+    return { ...plugin, strategies, defaulters: { ...BUILTIN_DEFAULTERS, ...plugin.defaulters } };
   });
 }

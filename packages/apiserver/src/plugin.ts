@@ -1,4 +1,4 @@
-import type { FieldError, GroupDefinition, KubeObject } from '@kapi/apimachinery';
+import type { FieldError, GroupDefinition, KubeObject, TypeDefaulter } from '@kapi/apimachinery';
 
 /**
  * Per-kind behaviour the generic Store calls (registry/rest.ts owns the order), after mutating admission and
@@ -37,6 +37,12 @@ export interface GroupPlugin {
   definition: GroupDefinition;
   /** Strategies by kind. */
   strategies?: Record<string, Strategy>;
+  /**
+   * Defaulting that depends on other fields (kube's SetDefaults_<Type>), by field-tree type (`v1/Container`),
+   * after the schemas' constant defaults. They apply wherever the type appears, in every group's kinds (apps'
+   * Deployment embeds core's PodSpec), on create, update, patch and apply.
+   */
+  defaulters?: Record<string, TypeDefaulter>;
 }
 
 /** Wraps a generated group (`import { group } from '@kapi/api-apps'`) as a plugin. */

@@ -36,3 +36,157 @@ describe('services', () => {
     expect(created.body.status).toEqual({ loadBalancer: {} });
   });
 });
+
+// kube 1.33's defaulting (SetDefaults_* and `+default=` markers), field by field against what kube returns for the
+// same request. The bodies are what kubectl sends (`kubectl create deployment web --image=nginx`, ...).
+describe('built-in kinds are defaulted as kube defaults them', () => {
+  const DEPLOYMENTS = '/apis/apps/v1/namespaces/default/deployments';
+  const kubectlCreateDeployment = {
+    kind: 'Deployment', apiVersion: 'apps/v1',
+    metadata: { name: 'web', creationTimestamp: null, labels: { app: 'web' } },
+    spec: {
+      replicas: 1, selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { creationTimestamp: null, labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx', resources: {} }] } },
+      strategy: {},
+    },
+    status: {},
+  };
+  // kube 1.33's `kubectl get deploy web -o json` after that create, without the server-set metadata and the
+  // template's `creationTimestamp: null` (Go's zero time, which Kapi does not write).
+  const kubeDeployment = {
+    spec: {
+      progressDeadlineSeconds: 600, replicas: 1, revisionHistoryLimit: 10,
+      selector: { matchLabels: { app: 'web' } },
+      strategy: { rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' }, type: 'RollingUpdate' },
+      template: {
+        metadata: { labels: { app: 'web' } },
+        spec: {
+          containers: [{ image: 'nginx', imagePullPolicy: 'Always', name: 'nginx', resources: {}, terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' }],
+          dnsPolicy: 'ClusterFirst', restartPolicy: 'Always', schedulerName: 'default-scheduler', securityContext: {}, terminationGracePeriodSeconds: 30,
+        },
+      },
+    },
+    status: {},
+  };
+
+  it('a Deployment from kubectl create: every default kube fills in, on create and when read back', async () => {
+    const h = await startHarness();
+    const created = await h.req('POST', `${DEPLOYMENTS}?fieldManager=kubectl-create`, kubectlCreateDeployment);
+    expect(created.status).toBe(201);
+    expect({ spec: created.body.spec, status: created.body.status }).toEqual(kubeDeployment);
+    const read = await h.req('GET', `${DEPLOYMENTS}/web`);
+    expect({ spec: read.body.spec, status: read.body.status }).toEqual(kubeDeployment);
+  });
+
+  it('defaults what an update, a patch and an apply leave out, and keeps what the client set', async () => {
+    const h = await startHarness();
+    const created = (await h.req('POST', DEPLOYMENTS, kubectlCreateDeployment)).body;
+    // Recreate has no rollingUpdate; a tagged image is IfNotPresent; the client's own values stay.
+    const spec = {
+      ...created.spec, replicas: 3, strategy: { type: 'Recreate' }, revisionHistoryLimit: 2,
+      template: { ...created.spec.template, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27', imagePullPolicy: 'Never' }, { name: 'sidecar', image: 'busybox:1.36' }] } },
+    };
+    const updated = await h.req('PUT', `${DEPLOYMENTS}/web`, { ...created, spec });
+    expect(updated.status).toBe(200);
+    expect(updated.body.spec).toMatchObject({ replicas: 3, strategy: { type: 'Recreate' }, revisionHistoryLimit: 2, progressDeadlineSeconds: 600 });
+    expect(updated.body.spec.strategy.rollingUpdate).toBeUndefined();
+    expect(updated.body.spec.template.spec.containers.map((c: { imagePullPolicy: string }) => c.imagePullPolicy)).toEqual(['Never', 'IfNotPresent']);
+    expect(updated.body.spec.template.spec.dnsPolicy).toBe('ClusterFirst');
+
+    const patched = await h.req('PATCH', `${DEPLOYMENTS}/web`, { spec: { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1 } } } }, {
+      'content-type': 'application/merge-patch+json',
+    });
+    expect(patched.body.spec.strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: '25%' } });
+
+    const applied = await h.req('PATCH', `${DEPLOYMENTS}/applied?fieldManager=me`, {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'applied' },
+      spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'registry.example.com:5000/team/app@sha256:' + 'a'.repeat(64) }] } } },
+    }, { 'content-type': 'application/apply-patch+yaml' });
+    expect(applied.status).toBe(201);
+    expect(applied.body.spec).toMatchObject({ replicas: 1, strategy: { type: 'RollingUpdate' }, template: { spec: { restartPolicy: 'Always' } } });
+    expect(applied.body.spec.template.spec.containers[0].imagePullPolicy).toBe('IfNotPresent');
+  });
+
+  it('a Pod from kubectl run: container and pod defaults, service links, requests from limits, probes', async () => {
+    const h = await startHarness();
+    const created = await h.req('POST', '/api/v1/namespaces/default/pods', {
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: { run: 'p' } },
+      spec: {
+        containers: [{
+          name: 'p', image: 'nginx:1.25', ports: [{ containerPort: 80 }], resources: { limits: { cpu: '500m' } },
+          readinessProbe: { httpGet: { port: 80 } },
+        }],
+        volumes: [{ name: 'cfg', configMap: { name: 'cfg' } }, { name: 'tok', projected: { sources: [{ serviceAccountToken: { path: 'token' } }] } }],
+      },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.spec).toEqual({
+      containers: [{
+        name: 'p', image: 'nginx:1.25', imagePullPolicy: 'IfNotPresent', ports: [{ containerPort: 80, protocol: 'TCP' }],
+        resources: { limits: { cpu: '500m' }, requests: { cpu: '500m' } },
+        readinessProbe: { httpGet: { port: 80, path: '/', scheme: 'HTTP' }, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 },
+        terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File',
+      }],
+      volumes: [
+        { name: 'cfg', configMap: { name: 'cfg', defaultMode: 420 } },
+        { name: 'tok', projected: { sources: [{ serviceAccountToken: { path: 'token', expirationSeconds: 3600 } }], defaultMode: 420 } },
+      ],
+      dnsPolicy: 'ClusterFirst', enableServiceLinks: true, restartPolicy: 'Always', schedulerName: 'default-scheduler',
+      securityContext: {}, terminationGracePeriodSeconds: 30,
+    });
+  });
+
+  it('a Service: target ports, protocol, affinity and traffic policies by type', async () => {
+    const h = await startHarness();
+    const SERVICES = '/api/v1/namespaces/default/services';
+    const clusterIP = await h.req('POST', SERVICES, { metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ name: '80-8080', port: 80, targetPort: 8080 }, { name: 'dns', port: 53 }] } });
+    expect(clusterIP.status).toBe(201);
+    expect(clusterIP.body.spec).toEqual({
+      selector: { app: 'web' },
+      ports: [{ name: '80-8080', port: 80, targetPort: 8080, protocol: 'TCP' }, { name: 'dns', port: 53, targetPort: 53, protocol: 'TCP' }],
+      type: 'ClusterIP', sessionAffinity: 'None', internalTrafficPolicy: 'Cluster',
+    });
+    const lb = await h.req('POST', SERVICES, { metadata: { name: 'lb' }, spec: { type: 'LoadBalancer', sessionAffinity: 'ClientIP', ports: [{ port: 443, protocol: 'TCP' }] } });
+    expect(lb.body.spec).toMatchObject({
+      sessionAffinityConfig: { clientIP: { timeoutSeconds: 10800 } }, externalTrafficPolicy: 'Cluster', internalTrafficPolicy: 'Cluster', allocateLoadBalancerNodePorts: true,
+    });
+    const external = await h.req('POST', SERVICES, { metadata: { name: 'ext' }, spec: { type: 'ExternalName', externalName: 'example.com', sessionAffinityConfig: { clientIP: { timeoutSeconds: 5 } } } });
+    expect(external.body.spec).toEqual({ type: 'ExternalName', externalName: 'example.com', sessionAffinity: 'None' });
+  });
+
+  it('RBAC subjects and roleRefs get their API group', async () => {
+    const h = await startHarness();
+    const created = await h.req('POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings', {
+      metadata: { name: 'b' },
+      roleRef: { kind: 'ClusterRole', name: 'view' },
+      subjects: [{ kind: 'User', name: 'jane' }, { kind: 'Group', name: 'devs' }, { kind: 'ServiceAccount', name: 'default', namespace: 'default' }],
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.roleRef).toEqual({ kind: 'ClusterRole', name: 'view', apiGroup: 'rbac.authorization.k8s.io' });
+    expect(created.body.subjects).toEqual([
+      { kind: 'User', name: 'jane', apiGroup: 'rbac.authorization.k8s.io' },
+      { kind: 'Group', name: 'devs', apiGroup: 'rbac.authorization.k8s.io' },
+      { kind: 'ServiceAccount', name: 'default', namespace: 'default' },
+    ]);
+  });
+
+  it('a zero value that Go does not write (a non-pointer omitempty field) is unset; a pointer field keeps its zero', async () => {
+    const h = await startHarness();
+    const created = await h.req('POST', DEPLOYMENTS, {
+      ...kubectlCreateDeployment,
+      spec: { ...kubectlCreateDeployment.spec, replicas: 0, minReadySeconds: 0, paused: false, template: {
+        ...kubectlCreateDeployment.spec.template,
+        spec: { containers: [{ name: 'nginx', image: 'nginx', ports: [{ containerPort: 80, hostPort: 0, hostIP: '' }] }], nodeName: '', hostNetwork: false, dnsPolicy: '' },
+      } },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.spec.replicas).toBe(0);
+    expect(created.body.spec).not.toHaveProperty('minReadySeconds');
+    expect(created.body.spec).not.toHaveProperty('paused');
+    const podSpec = created.body.spec.template.spec;
+    expect(podSpec.containers[0].ports).toEqual([{ containerPort: 80, protocol: 'TCP' }]);
+    expect(podSpec).not.toHaveProperty('nodeName');
+    expect(podSpec).not.toHaveProperty('hostNetwork');
+    expect(podSpec.dnsPolicy).toBe('ClusterFirst'); // "" is unset, so it is defaulted
+  });
+});

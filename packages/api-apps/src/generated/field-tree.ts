@@ -11,6 +11,9 @@ export const fieldTree: FieldTree = {
     "metadata": "meta.k8s.io/v1/ObjectMeta",
     "spec": "apps/v1/DeploymentSpec",
     "status": "apps/v1/DeploymentStatus"
+   },
+   "defaults": {
+    "status": {}
    }
   },
   "apps/v1/DeploymentCondition": {
@@ -21,7 +24,11 @@ export const fieldTree: FieldTree = {
     "lastTransitionTime": 0,
     "reason": 0,
     "message": 0
-   }
+   },
+   "omitZero": [
+    "reason",
+    "message"
+   ]
   },
   "apps/v1/DeploymentSpec": {
    "props": {
@@ -33,7 +40,17 @@ export const fieldTree: FieldTree = {
     "revisionHistoryLimit": 0,
     "paused": 0,
     "progressDeadlineSeconds": 0
-   }
+   },
+   "defaults": {
+    "replicas": 1,
+    "strategy": {},
+    "revisionHistoryLimit": 10,
+    "progressDeadlineSeconds": 600
+   },
+   "omitZero": [
+    "minReadySeconds",
+    "paused"
+   ]
   },
   "apps/v1/DeploymentStatus": {
    "props": {
@@ -48,13 +65,27 @@ export const fieldTree: FieldTree = {
      "a": "apps/v1/DeploymentCondition"
     },
     "collisionCount": 0
-   }
+   },
+   "omitZero": [
+    "observedGeneration",
+    "replicas",
+    "updatedReplicas",
+    "readyReplicas",
+    "availableReplicas",
+    "unavailableReplicas"
+   ]
   },
   "apps/v1/DeploymentStrategy": {
    "props": {
     "type": 0,
     "rollingUpdate": "apps/v1/RollingUpdateDeployment"
-   }
+   },
+   "defaults": {
+    "type": "RollingUpdate"
+   },
+   "omitZero": [
+    "type"
+   ]
   },
   "apps/v1/ReplicaSet": {
    "props": {
@@ -63,6 +94,11 @@ export const fieldTree: FieldTree = {
     "metadata": "meta.k8s.io/v1/ObjectMeta",
     "spec": "apps/v1/ReplicaSetSpec",
     "status": "apps/v1/ReplicaSetStatus"
+   },
+   "defaults": {
+    "status": {
+     "replicas": 0
+    }
    }
   },
   "apps/v1/ReplicaSetCondition": {
@@ -72,7 +108,11 @@ export const fieldTree: FieldTree = {
     "lastTransitionTime": 0,
     "reason": 0,
     "message": 0
-   }
+   },
+   "omitZero": [
+    "reason",
+    "message"
+   ]
   },
   "apps/v1/ReplicaSetSpec": {
    "props": {
@@ -80,7 +120,13 @@ export const fieldTree: FieldTree = {
     "minReadySeconds": 0,
     "selector": "meta.k8s.io/v1/LabelSelector",
     "template": "v1/PodTemplateSpec"
-   }
+   },
+   "defaults": {
+    "replicas": 1
+   },
+   "omitZero": [
+    "minReadySeconds"
+   ]
   },
   "apps/v1/ReplicaSetStatus": {
    "props": {
@@ -93,12 +139,22 @@ export const fieldTree: FieldTree = {
     "conditions": {
      "a": "apps/v1/ReplicaSetCondition"
     }
-   }
+   },
+   "omitZero": [
+    "fullyLabeledReplicas",
+    "readyReplicas",
+    "availableReplicas",
+    "observedGeneration"
+   ]
   },
   "apps/v1/RollingUpdateDeployment": {
    "props": {
     "maxUnavailable": 0,
     "maxSurge": 0
+   },
+   "defaults": {
+    "maxUnavailable": "25%",
+    "maxSurge": "25%"
    }
   }
  }

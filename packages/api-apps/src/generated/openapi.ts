@@ -40,6 +40,7 @@ export const openapi: GroupOpenAPI = {
        "$ref": "#/components/schemas/io.k8s.api.apps.v1.DeploymentStatus"
       }
      ],
+     "default": {},
      "description": "Most recently observed status of the Deployment."
     }
    },
@@ -146,16 +147,19 @@ export const openapi: GroupOpenAPI = {
      "type": "boolean"
     },
     "progressDeadlineSeconds": {
+     "default": 600,
      "description": "The maximum time in seconds for a deployment to make progress before it is considered to be failed. The deployment controller will continue to process failed deployments and a condition with a ProgressDeadlineExceeded reason will be surfaced in the deployment status. Note that progress will not be estimated during the time a deployment is paused. Defaults to 600s.",
      "format": "int32",
      "type": "integer"
     },
     "replicas": {
+     "default": 1,
      "description": "Number of desired pods. This is a pointer to distinguish between explicit zero and not specified. Defaults to 1.",
      "format": "int32",
      "type": "integer"
     },
     "revisionHistoryLimit": {
+     "default": 10,
      "description": "The number of old ReplicaSets to retain to allow rollback. This is a pointer to distinguish between explicit zero and not specified. Defaults to 10.",
      "format": "int32",
      "type": "integer"
@@ -174,6 +178,7 @@ export const openapi: GroupOpenAPI = {
        "$ref": "#/components/schemas/io.k8s.api.apps.v1.DeploymentStrategy"
       }
      ],
+     "default": {},
      "description": "The deployment strategy to use to replace existing pods with new ones.",
      "x-kubernetes-patch-strategy": "retainKeys"
     },
@@ -263,6 +268,7 @@ export const openapi: GroupOpenAPI = {
      "description": "Rolling update config params. Present only if DeploymentStrategyType = RollingUpdate."
     },
     "type": {
+     "default": "RollingUpdate",
      "description": "Type of deployment. Can be \"Recreate\" or \"RollingUpdate\". Default is RollingUpdate.",
      "type": "string"
     }
@@ -302,6 +308,9 @@ export const openapi: GroupOpenAPI = {
        "$ref": "#/components/schemas/io.k8s.api.apps.v1.ReplicaSetStatus"
       }
      ],
+     "default": {
+      "replicas": 0
+     },
      "description": "Status is the most recently observed status of the ReplicaSet. This data may be out of date by some window of time. Populated by the system. Read-only. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status"
     }
    },
@@ -396,6 +405,7 @@ export const openapi: GroupOpenAPI = {
      "type": "integer"
     },
     "replicas": {
+     "default": 1,
      "description": "Replicas is the number of desired pods. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicaset",
      "format": "int32",
      "type": "integer"
@@ -483,6 +493,7 @@ export const openapi: GroupOpenAPI = {
        "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.util.intstr.IntOrString"
       }
      ],
+     "default": "25%",
      "description": "The maximum number of pods that can be scheduled above the desired number of pods. Value can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%). This can not be 0 if MaxUnavailable is 0. Absolute number is calculated from percentage by rounding up. Defaults to 25%. Example: when this is set to 30%, the new ReplicaSet can be scaled up immediately when the rolling update starts, such that the total number of old and new pods do not exceed 130% of desired pods. Once old pods have been killed, new ReplicaSet can be scaled up further, ensuring that total number of pods running at any time during the update is at most 130% of desired pods."
     },
     "maxUnavailable": {
@@ -491,6 +502,7 @@ export const openapi: GroupOpenAPI = {
        "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.util.intstr.IntOrString"
       }
      ],
+     "default": "25%",
      "description": "The maximum number of pods that can be unavailable during the update. Value can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%). Absolute number is calculated from percentage by rounding down. This can not be 0 if MaxSurge is 0. Defaults to 25%. Example: when this is set to 30%, the old ReplicaSet can be scaled down to 70% of desired pods immediately when the rolling update starts. Once new pods are ready, old ReplicaSet can be scaled down further, followed by scaling up the new ReplicaSet, ensuring that the total number of pods available at all times during the update is at least 70% of desired pods."
     }
    },

@@ -32,7 +32,10 @@ export const fieldTree: FieldTree = {
     "audiences": {
      "a": 0
     }
-   }
+   },
+   "omitZero": [
+    "token"
+   ]
   },
   "authentication.k8s.io/v1/TokenReviewStatus": {
    "props": {
@@ -42,7 +45,11 @@ export const fieldTree: FieldTree = {
      "a": 0
     },
     "error": 0
-   }
+   },
+   "omitZero": [
+    "authenticated",
+    "error"
+   ]
   },
   "authentication.k8s.io/v1/UserInfo": {
    "props": {
@@ -56,7 +63,11 @@ export const fieldTree: FieldTree = {
       "a": 0
      }
     }
-   }
+   },
+   "omitZero": [
+    "username",
+    "uid"
+   ]
   }
  }
 };

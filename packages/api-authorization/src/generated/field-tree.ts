@@ -10,7 +10,10 @@ export const fieldTree: FieldTree = {
     "requirements": {
      "a": "meta.k8s.io/v1/FieldSelectorRequirement"
     }
-   }
+   },
+   "omitZero": [
+    "rawSelector"
+   ]
   },
   "authorization.k8s.io/v1/LabelSelectorAttributes": {
    "props": {
@@ -18,7 +21,10 @@ export const fieldTree: FieldTree = {
     "requirements": {
      "a": "meta.k8s.io/v1/LabelSelectorRequirement"
     }
-   }
+   },
+   "omitZero": [
+    "rawSelector"
+   ]
   },
   "authorization.k8s.io/v1/LocalSubjectAccessReview": {
    "props": {
@@ -33,7 +39,11 @@ export const fieldTree: FieldTree = {
    "props": {
     "path": 0,
     "verb": 0
-   }
+   },
+   "omitZero": [
+    "path",
+    "verb"
+   ]
   },
   "authorization.k8s.io/v1/NonResourceRule": {
    "props": {
@@ -56,7 +66,16 @@ export const fieldTree: FieldTree = {
     "name": 0,
     "fieldSelector": "authorization.k8s.io/v1/FieldSelectorAttributes",
     "labelSelector": "authorization.k8s.io/v1/LabelSelectorAttributes"
-   }
+   },
+   "omitZero": [
+    "namespace",
+    "verb",
+    "group",
+    "version",
+    "resource",
+    "subresource",
+    "name"
+   ]
   },
   "authorization.k8s.io/v1/ResourceRule": {
    "props": {
@@ -101,7 +120,10 @@ export const fieldTree: FieldTree = {
   "authorization.k8s.io/v1/SelfSubjectRulesReviewSpec": {
    "props": {
     "namespace": 0
-   }
+   },
+   "omitZero": [
+    "namespace"
+   ]
   },
   "authorization.k8s.io/v1/SubjectAccessReview": {
    "props": {
@@ -126,7 +148,11 @@ export const fieldTree: FieldTree = {
      }
     },
     "uid": 0
-   }
+   },
+   "omitZero": [
+    "user",
+    "uid"
+   ]
   },
   "authorization.k8s.io/v1/SubjectAccessReviewStatus": {
    "props": {
@@ -134,7 +160,12 @@ export const fieldTree: FieldTree = {
     "denied": 0,
     "reason": 0,
     "evaluationError": 0
-   }
+   },
+   "omitZero": [
+    "denied",
+    "reason",
+    "evaluationError"
+   ]
   },
   "authorization.k8s.io/v1/SubjectRulesReviewStatus": {
    "props": {
@@ -146,7 +177,10 @@ export const fieldTree: FieldTree = {
     },
     "incomplete": 0,
     "evaluationError": 0
-   }
+   },
+   "omitZero": [
+    "evaluationError"
+   ]
   }
  }
 };

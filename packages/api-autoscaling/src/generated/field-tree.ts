@@ -16,13 +16,19 @@ export const fieldTree: FieldTree = {
   "autoscaling/v1/ScaleSpec": {
    "props": {
     "replicas": 0
-   }
+   },
+   "omitZero": [
+    "replicas"
+   ]
   },
   "autoscaling/v1/ScaleStatus": {
    "props": {
     "replicas": 0,
     "selector": 0
-   }
+   },
+   "omitZero": [
+    "selector"
+   ]
   }
  }
 };

@@ -10,7 +10,12 @@ export const fieldTree: FieldTree = {
     "fsType": 0,
     "partition": 0,
     "readOnly": 0
-   }
+   },
+   "omitZero": [
+    "fsType",
+    "partition",
+    "readOnly"
+   ]
   },
   "v1/Affinity": {
    "props": {
@@ -39,6 +44,12 @@ export const fieldTree: FieldTree = {
     "fsType": 0,
     "readOnly": 0,
     "kind": 0
+   },
+   "defaults": {
+    "cachingMode": "ReadWrite",
+    "fsType": "ext4",
+    "readOnly": false,
+    "kind": "Shared"
    }
   },
   "v1/AzureFileVolumeSource": {
@@ -46,7 +57,10 @@ export const fieldTree: FieldTree = {
     "secretName": 0,
     "shareName": 0,
     "readOnly": 0
-   }
+   },
+   "omitZero": [
+    "readOnly"
+   ]
   },
   "v1/CSIVolumeSource": {
    "props": {
@@ -79,7 +93,13 @@ export const fieldTree: FieldTree = {
     "secretFile": 0,
     "secretRef": "v1/LocalObjectReference",
     "readOnly": 0
-   }
+   },
+   "omitZero": [
+    "path",
+    "user",
+    "secretFile",
+    "readOnly"
+   ]
   },
   "v1/CinderVolumeSource": {
    "props": {
@@ -87,7 +107,11 @@ export const fieldTree: FieldTree = {
     "fsType": 0,
     "readOnly": 0,
     "secretRef": "v1/LocalObjectReference"
-   }
+   },
+   "omitZero": [
+    "fsType",
+    "readOnly"
+   ]
   },
   "v1/ClientIPConfig": {
    "props": {
@@ -138,7 +162,10 @@ export const fieldTree: FieldTree = {
     "uid": 0,
     "resourceVersion": 0,
     "kubeletConfigKey": 0
-   }
+   },
+   "omitZero": [
+    "resourceVersion"
+   ]
   },
   "v1/ConfigMapProjection": {
    "props": {
@@ -158,6 +185,9 @@ export const fieldTree: FieldTree = {
     "defaultMode": 0,
     "optional": 0,
     "defaultUser": 0
+   },
+   "defaults": {
+    "defaultMode": 420
    }
   },
   "v1/Container": {
@@ -205,7 +235,22 @@ export const fieldTree: FieldTree = {
     "stdin": 0,
     "stdinOnce": 0,
     "tty": 0
-   }
+   },
+   "defaults": {
+    "resources": {},
+    "terminationMessagePath": "/dev/termination-log",
+    "terminationMessagePolicy": "File"
+   },
+   "omitZero": [
+    "image",
+    "workingDir",
+    "terminationMessagePath",
+    "terminationMessagePolicy",
+    "imagePullPolicy",
+    "stdin",
+    "stdinOnce",
+    "tty"
+   ]
   },
   "v1/ContainerExtendedResourceRequest": {
    "props": {
@@ -220,7 +265,10 @@ export const fieldTree: FieldTree = {
      "a": 0
     },
     "sizeBytes": 0
-   }
+   },
+   "omitZero": [
+    "sizeBytes"
+   ]
   },
   "v1/ContainerPort": {
    "props": {
@@ -229,7 +277,16 @@ export const fieldTree: FieldTree = {
     "containerPort": 0,
     "protocol": 0,
     "hostIP": 0
-   }
+   },
+   "defaults": {
+    "protocol": "TCP"
+   },
+   "omitZero": [
+    "name",
+    "hostPort",
+    "protocol",
+    "hostIP"
+   ]
   },
   "v1/ContainerResizePolicy": {
    "props": {
@@ -272,13 +329,23 @@ export const fieldTree: FieldTree = {
     "startedAt": 0,
     "finishedAt": 0,
     "containerID": 0
-   }
+   },
+   "omitZero": [
+    "signal",
+    "reason",
+    "message",
+    "containerID"
+   ]
   },
   "v1/ContainerStateWaiting": {
    "props": {
     "reason": 0,
     "message": 0
-   }
+   },
+   "omitZero": [
+    "reason",
+    "message"
+   ]
   },
   "v1/ContainerStatus": {
    "props": {
@@ -303,7 +370,10 @@ export const fieldTree: FieldTree = {
      "a": "v1/ResourceStatus"
     },
     "stopSignal": 0
-   }
+   },
+   "omitZero": [
+    "containerID"
+   ]
   },
   "v1/ContainerUser": {
    "props": {
@@ -338,6 +408,9 @@ export const fieldTree: FieldTree = {
     },
     "defaultMode": 0,
     "defaultUser": 0
+   },
+   "defaults": {
+    "defaultMode": 420
    }
   },
   "v1/EmptyDirVolumeSource": {
@@ -345,21 +418,30 @@ export const fieldTree: FieldTree = {
     "medium": 0,
     "sizeLimit": 0,
     "mode": 0
-   }
+   },
+   "omitZero": [
+    "medium"
+   ]
   },
   "v1/EnvFromSource": {
    "props": {
     "prefix": 0,
     "configMapRef": "v1/ConfigMapEnvSource",
     "secretRef": "v1/SecretEnvSource"
-   }
+   },
+   "omitZero": [
+    "prefix"
+   ]
   },
   "v1/EnvVar": {
    "props": {
     "name": 0,
     "value": 0,
     "valueFrom": "v1/EnvVarSource"
-   }
+   },
+   "omitZero": [
+    "value"
+   ]
   },
   "v1/EnvVarSource": {
    "props": {
@@ -416,7 +498,15 @@ export const fieldTree: FieldTree = {
     "stdinOnce": 0,
     "tty": 0,
     "targetContainerName": 0
-   }
+   },
+   "defaults": {
+    "resources": {},
+    "terminationMessagePath": "/dev/termination-log",
+    "terminationMessagePolicy": "File"
+   },
+   "omitZero": [
+    "targetContainerName"
+   ]
   },
   "v1/EphemeralContainerCommon": {
    "props": {
@@ -463,7 +553,17 @@ export const fieldTree: FieldTree = {
     "stdin": 0,
     "stdinOnce": 0,
     "tty": 0
-   }
+   },
+   "omitZero": [
+    "image",
+    "workingDir",
+    "terminationMessagePath",
+    "terminationMessagePolicy",
+    "imagePullPolicy",
+    "stdin",
+    "stdinOnce",
+    "tty"
+   ]
   },
   "v1/EphemeralVolumeSource": {
    "props": {
@@ -489,19 +589,33 @@ export const fieldTree: FieldTree = {
     "related": "v1/ObjectReference",
     "reportingComponent": 0,
     "reportingInstance": 0
-   }
+   },
+   "omitZero": [
+    "reason",
+    "message",
+    "count",
+    "type",
+    "action"
+   ]
   },
   "v1/EventSeries": {
    "props": {
     "count": 0,
     "lastObservedTime": 0
-   }
+   },
+   "omitZero": [
+    "count"
+   ]
   },
   "v1/EventSource": {
    "props": {
     "component": 0,
     "host": 0
-   }
+   },
+   "omitZero": [
+    "component",
+    "host"
+   ]
   },
   "v1/EvictionResponder": {
    "props": {
@@ -527,7 +641,11 @@ export const fieldTree: FieldTree = {
     "wwids": {
      "a": 0
     }
-   }
+   },
+   "omitZero": [
+    "fsType",
+    "readOnly"
+   ]
   },
   "v1/FileKeySelector": {
    "props": {
@@ -546,13 +664,21 @@ export const fieldTree: FieldTree = {
     "options": {
      "m": 0
     }
-   }
+   },
+   "omitZero": [
+    "fsType",
+    "readOnly"
+   ]
   },
   "v1/FlockerVolumeSource": {
    "props": {
     "datasetName": 0,
     "datasetUUID": 0
-   }
+   },
+   "omitZero": [
+    "datasetName",
+    "datasetUUID"
+   ]
   },
   "v1/GCEPersistentDiskVolumeSource": {
    "props": {
@@ -560,7 +686,12 @@ export const fieldTree: FieldTree = {
     "fsType": 0,
     "partition": 0,
     "readOnly": 0
-   }
+   },
+   "omitZero": [
+    "fsType",
+    "partition",
+    "readOnly"
+   ]
   },
   "v1/GRPCAction": {
    "props": {
@@ -574,14 +705,21 @@ export const fieldTree: FieldTree = {
     "repository": 0,
     "revision": 0,
     "directory": 0
-   }
+   },
+   "omitZero": [
+    "revision",
+    "directory"
+   ]
   },
   "v1/GlusterfsVolumeSource": {
    "props": {
     "endpoints": 0,
     "path": 0,
     "readOnly": 0
-   }
+   },
+   "omitZero": [
+    "readOnly"
+   ]
   },
   "v1/HTTPGetAction": {
    "props": {
@@ -593,7 +731,16 @@ export const fieldTree: FieldTree = {
      "a": "v1/HTTPHeader"
     },
     "protocol": 0
-   }
+   },
+   "defaults": {
+    "path": "/",
+    "scheme": "HTTP"
+   },
+   "omitZero": [
+    "path",
+    "host",
+    "scheme"
+   ]
   },
   "v1/HTTPHeader": {
    "props": {
@@ -618,6 +765,9 @@ export const fieldTree: FieldTree = {
    "props": {
     "path": 0,
     "type": 0
+   },
+   "defaults": {
+    "type": ""
    }
   },
   "v1/ISCSIVolumeSource": {
@@ -635,13 +785,27 @@ export const fieldTree: FieldTree = {
     "chapAuthSession": 0,
     "secretRef": "v1/LocalObjectReference",
     "initiatorName": 0
-   }
+   },
+   "defaults": {
+    "iscsiInterface": "default"
+   },
+   "omitZero": [
+    "iscsiInterface",
+    "fsType",
+    "readOnly",
+    "chapAuthDiscovery",
+    "chapAuthSession"
+   ]
   },
   "v1/ImageVolumeSource": {
    "props": {
     "reference": 0,
     "pullPolicy": 0
-   }
+   },
+   "omitZero": [
+    "reference",
+    "pullPolicy"
+   ]
   },
   "v1/ImageVolumeStatus": {
    "props": {
@@ -688,7 +852,11 @@ export const fieldTree: FieldTree = {
     "ports": {
      "a": "v1/PortStatus"
     }
-   }
+   },
+   "omitZero": [
+    "ip",
+    "hostname"
+   ]
   },
   "v1/LoadBalancerStatus": {
    "props": {
@@ -700,14 +868,20 @@ export const fieldTree: FieldTree = {
   "v1/LocalObjectReference": {
    "props": {
     "name": 0
-   }
+   },
+   "omitZero": [
+    "name"
+   ]
   },
   "v1/NFSVolumeSource": {
    "props": {
     "server": 0,
     "path": 0,
     "readOnly": 0
-   }
+   },
+   "omitZero": [
+    "readOnly"
+   ]
   },
   "v1/Namespace": {
    "props": {
@@ -725,7 +899,11 @@ export const fieldTree: FieldTree = {
     "lastTransitionTime": 0,
     "reason": 0,
     "message": 0
-   }
+   },
+   "omitZero": [
+    "reason",
+    "message"
+   ]
   },
   "v1/NamespaceSpec": {
    "props": {
@@ -740,7 +918,10 @@ export const fieldTree: FieldTree = {
     "conditions": {
      "a": "v1/NamespaceCondition"
     }
-   }
+   },
+   "omitZero": [
+    "phase"
+   ]
   },
   "v1/Node": {
    "props": {
@@ -800,7 +981,11 @@ export const fieldTree: FieldTree = {
     "lastTransitionTime": 0,
     "reason": 0,
     "message": 0
-   }
+   },
+   "omitZero": [
+    "reason",
+    "message"
+   ]
   },
   "v1/NodeConfigSource": {
    "props": {
@@ -813,7 +998,10 @@ export const fieldTree: FieldTree = {
     "active": "v1/NodeConfigSource",
     "lastKnownGood": "v1/NodeConfigSource",
     "error": 0
-   }
+   },
+   "omitZero": [
+    "error"
+   ]
   },
   "v1/NodeDaemonEndpoints": {
    "props": {
@@ -884,7 +1072,13 @@ export const fieldTree: FieldTree = {
     "configSource": "v1/NodeConfigSource",
     "externalID": 0,
     "podPreemptionPolicy": "v1/NodePodPreemptionPolicy"
-   }
+   },
+   "omitZero": [
+    "podCIDR",
+    "providerID",
+    "unschedulable",
+    "externalID"
+   ]
   },
   "v1/NodeStatus": {
    "props": {
@@ -920,7 +1114,10 @@ export const fieldTree: FieldTree = {
     "declaredFeatures": {
      "a": 0
     }
-   }
+   },
+   "omitZero": [
+    "phase"
+   ]
   },
   "v1/NodeSwapStatus": {
    "props": {
@@ -946,7 +1143,13 @@ export const fieldTree: FieldTree = {
    "props": {
     "apiVersion": 0,
     "fieldPath": 0
-   }
+   },
+   "defaults": {
+    "apiVersion": "v1"
+   },
+   "omitZero": [
+    "apiVersion"
+   ]
   },
   "v1/ObjectReference": {
    "props": {
@@ -957,7 +1160,15 @@ export const fieldTree: FieldTree = {
     "apiVersion": 0,
     "resourceVersion": 0,
     "fieldPath": 0
-   }
+   },
+   "omitZero": [
+    "kind",
+    "namespace",
+    "name",
+    "apiVersion",
+    "resourceVersion",
+    "fieldPath"
+   ]
   },
   "v1/PersistentVolumeClaimSpec": {
    "props": {
@@ -972,7 +1183,10 @@ export const fieldTree: FieldTree = {
     "dataSource": "v1/TypedLocalObjectReference",
     "dataSourceRef": "v1/TypedObjectReference",
     "volumeAttributesClassName": 0
-   }
+   },
+   "omitZero": [
+    "volumeName"
+   ]
   },
   "v1/PersistentVolumeClaimTemplate": {
    "props": {
@@ -984,13 +1198,19 @@ export const fieldTree: FieldTree = {
    "props": {
     "claimName": 0,
     "readOnly": 0
-   }
+   },
+   "omitZero": [
+    "readOnly"
+   ]
   },
   "v1/PhotonPersistentDiskVolumeSource": {
    "props": {
     "pdID": 0,
     "fsType": 0
-   }
+   },
+   "omitZero": [
+    "fsType"
+   ]
   },
   "v1/Pod": {
    "props": {
@@ -1060,7 +1280,12 @@ export const fieldTree: FieldTree = {
     "lastTransitionTime": 0,
     "reason": 0,
     "message": 0
-   }
+   },
+   "omitZero": [
+    "observedGeneration",
+    "reason",
+    "message"
+   ]
   },
   "v1/PodDNSConfig": {
    "props": {
@@ -1079,7 +1304,10 @@ export const fieldTree: FieldTree = {
    "props": {
     "name": 0,
     "value": 0
-   }
+   },
+   "omitZero": [
+    "name"
+   ]
   },
   "v1/PodExtendedResourceClaimStatus": {
    "props": {
@@ -1221,7 +1449,28 @@ export const fieldTree: FieldTree = {
     "evictionResponders": {
      "a": "v1/EvictionResponder"
     }
-   }
+   },
+   "defaults": {
+    "restartPolicy": "Always",
+    "terminationGracePeriodSeconds": 30,
+    "dnsPolicy": "ClusterFirst",
+    "securityContext": {},
+    "schedulerName": "default-scheduler"
+   },
+   "omitZero": [
+    "restartPolicy",
+    "dnsPolicy",
+    "serviceAccountName",
+    "serviceAccount",
+    "nodeName",
+    "hostNetwork",
+    "hostPID",
+    "hostIPC",
+    "hostname",
+    "subdomain",
+    "schedulerName",
+    "priorityClassName"
+   ]
   },
   "v1/PodStatus": {
    "props": {
@@ -1267,7 +1516,18 @@ export const fieldTree: FieldTree = {
     "volumeHealth": {
      "a": "v1/PodVolumeHealth"
     }
-   }
+   },
+   "omitZero": [
+    "observedGeneration",
+    "phase",
+    "message",
+    "reason",
+    "nominatedNodeName",
+    "hostIP",
+    "podIP",
+    "qosClass",
+    "resize"
+   ]
   },
   "v1/PodTemplateSpec": {
    "props": {
@@ -1296,7 +1556,11 @@ export const fieldTree: FieldTree = {
     "volumeID": 0,
     "fsType": 0,
     "readOnly": 0
-   }
+   },
+   "omitZero": [
+    "fsType",
+    "readOnly"
+   ]
   },
   "v1/PreferredSchedulingTerm": {
    "props": {
@@ -1316,7 +1580,20 @@ export const fieldTree: FieldTree = {
     "successThreshold": 0,
     "failureThreshold": 0,
     "terminationGracePeriodSeconds": 0
-   }
+   },
+   "defaults": {
+    "timeoutSeconds": 1,
+    "periodSeconds": 10,
+    "successThreshold": 1,
+    "failureThreshold": 3
+   },
+   "omitZero": [
+    "initialDelaySeconds",
+    "timeoutSeconds",
+    "periodSeconds",
+    "successThreshold",
+    "failureThreshold"
+   ]
   },
   "v1/ProbeHandler": {
    "props": {
@@ -1333,6 +1610,9 @@ export const fieldTree: FieldTree = {
     },
     "defaultMode": 0,
     "defaultUser": 0
+   },
+   "defaults": {
+    "defaultMode": 420
    }
   },
   "v1/QuobyteVolumeSource": {
@@ -1343,7 +1623,13 @@ export const fieldTree: FieldTree = {
     "user": 0,
     "group": 0,
     "tenant": 0
-   }
+   },
+   "omitZero": [
+    "readOnly",
+    "user",
+    "group",
+    "tenant"
+   ]
   },
   "v1/RBDVolumeSource": {
    "props": {
@@ -1357,27 +1643,48 @@ export const fieldTree: FieldTree = {
     "keyring": 0,
     "secretRef": "v1/LocalObjectReference",
     "readOnly": 0
-   }
+   },
+   "defaults": {
+    "pool": "rbd",
+    "user": "admin",
+    "keyring": "/etc/ceph/keyring"
+   },
+   "omitZero": [
+    "fsType",
+    "pool",
+    "user",
+    "keyring",
+    "readOnly"
+   ]
   },
   "v1/ResourceClaim": {
    "props": {
     "name": 0,
     "request": 0
-   }
+   },
+   "omitZero": [
+    "request"
+   ]
   },
   "v1/ResourceFieldSelector": {
    "props": {
     "containerName": 0,
     "resource": 0,
     "divisor": 0
-   }
+   },
+   "omitZero": [
+    "containerName"
+   ]
   },
   "v1/ResourceHealth": {
    "props": {
     "resourceID": 0,
     "health": 0,
     "message": 0
-   }
+   },
+   "omitZero": [
+    "health"
+   ]
   },
   "v1/ResourceRequirements": {
    "props": {
@@ -1406,7 +1713,13 @@ export const fieldTree: FieldTree = {
     "role": 0,
     "type": 0,
     "level": 0
-   }
+   },
+   "omitZero": [
+    "user",
+    "role",
+    "type",
+    "level"
+   ]
   },
   "v1/ScaleIOVolumeSource": {
    "props": {
@@ -1420,7 +1733,20 @@ export const fieldTree: FieldTree = {
     "volumeName": 0,
     "fsType": 0,
     "readOnly": 0
-   }
+   },
+   "defaults": {
+    "storageMode": "ThinProvisioned",
+    "fsType": "xfs"
+   },
+   "omitZero": [
+    "sslEnabled",
+    "protectionDomain",
+    "storagePool",
+    "storageMode",
+    "volumeName",
+    "fsType",
+    "readOnly"
+   ]
   },
   "v1/SeccompProfile": {
    "props": {
@@ -1441,7 +1767,10 @@ export const fieldTree: FieldTree = {
      "m": 0
     },
     "type": 0
-   }
+   },
+   "omitZero": [
+    "type"
+   ]
   },
   "v1/SecretEnvSource": {
    "props": {
@@ -1474,7 +1803,13 @@ export const fieldTree: FieldTree = {
     "defaultMode": 0,
     "optional": 0,
     "defaultUser": 0
-   }
+   },
+   "defaults": {
+    "defaultMode": 420
+   },
+   "omitZero": [
+    "secretName"
+   ]
   },
   "v1/SecurityContext": {
    "props": {
@@ -1521,7 +1856,13 @@ export const fieldTree: FieldTree = {
     "expirationSeconds": 0,
     "path": 0,
     "user": 0
-   }
+   },
+   "defaults": {
+    "expirationSeconds": 3600
+   },
+   "omitZero": [
+    "audience"
+   ]
   },
   "v1/ServicePort": {
    "props": {
@@ -1531,7 +1872,15 @@ export const fieldTree: FieldTree = {
     "port": 0,
     "targetPort": 0,
     "nodePort": 0
-   }
+   },
+   "defaults": {
+    "protocol": "TCP"
+   },
+   "omitZero": [
+    "name",
+    "protocol",
+    "nodePort"
+   ]
   },
   "v1/ServiceSpec": {
    "props": {
@@ -1567,7 +1916,21 @@ export const fieldTree: FieldTree = {
     "loadBalancerClass": 0,
     "internalTrafficPolicy": 0,
     "trafficDistribution": 0
-   }
+   },
+   "defaults": {
+    "type": "ClusterIP",
+    "sessionAffinity": "None"
+   },
+   "omitZero": [
+    "clusterIP",
+    "type",
+    "sessionAffinity",
+    "loadBalancerIP",
+    "externalName",
+    "externalTrafficPolicy",
+    "healthCheckNodePort",
+    "publishNotReadyAddresses"
+   ]
   },
   "v1/ServiceStatus": {
    "props": {
@@ -1594,7 +1957,13 @@ export const fieldTree: FieldTree = {
     "fsType": 0,
     "readOnly": 0,
     "secretRef": "v1/LocalObjectReference"
-   }
+   },
+   "omitZero": [
+    "volumeName",
+    "volumeNamespace",
+    "fsType",
+    "readOnly"
+   ]
   },
   "v1/Sysctl": {
    "props": {
@@ -1606,7 +1975,10 @@ export const fieldTree: FieldTree = {
    "props": {
     "port": 0,
     "host": 0
-   }
+   },
+   "omitZero": [
+    "host"
+   ]
   },
   "v1/Taint": {
    "props": {
@@ -1614,7 +1986,10 @@ export const fieldTree: FieldTree = {
     "value": 0,
     "effect": 0,
     "timeAdded": 0
-   }
+   },
+   "omitZero": [
+    "value"
+   ]
   },
   "v1/Toleration": {
    "props": {
@@ -1623,7 +1998,13 @@ export const fieldTree: FieldTree = {
     "value": 0,
     "effect": 0,
     "tolerationSeconds": 0
-   }
+   },
+   "omitZero": [
+    "key",
+    "operator",
+    "value",
+    "effect"
+   ]
   },
   "v1/TopologySpreadConstraint": {
    "props": {
@@ -1714,7 +2095,12 @@ export const fieldTree: FieldTree = {
     "bindMountOptions": {
      "a": 0
     }
-   }
+   },
+   "omitZero": [
+    "readOnly",
+    "subPath",
+    "subPathExpr"
+   ]
   },
   "v1/VolumeMountStatus": {
    "props": {
@@ -1723,7 +2109,10 @@ export const fieldTree: FieldTree = {
     "readOnly": 0,
     "recursiveReadOnly": 0,
     "volumeStatus": "v1/VolumeStatus"
-   }
+   },
+   "omitZero": [
+    "readOnly"
+   ]
   },
   "v1/VolumeProjection": {
    "props": {
@@ -1790,7 +2179,12 @@ export const fieldTree: FieldTree = {
     "fsType": 0,
     "storagePolicyName": 0,
     "storagePolicyID": 0
-   }
+   },
+   "omitZero": [
+    "fsType",
+    "storagePolicyName",
+    "storagePolicyID"
+   ]
   },
   "v1/WeightedPodAffinityTerm": {
    "props": {

@@ -102,6 +102,7 @@ export const openapi: GroupOpenAPI = {
    "description": "AzureDisk represents an Azure Data Disk mount on the host and bind mount to the pod.",
    "properties": {
     "cachingMode": {
+     "default": "ReadWrite",
      "description": "cachingMode is the Host Caching mode: None, Read Only, Read Write.",
      "type": "string"
     },
@@ -114,14 +115,17 @@ export const openapi: GroupOpenAPI = {
      "type": "string"
     },
     "fsType": {
+     "default": "ext4",
      "description": "fsType is Filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. \"ext4\", \"xfs\", \"ntfs\". Implicitly inferred to be \"ext4\" if unspecified.",
      "type": "string"
     },
     "kind": {
+     "default": "Shared",
      "description": "kind expected values are Shared: multiple blob disks per storage account  Dedicated: single blob disk per storage account  Managed: azure managed data disk (only in managed availability set). defaults to shared",
      "type": "string"
     },
     "readOnly": {
+     "default": false,
      "description": "readOnly Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts.",
      "type": "boolean"
     }
@@ -511,6 +515,7 @@ export const openapi: GroupOpenAPI = {
    "description": "Adapts a ConfigMap into a volume.\n\nThe contents of the target ConfigMap's Data field will be presented in a volume as files using the keys in the Data field as the file names, unless the items element is populated with specific mappings of keys to paths. ConfigMap volumes support ownership management and SELinux relabeling.",
    "properties": {
     "defaultMode": {
+     "default": 420,
      "description": "defaultMode is optional: mode bits used to set permissions on created files by default. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. Defaults to 0644. Directories within the path are not affected by this setting. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set.",
      "format": "int32",
      "type": "integer"
@@ -643,6 +648,7 @@ export const openapi: GroupOpenAPI = {
        "$ref": "#/components/schemas/io.k8s.api.core.v1.ResourceRequirements"
       }
      ],
+     "default": {},
      "description": "Compute Resources required by this container. Cannot be updated. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/"
     },
     "restartPolicy": {
@@ -682,10 +688,12 @@ export const openapi: GroupOpenAPI = {
      "type": "boolean"
     },
     "terminationMessagePath": {
+     "default": "/dev/termination-log",
      "description": "Optional: Path at which the file to which the container's termination message will be written is mounted into the container's filesystem. Message written is intended to be brief final status, such as an assertion failure message. Will be truncated by the node if greater than 4096 bytes. The total message length across all containers will be limited to 12kb. Defaults to /dev/termination-log. Cannot be updated.",
      "type": "string"
     },
     "terminationMessagePolicy": {
+     "default": "File",
      "description": "Indicate how the termination message should be populated. File will use the contents of terminationMessagePath to populate the container status message on both success and failure. FallbackToLogsOnError will use the last chunk of container log output if the termination message file is empty and the container exited with an error. The log output is limited to 2048 bytes or 80 lines, whichever is smaller. Defaults to File. Cannot be updated.",
      "type": "string"
     },
@@ -793,6 +801,7 @@ export const openapi: GroupOpenAPI = {
      "type": "string"
     },
     "protocol": {
+     "default": "TCP",
      "description": "Protocol for port. Must be UDP, TCP, or SCTP. Defaults to \"TCP\".",
      "type": "string"
     }
@@ -1164,6 +1173,7 @@ export const openapi: GroupOpenAPI = {
    "description": "DownwardAPIVolumeSource represents a volume containing downward API info. Downward API volumes support ownership management and SELinux relabeling.",
    "properties": {
     "defaultMode": {
+     "default": 420,
      "description": "Optional: mode bits to use on created files by default. Must be a Optional: mode bits used to set permissions on created files by default. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. Defaults to 0644. Directories within the path are not affected by this setting. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set.",
      "format": "int32",
      "type": "integer"
@@ -1408,6 +1418,7 @@ export const openapi: GroupOpenAPI = {
        "$ref": "#/components/schemas/io.k8s.api.core.v1.ResourceRequirements"
       }
      ],
+     "default": {},
      "description": "Resources are not allowed for ephemeral containers. Ephemeral containers use spare resources already allocated to the pod."
     },
     "restartPolicy": {
@@ -1451,10 +1462,12 @@ export const openapi: GroupOpenAPI = {
      "type": "string"
     },
     "terminationMessagePath": {
+     "default": "/dev/termination-log",
      "description": "Optional: Path at which the file to which the container's termination message will be written is mounted into the container's filesystem. Message written is intended to be brief final status, such as an assertion failure message. Will be truncated by the node if greater than 4096 bytes. The total message length across all containers will be limited to 12kb. Defaults to /dev/termination-log. Cannot be updated.",
      "type": "string"
     },
     "terminationMessagePolicy": {
+     "default": "File",
      "description": "Indicate how the termination message should be populated. File will use the contents of terminationMessagePath to populate the container status message on both success and failure. FallbackToLogsOnError will use the last chunk of container log output if the termination message file is empty and the container exited with an error. The log output is limited to 2048 bytes or 80 lines, whichever is smaller. Defaults to File. Cannot be updated.",
      "type": "string"
     },
@@ -2139,6 +2152,7 @@ export const openapi: GroupOpenAPI = {
      "x-kubernetes-list-type": "atomic"
     },
     "path": {
+     "default": "/",
      "description": "Path to access on the HTTP server.",
      "type": "string"
     },
@@ -2155,6 +2169,7 @@ export const openapi: GroupOpenAPI = {
      "type": "string"
     },
     "scheme": {
+     "default": "HTTP",
      "description": "Scheme to use for connecting to the host. Defaults to HTTP.",
      "type": "string"
     }
@@ -2224,6 +2239,7 @@ export const openapi: GroupOpenAPI = {
      "type": "string"
     },
     "type": {
+     "default": "",
      "description": "type for HostPath Volume Defaults to \"\" More info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath",
      "type": "string"
     }
@@ -2257,6 +2273,7 @@ export const openapi: GroupOpenAPI = {
      "type": "string"
     },
     "iscsiInterface": {
+     "default": "default",
      "description": "iscsiInterface is the interface Name that uses an iSCSI transport. Defaults to 'default' (tcp).",
      "type": "string"
     },
@@ -3342,6 +3359,7 @@ export const openapi: GroupOpenAPI = {
    "description": "ObjectFieldSelector selects an APIVersioned field of an object.",
    "properties": {
     "apiVersion": {
+     "default": "v1",
      "description": "Version of the schema the FieldPath is written in terms of, defaults to \"v1\".",
      "type": "string"
     },
@@ -4081,6 +4099,7 @@ export const openapi: GroupOpenAPI = {
      "description": "Specifies the DNS parameters of a pod. Parameters specified here will be merged to the generated DNS configuration based on DNSPolicy."
     },
     "dnsPolicy": {
+     "default": "ClusterFirst",
      "description": "Set DNS policy for the pod. Defaults to \"ClusterFirst\". Valid values are 'ClusterFirstWithHostNet', 'ClusterFirst', 'Default' or 'None'. DNS parameters given in DNSConfig will be merged with the policy selected with DNSPolicy. To have DNS options set along with hostNetwork, you have to specify DNS policy explicitly to 'ClusterFirstWithHostNet'.",
      "type": "string"
     },
@@ -4241,6 +4260,7 @@ export const openapi: GroupOpenAPI = {
      "description": "Resources is the total amount of CPU and Memory resources required by all containers in the pod. It supports specifying Requests and Limits for \"cpu\", \"memory\" and \"hugepages-\" resource names only. ResourceClaims are not supported.\n\nThis field enables fine-grained control over resource allocation for the entire pod, allowing resource sharing among containers in a pod.\n\nThis is an alpha field and requires enabling the PodLevelResources feature gate."
     },
     "restartPolicy": {
+     "default": "Always",
      "description": "Restart policy for all containers within the pod. One of Always, OnFailure, Never. In some contexts, only a subset of those values may be permitted. Default to Always. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#restart-policy",
      "type": "string"
     },
@@ -4249,6 +4269,7 @@ export const openapi: GroupOpenAPI = {
      "type": "string"
     },
     "schedulerName": {
+     "default": "default-scheduler",
      "description": "If specified, the pod will be dispatched by specified scheduler. If not specified, the pod will be dispatched by default scheduler.",
      "type": "string"
     },
@@ -4279,6 +4300,7 @@ export const openapi: GroupOpenAPI = {
        "$ref": "#/components/schemas/io.k8s.api.core.v1.PodSecurityContext"
       }
      ],
+     "default": {},
      "description": "SecurityContext holds pod-level security attributes and common container settings. Optional: Defaults to empty.  See type description for default values of each field."
     },
     "serviceAccount": {
@@ -4302,6 +4324,7 @@ export const openapi: GroupOpenAPI = {
      "type": "string"
     },
     "terminationGracePeriodSeconds": {
+     "default": 30,
      "description": "Optional duration in seconds the pod needs to terminate gracefully. May be decreased in delete request. Value must be non-negative integer. The value zero indicates stop immediately via the kill signal (no opportunity to shut down). If this value is nil, the default grace period will be used instead. The grace period is the duration in seconds after the processes running in the pod are sent a termination signal and the time when the processes are forcibly halted with a kill signal. Set this value longer than the expected cleanup time for your process. Defaults to 30 seconds.",
      "format": "int64",
      "type": "integer"
@@ -4628,6 +4651,7 @@ export const openapi: GroupOpenAPI = {
      "description": "Exec specifies a command to execute in the container."
     },
     "failureThreshold": {
+     "default": 3,
      "description": "Minimum consecutive failures for the probe to be considered failed after having succeeded. Defaults to 3. Minimum value is 1.",
      "format": "int32",
      "type": "integer"
@@ -4654,11 +4678,13 @@ export const openapi: GroupOpenAPI = {
      "type": "integer"
     },
     "periodSeconds": {
+     "default": 10,
      "description": "How often (in seconds) to perform the probe. Default to 10 seconds. Minimum value is 1.",
      "format": "int32",
      "type": "integer"
     },
     "successThreshold": {
+     "default": 1,
      "description": "Minimum consecutive successes for the probe to be considered successful after having failed. Defaults to 1. Must be 1 for liveness and startup. Minimum value is 1.",
      "format": "int32",
      "type": "integer"
@@ -4677,6 +4703,7 @@ export const openapi: GroupOpenAPI = {
      "type": "integer"
     },
     "timeoutSeconds": {
+     "default": 1,
      "description": "Number of seconds after which the probe times out. Defaults to 1 second. Minimum value is 1. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes",
      "format": "int32",
      "type": "integer"
@@ -4726,6 +4753,7 @@ export const openapi: GroupOpenAPI = {
    "description": "Represents a projected volume source",
    "properties": {
     "defaultMode": {
+     "default": 420,
      "description": "defaultMode are the mode bits used to set permissions on created files by default. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. Directories within the path are not affected by this setting. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set.",
      "format": "int32",
      "type": "integer"
@@ -4792,6 +4820,7 @@ export const openapi: GroupOpenAPI = {
      "type": "string"
     },
     "keyring": {
+     "default": "/etc/ceph/keyring",
      "description": "keyring is the path to key ring for RBDUser. Default is /etc/ceph/keyring. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
      "type": "string"
     },
@@ -4804,6 +4833,7 @@ export const openapi: GroupOpenAPI = {
      "x-kubernetes-list-type": "atomic"
     },
     "pool": {
+     "default": "rbd",
      "description": "pool is the rados pool name. Default is rbd. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
      "type": "string"
     },
@@ -4820,6 +4850,7 @@ export const openapi: GroupOpenAPI = {
      "description": "secretRef is name of the authentication secret for RBDUser. If provided overrides keyring. Default is nil. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it"
     },
     "user": {
+     "default": "admin",
      "description": "user is the rados user name. Default is admin. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
      "type": "string"
     }
@@ -4975,6 +5006,7 @@ export const openapi: GroupOpenAPI = {
    "description": "ScaleIOVolumeSource represents a persistent ScaleIO volume",
    "properties": {
     "fsType": {
+     "default": "xfs",
      "description": "fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. \"ext4\", \"xfs\", \"ntfs\". Default is \"xfs\".",
      "type": "string"
     },
@@ -5003,6 +5035,7 @@ export const openapi: GroupOpenAPI = {
      "type": "boolean"
     },
     "storageMode": {
+     "default": "ThinProvisioned",
      "description": "storageMode indicates whether the storage for a volume should be ThickProvisioned or ThinProvisioned. Default is ThinProvisioned.",
      "type": "string"
     },
@@ -5196,6 +5229,7 @@ export const openapi: GroupOpenAPI = {
    "description": "Adapts a Secret into a volume.\n\nThe contents of the target Secret's Data field will be presented in a volume as files using the keys in the Data field as the file names. Secret volumes support ownership management and SELinux relabeling.",
    "properties": {
     "defaultMode": {
+     "default": 420,
      "description": "defaultMode is Optional: mode bits used to set permissions on created files by default. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. Defaults to 0644. Directories within the path are not affected by this setting. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set.",
      "format": "int32",
      "type": "integer"
@@ -5446,6 +5480,7 @@ export const openapi: GroupOpenAPI = {
      "type": "string"
     },
     "expirationSeconds": {
+     "default": 3600,
      "description": "expirationSeconds is the requested duration of validity of the service account token. As the token approaches expiration, the kubelet volume plugin will proactively rotate the service account token. The kubelet will start trying to rotate the token if the token is older than 80 percent of its time to live or if the token is older than 24 hours.Defaults to 1 hour and must be at least 10 minutes.",
      "format": "int64",
      "type": "integer"
@@ -5526,6 +5561,7 @@ export const openapi: GroupOpenAPI = {
      "type": "integer"
     },
     "protocol": {
+     "default": "TCP",
      "description": "The IP protocol for this port. Supports \"TCP\", \"UDP\", and \"SCTP\". Default is TCP.",
      "type": "string"
     },
@@ -5642,6 +5678,7 @@ export const openapi: GroupOpenAPI = {
      "x-kubernetes-map-type": "atomic"
     },
     "sessionAffinity": {
+     "default": "None",
      "description": "Supports \"ClientIP\" and \"None\". Used to maintain session affinity. Enable client IP based session affinity. Must be ClientIP or None. Defaults to None. More info: https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies",
      "type": "string"
     },
@@ -5658,6 +5695,7 @@ export const openapi: GroupOpenAPI = {
      "type": "string"
     },
     "type": {
+     "default": "ClusterIP",
      "description": "type determines how the Service is exposed. Defaults to ClusterIP. Valid options are ExternalName, ClusterIP, NodePort, and LoadBalancer. \"ClusterIP\" allocates a cluster-internal IP address for load-balancing to endpoints. Endpoints are determined by the selector or if that is not specified, by manual construction of an Endpoints object or EndpointSlice objects. If clusterIP is \"None\", no virtual IP is allocated and the endpoints are published as a set of endpoints rather than a virtual IP. \"NodePort\" builds on ClusterIP and allocates a port on every node which routes to the same endpoints as the clusterIP. \"LoadBalancer\" builds on NodePort and creates an external load-balancer (if supported in the current cloud) which routes to the same endpoints as the clusterIP. \"ExternalName\" aliases this service to the specified externalName. Several other fields do not apply to ExternalName services. More info: https://kubernetes.io/docs/concepts/services-networking/service/#publishing-services-service-types",
      "type": "string"
     }

@@ -42,7 +42,10 @@ export const fieldTree: FieldTree = {
     "conditions": {
      "a": "meta.k8s.io/v1/Condition"
     }
-   }
+   },
+   "omitZero": [
+    "observedGeneration"
+   ]
   }
  }
 };

@@ -78,6 +78,9 @@ export const fieldTree: FieldTree = {
     "apiGroup": 0,
     "kind": 0,
     "name": 0
+   },
+   "defaults": {
+    "apiGroup": "rbac.authorization.k8s.io"
    }
   },
   "rbac.authorization.k8s.io/v1/Subject": {
@@ -86,7 +89,11 @@ export const fieldTree: FieldTree = {
     "apiGroup": 0,
     "name": 0,
     "namespace": 0
-   }
+   },
+   "omitZero": [
+    "apiGroup",
+    "namespace"
+   ]
   }
  }
 };

@@ -408,6 +408,7 @@ export const openapi: GroupOpenAPI = {
    "description": "RoleRef contains information that points to the role being used",
    "properties": {
     "apiGroup": {
+     "default": "rbac.authorization.k8s.io",
      "description": "APIGroup is the group for the resource being referenced",
      "type": "string"
     },

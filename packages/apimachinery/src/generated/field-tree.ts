@@ -63,7 +63,10 @@ export const fieldTree: FieldTree = {
      "a": "apidiscovery.k8s.io/v2/APIResourceDiscovery"
     },
     "freshness": 0
-   }
+   },
+   "omitZero": [
+    "freshness"
+   ]
   },
   "meta.k8s.io/v1/APIGroup": {
    "props": {
@@ -106,7 +109,12 @@ export const fieldTree: FieldTree = {
      "a": 0
     },
     "storageVersionHash": 0
-   }
+   },
+   "omitZero": [
+    "group",
+    "version",
+    "storageVersionHash"
+   ]
   },
   "meta.k8s.io/v1/APIResourceList": {
    "props": {
@@ -138,7 +146,10 @@ export const fieldTree: FieldTree = {
     "lastTransitionTime": 0,
     "reason": 0,
     "message": 0
-   }
+   },
+   "omitZero": [
+    "observedGeneration"
+   ]
   },
   "meta.k8s.io/v1/DeleteOptions": {
    "props": {
@@ -202,7 +213,12 @@ export const fieldTree: FieldTree = {
     "continue": 0,
     "remainingItemCount": 0,
     "shardInfo": "meta.k8s.io/v1/ShardInfo"
-   }
+   },
+   "omitZero": [
+    "selfLink",
+    "resourceVersion",
+    "continue"
+   ]
   },
   "meta.k8s.io/v1/ManagedFieldsEntry": {
    "props": {
@@ -213,7 +229,14 @@ export const fieldTree: FieldTree = {
     "fieldsType": 0,
     "fieldsV1": "*",
     "subresource": 0
-   }
+   },
+   "omitZero": [
+    "manager",
+    "operation",
+    "apiVersion",
+    "fieldsType",
+    "subresource"
+   ]
   },
   "meta.k8s.io/v1/ObjectMeta": {
    "props": {
@@ -242,7 +265,15 @@ export const fieldTree: FieldTree = {
     "managedFields": {
      "a": "meta.k8s.io/v1/ManagedFieldsEntry"
     }
-   }
+   },
+   "omitZero": [
+    "name",
+    "generateName",
+    "namespace",
+    "selfLink",
+    "resourceVersion",
+    "generation"
+   ]
   },
   "meta.k8s.io/v1/OwnerReference": {
    "props": {
@@ -304,14 +335,25 @@ export const fieldTree: FieldTree = {
     "reason": 0,
     "details": "meta.k8s.io/v1/StatusDetails",
     "code": 0
-   }
+   },
+   "omitZero": [
+    "status",
+    "message",
+    "reason",
+    "code"
+   ]
   },
   "meta.k8s.io/v1/StatusCause": {
    "props": {
     "reason": 0,
     "message": 0,
     "field": 0
-   }
+   },
+   "omitZero": [
+    "reason",
+    "message",
+    "field"
+   ]
   },
   "meta.k8s.io/v1/StatusDetails": {
    "props": {
@@ -323,7 +365,13 @@ export const fieldTree: FieldTree = {
      "a": "meta.k8s.io/v1/StatusCause"
     },
     "retryAfterSeconds": 0
-   }
+   },
+   "omitZero": [
+    "name",
+    "group",
+    "kind",
+    "retryAfterSeconds"
+   ]
   },
   "meta.k8s.io/v1/Table": {
    "props": {
@@ -364,7 +412,11 @@ export const fieldTree: FieldTree = {
     "status": 0,
     "reason": 0,
     "message": 0
-   }
+   },
+   "omitZero": [
+    "reason",
+    "message"
+   ]
   },
   "meta.k8s.io/v1/Unknown": {
    "props": {

@@ -2,15 +2,30 @@ import type { FieldTree } from './types.js';
 import { walkFieldTree } from './walk.js';
 
 /**
- * Applies the schemas' `default` values in place, as kube's structural defaulting does: a property that is absent
- * from an object present in the document gets its default (a copy), at every depth, in lists and maps too.
+ * Defaulting that depends on other fields (kube's SetDefaults_<Type> functions), for one object type of a field
+ * tree: called on every object of that type, after the type's constant defaults and before its properties are
+ * walked, so what it adds is defaulted in turn. Mutates the object.
  */
-export function applyDefaults(tree: FieldTree, typeKey: string, obj: unknown): void {
+export type TypeDefaulter = (obj: Record<string, unknown>) => void;
+
+/**
+ * Normalizes a decoded object as kube's typed decoding and defaulting do. A property whose zero value means unset
+ * (a Go non-pointer field tagged omitempty: `paused: false`, `minReadySeconds: 0`, `nodeName: ""`) is removed when
+ * zero, as kube never writes it. Then the schemas' `default` values apply, as kube's structural defaulting: a property that is absent
+ * from an object present in the document gets its default (a copy), at every depth, in lists and maps too. Then
+ * the type's defaulter, if `defaulters` (by field-tree type name, `v1/Container`) has one.
+ */
+export function applyDefaults(tree: FieldTree, typeKey: string, obj: unknown, defaulters: Readonly<Record<string, TypeDefaulter>> = {}): void {
   walkFieldTree(tree, typeKey, obj, {
-    onObject(type, value) {
+    onObject(type, value, _path, name) {
+      for (const key of type.omitZero ?? []) {
+        const v = value[key];
+        if (v === 0 || v === false || v === '') delete value[key];
+      }
       for (const [key, def] of Object.entries(type.defaults ?? {})) {
         if (value[key] === undefined) value[key] = structuredClone(def);
       }
+      if (Object.hasOwn(defaulters, name)) defaulters[name](value);
     },
   });
 }

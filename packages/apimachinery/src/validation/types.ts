@@ -37,6 +37,8 @@ export interface FieldTree {
       props: Record<string, FieldShape>;
       /** Schema defaults of properties, applied when the property is absent. */
       defaults?: Record<string, unknown>;
+      /** Properties whose zero value (0, false, "") means unset, as for Go's non-pointer omitempty fields. */
+      omitZero?: string[];
       preserveUnknown?: boolean;
       embeddedResource?: boolean;
     }

@@ -5,7 +5,7 @@ export type TypeShape = FieldTree['types'][string];
 
 export interface FieldTreeVisitor {
   /** Called on each object of a named type before its properties are walked; may add or delete properties. */
-  onObject?(type: TypeShape, obj: Record<string, unknown>, path: string): void;
+  onObject?(type: TypeShape, obj: Record<string, unknown>, path: string, name: string): void;
   /** Called, in document order, for each property the type does not declare (`path` is the property's). */
   onUnknown?(type: TypeShape, obj: Record<string, unknown>, key: string, path: string): void;
 }
@@ -22,7 +22,7 @@ export function walkFieldTree(tree: FieldTree, shape: FieldShape, value: unknown
   if (typeof shape === 'string') {
     const type = tree.types[shape];
     if (!type || !isObject(value)) return;
-    visitor.onObject?.(type, value, path);
+    visitor.onObject?.(type, value, path, shape);
     for (const key of Object.keys(value)) {
       const child = path ? `${path}.${key}` : key;
       // Own properties only: a key named `constructor` or `toString` is an unknown field, not Object's.

@@ -1,4 +1,4 @@
-import { applyDefaults, findUnknownFields, newBadRequest, type KubeObject } from '@kapi/apimachinery';
+import { findUnknownFields, newBadRequest, type KubeObject } from '@kapi/apimachinery';
 import { addWarnings } from '../registry/context.js';
 import type { ResourceEntry } from '../registry/resources.js';
 import { decodeTypeError } from '../registry/validation.js';
@@ -32,7 +32,7 @@ export function checkFields(
   const typeError = decodeTypeError(entry, entry.checkTypes(obj));
   if (typeError) throw typeError;
   const unknown = findUnknownFields(entry.group.fieldTree, entry.typeKey, obj, { prune: true });
-  if (options.defaults !== false) applyDefaults(entry.group.fieldTree, entry.typeKey, obj);
+  if (options.defaults !== false) entry.defaults(obj);
   if (level === 'Ignore') return;
   const messages = [...duplicates.map((path) => `duplicate field "${path}"`), ...unknown.map((path) => `unknown field "${path}"`)];
   if (!messages.length) return;

@@ -1,6 +1,9 @@
 import {
+  applyDefaults,
   createMessageCodec,
   type GroupDefinition,
+  type KubeObject,
+  type TypeDefaulter,
   type MessageCodec,
   type ObjectValidator,
   type ResourceInfo,
@@ -22,6 +25,8 @@ export interface ResourceEntry {
   codec(): MessageCodec;
   /** Storage key prefix of the collection: `/registry/pods/`, `/registry/apps/deployments/`. */
   keyPrefix: string;
+  /** Applies the schema defaults and every installed group's type defaulters to a decoded object (mutates it). */
+  defaults(obj: KubeObject): void;
 }
 
 export const apiVersionOf = (info: { group: string; version: string }) =>
@@ -39,6 +44,8 @@ export function createResourceRegistry(plugins: GroupPlugin[]): ResourceRegistry
   const entries: ResourceEntry[] = [];
   const byPlural = new Map<string, ResourceEntry>();
   const byKind = new Map<string, ResourceEntry>();
+  // One table for the server: a group's types appear in other groups' kinds.
+  const defaulters: Record<string, TypeDefaulter> = Object.assign({}, ...plugins.map((p) => p.defaulters ?? {}));
   for (const plugin of plugins) {
     const group = plugin.definition;
     let codec: MessageCodec | undefined;
@@ -55,6 +62,7 @@ export function createResourceRegistry(plugins: GroupPlugin[]): ResourceRegistry
         checkTypes: group.typeValidators?.[typeKey] ?? validate,
         codec: () => (codec ??= createMessageCodec(group.protobuf)),
         keyPrefix: info.group ? `/registry/${info.group}/${info.plural}/` : `/registry/${info.plural}/`,
+        defaults: (obj) => applyDefaults(group.fieldTree, typeKey, obj, defaulters),
       };
       const id = `${info.group}/${info.version}/${info.plural}`;
       if (byPlural.has(id)) throw new Error(`resource ${id} is installed twice`);

@@ -40,6 +40,16 @@ export function stampTypeAndNamespace(ctx: RequestContext, obj: KubeObject): voi
   obj.kind = info.kind;
 }
 
+/**
+ * A new object's status is the kind's empty one (kube's PrepareForCreate: `status = DeploymentStatus{}`, which Go
+ * writes as `status: {}`): the schema's default for `status` when it has one, else none.
+ */
+function resetStatus(entry: ResourceEntry, obj: KubeObject): void {
+  const initial = entry.group.fieldTree.types[entry.typeKey]?.defaults?.status;
+  if (initial === undefined) delete obj.status;
+  else obj.status = structuredClone(initial);
+}
+
 /** Prepares, names, validates and canonicalizes an object about to be created (mutates `obj`). */
 export function beforeCreate(ctx: RequestContext, obj: KubeObject): void {
   const { entry } = ctx;
@@ -53,7 +63,7 @@ export function beforeCreate(ctx: RequestContext, obj: KubeObject): void {
   delete meta.selfLink;
   if (kindHasSpec(entry)) meta.generation = 1;
   else delete meta.generation;
-  if (hasStatusSubresource(entry) && !entry.strategy.prepareForCreate) delete obj.status;
+  if (hasStatusSubresource(entry) && !entry.strategy.prepareForCreate) resetStatus(entry, obj);
   entry.strategy.prepareForCreate?.(obj);
   if (!meta.name && meta.generateName) meta.name = generateName(String(meta.generateName));
   dropEmptyMetadata(obj);

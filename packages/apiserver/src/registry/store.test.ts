@@ -94,13 +94,13 @@ describe('Store', () => {
       expect((await store.list(ctx('configmaps'), ALL_OBJECTS)).items).toHaveLength(2);
     });
 
-    it('drops status on create for kinds with a status subresource, and sets generation 1 for kinds with a spec', async () => {
+    it('resets status on create for kinds with a status subresource (to the schema default), and sets generation 1 for kinds with a spec', async () => {
       const d = await store.create(ctx('deployments'), {
         metadata: { name: 'd', generation: 7 },
         spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } },
         status: { replicas: 5 },
       });
-      expect(d.status).toBeUndefined();
+      expect(d.status).toEqual({});
       expect((d.metadata as { generation: number }).generation).toBe(1);
     });
 

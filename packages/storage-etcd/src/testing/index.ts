@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, signalAndWait, waitForReady } from './process.js';
@@ -68,27 +68,34 @@ export async function startEtcd(options: StartEtcdOptions = {}): Promise<EtcdPro
     });
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'kapi-etcd-'));
-  const clientPort = await freePort();
-  const peerPort = await freePort();
-  const metricsPort = await freePort();
-  const endpoint = `${options.tls ? 'https' : 'http'}://127.0.0.1:${clientPort}`;
-  // /health is also served here, over plain HTTP whatever the client URLs use.
-  const metrics = `http://127.0.0.1:${metricsPort}`;
-  const peer = `http://127.0.0.1:${peerPort}`;
-  const args = [
-    '--name', 'kapi-test',
-    '--data-dir', dataDir,
-    '--listen-client-urls', endpoint,
-    '--advertise-client-urls', endpoint,
-    '--listen-peer-urls', peer,
-    '--initial-advertise-peer-urls', peer,
-    '--initial-cluster', `kapi-test=${peer}`,
-    '--listen-metrics-urls', metrics,
-    '--log-level', 'warn',
-    ...(options.tls ? ['--cert-file', options.tls.certFile, '--key-file', options.tls.keyFile] : []),
-    ...(options.progressNotifyInterval ? ['--experimental-watch-progress-notify-interval', options.progressNotifyInterval] : []),
-    ...(options.extraArgs ?? []),
-  ];
+  // Ports are picked free, then bound by etcd a moment later: another process may take one in between (test
+  // files run in parallel), so a start that finds its port taken picks new ones.
+  let endpoint = '';
+  let metrics = '';
+  let args: string[] = [];
+  const choosePorts = async () => {
+    const clientPort = await freePort();
+    const peerPort = await freePort();
+    const metricsPort = await freePort();
+    endpoint = `${options.tls ? 'https' : 'http'}://127.0.0.1:${clientPort}`;
+    // /health is also served here, over plain HTTP whatever the client URLs use.
+    metrics = `http://127.0.0.1:${metricsPort}`;
+    const peer = `http://127.0.0.1:${peerPort}`;
+    args = [
+      '--name', 'kapi-test',
+      '--data-dir', dataDir,
+      '--listen-client-urls', endpoint,
+      '--advertise-client-urls', endpoint,
+      '--listen-peer-urls', peer,
+      '--initial-advertise-peer-urls', peer,
+      '--initial-cluster', `kapi-test=${peer}`,
+      '--listen-metrics-urls', metrics,
+      '--log-level', 'warn',
+      ...(options.tls ? ['--cert-file', options.tls.certFile, '--key-file', options.tls.keyFile] : []),
+      ...(options.progressNotifyInterval ? ['--experimental-watch-progress-notify-interval', options.progressNotifyInterval] : []),
+      ...(options.extraArgs ?? []),
+    ];
+  };
   let output = '';
   let child: ChildProcess | undefined;
 
@@ -115,7 +122,18 @@ export async function startEtcd(options: StartEtcdOptions = {}): Promise<EtcdPro
     if (child) await signalAndWait(child, signal);
   };
 
-  await start();
+  for (let attempt = 1; ; attempt++) {
+    await choosePorts();
+    try {
+      await start();
+      break;
+    } catch (error) {
+      if (attempt >= 3 || !output.includes('address already in use')) throw error;
+      output = '';
+      rmSync(dataDir, { recursive: true, force: true });
+      mkdirSync(dataDir);
+    }
+  }
   return {
     endpoint,
     dataDir,

@@ -1,4 +1,4 @@
-import { applyDefaults, newBadRequest, newInvalid, newNotFound, type KubeObject } from '@kapi/apimachinery';
+import { newBadRequest, newInvalid, newNotFound, type KubeObject } from '@kapi/apimachinery';
 import { queryFlag } from '../../registry/list-options.js';
 import { auditRequestObject } from '../../audit/context.js';
 import { decodeLoose } from '../decode.js';
@@ -27,7 +27,7 @@ export async function patchHandler(scope: RequestScope): Promise<Response> {
     checkFields(entry, applied, level, ctx.warnings!, [], { defaults: false });
     const result = await scope.store.update(ctx, info.name, (current) => {
       const merged = applyConfiguration(entry, info.subresource, current, applied, manager, force);
-      applyDefaults(entry.group.fieldTree, entry.typeKey, merged);
+      entry.defaults(merged);
       return merged;
     }, { allowCreate: info.subresource === '' });
     return reply(scope, result.obj, result.created ? 201 : 200);

@@ -1,0 +1,109 @@
+import type { TypeDefaulter } from '@kapi/apimachinery';
+
+// kube 1.33's defaulting functions that depend on other fields (pkg/apis/core/v1, apps/v1 and rbac/v1
+// defaults.go), by field-tree type. Constant defaults are in the schemas (codegen/src/import/defaults.ts).
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
+
+/**
+ * The tag kube's parsers.ParseImageName finds: after the last `:` of the name (past its last `/`), `latest` when
+ * there is neither a tag nor a digest, none when the reference does not parse (empty, upper case in the path).
+ */
+export function imageTag(image: string): string | undefined {
+  const at = image.indexOf('@');
+  const name = at >= 0 ? image.slice(0, at) : image;
+  if (!name || /\s/.test(image)) return undefined;
+  const slash = name.lastIndexOf('/');
+  const colon = name.lastIndexOf(':');
+  const tag = colon > slash ? name.slice(colon + 1) : '';
+  const repository = colon > slash ? name.slice(0, colon) : name;
+  // The registry host may have upper case; the path may not.
+  const firstSlash = repository.indexOf('/');
+  const path = firstSlash >= 0 && /[.:]|^localhost$/.test(repository.slice(0, firstSlash)) ? repository.slice(firstSlash + 1) : repository;
+  if (!path || /[A-Z]/.test(path)) return undefined;
+  if (!tag && at < 0) return 'latest';
+  return tag;
+}
+
+/** SetDefaults_Container: Always for `:latest` or an untagged image, else IfNotPresent. */
+const container: TypeDefaulter = (c) => {
+  if (c.imagePullPolicy) return;
+  c.imagePullPolicy = imageTag(typeof c.image === 'string' ? c.image : '') === 'latest' ? 'Always' : 'IfNotPresent';
+};
+
+/** SetDefaults_PodSpec's part that depends on hostNetwork: container ports get hostPort = containerPort. */
+const podSpec: TypeDefaulter = (spec) => {
+  if (spec.hostNetwork !== true) return;
+  for (const c of [...objects(spec.containers), ...objects(spec.initContainers)]) {
+    for (const port of objects(c.ports)) if (!port.hostPort) port.hostPort = port.containerPort;
+  }
+};
+
+/** SetDefaults_Pod: service links on, and each container's requests taken from its limits where it set none. */
+const pod: TypeDefaulter = (p) => {
+  if (!isObj(p.spec)) return;
+  const spec = p.spec;
+  if (spec.enableServiceLinks === undefined) spec.enableServiceLinks = true;
+  for (const c of [...objects(spec.containers), ...objects(spec.initContainers)]) {
+    if (!isObj(c.resources) || !isObj(c.resources.limits)) continue;
+    const requests: Obj = isObj(c.resources.requests) ? c.resources.requests : (c.resources.requests = {});
+    for (const [name, quantity] of Object.entries(c.resources.limits)) if (!Object.hasOwn(requests, name)) requests[name] = quantity;
+  }
+};
+
+/** SetDefaults_Service: affinity config, target ports, traffic policies and node ports by type. */
+const serviceSpec: TypeDefaulter = (spec) => {
+  if (!spec.sessionAffinity) spec.sessionAffinity = 'None';
+  if (spec.sessionAffinity === 'None') delete spec.sessionAffinityConfig;
+  if (spec.sessionAffinity === 'ClientIP') {
+    const config = spec.sessionAffinityConfig as { clientIP?: { timeoutSeconds?: number } } | undefined;
+    if (config?.clientIP?.timeoutSeconds === undefined) spec.sessionAffinityConfig = { clientIP: { timeoutSeconds: 10800 } };
+  }
+  if (!spec.type) spec.type = 'ClusterIP';
+  for (const port of objects(spec.ports)) {
+    if (!port.protocol) port.protocol = 'TCP';
+    if (port.targetPort === undefined || port.targetPort === 0 || port.targetPort === '') port.targetPort = port.port;
+  }
+  const type = spec.type;
+  const external = type === 'LoadBalancer' || type === 'NodePort' || (type === 'ClusterIP' && Array.isArray(spec.externalIPs) && spec.externalIPs.length > 0);
+  if (external && !spec.externalTrafficPolicy) spec.externalTrafficPolicy = 'Cluster';
+  if (spec.internalTrafficPolicy === undefined && (type === 'ClusterIP' || type === 'NodePort' || type === 'LoadBalancer')) spec.internalTrafficPolicy = 'Cluster';
+  if (type === 'LoadBalancer' && spec.allocateLoadBalancerNodePorts === undefined) spec.allocateLoadBalancerNodePorts = true;
+};
+
+/** SetDefaults_NodeStatus: allocatable is the capacity until the kubelet says otherwise. */
+const nodeStatus: TypeDefaulter = (status) => {
+  if (status.allocatable === undefined && isObj(status.capacity)) status.allocatable = structuredClone(status.capacity);
+};
+
+/** SetDefaults_Deployment's strategy: RollingUpdate, with 25% / 25% when that is the type. */
+const deploymentStrategy: TypeDefaulter = (strategy) => {
+  if (!strategy.type) strategy.type = 'RollingUpdate';
+  if (strategy.type === 'RollingUpdate' && !isObj(strategy.rollingUpdate)) strategy.rollingUpdate = {};
+};
+
+/** SetDefaults_Subject: users and groups are RBAC's, service accounts the core group's. */
+const subject: TypeDefaulter = (s) => {
+  if (s.apiGroup) return;
+  if (s.kind === 'User' || s.kind === 'Group') s.apiGroup = 'rbac.authorization.k8s.io';
+};
+
+/** SetDefaults_(Cluster)RoleBinding: a roleRef without an API group refers to RBAC's roles. */
+const roleRef: TypeDefaulter = (ref) => {
+  if (!ref.apiGroup) ref.apiGroup = 'rbac.authorization.k8s.io';
+};
+
+/** The built-in defaulters, by field-tree type. */
+export const BUILTIN_DEFAULTERS: Record<string, TypeDefaulter> = {
+  'v1/Container': container,
+  'v1/EphemeralContainer': container,
+  'v1/PodSpec': podSpec,
+  'v1/Pod': pod,
+  'v1/ServiceSpec': serviceSpec,
+  'v1/NodeStatus': nodeStatus,
+  'apps/v1/DeploymentStrategy': deploymentStrategy,
+  'rbac.authorization.k8s.io/v1/Subject': subject,
+  'rbac.authorization.k8s.io/v1/RoleRef': roleRef,
+};

@@ -1,0 +1,73 @@
+// What `kubectl create` then `kubectl get -o yaml` shows for built-in kinds: kube 1.33's defaults, field by field.
+// The expected objects are what kube-apiserver 1.33 returns for the same commands, without what the server sets
+// per object (uid, times, resourceVersion, managedFields), without what kube's controllers and admission plugins
+// add later (deployment revision annotation, pod service account volumes, tolerations, priority, cluster IPs),
+// and without Go's `creationTimestamp: null` in pod templates.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { kubectlBinaries, kubectlRunner } from '../src/kubectl.js';
+import { startServerProcess, type ServerProcess } from '../src/server.js';
+
+const kubectlPath = kubectlBinaries()[0]?.path;
+
+describe.skipIf(!kubectlPath)('kubectl sees defaulted built-in objects', () => {
+  let server: ServerProcess;
+  let kubectl: ReturnType<typeof kubectlRunner>;
+  const ok = (...args: string[]) => {
+    const res = kubectl(...args);
+    if (res.status !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${res.status}: ${res.stderr}`);
+    return res.stdout;
+  };
+  beforeAll(async () => {
+    server = await startServerProcess();
+    kubectl = kubectlRunner(kubectlPath!, server.kubeconfig);
+  }, 60_000);
+  afterAll(async () => server?.stop());
+
+  it('kubectl create deployment web --image=nginx', () => {
+    ok('create', 'deployment', 'web', '--image=nginx');
+    const deployment = parse(ok('get', 'deployment', 'web', '-o', 'yaml'));
+    expect(deployment.metadata).toMatchObject({ name: 'web', namespace: 'default', generation: 1, labels: { app: 'web' } });
+    expect(deployment.spec).toEqual({
+      progressDeadlineSeconds: 600,
+      replicas: 1,
+      revisionHistoryLimit: 10,
+      selector: { matchLabels: { app: 'web' } },
+      strategy: { rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' }, type: 'RollingUpdate' },
+      template: {
+        metadata: { labels: { app: 'web' } },
+        spec: {
+          containers: [{
+            image: 'nginx', imagePullPolicy: 'Always', name: 'nginx', resources: {},
+            terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File',
+          }],
+          dnsPolicy: 'ClusterFirst', restartPolicy: 'Always', schedulerName: 'default-scheduler', securityContext: {},
+          terminationGracePeriodSeconds: 30,
+        },
+      },
+    });
+    expect(deployment.status).toEqual({});
+  });
+
+  it('kubectl run and kubectl create service', () => {
+    ok('run', 'p', '--image=nginx:1.27', '--port=80');
+    const pod = parse(ok('get', 'pod', 'p', '-o', 'yaml'));
+    expect(pod.spec).toEqual({
+      containers: [{
+        image: 'nginx:1.27', imagePullPolicy: 'IfNotPresent', name: 'p', ports: [{ containerPort: 80, protocol: 'TCP' }], resources: {},
+        terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File',
+      }],
+      dnsPolicy: 'ClusterFirst', enableServiceLinks: true, restartPolicy: 'Always', schedulerName: 'default-scheduler',
+      securityContext: {}, terminationGracePeriodSeconds: 30,
+    });
+    ok('create', 'service', 'clusterip', 'web', '--tcp=80:8080');
+    const service = parse(ok('get', 'service', 'web', '-o', 'yaml'));
+    expect(service.spec).toEqual({
+      internalTrafficPolicy: 'Cluster',
+      ports: [{ name: '80-8080', port: 80, protocol: 'TCP', targetPort: 8080 }],
+      selector: { app: 'web' },
+      sessionAffinity: 'None',
+      type: 'ClusterIP',
+    });
+  });
+});
