@@ -1,6 +1,9 @@
 // Keys that are JavaScript object machinery (`__proto__`, `constructor`, `prototype`, `toString`) are data like any
 // other, in every body format and patch type; nothing a client sends reaches a 500 or the server's own objects.
+import { group as core } from '@kapi/api-core';
+import { createMessageCodec, decodeProtobufObject, encodeProtobufObject } from '@kapi/apimachinery';
 import { describe, expect, it } from 'vitest';
+import { decodeCbor, encodeCbor } from '../src/endpoints/media/cbor-codec.js';
 import { configMap, startHarness } from './harness.js';
 
 const CM = '/api/v1/namespaces/default/configmaps';
@@ -73,5 +76,27 @@ describe('JSON patch with the semantics of kube\'s library', () => {
     expect((await h.req('PATCH', `${CM}/r`, [{ op: 'frobnicate', path: '/data/a' }], JSON_PATCH)).status).toBe(400);
     expect((await h.req('PATCH', `${CM}/r`, [{ op: 'test', path: '/data/a', value: '2' }], JSON_PATCH)).status).toBe(422);
     expect(await dataOf(h, 'r')).toEqual({ a: '1' });
+  });
+
+  it('survive Protobuf and CBOR both ways: sent, stored and answered as the same keys', async () => {
+    const h = await startHarness({ CBORServingAndStorage: true });
+    const codec = createMessageCodec(core.protobuf);
+    const data = JSON.parse(hostileJson);
+    const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data });
+    const post = (body: Uint8Array, type: string) => h.server.fetch(new Request(`http://kapi.test${CM}`, { method: 'POST', body, headers: { 'content-type': type } }));
+    expect((await post(encodeProtobufObject(codec, 'k8s.io.api.core.v1.ConfigMap', cm('pb')), 'application/vnd.kubernetes.protobuf')).status).toBe(201);
+    expect((await post(encodeCbor(cm('cbor')), 'application/cbor')).status).toBe(201);
+    for (const name of ['pb', 'cbor']) {
+      expect(Object.keys(await dataOf(h, name)).sort()).toEqual(Object.keys(data).sort());
+      const asPb = await h.server.fetch(new Request(`http://kapi.test${CM}/${name}`, { headers: { accept: 'application/vnd.kubernetes.protobuf' } }));
+      expect(decodeProtobufObject(codec, 'k8s.io.api.core.v1.ConfigMap', new Uint8Array(await asPb.arrayBuffer())).data).toEqual(data);
+      const asCbor = await h.server.fetch(new Request(`http://kapi.test${CM}/${name}`, { headers: { accept: 'application/cbor' } }));
+      expect((decodeCbor(new Uint8Array(await asCbor.arrayBuffer())) as { data: unknown }).data).toEqual(data);
+    }
+    // A CBOR map whose keys are not strings is not a JSON object.
+    const numericKeys = Uint8Array.of(0xa1, 0x01, 0x02);
+    const refused = await post(numericKeys, 'application/cbor');
+    expect(refused.status).toBe(400);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

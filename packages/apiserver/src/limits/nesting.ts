@@ -1,4 +1,4 @@
-import { newBadRequest, type StatusError } from '@kapi/apimachinery';
+import { newBadRequest, setOwn, type StatusError } from '@kapi/apimachinery';
 import { Parser, type CST } from 'yaml';
 
 /**
@@ -72,6 +72,15 @@ export function checkDecoded(value: unknown, format: 'JSON' | 'YAML' | 'CBOR'): 
         return null;
       case 'object':
         if (v instanceof Uint8Array) return utf8.decode(v);
+        if (v instanceof Map) {
+          // A JSON object: string keys only, each an own property (`__proto__` included).
+          const obj: Record<string, unknown> = {};
+          for (const [k, item] of v) {
+            if (typeof k !== 'string') throw fail(`map key ${typeof k === 'object' ? 'of a compound type' : JSON.stringify(String(k))} is not a string`);
+            setOwn(obj, k, item);
+          }
+          return obj;
+        }
         if (v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null) {
           throw fail('unsupported value (only maps, arrays, strings, numbers, booleans and null are)');
         }

@@ -1,5 +1,5 @@
 import { newBadRequest } from '@kapi/apimachinery';
-import { decode, Encoder } from 'cbor-x';
+import { Decoder, Encoder } from 'cbor-x';
 import { scanCbor } from '../../limits/cbor-scan.js';
 import { checkDecoded } from '../../limits/nesting.js';
 
@@ -8,6 +8,9 @@ export const CBOR_SEQ_TYPE = 'application/cbor-seq';
 
 // Plain maps and arrays, never cbor-x's record extension: the output must be standard CBOR any client reads.
 const encoder = new Encoder({ useRecords: false, mapsAsObjects: true, variableMapSize: true });
+// Maps decode as Map, made objects by checkDecoded with every key as data: cbor-x's own objects rename a
+// `__proto__` key to `__proto_`, which would change the client's data.
+const decoder = new Decoder({ useRecords: false, mapsAsObjects: false });
 
 /** The self-described CBOR tag (55799) kube writes before each top-level CBOR object. */
 const SELF_DESCRIBED = Uint8Array.of(0xd9, 0xd9, 0xf7);
@@ -30,7 +33,7 @@ export function decodeCbor(bytes: Uint8Array): unknown {
   const plain = scanCbor(bytes);
   let value: unknown;
   try {
-    value = decode(plain);
+    value = decoder.decode(plain);
   } catch (err) {
     throw newBadRequest(`error decoding CBOR: ${(err as Error).message}`);
   }
