@@ -65,10 +65,10 @@ describe('adding a group by dropping in schemas', () => {
       expect(group.resources.map((r) => r.plural)).toEqual(['gizmos']);
       const validate = group.validators['gizmos.example.com/v1/Gizmo'];
       expect(validate({ spec: { size: 2 } })).toEqual([]);
-      expect(validate({ spec: {} })).toEqual([{ type: 'FieldValueRequired', field: 'spec.size', message: 'Required value' }]);
+      expect(validate({ spec: {} })).toEqual([{ type: 'FieldValueRequired', field: 'spec.size', message: '' }]);
       // Inside the referenced core type, with core's own checks and kube's field paths.
       expect(validate({ spec: { size: 1, template: { spec: { containers: [{ image: 'x' }] } } } })).toEqual([
-        { type: 'FieldValueRequired', field: 'spec.template.spec.containers[0].name', message: 'Required value' },
+        { type: 'FieldValueRequired', field: 'spec.template.spec.containers[0].name', message: '' },
       ]);
 
       const codec = createMessageCodec(group.protobuf);

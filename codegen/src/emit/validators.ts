@@ -5,8 +5,8 @@ import { APIMACHINERY, dependencyPackages, emitsTypes, isOwn, type PackageContex
 const SCHEMA_ID_BASE = 'kapi://schemas/';
 
 /**
- * The part of a schema node ajv checks: types, required fields and enums. Descriptions, extensions, defaults
- * and formats are dropped (they would bloat what is shipped), and `additionalProperties` of objects with
+ * The part of a schema node ajv checks: types (int32 with its range), required fields and enums. Descriptions,
+ * extensions, defaults and other formats are dropped (they would bloat what is shipped), and `additionalProperties` of objects with
  * known properties is dropped because unknown fields are field validation's concern, not a type error.
  */
 function forAjv(node: SchemaNode): Record<string, unknown> {
@@ -21,6 +21,9 @@ function forAjv(node: SchemaNode): Record<string, unknown> {
     // any JSON value
   } else if (node.type && !(node.type === 'object' && node['x-kubernetes-preserve-unknown-fields'] && !node.properties)) {
     out.type = node.type;
+    // An int32 holds no more (Go's decoder refuses a larger number; Protobuf could not carry it). int64's range
+    // is checked for every number when a body is decoded.
+    if (node.type === 'integer' && node.format === 'int32') Object.assign(out, { minimum: -2147483648, maximum: 2147483647 });
   }
   if (node.enum) out.enum = node.enum;
   if (node.required?.length) out.required = node.required;

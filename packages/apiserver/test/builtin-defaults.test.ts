@@ -1,5 +1,6 @@
 // What kube-apiserver gives built-in objects on create and keeps on update, that clients and selectors rely on.
 import { describe, expect, it } from 'vitest';
+import { encodeCbor } from '../src/endpoints/media/cbor-codec.js';
 import { startHarness } from './harness.js';
 
 const NS = '/api/v1/namespaces';
@@ -188,5 +189,42 @@ describe('built-in kinds are defaulted as kube defaults them', () => {
     expect(podSpec).not.toHaveProperty('nodeName');
     expect(podSpec).not.toHaveProperty('hostNetwork');
     expect(podSpec.dnsPolicy).toBe('ClusterFirst'); // "" is unset, so it is defaulted
+  });
+});
+
+describe('numbers as Go decodes them', () => {
+  // (A Protobuf varint for an int32 field is cut to 32 bits by every decoder, Go's too: it cannot carry more.)
+  it('an int32 field refuses what an int32 cannot hold, and a fraction, with a 400 in JSON, YAML and CBOR', async () => {
+    const h = await startHarness({ CBORServingAndStorage: true });
+    const deployment = (replicas: unknown) => ({
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'n' },
+      spec: { replicas, selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } },
+    });
+    const D = '/apis/apps/v1/namespaces/default/deployments';
+    for (const [replicas, text] of [[2 ** 40, '1099511627776'], [-(2 ** 31) - 1, '-2147483649'], [1.5, '1.5']] as const) {
+      const bodies: [string | Uint8Array, string][] = [
+        [JSON.stringify(deployment(replicas)), 'application/json'],
+        [encodeCbor(deployment(replicas)), 'application/cbor'],
+        [`apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: n}\nspec:\n  replicas: ${replicas}\n  selector: {matchLabels: {a: b}}\n  template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c, image: i}]}}\n`, 'application/yaml'],
+      ];
+      for (const [body, type] of bodies) {
+        const res = await h.req('POST', D, body, { 'content-type': type });
+        expect([type, res.status]).toEqual([type, 400]);
+        expect(res.body.message).toBe(`Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal number ${text} into Go struct field spec.replicas of type ${Number.isInteger(replicas) ? 'int32' : 'integer'}`);
+      }
+    }
+    expect((await h.req('POST', D, deployment(2 ** 31 - 1))).status).toBe(201);
+    const patched = await h.req('PATCH', `${D}/n`, { spec: { replicas: 2 ** 31 } }, { 'content-type': 'application/merge-patch+json' });
+    expect(patched.status).toBe(400);
+  });
+});
+
+describe('validation messages in kube’s words', () => {
+  it('a missing required field reads "<field>: Required value", once', async () => {
+    const h = await startHarness();
+    const res = await h.req('POST', '/api/v1/namespaces/default/pods', { metadata: { name: 'p' }, spec: { containers: [{ image: 'nginx' }] } });
+    expect(res.status).toBe(422);
+    expect(res.body.message).toBe('Pod "p" is invalid: spec.containers[0].name: Required value');
+    expect(res.body.details.causes).toEqual([{ reason: 'FieldValueRequired', message: 'Required value', field: 'spec.containers[0].name' }]);
   });
 });

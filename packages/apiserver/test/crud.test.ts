@@ -88,7 +88,7 @@ describe('CRUD and metadata rules', () => {
     expect(wrongType.status).toBe(400);
     expect(wrongType.body.reason).toBe('BadRequest');
     expect(wrongType.body.message).toBe(
-      'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field data.k (must be of type string)',
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field data.k of type string',
     );
   });
 

@@ -94,6 +94,19 @@ describe.skipIf(!kubectlPath)('kubectl writes against kapi-server', () => {
     expect(changed.stdout).toMatch(/^\+\s+- image: nginx:5$/m);
   });
 
+  it('apply twice and diff on a kind without strategic merge patch (wardle Flunder): kubectl uses a merge patch', () => {
+    const flunder = (reference: string) => `apiVersion: wardle.example.com/v1alpha1\nkind: Flunder\nmetadata:\n  name: f\n  namespace: writes\nspec:\n  reference: ${reference}\n`;
+    expect(ok('apply', '-f', file('f1.yaml', flunder('one')))).toBe('flunder.wardle.example.com/f created\n');
+    const second = file('f2.yaml', flunder('two'));
+    const diff = kubectl('diff', '-f', second);
+    expect([diff.status, diff.stderr]).toEqual([1, '']);
+    expect(diff.stdout).toMatch(/^-  reference: one$/m);
+    expect(diff.stdout).toMatch(/^\+  reference: two$/m);
+    expect(ok('apply', '-f', second)).toBe('flunder.wardle.example.com/f configured\n');
+    expect(jsonpath('{.spec.reference}', 'flunder', 'f')).toBe('two');
+    expect(kubectl('diff', '-f', second)).toMatchObject({ status: 0, stdout: '' });
+  });
+
   it('create --dry-run=server persists nothing', () => {
     expect(ok('create', 'configmap', 'dry', '-n', 'writes', '--from-literal=a=b', '--dry-run=server', '-o', 'name')).toBe('configmap/dry\n');
     expect(kubectl('get', 'configmap', 'dry', '-n', 'writes').stderr).toContain('configmaps "dry" not found');

@@ -58,7 +58,9 @@ export const ajvSchemas: AjvSchemas = {
   ],
   "properties": {
    "replicas": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "selector": {
     "$ref": "../../meta/v1/LabelSelector.json"
@@ -70,16 +72,22 @@ export const ajvSchemas: AjvSchemas = {
     "$ref": "./DeploymentStrategy.json"
    },
    "minReadySeconds": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "revisionHistoryLimit": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "paused": {
     "type": "boolean"
    },
    "progressDeadlineSeconds": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    }
   }
  },
@@ -90,22 +98,34 @@ export const ajvSchemas: AjvSchemas = {
     "type": "integer"
    },
    "replicas": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "updatedReplicas": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "readyReplicas": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "availableReplicas": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "unavailableReplicas": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "terminatingReplicas": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "conditions": {
     "type": "array",
@@ -114,7 +134,9 @@ export const ajvSchemas: AjvSchemas = {
     }
    },
    "collisionCount": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    }
   }
  },
@@ -180,10 +202,14 @@ export const ajvSchemas: AjvSchemas = {
   ],
   "properties": {
    "replicas": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "minReadySeconds": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "selector": {
     "$ref": "../../meta/v1/LabelSelector.json"
@@ -200,19 +226,29 @@ export const ajvSchemas: AjvSchemas = {
   ],
   "properties": {
    "replicas": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "fullyLabeledReplicas": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "readyReplicas": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "availableReplicas": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "terminatingReplicas": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "observedGeneration": {
     "type": "integer"

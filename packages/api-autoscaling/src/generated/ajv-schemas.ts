@@ -27,7 +27,9 @@ export const ajvSchemas: AjvSchemas = {
   "type": "object",
   "properties": {
    "replicas": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    }
   }
  },
@@ -38,7 +40,9 @@ export const ajvSchemas: AjvSchemas = {
   ],
   "properties": {
    "replicas": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "selector": {
     "type": "string"

@@ -27,7 +27,9 @@ export const ajvSchemas: AjvSchemas = {
     "type": "string"
    },
    "leaseDurationSeconds": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "acquireTime": {
     "$ref": "../../meta/v1/MicroTime.json"
@@ -36,7 +38,9 @@ export const ajvSchemas: AjvSchemas = {
     "$ref": "../../meta/v1/MicroTime.json"
    },
    "leaseTransitions": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "strategy": {
     "type": "string"

@@ -16,7 +16,9 @@ export const ajvSchemas: AjvSchemas = {
     "type": "string"
    },
    "partition": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "readOnly": {
     "type": "boolean"
@@ -207,7 +209,9 @@ export const ajvSchemas: AjvSchemas = {
   "type": "object",
   "properties": {
    "timeoutSeconds": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    }
   }
  },
@@ -349,7 +353,9 @@ export const ajvSchemas: AjvSchemas = {
     }
    },
    "defaultMode": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "optional": {
     "type": "boolean"
@@ -512,10 +518,14 @@ export const ajvSchemas: AjvSchemas = {
     "type": "string"
    },
    "hostPort": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "containerPort": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "protocol": {
     "type": "string"
@@ -566,7 +576,9 @@ export const ajvSchemas: AjvSchemas = {
    "values": {
     "type": "array",
     "items": {
-     "type": "integer"
+     "type": "integer",
+     "minimum": -2147483648,
+     "maximum": 2147483647
     }
    }
   }
@@ -600,10 +612,14 @@ export const ajvSchemas: AjvSchemas = {
   ],
   "properties": {
    "exitCode": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "signal": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "reason": {
     "type": "string"
@@ -656,7 +672,9 @@ export const ajvSchemas: AjvSchemas = {
     "type": "boolean"
    },
    "restartCount": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "image": {
     "type": "string"
@@ -714,7 +732,9 @@ export const ajvSchemas: AjvSchemas = {
   ],
   "properties": {
    "Port": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    }
   }
  },
@@ -745,7 +765,9 @@ export const ajvSchemas: AjvSchemas = {
     "$ref": "./ResourceFieldSelector.json"
    },
    "mode": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "user": {
     "type": "integer"
@@ -762,7 +784,9 @@ export const ajvSchemas: AjvSchemas = {
     }
    },
    "defaultMode": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "defaultUser": {
     "type": "integer"
@@ -779,7 +803,9 @@ export const ajvSchemas: AjvSchemas = {
     "$ref": "../../meta/v1/Quantity.json"
    },
    "mode": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    }
   }
  },
@@ -1100,7 +1126,9 @@ export const ajvSchemas: AjvSchemas = {
     "$ref": "../../meta/v1/Time.json"
    },
    "count": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "type": {
     "type": "string"
@@ -1129,7 +1157,9 @@ export const ajvSchemas: AjvSchemas = {
   "type": "object",
   "properties": {
    "count": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "lastObservedTime": {
     "$ref": "../../meta/v1/MicroTime.json"
@@ -1154,7 +1184,9 @@ export const ajvSchemas: AjvSchemas = {
     "type": "string"
    },
    "priority": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    }
   }
  },
@@ -1179,7 +1211,9 @@ export const ajvSchemas: AjvSchemas = {
     }
    },
    "lun": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "fsType": {
     "type": "string"
@@ -1267,7 +1301,9 @@ export const ajvSchemas: AjvSchemas = {
     "type": "string"
    },
    "partition": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "readOnly": {
     "type": "boolean"
@@ -1281,7 +1317,9 @@ export const ajvSchemas: AjvSchemas = {
   ],
   "properties": {
    "port": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "service": {
     "type": "string"
@@ -1427,7 +1465,9 @@ export const ajvSchemas: AjvSchemas = {
     "type": "string"
    },
    "lun": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "iscsiInterface": {
     "type": "string"
@@ -1494,7 +1534,9 @@ export const ajvSchemas: AjvSchemas = {
     "type": "string"
    },
    "mode": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "user": {
     "type": "integer"
@@ -2322,7 +2364,9 @@ export const ajvSchemas: AjvSchemas = {
     "type": "string"
    },
    "maxExpirationSeconds": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "credentialBundlePath": {
     "type": "string"
@@ -2668,7 +2712,9 @@ export const ajvSchemas: AjvSchemas = {
     "type": "string"
    },
    "priority": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "dnsConfig": {
     "$ref": "./PodDNSConfig.json"
@@ -2875,7 +2921,9 @@ export const ajvSchemas: AjvSchemas = {
   ],
   "properties": {
    "port": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "protocol": {
     "type": "string"
@@ -2910,7 +2958,9 @@ export const ajvSchemas: AjvSchemas = {
   ],
   "properties": {
    "weight": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "preference": {
     "$ref": "./NodeSelectorTerm.json"
@@ -2933,19 +2983,29 @@ export const ajvSchemas: AjvSchemas = {
     "$ref": "./GRPCAction.json"
    },
    "initialDelaySeconds": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "timeoutSeconds": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "periodSeconds": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "successThreshold": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "failureThreshold": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "terminationGracePeriodSeconds": {
     "type": "integer"
@@ -2979,7 +3039,9 @@ export const ajvSchemas: AjvSchemas = {
     }
    },
    "defaultMode": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "defaultUser": {
     "type": "integer"
@@ -3298,7 +3360,9 @@ export const ajvSchemas: AjvSchemas = {
     }
    },
    "defaultMode": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "optional": {
     "type": "boolean"
@@ -3434,13 +3498,17 @@ export const ajvSchemas: AjvSchemas = {
     "type": "string"
    },
    "port": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "targetPort": {
     "$ref": "../../meta/v1/IntOrString.json"
    },
    "nodePort": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    }
   }
  },
@@ -3496,7 +3564,9 @@ export const ajvSchemas: AjvSchemas = {
     "type": "string"
    },
    "healthCheckNodePort": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "publishNotReadyAddresses": {
     "type": "boolean"
@@ -3659,7 +3729,9 @@ export const ajvSchemas: AjvSchemas = {
   ],
   "properties": {
    "maxSkew": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "topologyKey": {
     "type": "string"
@@ -3671,7 +3743,9 @@ export const ajvSchemas: AjvSchemas = {
     "$ref": "../../meta/v1/LabelSelector.json"
    },
    "minDomains": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "nodeAffinityPolicy": {
     "type": "string"
@@ -4087,7 +4161,9 @@ export const ajvSchemas: AjvSchemas = {
   ],
   "properties": {
    "weight": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "podAffinityTerm": {
     "$ref": "./PodAffinityTerm.json"

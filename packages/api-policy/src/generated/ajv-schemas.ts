@@ -70,16 +70,24 @@ export const ajvSchemas: AjvSchemas = {
     }
    },
    "disruptionsAllowed": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "currentHealthy": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "desiredHealthy": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "expectedPods": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "conditions": {
     "type": "array",

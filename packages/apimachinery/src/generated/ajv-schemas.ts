@@ -717,7 +717,9 @@ export const ajvSchemas: AjvSchemas = {
     "$ref": "./StatusDetails.json"
    },
    "code": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    }
   }
  },
@@ -757,7 +759,9 @@ export const ajvSchemas: AjvSchemas = {
     }
    },
    "retryAfterSeconds": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    }
   }
  },
@@ -814,7 +818,9 @@ export const ajvSchemas: AjvSchemas = {
     "type": "string"
    },
    "priority": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    }
   }
  },

@@ -22,7 +22,7 @@ describe('ajv errors as kube field errors', () => {
       data,
     );
     expect(errors).toEqual([
-      { type: 'FieldValueRequired', field: 'spec.template', message: 'Required value' },
+      { type: 'FieldValueRequired', field: 'spec.template', message: '' },
       { type: 'FieldValueTypeInvalid', field: 'spec.containers[0].name', badValue: 1, message: 'must be of type string' },
       { type: 'FieldValueNotSupported', field: 'spec.mode', badValue: 'Sideways', message: 'supported values: "Up", "Down"' },
     ]);

@@ -53,13 +53,16 @@ export function fromAjvErrors(errors: readonly AjvError[], data: unknown): Field
     const path = fieldPath(e.instancePath, data);
     let error: FieldError;
     if (e.keyword === 'required') {
-      error = { type: 'FieldValueRequired', field: join(path, String(e.params.missingProperty)), message: 'Required value' };
+      error = { type: 'FieldValueRequired', field: join(path, String(e.params.missingProperty)), message: '' };
     } else if (e.keyword === 'enum') {
       error = fieldNotSupported(path, valueAt(e.instancePath, data), e.params.allowedValues as unknown[]);
     } else if (e.keyword === 'type') {
       const badValue = valueAt(e.instancePath, data);
       const want = Array.isArray(e.params.type) ? (e.params.type as string[]).join(' or ') : String(e.params.type);
       error = { type: 'FieldValueTypeInvalid', field: path, badValue, message: `must be of type ${want}` };
+    } else if ((e.keyword === 'minimum' || e.keyword === 'maximum') && (e.params.limit === -2147483648 || e.params.limit === 2147483647)) {
+      // Beyond an int32 field's range: a decoding error, as Go's decoder reports it.
+      error = { type: 'FieldValueTypeInvalid', field: path, badValue: valueAt(e.instancePath, data), message: 'must be of type int32' };
     } else {
       error = { type: 'FieldValueInvalid', field: path, badValue: valueAt(e.instancePath, data), message: e.message ?? e.keyword };
     }

@@ -35,7 +35,13 @@ describe('checkDecoded', () => {
     expect(messageOf(() => checkDecoded({ a: [Infinity] }, 'JSON'))).toBe('error decoding JSON: number Infinity has no JSON representation');
     expect(messageOf(() => checkDecoded({ a: 2 ** 64 }, 'YAML'))).toBe('error decoding YAML: number 18446744073709552000 overflows int64');
     expect(messageOf(() => checkDecoded({ a: 2n ** 63n }, 'CBOR'))).toBe('error decoding CBOR: integer 9223372036854775808 overflows int64');
-    expect(messageOf(() => checkDecoded({ a: new Map() }, 'CBOR'))).toMatch(/^error decoding CBOR: unsupported value/);
+    expect(messageOf(() => checkDecoded({ a: new Set() }, 'CBOR'))).toMatch(/^error decoding CBOR: unsupported value/);
+    // CBOR maps (decoded as Map) are objects with string keys, `__proto__` an own key like any other.
+    expect(messageOf(() => checkDecoded({ a: new Map([[1, 'x']]) }, 'CBOR'))).toBe('error decoding CBOR: map key "1" is not a string');
+    const converted = checkDecoded(new Map([['__proto__', new Map([['b', 1]])]]), 'CBOR') as Record<string, unknown>;
+    expect(Object.keys(converted)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(converted)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(converted, '__proto__')?.value).toEqual({ b: 1 });
     expect(messageOf(() => checkDecoded({ max: 9223372036854775807, min: -9223372036854775808 }, 'JSON'))).toBe('ok');
   });
 

@@ -27,6 +27,8 @@ const STREAM_TYPES = [...OBJECT_TYPES, 'application/json;stream=watch', 'applica
 const PATCH_TYPES = [
   'application/apply-patch+yaml', 'application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json',
 ];
+/** Kinds of groups without strategic merge patch (custom resources, groups from `schemas/`) accept the others. */
+const NON_STRATEGIC_PATCH_TYPES = PATCH_TYPES.filter((t) => t !== 'application/strategic-merge-patch+json');
 const ANY = ['*/*'];
 const STRING: Schema = { type: 'string' };
 
@@ -110,8 +112,10 @@ const CONNECT_METHODS: [verb: string, method: string][] = [
 ];
 
 /** The paths one resource contributes to its group-version document. */
-function resourcePaths(r: ResourceInfo, pool: SchemaPool, paths: Record<string, PathItem>): void {
+function resourcePaths(r: ResourceInfo, pool: SchemaPool, paths: Record<string, PathItem>, strategic: boolean): void {
   const { prefix, tag } = naming(r.group, r.version);
+  // kubectl picks strategic merge patch for a kind whose PATCH lists it (client-side apply, diff, edit).
+  const patchTypes = strategic ? PATCH_TYPES : NON_STRATEGIC_PATCH_TYPES;
   const namespaced = r.scope === 'Namespaced';
   const NS = namespaced ? 'Namespaced' : '';
   const base = r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;
@@ -158,7 +162,7 @@ function resourcePaths(r: ResourceInfo, pool: SchemaPool, paths: Record<string, 
     }) : undefined,
     patch: verbs.has('patch') ? op({
       id: `patch${prefix}${NS}${r.kind}`, description: `partially update the specified ${r.kind}`, action: 'patch', gvk, params: PATCH,
-      body: { types: PATCH_TYPES, schema: ref(`${META}Patch`), required: true }, responses: written(kind, false),
+      body: { types: patchTypes, schema: ref(`${META}Patch`), required: true }, responses: written(kind, false),
     }) : undefined,
     delete: verbs.has('delete') ? op({
       id: `delete${prefix}${NS}${r.kind}`, description: `delete a ${r.kind}`, action: 'delete', gvk, params: DELETE,
@@ -206,7 +210,7 @@ function resourcePaths(r: ResourceInfo, pool: SchemaPool, paths: Record<string, 
       }) : undefined,
       patch: has('patch') ? op({
         id: `patch${prefix}${NS}${r.kind}${Sub}`, description: `partially update ${name} of the specified ${r.kind}`, action: 'patch',
-        gvk: subGVK, params: PATCH, body: { types: PATCH_TYPES, schema: ref(`${META}Patch`), required: true }, responses: written(schema, false),
+        gvk: subGVK, params: PATCH, body: { types: patchTypes, schema: ref(`${META}Patch`), required: true }, responses: written(schema, false),
       }) : undefined,
       post: has('create') ? op({
         id: `create${prefix}${NS}${r.kind}${Sub}`, description: `create ${name} of a ${r.kind}`, action: 'post', gvk: subGVK,
@@ -282,6 +286,7 @@ const SECURITY_SCHEMES = {
  */
 export function buildOpenAPIV3Documents(groups: readonly GroupDefinition[], options: OpenAPIOptions = {}): Map<string, OpenAPIV3Document> {
   const pool = schemaPool(groups);
+  const strategic = new Set(groups.filter((g) => g.strategicMergePatch).flatMap((g) => g.resources));
   const info = { title: 'Kubernetes', version: options.version ?? DEFAULT_INFO_VERSION };
   const docs = new Map<string, OpenAPIV3Document>();
   const document = (key: string, paths: Record<string, PathItem>) => {
@@ -320,7 +325,7 @@ export function buildOpenAPIV3Documents(groups: readonly GroupDefinition[], opti
       const { prefix, tag } = naming(group, version);
       const base = group ? `/apis/${group}/${version}` : `/api/${version}`;
       const paths = discovery(`${base}/`, `get${prefix}APIResources`, 'get available resources', tag, `${META}APIResourceList`);
-      for (const r of [...resources].sort((a, b) => (a.plural < b.plural ? -1 : 1))) resourcePaths(r, pool, paths);
+      for (const r of [...resources].sort((a, b) => (a.plural < b.plural ? -1 : 1))) resourcePaths(r, pool, paths, strategic.has(r));
       document(groupVersionPath(group, version), paths);
     }
   }

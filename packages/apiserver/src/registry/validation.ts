@@ -1,4 +1,4 @@
-import { newBadRequest, newInvalid, type FieldError, type KubeObject } from '@kapi/apimachinery';
+import { goFloat, newBadRequest, newInvalid, type FieldError, type KubeObject } from '@kapi/apimachinery';
 import { metaOf } from './object-meta.js';
 import type { ResourceEntry } from './resources.js';
 
@@ -13,10 +13,14 @@ export function decodeTypeError(entry: ResourceEntry, errs: readonly FieldError[
   const fatal = errs.find((e) => e.type === 'FieldValueTypeInvalid');
   if (!fatal) return undefined;
   const { kind, version } = entry.info;
-  const got = Array.isArray(fatal.badValue) ? 'array' : JSON_TYPES[typeof fatal.badValue] ?? 'value';
-  return newBadRequest(
-    `${kind} in version "${version}" cannot be handled as a ${kind}: json: cannot unmarshal ${got} into Go struct field ${fatal.field} (${fatal.message})`,
-  );
+  const want = fatal.message.replace(/^must be of type /, '');
+  // Go names a number a numeric field could not take by its text: `number 1.5`, `number 1099511627776`.
+  const got = Array.isArray(fatal.badValue)
+    ? 'array'
+    : typeof fatal.badValue === 'number' && /int|number/.test(want)
+      ? `number ${goFloat(fatal.badValue)}`
+      : JSON_TYPES[typeof fatal.badValue] ?? 'value';
+  return newBadRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: json: cannot unmarshal ${got} into Go struct field ${fatal.field} of type ${want}`);
 }
 
 /** Throws the 400 of a wrongly typed value, or 422 Invalid naming every field error. */

@@ -13,7 +13,9 @@ export const ajvSchemas: AjvSchemas = {
     "type": "string"
    },
    "port": {
-    "type": "integer"
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
    },
    "protocol": {
     "type": "string",
@@ -135,7 +137,9 @@ export const ajvSchemas: AjvSchemas = {
     "type": "object",
     "properties": {
      "replicas": {
-      "type": "integer"
+      "type": "integer",
+      "minimum": -2147483648,
+      "maximum": 2147483647
      },
      "selector": {
       "type": "string"
