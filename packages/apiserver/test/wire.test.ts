@@ -27,6 +27,26 @@ describe('representations', () => {
     expect((decoded.items as unknown[]).length).toBe(1);
   });
 
+  it('writes typed lists as kube does: the kind on the list, none on its items; a get and a watch event carry it', async () => {
+    await h.req('POST', CM, configMap('typed', { k: 'v' }));
+    const list = await h.req('GET', CM);
+    expect(list.body).toMatchObject({ kind: 'ConfigMapList', apiVersion: 'v1' });
+    expect(list.body.items.length).toBeGreaterThan(0);
+    for (const item of list.body.items) {
+      expect(Object.keys(item)).not.toContain('kind');
+      expect(Object.keys(item)).not.toContain('apiVersion');
+    }
+    const yaml = await (await h.server.fetch(new Request(`http://x${CM}`, { headers: { accept: 'application/yaml' } }))).text();
+    expect(yaml).toMatch(/^kind: ConfigMapList$/m);
+    expect(yaml).not.toMatch(/^(- |  )(kind|apiVersion):/m);
+    expect((await h.req('GET', `${CM}/typed`)).body).toMatchObject({ kind: 'ConfigMap', apiVersion: 'v1' });
+    const watch = await h.server.fetch(new Request(`http://x${CM}?watch=true&resourceVersion=0`));
+    const reader = watch.body!.getReader();
+    const first = JSON.parse(new TextDecoder().decode((await reader.read()).value).split('\n')[0]);
+    await reader.cancel();
+    expect(first.object).toMatchObject({ kind: 'ConfigMap', apiVersion: 'v1' });
+  });
+
   it('answers YAML when asked, and pretty JSON with pretty=true', async () => {
     await h.req('POST', CM, configMap('y', { k: 'v' }));
     const res = await h.server.fetch(new Request(`http://x${CM}/y`, { headers: { accept: 'application/yaml' } }));

@@ -94,10 +94,16 @@ export function transformObject(scope: RequestScope, obj: KubeObject): Transform
   return { value: obj, protobuf: protobufOf(scope) };
 }
 
+/** An item of a typed list: kube's typed lists carry the kind once, on the list, not on each item. */
+function withoutTypeMeta(item: KubeObject): KubeObject {
+  const { kind: _kind, apiVersion: _apiVersion, ...rest } = item;
+  return rest as KubeObject;
+}
+
 /** A list as the negotiated conversion asks for it. */
 export function transformList(scope: RequestScope, list: KubeList): Transformed {
   const as = scope.format.as;
   if (as?.kind === 'Table') return { value: tableOf(scope, list.items, list.metadata as Record<string, unknown>) };
   if (as?.kind === 'PartialObjectMetadataList') return { value: partialObjectMetadataList(list, as.version), protobuf: partialMetadataMessage(true) };
-  return { value: list as unknown as KubeObject, protobuf: protobufOf(scope, true) };
+  return { value: { ...list, items: list.items.map(withoutTypeMeta) } as unknown as KubeObject, protobuf: protobufOf(scope, true) };
 }
