@@ -9,6 +9,8 @@ interface TypeShape {
   defaults?: Record<string, unknown>;
   /** Properties whose zero value means unset (Go non-pointer scalars tagged omitempty). */
   omitZero?: string[];
+  /** Properties holding a metav1.Time or MicroTime, by which. */
+  times?: Record<string, 'Time' | 'MicroTime'>;
   preserveUnknown?: boolean;
   embeddedResource?: boolean;
 }
@@ -52,6 +54,11 @@ export function buildFieldTree(ctx: PackageContext): { types: Record<string, Typ
       if (defaults.length) shape.defaults = Object.fromEntries(defaults.map(([k, v]) => [k, v.default]));
       const omitZero = Object.entries(def.node.properties).filter(([, v]) => v['x-kapi-omit-zero']).map(([k]) => k);
       if (omitZero.length) shape.omitZero = omitZero;
+      const times = Object.entries(def.node.properties).flatMap(([k, v]) => {
+        const wire = v.$ref ? model.resolve(file, v.$ref).schema['x-kapi-wire-type'] : undefined;
+        return wire === 'Time' || wire === 'MicroTime' ? [[k, wire] as const] : [];
+      });
+      if (times.length) shape.times = Object.fromEntries(times);
       if (def.node['x-kubernetes-preserve-unknown-fields']) shape.preserveUnknown = true;
       if (def.node['x-kubernetes-embedded-resource']) shape.embeddedResource = true;
       types[def.key] = shape;

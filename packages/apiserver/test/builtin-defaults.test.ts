@@ -228,3 +228,39 @@ describe('validation messages in kube’s words', () => {
     expect(res.body.details.causes).toEqual([{ reason: 'FieldValueRequired', message: 'Required value', field: 'spec.containers[0].name' }]);
   });
 });
+
+describe('times as kube decodes them', () => {
+  it('every Time and MicroTime field is parsed and written canonically, in JSON, YAML and CBOR; a bad one is 400', async () => {
+    const h = await startHarness({ CBORServingAndStorage: true });
+    const LEASES = '/apis/coordination.k8s.io/v1/namespaces/default/leases';
+    const lease = (name: string) => ({
+      apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name },
+      spec: { holderIdentity: 'me', acquireTime: '2026-11-24T12:00:00+02:00', renewTime: '2026-11-24T10:00:01.5Z' },
+    });
+    const expected = { holderIdentity: 'me', acquireTime: '2026-11-24T10:00:00.000000Z', renewTime: '2026-11-24T10:00:01.500000Z' };
+    expect((await h.req('POST', LEASES, lease('json'))).body.spec).toEqual(expected);
+    const yaml = `apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata: {name: yaml}\nspec: {holderIdentity: me, acquireTime: "2026-11-24T12:00:00+02:00", renewTime: "2026-11-24T10:00:01.5Z"}\n`;
+    expect((await h.req('POST', LEASES, yaml, { 'content-type': 'application/yaml' })).body.spec).toEqual(expected);
+    expect((await h.req('POST', LEASES, encodeCbor(lease('cbor')), { 'content-type': 'application/cbor' })).body.spec).toEqual(expected);
+    expect((await h.req('GET', `${LEASES}/cbor`)).body.spec).toEqual(expected);
+
+    // Time (whole seconds) in status conditions, through the status subresource and a patch.
+    const D = '/apis/apps/v1/namespaces/default/deployments';
+    const created = (await h.req('POST', D, {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 't' },
+      spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } },
+    })).body;
+    const condition = { type: 'Available', status: 'True', lastUpdateTime: '2026-11-24T11:50:56.789+00:00', lastTransitionTime: '2026-11-24T06:50:56-05:00' };
+    const status = await h.req('PUT', `${D}/t/status`, { ...created, status: { conditions: [condition] } });
+    expect(status.status).toBe(200);
+    expect(status.body.status.conditions[0]).toMatchObject({ lastUpdateTime: '2026-11-24T11:50:56Z', lastTransitionTime: '2026-11-24T11:50:56Z' });
+    const patched = await h.req('PATCH', `${D}/t`, { metadata: { annotations: { a: 'b' } }, spec: { paused: true } }, { 'content-type': 'application/merge-patch+json' });
+    expect(patched.body.metadata.creationTimestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+
+    const bad = await h.req('POST', LEASES, { ...lease('bad'), spec: { renewTime: 'yesterday' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('Lease in version "v1" cannot be handled as a Lease: parsing time "yesterday": not an RFC 3339 timestamp');
+    const badPatch = await h.req('PATCH', `${LEASES}/json`, { spec: { renewTime: '2026-13-01T00:00:00Z' } }, { 'content-type': 'application/merge-patch+json' });
+    expect(badPatch.status).toBe(400);
+  });
+});

@@ -28,7 +28,11 @@ export const fieldTree: FieldTree = {
    "omitZero": [
     "reason",
     "message"
-   ]
+   ],
+   "times": {
+    "lastUpdateTime": "Time",
+    "lastTransitionTime": "Time"
+   }
   },
   "apps/v1/DeploymentSpec": {
    "props": {
@@ -112,7 +116,10 @@ export const fieldTree: FieldTree = {
    "omitZero": [
     "reason",
     "message"
-   ]
+   ],
+   "times": {
+    "lastTransitionTime": "Time"
+   }
   },
   "apps/v1/ReplicaSetSpec": {
    "props": {

@@ -21,6 +21,10 @@ export const fieldTree: FieldTree = {
     "leaseTransitions": 0,
     "strategy": 0,
     "preferredHolder": 0
+   },
+   "times": {
+    "acquireTime": "MicroTime",
+    "renewTime": "MicroTime"
    }
   }
  }

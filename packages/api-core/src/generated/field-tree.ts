@@ -318,6 +318,9 @@ export const fieldTree: FieldTree = {
   "v1/ContainerStateRunning": {
    "props": {
     "startedAt": 0
+   },
+   "times": {
+    "startedAt": "Time"
    }
   },
   "v1/ContainerStateTerminated": {
@@ -335,7 +338,11 @@ export const fieldTree: FieldTree = {
     "reason",
     "message",
     "containerID"
-   ]
+   ],
+   "times": {
+    "startedAt": "Time",
+    "finishedAt": "Time"
+   }
   },
   "v1/ContainerStateWaiting": {
    "props": {
@@ -596,7 +603,12 @@ export const fieldTree: FieldTree = {
     "count",
     "type",
     "action"
-   ]
+   ],
+   "times": {
+    "firstTimestamp": "Time",
+    "lastTimestamp": "Time",
+    "eventTime": "MicroTime"
+   }
   },
   "v1/EventSeries": {
    "props": {
@@ -605,7 +617,10 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "count"
-   ]
+   ],
+   "times": {
+    "lastObservedTime": "MicroTime"
+   }
   },
   "v1/EventSource": {
    "props": {
@@ -903,7 +918,10 @@ export const fieldTree: FieldTree = {
    "omitZero": [
     "reason",
     "message"
-   ]
+   ],
+   "times": {
+    "lastTransitionTime": "Time"
+   }
   },
   "v1/NamespaceSpec": {
    "props": {
@@ -985,7 +1003,11 @@ export const fieldTree: FieldTree = {
    "omitZero": [
     "reason",
     "message"
-   ]
+   ],
+   "times": {
+    "lastHeartbeatTime": "Time",
+    "lastTransitionTime": "Time"
+   }
   },
   "v1/NodeConfigSource": {
    "props": {
@@ -1285,7 +1307,11 @@ export const fieldTree: FieldTree = {
     "observedGeneration",
     "reason",
     "message"
-   ]
+   ],
+   "times": {
+    "lastProbeTime": "Time",
+    "lastTransitionTime": "Time"
+   }
   },
   "v1/PodDNSConfig": {
    "props": {
@@ -1527,7 +1553,10 @@ export const fieldTree: FieldTree = {
     "podIP",
     "qosClass",
     "resize"
-   ]
+   ],
+   "times": {
+    "startTime": "Time"
+   }
   },
   "v1/PodTemplateSpec": {
    "props": {
@@ -1542,6 +1571,9 @@ export const fieldTree: FieldTree = {
      "a": "v1/VolumeHealthCondition"
     },
     "lastTransitionTime": 0
+   },
+   "times": {
+    "lastTransitionTime": "Time"
    }
   },
   "v1/PortStatus": {
@@ -1989,7 +2021,10 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "value"
-   ]
+   ],
+   "times": {
+    "timeAdded": "Time"
+   }
   },
   "v1/Toleration": {
    "props": {

@@ -149,7 +149,10 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "observedGeneration"
-   ]
+   ],
+   "times": {
+    "lastTransitionTime": "Time"
+   }
   },
   "meta.k8s.io/v1/DeleteOptions": {
    "props": {
@@ -236,7 +239,10 @@ export const fieldTree: FieldTree = {
     "apiVersion",
     "fieldsType",
     "subresource"
-   ]
+   ],
+   "times": {
+    "time": "Time"
+   }
   },
   "meta.k8s.io/v1/ObjectMeta": {
    "props": {
@@ -273,7 +279,11 @@ export const fieldTree: FieldTree = {
     "selfLink",
     "resourceVersion",
     "generation"
-   ]
+   ],
+   "times": {
+    "creationTimestamp": "Time",
+    "deletionTimestamp": "Time"
+   }
   },
   "meta.k8s.io/v1/OwnerReference": {
    "props": {

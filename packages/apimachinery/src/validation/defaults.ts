@@ -1,3 +1,4 @@
+import { canonicalTime } from '../wire/go-time.js';
 import type { FieldTree } from './types.js';
 import { walkFieldTree } from './walk.js';
 
@@ -8,10 +9,17 @@ import { walkFieldTree } from './walk.js';
  */
 export type TypeDefaulter = (obj: Record<string, unknown>) => void;
 
+/** A Time or MicroTime field that is not an RFC 3339 timestamp (a decoding error: 400). */
+export class TimeParseError extends Error {
+  override name = 'TimeParseError';
+}
+
 /**
  * Normalizes a decoded object as kube's typed decoding and defaulting do. A property whose zero value means unset
  * (a Go non-pointer field tagged omitempty: `paused: false`, `minReadySeconds: 0`, `nodeName: ""`) is removed when
- * zero, as kube never writes it. Then the schemas' `default` values apply, as kube's structural defaulting: a property that is absent
+ * zero, as kube never writes it. Time and MicroTime fields are parsed and written canonically (UTC, `Z`; seconds
+ * for Time, microseconds for MicroTime), as kube's decoding into time values does (TimeParseError when one does
+ * not parse). Then the schemas' `default` values apply, as kube's structural defaulting: a property that is absent
  * from an object present in the document gets its default (a copy), at every depth, in lists and maps too. Then
  * the type's defaulter, if `defaulters` (by field-tree type name, `v1/Container`) has one.
  */
@@ -21,6 +29,15 @@ export function applyDefaults(tree: FieldTree, typeKey: string, obj: unknown, de
       for (const key of type.omitZero ?? []) {
         const v = value[key];
         if (v === 0 || v === false || v === '') delete value[key];
+      }
+      for (const [key, kind] of Object.entries(type.times ?? {})) {
+        const v = value[key];
+        if (typeof v !== 'string') continue;
+        try {
+          value[key] = canonicalTime(v, kind);
+        } catch (err) {
+          throw new TimeParseError((err as Error).message);
+        }
       }
       for (const [key, def] of Object.entries(type.defaults ?? {})) {
         if (value[key] === undefined) value[key] = structuredClone(def);

@@ -39,6 +39,8 @@ export interface FieldTree {
       defaults?: Record<string, unknown>;
       /** Properties whose zero value (0, false, "") means unset, as for Go's non-pointer omitempty fields. */
       omitZero?: string[];
+      /** Properties holding a metav1.Time or MicroTime: parsed and written canonically. */
+      times?: Record<string, 'Time' | 'MicroTime'>;
       preserveUnknown?: boolean;
       embeddedResource?: boolean;
     }

@@ -201,3 +201,13 @@ export function parseDuration(text: string): bigint {
   if (total > MAX_UINT63 - 1n) throw invalid();
   return total;
 }
+
+/**
+ * A Time or MicroTime as kube writes it after decoding: any RFC 3339 form of the instant (another offset, a
+ * fraction) becomes `2006-01-02T15:04:05Z` for Time (whole seconds, as Go's RFC 3339 layout writes it) and
+ * `2006-01-02T15:04:05.000000Z` for MicroTime. Throws when the text is not an RFC 3339 timestamp.
+ */
+export function canonicalTime(text: string, kind: 'Time' | 'MicroTime'): string {
+  const t = parseRFC3339(text);
+  return kind === 'Time' ? formatTime(t.seconds) : formatMicroTime(t.seconds, t.nanos);
+}

@@ -10,4 +10,4 @@ export {
   type EnvelopeTypeMeta,
 } from './envelope.js';
 export { encodeProtobufObject, decodeProtobufObject } from './protobuf-object.js';
-export { formatTime, formatMicroTime, parseRFC3339, formatDuration, parseDuration, type Timestamp } from './go-time.js';
+export { canonicalTime, formatTime, formatMicroTime, parseRFC3339, formatDuration, parseDuration, type Timestamp } from './go-time.js';

@@ -1,6 +1,8 @@
 import {
   applyDefaults,
   createMessageCodec,
+  newBadRequest,
+  TimeParseError,
   type GroupDefinition,
   type KubeObject,
   type TypeDefaulter,
@@ -62,7 +64,14 @@ export function createResourceRegistry(plugins: GroupPlugin[]): ResourceRegistry
         checkTypes: group.typeValidators?.[typeKey] ?? validate,
         codec: () => (codec ??= createMessageCodec(group.protobuf)),
         keyPrefix: info.group ? `/registry/${info.group}/${info.plural}/` : `/registry/${info.plural}/`,
-        defaults: (obj) => applyDefaults(group.fieldTree, typeKey, obj, defaulters),
+        defaults: (obj) => {
+          try {
+            applyDefaults(group.fieldTree, typeKey, obj, defaulters);
+          } catch (err) {
+            if (!(err instanceof TimeParseError)) throw err;
+            throw newBadRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: ${err.message}`);
+          }
+        },
       };
       const id = `${info.group}/${info.version}/${info.plural}`;
       if (byPlural.has(id)) throw new Error(`resource ${id} is installed twice`);
