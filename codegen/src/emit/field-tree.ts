@@ -11,6 +11,8 @@ interface TypeShape {
   omitZero?: string[];
   /** Properties holding a metav1.Time or MicroTime, by which. */
   times?: Record<string, 'Time' | 'MicroTime'>;
+  /** Properties holding a resource.Quantity (`value`) or a map of them (`map`). */
+  quantities?: Record<string, 'value' | 'map'>;
   preserveUnknown?: boolean;
   embeddedResource?: boolean;
 }
@@ -59,6 +61,13 @@ export function buildFieldTree(ctx: PackageContext): { types: Record<string, Typ
         return wire === 'Time' || wire === 'MicroTime' ? [[k, wire] as const] : [];
       });
       if (times.length) shape.times = Object.fromEntries(times);
+      const isQuantity = (node: SchemaNode | undefined) => !!node?.$ref && model.resolve(file, node.$ref).schema['x-kapi-wire-type'] === 'Quantity';
+      const quantities = Object.entries(def.node.properties).flatMap(([k, v]) => {
+        if (isQuantity(v)) return [[k, 'value'] as const];
+        const values = typeof v.additionalProperties === 'object' ? v.additionalProperties : undefined;
+        return isQuantity(values) ? [[k, 'map'] as const] : [];
+      });
+      if (quantities.length) shape.quantities = Object.fromEntries(quantities);
       if (def.node['x-kubernetes-preserve-unknown-fields']) shape.preserveUnknown = true;
       if (def.node['x-kubernetes-embedded-resource']) shape.embeddedResource = true;
       types[def.key] = shape;

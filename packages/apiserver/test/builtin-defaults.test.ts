@@ -264,3 +264,28 @@ describe('times as kube decodes them', () => {
     expect(badPatch.status).toBe(400);
   });
 });
+
+describe('quantities as kube writes them', () => {
+  it('are canonical on the way in (numbers too), requests defaulted from limits included; a bad one is 400', async () => {
+    const h = await startHarness();
+    const PODS = '/api/v1/namespaces/default/pods';
+    const created = await h.req('POST', PODS, {
+      metadata: { name: 'q' },
+      spec: {
+        containers: [{ name: 'c', image: 'nginx:1', resources: { limits: { cpu: 0.5, memory: '1024Mi' }, requests: { 'ephemeral-storage': '1.5k' } } }],
+        volumes: [{ name: 'scratch', emptyDir: { sizeLimit: '0.5Gi' } }],
+      },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.spec.containers[0].resources).toEqual({
+      limits: { cpu: '500m', memory: '1Gi' },
+      requests: { 'ephemeral-storage': '1500', cpu: '500m', memory: '1Gi' },
+    });
+    expect(created.body.spec.volumes[0].emptyDir).toEqual({ sizeLimit: '512Mi' });
+    const bad = await h.req('POST', PODS, { metadata: { name: 'b' }, spec: { containers: [{ name: 'c', image: 'i', resources: { limits: { cpu: 'lots' } } }] } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe(
+      "Pod in version \"v1\" cannot be handled as a Pod: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+    );
+  });
+});

@@ -380,7 +380,10 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "containerID"
-   ]
+   ],
+   "quantities": {
+    "allocatedResources": "map"
+   }
   },
   "v1/ContainerUser": {
    "props": {
@@ -428,7 +431,10 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "medium"
-   ]
+   ],
+   "quantities": {
+    "sizeLimit": "value"
+   }
   },
   "v1/EnvFromSource": {
    "props": {
@@ -968,6 +974,9 @@ export const fieldTree: FieldTree = {
    "props": {
     "name": 0,
     "quantity": 0
+   },
+   "quantities": {
+    "quantity": "value"
    }
   },
   "v1/NodeAllocatableOverheadResources": {
@@ -975,6 +984,10 @@ export const fieldTree: FieldTree = {
     "name": 0,
     "perPod": 0,
     "perContainer": 0
+   },
+   "quantities": {
+    "perPod": "value",
+    "perContainer": "value"
    }
   },
   "v1/NodeAllocatableResourceClaimStatus": {
@@ -1139,7 +1152,11 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "phase"
-   ]
+   ],
+   "quantities": {
+    "capacity": "map",
+    "allocatable": "map"
+   }
   },
   "v1/NodeSwapStatus": {
    "props": {
@@ -1496,7 +1513,10 @@ export const fieldTree: FieldTree = {
     "subdomain",
     "schedulerName",
     "priorityClassName"
-   ]
+   ],
+   "quantities": {
+    "overhead": "map"
+   }
   },
   "v1/PodStatus": {
    "props": {
@@ -1556,6 +1576,9 @@ export const fieldTree: FieldTree = {
    ],
    "times": {
     "startTime": "Time"
+   },
+   "quantities": {
+    "allocatedResources": "map"
    }
   },
   "v1/PodTemplateSpec": {
@@ -1706,7 +1729,10 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "containerName"
-   ]
+   ],
+   "quantities": {
+    "divisor": "value"
+   }
   },
   "v1/ResourceHealth": {
    "props": {
@@ -1729,6 +1755,10 @@ export const fieldTree: FieldTree = {
     "claims": {
      "a": "v1/ResourceClaim"
     }
+   },
+   "quantities": {
+    "limits": "map",
+    "requests": "map"
    }
   },
   "v1/ResourceStatus": {
@@ -2167,6 +2197,10 @@ export const fieldTree: FieldTree = {
     "requests": {
      "m": 0
     }
+   },
+   "quantities": {
+    "limits": "map",
+    "requests": "map"
    }
   },
   "v1/VolumeSource": {

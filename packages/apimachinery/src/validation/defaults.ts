@@ -1,4 +1,5 @@
 import { canonicalTime } from '../wire/go-time.js';
+import { canonicalQuantity } from '../wire/quantity.js';
 import type { FieldTree } from './types.js';
 import { walkFieldTree } from './walk.js';
 
@@ -9,17 +10,28 @@ import { walkFieldTree } from './walk.js';
  */
 export type TypeDefaulter = (obj: Record<string, unknown>) => void;
 
-/** A Time or MicroTime field that is not an RFC 3339 timestamp (a decoding error: 400). */
-export class TimeParseError extends Error {
-  override name = 'TimeParseError';
+/** A Time, MicroTime or Quantity field whose text does not parse (a decoding error: 400). */
+export class FieldDecodeError extends Error {
+  override name = 'FieldDecodeError';
 }
+
+/** `f(value)`, its failure a FieldDecodeError. */
+function decoded<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (err) {
+    throw new FieldDecodeError((err as Error).message);
+  }
+}
+
+const isQuantityInput = (v: unknown): v is string | number => typeof v === 'string' || typeof v === 'number';
 
 /**
  * Normalizes a decoded object as kube's typed decoding and defaulting do. A property whose zero value means unset
  * (a Go non-pointer field tagged omitempty: `paused: false`, `minReadySeconds: 0`, `nodeName: ""`) is removed when
  * zero, as kube never writes it. Time and MicroTime fields are parsed and written canonically (UTC, `Z`; seconds
  * for Time, microseconds for MicroTime), as kube's decoding into time values does (TimeParseError when one does
- * not parse). Then the schemas' `default` values apply, as kube's structural defaulting: a property that is absent
+ * not parse); quantities become their canonical form (`1024Mi` → `1Gi`, `0.5` → `500m`). Then the schemas' `default` values apply, as kube's structural defaulting: a property that is absent
  * from an object present in the document gets its default (a copy), at every depth, in lists and maps too. Then
  * the type's defaulter, if `defaulters` (by field-tree type name, `v1/Container`) has one.
  */
@@ -32,11 +44,14 @@ export function applyDefaults(tree: FieldTree, typeKey: string, obj: unknown, de
       }
       for (const [key, kind] of Object.entries(type.times ?? {})) {
         const v = value[key];
-        if (typeof v !== 'string') continue;
-        try {
-          value[key] = canonicalTime(v, kind);
-        } catch (err) {
-          throw new TimeParseError((err as Error).message);
+        if (typeof v === 'string') value[key] = decoded(() => canonicalTime(v, kind));
+      }
+      for (const [key, kind] of Object.entries(type.quantities ?? {})) {
+        const v = value[key];
+        if (kind === 'value' && isQuantityInput(v)) value[key] = decoded(() => canonicalQuantity(v));
+        if (kind === 'map' && v && typeof v === 'object' && !Array.isArray(v)) {
+          const map = v as Record<string, unknown>;
+          for (const [name, q] of Object.entries(map)) if (isQuantityInput(q)) map[name] = decoded(() => canonicalQuantity(q));
         }
       }
       for (const [key, def] of Object.entries(type.defaults ?? {})) {

@@ -41,6 +41,8 @@ export interface FieldTree {
       omitZero?: string[];
       /** Properties holding a metav1.Time or MicroTime: parsed and written canonically. */
       times?: Record<string, 'Time' | 'MicroTime'>;
+      /** Properties holding a resource.Quantity (`value`) or a map of them (`map`): written canonically. */
+      quantities?: Record<string, 'value' | 'map'>;
       preserveUnknown?: boolean;
       embeddedResource?: boolean;
     }

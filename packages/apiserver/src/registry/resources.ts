@@ -2,7 +2,7 @@ import {
   applyDefaults,
   createMessageCodec,
   newBadRequest,
-  TimeParseError,
+  FieldDecodeError,
   type GroupDefinition,
   type KubeObject,
   type TypeDefaulter,
@@ -68,7 +68,7 @@ export function createResourceRegistry(plugins: GroupPlugin[]): ResourceRegistry
           try {
             applyDefaults(group.fieldTree, typeKey, obj, defaulters);
           } catch (err) {
-            if (!(err instanceof TimeParseError)) throw err;
+            if (!(err instanceof FieldDecodeError)) throw err;
             throw newBadRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: ${err.message}`);
           }
         },

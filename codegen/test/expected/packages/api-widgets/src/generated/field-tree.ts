@@ -54,6 +54,12 @@ export const fieldTree: FieldTree = {
     "steps": {
      "a": "widgets.example.com/v1/Widget.SpecSteps"
     }
+   },
+   "times": {
+    "lastPing": "MicroTime"
+   },
+   "quantities": {
+    "limits": "map"
    }
   },
   "widgets.example.com/v1/Widget.SpecSelector": {
@@ -74,6 +80,9 @@ export const fieldTree: FieldTree = {
     "selector": 0,
     "observedAt": 0,
     "managed": "*"
+   },
+   "times": {
+    "observedAt": "Time"
    }
   }
  }

@@ -22,6 +22,9 @@ export const fieldTree: FieldTree = {
     "finalizers": {
      "a": 0
     }
+   },
+   "times": {
+    "creationTimestamp": "Time"
    }
   }
  }
