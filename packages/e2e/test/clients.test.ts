@@ -31,6 +31,19 @@ describe('real clients against kapi-server over TLS', () => {
     });
   });
 
+  it.skipIf(!hasPythonClient)('python3-kubernetes: read-modify-replace loops on a Deployment (its status conditions too) and a wardle Flunder', () => {
+    const res = spawnSync(PYTHON, [join(import.meta.dirname, 'python/replace.py'), server.kubeconfig], { encoding: 'utf8', timeout: 60_000 });
+    expect(res.stderr).toBe('');
+    expect(res.status).toBe(0);
+    expect(JSON.parse(res.stdout)).toEqual({
+      defaulted: { replicas: 1, strategy: 'RollingUpdate', pullPolicy: 'IfNotPresent' },
+      replaced: { replicas: 4, image: 'nginx:1.28', generation: 4 },
+      status: { replicas: 4, time: '2026-11-24T11:50:56+00:00' },
+      statusAgain: 5,
+      flunder: { reference: 'three', referenceType: 'Flunder' }, // the schema's default
+    });
+  });
+
   it.skipIf(!hasPythonClient)('python3-kubernetes + PyYAML: YAML responses read back as the same strings (YAML 1.1)', () => {
     const awkward = [
       'on', 'off', 'yes', 'no', 'Y', 'n', 'True', 'NULL', '~', '', '0x1F', '0o17', '017', '1e3', '1_000', '.inf', '.NaN',
