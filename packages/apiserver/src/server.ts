@@ -1,4 +1,4 @@
-import { newPathNotFound } from '@kapi/apimachinery';
+import { newPathNotFound, type KubeObject } from '@kapi/apimachinery';
 import type { StorageBackend } from '@kapi/storage';
 import { Hono } from 'hono';
 import { startCompactor, type Compactor } from '@kapi/storage';
@@ -25,7 +25,7 @@ import { createNamespaceController } from './namespaces/controller.js';
 import { namespaceLifecycle } from './namespaces/admission.js';
 import { maxBodySize, maxInFlight, requestTimeout, type RequestLimits } from './limits/index.js';
 import type { GroupPlugin } from './plugin.js';
-import { createResourceRegistry, type ResourceEntry } from './registry/resources.js';
+import { byKeyPrefix, createResourceRegistry, type ResourceEntry } from './registry/resources.js';
 import { createStore, type RequestContext } from './registry/store.js';
 import { createCacheDelegator } from './cacher/delegator.js';
 import { createObjectStorage } from './storage/object-storage.js';
@@ -136,15 +136,26 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     ListFromCacheSnapshot: true,
     ...options.featureGates,
   };
+  // Objects read from storage get the defaults a write would give them (kube decodes with defaulting): data written
+  // by an older server gains what this one defaults. A stored value that no longer parses is served as it is.
+  const entriesByPrefix = new Map(registry.entries.map((e) => [e.keyPrefix, e]));
+  const normalizeStored = (key: string, obj: KubeObject) => {
+    try {
+      byKeyPrefix(entriesByPrefix, key)?.defaults(obj);
+    } catch {
+      // left as stored
+    }
+  };
   const cache = createWatchCache(
     options.storage,
     registry.entries.map((e) => e.keyPrefix),
     { listFromCacheSnapshot: gates.ListFromCacheSnapshot, ...options.watchCache },
     log,
+    normalizeStored,
   );
   let compactor: Compactor | undefined;
   const store = createStore({
-    storage: createCacheDelegator(createObjectStorage(options.storage), cache),
+    storage: createCacheDelegator(createObjectStorage(options.storage, normalizeStored), cache),
     admission,
     onWrite: (entry, type, obj) => controller?.onWrite(entry, type, obj),
   });

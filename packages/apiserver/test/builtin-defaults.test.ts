@@ -289,3 +289,25 @@ describe('quantities as kube writes them', () => {
     );
   });
 });
+
+describe('objects read from storage', () => {
+  it('get the defaults a write would give them (data written by an older server), in gets, lists and watches', async () => {
+    const h = await startHarness();
+    const old = {
+      apiVersion: 'apps/v1', kind: 'Deployment',
+      metadata: { name: 'old', namespace: 'default', uid: 'u-old', creationTimestamp: '2020-01-01T00:00:00Z', generation: 1 },
+      spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    };
+    await h.storage.create('/registry/apps/deployments/default/old', new TextEncoder().encode(JSON.stringify(old)));
+    const D = '/apis/apps/v1/namespaces/default/deployments';
+    const expectDefaulted = (d: any) => {
+      expect(d.spec).toMatchObject({ replicas: 1, revisionHistoryLimit: 10, progressDeadlineSeconds: 600, strategy: { type: 'RollingUpdate' } });
+      expect(d.spec.template.spec.containers[0]).toMatchObject({ imagePullPolicy: 'Always', terminationMessagePolicy: 'File' });
+    };
+    const read = await h.req('GET', `${D}/old`);
+    expect(read.status).toBe(200);
+    expectDefaulted(read.body);
+    expectDefaulted((await h.req('GET', `${D}?resourceVersion=0`)).body.items.find((d: any) => d.metadata.name === 'old'));
+    expectDefaulted((await h.req('GET', D)).body.items.find((d: any) => d.metadata.name === 'old'));
+  });
+});

@@ -1,6 +1,6 @@
 import { newResourceExpired, newTooLargeResourceVersion, toStatus, type KubeObject } from '@kapi/apimachinery';
 import { isStorageError, type KeyValue, type StorageBackend, type StorageWatch, type StorageWatchEvent } from '@kapi/storage';
-import { decodeFromStorage } from '../storage/codec.js';
+import { decodeFromStorage, type StoredObjectNormalizer } from '../storage/codec.js';
 import { atResourceVersion, deepFreeze, type CacheEvent } from './cache-event.js';
 import { ResourceCache } from './resource-cache.js';
 import type { CacheWatcher } from './watcher.js';
@@ -92,6 +92,7 @@ export function createWatchCache(
   prefixes: Iterable<string>,
   userOptions: WatchCacheOptions = {},
   log: (level: number, message: string) => void = () => {},
+  normalize?: StoredObjectNormalizer,
 ): WatchCache {
   const options = { ...DEFAULTS, ...userOptions };
   const caches = new Map<string, ResourceCache>();
@@ -165,7 +166,7 @@ export function createWatchCache(
 
   const decode = (kv: KeyValue): KubeObject | undefined => {
     try {
-      return deepFreeze(decodeFromStorage(kv));
+      return deepFreeze(decodeFromStorage(kv, normalize));
     } catch (err) {
       log(1, `watch cache: ${(err as Error).message}`);
       return undefined;

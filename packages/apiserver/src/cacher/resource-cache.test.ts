@@ -33,7 +33,7 @@ describe('watch cache snapshots', () => {
         for (;;) {
           const fromStorage = await storage.list({ prefix: `${PREFIX}ns/`, revision: at, limit: limit || undefined, startKey });
           const fromCache = collection.list({ prefix: `${PREFIX}ns/`, at, limit, startKey, selects: () => true });
-          expect(fromCache.items).toEqual(fromStorage.kvs.map(decodeFromStorage));
+          expect(fromCache.items).toEqual(fromStorage.kvs.map((kv) => decodeFromStorage(kv)));
           expect(fromCache.more).toBe(fromStorage.more);
           expect(fromCache.remaining).toBe(fromStorage.remaining);
           if (!fromStorage.more) break;

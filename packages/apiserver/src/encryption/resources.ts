@@ -1,5 +1,5 @@
 import type { StorageBackend } from '@kapi/storage';
-import type { ResourceEntry } from '../registry/resources.js';
+import { byKeyPrefix, type ResourceEntry } from '../registry/resources.js';
 import { transformingBackend } from './backend.js';
 import type { EncryptionConfig } from './config.js';
 import type { ValueTransformer } from './transformer.js';
@@ -12,9 +12,5 @@ import type { ValueTransformer } from './transformer.js';
 export function encryptedStorage(backend: StorageBackend, entries: readonly ResourceEntry[], config: EncryptionConfig): StorageBackend {
   const byPrefix = new Map<string, ValueTransformer>();
   for (const entry of entries) byPrefix.set(entry.keyPrefix, config.transformerFor(entry.info.group, entry.info.plural));
-  return transformingBackend(backend, (key) => {
-    // `/registry/<resource>/...` for the core group, `/registry/<group>/<resource>/...` for the others.
-    const parts = key.split('/', 4);
-    return byPrefix.get(`/${parts[1]}/${parts[2]}/`) ?? byPrefix.get(`/${parts[1]}/${parts[2]}/${parts[3]}/`);
-  });
+  return transformingBackend(backend, (key) => byKeyPrefix(byPrefix, key));
 }

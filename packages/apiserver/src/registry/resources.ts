@@ -97,3 +97,12 @@ export function objectKey(entry: ResourceEntry, namespace: string, name: string)
 export function collectionPrefix(entry: ResourceEntry, namespace: string): string {
   return entry.info.scope === 'Namespaced' && namespace ? `${entry.keyPrefix}${namespace}/` : entry.keyPrefix;
 }
+
+/**
+ * The value of the collection a storage key belongs to, from a map by collection prefix: `/registry/<resource>/`
+ * for the core group, `/registry/<group>/<resource>/` for the others.
+ */
+export function byKeyPrefix<T>(prefixes: ReadonlyMap<string, T>, key: string): T | undefined {
+  const parts = key.split('/', 4);
+  return prefixes.get(`/${parts[1]}/${parts[2]}/`) ?? prefixes.get(`/${parts[1]}/${parts[2]}/${parts[3]}/`);
+}

@@ -29,7 +29,13 @@ export class CorruptObjectError extends StatusError {
   }
 }
 
-export function decodeFromStorage(kv: KeyValue): KubeObject {
+/**
+ * What the server does to every object it reads from storage (kube decodes with defaulting): fills in the defaults
+ * an object written by an older server lacks. Given the storage key; mutates the object.
+ */
+export type StoredObjectNormalizer = (key: string, obj: KubeObject) => void;
+
+export function decodeFromStorage(kv: KeyValue, normalize?: StoredObjectNormalizer): KubeObject {
   const unreadable = unreadableReason(kv);
   if (unreadable !== undefined) throw new CorruptObjectError(kv.key, unreadable);
   let obj: KubeObject;
@@ -44,5 +50,6 @@ export function decodeFromStorage(kv: KeyValue): KubeObject {
     throw new CorruptObjectError(kv.key, 'the stored value is not an object with metadata');
   }
   (obj.metadata as Record<string, unknown>).resourceVersion = String(kv.modRevision);
+  normalize?.(kv.key, obj);
   return obj;
 }

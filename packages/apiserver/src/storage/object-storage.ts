@@ -1,9 +1,8 @@
 import { newTooLargeResourceVersion, newTooManyRequests, type KubeObject } from '@kapi/apimachinery';
-import { guaranteedUpdate, isStorageError, type StorageBackend, type StorageCodec } from '@kapi/storage';
-import { decodeFromStorage, encodeForStorage } from './codec.js';
+import { guaranteedUpdate, isStorageError, type KeyValue, type StorageBackend, type StorageCodec } from '@kapi/storage';
+import { decodeFromStorage, encodeForStorage, type StoredObjectNormalizer } from './codec.js';
 import type { ListPage, ListRequest, ObjectStorage, TryUpdate, UpdateOutcome } from './interfaces.js';
 
-const codec: StorageCodec<KubeObject> = { decode: decodeFromStorage, encode: encodeForStorage };
 
 /** kube's answer while no watch cache can serve a watch: 429 with Retry-After, so the client tries again. */
 export const storageInitializing = () => newTooManyRequests('storage is (re)initializing', 1);
@@ -12,18 +11,20 @@ export const storageInitializing = () => newTooManyRequests('storage is (re)init
  * Objects over a key-value backend (kube's etcd3 store): JSON bytes without resourceVersion, the key's mod
  * revision stamped back on read. Every read goes to the backend; watches need the watch cache in front.
  */
-export function createObjectStorage(backend: StorageBackend): ObjectStorage {
+export function createObjectStorage(backend: StorageBackend, normalize?: StoredObjectNormalizer): ObjectStorage {
+  const decode = (kv: KeyValue) => decodeFromStorage(kv, normalize);
+  const codec: StorageCodec<KubeObject> = { decode, encode: encodeForStorage };
   return {
     async create(key, obj) {
-      return decodeFromStorage(await backend.create(key, encodeForStorage(obj)));
+      return decode(await backend.create(key, encodeForStorage(obj)));
     },
 
     async get(key) {
       const { kv } = await backend.get(key);
-      return kv ? decodeFromStorage(kv) : undefined;
+      return kv ? decode(kv) : undefined;
     },
 
-    getList: (request) => listBackend(backend, request),
+    getList: (request) => listBackend(backend, request, decode),
 
     async guaranteedUpdate(key: string, tryUpdate: TryUpdate, options = {}): Promise<UpdateOutcome> {
       let last: KubeObject | undefined;
@@ -53,7 +54,7 @@ export function createObjectStorage(backend: StorageBackend): ObjectStorage {
  * A page read from the backend: at the plan's revision for Exact reads, at the current one otherwise (which must
  * not be older than a Not-older-than read's revision: 504 Too large resource version).
  */
-async function listBackend(backend: StorageBackend, req: ListRequest): Promise<ListPage> {
+async function listBackend(backend: StorageBackend, req: ListRequest, decode: (kv: KeyValue) => KubeObject): Promise<ListPage> {
   const plan = req.plan;
   let revision = plan.mode === 'exact' ? plan.revision : 0;
   const notOlderThan = plan.mode === 'notOlderThan' ? plan.revision : 0;
@@ -71,7 +72,7 @@ async function listBackend(backend: StorageBackend, req: ListRequest): Promise<L
       for (const kv of page.kvs) {
         lastKey = kv.key;
         consumed++;
-        const obj = decodeFromStorage(kv);
+        const obj = decode(kv);
         if (req.select(obj)) items.push(obj);
         if (req.limit && items.length >= req.limit) break;
       }
