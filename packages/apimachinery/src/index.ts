@@ -12,6 +12,7 @@ export * from './validation/lazy.js';
 export * from './validation/compose.js';
 export * from './validation/unknown-fields.js';
 export * from './validation/defaults.js';
+export * from './validation/order.js';
 export * from './validation/walk.js';
 
 // The meta.k8s.io/v1 and apidiscovery.k8s.io/v2 types, generated from schemas/meta and schemas/apidiscovery.

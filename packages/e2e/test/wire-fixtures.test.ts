@@ -2,10 +2,12 @@ import { describe, expect, it, beforeAll } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { toYaml } from '@kapi/apiserver';
 import {
   createMessageCodec,
   decodeEnvelope,
   encodeEnvelope,
+  orderKeys,
   type GroupDefinition,
   type MessageCodec,
   type ResourceInfo,
@@ -26,12 +28,12 @@ describe('upstream wire fixtures', () => {
     groups = await loadGroups();
   });
 
-  const lookup = (apiVersion: string, kind: string): { info: ResourceInfo; codec: MessageCodec } => {
+  const lookup = (apiVersion: string, kind: string): { info: ResourceInfo; codec: MessageCodec; group: GroupDefinition } => {
     for (const g of groups) {
       const info = g.resources.find((r) => (r.group ? `${r.group}/${r.version}` : r.version) === apiVersion && r.kind === kind);
       if (info) {
         if (!codecs.has(g)) codecs.set(g, createMessageCodec(g.protobuf));
-        return { info, codec: codecs.get(g)! };
+        return { info, codec: codecs.get(g)!, group: g };
       }
     }
     throw new Error(`no generated group serves ${apiVersion} ${kind}`);
@@ -45,6 +47,7 @@ describe('upstream wire fixtures', () => {
     const json = JSON.parse(readFileSync(join(fixturesDir, `${name}.json`), 'utf8'));
     const pb = new Uint8Array(readFileSync(join(fixturesDir, `${name}.pb`)));
     const yamlText = readFileSync(join(fixturesDir, `${name}.yaml`), 'utf8');
+    const jsonText = readFileSync(join(fixturesDir, `${name}.json`), 'utf8');
     const { apiVersion, kind, ...body } = json;
 
     describe(name, () => {
@@ -65,6 +68,17 @@ describe('upstream wire fixtures', () => {
 
       it('the .yaml parses to the same object', () => {
         expect(parseYaml(yamlText)).toEqual(json);
+      });
+
+      it('the object decoded from the .pb, in kube\'s JSON key order, is the .json text byte for byte', () => {
+        const { info, codec, group } = lookup(apiVersion, kind);
+        const decoded = { apiVersion, kind, ...codec.decode(info.protobuf.message, decodeEnvelope(pb).raw) };
+        orderKeys(group.fieldTree, `${apiVersion}/${kind}`, decoded);
+        expect(JSON.stringify(decoded, null, 2)).toBe(jsonText.trimEnd());
+      });
+
+      it('the .json object written as kube\'s YAML is the .yaml text byte for byte', () => {
+        expect(toYaml(JSON.parse(jsonText))).toBe(yamlText);
       });
     });
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { newBadRequest, type KubeObject } from '@kapi/apimachinery';
+import { newBadRequest, orderKeys, type KubeObject } from '@kapi/apimachinery';
 import { specChanged } from './diff.js';
 import { generateName } from './names.js';
 import { dropEmptyMetadata, metaOf, nowTimestamp, sameTime, validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';
@@ -69,6 +69,7 @@ export function beforeCreate(ctx: RequestContext, obj: KubeObject): void {
   dropEmptyMetadata(obj);
   throwIfInvalid(entry, obj, [...validateObjectMeta(entry, obj), ...entry.validate(obj), ...(entry.strategy.validate?.(obj) ?? [])]);
   entry.strategy.canonicalize?.(obj);
+  orderKeys(entry.group.fieldTree, entry.typeKey, obj);
   addWarnings(ctx.warnings, entry.strategy.warnings?.(obj));
 }
 
@@ -112,6 +113,7 @@ export function beforeUpdate(ctx: RequestContext, input: KubeObject, old: KubeOb
     ...(entry.strategy.validateUpdate?.(obj, old) ?? entry.strategy.validate?.(obj) ?? []),
   ]);
   entry.strategy.canonicalize?.(obj);
+  orderKeys(entry.group.fieldTree, entry.typeKey, obj);
   addWarnings(ctx.warnings, entry.strategy.warnings?.(obj, old));
   return obj;
 }

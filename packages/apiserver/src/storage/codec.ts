@@ -29,6 +29,28 @@ export class CorruptObjectError extends StatusError {
   }
 }
 
+// ObjectMeta's fields after resourceVersion, in Go's order: resourceVersion goes before the first of them.
+const AFTER_RESOURCE_VERSION = new Set(['generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields']);
+
+/** The stored metadata with its resourceVersion where Go writes it (after uid), not at the end. */
+function withResourceVersion(meta: Record<string, unknown>, resourceVersion: string): Record<string, unknown> {
+  if (Object.hasOwn(meta, 'resourceVersion')) {
+    meta.resourceVersion = resourceVersion;
+    return meta;
+  }
+  const out: Record<string, unknown> = {};
+  let placed = false;
+  for (const key of Object.keys(meta)) {
+    if (!placed && AFTER_RESOURCE_VERSION.has(key)) {
+      out.resourceVersion = resourceVersion;
+      placed = true;
+    }
+    Object.defineProperty(out, key, { value: meta[key], enumerable: true, writable: true, configurable: true });
+  }
+  if (!placed) out.resourceVersion = resourceVersion;
+  return out;
+}
+
 /**
  * What the server does to every object it reads from storage (kube decodes with defaulting): fills in the defaults
  * an object written by an older server lacks. Given the storage key; mutates the object.
@@ -49,7 +71,7 @@ export function decodeFromStorage(kv: KeyValue, normalize?: StoredObjectNormaliz
   if (!obj || typeof obj !== 'object' || Array.isArray(obj) || typeof obj.metadata !== 'object' || obj.metadata === null) {
     throw new CorruptObjectError(kv.key, 'the stored value is not an object with metadata');
   }
-  (obj.metadata as Record<string, unknown>).resourceVersion = String(kv.modRevision);
+  obj.metadata = withResourceVersion(obj.metadata as Record<string, unknown>, String(kv.modRevision));
   normalize?.(kv.key, obj);
   return obj;
 }

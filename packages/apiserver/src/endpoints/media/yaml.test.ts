@@ -22,6 +22,15 @@ describe('YAML output', () => {
 
   it('quotes what kube quotes and leaves ordinary strings plain', () => {
     const text = toYaml({ data: { on: 'yes', y: 'n', ts: '2024-01-01', name: 'hello', image: 'nginx:1.25' } });
-    expect(text).toBe('data:\n  "on": "yes"\n  "y": "n"\n  ts: "2024-01-01"\n  name: hello\n  image: nginx:1.25\n');
+    expect(text).toBe('data:\n  image: nginx:1.25\n  name: hello\n  "on": "yes"\n  ts: "2024-01-01"\n  "y": "n"\n');
+  });
+
+  it('orders keys as yaml.v2 does (kube\'s YAML): letters by code point, numbers by value', () => {
+    const keys = ['b', 'a10', 'A', 'a2', 'a', '_x', '1', '10', '2', 'a.b', 'a-b', 'ab'];
+    const text = toYaml(Object.fromEntries(keys.map((k) => [k, 1])));
+    expect(text.trimEnd().split('\n').map((l) => l.slice(0, l.lastIndexOf(':')).replace(/"/g, ''))).toEqual(
+      // Neither letters nor digits compare as the number 0 (keyList.Less), so `_x` comes before `1`.
+      ['_x', '1', '2', '10', 'A', 'a', 'a-b', 'a.b', 'a2', 'a10', 'ab', 'b'],
+    );
   });
 });

@@ -36,12 +36,61 @@ const YAML12_NON_STRING =
 /** The 1.1 schema's merge tag would write the string `<<` as a bare merge key: it is data here, and gets quoted. */
 const WITHOUT_MERGE_TAG = (tags: Tags) => tags.filter((t) => typeof t === 'string' ? t !== 'merge' : t.tag !== 'tag:yaml.org,2002:merge');
 
+const isDigit = (c: string) => c >= '0' && c <= '9';
+const isLetter = (c: string) => /\p{L}/u.test(c);
+
+/**
+ * The order of Go's yaml.v2 for map keys (its keyList.Less), which kube's YAML (JSON turned into YAML by
+ * sigs.k8s.io/yaml) uses: letters by code point, letters before other characters except right after a digit,
+ * and runs of digits by their number (`a2` before `a10`).
+ */
+export function goYamlKeyLess(a: string, b: string): boolean {
+  const ar = [...a];
+  const br = [...b];
+  let digits = false;
+  for (let i = 0; i < ar.length && i < br.length; i++) {
+    if (ar[i] === br[i]) {
+      digits = isDigit(ar[i]);
+      continue;
+    }
+    const al = isLetter(ar[i]);
+    const bl = isLetter(br[i]);
+    if (al && bl) return ar[i] < br[i];
+    if (al || bl) return digits ? al : bl;
+    let an = 0;
+    let bn = 0;
+    if (ar[i] === '0' || br[i] === '0') {
+      for (let j = i - 1; j >= 0 && isDigit(ar[j]); j--) {
+        if (ar[j] !== '0') {
+          an = 1;
+          bn = 1;
+          break;
+        }
+      }
+    }
+    let ai = i;
+    let bi = i;
+    for (; ai < ar.length && isDigit(ar[ai]); ai++) an = an * 10 + Number(ar[ai]);
+    for (; bi < br.length && isDigit(br[bi]); bi++) bn = bn * 10 + Number(br[bi]);
+    if (an !== bn) return an < bn;
+    if (ai !== bi) return ai < bi;
+    return ar[i] < br[i];
+  }
+  return ar.length < br.length;
+}
+
+const goYamlOrder = (a: { key: unknown }, b: { key: unknown }) => {
+  const [x, y] = [String((a.key as { value?: unknown })?.value ?? a.key), String((b.key as { value?: unknown })?.value ?? b.key)];
+  return goYamlKeyLess(x, y) ? -1 : goYamlKeyLess(y, x) ? 1 : 0;
+};
+
 /**
  * YAML that means the same to YAML 1.1 readers (PyYAML, Go's yaml.v2, which kube's own YAML output targets) and to
- * YAML 1.2 ones: every string, key or value, that either would read as something else is quoted.
+ * YAML 1.2 ones: every string, key or value, that either would read as something else is quoted. Map keys are in
+ * yaml.v2's order, as in kube's YAML.
  */
 export function toYaml(value: unknown): string {
-  const doc = new Document(value, { version: '1.1', customTags: WITHOUT_MERGE_TAG });
+  const doc = new Document(value, { version: '1.1', customTags: WITHOUT_MERGE_TAG, sortMapEntries: goYamlOrder });
   visit(doc, {
     Scalar(_, node) {
       if (typeof node.value === 'string' && (YAML12_NON_STRING.test(node.value) || node.value === '<<' || node.value === '=')) {
@@ -49,7 +98,8 @@ export function toYaml(value: unknown): string {
       }
     },
   });
-  return doc.toString();
+  // yaml.v2 writes a list at its key's indentation.
+  return doc.toString({ indentSeq: false });
 }
 
 /** application/yaml: request and response bodies; watches of YAML clients are framed as JSON, as kube does. */
