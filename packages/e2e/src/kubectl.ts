@@ -38,3 +38,10 @@ export function kubectlRunner(path: string, kubeconfig: string) {
     return { status: res.status ?? -1, stdout: res.stdout, stderr: res.stderr };
   };
 }
+
+/** Runs kubectl through `run` and returns its stdout; a non-zero exit throws with the command and its stderr. */
+export function kubectlOk(run: (...args: string[]) => KubectlResult, ...args: string[]): string {
+  const res = run(...args);
+  if (res.status !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${res.status}: ${res.stderr}`);
+  return res.stdout;
+}

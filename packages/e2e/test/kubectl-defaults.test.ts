@@ -5,7 +5,7 @@
 // and without Go's `creationTimestamp: null` in pod templates.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { kubectlBinaries, kubectlRunner } from '../src/kubectl.js';
+import { kubectlBinaries, kubectlOk, kubectlRunner } from '../src/kubectl.js';
 import { startServerProcess, type ServerProcess } from '../src/server.js';
 
 const kubectlPath = kubectlBinaries()[0]?.path;
@@ -13,11 +13,7 @@ const kubectlPath = kubectlBinaries()[0]?.path;
 describe.skipIf(!kubectlPath)('kubectl sees defaulted built-in objects', () => {
   let server: ServerProcess;
   let kubectl: ReturnType<typeof kubectlRunner>;
-  const ok = (...args: string[]) => {
-    const res = kubectl(...args);
-    if (res.status !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${res.status}: ${res.stderr}`);
-    return res.stdout;
-  };
+  const ok = (...args: string[]) => kubectlOk(kubectl, ...args);
   beforeAll(async () => {
     server = await startServerProcess();
     kubectl = kubectlRunner(kubectlPath!, server.kubeconfig);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { kubectlBinaries, kubectlRunner } from '../src/kubectl.js';
+import { kubectlBinaries, kubectlOk, kubectlRunner } from '../src/kubectl.js';
 import { startServerProcess, type ServerProcess } from '../src/server.js';
 
 const kubectlPath = kubectlBinaries()[0]?.path;
@@ -31,11 +31,7 @@ ${extra}`;
 describe.skipIf(!kubectlPath)('kubectl writes against kapi-server', () => {
   let server: ServerProcess;
   let kubectl: ReturnType<typeof kubectlRunner>;
-  const ok = (...args: string[]) => {
-    const res = kubectl(...args);
-    if (res.status !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${res.status}: ${res.stderr}`);
-    return res.stdout;
-  };
+  const ok = (...args: string[]) => kubectlOk(kubectl, ...args);
   const file = (name: string, text: string) => {
     const path = join(dir, name);
     writeFileSync(path, text);

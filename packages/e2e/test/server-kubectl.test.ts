@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kubectlBinaries, kubectlRunner } from '../src/kubectl.js';
+import { kubectlBinaries, kubectlOk, kubectlRunner } from '../src/kubectl.js';
 import { startServerProcess, type ServerProcess } from '../src/server.js';
 
 const binaries = kubectlBinaries();
@@ -21,11 +21,7 @@ describe.skipIf(binaries.length === 0)('kubectl against kapi-server over TLS', (
     describe(bin.name, () => {
       let kubectl: ReturnType<typeof kubectlRunner>;
       const ns = `e2e-${bin.name.replace(/\W/g, '-')}`;
-      const ok = (...args: string[]) => {
-        const res = kubectl(...args);
-        if (res.status !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${res.status}: ${res.stderr}`);
-        return res.stdout;
-      };
+      const ok = (...args: string[]) => kubectlOk(kubectl, ...args);
       beforeAll(() => {
         kubectl = kubectlRunner(bin.path, server.kubeconfig);
       });
