@@ -14,7 +14,7 @@ import { unionAuthorizer } from './auth/union.js';
 import { auditLog, type AuditPolicy, type AuditSink } from './audit/index.js';
 import { withBuiltinStrategies } from './builtin-strategies.js';
 import { createDiscoveryRoutes } from './endpoints/discovery-routes.js';
-import { createHealthRoutes } from './endpoints/health.js';
+import { createHealthRoutes, type HealthCheck } from './endpoints/health.js';
 import { createOpenAPIRoutes } from './endpoints/openapi-routes.js';
 import { offeredMediaTypes } from './endpoints/media/index.js';
 import { negotiateResponse, type ResponseFormat } from './endpoints/negotiate.js';
@@ -117,6 +117,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   // Encryption at rest wraps the backend itself, so the store, the watch cache and compaction all go through it.
   if (options.encryption) options = { ...options, storage: encryptedStorage(options.storage, registry.entries, options.encryption) };
   let ready = false;
+  let stopping = false;
   let controller: ReturnType<typeof createNamespaceController> | undefined;
 
   const namespaceEntry = registry.byKind('', 'v1', 'Namespace');
@@ -202,6 +203,31 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
   };
 
+  // Health as kube reports it: the storage check asks the backend itself (a read with a short deadline), so a
+  // dead etcd shows as `[-]etcd failed`; liveness does not depend on it, as restarting would not help.
+  const healthy = (name: string, check: () => void | Promise<void>): HealthCheck => ({ name, check });
+  const ok = () => {};
+  const storageCheck = healthy('etcd', async () => {
+    await options.storage.get('/registry/health');
+  });
+  const started = healthy('poststarthook/start-kapi-controllers', () => {
+    if (!ready && !stopping) throw new Error('not finished');
+  });
+  const healthChecks = {
+    livez: [healthy('ping', ok), healthy('log', ok), started],
+    readyz: [
+      healthy('ping', ok), healthy('log', ok), storageCheck, { ...storageCheck, name: 'etcd-readiness' },
+      healthy('watch-cache', () => {
+        if (!cache.ready) throw new Error('the watch cache is filling');
+      }),
+      started,
+      healthy('shutdown', () => {
+        if (stopping) throw new Error('the server is shutting down');
+      }),
+    ],
+    healthz: [healthy('ping', ok), healthy('log', ok), storageCheck, started],
+  };
+
   const app = new Hono<{ Bindings: FetchEnv | undefined; Variables: { user: UserInfo; impersonatedBy: UserInfo } }>();
   app.onError((err) => errorResponse(err, log));
   app.notFound(() => errorResponse(newPathNotFound()));
@@ -223,7 +249,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   });
   app.use('*', maxInFlight(options.limits));
   app.use('*', maxBodySize(options.limits));
-  app.route('/', createHealthRoutes(() => ready));
+  app.route('/', createHealthRoutes(healthChecks));
   app.get('/version', (c) => c.json(version));
   app.route('/', createDiscoveryRoutes(() => registry.groups));
   app.route('/', createOpenAPIRoutes(() => registry.groups));
@@ -271,6 +297,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       cache.start().catch((err: Error) => log(1, `watch cache: first fill failed (${err.message}); retrying`));
     },
     async stop() {
+      stopping = true;
       ready = false;
       compactor?.stop();
       cache.stop();

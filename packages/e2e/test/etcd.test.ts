@@ -142,8 +142,19 @@ describe.skipIf(skipWithoutEtcd())('kapi-server when etcd goes away and comes ba
       expect(res.status).toBeGreaterThanOrEqual(500);
       expect(res.body).toMatchObject({ kind: 'Status', status: 'Failure', code: res.status });
     }
+    // Health tells the truth: not ready (etcd named), not healthy, but alive (a restart would not bring etcd back).
+    const text = async (p: string) => {
+      const res = await fetch(`${server.url}${p}`, { signal: AbortSignal.timeout(30_000) });
+      return [res.status, await res.text()] as const;
+    };
+    const [readyStatus, readyBody] = await text('/readyz?verbose');
+    expect(readyStatus).toBe(500);
+    expect(readyBody).toContain('[-]etcd failed: reason withheld');
+    expect((await text('/healthz'))[0]).toBe(500);
+    expect(await text('/livez')).toEqual([200, 'ok']);
 
     await etcd.start();
+    await eventually(async () => ((await text('/readyz'))[0] === 200 ? true : undefined));
     const back = await eventually(async () => {
       const res = await request('GET', `${path}/before-outage`);
       return res.status === 200 ? res : undefined;

@@ -1,22 +1,68 @@
 import { Hono } from 'hono';
 
-const CHECKS = ['ping', 'log', 'etcd', 'poststarthook/start-kapi-controllers'];
+/** One health check (kube's healthz.HealthChecker): resolves when healthy, throws (or rejects) with why not. */
+export interface HealthCheck {
+  name: string;
+  check(): void | Promise<void>;
+}
+
+/** The checks of each endpoint, as kube-apiserver groups them. */
+export interface HealthChecks {
+  /** Liveness: is the process worth keeping? Not the storage backend's reachability (a restart would not help). */
+  livez: HealthCheck[];
+  /** Readiness: can it serve requests now? The storage backend, the watch cache, the start-up hooks. */
+  readyz: HealthCheck[];
+  /** The deprecated all-in-one endpoint. */
+  healthz: HealthCheck[];
+}
+
+/** How long a check may take before it counts as failed (kube's `--etcd-healthcheck-timeout` is 2 s). */
+export const HEALTH_CHECK_TIMEOUT_MS = 2_000;
+
+async function run(check: HealthCheck, timeoutMs: number): Promise<string | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await Promise.race([
+      Promise.resolve().then(() => check.check()),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs}ms`)), timeoutMs);
+      }),
+    ]);
+    return undefined;
+  } catch (err) {
+    return (err as Error)?.message || String(err);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
- * /healthz, /livez and /readyz as kube-apiserver serves them: `ok`, or with `?verbose` one `[+]<check> ok` line
- * per check and `<endpoint> check passed`; each check also at `/<endpoint>/<check>`.
+ * /healthz, /livez and /readyz as kube-apiserver serves them, each running its checks on every request. All pass:
+ * 200 `ok`, or with `?verbose` one `[+]<check> ok` line per check and `<endpoint> check passed`. One fails: 500
+ * with every line (`[-]<check> failed: reason withheld`) and `<endpoint> check failed`, as kube answers.
+ * `?exclude=<check>` (repeatable) leaves checks out. Each check alone is at `/<endpoint>/<check>`: `ok`, or 500
+ * `internal server error: <why>`.
  */
-export function createHealthRoutes(isReady: () => boolean): Hono {
+export function createHealthRoutes(checks: HealthChecks, timeoutMs = HEALTH_CHECK_TIMEOUT_MS): Hono {
   const app = new Hono();
-  for (const endpoint of ['healthz', 'livez', 'readyz']) {
-    app.get(`/${endpoint}`, (c) => {
-      const ready = endpoint !== 'readyz' || isReady();
+  for (const endpoint of ['healthz', 'livez', 'readyz'] as const) {
+    app.get(`/${endpoint}`, async (c) => {
+      const excluded = new Set(c.req.queries('exclude') ?? []);
+      const selected = checks[endpoint].filter((h) => !excluded.has(h.name));
+      const failures = await Promise.all(selected.map((h) => run(h, timeoutMs)));
+      const failed = failures.some((f) => f !== undefined);
       const verbose = c.req.query('verbose') !== undefined;
-      if (!verbose) return ready ? c.text('ok') : c.text(`[-]poststarthook/start-kapi-controllers failed: not finished\n${endpoint} check failed`, 500);
-      const lines = CHECKS.map((check) => (check.startsWith('poststarthook') && !ready ? `[-]${check} failed: reason withheld` : `[+]${check} ok`));
-      return c.text(`${lines.join('\n')}\n${endpoint} check ${ready ? 'passed' : 'failed'}\n`, ready ? 200 : 500);
+      if (!failed && !verbose) return c.text('ok');
+      const lines = selected.map((h, i) => (failures[i] === undefined ? `[+]${h.name} ok` : `[-]${h.name} failed: reason withheld`));
+      for (const name of excluded) if (checks[endpoint].some((h) => h.name === name)) lines.push(`[+]${name} excluded: ok`);
+      return c.text(`${lines.join('\n')}\n${endpoint} check ${failed ? 'failed' : 'passed'}\n`, failed ? 500 : 200);
     });
-    app.get(`/${endpoint}/:check{.+}`, (c) => (CHECKS.includes(c.req.param('check')) ? c.text('ok') : c.notFound()));
+    app.get(`/${endpoint}/:check{.+}`, async (c) => {
+      const check = checks[endpoint].find((h) => h.name === c.req.param('check'));
+      if (!check) return c.notFound();
+      const failure = await run(check, timeoutMs);
+      return failure === undefined ? c.text('ok') : c.text(`internal server error: ${failure}\n`, 500);
+    });
   }
   return app;
 }
