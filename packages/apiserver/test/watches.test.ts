@@ -77,6 +77,31 @@ describe('watch', () => {
     });
   });
 
+  it('the history is bounded in bytes: big updates push the oldest events out (410 for a watch from them)', async () => {
+    const budget = 64 * 1024;
+    const h2 = await startHarness({}, { watchCache: { historyBytes: budget } });
+    await new Promise((r) => setTimeout(r, 20)); // the cache fills
+    const first = await h2.req('POST', CM, configMap('big', { v: '' }));
+    const big = 'x'.repeat(8 * 1024);
+    let last: any;
+    for (let i = 0; i < 40; i++) last = await h2.req('PATCH', `${CM}/big`, { data: { v: `${i}${big}` } }, MERGE);
+    await new Promise((r) => setTimeout(r, 20)); // the cache sees the last events
+    const old = await openWatch(h2, `${CM}?watch=1&resourceVersion=${first.body.metadata.resourceVersion}&timeoutSeconds=1`);
+    const [expired] = await old.next(1);
+    old.close();
+    expect(expired).toMatchObject({ type: 'ERROR', object: { reason: 'Expired', code: 410 } });
+    // A watch from a recent version is served from what the window kept.
+    const recentRv = Number(last.body.metadata.resourceVersion) - 2;
+    const recent = await openWatch(h2, `${CM}?watch=1&resourceVersion=${recentRv}&timeoutSeconds=1`);
+    const events = await recent.next(2);
+    recent.close();
+    expect(events.map((e: any) => e.type)).toEqual(['MODIFIED', 'MODIFIED']);
+    // An exact list at the old version is still answered, from storage.
+    const exact = await h2.req('GET', `${CM}?resourceVersion=${first.body.metadata.resourceVersion}&resourceVersionMatch=Exact`);
+    expect(exact.status).toBe(200);
+    await h2.server.stop();
+  });
+
   it('list-then-watch misses nothing written between the list and the watch', async () => {
     const list = await h.req('GET', CM);
     await h.req('POST', CM, configMap('between'));

@@ -18,6 +18,8 @@ export interface CacheEvent {
   rv: number;
   /** `prev` at this event's resourceVersion, for watchers that see the object leave their selection as DELETED. */
   leaving?: KubeObject;
+  /** What the event holds, in stored bytes (the object's, and the one it replaced): the history's byte budget. */
+  bytes?: number;
 }
 
 /** Freezes an object and everything in it: cached objects are shared by every reader and must never change. */

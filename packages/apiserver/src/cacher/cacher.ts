@@ -8,6 +8,11 @@ import type { CacheWatcher } from './watcher.js';
 export interface WatchCacheOptions {
   /** Events kept per collection at most (kube's watch cache capacity); the compaction interval bounds them too. */
   historyCapacity?: number;
+  /**
+   * Stored bytes of the events kept, over every collection (default 128 MiB): beyond it the oldest events go, and
+   * a watch from before them gets 410 Gone, as when the window is exceeded by count.
+   */
+  historyBytes?: number;
   /** ListFromCacheSnapshot: Exact and continued reads of a past revision are served from the cache (default on). */
   listFromCacheSnapshot?: boolean;
   /** How long (ms) such snapshots are kept (kube: 75 s); older revisions are read from storage. */
@@ -27,6 +32,7 @@ export interface WatchCacheOptions {
 
 const DEFAULTS: Required<WatchCacheOptions> = {
   historyCapacity: 100_000,
+  historyBytes: 128 * 1024 * 1024,
   listFromCacheSnapshot: true,
   snapshotRetentionMs: 75_000,
   freshnessWaitMs: 3_000,
@@ -192,10 +198,28 @@ export function createWatchCache(
     return { type: prev ? 'MODIFIED' : 'ADDED', key, obj, prev, rv };
   };
 
+  /** Forgets the oldest events, whichever collection they are in, until the history fits its byte budget. */
+  const trimHistory = () => {
+    let total = 0;
+    for (const c of caches.values()) total += c.historyBytes;
+    while (total > options.historyBytes) {
+      let oldest: ResourceCache | undefined;
+      for (const c of caches.values()) if (c.firstRv !== undefined && (!oldest || c.firstRv < oldest.firstRv!)) oldest = c;
+      if (!oldest) return;
+      const before = oldest.historyBytes;
+      oldest.forgetThrough(oldest.firstRv!);
+      total -= before - oldest.historyBytes;
+    }
+  };
+
   const onEvent = (e: StorageWatchEvent) => {
     const cache = route(e.kv.key);
     const event = cache && toCacheEvent(cache, e);
-    if (event) cache.apply(event);
+    if (event) {
+      event.bytes = e.kv.value.length + (e.prevKv?.value.length ?? 0);
+      cache.apply(event);
+      if (event.bytes) trimHistory();
+    }
     advance(e.kv.modRevision);
   };
 

@@ -53,6 +53,8 @@ export class ResourceCache {
   private sorted: string[] | undefined;
   private history: CacheEvent[] = [];
   private head = 0;
+  /** Stored bytes of the events in the window (CacheEvent.bytes). */
+  historyBytes = 0;
   /** The window holds every event after this revision. */
   oldestRv = 0;
   readonly subscribers = new Set<CacheSubscriber>();
@@ -66,7 +68,13 @@ export class ResourceCache {
     this.sorted = undefined;
     this.history = [];
     this.head = 0;
+    this.historyBytes = 0;
     this.oldestRv = revision;
+  }
+
+  /** The revision of the oldest event in the window, if it has any. */
+  get firstRv(): number | undefined {
+    return this.head < this.history.length ? this.history[this.head].rv : undefined;
   }
 
   get(key: string): KubeObject | undefined {
@@ -82,6 +90,7 @@ export class ResourceCache {
       this.objects.set(event.key, event.obj);
     }
     this.history.push(event);
+    this.historyBytes += event.bytes ?? 0;
     if (this.history.length - this.head > this.capacity) this.forgetThrough(this.history[this.head].rv);
     for (const s of this.subscribers) s.offer(event);
   }
@@ -89,7 +98,7 @@ export class ResourceCache {
   /** Drops the window's events at or below `revision` (compaction, capacity): watches from before it get 410. */
   forgetThrough(revision: number): void {
     if (revision <= this.oldestRv) return;
-    while (this.head < this.history.length && this.history[this.head].rv <= revision) this.head++;
+    while (this.head < this.history.length && this.history[this.head].rv <= revision) this.historyBytes -= this.history[this.head++].bytes ?? 0;
     if (this.head > 1024 && this.head * 2 > this.history.length) {
       this.history = this.history.slice(this.head);
       this.head = 0;
