@@ -23,7 +23,7 @@ import { createResourceHandler, type SubresourceHandler } from './endpoints/reso
 import { errorResponse } from './endpoints/respond.js';
 import { createNamespaceController } from './namespaces/controller.js';
 import { namespaceLifecycle } from './namespaces/admission.js';
-import { maxBodySize, maxInFlight, requestTimeout, type RequestLimits } from './limits/index.js';
+import { maxBodySize, maxInFlight, memoryBudget, requestTimeout, type RequestLimits } from './limits/index.js';
 import type { GroupPlugin } from './plugin.js';
 import { byKeyPrefix, createResourceRegistry, type ResourceEntry } from './registry/resources.js';
 import { createStore, type RequestContext } from './registry/store.js';
@@ -248,6 +248,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     await next();
   });
   app.use('*', maxInFlight(options.limits));
+  app.use('*', memoryBudget(options.limits?.maxHeapBytes));
   app.use('*', maxBodySize(options.limits));
   app.route('/', createHealthRoutes(healthChecks));
   app.get('/version', (c) => c.json(version));

@@ -409,3 +409,20 @@ describe('robustness: malformed bodies and odd paths', () => {
     expect((await h.req('GET', '/readyz')).status).toBe(200);
   }, 120_000);
 });
+
+describe('memory budget (limits.maxHeapBytes)', () => {
+  it('refuses writes that add data with 429 and Retry-After while the heap is over budget; reads and deletes go on', async () => {
+    const roomy = await startHarness();
+    expect((await roomy.req('POST', CM, configMap('before'))).status).toBe(201);
+    const h = await startHarness({}, { limits: { maxHeapBytes: 1 } });
+    const refused = await h.req('POST', CM, configMap('refused'));
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(refused.body).toMatchObject({ kind: 'Status', reason: 'TooManyRequests', code: 429, message: 'the server is short of memory; retry later' });
+    expect((await h.req('PATCH', `${CM}/kube-root-ca.crt`, { data: { a: 'b' } }, { 'content-type': 'application/merge-patch+json' })).status).toBe(429);
+    expect((await h.req('GET', CM)).status).toBe(200);
+    expect((await h.req('DELETE', `${CM}/nothing-here`)).status).toBe(404);
+    const off = await startHarness({}, { limits: { maxHeapBytes: 0 } });
+    expect((await off.req('POST', CM, configMap('allowed'))).status).toBe(201);
+  });
+});

@@ -5,3 +5,4 @@ export { maxBodySize, maxInFlight, requestTimeout, type RequestLimits } from './
 export { checkDecoded, checkYamlDepth, MAX_NESTING_DEPTH, MAX_YAML_ALIAS_COUNT } from './nesting.js';
 export { scanCbor } from './cbor-scan.js';
 export { DEFAULT_REQUEST_TIMEOUT_MS, parseGoDuration } from './timeout.js';
+export { memoryBudget, DEFAULT_HEAP_BUDGET_SHARE } from './memory.js';

@@ -16,6 +16,8 @@ export interface RequestLimits {
   maxMutatingRequestsInflight?: number;
   /** `--request-timeout`: how long a non-long-running request may take, in ms (504 beyond). Default 60 s. */
   requestTimeoutMs?: number;
+  /** V8 heap in use beyond which POST, PUT and PATCH get 429 (limits/memory.ts). Default 85% of the heap limit. */
+  maxHeapBytes?: number;
 }
 
 /** The user an earlier middleware (authentication) put in the context as `user`, if any. */
