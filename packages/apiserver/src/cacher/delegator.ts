@@ -21,6 +21,9 @@ export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
  * - watch: always the cache (429 while it is not ready), started from its state or its history.
  * Writes go to storage; the cache follows them through its storage watch.
  */
+/** Keys a cached list examines before it lets the event loop turn. */
+export const SCAN_SLICE = 2_000;
+
 export function createCacheDelegator(storage: ObjectStorage, cache: WatchCache): ObjectStorage {
   return {
     ...storage,
@@ -34,10 +37,27 @@ export function createCacheDelegator(storage: ObjectStorage, cache: WatchCache):
     async getList(req: ListRequest): Promise<ListPage> {
       const { plan } = req;
       const collection = cache.collection(req.keyPrefix);
-      const fromCache = (snapshot?: number): ListPage => ({
-        ...collection.list({ prefix: req.prefix, startKey: req.startKey, limit: req.limit, at: snapshot, selects: req.select }),
-        revision: snapshot ?? cache.revision,
-      });
+      /**
+       * The page from the cache, selected in slices of SCAN_SLICE keys with a turn of the event loop between them, so
+       * a long selection (a big collection, a heavy selector) does not hold up other requests. Every slice reads
+       * the collection as of the revision the list started at (a cache snapshot); should the history no longer
+       * reach back to it, the page is read from storage at that revision.
+       */
+      const fromCache = async (snapshot?: number): Promise<ListPage> => {
+        const revision = snapshot ?? cache.revision;
+        const items: KubeObject[] = [];
+        let startKey = req.startKey;
+        for (let first = true; ; first = false) {
+          const page = collection.list({
+            prefix: req.prefix, startKey, limit: req.limit && req.limit - items.length, at: first ? snapshot : revision, selects: req.select, scan: SCAN_SLICE,
+          });
+          items.push(...page.items);
+          if (!page.partial) return { items, lastKey: page.lastKey, more: page.more, remaining: page.remaining, revision };
+          await new Promise((resolve) => setImmediate(resolve));
+          if (revision < collection.oldestRv) return storage.getList({ ...req, plan: { mode: 'exact', revision } });
+          startKey = `${page.lastKey}\u0000`;
+        }
+      };
       switch (plan.mode) {
         case 'consistent':
           return (await cache.catchUp()).caughtUp ? fromCache() : storage.getList(req);

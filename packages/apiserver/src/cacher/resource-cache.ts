@@ -9,6 +9,8 @@ export interface CachePage {
   more: boolean;
   /** Objects after the last examined one, selected or not. */
   remaining: number;
+  /** The page stopped at the scan budget, not at its limit: continue after `lastKey` for the rest. */
+  partial?: boolean;
 }
 
 export interface CacheListOptions {
@@ -21,6 +23,8 @@ export interface CacheListOptions {
   /** Read the collection as it was at this revision (undefined: now). Must be within the history. */
   at?: number;
   selects(obj: KubeObject): boolean;
+  /** Examine at most this many keys, then stop with `partial` (so a long selection can yield between slices). */
+  scan?: number;
 }
 
 /** Receives the events of one collection, in revision order. */
@@ -143,8 +147,13 @@ export class ResourceCache {
     let j = lowerBound(gone, start);
     const items: KubeObject[] = [];
     let lastKey = '';
+    // The last key looked at, where a page stopped by the scan budget continues after.
+    let examined = '';
+    let budget = options.scan ?? Infinity;
     while (i < to || j < gone.length) {
+      if (budget-- <= 0) return { items, lastKey: examined, more: true, remaining: to - i + (gone.length - j), partial: true };
       const key = j >= gone.length || (i < to && keys[i] < gone[j]) ? keys[i++] : gone[j++];
+      examined = key;
       const obj = then.has(key) ? then.get(key) : this.objects.get(key);
       if (!obj) continue;
       if (options.selects(obj)) items.push(obj);
