@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { configMap, startHarness, type Harness } from './harness.js';
 
@@ -464,5 +465,26 @@ describe('fair sharing: a long list from the watch cache', () => {
     expect(list.body.items.every((i: any) => i.metadata.labels.n === '3')).toBe(true);
     // The event loop turned between the slices (one per 2,000 keys examined), so other requests were served.
     expect(turns).toBeGreaterThanOrEqual(Math.floor(N / 2_000) - 1);
+
+    // Writing a big list out is done in slices too: the body is what JSON.stringify gives, gzipped when asked.
+    let encodeTurns = 0;
+    let reading = true;
+    const count = () => {
+      if (!reading) return;
+      encodeTurns++;
+      setImmediate(count);
+    };
+    const plainRes = await h.server.fetch(new Request(`http://kapi.test${CM}?resourceVersion=0`));
+    setImmediate(count);
+    const plain = await plainRes.text();
+    reading = false;
+    expect(plainRes.headers.get('content-encoding')).toBeNull();
+    const parsed = JSON.parse(plain);
+    expect(parsed.items.length).toBeGreaterThanOrEqual(N + 5);
+    expect(plain).toBe(JSON.stringify(parsed) + '\n');
+    expect(encodeTurns).toBeGreaterThanOrEqual(Math.floor(N / 500) - 1);
+    const zipped = await h.server.fetch(new Request(`http://kapi.test${CM}?resourceVersion=0`, { headers: { 'accept-encoding': 'gzip' } }));
+    expect(zipped.headers.get('content-encoding')).toBe('gzip');
+    expect(gunzipSync(Buffer.from(await zipped.arrayBuffer())).toString()).toBe(plain);
   }, 60_000);
 });
