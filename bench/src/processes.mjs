@@ -78,6 +78,8 @@ export async function startKapi({ backend, dataDir, etcdEndpoint, etcdPrefix }) 
     `--data-dir=${dataDir}`,
     '--write-kubeconfig=',
     '--feature-gates=CBORServingAndStorage=true',
+    // The load comes over plain HTTP without credentials; RBAC (the default) would refuse it.
+    '--authorization-mode=AlwaysAllow',
     ...(backend === 'etcd3' ? [`--etcd-servers=${etcdEndpoint}`, `--etcd-prefix=${etcdPrefix}`] : []),
   ];
   const t0 = performance.now();

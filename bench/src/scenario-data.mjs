@@ -150,6 +150,34 @@ export async function dataScenarios(backend, etcd) {
       }
     }
 
+    // 3h. /healthz while ten unpaged lists run at once (issue 16: one user's big lists must not freeze the server).
+    if (want('list')) {
+      log(`${backend}: 3h /healthz during 10 concurrent unpaged lists`);
+      const lists = measured(
+        pids(srv),
+        { kind: 'http', origin: srv.origin, path: '/api/v1/namespaces/bench-list/configmaps', connections: 10, maxOps: 10, maxSeconds: 300 },
+        360_000,
+      );
+      await sleep(200);
+      const health = await measured(pids(srv), { kind: 'http', origin: srv.origin, path: '/healthz', connections: 1, maxOps: 1e9, maxSeconds: 3 }, 60_000);
+      const { result: listResult } = await lists;
+      checkErrors('healthz', health.result);
+      checkErrors('lists during healthz', listResult);
+      const p99 = health.result.latency.p99;
+      (run.healthzDuringLists = { healthz: health.result, lists: listResult });
+      rows.push({
+        id: '3h',
+        scenario: `/healthz while 10 unpaged LISTs of ${num(P.list)} run`,
+        backend,
+        throughput: `${num(health.result.opsPerSec)} req/s`,
+        cpu: '—',
+        rss: '—',
+        ratio: '—',
+        target: target('p99 ≤ 100 ms', p99 <= 100),
+        notes: `p50 ${health.result.latency.p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${health.result.latency.max.toFixed(1)} ms; lists took ${seconds(listResult.seconds)}`,
+      });
+    }
+
     // 6. GET and LIST per media type against the codec's own speed.
     if (media) await mediaScenario(srv, pids(srv), backend);
 

@@ -482,6 +482,8 @@ describe('fair sharing: a long list from the watch cache', () => {
     const parsed = JSON.parse(plain);
     expect(parsed.items.length).toBeGreaterThanOrEqual(N + 5);
     expect(plain).toBe(JSON.stringify(parsed) + '\n');
+    expect(parsed.kind).toBe('ConfigMapList');
+    expect(parsed.items.some((i: any) => 'kind' in i || 'apiVersion' in i)).toBe(false);
     expect(encodeTurns).toBeGreaterThanOrEqual(Math.floor(N / 500) - 1);
     const zipped = await h.server.fetch(new Request(`http://kapi.test${CM}?resourceVersion=0`, { headers: { 'accept-encoding': 'gzip' } }));
     expect(zipped.headers.get('content-encoding')).toBe('gzip');

@@ -13,10 +13,15 @@ const text = new TextEncoder();
  * A list's JSON, byte for byte what JSON.stringify gives (and a newline, as kube's encoder ends documents), written
  * as a stream: the list's own fields, then its items SLICE_ITEMS at a time with a turn of the event loop before
  * each slice, so encoding a big list does not hold up other requests. Optionally gzipped (kube compresses large
- * responses). The items must not change while the stream is read (the cache's objects are frozen).
+ * responses). Each item goes through `mapItem` as its slice is written. The items must not change while the
+ * stream is read (the cache's objects are frozen).
  */
-export function streamJsonList(list: KubeObject & { items: unknown[] }, gzip: boolean): ReadableStream<Uint8Array> {
-  auditResponseObject(list);
+export function streamJsonList(
+  list: KubeObject & { items: unknown[] },
+  gzip: boolean,
+  mapItem: (item: unknown) => unknown = (item) => item,
+): ReadableStream<Uint8Array> {
+  auditResponseObject(list); // as read; items are mapped only as they are written
   const shell = JSON.stringify({ ...list, items: [PLACEHOLDER] });
   const at = shell.indexOf(JSON.stringify(PLACEHOLDER));
   const head = shell.slice(0, at);
@@ -39,7 +44,7 @@ export function streamJsonList(list: KubeObject & { items: unknown[] }, gzip: bo
       await new Promise((resolve) => setImmediate(resolve));
       const end = Math.min(next + SLICE_ITEMS, items.length);
       let chunk = next > 0 ? ',' : '';
-      for (let i = next; i < end; i++) chunk += (i > next ? ',' : '') + JSON.stringify(items[i]);
+      for (let i = next; i < end; i++) chunk += (i > next ? ',' : '') + JSON.stringify(mapItem(items[i]));
       next = end;
       controller.enqueue(text.encode(chunk));
     },

@@ -95,7 +95,7 @@ export function transformObject(scope: RequestScope, obj: KubeObject): Transform
 }
 
 /** An item of a typed list: kube's typed lists carry the kind once, on the list, not on each item. */
-function withoutTypeMeta(item: KubeObject): KubeObject {
+export function withoutTypeMeta(item: KubeObject): KubeObject {
   const { kind: _kind, apiVersion: _apiVersion, ...rest } = item;
   return rest as KubeObject;
 }
