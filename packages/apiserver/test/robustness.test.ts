@@ -1,3 +1,5 @@
+import { group as core } from '@kapi/api-core';
+import { createMessageCodec, decodeProtobufObject, encodeProtobufObject } from '@kapi/apimachinery';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { configMap, startHarness, type Harness } from './harness.js';
@@ -488,5 +490,24 @@ describe('fair sharing: a long list from the watch cache', () => {
     const zipped = await h.server.fetch(new Request(`http://kapi.test${CM}?resourceVersion=0`, { headers: { 'accept-encoding': 'gzip' } }));
     expect(zipped.headers.get('content-encoding')).toBe('gzip');
     expect(gunzipSync(Buffer.from(await zipped.arrayBuffer())).toString()).toBe(plain);
+
+    // Protobuf too: encoded in slices, the same bytes as in one piece, the same list as the JSON.
+    let pbTurns = 0;
+    let encoding = true;
+    const countPb = () => {
+      if (!encoding) return;
+      pbTurns++;
+      setImmediate(countPb);
+    };
+    setImmediate(countPb);
+    const pbRes = await h.server.fetch(new Request(`http://kapi.test${CM}?resourceVersion=0`, { headers: { accept: 'application/vnd.kubernetes.protobuf', 'accept-encoding': 'gzip' } }));
+    const pbBytes = gunzipSync(Buffer.from(await pbRes.arrayBuffer()));
+    encoding = false;
+    expect(pbRes.headers.get('content-encoding')).toBe('gzip');
+    const codec = createMessageCodec(core.protobuf);
+    const decoded = decodeProtobufObject(codec, 'k8s.io.api.core.v1.ConfigMapList', new Uint8Array(pbBytes));
+    expect(decoded).toEqual(parsed);
+    expect(Buffer.from(encodeProtobufObject(codec, 'k8s.io.api.core.v1.ConfigMapList', parsed)).equals(pbBytes)).toBe(true);
+    expect(pbTurns).toBeGreaterThanOrEqual(Math.floor(N / 500) - 1);
   }, 60_000);
 });

@@ -1,9 +1,9 @@
-import type { KubeObject } from '@kapi/apimachinery';
+import { encodeEnvelope, type KubeObject } from '@kapi/apimachinery';
 import { parseListOptions } from '../../registry/list-options.js';
 import { acceptsGzip } from '../compression.js';
-import { STREAM_LIST_ITEMS, streamJsonList } from '../list-stream.js';
+import { encodeProtobufListInSlices, STREAM_LIST_ITEMS, streamJsonList } from '../list-stream.js';
 import { render } from '../respond.js';
-import { replyRead, transformList, withoutTypeMeta, type RequestScope } from './scope.js';
+import { replyRead, replyReadAsync, transformList, withoutTypeMeta, type RequestScope } from './scope.js';
 
 /** GET of a collection (kube's ListResource), as a list or converted as negotiated (Table, PartialObjectMetadataList). */
 export async function listHandler(scope: RequestScope): Promise<Response> {
@@ -19,5 +19,13 @@ export async function listHandler(scope: RequestScope): Promise<Response> {
     });
   }
   const { value, protobuf } = transformList(scope, list);
+  if (scope.format.kind === 'protobuf' && !scope.format.as && protobuf && list.items.length > STREAM_LIST_ITEMS) {
+    // A big Protobuf list is encoded in slices too (its length comes first, so it is sent whole), and gzipped
+    // off the main thread.
+    const typed = value as unknown as { apiVersion: string; kind: string; items: unknown[] } & Record<string, unknown>;
+    const raw = await encodeProtobufListInSlices(typed, (m, v) => protobuf.codec.encode(m, v), protobuf.message, scope.entry.info.protobuf.message);
+    const body = encodeEnvelope({ apiVersion: typed.apiVersion, kind: typed.kind }, raw);
+    return replyReadAsync(scope, { body, contentType: 'application/vnd.kubernetes.protobuf' });
+  }
   return replyRead(scope, render(value, scope.format, { pretty: scope.pretty, protobuf }));
 }

@@ -1,4 +1,5 @@
-import { gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gzip, gzipSync } from 'node:zlib';
 import type { KubeList, KubeObject } from '@kapi/apimachinery';
 import type { Authorizer } from '../../auth/types.js';
 import type { ResourceEntry } from '../../registry/resources.js';
@@ -68,13 +69,24 @@ export function reply(scope: RequestScope, obj: KubeObject, status: number, list
   return response(rendered, status, warningHeader(scope.ctx.warnings ?? []));
 }
 
-/** A get or list response: gzip-compressed when allowed, asked for and large enough. */
-export function replyRead(scope: RequestScope, rendered: Rendered): Response {
+const gzipAsync = promisify(gzip);
+
+/** Whether a get or list response is gzip-compressed: when allowed, asked for and large enough. */
+function wantsGzip(scope: RequestScope, rendered: Rendered): boolean {
   const size = typeof rendered.body === 'string' ? Buffer.byteLength(rendered.body) : rendered.body.length;
-  if (!scope.features.compression || size <= GZIP_THRESHOLD_BYTES || !acceptsGzip(scope.request.headers.get('accept-encoding'))) {
-    return response(rendered, 200, { Vary: 'Accept-Encoding' });
-  }
+  return scope.features.compression && size > GZIP_THRESHOLD_BYTES && acceptsGzip(scope.request.headers.get('accept-encoding'));
+}
+
+/** A get or list response, gzip-compressed when wanted. */
+export function replyRead(scope: RequestScope, rendered: Rendered): Response {
+  if (!wantsGzip(scope, rendered)) return response(rendered, 200, { Vary: 'Accept-Encoding' });
   return response({ ...rendered, body: gzipSync(rendered.body) }, 200, { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' });
+}
+
+/** replyRead for a big body: gzip runs on libuv's thread pool instead of the event loop. */
+export async function replyReadAsync(scope: RequestScope, rendered: Rendered): Promise<Response> {
+  if (!wantsGzip(scope, rendered)) return response(rendered, 200, { Vary: 'Accept-Encoding' });
+  return response({ ...rendered, body: await gzipAsync(rendered.body) }, 200, { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' });
 }
 
 /** Objects as a meta.k8s.io Table (`includeObject` from the query). */
