@@ -430,6 +430,24 @@ describe('memory budget (limits.maxHeapBytes)', () => {
   });
 });
 
+/** Counts turns of the event loop (setImmediate callbacks) until stopped: how often other work got a chance. */
+function countTurns(): { stop(): number } {
+  let turns = 0;
+  let running = true;
+  const tick = () => {
+    if (!running) return;
+    turns++;
+    setImmediate(tick);
+  };
+  setImmediate(tick);
+  return {
+    stop() {
+      running = false;
+      return turns;
+    },
+  };
+}
+
 describe('fair sharing: a long list from the watch cache', () => {
   it('is selected in slices with turns of the event loop between them, and stays one consistent snapshot', async () => {
     const h = await startHarness();
@@ -447,20 +465,13 @@ describe('fair sharing: a long list from the watch cache', () => {
     expect((await h.req('GET', `${CM}?resourceVersion=${last}&limit=1`)).status).toBe(200);
     // A selector of many terms that matches a tenth of the objects.
     const selector = `n in (3,${Array.from({ length: 300 }, (_, i) => `x${i}`).join(',')})`;
-    let turns = 0;
-    let listing = true;
-    const tick = () => {
-      if (!listing) return;
-      turns++;
-      setImmediate(tick);
-    };
-    setImmediate(tick);
+    const listTurns = countTurns();
     const pending = h.req('GET', `${CM}?resourceVersion=${last}&labelSelector=${encodeURIComponent(selector)}`);
     // Writes while it runs are not in it: the list is the collection as of its start.
     await new Promise((r) => setImmediate(r));
     for (let i = 0; i < 5; i++) await h.storage.create(`/registry/configmaps/default/late-${i}`, encoder.encode(JSON.stringify({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: `late-${i}`, namespace: 'default', labels: { n: '3' } } })));
     const list = await pending;
-    listing = false;
+    const turns = listTurns.stop();
     expect(list.status).toBe(200);
     expect(list.body.items).toHaveLength(N / 10);
     expect(list.body.metadata.resourceVersion).toBe(String(last));
@@ -469,17 +480,10 @@ describe('fair sharing: a long list from the watch cache', () => {
     expect(turns).toBeGreaterThanOrEqual(Math.floor(N / 2_000) - 1);
 
     // Writing a big list out is done in slices too: the body is what JSON.stringify gives, gzipped when asked.
-    let encodeTurns = 0;
-    let reading = true;
-    const count = () => {
-      if (!reading) return;
-      encodeTurns++;
-      setImmediate(count);
-    };
     const plainRes = await h.server.fetch(new Request(`http://kapi.test${CM}?resourceVersion=0`));
-    setImmediate(count);
+    const readTurns = countTurns();
     const plain = await plainRes.text();
-    reading = false;
+    const encodeTurns = readTurns.stop();
     expect(plainRes.headers.get('content-encoding')).toBeNull();
     const parsed = JSON.parse(plain);
     expect(parsed.items.length).toBeGreaterThanOrEqual(N + 5);
@@ -492,17 +496,10 @@ describe('fair sharing: a long list from the watch cache', () => {
     expect(gunzipSync(Buffer.from(await zipped.arrayBuffer())).toString()).toBe(plain);
 
     // Protobuf too: encoded in slices, the same bytes as in one piece, the same list as the JSON.
-    let pbTurns = 0;
-    let encoding = true;
-    const countPb = () => {
-      if (!encoding) return;
-      pbTurns++;
-      setImmediate(countPb);
-    };
-    setImmediate(countPb);
+    const pbCount = countTurns();
     const pbRes = await h.server.fetch(new Request(`http://kapi.test${CM}?resourceVersion=0`, { headers: { accept: 'application/vnd.kubernetes.protobuf', 'accept-encoding': 'gzip' } }));
     const pbBytes = gunzipSync(Buffer.from(await pbRes.arrayBuffer()));
-    encoding = false;
+    const pbTurns = pbCount.stop();
     expect(pbRes.headers.get('content-encoding')).toBe('gzip');
     const codec = createMessageCodec(core.protobuf);
     const decoded = decodeProtobufObject(codec, 'k8s.io.api.core.v1.ConfigMapList', new Uint8Array(pbBytes));
