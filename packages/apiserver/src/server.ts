@@ -29,11 +29,15 @@ import { byKeyPrefix, createResourceRegistry, type ResourceEntry } from './regis
 import { createStore, type RequestContext } from './registry/store.js';
 import { createCacheDelegator } from './cacher/delegator.js';
 import { createObjectStorage } from './storage/object-storage.js';
+import { storageHistoryBudget } from './storage/history-budget.js';
 import { encryptedStorage, type EncryptionConfig } from './encryption/index.js';
 import { evictionHandler } from './subresources/eviction.js';
 import { reviewAnswers, reviewHandler } from './subresources/reviews.js';
 import { scaleHandler } from './subresources/scale.js';
 import { defaultVersionInfo, type VersionInfo } from './version.js';
+
+/** The default of `storageHistoryBytes`. */
+export const DEFAULT_STORAGE_HISTORY_BYTES = 1024 ** 3;
 
 export interface ApiServerOptions {
   storage: StorageBackend;
@@ -70,6 +74,11 @@ export interface ApiServerOptions {
    * compacted, which bounds the watch history and the lifetime of continue tokens. 0 disables compaction.
    */
   compactionIntervalMs?: number;
+  /**
+   * Bytes of writes storage may keep as history before it is compacted early (default 1 GiB; 0: only the periodic
+   * compaction): a flood of big updates cannot fill the disk between compaction rounds.
+   */
+  storageHistoryBytes?: number;
   /** Watch cache tuning (history size, bookmark interval, per-watcher buffer, ...); kube's defaults otherwise. */
   watchCache?: WatchCacheOptions;
   /**
@@ -147,12 +156,19 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       // left as stored
     }
   };
+  const historyBudget = storageHistoryBudget(
+    options.storage,
+    options.storageHistoryBytes ?? DEFAULT_STORAGE_HISTORY_BYTES,
+    (revision) => cache.compacted(revision),
+    (message) => log(1, message),
+  );
   const cache = createWatchCache(
     options.storage,
     registry.entries.map((e) => e.keyPrefix),
     { listFromCacheSnapshot: gates.ListFromCacheSnapshot, ...options.watchCache },
     log,
     normalizeStored,
+    (revision, bytes) => historyBudget.record(revision, bytes),
   );
   let compactor: Compactor | undefined;
   const store = createStore({

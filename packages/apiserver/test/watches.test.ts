@@ -102,6 +102,21 @@ describe('watch', () => {
     await h2.server.stop();
   });
 
+  it('storage history is bounded in bytes too: a flood of big updates compacts it early (410 for what it dropped)', async () => {
+    const h2 = await startHarness({}, { storageHistoryBytes: 64 * 1024 });
+    await new Promise((r) => setTimeout(r, 20)); // the cache fills
+    const first = await h2.req('POST', CM, configMap('flood', { v: '' }));
+    const big = 'y'.repeat(8 * 1024);
+    for (let i = 0; i < 40; i++) await h2.req('PATCH', `${CM}/flood`, { data: { v: `${i}${big}` } }, MERGE);
+    await new Promise((r) => setTimeout(r, 20)); // the cache sees the writes, the compaction runs
+    const compacted = await h2.storage.compactedRevision();
+    expect(compacted).toBeGreaterThan(Number(first.body.metadata.resourceVersion));
+    const old = await h2.req('GET', `${CM}?resourceVersion=${first.body.metadata.resourceVersion}&resourceVersionMatch=Exact`);
+    expect(old).toMatchObject({ status: 410, body: { reason: 'Expired' } });
+    expect((await h2.req('GET', `${CM}/flood`)).body.data.v.startsWith('39')).toBe(true);
+    await h2.server.stop();
+  });
+
   it('list-then-watch misses nothing written between the list and the watch', async () => {
     const list = await h.req('GET', CM);
     await h.req('POST', CM, configMap('between'));

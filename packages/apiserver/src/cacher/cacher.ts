@@ -99,6 +99,8 @@ export function createWatchCache(
   userOptions: WatchCacheOptions = {},
   log: (level: number, message: string) => void = () => {},
   normalize?: StoredObjectNormalizer,
+  /** Told the stored bytes of every change the cache sees (the storage history budget counts them). */
+  onWrite?: (revision: number, bytes: number) => void,
 ): WatchCache {
   const options = { ...DEFAULTS, ...userOptions };
   const caches = new Map<string, ResourceCache>();
@@ -220,6 +222,7 @@ export function createWatchCache(
       cache.apply(event);
       if (event.bytes) trimHistory();
     }
+    onWrite?.(e.kv.modRevision, e.kv.value.length);
     advance(e.kv.modRevision);
   };
 
