@@ -75,6 +75,8 @@ export interface ServerConfig {
   auditLogMaxSize: number;
   /** `--encryption-provider-config`: kube's EncryptionConfiguration for encryption at rest (absolute path). */
   encryptionProviderConfig?: string;
+  /** `--shutdown-delay-duration` in ms: on SIGTERM, /readyz fails but requests are served this long. */
+  shutdownDelayMs: number;
 }
 
 export type CommandLine = { help: true } | { help: false; config: ServerConfig };
@@ -243,6 +245,13 @@ const FLAG_DOCS: FlagDoc[] = [
     description: 'The port on which to serve HTTPS with authentication and authorization. 0 = disabled.',
   },
   {
+    name: 'shutdown-delay-duration',
+    type: 'duration',
+    default: '0s',
+    description:
+      'Time to delay the termination. During that time the server keeps serving requests normally. The endpoints /healthz and /livez will return success, but /readyz immediately returns failure. Graceful termination starts after this delay has elapsed. This can be used to allow load balancer to stop sending traffic to this server.',
+  },
+  {
     name: 'storage-backend',
     type: 'string',
     default: 'sqlite',
@@ -329,6 +338,7 @@ const PARSE_OPTIONS = {
   'request-timeout': { type: 'string' },
   'insecure-port': { type: 'string' },
   'secure-port': { type: 'string' },
+  'shutdown-delay-duration': { type: 'string' },
   'storage-backend': { type: 'string' },
   'tls-cert-file': { type: 'string' },
   'tls-private-key-file': { type: 'string' },
@@ -406,6 +416,8 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
   const auditLogMaxBackup = nonNegative('audit-log-maxbackup', '0');
   const auditLogMaxSize = nonNegative('audit-log-maxsize', '0');
   const optionalPath = (flag: 'audit-policy-file' | 'encryption-provider-config') => (values[flag] ? resolve(cwd, values[flag]) : undefined);
+  const shutdownDelayMs = parseDuration(values['shutdown-delay-duration'] ?? '0s', 'shutdown-delay-duration');
+  if (shutdownDelayMs < 0) throw new FlagError('--shutdown-delay-duration can not be negative value');
   const etcdCompactionIntervalMs = parseDuration(values['etcd-compaction-interval'] ?? '5m0s', 'etcd-compaction-interval');
   if (etcdCompactionIntervalMs < 0) throw new FlagError('--etcd-compaction-interval must be 0 (disabled) or positive');
   const etcdFile = (name: 'etcd-cafile' | 'etcd-certfile' | 'etcd-keyfile') => (values[name] ? resolve(cwd, values[name]) : undefined);
@@ -456,6 +468,7 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
       auditLogMaxBackup,
       auditLogMaxSize,
       encryptionProviderConfig: optionalPath('encryption-provider-config'),
+      shutdownDelayMs,
     },
   };
 }

@@ -60,6 +60,7 @@ async function main(argv: string[]): Promise<void> {
     insecurePort: config.insecurePort,
     tls,
     log: out,
+    shutdownDelayMs: config.shutdownDelayMs,
   });
   closeOnSignals(running, out);
 

@@ -22,6 +22,10 @@ export interface ServedApi {
   fetch(request: Request, env?: FetchEnv): Response | Promise<Response>;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** Makes `/readyz` fail while requests are still served (graceful shutdown). */
+  beginShutdown?(): void;
+  /** Ends open watch streams cleanly. Without it, `close()` cuts them. */
+  endWatches?(): void;
 }
 
 /** A port to listen on: a number (0 = no listener, as the kube flags mean it) or 'ephemeral' for any free port. */
@@ -45,6 +49,11 @@ export interface StartServerOptions {
   log?: (message: string) => void;
   /** How long `close()` lets in-flight requests finish before cutting their connections. Default 5 s. */
   shutdownTimeoutMs?: number;
+  /**
+   * `--shutdown-delay-duration`: after `close()` is called, `/readyz` fails but requests are still served this
+   * long (ms), so load balancers take the server out before it stops accepting. Default 0.
+   */
+  shutdownDelayMs?: number;
 }
 
 export interface RunningServer {
@@ -53,8 +62,10 @@ export interface RunningServer {
   /** The URL clients should use: HTTPS when enabled, else HTTP. */
   url: string;
   /**
-   * Stops accepting, drops idle keep-alive connections and long-running requests (watches) at once, lets other
-   * in-flight requests finish (up to `shutdownTimeoutMs`), then stops the ApiServer. Idempotent.
+   * Shuts down as kube-apiserver does: `/readyz` fails at once, requests are served for `shutdownDelayMs`, then
+   * the listeners stop accepting, idle keep-alive connections are dropped, watch streams end cleanly (cut when the
+   * ApiServer cannot end them), other in-flight requests finish (up to `shutdownTimeoutMs`), and the ApiServer
+   * stops. Idempotent.
    */
   close(): Promise<void>;
 }
@@ -84,7 +95,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       log(`WARNING: the insecure port ${listener.url} serves without TLS: anything sent to it, tokens included, can be read and changed on the way; clients cannot present certificates there. Never expose it beyond this machine.`);
     }
   } catch (error) {
-    await Promise.all(listeners.map((l) => l.close(0)));
+    await Promise.all(listeners.map((l) => l.close(0, true)));
     await options.apiServer.stop();
     throw error;
   }
@@ -96,8 +107,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     url: (urls.https ?? urls.http)!,
     close: () =>
       (closing ??= (async () => {
-        await Promise.all(listeners.map((l) => l.close(timeout)));
-        await options.apiServer.stop();
+        const api = options.apiServer;
+        api.beginShutdown?.();
+        if (options.shutdownDelayMs) await new Promise((resolve) => setTimeout(resolve, options.shutdownDelayMs));
+        const closed = Promise.all(listeners.map((l) => l.close(timeout, !api.endWatches)));
+        api.endWatches?.();
+        await closed;
+        await api.stop();
       })()),
   };
 }
@@ -138,7 +154,8 @@ export function closeOnSignals(
 
 interface Listener {
   url: string;
-  close(timeoutMs: number): Promise<void>;
+  /** Stops accepting and waits for in-flight requests (up to `timeoutMs`); `cutWatches` destroys watches at once. */
+  close(timeoutMs: number, cutWatches: boolean): Promise<void>;
 }
 
 async function listen(options: StartServerOptions, scheme: 'http' | 'https', port: ListenPort): Promise<Listener> {
@@ -180,14 +197,14 @@ async function listen(options: StartServerOptions, scheme: 'http' | 'https', por
 
   return {
     url: `${scheme}://${formatHost(connectHost(options.bindAddress))}:${address.port}`,
-    close: (timeoutMs) =>
+    close: (timeoutMs, cutWatches) =>
       new Promise<void>((done) => {
         shuttingDown = true;
         server.close(() => {
           clearTimeout(timer);
           done();
         });
-        for (const [res, longRunning] of inFlight) if (longRunning) res.destroy();
+        if (cutWatches) for (const [res, longRunning] of inFlight) if (longRunning) res.destroy();
         server.closeIdleConnections();
         const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
         timer.unref();

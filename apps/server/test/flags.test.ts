@@ -57,6 +57,7 @@ describe('parseFlags', () => {
       auditLogMaxBackup: 0,
       auditLogMaxSize: 0,
       encryptionProviderConfig: undefined,
+      shutdownDelayMs: 0,
     });
   });
 
@@ -74,6 +75,7 @@ describe('parseFlags', () => {
     });
     expect(() => config('--audit-log-maxsize=-1')).toThrow('--audit-log-maxsize can not be negative value');
     expect(config('--encryption-provider-config=enc.yaml').encryptionProviderConfig).toBe(resolve(cwd, 'enc.yaml'));
+    expect(config('--shutdown-delay-duration=70s').shutdownDelayMs).toBe(70_000);
   });
 
   it('takes values as --flag=value and --flag value', () => {

@@ -183,6 +183,60 @@ describe('startServer', () => {
     agent.destroy();
   });
 
+  it('close() as kube shuts down: readyz fails during the delay while requests are served, then watches end cleanly', async () => {
+    const { api, events } = fakeApiServer();
+    let shuttingDown = false;
+    let endWatch: () => void = () => {};
+    const graceful: ServedApi = {
+      ...api,
+      async fetch(req) {
+        const url = new URL(req.url);
+        if (url.pathname === '/readyz' && shuttingDown) return new Response('[-]shutdown failed: reason withheld\nreadyz check failed\n', { status: 500 });
+        if (url.searchParams.get('watch') === 'true') {
+          const body = new ReadableStream<Uint8Array>({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode('{"type":"ADDED","object":{}}\n'));
+              endWatch = () => controller.close();
+            },
+          });
+          return new Response(body, { headers: { 'content-type': 'application/json' } });
+        }
+        return api.fetch(req);
+      },
+      beginShutdown: () => {
+        shuttingDown = true;
+        events.push('begin shutdown');
+      },
+      endWatches: () => {
+        events.push('end watches');
+        endWatch();
+      },
+    };
+    const server = await startServer({ apiServer: graceful, bindAddress: '127.0.0.1', securePort: 'ephemeral', tls, shutdownDelayMs: 300 });
+    running.push(server);
+    const agent = new Agent({ keepAlive: true, ca: tls.ca });
+    const watch = await new Promise<IncomingMessage>((resolve, reject) => {
+      const req = request(`${server.url}/api/v1/pods?watch=true`, { agent }, resolve);
+      req.on('error', reject);
+      req.end();
+    });
+    let watchError: Error | undefined;
+    watch.on('error', (error) => (watchError = error));
+    const watchEnded = once(watch, 'end');
+    watch.resume();
+
+    const closing = server.close();
+    // During the delay: not ready, but still serving.
+    expect((await get(`${server.url}/readyz`, { ca: tls.ca })).status).toBe(500);
+    expect((await get(`${server.url}/slow`, { ca: tls.ca })).body).toBe('done');
+    expect(events).not.toContain('end watches');
+    await closing;
+    await watchEnded;
+    expect(watchError).toBeUndefined();
+    expect(events.filter((e) => ['begin shutdown', 'end watches', 'stop'].includes(e))).toEqual(['begin shutdown', 'end watches', 'stop']);
+    agent.destroy();
+  });
+
   it('close() is idempotent', async () => {
     const { api, events } = fakeApiServer();
     const { server } = await start(api);

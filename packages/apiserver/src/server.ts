@@ -104,6 +104,10 @@ export interface ApiServer {
   start(): Promise<void>;
   /** Stops controllers and closes storage. */
   stop(): Promise<void>;
+  /** Graceful shutdown, first step: `/readyz` fails (`[-]shutdown`) while requests are still served. */
+  beginShutdown(): void;
+  /** Ends every open watch stream cleanly (the response completes), so clients re-watch elsewhere. */
+  endWatches(): void;
 }
 
 /** kube's anonymous user: requests without credentials run as it while anonymous access is on. */
@@ -312,6 +316,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       // The cache fills in the background, as kube's cachers do: until it is ready, reads go to storage and
       // watches wait for it, so a server with much data is ready at once instead of after reading all of it.
       cache.start().catch((err: Error) => log(1, `watch cache: first fill failed (${err.message}); retrying`));
+    },
+    beginShutdown() {
+      stopping = true;
+    },
+    endWatches() {
+      cache.stop();
     },
     async stop() {
       stopping = true;

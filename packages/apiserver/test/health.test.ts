@@ -68,3 +68,23 @@ describe('health checks', () => {
     expect((await h.req('GET', '/livez')).status).toBe(200);
   });
 });
+
+describe('graceful shutdown hooks', () => {
+  it('beginShutdown makes readyz fail while requests are served; endWatches ends open watch streams cleanly', async () => {
+    const h = await startHarness();
+    await settle();
+    const watch = await h.server.fetch(new Request('http://kapi.test/api/v1/namespaces/default/configmaps?watch=true'));
+    expect(watch.status).toBe(200);
+    const reader = watch.body!.getReader();
+    h.server.beginShutdown();
+    const readyz = await h.req('GET', '/readyz?verbose');
+    expect(readyz.status).toBe(500);
+    expect(readyz.body).toContain('[-]shutdown failed: reason withheld');
+    expect((await h.req('GET', '/livez')).status).toBe(200);
+    expect((await h.req('GET', '/api/v1/namespaces/default/configmaps')).status).toBe(200);
+    h.server.endWatches();
+    let done = false;
+    while (!done) done = (await reader.read()).done;
+    expect(done).toBe(true);
+  });
+});

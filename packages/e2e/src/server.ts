@@ -12,8 +12,8 @@ export interface ServerProcess {
   /** The admin kubeconfig the server wrote. */
   kubeconfig: string;
   output(): string;
-  /** SIGTERM, and resolves once the process exited (at once if it already had). */
-  stop(): Promise<void>;
+  /** SIGTERM; resolves with the exit code once the process exited (at once if it already had). */
+  stop(): Promise<number | null>;
   /** Sends `signal` (default SIGKILL: a crash) and resolves once the process exited. */
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
@@ -53,7 +53,7 @@ export async function startServerProcess(args: string[] = [], options: StartServ
     dataDir,
     kubeconfig: join(dataDir, 'admin.kubeconfig'),
     output,
-    stop: () => signalAndWait(child, 'SIGTERM').then(() => {}),
+    stop: () => signalAndWait(child, 'SIGTERM'),
     kill: (signal = 'SIGKILL') => signalAndWait(child, signal).then(() => {}),
   };
 }
