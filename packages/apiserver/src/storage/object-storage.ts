@@ -4,6 +4,9 @@ import { decodeFromStorage, encodeForStorage, type StoredObjectNormalizer } from
 import type { ListPage, ListRequest, ObjectStorage, TryUpdate, UpdateOutcome } from './interfaces.js';
 
 
+/** Keys read from storage per page of a list. */
+export const STORAGE_PAGE = 2_000;
+
 /** kube's answer while no watch cache can serve a watch: 429 with Retry-After, so the client tries again. */
 export const storageInitializing = () => newTooManyRequests('storage is (re)initializing', 1);
 
@@ -64,8 +67,12 @@ async function listBackend(backend: StorageBackend, req: ListRequest, decode: (k
   let remaining = 0;
   let lastKey = '';
   try {
-    for (;;) {
-      const page = await backend.list({ prefix: req.prefix, startKey, limit: req.limit || undefined, revision: revision || undefined });
+    for (let first = true; ; first = false) {
+      // Pages of at most STORAGE_PAGE, all at the first page's revision, with a turn of the event loop between
+      // them: a big list read from storage does not hold up other requests.
+      if (!first) await new Promise((resolve) => setImmediate(resolve));
+      const pageLimit = req.limit ? Math.min(req.limit, STORAGE_PAGE) : STORAGE_PAGE;
+      const page = await backend.list({ prefix: req.prefix, startKey, limit: pageLimit, revision: revision || undefined });
       revision = page.revision;
       if (revision < notOlderThan) throw newTooLargeResourceVersion(notOlderThan, revision, 1);
       let consumed = 0;
@@ -79,7 +86,7 @@ async function listBackend(backend: StorageBackend, req: ListRequest, decode: (k
       // With selectors the limit can be reached inside a page; the rest of that page is still to come.
       more = page.more || consumed < page.kvs.length;
       remaining = page.remaining + (page.kvs.length - consumed);
-      if (!req.limit || items.length >= req.limit || !page.more) break;
+      if ((req.limit && items.length >= req.limit) || !page.more) break;
       startKey = `${lastKey}\u0000`;
     }
   } catch (err) {
