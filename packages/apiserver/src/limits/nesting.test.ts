@@ -45,6 +45,22 @@ describe('checkDecoded', () => {
     expect(messageOf(() => checkDecoded({ max: 9223372036854775807, min: -9223372036854775808 }, 'JSON'))).toBe('ok');
   });
 
+  it('reads lone UTF-16 surrogates in JSON strings and keys as U+FFFD, as Go does, and refuses them in YAML', () => {
+    // JSON.parse keeps them; UTF-8 (Protobuf, CBOR, storage) cannot: the same object would read two ways.
+    const parsed = JSON.parse('{"a":"x\\ud800y","\\udc00":["\\ud83d"],"pair":"\\ud83d\\ude00","\\ud800\\ud800":"z"}');
+    expect(checkDecoded(parsed, 'JSON')).toEqual({ a: 'x\ufffdy', '\ufffd': ['\ufffd'], pair: '\u{1f600}', '\ufffd\ufffd': 'z' });
+    expect(Object.keys(parsed)).toEqual(['a', '\ufffd', 'pair', '\ufffd\ufffd']);
+    expect(checkDecoded('\udfff', 'JSON')).toBe('\ufffd');
+    // Keys that read the same: the later wins, as in Go's decoding into a map.
+    expect(checkDecoded(JSON.parse('{"\\ud800":"a","\\ufffd":"b"}'), 'JSON')).toEqual({ '\ufffd': 'b' });
+    const proto = checkDecoded(JSON.parse('{"\\ud800":1,"__proto__":{"x":"\\ud800"}}'), 'JSON') as Record<string, unknown>;
+    expect(Object.getPrototypeOf(proto)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(proto, '__proto__')?.value).toEqual({ x: '\ufffd' });
+    expect(messageOf(() => checkDecoded({ a: ['x\ud800'] }, 'YAML'))).toBe('error decoding YAML: found invalid Unicode character escape code');
+    expect(messageOf(() => checkDecoded({ '\udc00': 1 }, 'YAML'))).toBe('error decoding YAML: found invalid Unicode character escape code');
+    expect(messageOf(() => checkDecoded({ a: 'é \u{1f600}' }, 'YAML'))).toBe('ok');
+  });
+
   it('bounds depth, cycles included', () => {
     let deep: unknown = 1;
     for (let i = 0; i < MAX_NESTING_DEPTH; i++) deep = [deep];

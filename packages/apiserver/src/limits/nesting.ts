@@ -46,6 +46,10 @@ export function checkYamlDepth(text: string): void {
 const INT64_BOUND = 2 ** 63;
 const utf8 = new TextDecoder();
 
+/** A UTF-16 surrogate without its pair: JSON (`"\ud800"`) and YAML escapes can write one, UTF-8 cannot. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
+
 /**
  * Checks a decoded JSON, YAML or CBOR body without recursing, and turns what CBOR decodes beyond JSON into JSON:
  *
@@ -53,14 +57,24 @@ const utf8 = new TextDecoder();
  * - numbers without a JSON value (`1e400` is Infinity; NaN) and integers beyond int64 (2^64) are 400, as kube's
  *   decoders refuse them (its JSON decoding into int64 fields, its CBOR NaN/Inf and integer overflow rules);
  * - CBOR bigints within int64 become numbers, byte strings become strings, undefined becomes null (kube's CBOR
- *   decoding into unstructured values); any other non-JSON value is 400.
+ *   decoding into unstructured values); any other non-JSON value is 400;
+ * - a lone UTF-16 surrogate in a string or key is U+FFFD in JSON (Go's encoding/json reads `"\ud800"` so) and
+ *   400 in YAML (yaml.v2 refuses surrogate escapes): otherwise a string would be stored that UTF-8 cannot carry,
+ *   read back as itself in JSON and as U+FFFD in Protobuf and CBOR. (CBOR text is UTF-8 already.)
  *
  * Returns the value (replaced when the top level itself was converted).
  */
 export function checkDecoded(value: unknown, format: 'JSON' | 'YAML' | 'CBOR'): unknown {
   const fail = (what: string) => newBadRequest(`error decoding ${format}: ${what}`);
+  const wellFormed = (s: string): string => {
+    if (!LONE_SURROGATE.test(s)) return s;
+    if (format === 'YAML') throw fail('found invalid Unicode character escape code');
+    return s.replace(LONE_SURROGATES, '\ufffd');
+  };
   const convert = (v: unknown): unknown => {
     switch (typeof v) {
+      case 'string':
+        return wellFormed(v);
       case 'number':
         if (!Number.isFinite(v)) throw fail(`number ${v} has no JSON representation`);
         if (Math.abs(v) > INT64_BOUND) throw fail(`number ${v} overflows int64`);
@@ -96,6 +110,12 @@ export function checkDecoded(value: unknown, format: 'JSON' | 'YAML' | 'CBOR'): 
     if (node === null || typeof node !== 'object') continue;
     if (depth > MAX_NESTING_DEPTH) throw tooDeep(format);
     const container = node as Record<string, unknown>;
+    if (!Array.isArray(container) && Object.keys(container).some((key) => LONE_SURROGATE.test(key))) {
+      // Rebuilt in order, a later key winning over an earlier one that reads the same (as Go's decoding does).
+      const entries = Object.keys(container).map((key) => [key, container[key]] as const);
+      for (const [key] of entries) delete container[key];
+      for (const [key, child] of entries) setOwn(container, wellFormed(key), child);
+    }
     for (const key of Object.keys(container)) {
       const child = container[key];
       const converted = convert(child);
