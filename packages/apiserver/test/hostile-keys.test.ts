@@ -43,6 +43,22 @@ describe('hostile keys', () => {
     expect(Object.keys(res.body.metadata)).not.toContain('constructor');
   });
 
+  it('in any script as unknown fields: warned in a UTF-8 Warning header, never a 500', async () => {
+    const h = await startHarness();
+    const utf8Of = (header: string | null) => new TextDecoder().decode(Uint8Array.from(header ?? '', (c) => c.charCodeAt(0)));
+    // A byte that is not UTF-8 reads as U+FFFD: an unknown field whose name is past Latin-1, as "ключ" or "😀".
+    const enc = new TextEncoder();
+    const bad = Uint8Array.from([...enc.encode('{"metadata":{"name":"u"},"'), 0x80, ...enc.encode('ata":{"a":"1"}}')]);
+    const created = await h.server.fetch(new Request(`http://kapi.test${CM}`, { method: 'POST', body: bad, headers: { 'content-type': 'application/json' } }));
+    expect(created.status).toBe(201);
+    expect(utf8Of(created.headers.get('warning'))).toBe('299 - "unknown field \\"\ufffdata\\""');
+    for (const method of ['PUT', 'PATCH']) {
+      const res = await h.req(method, `${CM}/u`, '{"metadata":{"name":"u","ключ":"1"},"😀":{}}', method === 'PATCH' ? { 'content-type': 'application/merge-patch+json' } : {});
+      expect([method, res.status]).toEqual([method, 200]);
+      expect(utf8Of(res.headers.get('warning'))).toBe('299 - "unknown field \\"metadata.ключ\\"", 299 - "unknown field \\"😀\\""');
+    }
+  });
+
   it('in JSON patch paths act on keys of that name, or fail with 422; never a 500, never the prototype', async () => {
     const h = await startHarness();
     await h.req('POST', CM, configMap('p', { a: '1' }));

@@ -41,8 +41,25 @@ export function errorResponse(err: unknown, log?: (level: number, message: strin
   return new Response(rendered.body as ConstructorParameters<typeof Response>[0], { status: Number(status.code) || 500, headers });
 }
 
-/** The `Warning` header value kube sends: one `299 - "<text>"` item per warning. */
+const utf8 = new TextEncoder();
+
+/**
+ * A header value as the bytes Go's net/http writes for a Go string: its UTF-8, one character per byte (a Fetch
+ * header value is a ByteString, which Node writes as latin1). A character past U+00FF would make `Headers` throw,
+ * and a Latin-1 one would go out as a byte that is not UTF-8.
+ */
+export function utf8HeaderValue(text: string): string {
+  if (/^[\x00-\x7f]*$/.test(text)) return text;
+  let out = '';
+  for (const byte of utf8.encode(text)) out += String.fromCharCode(byte);
+  return out;
+}
+
+/**
+ * The `Warning` header value kube sends: one `299 - "<text>"` item per warning, the text in UTF-8 (warnings
+ * quote what clients sent, such as unknown field names, in any script).
+ */
 export function warningHeader(warnings: readonly string[]): Record<string, string> {
   if (!warnings.length) return {};
-  return { Warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`).join(', ') };
+  return { Warning: utf8HeaderValue(warnings.map((w) => `299 - ${JSON.stringify(w)}`).join(', ')) };
 }
