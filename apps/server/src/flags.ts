@@ -415,12 +415,13 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
   const auditLogMaxAge = nonNegative('audit-log-maxage', '0');
   const auditLogMaxBackup = nonNegative('audit-log-maxbackup', '0');
   const auditLogMaxSize = nonNegative('audit-log-maxsize', '0');
-  const optionalPath = (flag: 'audit-policy-file' | 'encryption-provider-config') => (values[flag] ? resolve(cwd, values[flag]) : undefined);
+  // A file flag, made absolute against the working directory; undefined when not given (or empty).
+  type FileFlag = 'audit-policy-file' | 'encryption-provider-config' | 'etcd-cafile' | 'etcd-certfile' | 'etcd-keyfile' | 'client-ca-file' | 'token-auth-file';
+  const fileFlag = (flag: FileFlag) => (values[flag] ? resolve(cwd, values[flag]) : undefined);
   const shutdownDelayMs = parseDuration(values['shutdown-delay-duration'] ?? '0s', 'shutdown-delay-duration');
   if (shutdownDelayMs < 0) throw new FlagError('--shutdown-delay-duration can not be negative value');
   const etcdCompactionIntervalMs = parseDuration(values['etcd-compaction-interval'] ?? '5m0s', 'etcd-compaction-interval');
   if (etcdCompactionIntervalMs < 0) throw new FlagError('--etcd-compaction-interval must be 0 (disabled) or positive');
-  const etcdFile = (name: 'etcd-cafile' | 'etcd-certfile' | 'etcd-keyfile') => (values[name] ? resolve(cwd, values[name]) : undefined);
   if (Boolean(values['etcd-certfile']) !== Boolean(values['etcd-keyfile'])) {
     throw new FlagError('--etcd-certfile and --etcd-keyfile must be given together');
   }
@@ -446,13 +447,13 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
       etcdServers,
       etcdPrefix: values['etcd-prefix'] ?? '/registry',
       etcdCompactionIntervalMs,
-      etcdCaFile: etcdFile('etcd-cafile'),
-      etcdCertFile: etcdFile('etcd-certfile'),
-      etcdKeyFile: etcdFile('etcd-keyfile'),
+      etcdCaFile: fileFlag('etcd-cafile'),
+      etcdCertFile: fileFlag('etcd-certfile'),
+      etcdKeyFile: fileFlag('etcd-keyfile'),
       featureGates,
       authorizationModes: authorizationModes as AuthorizationMode[],
-      clientCaFile: values['client-ca-file'] ? resolve(cwd, values['client-ca-file']) : undefined,
-      tokenAuthFile: values['token-auth-file'] ? resolve(cwd, values['token-auth-file']) : undefined,
+      clientCaFile: fileFlag('client-ca-file'),
+      tokenAuthFile: fileFlag('token-auth-file'),
       anonymousAuth,
       tlsCertFile: tlsCertFile ? resolve(cwd, tlsCertFile) : undefined,
       tlsPrivateKeyFile: tlsPrivateKeyFile ? resolve(cwd, tlsPrivateKeyFile) : undefined,
@@ -463,11 +464,11 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
       maxMutatingRequestsInflight,
       requestTimeoutMs,
       auditLogPath,
-      auditPolicyFile: optionalPath('audit-policy-file'),
+      auditPolicyFile: fileFlag('audit-policy-file'),
       auditLogMaxAge,
       auditLogMaxBackup,
       auditLogMaxSize,
-      encryptionProviderConfig: optionalPath('encryption-provider-config'),
+      encryptionProviderConfig: fileFlag('encryption-provider-config'),
       shutdownDelayMs,
     },
   };

@@ -14,7 +14,7 @@ import { unionAuthorizer } from './auth/union.js';
 import { auditLog, type AuditPolicy, type AuditSink } from './audit/index.js';
 import { withBuiltinStrategies } from './builtin-strategies.js';
 import { createDiscoveryRoutes } from './endpoints/discovery-routes.js';
-import { createHealthRoutes, type HealthCheck } from './endpoints/health.js';
+import { createHealthRoutes, serverHealthChecks } from './endpoints/health.js';
 import { createOpenAPIRoutes } from './endpoints/openapi-routes.js';
 import { offeredMediaTypes } from './endpoints/media/index.js';
 import { negotiateResponse, type ResponseFormat } from './endpoints/negotiate.js';
@@ -223,30 +223,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
   };
 
-  // Health as kube reports it: the storage check asks the backend itself (a read with a short deadline), so a
-  // dead etcd shows as `[-]etcd failed`; liveness does not depend on it, as restarting would not help.
-  const healthy = (name: string, check: () => void | Promise<void>): HealthCheck => ({ name, check });
-  const ok = () => {};
-  const storageCheck = healthy('etcd', async () => {
-    await options.storage.get('/registry/health');
+  // Health as kube reports it: the storage check reads the backend itself, so a dead etcd shows as `[-]etcd failed`.
+  const healthChecks = serverHealthChecks({
+    probeStorage: () => options.storage.get('/registry/health'),
+    started: () => ready,
+    cacheReady: () => cache.ready,
+    stopping: () => stopping,
   });
-  const started = healthy('poststarthook/start-kapi-controllers', () => {
-    if (!ready && !stopping) throw new Error('not finished');
-  });
-  const healthChecks = {
-    livez: [healthy('ping', ok), healthy('log', ok), started],
-    readyz: [
-      healthy('ping', ok), healthy('log', ok), storageCheck, { ...storageCheck, name: 'etcd-readiness' },
-      healthy('watch-cache', () => {
-        if (!cache.ready) throw new Error('the watch cache is filling');
-      }),
-      started,
-      healthy('shutdown', () => {
-        if (stopping) throw new Error('the server is shutting down');
-      }),
-    ],
-    healthz: [healthy('ping', ok), healthy('log', ok), storageCheck, started],
-  };
 
   const app = new Hono<{ Bindings: FetchEnv | undefined; Variables: { user: UserInfo; impersonatedBy: UserInfo } }>();
   app.onError((err) => errorResponse(err, log));

@@ -5,7 +5,7 @@
 //
 // FUZZ_RUNS=4000 (and FUZZ_SEED=n) run it harder; a failure prints its seed and the shrunk counterexample.
 import { group as core } from '@kapi/api-core';
-import { createMessageCodec, decodeProtobufObject, encodeProtobufObject } from '@kapi/apimachinery';
+import { createMessageCodec, decodeProtobufObject, encodeProtobufObject, setOwn } from '@kapi/apimachinery';
 import { Encoder } from 'cbor-x';
 import fc from 'fast-check';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -31,7 +31,7 @@ const HOSTILE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasO
 /** An object with these own keys, `__proto__` included (an object literal or assignment would set the prototype). */
 function own(entries: [string, unknown][]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of entries) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+  for (const [k, v] of entries) setOwn(out, k, v);
   return out;
 }
 

@@ -1,3 +1,4 @@
+import { setOwn } from '../meta/own.js';
 import type { FieldShape, FieldTree } from './types.js';
 import { walkFieldTree, type TypeShape } from './walk.js';
 
@@ -14,7 +15,7 @@ const isMapShape = (shape: FieldShape | undefined): boolean => typeof shape === 
 function reorder(obj: Record<string, unknown>, keys: readonly string[]): void {
   const entries = keys.map((k) => [k, obj[k]] as const);
   for (const k of keys) delete obj[k];
-  for (const [k, v] of entries) Object.defineProperty(obj, k, { value: v, enumerable: true, writable: true, configurable: true });
+  for (const [k, v] of entries) setOwn(obj, k, v);
 }
 
 function sortedIfNeeded(keys: string[], compare: (a: string, b: string) => number): string[] | undefined {

@@ -1,7 +1,13 @@
-import { bytes, type ValueTransformer } from './transformer.js';
+import { bytes, hasPrefix, type ValueTransformer } from './transformer.js';
 
 /** `k8s:enc:` starts every encrypted value; JSON, YAML, CBOR and Protobuf (`k8s\0`) values never do. */
 export const ENCRYPTED_PREFIX = bytes('k8s:enc:');
+
+/** kube's identity transformer's error for a value an encrypting provider wrote. */
+export const ENCRYPTED_DATA_ERROR = 'identity transformer tried to read encrypted data';
+
+/** Whether stored bytes were written by an encrypting provider. */
+export const isEncrypted = (data: Uint8Array): boolean => hasPrefix(data, ENCRYPTED_PREFIX);
 
 /**
  * kube's identity provider (NewEncryptCheckTransformer): values are stored as they are, and reading a value that
@@ -11,9 +17,7 @@ export const ENCRYPTED_PREFIX = bytes('k8s:enc:');
 export function identityTransformer(): ValueTransformer {
   return {
     fromStorage(data) {
-      if (data.length >= ENCRYPTED_PREFIX.length && ENCRYPTED_PREFIX.every((b, i) => data[i] === b)) {
-        throw new Error('identity transformer tried to read encrypted data');
-      }
+      if (isEncrypted(data)) throw new Error(ENCRYPTED_DATA_ERROR);
       return { data, stale: false };
     },
     toStorage: (data) => data,

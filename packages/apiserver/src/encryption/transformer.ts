@@ -32,7 +32,7 @@ export interface PrefixTransformer {
 const encoder = new TextEncoder();
 export const bytes = (text: string): Uint8Array => encoder.encode(text);
 
-function hasPrefix(data: Uint8Array, prefix: Uint8Array): boolean {
+export function hasPrefix(data: Uint8Array, prefix: Uint8Array): boolean {
   if (data.length < prefix.length) return false;
   for (let i = 0; i < prefix.length; i++) if (data[i] !== prefix[i]) return false;
   return true;

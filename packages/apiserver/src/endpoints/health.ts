@@ -16,6 +16,48 @@ export interface HealthChecks {
   healthz: HealthCheck[];
 }
 
+/** What the server's checks look at. */
+export interface HealthState {
+  /** One read of the storage backend (rejects when it fails). */
+  probeStorage(): Promise<unknown>;
+  /** Start-up finished (namespaces, hooks, controllers). */
+  started(): boolean;
+  /** The watch cache holds the state. */
+  cacheReady(): boolean;
+  /** Shutdown has begun. */
+  stopping(): boolean;
+}
+
+/**
+ * kube-apiserver's checks per endpoint. `etcd` and `etcd-readiness` read the storage backend itself, sharing one
+ * read when they run together; liveness does not depend on storage, as restarting would not bring it back.
+ */
+export function serverHealthChecks(state: HealthState): HealthChecks {
+  let probing: Promise<unknown> | undefined;
+  const probe = () => (probing ??= state.probeStorage().finally(() => (probing = undefined)));
+  const check = (name: string, run: () => void | Promise<unknown>): HealthCheck => ({ name, check: async () => void (await run()) });
+  const basics = [check('ping', () => {}), check('log', () => {})];
+  const started = check('poststarthook/start-kapi-controllers', () => {
+    if (!state.started() && !state.stopping()) throw new Error('not finished');
+  });
+  return {
+    livez: [...basics, started],
+    readyz: [
+      ...basics,
+      check('etcd', probe),
+      check('etcd-readiness', probe),
+      check('watch-cache', () => {
+        if (!state.cacheReady()) throw new Error('the watch cache is filling');
+      }),
+      started,
+      check('shutdown', () => {
+        if (state.stopping()) throw new Error('the server is shutting down');
+      }),
+    ],
+    healthz: [...basics, check('etcd', probe), started],
+  };
+}
+
 /** How long a check may take before it counts as failed (kube's `--etcd-healthcheck-timeout` is 2 s). */
 export const HEALTH_CHECK_TIMEOUT_MS = 2_000;
 

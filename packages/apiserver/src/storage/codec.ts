@@ -1,6 +1,7 @@
-import { StatusError, StatusReasons, type KubeObject } from '@kapi/apimachinery';
+import { setOwn, StatusError, StatusReasons, type KubeObject } from '@kapi/apimachinery';
 import type { KeyValue } from '@kapi/storage';
 import { unreadableReason } from './unreadable.js';
+import { ENCRYPTED_DATA_ERROR, isEncrypted } from '../encryption/identity.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -45,7 +46,7 @@ function withResourceVersion(meta: Record<string, unknown>, resourceVersion: str
       out.resourceVersion = resourceVersion;
       placed = true;
     }
-    Object.defineProperty(out, key, { value: meta[key], enumerable: true, writable: true, configurable: true });
+    setOwn(out, key, meta[key]);
   }
   if (!placed) out.resourceVersion = resourceVersion;
   return out;
@@ -65,8 +66,7 @@ export function decodeFromStorage(kv: KeyValue, normalize?: StoredObjectNormaliz
     obj = JSON.parse(decoder.decode(kv.value)) as KubeObject;
   } catch (err) {
     // kube's identity transformer names an encrypted value read without its encryption configuration.
-    const encrypted = Buffer.from(kv.value.subarray(0, 8)).toString('latin1') === 'k8s:enc:';
-    throw new CorruptObjectError(kv.key, encrypted ? 'identity transformer tried to read encrypted data' : (err as Error).message);
+    throw new CorruptObjectError(kv.key, isEncrypted(kv.value) ? ENCRYPTED_DATA_ERROR : (err as Error).message);
   }
   if (!obj || typeof obj !== 'object' || Array.isArray(obj) || typeof obj.metadata !== 'object' || obj.metadata === null) {
     throw new CorruptObjectError(kv.key, 'the stored value is not an object with metadata');
