@@ -71,7 +71,9 @@ describe('kapi-server killed with SIGKILL while writing (sqlite, the default sto
         // Creates that were in flight at the kill may have been stored without an answer: they come first.
         const seen: string[] = [];
         while (!seen.includes('after-restart')) {
-          const [event] = await w.next(1);
+          // next(n) answers the first n events: the newest is the n-th (asking for 1 again would return the first
+          // event forever, spinning without ever yielding to the test's timeout).
+          const event = (await w.next(seen.length + 1))[seen.length];
           expect(event.type).toBe('ADDED');
           expect(acknowledged.has(event.object.metadata.name)).toBe(false);
           seen.push(event.object.metadata.name);
