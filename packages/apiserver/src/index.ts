@@ -31,6 +31,8 @@ export { createAccessFilter, type AccessFilter, type RequestUser } from './auth/
 export type { AuthorizerFactory, AuthorizerHost } from './auth/host.js';
 export { rbacAuthorizer } from './auth/rbac-mode.js';
 export { isLongRunning } from './limits/long-running.js';
+export { createApiServerMetrics, type ApiServerMetrics, type MetricSet } from './metrics/index.js';
+export { requestAuditId, withAuditId } from './endpoints/audit-id.js';
 export { toYaml } from './endpoints/media/yaml.js';
 export {
   auditAnnotate,

@@ -16,9 +16,13 @@ import { withBuiltinStrategies } from './builtin-strategies.js';
 import { createDiscoveryRoutes } from './endpoints/discovery-routes.js';
 import { createHealthRoutes, serverHealthChecks } from './endpoints/health.js';
 import { createOpenAPIRoutes } from './endpoints/openapi-routes.js';
+import { withAuditId } from './endpoints/audit-id.js';
+import { createMetricsRoute } from './endpoints/metrics-route.js';
+import { collectCacheState, groupResource } from './metrics/collectors.js';
+import { createApiServerMetrics, instrumentedStorage, instrumentRequests, type ApiServerMetrics } from './metrics/index.js';
 import { offeredMediaTypes } from './endpoints/media/index.js';
 import { negotiateResponse, type ResponseFormat } from './endpoints/negotiate.js';
-import { parseRequestInfo } from './endpoints/request-info.js';
+import { parseRequestInfo, type RequestInfo } from './endpoints/request-info.js';
 import { createResourceHandler, type SubresourceHandler } from './endpoints/resource-handler.js';
 import { errorResponse } from './endpoints/respond.js';
 import { createNamespaceController } from './namespaces/controller.js';
@@ -108,6 +112,8 @@ export interface ApiServer {
   beginShutdown(): void;
   /** Ends every open watch stream cleanly (the response completes), so clients re-watch elsewhere. */
   endWatches(): void;
+  /** The server's metrics (served at /metrics); compositions may register their own in `metrics.registry`. */
+  readonly metrics: ApiServerMetrics;
 }
 
 /** kube's anonymous user: requests without credentials run as it while anonymous access is on. */
@@ -129,6 +135,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const registry = createResourceRegistry(withBuiltinStrategies(options.plugins));
   // Encryption at rest wraps the backend itself, so the store, the watch cache and compaction all go through it.
   if (options.encryption) options = { ...options, storage: encryptedStorage(options.storage, registry.entries, options.encryption) };
+  // Storage metrics wrap the backend the rest of the server sees, so every read and write is timed (etcd_request_*).
+  const metrics = createApiServerMetrics();
+  const resourceByPrefix = new Map(registry.entries.map((e) => [e.keyPrefix, groupResource(e)]));
+  options = { ...options, storage: instrumentedStorage(options.storage, metrics, (key) => byKeyPrefix(resourceByPrefix, key) ?? '') };
   let ready = false;
   let stopping = false;
   let controller: ReturnType<typeof createNamespaceController> | undefined;
@@ -141,7 +151,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   };
   // Authorization modes may add plugins (RBAC's escalation prevention): the chain reads this list on every request.
   const admissionPlugins: AdmissionPlugin[] = [namespaceLifecycle(getNamespace), ...(options.admission ?? [])];
-  const admission = createAdmissionChain(admissionPlugins);
+  const admission = createAdmissionChain(admissionPlugins, metrics);
   const gates = {
     CBORServingAndStorage: false,
     APIResponseCompression: true,
@@ -191,8 +201,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     onStart: (hook: () => Promise<void>) => void startHooks.push(hook),
     addAdmission: (plugin: AdmissionPlugin) => void admissionPlugins.push(plugin),
   };
-  const authorizer = unionAuthorizer((options.authorizers ?? [alwaysAllow()]).map((a) => (typeof a === 'function' ? a(host) : a)));
-  const accessFilter = createAccessFilter({ authenticators, anonymous: options.anonymousAuth ?? true, authorizer });
+  const authorizer = unionAuthorizer(
+    (options.authorizers ?? [alwaysAllow()]).map((a) => (typeof a === 'function' ? a(host) : a)),
+    (name, decision) => metrics.authorizationDecisions.inc({ type: name, name: name.toLowerCase(), decision }),
+  );
+  const accessFilter = createAccessFilter({ authenticators, anonymous: options.anonymousAuth ?? true, authorizer, metrics });
   const answers = reviewAnswers({ authorizer, authenticators });
 
   const special: Record<string, SubresourceHandler> = {};
@@ -213,7 +226,15 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     unsafeDeletion: gates.AllowUnsafeMalformedObjectDeletion,
     watchList: gates.WatchList,
     authorizer,
+    metrics,
   });
+  collectCacheState(metrics, registry.entries, cache);
+  /** What the request metrics count: served resources (and their subresources), so invented paths add no labels. */
+  const served = (info: RequestInfo) => {
+    const entry = registry.lookup(info.group, info.version, info.resource);
+    if (!entry || !info.subresource) return !!entry;
+    return info.subresource in entry.info.subresources || `${info.resource}/${info.subresource}` in special;
+  };
   /** The format errors are written in: what the client accepts, JSON when that cannot be told. */
   const errorFormat = (accept: string | undefined): ResponseFormat | undefined => {
     try {
@@ -234,10 +255,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const app = new Hono<{ Bindings: FetchEnv | undefined; Variables: { user: UserInfo; impersonatedBy: UserInfo } }>();
   app.onError((err) => errorResponse(err, log));
   app.notFound(() => errorResponse(newPathNotFound()));
-  // The filter chain in kube-apiserver's order: audit (outermost: it records the code the client got, whoever
-  // answered), request timeout, authentication and authorization, then in-flight limits (so system:masters is
-  // exempt) and the body size limit.
-  app.use('*', auditLog(options.audit, options.auditPolicy));
+  // The filter chain in kube-apiserver's order: the audit ID and the request metrics (outermost: they see every
+  // answer), audit (it records the code the client got, whoever answered), request timeout, authentication and
+  // authorization, then in-flight limits (so system:masters is exempt) and the body size limit.
+  app.use('*', withAuditId());
+  app.use('*', instrumentRequests(metrics, served));
+  app.use('*', auditLog(options.audit, options.auditPolicy, metrics));
   app.use('*', requestTimeout(options.limits));
   // Every request, discovery and health included, is authenticated then authorized before any route reads it.
   app.use('*', async (c, next) => {
@@ -250,11 +273,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
     await next();
   });
-  app.use('*', maxInFlight(options.limits));
+  app.use('*', maxInFlight(options.limits, metrics));
   app.use('*', memoryBudget(options.limits?.maxHeapBytes));
   app.use('*', maxBodySize(options.limits));
   app.route('/', createHealthRoutes(healthChecks));
   app.get('/version', (c) => c.json(version));
+  app.route('/', createMetricsRoute(metrics));
   app.route('/', createDiscoveryRoutes(() => registry.groups));
   app.route('/', createOpenAPIRoutes(() => registry.groups));
   // Kapi has no CustomResourceDefinitions; kubectl's client-side validation lists them for kinds whose OpenAPI
@@ -275,6 +299,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
   return {
     fetch: (request, env) => app.fetch(request, env),
+    metrics,
     async start() {
       if (namespaceEntry) {
         for (const name of SYSTEM_NAMESPACES) {

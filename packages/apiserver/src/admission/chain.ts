@@ -1,4 +1,5 @@
 import { newBadRequest } from '@kapi/apimachinery';
+import type { MetricSet } from '../metrics/definitions.js';
 import type { AdmissionAttributes, AdmissionPlugin } from './types.js';
 
 /** An ordered admission chain (k8s.io/apiserver admission/chain.go): all mutations, then all validations. */
@@ -9,6 +10,8 @@ export interface AdmissionChain {
   validate(attrs: AdmissionAttributes): Promise<void>;
 }
 
+type AdmissionMetrics = Pick<MetricSet, 'admissionStep' | 'admissionController'>;
+
 const handles = (plugin: AdmissionPlugin, attrs: AdmissionAttributes) => {
   if (plugin.operations && !plugin.operations.includes(attrs.operation)) return false;
   if (attrs.dryRun && (plugin.sideEffects === 'Some' || plugin.sideEffects === 'Unknown')) {
@@ -17,13 +20,40 @@ const handles = (plugin: AdmissionPlugin, attrs: AdmissionAttributes) => {
   return true;
 };
 
-export function createAdmissionChain(plugins: readonly AdmissionPlugin[]): AdmissionChain {
+/**
+ * The chain, timing each step and each plugin into kube's `apiserver_admission_step_admission_duration_seconds` and
+ * `apiserver_admission_controller_admission_duration_seconds` (type admit or validate, operation, rejected).
+ */
+export function createAdmissionChain(plugins: readonly AdmissionPlugin[], metrics?: AdmissionMetrics): AdmissionChain {
+  const run = async (type: 'admit' | 'validate', attrs: AdmissionAttributes) => {
+    const stepStarted = performance.now();
+    let rejected = false;
+    try {
+      for (const plugin of plugins) {
+        const call = type === 'admit' ? plugin.mutate : plugin.validate;
+        if (!call || !handles(plugin, attrs)) continue;
+        const started = performance.now();
+        try {
+          await call.call(plugin, attrs);
+        } catch (err) {
+          rejected = true;
+          throw err;
+        } finally {
+          metrics?.admissionController.observe(
+            { name: plugin.name, type, operation: attrs.operation, rejected: String(rejected) },
+            (performance.now() - started) / 1000,
+          );
+        }
+      }
+    } catch (err) {
+      rejected = true;
+      throw err;
+    } finally {
+      metrics?.admissionStep.observe({ type, operation: attrs.operation, rejected: String(rejected) }, (performance.now() - stepStarted) / 1000);
+    }
+  };
   return {
-    async mutate(attrs) {
-      for (const plugin of plugins) if (plugin.mutate && handles(plugin, attrs)) await plugin.mutate(attrs);
-    },
-    async validate(attrs) {
-      for (const plugin of plugins) if (plugin.validate && handles(plugin, attrs)) await plugin.validate(attrs);
-    },
+    mutate: (attrs) => run('admit', attrs),
+    validate: (attrs) => run('validate', attrs),
   };
 }

@@ -1,10 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { UserInfo } from '../admission/types.js';
+import type { MetricSet } from '../metrics/definitions.js';
+import { requestAuditId } from '../endpoints/audit-id.js';
+import { onBodyEnd } from '../endpoints/response-end.js';
 import { isLongRunning, requestInfoOf } from '../limits/long-running.js';
 import { withAuditRecord, type AuditRecord } from './context.js';
 import { auditedObject, microTime, nowMicros, objectRefOf, sourceIPsOf, type AuditEvent } from './event.js';
 import { evaluatePolicy, METADATA_POLICY, type AuditDecision, type AuditPolicy, type AuditStage } from './policy.js';
+
+/** kube's audit counters: events written, events the sink failed to take, requests by policy level. */
+export type AuditMetrics = Pick<MetricSet, 'auditEvents' | 'auditErrors' | 'auditLevels'>;
 
 /** Where audit events go: one JSON line per call, newline included (a file stream or process.stdout fits). */
 export interface AuditSink {
@@ -12,12 +17,6 @@ export interface AuditSink {
 }
 
 const ANONYMOUS: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
-
-/** kube's Audit-ID header: the client's own ID when it sent a sane one, otherwise a new UUID. */
-function auditIdOf(headers: Headers): string {
-  const given = headers.get('audit-id')?.trim();
-  return given && given.length <= 128 && /^[\x21-\x7e]+$/.test(given) ? given : randomUUID();
-}
 
 const record = (u: UserInfo) => ({ username: u.username, ...(u.uid ? { uid: u.uid } : {}), groups: [...u.groups], ...(u.extra ? { extra: u.extra } : {}) });
 
@@ -34,15 +33,15 @@ const record = (u: UserInfo) => ({ username: u.username, ...(u.uid ? { uid: u.ui
  * Authentication and impersonation report the users (auditAuthenticated, auditImpersonated): the policy sees the
  * authenticated requester, the event records it as `user` and the impersonated one as `impersonatedUser`; a
  * request without a known requester is recorded as system:anonymous. Without a policy every request is logged at Metadata. The
- * response carries the `Audit-Id` header. A sink that throws never fails the request.
+ * audit ID is the request's (withAuditId), the one its `Audit-Id` response header carries. A sink that throws never fails the request.
  */
-export function auditLog(sink: AuditSink | undefined, policy: AuditPolicy = METADATA_POLICY): MiddlewareHandler {
+export function auditLog(sink: AuditSink | undefined, policy: AuditPolicy = METADATA_POLICY, metrics?: AuditMetrics): MiddlewareHandler {
   if (!sink) return (_c, next) => next();
   return async (c, next) => {
     const received = nowMicros();
     const request = c.req.raw;
     const url = new URL(request.url);
-    const auditID = auditIdOf(request.headers);
+    const auditID = requestAuditId(c);
     const info = requestInfoOf(request.method, url);
     const verb = info?.verb ?? request.method.toLowerCase();
     const env = c.env as { remoteAddress?: string; incoming?: { socket?: { remoteAddress?: string } } } | undefined;
@@ -76,11 +75,16 @@ export function auditLog(sink: AuditSink | undefined, policy: AuditPolicy = META
       if (decision.level === 'None' || decision.omitStages.includes(stage)) return;
       try {
         sink.write(JSON.stringify(event(decision, stage, code)) + '\n');
+        metrics?.auditEvents.inc();
       } catch {
         // the audit sink failing is no reason to fail the request
+        metrics?.auditErrors.inc({ plugin: 'log' });
       }
     };
-    const decide = () => (audit.decision = evaluatePolicy(policy, audit.requester ?? ANONYMOUS, verb, url.pathname, info));
+    const decide = () => {
+      audit.decision = evaluatePolicy(policy, audit.requester ?? ANONYMOUS, verb, url.pathname, info);
+      metrics?.auditLevels.inc({ level: audit.decision.level });
+    };
     const audit: AuditRecord = {
       annotations: {},
       authenticated() {
@@ -98,11 +102,6 @@ export function auditLog(sink: AuditSink | undefined, policy: AuditPolicy = META
       throw err;
     }
     const res = c.res;
-    try {
-      res.headers.set('Audit-Id', auditID);
-    } catch {
-      // immutable headers (a fetched response): the event is written all the same
-    }
     if (!audit.decision) {
       // Never authenticated (401, or refused before): one event, as kube's failed-authentication audit writes it.
       decide();
@@ -111,39 +110,9 @@ export function auditLog(sink: AuditSink | undefined, policy: AuditPolicy = META
     }
     if (res.body && isLongRunning(request.method, url)) {
       emit('ResponseStarted', res.status);
-      c.res = new Response(onEnd(res.body, () => emit('ResponseComplete', res.status)), res);
+      c.res = new Response(onBodyEnd(res.body, () => emit('ResponseComplete', res.status)), res);
       return;
     }
     emit('ResponseComplete', res.status);
   };
-}
-
-/** `body`, calling `done` once when it ends, fails or the client cancels it. */
-function onEnd(body: ReadableStream<Uint8Array>, done: () => void): ReadableStream<Uint8Array> {
-  const reader = body.getReader();
-  let called = false;
-  const finish = () => {
-    if (!called) {
-      called = true;
-      done();
-    }
-  };
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const chunk = await reader.read();
-        if (chunk.done) {
-          finish();
-          controller.close();
-        } else controller.enqueue(chunk.value);
-      } catch (err) {
-        finish();
-        controller.error(err);
-      }
-    },
-    cancel(reason) {
-      finish();
-      return reader.cancel(reason);
-    },
-  });
 }

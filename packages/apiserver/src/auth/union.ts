@@ -5,9 +5,10 @@ import type { AuthorizationAttributes, Authorizer, Decision, SubjectRules } from
  * kube's union authorizer (`--authorization-mode=A,B`): asks each authorizer in order; the first allow or deny
  * decides. When none has an opinion, the answer is no opinion with every reason given — a request is only let
  * through on allow, so that denies it, while SubjectAccessReview reports it as `allowed: false` without `denied`.
- * An authorizer that throws counts as no opinion and its error is kept as the evaluation error.
+ * An authorizer that throws counts as no opinion and its error is kept as the evaluation error. `onDecision` hears
+ * which authorizer made each terminal decision (kube's apiserver_authorization_decisions_total).
  */
-export function unionAuthorizer(authorizers: readonly Authorizer[]): Authorizer {
+export function unionAuthorizer(authorizers: readonly Authorizer[], onDecision?: (authorizer: string, decision: 'allow' | 'deny') => void): Authorizer {
   return {
     name: authorizers.map((a) => a.name).join(','),
     async authorize(attributes: AuthorizationAttributes): Promise<Decision> {
@@ -22,7 +23,10 @@ export function unionAuthorizer(authorizers: readonly Authorizer[]): Authorizer 
           continue;
         }
         if (decision.evaluationError) errors.push(decision.evaluationError);
-        if (decision.decision === 'allow' || decision.decision === 'deny') return decision;
+        if (decision.decision === 'allow' || decision.decision === 'deny') {
+          onDecision?.(authorizer.name, decision.decision);
+          return decision;
+        }
         if (decision.reason) reasons.push(decision.reason);
       }
       const out: Decision = { decision: 'no-opinion' };

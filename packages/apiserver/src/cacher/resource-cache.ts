@@ -62,11 +62,14 @@ export class ResourceCache {
   /** The window holds every event after this revision. */
   oldestRv = 0;
   readonly subscribers = new Set<CacheSubscriber>();
+  /** Counts for kube's apiserver_watch_cache_* metrics: events applied, events handed to watchers, fills. */
+  readonly stats = { received: 0, dispatched: 0, initializations: 0 };
 
   constructor(readonly prefix: string, private readonly capacity: number) {}
 
   /** Starts over from a full listing at `revision`: no history before it. */
   reset(revision: number, objects: Iterable<[string, KubeObject]>): void {
+    this.stats.initializations++;
     this.objects.clear();
     for (const [key, obj] of objects) this.objects.set(key, obj);
     this.sorted = undefined;
@@ -85,6 +88,11 @@ export class ResourceCache {
     return this.objects.get(key);
   }
 
+  /** The number of objects in the collection. */
+  get size(): number {
+    return this.objects.size;
+  }
+
   /** Applies one event to the state and the window, then hands it to every subscriber. */
   apply(event: CacheEvent): void {
     if (event.type === 'DELETED') {
@@ -96,6 +104,8 @@ export class ResourceCache {
     this.history.push(event);
     this.historyBytes += event.bytes ?? 0;
     if (this.history.length - this.head > this.capacity) this.forgetThrough(this.history[this.head].rv);
+    this.stats.received++;
+    this.stats.dispatched += this.subscribers.size;
     for (const s of this.subscribers) s.offer(event);
   }
 

@@ -9,7 +9,7 @@ import { deleteHandler } from './handlers/delete.js';
 import { getHandler } from './handlers/get.js';
 import { listHandler } from './handlers/list.js';
 import { patchHandler } from './handlers/patch.js';
-import { createScope, type HandlerFeatures, type RequestScope } from './handlers/scope.js';
+import { createScope, type HandlerFeatures, type RequestScope, type WatchMetrics } from './handlers/scope.js';
 import { updateHandler } from './handlers/update.js';
 import { watchHandler } from './handlers/watch.js';
 import type { MediaType } from './media/index.js';
@@ -41,6 +41,8 @@ export interface ResourceHandlerDeps extends HandlerFeatures {
   anonymousUser: UserInfo;
   /** The authorizer chain, for permissions a request needs beyond its own verb (forced deletion). */
   authorizer?: Authorizer;
+  /** Where watches count the events they send (apiserver_watch_events_total and _sizes). */
+  metrics?: WatchMetrics;
 }
 
 /** One handler per verb, each over the same request scope (k8s.io/apiserver endpoints/handlers). */
@@ -106,7 +108,7 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
     const readVerb = info.verb === 'get' || info.verb === 'list' || info.verb === 'watch';
     const metadata = !info.subresource && readVerb ? (info.verb === 'list' ? 'list' : 'object') : undefined;
     const format = negotiateResponse(request.headers.get('accept'), deps.media, { table: readVerb, metadata });
-    const scope = createScope({ request, info, entry, ctx, store, query, format, features, authorizer: deps.authorizer });
+    const scope = createScope({ request, info, entry, ctx, store, query, format, features, authorizer: deps.authorizer, metrics: deps.metrics });
     const special = deps.special[info.subresource ? `${info.resource}/${info.subresource}` : info.resource];
     if (special) return special({ request, info, ctx, format, query, body: scope.body, bodyFormat: scope.bodyFormat });
     // Subresources that need a node or a proxy (log, exec, attach, portforward, proxy, binding, ...) have no

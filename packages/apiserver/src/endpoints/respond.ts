@@ -22,8 +22,14 @@ export function render(value: KubeObject, format: ResponseFormat, options: Encod
   return { body: fallback.encode(value, options), contentType: fallback.contentType };
 }
 
+/** The byte length of a rendered body: answers carry Content-Length, which the request metrics read as their size. */
+const lengthOf = (body: string | Uint8Array) => String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+
 export function response(rendered: Rendered, status: number, headers: Record<string, string> = {}): Response {
-  return new Response(rendered.body as ConstructorParameters<typeof Response>[0], { status, headers: { 'Content-Type': rendered.contentType, ...headers } });
+  return new Response(rendered.body as ConstructorParameters<typeof Response>[0], {
+    status,
+    headers: { 'Content-Type': rendered.contentType, 'Content-Length': lengthOf(rendered.body), ...headers },
+  });
 }
 
 /**
@@ -35,7 +41,7 @@ export function errorResponse(err: unknown, log?: (level: number, message: strin
   if (!isStatusError(err)) log?.(0, `internal error: ${(err as Error)?.stack ?? String(err)}`);
   const as: ResponseFormat = { kind: format?.kind ?? 'json' };
   const rendered = render(status as unknown as KubeObject, as, { protobuf: { codec: metaCodec(), message: STATUS_MESSAGE } });
-  const headers: Record<string, string> = { 'Content-Type': rendered.contentType };
+  const headers: Record<string, string> = { 'Content-Type': rendered.contentType, 'Content-Length': lengthOf(rendered.body) };
   const retryAfter = (status.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;
   if (retryAfter && (status.code === 429 || status.code === 504 || status.code === 503)) headers['Retry-After'] = String(retryAfter);
   return new Response(rendered.body as ConstructorParameters<typeof Response>[0], { status: Number(status.code) || 500, headers });

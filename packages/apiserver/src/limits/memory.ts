@@ -1,6 +1,7 @@
 import { newTooManyRequests } from '@kapi/apimachinery';
 import type { MiddlewareHandler } from 'hono';
 import { getHeapStatistics } from 'node:v8';
+import { terminated } from '../metrics/termination.js';
 import { errorResponse } from '../endpoints/respond.js';
 
 /** The share of V8's heap limit past which writes that add data are refused. */
@@ -27,6 +28,6 @@ export function memoryBudget(maxHeapBytes: number | undefined, heapUsed: () => n
       measuredAt = now;
     }
     if (used <= budget) return next();
-    return errorResponse(newTooManyRequests('the server is short of memory; retry later', 1));
+    return terminated(errorResponse(newTooManyRequests('the server is short of memory; retry later', 1)));
   };
 }

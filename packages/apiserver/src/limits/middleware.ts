@@ -1,6 +1,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { UserInfo } from '../admission/types.js';
 import { errorResponse } from '../endpoints/respond.js';
+import type { ApiServerMetrics } from '../metrics/index.js';
+import { terminated } from '../metrics/termination.js';
 import { DEFAULT_MAX_RESOURCE_WRITE_BYTES, limitBody, tooLarge, withBody } from './body-limit.js';
 import { createInFlightLimiter, DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, DEFAULT_MAX_REQUESTS_INFLIGHT, isMutating, tooManyRequests } from './inflight.js';
 import { isLongRunning } from './long-running.js';
@@ -19,6 +21,9 @@ export interface RequestLimits {
   /** V8 heap in use beyond which POST, PUT and PATCH get 429 (limits/memory.ts). Default 85% of the heap limit. */
   maxHeapBytes?: number;
 }
+
+/** Where the in-flight limits report (kube's apiserver_current_inflight_requests and rejected-request counters). */
+export type InFlightMetrics = Pick<ApiServerMetrics, 'currentInflight' | 'flowcontrolRejected' | 'onCollect'>;
 
 /** The user an earlier middleware (authentication) put in the context as `user`, if any. */
 export function contextUser(c: Context, key: 'user' | 'impersonatedBy' = 'user'): UserInfo | undefined {
@@ -54,7 +59,7 @@ export function requestTimeout(limits: RequestLimits = {}): MiddlewareHandler {
       if ((await Promise.race([handled.then(() => false as const), expired])) === true) {
         handled.catch(() => {});
         expiry.abort(timedOut());
-        return raw.body ? closing(errorResponse(timedOut())) : errorResponse(timedOut());
+        return terminated(raw.body ? closing(errorResponse(timedOut())) : errorResponse(timedOut()));
       }
     } finally {
       clearTimeout(timer);
@@ -67,18 +72,30 @@ export function requestTimeout(limits: RequestLimits = {}): MiddlewareHandler {
  * mutating requests run at once; one more is 429 TooManyRequests with `Retry-After: 1`. Long-running requests are
  * not counted, and members of system:masters are never turned away (when authentication ran before this).
  */
-export function maxInFlight(limits: RequestLimits = {}): MiddlewareHandler {
+export function maxInFlight(limits: RequestLimits = {}, metrics?: InFlightMetrics): MiddlewareHandler {
   const limiter = createInFlightLimiter(
     limits.maxRequestsInflight ?? DEFAULT_MAX_REQUESTS_INFLIGHT,
     limits.maxMutatingRequestsInflight ?? DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT,
   );
+  // apiserver_current_inflight_requests: the most requests in flight since the previous scrape, by kind.
+  const peak = { ...limiter.inFlight };
+  metrics?.onCollect(() => {
+    for (const kind of ['readOnly', 'mutating'] as const) {
+      metrics.currentInflight.set({ request_kind: kind }, peak[kind]);
+      peak[kind] = limiter.inFlight[kind];
+    }
+  });
   return async (c, next) => {
     if (isLongRunning(c.req.method, new URL(c.req.url))) return next();
-    const release = limiter.acquire(isMutating(c.req.method));
+    const mutating = isMutating(c.req.method);
+    const release = limiter.acquire(mutating);
     if (!release) {
       if (contextUser(c)?.groups.includes('system:masters')) return next();
-      return errorResponse(tooManyRequests());
+      metrics?.flowcontrolRejected.inc({ flow_schema: '', priority_level: mutating ? 'mutating' : 'readOnly', reason: 'concurrency-limit' });
+      return terminated(errorResponse(tooManyRequests()));
     }
+    const kind = mutating ? 'mutating' : 'readOnly';
+    if (limiter.inFlight[kind] > peak[kind]) peak[kind] = limiter.inFlight[kind];
     try {
       await next();
     } finally {

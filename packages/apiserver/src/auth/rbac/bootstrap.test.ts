@@ -41,7 +41,7 @@ describe('bootstrap policy objects', () => {
   it('names, labels and annotates every object as kube does', () => {
     expect(BOOTSTRAP_CLUSTER_ROLES.map((r) => r.metadata.name)).toEqual([
       'admin', 'cluster-admin', 'edit', 'system:aggregate-to-admin', 'system:aggregate-to-edit', 'system:aggregate-to-view',
-      'system:basic-user', 'system:discovery', 'system:public-info-viewer', 'view',
+      'system:basic-user', 'system:discovery', 'system:public-info-viewer', 'system:monitoring', 'view',
     ]);
     for (const obj of [...BOOTSTRAP_CLUSTER_ROLES, ...BOOTSTRAP_CLUSTER_ROLE_BINDINGS]) {
       expect(obj.apiVersion).toBe('rbac.authorization.k8s.io/v1');
@@ -59,6 +59,10 @@ describe('bootstrap policy objects', () => {
       ['system:basic-user', 'system:basic-user', ['Group:system:authenticated']],
       ['system:discovery', 'system:discovery', ['Group:system:authenticated']],
       ['system:public-info-viewer', 'system:public-info-viewer', ['Group:system:authenticated', 'Group:system:unauthenticated']],
+      ['system:monitoring', 'system:monitoring', ['Group:system:monitoring']],
+    ]);
+    expect(byName['system:monitoring'].rules).toEqual([
+      { nonResourceURLs: ['/metrics', '/metrics/slis', '/livez', '/readyz', '/healthz', '/livez/*', '/readyz/*', '/healthz/*'], verbs: ['get'] },
     ]);
   });
 });
@@ -213,6 +217,7 @@ describe('ensureBootstrapPolicy', () => {
       'ClusterRoleBinding/system:basic-user',
       'ClusterRoleBinding/system:discovery',
       'ClusterRoleBinding/system:public-info-viewer',
+      'ClusterRoleBinding/system:monitoring',
     ]);
     expect(created).toEqual(calls.filter((c) => c !== 'ClusterRole/view'));
   });

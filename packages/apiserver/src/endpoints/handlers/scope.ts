@@ -2,6 +2,7 @@ import { promisify } from 'node:util';
 import { gzip, gzipSync } from 'node:zlib';
 import type { KubeList, KubeObject } from '@kapi/apimachinery';
 import type { Authorizer } from '../../auth/types.js';
+import type { MetricSet } from '../../metrics/definitions.js';
 import type { ResourceEntry } from '../../registry/resources.js';
 import type { RequestContext, Store } from '../../registry/store.js';
 import { buildTable } from '../../table/table.js';
@@ -24,6 +25,9 @@ export interface HandlerFeatures {
   watchList: boolean;
 }
 
+/** The metrics a watch counts its events into. */
+export type WatchMetrics = Pick<MetricSet, 'watchEvents' | 'watchEventSizes'>;
+
 /**
  * Everything a verb's handler needs about one request (k8s.io/apiserver's RequestScope plus the request): the
  * resource, the Store context, the negotiated response format, the query, and the body read once on demand.
@@ -41,6 +45,7 @@ export interface RequestScope {
   features: HandlerFeatures;
   /** The authorizer chain, for permissions a request needs beyond its own verb (forced deletion). */
   authorizer?: Authorizer;
+  metrics?: WatchMetrics;
   /** The request body's bytes (read once). */
   body(): Promise<Uint8Array>;
   /** The request body's format, from Content-Type (415 when unsupported). */

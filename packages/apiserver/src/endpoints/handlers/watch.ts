@@ -13,7 +13,7 @@ export async function watchHandler(scope: RequestScope): Promise<Response> {
   const table = scope.format.as?.kind === 'Table';
   const encoder = createWatchEncoder(scope.format, scope.entry);
   let first = true;
-  const frame = ({ type, object, live }: WatcherEvent): Uint8Array => {
+  const encode = ({ type, object, live }: WatcherEvent): Uint8Array => {
     if (type === 'ERROR' || type === 'BOOKMARK') return encoder.encode(type, object);
     if (table) {
       // The first row carries the column definitions; each event is rendered for this watcher.
@@ -22,6 +22,15 @@ export async function watchHandler(scope: RequestScope): Promise<Response> {
       return encoder.encode(type, row);
     }
     return live ? frameOnce(encoder, type, object as object) : encoder.encode(type, object);
+  };
+  const { group, version, kind } = scope.entry.info;
+  const events = scope.metrics?.watchEvents.labels(group, version, kind);
+  const sizes = scope.metrics?.watchEventSizes.labels(group, version, kind);
+  const frame = (event: WatcherEvent): Uint8Array => {
+    const bytes = encode(event);
+    events?.inc();
+    sizes?.observe(bytes.byteLength);
+    return bytes;
   };
   const stream = await scope.store.watch(scope.ctx, parseListOptions(scope.entry, scope.query), {
     name: scope.info.name || undefined,

@@ -1,0 +1,12 @@
+import { Hono } from 'hono';
+import type { ApiServerMetrics } from '../metrics/index.js';
+
+/**
+ * GET /metrics: the Prometheus text exposition of the server's metrics (kube's legacyregistry handler). Like every
+ * path it is authorized first: kube's `system:monitoring` ClusterRole grants the nonResourceURL.
+ */
+export function createMetricsRoute(metrics: ApiServerMetrics): Hono {
+  const app = new Hono();
+  app.get('/metrics', async () => new Response(await metrics.render(), { status: 200, headers: { 'Content-Type': metrics.contentType } }));
+  return app;
+}

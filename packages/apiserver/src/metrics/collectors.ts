@@ -1,0 +1,34 @@
+import type { WatchCache } from '../cacher/cacher.js';
+import type { ResourceEntry } from '../registry/resources.js';
+import type { ApiServerMetrics } from './index.js';
+
+/** A resource as kube's storage metrics name it: `pods`, `deployments.apps`. */
+export const groupResource = (entry: ResourceEntry): string => (entry.info.group ? `${entry.info.plural}.${entry.info.group}` : entry.info.plural);
+
+/**
+ * Gauges and counters read from the watch cache at each scrape, so the request path pays nothing for them:
+ * `apiserver_storage_objects`, `apiserver_registered_watchers` and kube's `apiserver_watch_cache_*` (events
+ * received and dispatched, initializations, resource version). Until the cache is ready they keep their values.
+ */
+export function collectCacheState(metrics: ApiServerMetrics, entries: readonly ResourceEntry[], cache: WatchCache): void {
+  // Only what is stored: kinds that are bodies of subresources or reviews (Scale, Eviction, TokenReview) are not.
+  const stored = entries.filter((e) => e.info.verbs.includes('list'));
+  const seen = new Map<string, { received: number; dispatched: number; initializations: number }>();
+  metrics.onCollect(() => {
+    if (!cache.ready) return;
+    for (const entry of stored) {
+      const collection = cache.collection(entry.keyPrefix);
+      const resource = groupResource(entry);
+      const { group, version, kind } = entry.info;
+      metrics.storageObjects.set({ resource }, collection.size);
+      metrics.registeredWatchers.set({ group, version, kind }, collection.subscribers.size);
+      metrics.watchCacheResourceVersion.set({ resource }, cache.revision);
+      const last = seen.get(resource) ?? { received: 0, dispatched: 0, initializations: 0 };
+      const now = { ...collection.stats };
+      metrics.watchCacheEventsReceived.inc({ resource }, now.received - last.received);
+      metrics.watchCacheEventsDispatched.inc({ resource }, now.dispatched - last.dispatched);
+      metrics.watchCacheInitializations.inc({ resource }, now.initializations - last.initializations);
+      seen.set(resource, now);
+    }
+  });
+}

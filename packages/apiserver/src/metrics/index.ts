@@ -1,0 +1,52 @@
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import { defineMetrics, type MetricSet } from './definitions.js';
+
+export type { MetricSet } from './definitions.js';
+export { requestLabels, compressUsername, type RequestLabels } from './labels.js';
+export { instrumentRequests } from './instrument.js';
+export { instrumentedStorage } from './storage.js';
+
+/** One server's metrics: kube's metric set, plus the process and Node.js runtime metrics shared by the process. */
+export interface ApiServerMetrics extends MetricSet {
+  readonly registry: Registry;
+  /** Runs `collect` before each scrape (gauges read from state: object counts, watermarks). */
+  onCollect(collect: () => void | Promise<void>): void;
+  /** The Prometheus text exposition of every metric. */
+  render(): Promise<string>;
+  readonly contentType: string;
+}
+
+let processRegistry: Registry | undefined;
+
+/**
+ * prom-client's process_* and nodejs_* metrics (CPU, resident memory, open file descriptors, heap, event loop lag,
+ * GC), in one registry for the whole process: they describe the process, whatever number of servers run in it.
+ */
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+export function createApiServerMetrics(): ApiServerMetrics {
+  const registry = new Registry();
+  const collectors: (() => void | Promise<void>)[] = [];
+  return {
+    ...defineMetrics(registry),
+    registry,
+    contentType: registry.contentType,
+    onCollect: (collect) => void collectors.push(collect),
+    async render() {
+      for (const collect of collectors) {
+        try {
+          await collect();
+        } catch {
+          // a gauge that cannot be read now keeps its last value
+        }
+      }
+      return `${await registry.metrics()}\n${await processMetrics().metrics()}`;
+    },
+  };
+}
