@@ -11,6 +11,7 @@ import {
   alwaysAllow,
   alwaysDeny,
   createApiServer,
+  type LogSink,
   defaultVersionInfo,
   groupPlugin,
   loadAuditPolicy,
@@ -34,6 +35,8 @@ import { join } from 'node:path';
 import { RotatingFile } from './audit-file.js';
 import type { ServerConfig } from './flags.js';
 
+export { createLogger } from '@kapi/apiserver';
+
 /** kapi-server's version, set by tsup from package.json. */
 declare const __KAPI_SERVER_VERSION__: string | undefined;
 const version = typeof __KAPI_SERVER_VERSION__ === 'string' ? __KAPI_SERVER_VERSION__ : '0.0.0';
@@ -45,7 +48,7 @@ export const GROUPS = [core, apps, autoscaling, policy, coordination, rbac, auth
 export const SQLITE_DATABASE = 'kapi.db';
 
 /** Opens the storage backend the configuration names. Throws when it cannot (a database held by another server). */
-export function createStorage(config: ServerConfig, log: (level: number, message: string) => void): StorageBackend {
+export function createStorage(config: ServerConfig, log: LogSink): StorageBackend {
   switch (config.storageBackend) {
     case 'memory':
       log(0, 'storage: memory (nothing is kept across restarts)');
@@ -95,7 +98,7 @@ export function createAuthenticators(config: ServerConfig): Authenticator[] {
 }
 
 /** The authorizers of `--authorization-mode`, after kube's system:masters superuser check. */
-export function createAuthorizers(config: ServerConfig, log: (level: number, message: string) => void): NonNullable<ApiServerOptions['authorizers']> {
+export function createAuthorizers(config: ServerConfig, log: LogSink): NonNullable<ApiServerOptions['authorizers']> {
   return [
     privilegedGroups(PRIVILEGED_GROUP),
     ...config.authorizationModes.map((mode) => {
@@ -117,7 +120,7 @@ export function createAuthorizers(config: ServerConfig, log: (level: number, mes
  * file are opened now, so a bad policy or a path that cannot be written fails the start as kube-apiserver's does.
  * Without a policy nothing is recorded, as in kube.
  */
-export function openAuditLog(config: ServerConfig, log: (level: number, message: string) => void): { sink?: AuditSink; policy?: AuditPolicy; close(): Promise<void> } {
+export function openAuditLog(config: ServerConfig, log: LogSink): { sink?: AuditSink; policy?: AuditPolicy; close(): Promise<void> } {
   const none = { close: async () => {} };
   const path = config.auditLogPath;
   if (!path) return none;
@@ -147,7 +150,7 @@ export function openAuditLog(config: ServerConfig, log: (level: number, message:
  * Composes the API server from the configuration: storage → group plugins → ApiServer (which runs the compactor
  * of `--etcd-compaction-interval` while it serves).
  */
-export function createKapiApiServer(config: ServerConfig, log: (level: number, message: string) => void): ApiServer {
+export function createKapiApiServer(config: ServerConfig, log: LogSink): ApiServer {
   const audit = openAuditLog(config, log);
   const encryption = loadEncryption(config.encryptionProviderConfig, log);
   const storage = createStorage(config, log);

@@ -16,6 +16,10 @@ export type FeatureGateName = keyof typeof FEATURE_GATES;
 export const STORAGE_BACKENDS = ['sqlite', 'etcd3', 'memory'] as const;
 export type StorageBackendName = (typeof STORAGE_BACKENDS)[number];
 
+/** Values of `--logging-format`, as kube-apiserver names them (@kapi/apiserver's createLogger formats). */
+export const LOGGING_FORMATS = ['text', 'json'] as const;
+export type LoggingFormat = (typeof LOGGING_FORMATS)[number];
+
 /** Values of `--authorization-mode`, as kube-apiserver spells them. */
 export const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'RBAC'] as const;
 export type AuthorizationMode = (typeof AUTHORIZATION_MODES)[number];
@@ -77,6 +81,10 @@ export interface ServerConfig {
   encryptionProviderConfig?: string;
   /** `--shutdown-delay-duration` in ms: on SIGTERM, /readyz fails but requests are served this long. */
   shutdownDelayMs: number;
+  /** `--shutdown-send-retry-after`: after the delay, new requests get 429 + Retry-After while in-flight ones drain. */
+  shutdownSendRetryAfter: boolean;
+  /** `--logging-format`: klog text or JSON lines. */
+  loggingFormat: LoggingFormat;
 }
 
 export type CommandLine = { help: true } | { help: false; config: ServerConfig };
@@ -211,6 +219,12 @@ const FLAG_DOCS: FlagDoc[] = [
       'The port on which to serve plain HTTP on --bind-address. 0 = disabled. For local development only: there are no client certificates there, so requests authenticate by bearer token or run as anonymous, and are authorized as on the secure port.',
   },
   {
+    name: 'logging-format',
+    type: 'string',
+    default: 'text',
+    description: `Sets the log format. Permitted formats: ${LOGGING_FORMATS.map((f) => JSON.stringify(f)).join(', ')}.`,
+  },
+  {
     name: 'max-mutating-requests-inflight',
     type: 'int',
     default: '200',
@@ -250,6 +264,13 @@ const FLAG_DOCS: FlagDoc[] = [
     default: '0s',
     description:
       'Time to delay the termination. During that time the server keeps serving requests normally. The endpoints /healthz and /livez will return success, but /readyz immediately returns failure. Graceful termination starts after this delay has elapsed. This can be used to allow load balancer to stop sending traffic to this server.',
+  },
+  {
+    name: 'shutdown-send-retry-after',
+    type: '',
+    default: 'false',
+    description:
+      'If true the HTTP Server will continue listening until all non long running request(s) in flight have been drained, during this window all incoming requests will be rejected with a status code 429 and a \'Retry-After\' response header, in addition \'Connection: close\' response header is set in order to tear down the TCP connection when idle.',
   },
   {
     name: 'storage-backend',
@@ -339,6 +360,8 @@ const PARSE_OPTIONS = {
   'insecure-port': { type: 'string' },
   'secure-port': { type: 'string' },
   'shutdown-delay-duration': { type: 'string' },
+  'shutdown-send-retry-after': { type: 'string' },
+  'logging-format': { type: 'string' },
   'storage-backend': { type: 'string' },
   'tls-cert-file': { type: 'string' },
   'tls-private-key-file': { type: 'string' },
@@ -387,11 +410,6 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
   if (new Set(authorizationModes).size !== authorizationModes.length) {
     throw new FlagError(`authorization-mode ${JSON.stringify(authorizationModes.join(','))} has mode specified more than once`);
   }
-  const anonymousText = values['anonymous-auth'] ?? 'true';
-  const anonymousAuth = parseBool(anonymousText);
-  if (anonymousAuth === undefined) {
-    throw invalid(anonymousText, 'anonymous-auth', `strconv.ParseBool: parsing ${JSON.stringify(anonymousText)}: invalid syntax`);
-  }
   const etcdServers = (values['etcd-servers'] ?? []).flatMap((v) => v.split(',')).map((s) => s.trim()).filter((s) => s !== '');
   for (const server of etcdServers) {
     if (!/^(https?:\/\/[^/\s]+\/?|unixs?:\/\/\S+|[^/:\s]+:\d+)$/.test(server)) {
@@ -418,6 +436,18 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
   // A file flag, made absolute against the working directory; undefined when not given (or empty).
   type FileFlag = 'audit-policy-file' | 'encryption-provider-config' | 'etcd-cafile' | 'etcd-certfile' | 'etcd-keyfile' | 'client-ca-file' | 'token-auth-file';
   const fileFlag = (flag: FileFlag) => (values[flag] ? resolve(cwd, values[flag]) : undefined);
+  const boolFlag = (flag: 'anonymous-auth' | 'shutdown-send-retry-after', fallback: string) => {
+    const text = values[flag] ?? fallback;
+    const value = parseBool(text);
+    if (value === undefined) throw invalid(text, flag, `strconv.ParseBool: parsing ${JSON.stringify(text)}: invalid syntax`);
+    return value;
+  };
+  const shutdownSendRetryAfter = boolFlag('shutdown-send-retry-after', 'false');
+  const anonymousAuth = boolFlag('anonymous-auth', 'true');
+  const loggingFormat = values['logging-format'] ?? 'text';
+  if (!(LOGGING_FORMATS as readonly string[]).includes(loggingFormat)) {
+    throw new FlagError(`logging.format: Unsupported value: ${JSON.stringify(loggingFormat)}: supported values: ${LOGGING_FORMATS.map((f) => JSON.stringify(f)).join(', ')}`);
+  }
   const shutdownDelayMs = parseDuration(values['shutdown-delay-duration'] ?? '0s', 'shutdown-delay-duration');
   if (shutdownDelayMs < 0) throw new FlagError('--shutdown-delay-duration can not be negative value');
   const etcdCompactionIntervalMs = parseDuration(values['etcd-compaction-interval'] ?? '5m0s', 'etcd-compaction-interval');
@@ -470,6 +500,8 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
       auditLogMaxSize,
       encryptionProviderConfig: fileFlag('encryption-provider-config'),
       shutdownDelayMs,
+      shutdownSendRetryAfter,
+      loggingFormat: loggingFormat as LoggingFormat,
     },
   };
 }
@@ -499,7 +531,7 @@ export function parseFeatureGates(values: string[]): Record<FeatureGateName, boo
 }
 
 /** pflag bool flags, which take no value or `=<bool>`. */
-const BOOL_FLAGS = new Set(['--anonymous-auth']);
+const BOOL_FLAGS = new Set(['--anonymous-auth', '--shutdown-send-retry-after']);
 
 function parseBool(text: string): boolean | undefined {
   if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;

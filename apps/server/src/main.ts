@@ -49,10 +49,11 @@ async function main(argv: string[]): Promise<void> {
   }
 
   // Loaded only now, so --help and flag errors answer without loading every group's schemas and validators.
-  const { createKapiApiServer } = await import('./apiserver.js');
-  const apiServer = createKapiApiServer(config, (level, message) => {
-    if (level <= config.verbosity) out(message);
-  });
+  const { createKapiApiServer, createLogger } = await import('./apiserver.js');
+  // The server's log (kube's klog text, or JSON) goes to stderr as kube-apiserver's does; the start-up report above
+  // and below (certificates, listeners, kubeconfig) is the command's own output, on stdout.
+  const log = createLogger({ format: config.loggingFormat, verbosity: config.verbosity });
+  const apiServer = createKapiApiServer(config, log);
   const running = await startServer({
     apiServer,
     bindAddress: config.bindAddress,
@@ -61,6 +62,7 @@ async function main(argv: string[]): Promise<void> {
     tls,
     log: out,
     shutdownDelayMs: config.shutdownDelayMs,
+    shutdownSendRetryAfter: config.shutdownSendRetryAfter,
   });
   closeOnSignals(running, out);
 

@@ -11,8 +11,9 @@ export interface FetchEnv {
   peerCertificate?: { subject: { CN?: string; O?: string | string[] } };
   /** Why a client certificate the client presented did not verify (the server answers 401). */
   peerCertificateError?: string;
-  /** The client's address (the audit log's sourceIPs). */
+  /** The client's address (the audit log's sourceIPs) and port (the HTTP log's srcIP). */
   remoteAddress?: string;
+  remotePort?: number;
 }
 
 /**
@@ -26,6 +27,8 @@ export interface ServedApi {
   beginShutdown?(): void;
   /** Ends open watch streams cleanly. Without it, `close()` cuts them. */
   endWatches?(): void;
+  /** Answers new requests 429 with Retry-After (`--shutdown-send-retry-after`). */
+  sendRetryAfter?(): void;
 }
 
 /** A port to listen on: a number (0 = no listener, as the kube flags mean it) or 'ephemeral' for any free port. */
@@ -54,6 +57,12 @@ export interface StartServerOptions {
    * long (ms), so load balancers take the server out before it stops accepting. Default 0.
    */
   shutdownDelayMs?: number;
+  /**
+   * `--shutdown-send-retry-after`: after the delay, the listeners stay open until the requests in flight (watches
+   * aside) have finished (up to `shutdownTimeoutMs`), while every new request is answered 429 with `Retry-After` and
+   * `Connection: close`; only then do they stop accepting. Default false.
+   */
+  shutdownSendRetryAfter?: boolean;
 }
 
 export interface RunningServer {
@@ -110,6 +119,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         const api = options.apiServer;
         api.beginShutdown?.();
         if (options.shutdownDelayMs) await new Promise((resolve) => setTimeout(resolve, options.shutdownDelayMs));
+        if (options.shutdownSendRetryAfter && api.sendRetryAfter) {
+          api.sendRetryAfter();
+          await Promise.all(listeners.map((l) => l.drained(timeout)));
+        }
         const closed = Promise.all(listeners.map((l) => l.close(timeout, !api.endWatches)));
         api.endWatches?.();
         await closed;
@@ -154,13 +167,19 @@ export function closeOnSignals(
 
 interface Listener {
   url: string;
+  /** Resolves once no request is in flight but long-running ones (or after `timeoutMs`). */
+  drained(timeoutMs: number): Promise<void>;
   /** Stops accepting and waits for in-flight requests (up to `timeoutMs`); `cutWatches` destroys watches at once. */
   close(timeoutMs: number, cutWatches: boolean): Promise<void>;
 }
 
 async function listen(options: StartServerOptions, scheme: 'http' | 'https', port: ListenPort): Promise<Listener> {
   const fetch = (request: Request, env: HttpBindings | Http2Bindings) =>
-    options.apiServer.fetch(request, { ...verifiedClient(env.incoming?.socket), remoteAddress: env.incoming?.socket?.remoteAddress });
+    options.apiServer.fetch(request, {
+      ...verifiedClient(env.incoming?.socket),
+      remoteAddress: env.incoming?.socket?.remoteAddress,
+      remotePort: env.incoming?.socket?.remotePort,
+    });
   const tls = options.tls;
   const clientAuth = tls?.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: false } : {};
   const server = (
@@ -177,11 +196,14 @@ async function listen(options: StartServerOptions, scheme: 'http' | 'https', por
   // Requests in flight, and whether each is long-running (a watch): those never finish on their own.
   const inFlight = new Map<ServerResponse, boolean>();
   let shuttingDown = false;
+  const drainWaiters = new Set<() => void>();
+  const isDrained = () => [...inFlight.values()].every((longRunning) => longRunning);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     inFlight.set(res, isLongRunning(req.method ?? 'GET', new URL(req.url ?? '/', 'http://localhost')));
     if (shuttingDown) res.shouldKeepAlive = false;
     res.once('close', () => {
       inFlight.delete(res);
+      if (drainWaiters.size && isDrained()) for (const done of drainWaiters) done();
       // A keep-alive connection that just finished its last request is idle now: drop it.
       if (shuttingDown) setImmediate(() => server.closeIdleConnections());
     });
@@ -197,6 +219,17 @@ async function listen(options: StartServerOptions, scheme: 'http' | 'https', por
 
   return {
     url: `${scheme}://${formatHost(connectHost(options.bindAddress))}:${address.port}`,
+    drained: (timeoutMs) =>
+      new Promise<void>((resolve) => {
+        if (isDrained()) return resolve();
+        const done = () => {
+          clearTimeout(timer);
+          drainWaiters.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, timeoutMs);
+        drainWaiters.add(done);
+      }),
     close: (timeoutMs, cutWatches) =>
       new Promise<void>((done) => {
         shuttingDown = true;

@@ -58,6 +58,8 @@ describe('parseFlags', () => {
       auditLogMaxSize: 0,
       encryptionProviderConfig: undefined,
       shutdownDelayMs: 0,
+      shutdownSendRetryAfter: false,
+      loggingFormat: 'text',
     });
   });
 
@@ -153,6 +155,17 @@ describe('parseFlags', () => {
     expect(failure('--anonymous-auth=maybe').message).toBe('invalid argument "maybe" for "--anonymous-auth" flag: strconv.ParseBool: parsing "maybe": invalid syntax');
     // A bool flag takes no separate value, as in pflag.
     expect(failure('--anonymous-auth', 'false').message).toMatch(/does not take any arguments/);
+  });
+
+  it('operability flags: --logging-format (text or json), --shutdown-send-retry-after (a pflag bool)', () => {
+    expect(config('--logging-format=json').loggingFormat).toBe('json');
+    expect(config('--logging-format', 'text').loggingFormat).toBe('text');
+    expect(failure('--logging-format=xml').message).toBe('logging.format: Unsupported value: "xml": supported values: "text", "json"');
+    expect(config('--shutdown-send-retry-after').shutdownSendRetryAfter).toBe(true);
+    expect(config('--shutdown-send-retry-after=false').shutdownSendRetryAfter).toBe(false);
+    expect(failure('--shutdown-send-retry-after=soon').message).toBe(
+      'invalid argument "soon" for "--shutdown-send-retry-after" flag: strconv.ParseBool: parsing "soon": invalid syntax',
+    );
   });
 
   describe('etcd flags', () => {

@@ -7,6 +7,9 @@ import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { group as core } from '@kapi/api-core';
+import { createApiServer, groupPlugin } from '@kapi/apiserver';
+import { createMemoryBackend } from '@kapi/storage';
 import { closeOnSignals, startServer, type RunningServer, type ServedApi } from '../src/serve.js';
 import { ensureSelfSignedCertificates, type GeneratedCertificates } from '../src/tls.js';
 
@@ -235,6 +238,34 @@ describe('startServer', () => {
     expect(watchError).toBeUndefined();
     expect(events.filter((e) => ['begin shutdown', 'end watches', 'stop'].includes(e))).toEqual(['begin shutdown', 'end watches', 'stop']);
     agent.destroy();
+  });
+
+  it('--shutdown-send-retry-after: after the delay, new requests get 429 Retry-After until the in-flight ones finished', async () => {
+    const api = createApiServer({ storage: createMemoryBackend(), plugins: [groupPlugin(core)] });
+    const server = await startServer({ apiServer: api, bindAddress: '127.0.0.1', securePort: 0, insecurePort: 'ephemeral', shutdownSendRetryAfter: true, shutdownTimeoutMs: 10_000 });
+    running.push(server);
+    // A create whose body is still on its way: in flight until the client sends the rest.
+    const body = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'late' } });
+    const create = httpRequest(`${server.url}/api/v1/namespaces/default/configmaps`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length } });
+    const created = new Promise<IncomingMessage>((resolve, reject) => create.on('response', resolve).on('error', reject));
+    create.write(body.slice(0, 10));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    let closed = false;
+    const closing = server.close().then(() => (closed = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const refused = await get(`${server.url}/api/v1/namespaces`);
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('5');
+    expect(refused.headers.connection).toBe('close');
+    expect((await get(`${server.url}/readyz`)).status).toBe(500);
+    expect(closed).toBe(false);
+
+    create.end(body.slice(10));
+    const response = await created;
+    expect(response.statusCode).toBe(201);
+    response.resume();
+    await closing;
   });
 
   it('close() is idempotent', async () => {

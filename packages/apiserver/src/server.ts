@@ -1,6 +1,6 @@
 import { newPathNotFound, type KubeObject } from '@kapi/apimachinery';
 import type { StorageBackend } from '@kapi/storage';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { startCompactor, type Compactor } from '@kapi/storage';
 import { createAdmissionChain } from './admission/chain.js';
 import { createWatchCache, type WatchCacheOptions } from './cacher/cacher.js';
@@ -16,10 +16,14 @@ import { withBuiltinStrategies } from './builtin-strategies.js';
 import { createDiscoveryRoutes } from './endpoints/discovery-routes.js';
 import { createHealthRoutes, serverHealthChecks } from './endpoints/health.js';
 import { createOpenAPIRoutes } from './endpoints/openapi-routes.js';
-import { withAuditId } from './endpoints/audit-id.js';
+import { requestAuditId, withAuditId } from './endpoints/audit-id.js';
+import { retryAfterWhen } from './endpoints/retry-after.js';
+import type { LogSink } from './logging/types.js';
 import { createMetricsRoute } from './endpoints/metrics-route.js';
 import { collectCacheState, groupResource } from './metrics/collectors.js';
-import { createApiServerMetrics, instrumentedStorage, instrumentRequests, type ApiServerMetrics } from './metrics/index.js';
+import { createApiServerMetrics, instrumentedStorage, requestMetrics, type ApiServerMetrics } from './metrics/index.js';
+import { observeRequests } from './endpoints/observe.js';
+import { httpLog } from './logging/httplog.js';
 import { offeredMediaTypes } from './endpoints/media/index.js';
 import { negotiateResponse, type ResponseFormat } from './endpoints/negotiate.js';
 import { parseRequestInfo, type RequestInfo } from './endpoints/request-info.js';
@@ -52,8 +56,11 @@ export interface ApiServerOptions {
   /** Admission plugins after the built-in ones, in order. */
   admission?: AdmissionPlugin[];
   version?: VersionInfo;
-  /** Log sink; `level` follows kube's -v (0 always shown, higher is chattier). */
-  log?: (level: number, message: string) => void;
+  /**
+   * Log sink (`createLogger` writes kube's klog text or JSON); `level` follows kube's -v (0 always shown, higher is
+   * chattier). A request's lines carry its audit ID.
+   */
+  log?: LogSink;
   /**
    * How requests are authenticated, in order (kube's: client certificates, then bearer tokens); the first user
    * found wins. Default none: every request is anonymous.
@@ -112,6 +119,11 @@ export interface ApiServer {
   beginShutdown(): void;
   /** Ends every open watch stream cleanly (the response completes), so clients re-watch elsewhere. */
   endWatches(): void;
+  /**
+   * `--shutdown-send-retry-after`: from now on new requests (health checks and /metrics aside) are answered 429
+   * with `Retry-After` and `Connection: close` while those in flight finish.
+   */
+  sendRetryAfter(): void;
   /** The server's metrics (served at /metrics); compositions may register their own in `metrics.registry`. */
   readonly metrics: ApiServerMetrics;
 }
@@ -130,7 +142,7 @@ export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube
  * authorize → decode → mutating admission → Store (strategy, validation) → validating admission → storage → encode.
  */
 export function createApiServer(options: ApiServerOptions): ApiServer {
-  const log = options.log ?? (() => {});
+  const log: LogSink = options.log ?? Object.assign(() => {}, { enabled: () => false });
   const version = options.version ?? defaultVersionInfo();
   const registry = createResourceRegistry(withBuiltinStrategies(options.plugins));
   // Encryption at rest wraps the backend itself, so the store, the watch cache and compaction all go through it.
@@ -141,6 +153,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   options = { ...options, storage: instrumentedStorage(options.storage, metrics, (key) => byKeyPrefix(resourceByPrefix, key) ?? '') };
   let ready = false;
   let stopping = false;
+  let refusing = false;
   let controller: ReturnType<typeof createNamespaceController> | undefined;
 
   const namespaceEntry = registry.byKind('', 'v1', 'Namespace');
@@ -253,13 +266,16 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   });
 
   const app = new Hono<{ Bindings: FetchEnv | undefined; Variables: { user: UserInfo; impersonatedBy: UserInfo } }>();
-  app.onError((err) => errorResponse(err, log));
+  /** The log, with the request's audit ID on every line. */
+  const requestLog = (c: Context): LogSink => (level, message, fields) => log(level, message, { ...fields, 'audit-ID': requestAuditId(c) });
+  app.onError((err, c) => errorResponse(err, requestLog(c)));
   app.notFound(() => errorResponse(newPathNotFound()));
   // The filter chain in kube-apiserver's order: the audit ID and the request metrics (outermost: they see every
   // answer), audit (it records the code the client got, whoever answered), request timeout, authentication and
   // authorization, then in-flight limits (so system:masters is exempt) and the body size limit.
   app.use('*', withAuditId());
-  app.use('*', instrumentRequests(metrics, served));
+  app.use('*', observeRequests([requestMetrics(metrics, served), httpLog(log)]));
+  app.use('*', retryAfterWhen(() => refusing));
   app.use('*', auditLog(options.audit, options.auditPolicy, metrics));
   app.use('*', requestTimeout(options.limits));
   // Every request, discovery and health included, is authenticated then authorized before any route reads it.
@@ -269,7 +285,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       c.set('user', user);
       if (impersonatedBy) c.set('impersonatedBy', impersonatedBy);
     } catch (err) {
-      return errorResponse(err, log, errorFormat(c.req.header('accept')));
+      return errorResponse(err, requestLog(c), errorFormat(c.req.header('accept')));
     }
     await next();
   });
@@ -293,7 +309,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     try {
       return await handleResource(c.req.raw, info, c.get('user'));
     } catch (err) {
-      return errorResponse(err, log, errorFormat(c.req.header('accept')));
+      return errorResponse(err, requestLog(c), errorFormat(c.req.header('accept')));
     }
   });
 
@@ -330,6 +346,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     },
     endWatches() {
       cache.stop();
+    },
+    sendRetryAfter() {
+      refusing = true;
     },
     async stop() {
       stopping = true;

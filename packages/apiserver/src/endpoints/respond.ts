@@ -3,6 +3,7 @@ import { auditResponseObject } from '../audit/context.js';
 import { MEDIA_TYPES, type EncodeOptions } from './media/index.js';
 import { metaCodec, STATUS_MESSAGE } from './media/meta.js';
 import type { ResponseFormat } from './negotiate.js';
+import type { LogSink } from '../logging/types.js';
 
 export { metaCodec, STATUS_MESSAGE } from './media/meta.js';
 
@@ -36,9 +37,9 @@ export function response(rendered: Rendered, status: number, headers: Record<str
  * Every failure a client sees: a kube Status with the Status' code, never a stack trace; in the client's
  * negotiated format when it has one (JSON otherwise, and for Table requests).
  */
-export function errorResponse(err: unknown, log?: (level: number, message: string) => void, format?: ResponseFormat): Response {
+export function errorResponse(err: unknown, log?: LogSink, format?: ResponseFormat): Response {
   const status = toStatus(err);
-  if (!isStatusError(err)) log?.(0, `internal error: ${(err as Error)?.stack ?? String(err)}`);
+  if (!isStatusError(err)) log?.(0, 'Internal error', { err: (err as Error)?.stack ?? String(err) });
   const as: ResponseFormat = { kind: format?.kind ?? 'json' };
   const rendered = render(status as unknown as KubeObject, as, { protobuf: { codec: metaCodec(), message: STATUS_MESSAGE } });
   const headers: Record<string, string> = { 'Content-Type': rendered.contentType, 'Content-Length': lengthOf(rendered.body) };

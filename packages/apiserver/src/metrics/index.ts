@@ -3,7 +3,7 @@ import { defineMetrics, type MetricSet } from './definitions.js';
 
 export type { MetricSet } from './definitions.js';
 export { requestLabels, compressUsername, type RequestLabels } from './labels.js';
-export { instrumentRequests } from './instrument.js';
+export { requestMetrics } from './request-metrics.js';
 export { instrumentedStorage } from './storage.js';
 
 /** One server's metrics: kube's metric set, plus the process and Node.js runtime metrics shared by the process. */

@@ -1,0 +1,78 @@
+import type { MiddlewareHandler } from 'hono';
+import { isTermination } from '../metrics/termination.js';
+import { isLongRunning, requestInfoOf } from '../limits/long-running.js';
+import { requestAuditId } from './audit-id.js';
+import type { RequestInfo } from './request-info.js';
+import { contentLengthOf, onBodyEnd } from './response-end.js';
+
+/** One request as the observers see it. */
+export interface ObservedRequest {
+  request: Request;
+  url: URL;
+  /** The resource request's info; undefined for non-resource paths. */
+  info: RequestInfo | undefined;
+  longRunning: boolean;
+  auditID: string;
+  /** The client's address and port, when the transport gave them. */
+  remote: string | undefined;
+}
+
+/** How a request ended. */
+export interface RequestOutcome {
+  status: number;
+  /** Bytes of the response body: its Content-Length, or what was streamed; undefined when not known. */
+  bytes: number | undefined;
+  /** From the request's arrival to its last byte (a watch: to its end). */
+  seconds: number;
+  /** The server refused it in self-defense (limits, timeout). */
+  terminated: boolean;
+}
+
+/** Something told about every request: the request metrics, the HTTP log. */
+export interface RequestObserver {
+  /** A long-running request (a watch) is about to stream. */
+  started?(request: ObservedRequest): void;
+  /** The response is complete; for a streamed one, when its body ended or the client went away. */
+  finished(request: ObservedRequest, outcome: RequestOutcome): void;
+}
+
+/**
+ * The outermost filter after the audit ID (kube's WithLogging and the route instrumentation in one place): times
+ * each request to its last byte and tells the observers how it ended. A streamed body (a watch, a list sent in
+ * slices) is followed to its end; other answers carry their Content-Length, so they are not touched.
+ */
+export function observeRequests(observers: readonly RequestObserver[]): MiddlewareHandler {
+  return async (c, next) => {
+    const started = performance.now();
+    const request = c.req.raw;
+    const url = new URL(request.url);
+    const env = c.env as { remoteAddress?: string; remotePort?: number; incoming?: { socket?: { remoteAddress?: string; remotePort?: number } } } | undefined;
+    const address = env?.remoteAddress ?? env?.incoming?.socket?.remoteAddress;
+    const port = env?.remotePort ?? env?.incoming?.socket?.remotePort;
+    const observed: ObservedRequest = {
+      request,
+      url,
+      info: requestInfoOf(request.method, url),
+      longRunning: isLongRunning(request.method, url),
+      auditID: requestAuditId(c),
+      remote: address ? (port ? `${address.includes(':') ? `[${address}]` : address}:${port}` : address) : undefined,
+    };
+    if (observed.longRunning) for (const o of observers) o.started?.(observed);
+    let res: Response;
+    try {
+      await next();
+      res = c.res;
+    } catch (err) {
+      finish(500, undefined);
+      throw err;
+    }
+    function finish(status: number, bytes: number | undefined) {
+      const outcome = { status, bytes, seconds: (performance.now() - started) / 1000, terminated: status !== 500 && isTermination(res) };
+      for (const o of observers) o.finished(observed, outcome);
+    }
+    const streamed = observed.longRunning || (observed.info !== undefined && request.method === 'GET');
+    const length = streamed ? contentLengthOf(res) : undefined;
+    if (streamed && length === undefined && res.body) c.res = new Response(onBodyEnd(res.body, (bytes) => finish(res.status, bytes)), res);
+    else finish(res.status, length);
+  };
+}
