@@ -14,6 +14,8 @@ export interface FetchEnv {
   /** The client's address (the audit log's sourceIPs) and port (the HTTP log's srcIP). */
   remoteAddress?: string;
   remotePort?: number;
+  /** Sets a header on the Node response (the server's Audit-Id), before the Response is written to it. */
+  setResponseHeader?(name: string, value: string): void;
 }
 
 /**
@@ -179,6 +181,7 @@ async function listen(options: StartServerOptions, scheme: 'http' | 'https', por
       ...verifiedClient(env.incoming?.socket),
       remoteAddress: env.incoming?.socket?.remoteAddress,
       remotePort: env.incoming?.socket?.remotePort,
+      setResponseHeader: (name, value) => void env.outgoing?.setHeader(name, value),
     });
   const tls = options.tls;
   const clientAuth = tls?.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: false } : {};

@@ -27,6 +27,7 @@ import { httpLog } from './logging/httplog.js';
 import { offeredMediaTypes } from './endpoints/media/index.js';
 import { negotiateResponse, type ResponseFormat } from './endpoints/negotiate.js';
 import { parseRequestInfo, type RequestInfo } from './endpoints/request-info.js';
+import { requestFacts } from './limits/long-running.js';
 import { createResourceHandler, type SubresourceHandler } from './endpoints/resource-handler.js';
 import { errorResponse } from './endpoints/respond.js';
 import { createNamespaceController } from './namespaces/controller.js';
@@ -105,6 +106,11 @@ export interface FetchEnv {
   peerCertificate?: PeerCertificate;
   /** Set when the client presented a certificate that did not verify (the request is then 401). */
   peerCertificateError?: string;
+  /**
+   * Adds a header to the response the transport writes (a node server's `setHeader`). Headers every answer carries
+   * (`Audit-Id`) go there when it is given, rather than into each Response; without it they are set on the Response.
+   */
+  setResponseHeader?(name: string, value: string): void;
 }
 
 /** A Kubernetes-compatible API server, transport-agnostic: serve `fetch` over HTTP or HTTPS (hono's node server). */
@@ -216,7 +222,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   };
   const authorizer = unionAuthorizer(
     (options.authorizers ?? [alwaysAllow()]).map((a) => (typeof a === 'function' ? a(host) : a)),
-    (name, decision) => metrics.authorizationDecisions.inc({ type: name, name: name.toLowerCase(), decision }),
+    (name, decision) => metrics.authorizationDecisions.add(name, name.toLowerCase(), decision),
   );
   const accessFilter = createAccessFilter({ authenticators, anonymous: options.anonymousAuth ?? true, authorizer, metrics });
   const answers = reviewAnswers({ authorizer, authenticators });
@@ -242,6 +248,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     metrics,
   });
   collectCacheState(metrics, registry.entries, cache);
+  metrics.onCollect(async () => {
+    const size = await options.storage.sizeBytes?.();
+    if (size !== undefined) metrics.storageSize.set({ storage_cluster_id: '' }, size);
+  });
   /** What the request metrics count: served resources (and their subresources), so invented paths add no labels. */
   const served = (info: RequestInfo) => {
     const entry = registry.lookup(info.group, info.version, info.resource);
@@ -303,8 +313,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     c.json({ kind: 'CustomResourceDefinitionList', apiVersion: 'apiextensions.k8s.io/v1', metadata: { resourceVersion: '0' }, items: [] }),
   );
   app.all('*', async (c) => {
-    const url = new URL(c.req.url);
-    const info = parseRequestInfo(c.req.method, url.pathname, url.searchParams);
+    const { url, info: parsed } = requestFacts(c);
+    // A path that did not parse (a bad escape) is parsed again, for its 400.
+    const info = parsed ?? parseRequestInfo(c.req.method, url.pathname, url.searchParams);
     if (!info) return errorResponse(newPathNotFound());
     try {
       return await handleResource(c.req.raw, info, c.get('user'));

@@ -257,6 +257,15 @@ export function createEtcdBackend(options: EtcdBackendOptions): StorageBackend {
       return compactedRevision();
     },
 
+    async sizeBytes() {
+      checkOpen();
+      try {
+        return (await client.status()).dbSize;
+      } catch (err) {
+        throw fromGrpcError(err);
+      }
+    },
+
     async close() {
       if (closed) return;
       closed = true;

@@ -22,6 +22,7 @@ interface Endpoint {
   url: string;
   kv: Client;
   watch: Client;
+  maintenance: Client;
 }
 
 type Unary<Req, Res> = (request: Req, options: { deadline: number }, callback: (err: ServiceError | null, res: Res) => void) => unknown;
@@ -39,7 +40,7 @@ export class EtcdClient {
   constructor(options: EtcdClientOptions) {
     if (options.endpoints.length === 0) throw new Error('no etcd endpoints given');
     this.timeoutMs = options.requestTimeoutMs ?? 5000;
-    const { KV, Watch } = etcdServices();
+    const { KV, Watch, Maintenance } = etcdServices();
     const channelOptions = {
       // Reconnect soon after etcd comes back, instead of grpc's default backoff of up to two minutes.
       'grpc.initial_reconnect_backoff_ms': 200,
@@ -56,7 +57,12 @@ export class EtcdClient {
       const creds: ChannelCredentials = secure
         ? credentials.createSsl(options.tls?.ca ?? null, options.tls?.key ?? null, options.tls?.cert ?? null)
         : credentials.createInsecure();
-      return { url, kv: new KV(address, creds, channelOptions), watch: new Watch(address, creds, channelOptions) };
+      return {
+        url,
+        kv: new KV(address, creds, channelOptions),
+        watch: new Watch(address, creds, channelOptions),
+        maintenance: new Maintenance(address, creds, channelOptions),
+      };
     });
   }
 
@@ -76,6 +82,11 @@ export class EtcdClient {
     return this.unary('kv', 'Compact', { revision, physical: false }, false);
   }
 
+  /** The member's status (its database size, version, raft state). */
+  status(): Promise<{ dbSize: number; version: string }> {
+    return this.unary('maintenance', 'Status', {}, true);
+  }
+
   /** Opens a watch stream on the current endpoint. */
   watchStream(): ClientDuplexStream<WatchRequest, WatchResponse> {
     const endpoint = this.endpoints[this.current];
@@ -91,10 +102,11 @@ export class EtcdClient {
     for (const e of this.endpoints) {
       e.kv.close();
       e.watch.close();
+      e.maintenance.close();
     }
   }
 
-  private async unary<Req, Res>(service: 'kv', method: string, request: Req, retryable: boolean): Promise<Res> {
+  private async unary<Req, Res>(service: 'kv' | 'maintenance', method: string, request: Req, retryable: boolean): Promise<Res> {
     const deadline = Date.now() + this.timeoutMs;
     let attempts = retryable ? this.endpoints.length : 1;
     let lastError: unknown;

@@ -158,6 +158,12 @@ export function createSqliteBackend(options: SqliteBackendOptions): StorageBacke
       return state.compacted;
     },
 
+    async sizeBytes() {
+      checkOpen();
+      // The main file's pages (free ones included: allocated on disk), as etcd's dbSize counts its file.
+      return (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number);
+    },
+
     async close() {
       if (closed) return;
       // Writes already submitted were promised an answer: commit them first.

@@ -127,6 +127,11 @@ export interface StorageBackend {
   compact(revision: number): Promise<void>;
   /** The oldest revision still readable (1 when nothing was compacted). */
   compactedRevision(): Promise<number>;
+  /**
+   * Bytes the backend's database physically takes (etcd's dbSize, the SQLite file's pages), for the
+   * `apiserver_storage_size_bytes` metric. Optional: backends without a database (memory) leave it out.
+   */
+  sizeBytes?(): Promise<number>;
   /** Ends running watches with onError (an Unreachable StorageError); later calls fail with Unreachable. Idempotent. */
   close(): Promise<void>;
 }

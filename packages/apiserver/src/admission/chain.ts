@@ -39,17 +39,14 @@ export function createAdmissionChain(plugins: readonly AdmissionPlugin[], metric
           rejected = true;
           throw err;
         } finally {
-          metrics?.admissionController.observe(
-            { name: plugin.name, type, operation: attrs.operation, rejected: String(rejected) },
-            (performance.now() - started) / 1000,
-          );
+          metrics?.admissionController.record((performance.now() - started) / 1000, plugin.name, type, attrs.operation, String(rejected));
         }
       }
     } catch (err) {
       rejected = true;
       throw err;
     } finally {
-      metrics?.admissionStep.observe({ type, operation: attrs.operation, rejected: String(rejected) }, (performance.now() - stepStarted) / 1000);
+      metrics?.admissionStep.record((performance.now() - stepStarted) / 1000, type, attrs.operation, String(rejected));
     }
   };
   return {

@@ -3,7 +3,7 @@ import type { UserInfo } from '../admission/types.js';
 import type { MetricSet } from '../metrics/definitions.js';
 import { requestAuditId } from '../endpoints/audit-id.js';
 import { onBodyEnd } from '../endpoints/response-end.js';
-import { isLongRunning, requestInfoOf } from '../limits/long-running.js';
+import { requestFacts } from '../limits/long-running.js';
 import { withAuditRecord, type AuditRecord } from './context.js';
 import { auditedObject, microTime, nowMicros, objectRefOf, sourceIPsOf, type AuditEvent } from './event.js';
 import { evaluatePolicy, METADATA_POLICY, type AuditDecision, type AuditPolicy, type AuditStage } from './policy.js';
@@ -40,9 +40,8 @@ export function auditLog(sink: AuditSink | undefined, policy: AuditPolicy = META
   return async (c, next) => {
     const received = nowMicros();
     const request = c.req.raw;
-    const url = new URL(request.url);
+    const { url, info, longRunning } = requestFacts(c);
     const auditID = requestAuditId(c);
-    const info = requestInfoOf(request.method, url);
     const verb = info?.verb ?? request.method.toLowerCase();
     const env = c.env as { remoteAddress?: string; incoming?: { socket?: { remoteAddress?: string } } } | undefined;
 
@@ -75,15 +74,15 @@ export function auditLog(sink: AuditSink | undefined, policy: AuditPolicy = META
       if (decision.level === 'None' || decision.omitStages.includes(stage)) return;
       try {
         sink.write(JSON.stringify(event(decision, stage, code)) + '\n');
-        metrics?.auditEvents.inc();
+        metrics?.auditEvents.add();
       } catch {
         // the audit sink failing is no reason to fail the request
-        metrics?.auditErrors.inc({ plugin: 'log' });
+        metrics?.auditErrors.add('log');
       }
     };
     const decide = () => {
       audit.decision = evaluatePolicy(policy, audit.requester ?? ANONYMOUS, verb, url.pathname, info);
-      metrics?.auditLevels.inc({ level: audit.decision.level });
+      metrics?.auditLevels.add(audit.decision.level);
     };
     const audit: AuditRecord = {
       annotations: {},
@@ -108,7 +107,7 @@ export function auditLog(sink: AuditSink | undefined, policy: AuditPolicy = META
       emit('ResponseStarted', res.status);
       return;
     }
-    if (res.body && isLongRunning(request.method, url)) {
+    if (res.body && longRunning) {
       emit('ResponseStarted', res.status);
       c.res = new Response(onBodyEnd(res.body, () => emit('ResponseComplete', res.status)), res);
       return;

@@ -26,37 +26,13 @@ export interface AccessFilter {
   (request: Request, peerCertificate?: PeerCertificate, peerCertificateError?: string): Promise<RequestUser>;
 }
 
-type AccessMetrics = Pick<
-  MetricSet,
-  'authenticationAttempts' | 'authenticationDuration' | 'authenticatedUserRequests' | 'authorizationAttempts' | 'authorizationDuration'
->;
+type AccessMetrics = Pick<MetricSet, 'authenticationAttempts' | 'authenticatedUserRequests' | 'authorizationAttempts'>;
 
-/** Resolves with `call`'s value, observing its duration and result (`resultOf`) into an attempts counter and histogram. */
-async function measured<T>(
-  attempts: AccessMetrics['authenticationAttempts'] | undefined,
-  duration: AccessMetrics['authenticationDuration'] | undefined,
-  call: () => Promise<T>,
-  resultOf: (value: T | undefined, err: unknown) => string,
-): Promise<T> {
-  const started = performance.now();
-  let value: T | undefined;
-  let error: unknown;
-  try {
-    return (value = await call());
-  } catch (err) {
-    throw (error = err ?? new Error('failed'));
-  } finally {
-    const result = resultOf(value, error);
-    attempts?.inc({ result });
-    duration?.observe({ result }, (performance.now() - started) / 1000);
-  }
-}
-
-/** kube's authentication results: success, failure (credentials refused: 401), error (the authenticator failed). */
-const authenticationResult = (_: unknown, err: unknown) => (err === undefined ? 'success' : isStatusError(err) && err.status.code === 401 ? 'failure' : 'error');
+/** kube's authentication results: failure (credentials refused: 401) or error (the authenticator failed). */
+const authenticationFailure = (err: unknown) => (isStatusError(err) && err.status.code === 401 ? 'failure' : 'error');
 /** kube's authorization results: allowed, denied, no-opinion, error. */
-const authorizationResult = (decision: Decision | undefined, err: unknown) =>
-  err !== undefined || decision?.evaluationError ? 'error' : decision!.decision === 'allow' ? 'allowed' : decision!.decision === 'deny' ? 'denied' : 'no-opinion';
+const authorizationResult = (decision: Decision) =>
+  decision.evaluationError ? 'error' : decision.decision === 'allow' ? 'allowed' : decision.decision === 'deny' ? 'denied' : 'no-opinion';
 
 export function createAccessFilter(options: {
   authenticators: readonly Authenticator[];
@@ -67,24 +43,28 @@ export function createAccessFilter(options: {
   const metrics = options.metrics;
   return async (request, peerCertificate, peerCertificateError) => {
     const credentials = { headers: request.headers, peerCertificate, peerCertificateError };
-    const requester = await measured(
-      metrics?.authenticationAttempts,
-      metrics?.authenticationDuration,
-      () => authenticate(options.authenticators, credentials, { anonymous: options.anonymous }),
-      authenticationResult,
-    );
-    metrics?.authenticatedUserRequests.inc({ username: compressUsername(requester.username) });
+    let requester: UserInfo;
+    try {
+      requester = await authenticate(options.authenticators, credentials, { anonymous: options.anonymous });
+    } catch (err) {
+      metrics?.authenticationAttempts.add(authenticationFailure(err));
+      throw err;
+    }
+    metrics?.authenticationAttempts.add('success');
+    metrics?.authenticatedUserRequests.add(compressUsername(requester.username));
     auditAuthenticated(requester);
     const user = await impersonate(requester, request.headers, options.authorizer);
     if (user !== requester) auditImpersonated(user);
     const url = new URL(request.url);
     const attributes = requestAttributes(user, request.method, url.pathname, url.searchParams);
-    const decision = await measured(
-      metrics?.authorizationAttempts,
-      metrics?.authorizationDuration,
-      async () => options.authorizer.authorize(attributes),
-      authorizationResult,
-    );
+    let decision: Decision;
+    try {
+      decision = await options.authorizer.authorize(attributes);
+    } catch (err) {
+      metrics?.authorizationAttempts.add('error');
+      throw err;
+    }
+    metrics?.authorizationAttempts.add(authorizationResult(decision));
     // kube's authorization annotations on the audit event.
     auditAnnotate('authorization.k8s.io/decision', decision.decision === 'allow' ? 'allow' : 'forbid');
     if (decision.reason) auditAnnotate('authorization.k8s.io/reason', decision.reason);

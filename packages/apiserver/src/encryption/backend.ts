@@ -62,6 +62,7 @@ export function transformingBackend(backend: StorageBackend, transformerFor: (ke
     },
     compact: (revision) => backend.compact(revision),
     compactedRevision: () => backend.compactedRevision(),
+    ...(backend.sizeBytes ? { sizeBytes: () => backend.sizeBytes!() } : {}),
     close: () => backend.close(),
   };
 }

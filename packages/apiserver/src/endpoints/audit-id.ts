@@ -21,6 +21,12 @@ export function withAuditId(): MiddlewareHandler {
   return async (c, next) => {
     const id = auditIdFrom(c.req.raw.headers);
     c.set('auditID' as never, id as never);
+    // A transport that writes the response itself adds the header there, which spares rebuilding the Response.
+    const transport = c.env as { setResponseHeader?(name: string, value: string): void } | undefined;
+    if (transport?.setResponseHeader) {
+      transport.setResponseHeader('Audit-Id', id);
+      return next();
+    }
     await next();
     try {
       c.res.headers.set('Audit-Id', id);

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { isTermination } from '../metrics/termination.js';
-import { isLongRunning, requestInfoOf } from '../limits/long-running.js';
+import { requestFacts } from '../limits/long-running.js';
 import { requestAuditId } from './audit-id.js';
 import type { RequestInfo } from './request-info.js';
 import { contentLengthOf, onBodyEnd } from './response-end.js';
@@ -45,15 +45,15 @@ export function observeRequests(observers: readonly RequestObserver[]): Middlewa
   return async (c, next) => {
     const started = performance.now();
     const request = c.req.raw;
-    const url = new URL(request.url);
+    const { url, info, longRunning } = requestFacts(c);
     const env = c.env as { remoteAddress?: string; remotePort?: number; incoming?: { socket?: { remoteAddress?: string; remotePort?: number } } } | undefined;
     const address = env?.remoteAddress ?? env?.incoming?.socket?.remoteAddress;
     const port = env?.remotePort ?? env?.incoming?.socket?.remotePort;
     const observed: ObservedRequest = {
       request,
       url,
-      info: requestInfoOf(request.method, url),
-      longRunning: isLongRunning(request.method, url),
+      info,
+      longRunning,
       auditID: requestAuditId(c),
       remote: address ? (port ? `${address.includes(':') ? `[${address}]` : address}:${port}` : address) : undefined,
     };

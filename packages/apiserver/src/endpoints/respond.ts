@@ -4,6 +4,7 @@ import { MEDIA_TYPES, type EncodeOptions } from './media/index.js';
 import { metaCodec, STATUS_MESSAGE } from './media/meta.js';
 import type { ResponseFormat } from './negotiate.js';
 import type { LogSink } from '../logging/types.js';
+import { withLength } from './response-end.js';
 
 export { metaCodec, STATUS_MESSAGE } from './media/meta.js';
 
@@ -23,14 +24,12 @@ export function render(value: KubeObject, format: ResponseFormat, options: Encod
   return { body: fallback.encode(value, options), contentType: fallback.contentType };
 }
 
-/** The byte length of a rendered body: answers carry Content-Length, which the request metrics read as their size. */
-const lengthOf = (body: string | Uint8Array) => String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+/** The byte length of a rendered body (the request metrics' response size). */
+const lengthOf = (body: string | Uint8Array) => (typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
 
 export function response(rendered: Rendered, status: number, headers: Record<string, string> = {}): Response {
-  return new Response(rendered.body as ConstructorParameters<typeof Response>[0], {
-    status,
-    headers: { 'Content-Type': rendered.contentType, 'Content-Length': lengthOf(rendered.body), ...headers },
-  });
+  const res = new Response(rendered.body as ConstructorParameters<typeof Response>[0], { status, headers: { 'Content-Type': rendered.contentType, ...headers } });
+  return withLength(res, lengthOf(rendered.body));
 }
 
 /**
@@ -42,10 +41,10 @@ export function errorResponse(err: unknown, log?: LogSink, format?: ResponseForm
   if (!isStatusError(err)) log?.(0, 'Internal error', { err: (err as Error)?.stack ?? String(err) });
   const as: ResponseFormat = { kind: format?.kind ?? 'json' };
   const rendered = render(status as unknown as KubeObject, as, { protobuf: { codec: metaCodec(), message: STATUS_MESSAGE } });
-  const headers: Record<string, string> = { 'Content-Type': rendered.contentType, 'Content-Length': lengthOf(rendered.body) };
+  const headers: Record<string, string> = { 'Content-Type': rendered.contentType };
   const retryAfter = (status.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;
   if (retryAfter && (status.code === 429 || status.code === 504 || status.code === 503)) headers['Retry-After'] = String(retryAfter);
-  return new Response(rendered.body as ConstructorParameters<typeof Response>[0], { status: Number(status.code) || 500, headers });
+  return withLength(new Response(rendered.body as ConstructorParameters<typeof Response>[0], { status: Number(status.code) || 500, headers }), lengthOf(rendered.body));
 }
 
 const utf8 = new TextEncoder();

@@ -35,8 +35,21 @@ export function onBodyEnd(body: ReadableStream<Uint8Array>, done: (bytes: number
   });
 }
 
-/** The response's length when its headers say it (every non-streamed answer of the server carries Content-Length). */
+const lengths = new WeakMap<Response, number>();
+
+/** Notes the body length of a response built from bytes (read back by {@link contentLengthOf}). */
+export function withLength(res: Response, length: number): Response {
+  lengths.set(res, length);
+  return res;
+}
+
+/**
+ * The response's length: noted when it was built, or from its Content-Length header. Noting it spares reading the
+ * headers, which makes the node server turn its cheap response into a full one.
+ */
 export function contentLengthOf(res: Response): number | undefined {
+  const noted = lengths.get(res);
+  if (noted !== undefined) return noted;
   const length = res.headers.get('content-length');
   return length === null ? undefined : Number(length);
 }

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { requestFacts } from '../limits/long-running.js';
 
 /** Paths still served while the server turns requests away: health and metrics, so probes see the truth. */
 const EXEMPT_PREFIXES = ['/readyz', '/livez', '/healthz', '/metrics'];
@@ -12,7 +13,7 @@ const EXEMPT_PREFIXES = ['/readyz', '/livez', '/healthz', '/metrics'];
 export function retryAfterWhen(active: () => boolean): MiddlewareHandler {
   return async (c, next) => {
     if (!active()) return next();
-    const path = new URL(c.req.url).pathname;
+    const path = requestFacts(c).url.pathname;
     if (EXEMPT_PREFIXES.some((p) => path.startsWith(p)) || (c.req.header('user-agent') ?? '').startsWith('kube-apiserver/')) return next();
     return new Response('The apiserver is shutting down, please try again later.\n', {
       status: 429,

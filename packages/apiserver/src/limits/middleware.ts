@@ -5,7 +5,7 @@ import type { ApiServerMetrics } from '../metrics/index.js';
 import { terminated } from '../metrics/termination.js';
 import { DEFAULT_MAX_RESOURCE_WRITE_BYTES, limitBody, tooLarge, withBody } from './body-limit.js';
 import { createInFlightLimiter, DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, DEFAULT_MAX_REQUESTS_INFLIGHT, isMutating, tooManyRequests } from './inflight.js';
-import { isLongRunning } from './long-running.js';
+import { requestFacts } from './long-running.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, requestDeadline, timedOut } from './timeout.js';
 
 /** kube-apiserver's request limits; every one is optional and defaults to kube's default. 0 turns a limit off. */
@@ -39,8 +39,8 @@ export function contextUser(c: Context, key: 'user' | 'impersonatedBy' = 'user')
 export function requestTimeout(limits: RequestLimits = {}): MiddlewareHandler {
   const maxMs = limits.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   return async (c, next) => {
-    const url = new URL(c.req.url);
-    if (maxMs <= 0 || isLongRunning(c.req.method, url)) return next();
+    const { url, longRunning } = requestFacts(c);
+    if (maxMs <= 0 || longRunning) return next();
     let ms: number;
     try {
       ms = requestDeadline(url.searchParams, maxMs);
@@ -86,12 +86,12 @@ export function maxInFlight(limits: RequestLimits = {}, metrics?: InFlightMetric
     }
   });
   return async (c, next) => {
-    if (isLongRunning(c.req.method, new URL(c.req.url))) return next();
+    if (requestFacts(c).longRunning) return next();
     const mutating = isMutating(c.req.method);
     const release = limiter.acquire(mutating);
     if (!release) {
       if (contextUser(c)?.groups.includes('system:masters')) return next();
-      metrics?.flowcontrolRejected.inc({ flow_schema: '', priority_level: mutating ? 'mutating' : 'readOnly', reason: 'concurrency-limit' });
+      metrics?.flowcontrolRejected.add('', mutating ? 'mutating' : 'readOnly', 'concurrency-limit');
       return terminated(errorResponse(tooManyRequests()));
     }
     const kind = mutating ? 'mutating' : 'readOnly';

@@ -1,4 +1,6 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Gauge, Registry } from 'prom-client';
+import { FastHistogram } from './fast-histogram.js';
+import { talliedCounter } from './tally.js';
 
 /** kube's buckets for request and storage latencies (apiserver_request_duration_seconds, etcd_request_duration_seconds). */
 const LATENCY_BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
@@ -18,10 +20,10 @@ const ADMISSION_STEP = ['type', 'operation', 'rejected'] as const;
  */
 export function defineMetrics(registry: Registry) {
   const registers = [registry];
-  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) => new Counter<L>({ name, help, labelNames, registers });
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) => talliedCounter<L>({ name, help, labelNames, registers });
   const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) => new Gauge<L>({ name, help, labelNames, registers });
   const histogram = <L extends string>(name: string, help: string, buckets: number[], labelNames: readonly L[] = []) =>
-    new Histogram<L>({ name, help, buckets, labelNames, registers });
+    new FastHistogram<L>(name, help, buckets, labelNames, registry);
   return {
     requestTotal: counter(
       'apiserver_request_total',
@@ -104,13 +106,7 @@ export function defineMetrics(registry: Registry) {
     auditLevels: counter('apiserver_audit_level_total', 'Counter of policy levels for audit events (1 per request).', ['level']),
     authenticatedUserRequests: counter('authenticated_user_requests', 'Counter of authenticated requests broken out by username.', ['username']),
     authenticationAttempts: counter('authentication_attempts', 'Counter of authenticated attempts.', ['result']),
-    authenticationDuration: histogram('authentication_duration_seconds', 'Authentication duration in seconds broken out by result.', exponential(0.001, 2, 15), [
-      'result',
-    ]),
     authorizationAttempts: counter('authorization_attempts_total', 'Counter of authorization attempts broken down by result. It can be either \'allowed\', \'denied\', \'no-opinion\' or \'error\'.', [
-      'result',
-    ]),
-    authorizationDuration: histogram('authorization_duration_seconds', 'Authorization duration in seconds broken out by result.', exponential(0.001, 2, 15), [
       'result',
     ]),
     authorizationDecisions: counter('apiserver_authorization_decisions_total', 'Total number of terminal decisions made by an authorizer split by authorizer type, name, and decision.', [

@@ -32,10 +32,14 @@ export function requestMetrics(metrics: ApiServerMetrics, served: (info: Request
       if (!counted(info)) return;
       const labels = labelsOf(request, url, info, status);
       if (longRunning) metrics.longRunning.dec(routeOf(labelsOf(request, url, info)));
-      metrics.requestTotal.inc({ ...labels, code: String(status) });
-      metrics.requestDuration.observe(labels, seconds);
-      if ((labels.verb === 'GET' || labels.verb === 'LIST') && info && bytes !== undefined) metrics.responseSizes.observe(routeOf(labels), bytes);
-      if (terminated) metrics.requestTerminations.inc({ ...routeOf(labels), code: String(status) });
+      const code = String(status);
+      const l = labels;
+      metrics.requestTotal.add(l.verb, l.dry_run, l.group, l.version, l.resource, l.subresource, l.scope, l.component, code);
+      metrics.requestDuration.record(seconds, l.verb, l.dry_run, l.group, l.version, l.resource, l.subresource, l.scope, l.component);
+      if ((l.verb === 'GET' || l.verb === 'LIST') && info && bytes !== undefined) {
+        metrics.responseSizes.record(bytes, l.verb, l.group, l.version, l.resource, l.subresource, l.scope, l.component);
+      }
+      if (terminated) metrics.requestTerminations.add(l.verb, l.group, l.version, l.resource, l.subresource, l.scope, l.component, code);
     },
   };
 }

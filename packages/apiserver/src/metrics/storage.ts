@@ -10,30 +10,37 @@ type Metrics = Pick<MetricSet, 'etcdRequestDuration' | 'etcdRequests' | 'etcdReq
  * resource the key belongs to as kube writes a group resource (`pods`, `deployments.apps`).
  */
 export function instrumentedStorage(backend: StorageBackend, metrics: Metrics, typeOf: (key: string) => string): StorageBackend {
-  const timed = async <T>(operation: string, key: string, call: () => Promise<T>): Promise<T> => {
-    const started = performance.now();
-    const labels = { operation, type: typeOf(key) };
-    try {
-      return await call();
-    } catch (err) {
-      metrics.etcdRequestErrors.inc(labels);
-      throw err;
-    } finally {
-      metrics.etcdRequests.inc(labels);
-      metrics.etcdRequestDuration.observe(labels, (performance.now() - started) / 1000);
-    }
+  // `started` is an argument so it is read before the call it times begins (arguments are evaluated in order).
+  const timed = <T>(operation: string, key: string, started: number, call: Promise<T>): Promise<T> => {
+    const done = (failed: boolean) => {
+      const type = typeOf(key);
+      if (failed) metrics.etcdRequestErrors.add(operation, type);
+      metrics.etcdRequests.add(operation, type);
+      metrics.etcdRequestDuration.record((performance.now() - started) / 1000, operation, type);
+    };
+    return call.then(
+      (value) => {
+        done(false);
+        return value;
+      },
+      (err: unknown) => {
+        done(true);
+        throw err;
+      },
+    );
   };
   return {
     currentRevision: () => backend.currentRevision(),
-    get: (key, options) => timed('get', key, () => backend.get(key, options)),
-    list: (options) => timed('list', options.prefix, () => backend.list(options)),
-    count: (prefix) => timed('listWithCount', prefix, () => backend.count(prefix)),
-    create: (key, value) => timed('create', key, () => backend.create(key, value)),
-    update: (key, value, expected) => timed('update', key, () => backend.update(key, value, expected)),
-    delete: (key, expected) => timed('delete', key, () => backend.delete(key, expected)),
+    get: (key, options) => timed('get', key, performance.now(), backend.get(key, options)),
+    list: (options) => timed('list', options.prefix, performance.now(), backend.list(options)),
+    count: (prefix) => timed('listWithCount', prefix, performance.now(), backend.count(prefix)),
+    create: (key, value) => timed('create', key, performance.now(), backend.create(key, value)),
+    update: (key, value, expected) => timed('update', key, performance.now(), backend.update(key, value, expected)),
+    delete: (key, expected) => timed('delete', key, performance.now(), backend.delete(key, expected)),
     watch: (options, handlers) => backend.watch(options, handlers),
     compact: (revision) => backend.compact(revision),
     compactedRevision: () => backend.compactedRevision(),
+    ...(backend.sizeBytes ? { sizeBytes: () => backend.sizeBytes!() } : {}),
     close: () => backend.close(),
   };
 }

@@ -28,6 +28,15 @@ export function describeCrud(backend: () => StorageBackend): void {
       expect((await s.create(C, bytes('1'))).modRevision).toBe(r0 + 5);
       expect(await s.currentRevision()).toBe(r0 + 5);
     });
+
+    it('reports the database size, when the backend offers it, in whole bytes', async () => {
+      const s = backend();
+      if (!s.sizeBytes) return;
+      await s.create(A, bytes('x'.repeat(10_000)));
+      const size = await s.sizeBytes();
+      expect(Number.isInteger(size)).toBe(true);
+      expect(size).toBeGreaterThanOrEqual(10_000);
+    });
   });
 
   describe('create', () => {

@@ -24,11 +24,11 @@ export async function watchHandler(scope: RequestScope): Promise<Response> {
     return live ? frameOnce(encoder, type, object as object) : encoder.encode(type, object);
   };
   const { group, version, kind } = scope.entry.info;
-  const events = scope.metrics?.watchEvents.labels(group, version, kind);
-  const sizes = scope.metrics?.watchEventSizes.labels(group, version, kind);
+  const metrics = scope.metrics;
+  const sizes = metrics?.watchEventSizes.labels(group, version, kind);
   const frame = (event: WatcherEvent): Uint8Array => {
     const bytes = encode(event);
-    events?.inc();
+    metrics?.watchEvents.add(group, version, kind);
     sizes?.observe(bytes.byteLength);
     return bytes;
   };
