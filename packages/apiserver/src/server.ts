@@ -302,7 +302,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   app.use('*', maxInFlight(options.limits, metrics));
   app.use('*', memoryBudget(options.limits?.maxHeapBytes));
   app.use('*', maxBodySize(options.limits));
-  app.route('/', createHealthRoutes(healthChecks));
+  app.route('/', createHealthRoutes(healthChecks, undefined, (endpoint, name, healthy) => metrics.healthCheck(endpoint, name, healthy)));
   app.get('/version', (c) => c.json(version));
   app.route('/', createMetricsRoute(metrics));
   app.route('/', createDiscoveryRoutes(() => registry.groups));

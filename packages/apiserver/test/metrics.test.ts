@@ -140,6 +140,24 @@ describe('/metrics', () => {
   });
 });
 
+describe('/metrics/slis', () => {
+  it('reports each health check\'s last result and counts them, as kube\'s SLI metrics', async () => {
+    h = await startHarness();
+    await h.req('GET', '/readyz');
+    await h.req('GET', '/livez/ping');
+    h.server.beginShutdown();
+    await h.req('GET', '/readyz');
+    const res = await h.server.fetch(new Request('http://kapi.test/metrics/slis'));
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toContain('kubernetes_healthcheck{name="shutdown",type="readyz"} 0');
+    expect(text).toContain('kubernetes_healthcheck{name="etcd",type="readyz"} 1');
+    expect(text).toContain('kubernetes_healthchecks_total{name="shutdown",type="readyz",status="success"} 1');
+    expect(text).toContain('kubernetes_healthchecks_total{name="shutdown",type="readyz",status="error"} 1');
+    expect(text).toContain('kubernetes_healthchecks_total{name="ping",type="livez",status="success"} 1');
+  });
+});
+
 describe('Audit-Id', () => {
   it('is on every response, the client-sent one when it is sane', async () => {
     h = await startHarness();

@@ -85,13 +85,23 @@ async function run(check: HealthCheck, timeoutMs: number): Promise<string | unde
  * `?exclude=<check>` (repeatable) leaves checks out. Each check alone is at `/<endpoint>/<check>`: `ok`, or 500
  * `internal server error: <why>`.
  */
-export function createHealthRoutes(checks: HealthChecks, timeoutMs = HEALTH_CHECK_TIMEOUT_MS): Hono {
+export function createHealthRoutes(
+  checks: HealthChecks,
+  timeoutMs = HEALTH_CHECK_TIMEOUT_MS,
+  /** Told each check's outcome (kube's health check SLIs, /metrics/slis). */
+  observe?: (endpoint: keyof HealthChecks, check: string, healthy: boolean) => void,
+): Hono {
   const app = new Hono();
   for (const endpoint of ['healthz', 'livez', 'readyz'] as const) {
+    const runObserved = async (check: HealthCheck) => {
+      const failure = await run(check, timeoutMs);
+      observe?.(endpoint, check.name, failure === undefined);
+      return failure;
+    };
     app.get(`/${endpoint}`, async (c) => {
       const excluded = new Set(c.req.queries('exclude') ?? []);
       const selected = checks[endpoint].filter((h) => !excluded.has(h.name));
-      const failures = await Promise.all(selected.map((h) => run(h, timeoutMs)));
+      const failures = await Promise.all(selected.map(runObserved));
       const failed = failures.some((f) => f !== undefined);
       const verbose = c.req.query('verbose') !== undefined;
       if (!failed && !verbose) return c.text('ok');
@@ -102,7 +112,7 @@ export function createHealthRoutes(checks: HealthChecks, timeoutMs = HEALTH_CHEC
     app.get(`/${endpoint}/:check{.+}`, async (c) => {
       const check = checks[endpoint].find((h) => h.name === c.req.param('check'));
       if (!check) return c.notFound();
-      const failure = await run(check, timeoutMs);
+      const failure = await runObserved(check);
       return failure === undefined ? c.text('ok') : c.text(`internal server error: ${failure}\n`, 500);
     });
   }

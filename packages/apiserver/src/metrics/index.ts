@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { defineMetrics, type MetricSet } from './definitions.js';
 
 export type { MetricSet } from './definitions.js';
@@ -9,6 +9,10 @@ export { instrumentedStorage } from './storage.js';
 /** One server's metrics: kube's metric set, plus the process and Node.js runtime metrics shared by the process. */
 export interface ApiServerMetrics extends MetricSet {
   readonly registry: Registry;
+  /** kube's /metrics/slis: the health checks' results (`kubernetes_healthcheck`, `kubernetes_healthchecks_total`). */
+  readonly slis: Registry;
+  /** Records one health check's result for /metrics/slis. */
+  healthCheck(type: 'livez' | 'readyz' | 'healthz', name: string, healthy: boolean): void;
   /** Runs `collect` before each scrape (gauges read from state: object counts, watermarks). */
   onCollect(collect: () => void | Promise<void>): void;
   /** The Prometheus text exposition of every metric. */
@@ -32,10 +36,28 @@ function processMetrics(): Registry {
 
 export function createApiServerMetrics(): ApiServerMetrics {
   const registry = new Registry();
+  const slis = new Registry();
+  const healthcheck = new Gauge({
+    name: 'kubernetes_healthcheck',
+    help: 'This metric records the result of a single healthcheck.',
+    labelNames: ['name', 'type'],
+    registers: [slis],
+  });
+  const healthchecks = new Counter({
+    name: 'kubernetes_healthchecks_total',
+    help: 'This metric records the results of all healthcheck.',
+    labelNames: ['name', 'type', 'status'],
+    registers: [slis],
+  });
   const collectors: (() => void | Promise<void>)[] = [];
   return {
     ...defineMetrics(registry),
     registry,
+    slis,
+    healthCheck(type, name, healthy) {
+      healthcheck.set({ name, type }, healthy ? 1 : 0);
+      healthchecks.inc({ name, type, status: healthy ? 'success' : 'error' });
+    },
     contentType: registry.contentType,
     onCollect: (collect) => void collectors.push(collect),
     async render() {
