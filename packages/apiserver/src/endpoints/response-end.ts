@@ -35,11 +35,11 @@ export function onBodyEnd(body: ReadableStream<Uint8Array>, done: (bytes: number
   });
 }
 
-const lengths = new WeakMap<Response, number>();
+const LENGTH = Symbol('kapi.bodyLength');
 
 /** Notes the body length of a response built from bytes (read back by {@link contentLengthOf}). */
 export function withLength(res: Response, length: number): Response {
-  lengths.set(res, length);
+  (res as Response & { [LENGTH]?: number })[LENGTH] = length;
   return res;
 }
 
@@ -48,7 +48,7 @@ export function withLength(res: Response, length: number): Response {
  * headers, which makes the node server turn its cheap response into a full one.
  */
 export function contentLengthOf(res: Response): number | undefined {
-  const noted = lengths.get(res);
+  const noted = (res as Response & { [LENGTH]?: number })[LENGTH];
   if (noted !== undefined) return noted;
   const length = res.headers.get('content-length');
   return length === null ? undefined : Number(length);

@@ -34,8 +34,11 @@ export function requestMetrics(metrics: ApiServerMetrics, served: (info: Request
       if (longRunning) metrics.longRunning.dec(routeOf(labelsOf(request, url, info)));
       const code = String(status);
       const l = labels;
-      metrics.requestTotal.add(l.verb, l.dry_run, l.group, l.version, l.resource, l.subresource, l.scope, l.component, code);
-      metrics.requestDuration.record(seconds, l.verb, l.dry_run, l.group, l.version, l.resource, l.subresource, l.scope, l.component);
+      // The label values in the metrics' label order, joined once: the counter's key is the histogram's plus the code.
+      const values = [l.verb, l.dry_run, l.group, l.version, l.resource, l.subresource, l.scope, l.component];
+      const key = values.join('\u0000');
+      metrics.requestDuration.recordKeyed(key, seconds, values);
+      metrics.requestTotal.addKeyed(`${key}\u0000${code}`, [...values, code]);
       if ((l.verb === 'GET' || l.verb === 'LIST') && info && bytes !== undefined) {
         metrics.responseSizes.record(bytes, l.verb, l.group, l.version, l.resource, l.subresource, l.scope, l.component);
       }

@@ -4,6 +4,8 @@ import { Counter, type CounterConfiguration } from 'prom-client';
 export type TalliedCounter<L extends string> = Counter<L> & {
   /** Adds 1 to the series of these label values (in the counter's label order). */
   add(...values: string[]): void;
+  /** `add` with the values' key already made (`values.join('\u0000')`), for callers that key several metrics alike. */
+  addKeyed(key: string, values: string[]): void;
 };
 
 /**
@@ -25,12 +27,13 @@ export function talliedCounter<L extends string>(configuration: CounterConfigura
       }
     },
   });
+  const addKeyed = (key: string, values: string[]) => {
+    const entry = pending.get(key);
+    if (entry) entry.n++;
+    else pending.set(key, { values, n: 1 });
+  };
   return Object.assign(counter, {
-    add(...values: string[]) {
-      const key = values.join('\u0000');
-      const entry = pending.get(key);
-      if (entry) entry.n++;
-      else pending.set(key, { values, n: 1 });
-    },
+    add: (...values: string[]) => addKeyed(values.join('\u0000'), values),
+    addKeyed,
   });
 }
