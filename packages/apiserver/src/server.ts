@@ -256,7 +256,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const served = (info: RequestInfo) => {
     const entry = registry.lookup(info.group, info.version, info.resource);
     if (!entry || !info.subresource) return !!entry;
-    return info.subresource in entry.info.subresources || `${info.resource}/${info.subresource}` in special;
+    return Object.hasOwn(entry.info.subresources, info.subresource) || Object.hasOwn(special, `${info.resource}/${info.subresource}`);
   };
   /** The format errors are written in: what the client accepts, JSON when that cannot be told. */
   const errorFormat = (accept: string | undefined): ResponseFormat | undefined => {

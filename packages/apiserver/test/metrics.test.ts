@@ -77,9 +77,11 @@ describe('/metrics', () => {
     h = await startHarness();
     for (let i = 0; i < 5; i++) await h.req('GET', `/api/v1/invented${i}`);
     await h.req('GET', '/api/v1/namespaces/default/configmaps/a/nosuchsub');
+    await h.req('GET', '/api/v1/namespaces/default/configmaps/a/constructor');
     const text = await (await h.server.fetch(new Request('http://kapi.test/metrics'))).text();
     expect(text).not.toContain('invented');
     expect(text).not.toContain('nosuchsub');
+    expect(text).not.toContain('constructor');
   });
 
   it('counts watch events and open watchers, and the watch when it ends', async () => {
