@@ -6,6 +6,7 @@ import { terminated } from '../metrics/termination.js';
 import { DEFAULT_MAX_RESOURCE_WRITE_BYTES, limitBody, tooLarge, withBody } from './body-limit.js';
 import { createInFlightLimiter, DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, DEFAULT_MAX_REQUESTS_INFLIGHT, isMutating, tooManyRequests } from './inflight.js';
 import { requestFacts } from './long-running.js';
+import { createWatermark } from './watermark.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, requestDeadline, timedOut } from './timeout.js';
 
 /** kube-apiserver's request limits; every one is optional and defaults to kube's default. 0 turns a limit off. */
@@ -77,13 +78,10 @@ export function maxInFlight(limits: RequestLimits = {}, metrics?: InFlightMetric
     limits.maxRequestsInflight ?? DEFAULT_MAX_REQUESTS_INFLIGHT,
     limits.maxMutatingRequestsInflight ?? DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT,
   );
-  // apiserver_current_inflight_requests: the most requests in flight since the previous scrape, by kind.
-  const peak = { ...limiter.inFlight };
+  // apiserver_current_inflight_requests: the most requests in flight within the last second, by kind.
+  const peak = { readOnly: createWatermark(), mutating: createWatermark() };
   metrics?.onCollect(() => {
-    for (const kind of ['readOnly', 'mutating'] as const) {
-      metrics.currentInflight.set({ request_kind: kind }, peak[kind]);
-      peak[kind] = limiter.inFlight[kind];
-    }
+    for (const kind of ['readOnly', 'mutating'] as const) metrics.currentInflight.set({ request_kind: kind }, peak[kind].read(limiter.inFlight[kind]));
   });
   return async (c, next) => {
     if (requestFacts(c).longRunning) return next();
@@ -95,7 +93,7 @@ export function maxInFlight(limits: RequestLimits = {}, metrics?: InFlightMetric
       return terminated(errorResponse(tooManyRequests()));
     }
     const kind = mutating ? 'mutating' : 'readOnly';
-    if (limiter.inFlight[kind] > peak[kind]) peak[kind] = limiter.inFlight[kind];
+    peak[kind].observe(limiter.inFlight[kind]);
     try {
       await next();
     } finally {
