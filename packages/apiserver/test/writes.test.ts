@@ -102,6 +102,9 @@ describe('dry run of every write', () => {
     expect(after.body.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
     expect((await h.req('GET', `${CM}/new`)).status).toBe(404);
     expect((await h.req('PUT', `${CM}/dr?dryRun=Some`, created)).status).toBe(400);
+    // Reads have no dryRun option: kube ignores the parameter there.
+    expect((await h.req('GET', `${CM}/dr?dryRun=Some`)).status).toBe(200);
+    expect((await h.req('GET', `${CM}?dryRun=x`)).status).toBe(200);
   });
 });
 

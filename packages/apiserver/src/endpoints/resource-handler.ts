@@ -97,15 +97,16 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
     // POST goes to a collection; on an object only to a subresource (pods/NAME/eviction).
     if (info.verb === 'create' && info.name && !info.subresource) throw newMethodNotSupported(gr, 'POST');
 
+    const readVerb = info.verb === 'get' || info.verb === 'list' || info.verb === 'watch';
     const ctx: RequestContext = {
       entry,
       namespace: namespaced ? info.namespace : '',
       user,
-      dryRun: parseDryRun(query),
+      // Reads take no dryRun (kube's GetOptions and ListOptions have none, so the parameter is ignored there).
+      dryRun: readVerb ? false : parseDryRun(query),
       subresource: info.subresource,
       warnings: [],
     };
-    const readVerb = info.verb === 'get' || info.verb === 'list' || info.verb === 'watch';
     const metadata = !info.subresource && readVerb ? (info.verb === 'list' ? 'list' : 'object') : undefined;
     const format = negotiateResponse(request.headers.get('accept'), deps.media, { table: readVerb, metadata });
     const scope = createScope({ request, info, entry, ctx, store, query, format, features, authorizer: deps.authorizer, metrics: deps.metrics });
