@@ -14,7 +14,8 @@ describe('resource request dispatch', () => {
       ['POST', '/api/v1/namespaces/default/configmaps/x', 405], // POST goes to the collection
       ['GET', '/apis/authorization.k8s.io/v1/subjectaccessreviews', 405], // create-only virtual resource
       ['GET', '/apis/nope.example.com/v1/things', 404],
-      ['GET', '/api/v1/namespaces/default/configmaps?dryRun=Some', 400],
+      ['POST', '/api/v1/namespaces/default/configmaps?dryRun=Some', 400], // a write's dryRun is All or nothing
+      ['GET', '/api/v1/namespaces/default/configmaps?dryRun=Some', 200], // reads have no dryRun (kube ignores it)
     ];
     for (const [method, path, code] of cases) {
       const res = await h.req(method, path, method === 'POST' ? { metadata: { name: 'x' } } : undefined);
