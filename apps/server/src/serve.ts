@@ -1,6 +1,7 @@
 import { createAdaptorServer, type Http2Bindings, type HttpBindings } from '@hono/node-server';
 import { isLongRunning } from '@kapi/apiserver';
 import { answerClientErrors, MAX_HEADER_BYTES, TLS12_CIPHERS } from './limits.js';
+import { addResponseHeader, HeaderedResponse } from './response-headers.js';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -181,7 +182,7 @@ async function listen(options: StartServerOptions, scheme: 'http' | 'https', por
       ...verifiedClient(env.incoming?.socket),
       remoteAddress: env.incoming?.socket?.remoteAddress,
       remotePort: env.incoming?.socket?.remotePort,
-      setResponseHeader: (name, value) => void env.outgoing?.setHeader(name, value),
+      setResponseHeader: (name, value) => addResponseHeader(env.outgoing, name, value),
     });
   const tls = options.tls;
   const clientAuth = tls?.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: false } : {};
@@ -190,9 +191,17 @@ async function listen(options: StartServerOptions, scheme: 'http' | 'https', por
       ? createAdaptorServer({
           fetch,
           createServer: createHttpsServer,
-          serverOptions: { cert: tls!.cert, key: tls!.key, minVersion: 'TLSv1.2', ciphers: TLS12_CIPHERS, maxHeaderSize: MAX_HEADER_BYTES, ...clientAuth },
+          serverOptions: {
+            cert: tls!.cert,
+            key: tls!.key,
+            minVersion: 'TLSv1.2',
+            ciphers: TLS12_CIPHERS,
+            maxHeaderSize: MAX_HEADER_BYTES,
+            ServerResponse: HeaderedResponse,
+            ...clientAuth,
+          },
         })
-      : createAdaptorServer({ fetch, createServer: createHttpServer, serverOptions: { maxHeaderSize: MAX_HEADER_BYTES } })
+      : createAdaptorServer({ fetch, createServer: createHttpServer, serverOptions: { maxHeaderSize: MAX_HEADER_BYTES, ServerResponse: HeaderedResponse } })
   ) as Server;
   answerClientErrors(server);
 

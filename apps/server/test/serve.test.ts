@@ -54,6 +54,7 @@ function fakeApiServer() {
 interface Reply {
   status: number;
   headers: IncomingMessage['headers'];
+  rawHeaders: string[];
   body: string;
   socket: Socket;
 }
@@ -65,7 +66,7 @@ function get(url: string, options: { ca?: string; agent?: Agent; servername?: st
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body, socket: req.socket as Socket }));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, rawHeaders: res.rawHeaders, body, socket: req.socket as Socket }));
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -114,6 +115,48 @@ describe('startServer', () => {
 
     await server.close();
     expect(events.at(-1)).toBe('stop');
+  });
+
+  it('adds the headers the ApiServer sets for an answer to every kind of response, once', async () => {
+    const answers: Record<string, () => Response> = {
+      '/plain': () => new Response('plain', { headers: { 'Content-Type': 'text/plain', 'X-Kind': 'plain' } }),
+      '/headers': () => new Response('headers', { headers: new Headers({ 'content-type': 'text/plain', 'x-kind': 'headers' }) }),
+      '/bare': () => new Response('bare'),
+      '/empty': () => new Response(null, { status: 204, headers: { 'X-Kind': 'empty' } }),
+      '/stream': () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode('streamed'));
+              controller.close();
+            },
+          }),
+          { headers: { 'Content-Type': 'text/plain', 'X-Kind': 'stream' } },
+        ),
+    };
+    const api: ServedApi = {
+      async start() {},
+      async stop() {},
+      fetch(req, env) {
+        const path = new URL(req.url).pathname;
+        env?.setResponseHeader?.('Audit-Id', `id${path.replace('/', '-')}`);
+        return answers[path]?.() ?? new Response('?', { status: 404 });
+      },
+    };
+    const { server } = await start(api, { insecurePort: 'ephemeral' });
+    for (const base of [server.urls.http!, server.urls.https!]) {
+      for (const path of Object.keys(answers)) {
+        const reply = await get(`${base}${path}`, { ca: tls.ca });
+        expect([path, reply.status, reply.headers['audit-id'], reply.rawHeaders.filter((h) => h.toLowerCase() === 'audit-id').length]).toEqual([
+          path,
+          path === '/empty' ? 204 : 200,
+          `id-${path.slice(1)}`,
+          1,
+        ]);
+        if (path !== '/bare') expect(reply.headers['x-kind']).toBe(path.slice(1));
+        expect(reply.body).toBe(path === '/empty' ? '' : path.slice(1) === 'stream' ? 'streamed' : path.slice(1));
+      }
+    }
   });
 
   it('refuses clients that do not trust the CA', async () => {

@@ -16,13 +16,12 @@ import { withBuiltinStrategies } from './builtin-strategies.js';
 import { createDiscoveryRoutes } from './endpoints/discovery-routes.js';
 import { createHealthRoutes, serverHealthChecks } from './endpoints/health.js';
 import { createOpenAPIRoutes } from './endpoints/openapi-routes.js';
-import { requestAuditId, withAuditId } from './endpoints/audit-id.js';
-import { retryAfterWhen } from './endpoints/retry-after.js';
+import { requestAuditId } from './endpoints/audit-id.js';
+import { requestEntry } from './endpoints/entry.js';
 import type { LogSink } from './logging/types.js';
 import { createMetricsRoute } from './endpoints/metrics-route.js';
 import { collectCacheState, groupResource } from './metrics/collectors.js';
 import { createApiServerMetrics, instrumentedStorage, requestMetrics, type ApiServerMetrics } from './metrics/index.js';
-import { observeRequests } from './endpoints/observe.js';
 import { httpLog } from './logging/httplog.js';
 import { offeredMediaTypes } from './endpoints/media/index.js';
 import { negotiateResponse, type ResponseFormat } from './endpoints/negotiate.js';
@@ -283,9 +282,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   // The filter chain in kube-apiserver's order: the audit ID and the request metrics (outermost: they see every
   // answer), audit (it records the code the client got, whoever answered), request timeout, authentication and
   // authorization, then in-flight limits (so system:masters is exempt) and the body size limit.
-  app.use('*', withAuditId());
-  app.use('*', observeRequests([requestMetrics(metrics, served), httpLog(log)]));
-  app.use('*', retryAfterWhen(() => refusing));
+  app.use('*', requestEntry([requestMetrics(metrics, served), httpLog(log)], () => refusing));
   app.use('*', auditLog(options.audit, options.auditPolicy, metrics));
   app.use('*', requestTimeout(options.limits));
   // Every request, discovery and health included, is authenticated then authorized before any route reads it.

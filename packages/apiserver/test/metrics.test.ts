@@ -73,6 +73,33 @@ describe('/metrics', () => {
     expect(await value(h, 'apiserver_response_sizes', { ...cm, verb: 'LIST', scope: 'cluster' }, '_sum')).toBeGreaterThan(50);
   });
 
+  it('labels each request by its own verb, dry run and code when the same path repeats', async () => {
+    h = await startHarness();
+    const path = '/api/v1/namespaces/default/configmaps';
+    await h.req('POST', path, configMap('a'));
+    await h.req('POST', path, configMap('a'));
+    await h.req('POST', `${path}?dryRun=All`, configMap('b'));
+    await h.req('POST', `${path}?dryRun=bogus`, configMap('c'));
+    await h.req('POST', `${path}?dryRun=All&dryRun=All`, configMap('d'));
+    const object = `${path}/a`;
+    await h.req('PATCH', object, { data: { m: '1' } }, { 'content-type': 'application/merge-patch+json' });
+    await h.req('PATCH', `${object}?fieldManager=x`, '{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}', { 'content-type': 'application/apply-patch+yaml; charset=utf-8' });
+    await h.req('PATCH', object, { data: { m: '2' } }, { 'content-type': 'application/merge-patch+json' });
+    for (let i = 0; i < 3; i++) await h.req('GET', object);
+    await h.req('HEAD', object);
+    const total = (labels: Record<string, string>) => value(h!, 'apiserver_request_total', labels);
+    expect(await total({ ...cm, verb: 'POST', dry_run: '', scope: 'resource', code: '201' })).toBe(1);
+    expect(await total({ ...cm, verb: 'POST', dry_run: '', scope: 'resource', code: '409' })).toBe(1);
+    expect(await total({ ...cm, verb: 'POST', dry_run: 'All', scope: 'resource', code: '201' })).toBe(2);
+    expect(await total({ ...cm, verb: 'POST', dry_run: 'invalid', scope: 'resource', code: '400' })).toBe(1);
+    expect(await total({ ...cm, verb: 'PATCH', dry_run: '', scope: 'resource', code: '200' })).toBe(2);
+    expect(await total({ ...cm, verb: 'APPLY', dry_run: '', scope: 'resource', code: '200' })).toBe(1);
+    expect(await total({ ...cm, verb: 'GET', dry_run: '', scope: 'resource', code: '200' })).toBe(4);
+    expect(await value(h, 'apiserver_request_duration_seconds', { ...cm, verb: 'GET', scope: 'resource' }, '_count')).toBe(4);
+    expect(await value(h, 'apiserver_response_sizes', { ...cm, verb: 'GET', scope: 'resource' }, '_count')).toBe(4);
+    expect(await value(h, 'apiserver_response_sizes', { ...cm, verb: 'PATCH', scope: 'resource' }, '_count')).toBeUndefined();
+  });
+
   it('does not grow label sets for resources the server does not serve', async () => {
     h = await startHarness();
     for (let i = 0; i < 5; i++) await h.req('GET', `/api/v1/invented${i}`);

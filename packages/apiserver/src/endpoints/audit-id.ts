@@ -18,7 +18,7 @@ export function requestAuditId(c: Context): string {
  * and its `Audit-Id` response header carry, whether or not an audit log is written.
  */
 export function withAuditId(): MiddlewareHandler {
-  return async (c, next) => {
+  return (c, next) => {
     const id = auditIdFrom(c.req.raw.headers);
     c.set('auditID' as never, id as never);
     // A transport that writes the response itself adds the header there, which spares rebuilding the Response.
@@ -27,11 +27,12 @@ export function withAuditId(): MiddlewareHandler {
       transport.setResponseHeader('Audit-Id', id);
       return next();
     }
-    await next();
-    try {
-      c.res.headers.set('Audit-Id', id);
-    } catch {
-      // immutable headers (a fetched response)
-    }
+    return next().then(() => {
+      try {
+        c.res.headers.set('Audit-Id', id);
+      } catch {
+        // immutable headers (a fetched response)
+      }
+    });
   };
 }

@@ -14,7 +14,7 @@ export interface ObservedRequest {
   longRunning: boolean;
   auditID: string;
   /** The client's address and port, when the transport gave them. */
-  remote: string | undefined;
+  readonly remote: string | undefined;
 }
 
 /** How a request ended. */
@@ -36,6 +36,19 @@ export interface RequestObserver {
   finished(request: ObservedRequest, outcome: RequestOutcome): void;
 }
 
+interface TransportEnv {
+  remoteAddress?: string;
+  remotePort?: number;
+  incoming?: { socket?: { remoteAddress?: string; remotePort?: number } };
+}
+
+/** The client's `address:port` (`[v6]:port`) as the transport gave it. */
+function remoteOf(env: TransportEnv | undefined): string | undefined {
+  const address = env?.remoteAddress ?? env?.incoming?.socket?.remoteAddress;
+  const port = env?.remotePort ?? env?.incoming?.socket?.remotePort;
+  return address ? (port ? `${address.includes(':') ? `[${address}]` : address}:${port}` : address) : undefined;
+}
+
 /**
  * The outermost filter after the audit ID (kube's WithLogging and the route instrumentation in one place): times
  * each request to its last byte and tells the observers how it ended. A streamed body (a watch, a list sent in
@@ -46,16 +59,17 @@ export function observeRequests(observers: readonly RequestObserver[]): Middlewa
     const started = performance.now();
     const request = c.req.raw;
     const { url, info, longRunning } = requestFacts(c);
-    const env = c.env as { remoteAddress?: string; remotePort?: number; incoming?: { socket?: { remoteAddress?: string; remotePort?: number } } } | undefined;
-    const address = env?.remoteAddress ?? env?.incoming?.socket?.remoteAddress;
-    const port = env?.remotePort ?? env?.incoming?.socket?.remotePort;
+    const env = c.env as TransportEnv | undefined;
     const observed: ObservedRequest = {
       request,
       url,
       info,
       longRunning,
       auditID: requestAuditId(c),
-      remote: address ? (port ? `${address.includes(':') ? `[${address}]` : address}:${port}` : address) : undefined,
+      // Read when an observer asks (the HTTP log, at -v=3), not on every request.
+      get remote() {
+        return remoteOf(env);
+      },
     };
     if (observed.longRunning) for (const o of observers) o.started?.(observed);
     let res: Response;
@@ -70,7 +84,7 @@ export function observeRequests(observers: readonly RequestObserver[]): Middlewa
       const outcome = { status, bytes, seconds: (performance.now() - started) / 1000, terminated: status !== 500 && isTermination(res) };
       for (const o of observers) o.finished(observed, outcome);
     }
-    const streamed = observed.longRunning || (observed.info !== undefined && request.method === 'GET');
+    const streamed = observed.longRunning || (observed.info !== undefined && (request.method === 'GET' || request.method === 'HEAD'));
     const length = streamed ? contentLengthOf(res) : undefined;
     if (streamed && length === undefined && res.body) c.res = new Response(onBodyEnd(res.body, (bytes) => finish(res.status, bytes)), res);
     else finish(res.status, length);

@@ -11,13 +11,15 @@ const EXEMPT_PREFIXES = ['/readyz', '/livez', '/healthz', '/metrics'];
  * message, while the requests already in flight finish.
  */
 export function retryAfterWhen(active: () => boolean): MiddlewareHandler {
-  return async (c, next) => {
+  return (c, next) => {
     if (!active()) return next();
     const path = requestFacts(c).url.pathname;
     if (EXEMPT_PREFIXES.some((p) => path.startsWith(p)) || (c.req.header('user-agent') ?? '').startsWith('kube-apiserver/')) return next();
-    return new Response('The apiserver is shutting down, please try again later.\n', {
+    // Set on the context rather than returned, so a filter this one runs inside of (requestEntry) sees it as c.res.
+    c.res = new Response('The apiserver is shutting down, please try again later.\n', {
       status: 429,
       headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Retry-After': '5', Connection: 'close' },
     });
+    return Promise.resolve();
   };
 }

@@ -24,11 +24,16 @@ function scopeOf(info: RequestInfo | undefined): string {
 }
 
 /** kube's cleanDryRun: '' without the parameter, the sorted distinct values, or `invalid` for anything but All. */
-function dryRunOf(query: URLSearchParams): string {
+export function dryRunOf(query: URLSearchParams): string {
   const values = query.getAll('dryRun');
   if (values.length === 0) return '';
   if (values.some((v) => v !== 'All')) return 'invalid';
   return 'All';
+}
+
+/** A server-side apply body (its PATCH is reported as APPLY). */
+export function isApplyPatch(contentType: string | null): boolean {
+  return contentType?.split(';')[0].trim().toLowerCase() === APPLY_CONTENT_TYPE;
 }
 
 /**
@@ -40,7 +45,7 @@ function verbOf(method: string, info: RequestInfo | undefined, scope: string, co
   if (verb === 'HEAD') verb = 'GET';
   if (verb === 'GET' && scope !== 'resource' && scope !== '') verb = 'LIST';
   if (info?.verb === 'watch') verb = 'WATCH';
-  if (verb === 'PATCH' && contentType?.split(';')[0].trim().toLowerCase() === APPLY_CONTENT_TYPE) verb = 'APPLY';
+  if (verb === 'PATCH' && isApplyPatch(contentType)) verb = 'APPLY';
   if (info && CONNECT_SUBRESOURCES.has(info.subresource)) verb = 'CONNECT';
   return VALID_VERBS.has(verb) ? verb : 'other';
 }

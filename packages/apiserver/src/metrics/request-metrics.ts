@@ -1,9 +1,20 @@
-import type { RequestObserver } from '../endpoints/observe.js';
+import type { ObservedRequest, RequestObserver } from '../endpoints/observe.js';
 import type { RequestInfo } from '../endpoints/request-info.js';
+import type { HistogramSeries } from './fast-histogram.js';
 import type { ApiServerMetrics } from './index.js';
-import { requestLabels } from './labels.js';
+import { dryRunOf, isApplyPatch, requestLabels, type RequestLabels } from './labels.js';
 
 const HEALTH_PATH = /^\/(healthz|livez|readyz)(\/|$)/;
+
+/** One route's series (its label values but the code), bound once: a request observes them without lookups. */
+interface Route {
+  labels: RequestLabels;
+  duration: HistogramSeries;
+  /** apiserver_response_sizes, for GET and LIST of resources. */
+  sizes: HistogramSeries | undefined;
+  /** apiserver_request_total by status code. */
+  total: Map<number, () => void>;
+}
 
 /**
  * kube's request metrics (MonitorRequest, RecordLongRunning, RecordRequestTermination): `apiserver_request_total`
@@ -11,9 +22,24 @@ const HEALTH_PATH = /^\/(healthz|livez|readyz)(\/|$)/;
  * `apiserver_response_sizes` for GET and LIST, `apiserver_longrunning_requests` while a watch is open, and
  * `apiserver_request_terminations_total` for refusals in self-defense. Resource requests are counted only for what
  * the server serves (`served`), so invented paths cannot grow the label sets.
+ *
+ * The series of a resource request's route are bound on its first request and found again by one key made of what
+ * its labels are computed from, so a request pays one Map lookup; the rarer non-resource requests are labelled
+ * each time (a health path's label depends on its answer).
  */
 export function requestMetrics(metrics: ApiServerMetrics, served: (info: RequestInfo) => boolean): RequestObserver {
-  const labelsOf = (request: Request, url: URL, info: RequestInfo | undefined, status?: number) =>
+  const routes = new Map<string, Route>();
+  const bindRoute = (labels: RequestLabels, resource: boolean): Route => {
+    const l = labels;
+    const values = [l.verb, l.dry_run, l.group, l.version, l.resource, l.subresource, l.scope, l.component];
+    return {
+      labels,
+      duration: metrics.requestDuration.labels(...values),
+      sizes: resource && (l.verb === 'GET' || l.verb === 'LIST') ? metrics.responseSizes.labels(l.verb, l.group, l.version, l.resource, l.subresource, l.scope, l.component) : undefined,
+      total: new Map(),
+    };
+  };
+  const labelsOf = ({ request, url, info }: ObservedRequest, status?: number) =>
     requestLabels(
       request.method,
       url,
@@ -22,27 +48,39 @@ export function requestMetrics(metrics: ApiServerMetrics, served: (info: Request
       // A health path only names a check that exists: any other answer is not labelled with the client's path.
       HEALTH_PATH.test(url.pathname) && (status === undefined || status === 200 || status === 500),
     );
-  const routeOf = ({ dry_run: _, ...route }: ReturnType<typeof labelsOf>) => route;
-  const counted = (info: RequestInfo | undefined) => !info || served(info);
+  /** The route of a request, or undefined when it is not counted (a resource the server does not serve). */
+  const routeOf = (observed: ObservedRequest, status?: number): Route | undefined => {
+    const { request, url, info } = observed;
+    if (!info) return bindRoute(labelsOf(observed, status), false);
+    if (!served(info)) return undefined;
+    // Everything the labels are computed from (labels.ts), each part cleaned to a few values: the method (Node's
+    // parser knows a fixed set), the parsed verb, the served resource, the scope's inputs, dry_run, and apply.
+    const method = request.method;
+    const dryRun = url.search === '' ? '' : dryRunOf(url.searchParams);
+    const apply = method === 'PATCH' && isApplyPatch(request.headers.get('content-type'));
+    const key = `${method} ${info.verb} ${info.group}/${info.version}/${info.resource}/${info.subresource} ${info.name === '' ? 0 : 1}${info.namespace === '' ? 0 : 1}${apply ? 1 : 0} ${dryRun}`;
+    let route = routes.get(key);
+    if (!route) routes.set(key, (route = bindRoute(labelsOf(observed), true)));
+    return route;
+  };
+  const gaugeLabels = ({ dry_run: _, ...route }: RequestLabels) => route;
   return {
-    started({ request, url, info }) {
-      if (counted(info)) metrics.longRunning.inc(routeOf(labelsOf(request, url, info)));
+    started(observed) {
+      const route = routeOf(observed);
+      if (route) metrics.longRunning.inc(gaugeLabels(route.labels));
     },
-    finished({ request, url, info, longRunning }, { status, bytes, seconds, terminated }) {
-      if (!counted(info)) return;
-      const labels = labelsOf(request, url, info, status);
-      if (longRunning) metrics.longRunning.dec(routeOf(labelsOf(request, url, info)));
-      const code = String(status);
-      const l = labels;
-      // The label values in the metrics' label order, joined once: the counter's key is the histogram's plus the code.
-      const values = [l.verb, l.dry_run, l.group, l.version, l.resource, l.subresource, l.scope, l.component];
-      const key = values.join('\u0000');
-      metrics.requestDuration.recordKeyed(key, seconds, values);
-      metrics.requestTotal.addKeyed(`${key}\u0000${code}`, [...values, code]);
-      if ((l.verb === 'GET' || l.verb === 'LIST') && info && bytes !== undefined) {
-        metrics.responseSizes.record(bytes, l.verb, l.group, l.version, l.resource, l.subresource, l.scope, l.component);
-      }
-      if (terminated) metrics.requestTerminations.add(l.verb, l.group, l.version, l.resource, l.subresource, l.scope, l.component, code);
+    finished(observed, { status, bytes, seconds, terminated }) {
+      const route = routeOf(observed, status);
+      if (!route) return;
+      const l = route.labels;
+      if (observed.longRunning) metrics.longRunning.dec(gaugeLabels(l));
+      route.duration.observe(seconds);
+      let count = route.total.get(status);
+      if (!count) route.total.set(status, (count = metrics.requestTotal.bind(l.verb, l.dry_run, l.group, l.version, l.resource, l.subresource, l.scope, l.component, String(status))));
+      count();
+      if (route.sizes && bytes !== undefined) route.sizes.observe(bytes);
+      if (terminated) metrics.requestTerminations.add(l.verb, l.group, l.version, l.resource, l.subresource, l.scope, l.component, String(status));
     },
   };
 }
+

@@ -1,5 +1,6 @@
 import type { StorageBackend } from '@kapi/storage';
 import type { MetricSet } from './definitions.js';
+import type { HistogramSeries } from './fast-histogram.js';
 
 type Metrics = Pick<MetricSet, 'etcdRequestDuration' | 'etcdRequests' | 'etcdRequestErrors'>;
 
@@ -10,13 +11,25 @@ type Metrics = Pick<MetricSet, 'etcdRequestDuration' | 'etcdRequests' | 'etcdReq
  * resource the key belongs to as kube writes a group resource (`pods`, `deployments.apps`).
  */
 export function instrumentedStorage(backend: StorageBackend, metrics: Metrics, typeOf: (key: string) => string): StorageBackend {
+  /** The bound series of an operation on a resource, found by one lookup (both have few values). */
+  const bound = new Map<string, { requests: () => void; duration: HistogramSeries }>();
+  const seriesOf = (operation: string, type: string) => {
+    const key = `${operation} ${type}`;
+    let series = bound.get(key);
+    if (!series) {
+      series = { requests: metrics.etcdRequests.bind(operation, type), duration: metrics.etcdRequestDuration.labels(operation, type) };
+      bound.set(key, series);
+    }
+    return series;
+  };
   // `started` is an argument so it is read before the call it times begins (arguments are evaluated in order).
   const timed = <T>(operation: string, key: string, started: number, call: Promise<T>): Promise<T> => {
     const done = (failed: boolean) => {
       const type = typeOf(key);
       if (failed) metrics.etcdRequestErrors.add(operation, type);
-      metrics.etcdRequests.add(operation, type);
-      metrics.etcdRequestDuration.record((performance.now() - started) / 1000, operation, type);
+      const series = seriesOf(operation, type);
+      series.requests();
+      series.duration.observe((performance.now() - started) / 1000);
     };
     return call.then(
       (value) => {

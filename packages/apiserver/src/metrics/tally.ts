@@ -6,6 +6,8 @@ export type TalliedCounter<L extends string> = Counter<L> & {
   add(...values: string[]): void;
   /** `add` with the values' key already made (`values.join('\u0000')`), for callers that key several metrics alike. */
   addKeyed(key: string, values: string[]): void;
+  /** The series of these label values, bound: each call adds 1 without looking anything up. */
+  bind(...values: string[]): () => void;
 };
 
 /**
@@ -32,8 +34,17 @@ export function talliedCounter<L extends string>(configuration: CounterConfigura
     if (entry) entry.n++;
     else pending.set(key, { values, n: 1 });
   };
+  // A bound series' entry is kept for the counter's life (collect zeroes it, never drops it), so binding is safe.
+  const bind = (...values: string[]) => {
+    const key = values.join('\u0000');
+    let entry = pending.get(key);
+    if (!entry) pending.set(key, (entry = { values, n: 0 }));
+    const bound = entry;
+    return () => void bound.n++;
+  };
   return Object.assign(counter, {
     add: (...values: string[]) => addKeyed(values.join('\u0000'), values),
     addKeyed,
+    bind,
   });
 }
