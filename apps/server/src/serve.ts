@@ -177,13 +177,7 @@ interface Listener {
 }
 
 async function listen(options: StartServerOptions, scheme: 'http' | 'https', port: ListenPort): Promise<Listener> {
-  const fetch = (request: Request, env: HttpBindings | Http2Bindings) =>
-    options.apiServer.fetch(request, {
-      ...verifiedClient(env.incoming?.socket),
-      remoteAddress: env.incoming?.socket?.remoteAddress,
-      remotePort: env.incoming?.socket?.remotePort,
-      setResponseHeader: (name, value) => addResponseHeader(env.outgoing, name, value),
-    });
+  const fetch = (request: Request, env: HttpBindings | Http2Bindings) => options.apiServer.fetch(request, new NodeFetchEnv(env));
   const tls = options.tls;
   const clientAuth = tls?.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: false } : {};
   const server = (
@@ -258,6 +252,29 @@ async function listen(options: StartServerOptions, scheme: 'http' | 'https', por
 }
 
 /** The client certificate of a TLS connection: its subject once it chained to the client CA, else why it did not. */
+/** What the ApiServer is told about a request served by Node: one shape for every request, no closures. */
+class NodeFetchEnv implements FetchEnv {
+  readonly peerCertificate?: FetchEnv['peerCertificate'];
+  readonly peerCertificateError?: string;
+  readonly remoteAddress?: string;
+  readonly remotePort?: number;
+  private readonly outgoing: unknown;
+
+  constructor(env: HttpBindings | Http2Bindings) {
+    const socket = env.incoming?.socket;
+    const client = verifiedClient(socket);
+    this.peerCertificate = client?.peerCertificate;
+    this.peerCertificateError = client?.peerCertificateError;
+    this.remoteAddress = socket?.remoteAddress;
+    this.remotePort = socket?.remotePort;
+    this.outgoing = env.outgoing;
+  }
+
+  setResponseHeader(name: string, value: string): void {
+    addResponseHeader(this.outgoing, name, value);
+  }
+}
+
 function verifiedClient(socket: unknown): FetchEnv | undefined {
   const tlsSocket = socket as Partial<TLSSocket> | undefined;
   if (typeof tlsSocket?.getPeerCertificate !== 'function') return undefined;

@@ -118,7 +118,10 @@ describe('startServer', () => {
   });
 
   it('adds the headers the ApiServer sets for an answer to every kind of response, once', async () => {
+    // One headers object for every answer of /shared: the header added for each answer must not stay on it.
+    const shared = { 'Content-Type': 'text/plain', 'X-Kind': 'shared' };
     const answers: Record<string, () => Response> = {
+      '/shared': () => new Response('shared', { headers: shared }),
       '/plain': () => new Response('plain', { headers: { 'Content-Type': 'text/plain', 'X-Kind': 'plain' } }),
       '/headers': () => new Response('headers', { headers: new Headers({ 'content-type': 'text/plain', 'x-kind': 'headers' }) }),
       '/bare': () => new Response('bare'),
@@ -157,6 +160,7 @@ describe('startServer', () => {
         expect(reply.body).toBe(path === '/empty' ? '' : path.slice(1) === 'stream' ? 'streamed' : path.slice(1));
       }
     }
+    expect(shared).toEqual({ 'Content-Type': 'text/plain', 'X-Kind': 'shared' });
   });
 
   it('refuses clients that do not trust the CA', async () => {

@@ -49,6 +49,23 @@ function remoteOf(env: TransportEnv | undefined): string | undefined {
   return address ? (port ? `${address.includes(':') ? `[${address}]` : address}:${port}` : address) : undefined;
 }
 
+/** An ObservedRequest; a class, so every request's shares one shape and the lazy `remote` is on the prototype. */
+class Observed implements ObservedRequest {
+  constructor(
+    readonly request: Request,
+    readonly url: URL,
+    readonly info: RequestInfo | undefined,
+    readonly longRunning: boolean,
+    readonly auditID: string,
+    private readonly env: TransportEnv | undefined,
+  ) {}
+
+  /** Read when an observer asks (the HTTP log, at -v=3), not on every request. */
+  get remote(): string | undefined {
+    return remoteOf(this.env);
+  }
+}
+
 /**
  * The outermost filter after the audit ID (kube's WithLogging and the route instrumentation in one place): times
  * each request to its last byte and tells the observers how it ended. A streamed body (a watch, a list sent in
@@ -59,18 +76,7 @@ export function observeRequests(observers: readonly RequestObserver[]): Middlewa
     const started = performance.now();
     const request = c.req.raw;
     const { url, info, longRunning } = requestFacts(c);
-    const env = c.env as TransportEnv | undefined;
-    const observed: ObservedRequest = {
-      request,
-      url,
-      info,
-      longRunning,
-      auditID: requestAuditId(c),
-      // Read when an observer asks (the HTTP log, at -v=3), not on every request.
-      get remote() {
-        return remoteOf(env);
-      },
-    };
+    const observed = new Observed(request, url, info, longRunning, requestAuditId(c), c.env as TransportEnv | undefined);
     if (observed.longRunning) for (const o of observers) o.started?.(observed);
     let res: Response;
     try {
