@@ -30,6 +30,7 @@ import { createEtcdBackend } from '@kapi/storage-etcd';
 import { createSqliteBackend } from '@kapi/storage-sqlite';
 import { secureDataDir } from './data-dir.js';
 import { loadEncryption } from './encryption.js';
+import { loadTracingConfig, startTracing } from './tracing.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RotatingFile } from './audit-file.js';
@@ -153,6 +154,8 @@ export function openAuditLog(config: ServerConfig, log: LogSink): { sink?: Audit
 export function createKapiApiServer(config: ServerConfig, log: LogSink): ApiServer {
   const audit = openAuditLog(config, log);
   const encryption = loadEncryption(config.encryptionProviderConfig, log);
+  const tracing = config.tracingConfigFile ? startTracing(loadTracingConfig(config.tracingConfigFile)) : undefined;
+  if (tracing) log(0, `tracing: spans exported over OTLP gRPC (from ${config.tracingConfigFile})`);
   const storage = createStorage(config, log);
   const apiServer = createApiServer({
     storage,
@@ -173,15 +176,20 @@ export function createKapiApiServer(config: ServerConfig, log: LogSink): ApiServ
     audit: audit.sink,
     auditPolicy: audit.policy,
     compactionIntervalMs: config.etcdCompactionIntervalMs,
+    tracerProvider: tracing?.provider,
   });
   return {
     ...apiServer,
     async start() {
+      // Spans are made from the first request served on: the tracing SDK is loaded before.
+      await tracing?.ready;
       await startRacingPeers(apiServer);
     },
     async stop() {
       await apiServer.stop();
       await audit.close();
+      // Spans still batched are sent before the process exits.
+      await tracing?.shutdown().catch(() => {});
     },
   };
 }

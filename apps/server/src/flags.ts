@@ -52,6 +52,8 @@ export interface ServerConfig {
   clientCaFile?: string;
   /** `--token-auth-file`: kube's static token CSV. */
   tokenAuthFile?: string;
+  /** `--tracing-config-file`: kube's TracingConfiguration (absolute path); tracing is off without it. */
+  tracingConfigFile?: string;
   /** `--anonymous-auth`: requests without credentials run as system:anonymous (default true). */
   anonymousAuth: boolean;
   /** Both or neither; neither means a self-signed certificate is generated in the data dir. */
@@ -290,6 +292,12 @@ const FLAG_DOCS: FlagDoc[] = [
     type: 'string',
     description: 'If set, the file that will be used to secure the secure port of the API server via token authentication (CSV lines: token,user,uid,"group1,group2").',
   },
+  {
+    name: 'tracing-config-file',
+    type: 'string',
+    description:
+      'File with apiserver tracing configuration (apiserver.config.k8s.io TracingConfiguration: endpoint, samplingRatePerMillion): OpenTelemetry spans exported over OTLP gRPC.',
+  },
   { name: 'v', short: 'v', type: 'Level', default: '0', description: 'number for the log level verbosity' },
   {
     name: 'write-kubeconfig',
@@ -336,6 +344,7 @@ const PARSE_OPTIONS = {
   'anonymous-auth': { type: 'string' },
   'client-ca-file': { type: 'string' },
   'token-auth-file': { type: 'string' },
+  'tracing-config-file': { type: 'string' },
   'audit-log-maxage': { type: 'string' },
   'audit-log-maxbackup': { type: 'string' },
   'audit-log-maxsize': { type: 'string' },
@@ -434,7 +443,15 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
   const auditLogMaxBackup = nonNegative('audit-log-maxbackup', '0');
   const auditLogMaxSize = nonNegative('audit-log-maxsize', '0');
   // A file flag, made absolute against the working directory; undefined when not given (or empty).
-  type FileFlag = 'audit-policy-file' | 'encryption-provider-config' | 'etcd-cafile' | 'etcd-certfile' | 'etcd-keyfile' | 'client-ca-file' | 'token-auth-file';
+  type FileFlag =
+    | 'audit-policy-file'
+    | 'encryption-provider-config'
+    | 'etcd-cafile'
+    | 'etcd-certfile'
+    | 'etcd-keyfile'
+    | 'client-ca-file'
+    | 'token-auth-file'
+    | 'tracing-config-file';
   const fileFlag = (flag: FileFlag) => (values[flag] ? resolve(cwd, values[flag]) : undefined);
   const boolFlag = (flag: 'anonymous-auth' | 'shutdown-send-retry-after', fallback: string) => {
     const text = values[flag] ?? fallback;
@@ -484,6 +501,7 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
       authorizationModes: authorizationModes as AuthorizationMode[],
       clientCaFile: fileFlag('client-ca-file'),
       tokenAuthFile: fileFlag('token-auth-file'),
+      tracingConfigFile: fileFlag('tracing-config-file'),
       anonymousAuth,
       tlsCertFile: tlsCertFile ? resolve(cwd, tlsCertFile) : undefined,
       tlsPrivateKeyFile: tlsPrivateKeyFile ? resolve(cwd, tlsPrivateKeyFile) : undefined,

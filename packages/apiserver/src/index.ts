@@ -35,6 +35,7 @@ export { createApiServerMetrics, type ApiServerMetrics, type MetricSet } from '.
 export { requestAuditId, withAuditId } from './endpoints/audit-id.js';
 export { createLogger, formatKlog, httpLog, LOGGING_FORMATS, type LogFields, type LoggerOptions, type LoggingFormat, type LogSink } from './logging/index.js';
 export { observeRequests, type ObservedRequest, type RequestObserver, type RequestOutcome } from './endpoints/observe.js';
+export { spanName, tracedStorage, withTracing, TRACER_NAME } from './tracing/index.js';
 export { toYaml } from './endpoints/media/yaml.js';
 export {
   auditAnnotate,

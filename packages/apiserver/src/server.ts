@@ -1,6 +1,7 @@
 import { newPathNotFound, type KubeObject } from '@kapi/apimachinery';
 import type { StorageBackend } from '@kapi/storage';
 import { Hono, type Context } from 'hono';
+import type { TracerProvider } from '@opentelemetry/api';
 import { startCompactor, type Compactor } from '@kapi/storage';
 import { createAdmissionChain } from './admission/chain.js';
 import { createWatchCache, type WatchCacheOptions } from './cacher/cacher.js';
@@ -22,6 +23,7 @@ import type { LogSink } from './logging/types.js';
 import { createMetricsRoute } from './endpoints/metrics-route.js';
 import { collectCacheState, groupResource } from './metrics/collectors.js';
 import { createApiServerMetrics, instrumentedStorage, requestMetrics, type ApiServerMetrics } from './metrics/index.js';
+import { tracedStorage, withTracing } from './tracing/index.js';
 import { httpLog } from './logging/httplog.js';
 import { offeredMediaTypes } from './endpoints/media/index.js';
 import { negotiateResponse, type ResponseFormat } from './endpoints/negotiate.js';
@@ -90,6 +92,12 @@ export interface ApiServerOptions {
    * compaction): a flood of big updates cannot fill the disk between compaction rounds.
    */
   storageHistoryBytes?: number;
+  /**
+   * kube's `--tracing-config-file`: an OpenTelemetry TracerProvider makes a span of every request (after
+   * authentication, as kube's WithTracing) with its storage calls as children. The process needs a context manager
+   * and a propagator (NodeTracerProvider.register() installs both). Default none: no spans, no cost.
+   */
+  tracerProvider?: TracerProvider;
   /** Watch cache tuning (history size, bookmark interval, per-watcher buffer, ...); kube's defaults otherwise. */
   watchCache?: WatchCacheOptions;
   /**
@@ -155,7 +163,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   // Storage metrics wrap the backend the rest of the server sees, so every read and write is timed (etcd_request_*).
   const metrics = createApiServerMetrics();
   const resourceByPrefix = new Map(registry.entries.map((e) => [e.keyPrefix, groupResource(e)]));
-  options = { ...options, storage: instrumentedStorage(options.storage, metrics, (key) => byKeyPrefix(resourceByPrefix, key) ?? '') };
+  const resourceOf = (key: string) => byKeyPrefix(resourceByPrefix, key) ?? '';
+  options = { ...options, storage: instrumentedStorage(options.storage, metrics, resourceOf) };
+  if (options.tracerProvider) options = { ...options, storage: tracedStorage(options.storage, options.tracerProvider, resourceOf) };
   let ready = false;
   let stopping = false;
   let refusing = false;
@@ -296,6 +306,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
     await next();
   });
+  // kube's WithTracing sits right inside authentication: it knows whose trace context to trust.
+  if (options.tracerProvider) app.use('*', withTracing(options.tracerProvider));
   app.use('*', maxInFlight(options.limits, metrics));
   app.use('*', memoryBudget(options.limits?.maxHeapBytes));
   app.use('*', maxBodySize(options.limits));

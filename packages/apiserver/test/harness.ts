@@ -26,7 +26,7 @@ export interface Harness {
  */
 export async function startHarness(
   featureGates: Record<string, boolean> = {},
-  options: Partial<Pick<ApiServerOptions, 'log' | 'limits' | 'audit' | 'auditPolicy' | 'watchCache' | 'storageHistoryBytes' | 'compactionIntervalMs' | 'storage' | 'plugins' | 'admission' | 'encryption'>> = {},
+  options: Partial<Pick<ApiServerOptions, 'log' | 'tracerProvider' | 'authenticators' | 'limits' | 'audit' | 'auditPolicy' | 'watchCache' | 'storageHistoryBytes' | 'compactionIntervalMs' | 'storage' | 'plugins' | 'admission' | 'encryption'>> = {},
 ): Promise<Harness> {
   const storage = options.storage ?? createMemoryBackend();
   const server = createApiServer({ plugins: ALL_GROUPS.map((g) => groupPlugin(g)), featureGates, ...options, storage });
