@@ -199,13 +199,16 @@ async function listen(options: StartServerOptions, scheme: 'http' | 'https', por
   ) as Server;
   answerClientErrors(server);
 
-  // Requests in flight, and whether each is long-running (a watch): those never finish on their own.
-  const inFlight = new Map<ServerResponse, boolean>();
+  // Requests in flight. Whether one is long-running (a watch, which never finishes on its own) matters only while
+  // shutting down, so it is worked out then, once per request, rather than for every request served.
+  const inFlight = new Map<ServerResponse, { req: IncomingMessage; longRunning?: boolean }>();
+  const longRunning = (entry: { req: IncomingMessage; longRunning?: boolean }) =>
+    (entry.longRunning ??= isLongRunning(entry.req.method ?? 'GET', new URL(entry.req.url ?? '/', 'http://localhost')));
   let shuttingDown = false;
   const drainWaiters = new Set<() => void>();
-  const isDrained = () => [...inFlight.values()].every((longRunning) => longRunning);
+  const isDrained = () => [...inFlight.values()].every(longRunning);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    inFlight.set(res, isLongRunning(req.method ?? 'GET', new URL(req.url ?? '/', 'http://localhost')));
+    inFlight.set(res, { req });
     if (shuttingDown) res.shouldKeepAlive = false;
     res.once('close', () => {
       inFlight.delete(res);
@@ -243,7 +246,7 @@ async function listen(options: StartServerOptions, scheme: 'http' | 'https', por
           clearTimeout(timer);
           done();
         });
-        if (cutWatches) for (const [res, longRunning] of inFlight) if (longRunning) res.destroy();
+        if (cutWatches) for (const [res, entry] of inFlight) if (longRunning(entry)) res.destroy();
         server.closeIdleConnections();
         const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
         timer.unref();
