@@ -47,17 +47,13 @@ export class FastHistogram<L extends string = string> {
     this.add(this.seriesOf(values), value);
   }
 
-  /** `record` with the values' key already made (`values.join('\u0000')`), for callers that key several metrics alike. */
-  recordKeyed(key: string, value: number, values: string[]): void {
-    this.add(this.seriesOf(values, key), value);
-  }
-
   /** Observes `value` in the series of the label values given as an object (prom-client's call shape). */
   observe(labels: Partial<Record<L, string>>, value: number): void {
     this.add(this.seriesOf(this.labelNames.map((name) => labels[name] ?? '')), value);
   }
 
-  private seriesOf(values: string[], key = values.join('\u0000')): Series {
+  private seriesOf(values: string[]): Series {
+    const key = values.join('\u0000');
     let series = this.series.get(key);
     if (!series) {
       const labels = Object.fromEntries(this.labelNames.map((name, i) => [name, values[i] ?? '']));

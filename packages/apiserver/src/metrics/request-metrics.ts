@@ -83,4 +83,3 @@ export function requestMetrics(metrics: ApiServerMetrics, served: (info: Request
     },
   };
 }
-

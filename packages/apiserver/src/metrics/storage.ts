@@ -1,6 +1,7 @@
 import type { StorageBackend } from '@kapi/storage';
 import type { MetricSet } from './definitions.js';
 import type { HistogramSeries } from './fast-histogram.js';
+import { observedStorage } from '../storage/observed.js';
 
 type Metrics = Pick<MetricSet, 'etcdRequestDuration' | 'etcdRequests' | 'etcdRequestErrors'>;
 
@@ -22,38 +23,14 @@ export function instrumentedStorage(backend: StorageBackend, metrics: Metrics, t
     }
     return series;
   };
-  // `started` is an argument so it is read before the call it times begins (arguments are evaluated in order).
-  const timed = <T>(operation: string, key: string, started: number, call: Promise<T>): Promise<T> => {
-    const done = (failed: boolean) => {
+  return observedStorage(backend, (operation, key) => {
+    const started = performance.now();
+    return (failed) => {
       const type = typeOf(key);
       if (failed) metrics.etcdRequestErrors.add(operation, type);
       const series = seriesOf(operation, type);
       series.requests();
       series.duration.observe((performance.now() - started) / 1000);
     };
-    return call.then(
-      (value) => {
-        done(false);
-        return value;
-      },
-      (err: unknown) => {
-        done(true);
-        throw err;
-      },
-    );
-  };
-  return {
-    currentRevision: () => backend.currentRevision(),
-    get: (key, options) => timed('get', key, performance.now(), backend.get(key, options)),
-    list: (options) => timed('list', options.prefix, performance.now(), backend.list(options)),
-    count: (prefix) => timed('listWithCount', prefix, performance.now(), backend.count(prefix)),
-    create: (key, value) => timed('create', key, performance.now(), backend.create(key, value)),
-    update: (key, value, expected) => timed('update', key, performance.now(), backend.update(key, value, expected)),
-    delete: (key, expected) => timed('delete', key, performance.now(), backend.delete(key, expected)),
-    watch: (options, handlers) => backend.watch(options, handlers),
-    compact: (revision) => backend.compact(revision),
-    compactedRevision: () => backend.compactedRevision(),
-    ...(backend.sizeBytes ? { sizeBytes: () => backend.sizeBytes!() } : {}),
-    close: () => backend.close(),
-  };
+  });
 }

@@ -4,8 +4,6 @@ import { Counter, type CounterConfiguration } from 'prom-client';
 export type TalliedCounter<L extends string> = Counter<L> & {
   /** Adds 1 to the series of these label values (in the counter's label order). */
   add(...values: string[]): void;
-  /** `add` with the values' key already made (`values.join('\u0000')`), for callers that key several metrics alike. */
-  addKeyed(key: string, values: string[]): void;
   /** The series of these label values, bound: each call adds 1 without looking anything up. */
   bind(...values: string[]): () => void;
 };
@@ -29,22 +27,17 @@ export function talliedCounter<L extends string>(configuration: CounterConfigura
       }
     },
   });
-  const addKeyed = (key: string, values: string[]) => {
-    const entry = pending.get(key);
-    if (entry) entry.n++;
-    else pending.set(key, { values, n: 1 });
-  };
-  // A bound series' entry is kept for the counter's life (collect zeroes it, never drops it), so binding is safe.
-  const bind = (...values: string[]) => {
+  // An entry is kept for the counter's life (collect zeroes it, never drops it), so a bound one stays valid.
+  const entryOf = (values: string[]) => {
     const key = values.join('\u0000');
     let entry = pending.get(key);
     if (!entry) pending.set(key, (entry = { values, n: 0 }));
-    const bound = entry;
-    return () => void bound.n++;
+    return entry;
   };
-  return Object.assign(counter, {
-    add: (...values: string[]) => addKeyed(values.join('\u0000'), values),
-    addKeyed,
-    bind,
-  });
+  const add = (...values: string[]) => void entryOf(values).n++;
+  const bind = (...values: string[]) => {
+    const entry = entryOf(values);
+    return () => void entry.n++;
+  };
+  return Object.assign(counter, { add, bind });
 }

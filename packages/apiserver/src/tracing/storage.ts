@@ -1,6 +1,17 @@
 import { context, SpanKind, SpanStatusCode, type Attributes, type TracerProvider } from '@opentelemetry/api';
 import type { StorageBackend } from '@kapi/storage';
+import { observedStorage, type StorageOperation } from '../storage/observed.js';
 import { AUDIT_ID, TRACER_NAME } from './context.js';
+
+/** kube's etcd3 span names where it has them, the same pattern where it does not. */
+const SPAN_NAMES: Record<StorageOperation, string> = {
+  get: 'Get etcd3',
+  list: 'List(recursive=true) etcd3',
+  listWithCount: 'Count etcd3',
+  create: 'Create etcd3',
+  update: 'GuaranteedUpdate etcd3',
+  delete: 'Delete etcd3',
+};
 
 /**
  * The backend with a span around each request, a child of the request's span (the active context). Names follow
@@ -10,41 +21,20 @@ import { AUDIT_ID, TRACER_NAME } from './context.js';
  */
 export function tracedStorage(backend: StorageBackend, provider: TracerProvider, resourceOf: (key: string) => string): StorageBackend {
   const tracer = provider.getTracer(TRACER_NAME);
-  const traced = <T>(name: string, key: string, call: () => Promise<T>, extra: Attributes = {}): Promise<T> => {
+  return observedStorage(backend, (operation, key, list) => {
     const active = context.active();
     const auditID = active.getValue(AUDIT_ID);
-    const attributes: Attributes = { key, resource: resourceOf(key), ...extra };
+    const attributes: Attributes = { key, resource: resourceOf(key) };
+    if (list?.revision) attributes.resourceVersion = String(list.revision);
+    if (list?.limit) attributes.limit = list.limit;
     if (typeof auditID === 'string') attributes['audit-id'] = auditID;
-    const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, active);
-    return call().then(
-      (value) => {
-        span.end();
-        return value;
-      },
-      (err: unknown) => {
-        span.recordException(err as Error);
-        span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error)?.message });
-        span.end();
-        throw err;
-      },
-    );
-  };
-  return {
-    currentRevision: () => backend.currentRevision(),
-    get: (key, options) => traced('Get etcd3', key, () => backend.get(key, options)),
-    list: (options) =>
-      traced('List(recursive=true) etcd3', options.prefix, () => backend.list(options), {
-        ...(options.revision ? { resourceVersion: String(options.revision) } : {}),
-        ...(options.limit ? { limit: options.limit } : {}),
-      }),
-    count: (prefix) => traced('Count etcd3', prefix, () => backend.count(prefix)),
-    create: (key, value) => traced('Create etcd3', key, () => backend.create(key, value)),
-    update: (key, value, expected) => traced('GuaranteedUpdate etcd3', key, () => backend.update(key, value, expected)),
-    delete: (key, expected) => traced('Delete etcd3', key, () => backend.delete(key, expected)),
-    watch: (options, handlers) => backend.watch(options, handlers),
-    compact: (revision) => backend.compact(revision),
-    compactedRevision: () => backend.compactedRevision(),
-    ...(backend.sizeBytes ? { sizeBytes: () => backend.sizeBytes!() } : {}),
-    close: () => backend.close(),
-  };
+    const span = tracer.startSpan(SPAN_NAMES[operation], { kind: SpanKind.INTERNAL, attributes }, active);
+    return (failed, error) => {
+      if (failed) {
+        span.recordException(error as Error);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error)?.message });
+      }
+      span.end();
+    };
+  });
 }
