@@ -11,7 +11,7 @@ const PENDING = Symbol('kapi.pendingHeaders');
 export class HeaderedResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
   private [PENDING]?: Record<string, string>;
 
-  /** Adds `name: value` to the head when it is written (at once when it already was: then it is too late). */
+  /** Adds `name: value` to the head when it is written; nothing once the head is sent. */
   addHeader(name: string, value: string): void {
     if (this.headersSent) return;
     (this[PENDING] ??= {})[name] = value;

@@ -13,6 +13,9 @@ export interface TracingConfig {
 const API_VERSIONS = ['apiserver.config.k8s.io/v1', 'apiserver.config.k8s.io/v1beta1', 'apiserver.config.k8s.io/v1alpha1'];
 const DEFAULT_ENDPOINT = 'localhost:4317';
 
+/** The exporter's URL for an endpoint: kube's endpoints are `host:port`, plain gRPC. */
+const collectorUrl = (endpoint: string) => (endpoint.includes('://') ? endpoint : `http://${endpoint}`);
+
 /** Reads and validates the file as kube-apiserver does at start: a bad file fails the start. */
 export function loadTracingConfig(path: string): TracingConfig {
   const fail = (message: string) => new Error(`failed to read tracing config file "${path}": ${message}`);
@@ -29,7 +32,7 @@ export function loadTracingConfig(path: string): TracingConfig {
   const endpoint = doc.endpoint ?? DEFAULT_ENDPOINT;
   if (typeof endpoint !== 'string' || endpoint === '') throw fail('endpoint: Invalid value: must be a host:port string');
   try {
-    new URL(endpoint.includes('://') ? endpoint : `http://${endpoint}`);
+    new URL(collectorUrl(endpoint));
   } catch {
     throw fail(`endpoint: Invalid value: ${JSON.stringify(endpoint)}: not a valid address`);
   }
@@ -61,11 +64,10 @@ export function startTracing(config: TracingConfig): Tracing & { ready: Promise<
       import('@opentelemetry/resources'),
       import('@opentelemetry/sdk-trace-node'),
     ]);
-    const url = config.endpoint.includes('://') ? config.endpoint : `http://${config.endpoint}`;
     const provider = new sdk.NodeTracerProvider({
       resource: resourceFromAttributes({ 'service.name': 'apiserver' }),
       sampler: new sdk.ParentBasedSampler({ root: new sdk.TraceIdRatioBasedSampler(config.samplingRatePerMillion / 1_000_000) }),
-      spanProcessors: [new sdk.BatchSpanProcessor(new OTLPTraceExporter({ url }))],
+      spanProcessors: [new sdk.BatchSpanProcessor(new OTLPTraceExporter({ url: collectorUrl(config.endpoint) }))],
     });
     provider.register();
     proxy.setDelegate(provider);
