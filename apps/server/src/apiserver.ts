@@ -7,6 +7,7 @@ import { group as core } from '@kapi/api-core';
 import { group as policy } from '@kapi/api-policy';
 import { group as rbac } from '@kapi/api-rbac';
 import { group as wardle } from '@kapi/api-wardle';
+import { flowControlGroup, priorityAndFairness } from '@kapi/flowcontrol';
 import {
   alwaysAllow,
   alwaysDeny,
@@ -160,7 +161,11 @@ export function createKapiApiServer(config: ServerConfig, log: LogSink): ApiServ
   const apiServer = createApiServer({
     storage,
     encryption,
-    plugins: GROUPS.map((definition) => groupPlugin(definition)),
+    // API Priority and Fairness gates requests when on; its API group is served either way, as kube serves it.
+    plugins: [
+      ...GROUPS.map((definition) => groupPlugin(definition)),
+      config.enablePriorityAndFairness ? priorityAndFairness() : flowControlGroup(),
+    ],
     featureGates: config.featureGates,
     version: defaultVersionInfo(version),
     log,

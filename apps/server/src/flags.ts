@@ -85,6 +85,8 @@ export interface ServerConfig {
   shutdownDelayMs: number;
   /** `--shutdown-send-retry-after`: after the delay, new requests get 429 + Retry-After while in-flight ones drain. */
   shutdownSendRetryAfter: boolean;
+  /** `--enable-priority-and-fairness` (default true): API Priority and Fairness in place of the in-flight limits. */
+  enablePriorityAndFairness: boolean;
   /** `--logging-format`: klog text or JSON lines. */
   loggingFormat: LoggingFormat;
 }
@@ -175,6 +177,13 @@ const FLAG_DOCS: FlagDoc[] = [
     default: './.kapi',
     description:
       'Directory for the SQLite database of --storage-backend=sqlite (kapi.db), the generated TLS material (ca.crt, ca.key, apiserver.crt, apiserver.key) and the admin kubeconfig.',
+  },
+  {
+    name: 'enable-priority-and-fairness',
+    type: '',
+    default: 'true',
+    description:
+      'If true, replace the max-in-flight handler with an enhanced one that queues and dispatches with priority and fairness. The server concurrency (--max-requests-inflight plus --max-mutating-requests-inflight) is shared between the PriorityLevelConfigurations; FlowSchemas classify requests.',
   },
   {
     name: 'encryption-provider-config',
@@ -342,6 +351,7 @@ function formatDefault(flag: FlagDoc): string {
 const PARSE_OPTIONS = {
   // A pflag bool: `--anonymous-auth` or `--anonymous-auth=false`; parseFlags spells the bare form `=true`.
   'anonymous-auth': { type: 'string' },
+  'enable-priority-and-fairness': { type: 'string' },
   'client-ca-file': { type: 'string' },
   'token-auth-file': { type: 'string' },
   'tracing-config-file': { type: 'string' },
@@ -453,7 +463,7 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
     | 'token-auth-file'
     | 'tracing-config-file';
   const fileFlag = (flag: FileFlag) => (values[flag] ? resolve(cwd, values[flag]) : undefined);
-  const boolFlag = (flag: 'anonymous-auth' | 'shutdown-send-retry-after', fallback: string) => {
+  const boolFlag = (flag: 'anonymous-auth' | 'enable-priority-and-fairness' | 'shutdown-send-retry-after', fallback: string) => {
     const text = values[flag] ?? fallback;
     const value = parseBool(text);
     if (value === undefined) throw invalid(text, flag, `strconv.ParseBool: parsing ${JSON.stringify(text)}: invalid syntax`);
@@ -461,6 +471,7 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
   };
   const shutdownSendRetryAfter = boolFlag('shutdown-send-retry-after', 'false');
   const anonymousAuth = boolFlag('anonymous-auth', 'true');
+  const enablePriorityAndFairness = boolFlag('enable-priority-and-fairness', 'true');
   const loggingFormat = values['logging-format'] ?? 'text';
   if (!(LOGGING_FORMATS as readonly string[]).includes(loggingFormat)) {
     throw new FlagError(`logging.format: Unsupported value: ${JSON.stringify(loggingFormat)}: supported values: ${LOGGING_FORMATS.map((f) => JSON.stringify(f)).join(', ')}`);
@@ -519,6 +530,7 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
       encryptionProviderConfig: fileFlag('encryption-provider-config'),
       shutdownDelayMs,
       shutdownSendRetryAfter,
+      enablePriorityAndFairness,
       loggingFormat: loggingFormat as LoggingFormat,
     },
   };
@@ -549,7 +561,7 @@ export function parseFeatureGates(values: string[]): Record<FeatureGateName, boo
 }
 
 /** pflag bool flags, which take no value or `=<bool>`. */
-const BOOL_FLAGS = new Set(['--anonymous-auth', '--shutdown-send-retry-after']);
+const BOOL_FLAGS = new Set(['--anonymous-auth', '--enable-priority-and-fairness', '--shutdown-send-retry-after']);
 
 function parseBool(text: string): boolean | undefined {
   if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;

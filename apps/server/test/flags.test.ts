@@ -59,6 +59,7 @@ describe('parseFlags', () => {
       encryptionProviderConfig: undefined,
       shutdownDelayMs: 0,
       shutdownSendRetryAfter: false,
+      enablePriorityAndFairness: true,
       loggingFormat: 'text',
     });
   });
@@ -155,6 +156,14 @@ describe('parseFlags', () => {
     expect(failure('--anonymous-auth=maybe').message).toBe('invalid argument "maybe" for "--anonymous-auth" flag: strconv.ParseBool: parsing "maybe": invalid syntax');
     // A bool flag takes no separate value, as in pflag.
     expect(failure('--anonymous-auth', 'false').message).toMatch(/does not take any arguments/);
+  });
+
+  it('--enable-priority-and-fairness: a pflag bool, on by default as in kube 1.33', () => {
+    expect(config('--enable-priority-and-fairness=false').enablePriorityAndFairness).toBe(false);
+    expect(config('--enable-priority-and-fairness').enablePriorityAndFairness).toBe(true);
+    expect(failure('--enable-priority-and-fairness=maybe').message).toBe(
+      'invalid argument "maybe" for "--enable-priority-and-fairness" flag: strconv.ParseBool: parsing "maybe": invalid syntax',
+    );
   });
 
   it('operability flags: --logging-format (text or json), --shutdown-send-retry-after (a pflag bool)', () => {

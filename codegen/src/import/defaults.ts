@@ -36,5 +36,11 @@ export const KUBE_DEFAULTS: Record<string, Record<string, unknown>> = {
   'io.k8s.api.core.v1.RBDVolumeSource': { pool: 'rbd', user: 'admin', keyring: '/etc/ceph/keyring' },
   'io.k8s.api.core.v1.AzureDiskVolumeSource': { cachingMode: 'ReadWrite', fsType: 'ext4', readOnly: false, kind: 'Shared' },
   'io.k8s.api.core.v1.ScaleIOVolumeSource': { storageMode: 'ThinProvisioned', fsType: 'xfs' },
+  // flowcontrol v1 (SetDefaults_FlowSchemaSpec, _LimitedPriorityLevelConfiguration, _ExemptPriorityLevelConfiguration,
+  // _QueuingConfiguration); the int32 fields Go defaults when zero as well are hooks in @kapi/flowcontrol.
+  'io.k8s.api.flowcontrol.v1.FlowSchemaSpec': { matchingPrecedence: 1000 },
+  'io.k8s.api.flowcontrol.v1.LimitedPriorityLevelConfiguration': { nominalConcurrencyShares: 30, lendablePercent: 0 },
+  'io.k8s.api.flowcontrol.v1.ExemptPriorityLevelConfiguration': { nominalConcurrencyShares: 0, lendablePercent: 0 },
+  'io.k8s.api.flowcontrol.v1.QueuingConfiguration': { queues: 64, handSize: 8, queueLengthLimit: 50 },
   'io.k8s.api.rbac.v1.RoleRef': { apiGroup: 'rbac.authorization.k8s.io' },
 };

@@ -295,6 +295,31 @@ export const KUBECTL_TABLE: Record<string, KindTable> = {
   Lease: {
     printerColumns: [{ name: 'Holder', type: 'string', jsonPath: '.spec.holderIdentity' }, AGE],
   },
+  FlowSchema: {
+    printerColumns: [
+      { name: 'PriorityLevel', type: 'string', jsonPath: '.spec.priorityLevelConfiguration.name' },
+      { name: 'MatchingPrecedence', type: 'string', jsonPath: '.spec.matchingPrecedence' },
+      { name: 'DistinguisherMethod', type: 'string', jsonPath: '.spec.distinguisherMethod.type' },
+      AGE,
+      {
+        name: 'MissingPL',
+        type: 'string',
+        jsonPath: '.status.conditions[?(@.type=="Dangling")].status',
+        description: 'Whether the priority level the schema names is missing.',
+        computed: 'kubectl shows the Dangling condition\'s status, or ? when there is none.',
+      },
+    ],
+  },
+  PriorityLevelConfiguration: {
+    printerColumns: [
+      { name: 'Type', type: 'string', jsonPath: '.spec.type' },
+      { name: 'NominalConcurrencyShares', type: 'string', jsonPath: '.spec.limited.nominalConcurrencyShares' },
+      { name: 'Queues', type: 'string', jsonPath: '.spec.limited.limitResponse.queuing.queues' },
+      { name: 'HandSize', type: 'string', jsonPath: '.spec.limited.limitResponse.queuing.handSize' },
+      { name: 'QueueLengthLimit', type: 'string', jsonPath: '.spec.limited.limitResponse.queuing.queueLengthLimit' },
+      AGE,
+    ],
+  },
   // Role and ClusterRole: kubectl shows Name and Created At, the default columns.
   RoleBinding: { printerColumns: BINDING_COLUMNS },
   ClusterRoleBinding: { printerColumns: BINDING_COLUMNS },

@@ -9,6 +9,8 @@ export const KINDS: readonly string[] = [
   'io.k8s.api.policy.v1.PodDisruptionBudget',
   'io.k8s.api.policy.v1.Eviction',
   'io.k8s.api.coordination.v1.Lease',
+  'io.k8s.api.flowcontrol.v1.FlowSchema',
+  'io.k8s.api.flowcontrol.v1.PriorityLevelConfiguration',
   ...['Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'].map((k) => `io.k8s.api.rbac.v1.${k}`),
   ...['SubjectAccessReview', 'SelfSubjectAccessReview', 'LocalSubjectAccessReview', 'SelfSubjectRulesReview'].map(
     (k) => `io.k8s.api.authorization.v1.${k}`,

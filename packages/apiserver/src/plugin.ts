@@ -1,4 +1,5 @@
 import type { FieldError, GroupDefinition, KubeObject, TypeDefaulter } from '@kapi/apimachinery';
+import type { PluginHost } from './host.js';
 
 /**
  * Per-kind behaviour the generic Store calls (registry/rest.ts owns the order), after mutating admission and
@@ -43,6 +44,12 @@ export interface GroupPlugin {
    * Deployment embeds core's PodSpec), on create, update, patch and apply.
    */
   defaulters?: Record<string, TypeDefaulter>;
+  /**
+   * Hooks the plugin into the server that installs it (controllers, admission, the request gate), once, while
+   * createApiServer builds the server: its store and registry exist, nothing is served yet. A group that is only
+   * data needs none.
+   */
+  install?(host: PluginHost): void;
 }
 
 /** Wraps a generated group (`import { group } from '@kapi/api-apps'`) as a plugin. */

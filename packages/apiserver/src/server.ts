@@ -34,6 +34,11 @@ import { errorResponse } from './endpoints/respond.js';
 import { createNamespaceController } from './namespaces/controller.js';
 import { namespaceLifecycle } from './namespaces/admission.js';
 import { maxBodySize, maxInFlight, memoryBudget, requestTimeout, type RequestLimits } from './limits/index.js';
+import { gateRequests, type RequestGate } from './limits/gate.js';
+import { DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, DEFAULT_MAX_REQUESTS_INFLIGHT } from './limits/inflight.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from './limits/timeout.js';
+import type { PluginHost, ServerLimits } from './host.js';
+import { watchChanges } from './registry/informer.js';
 import type { GroupPlugin } from './plugin.js';
 import { byKeyPrefix, createResourceRegistry, type ResourceEntry } from './registry/resources.js';
 import { createStore, type RequestContext } from './registry/store.js';
@@ -222,13 +227,37 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
   const authenticators = options.authenticators ?? [];
   const startHooks: (() => Promise<void>)[] = [];
-  const host = {
+  const stopHooks: (() => void | Promise<void>)[] = [];
+  // Controllers' watches (onObjectsChange) end with the server.
+  const stopped = new AbortController();
+  let requestGate: RequestGate | undefined;
+  const limits: ServerLimits = {
+    maxRequestsInflight: options.limits?.maxRequestsInflight ?? DEFAULT_MAX_REQUESTS_INFLIGHT,
+    maxMutatingRequestsInflight: options.limits?.maxMutatingRequestsInflight ?? DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT,
+    requestTimeoutMs: options.limits?.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+  };
+  const host: PluginHost = {
     store,
     registry,
     systemUser: SYSTEM_USER,
+    log,
+    metrics,
+    limits,
     onStart: (hook: () => Promise<void>) => void startHooks.push(hook),
+    onStop: (hook) => void stopHooks.push(hook),
     addAdmission: (plugin: AdmissionPlugin) => void admissionPlugins.push(plugin),
+    setRequestGate(gate) {
+      if (requestGate) throw new Error('a request gate is already set: a server has one');
+      requestGate = gate;
+    },
+    onObjectsChange(entry, onChange) {
+      startHooks.push(async () => watchChanges(store, systemCtx(entry), onChange, stopped.signal, (message) => log(1, message)));
+    },
+    objectCount(entry) {
+      return cache.ready ? cache.collection(entry.keyPrefix).size : undefined;
+    },
   };
+  for (const plugin of options.plugins) plugin.install?.(host);
   const authorizer = unionAuthorizer(
     (options.authorizers ?? [alwaysAllow()]).map((a) => (typeof a === 'function' ? a(host) : a)),
     (name, decision) => metrics.authorizationDecisions.add(name, name.toLowerCase(), decision),
@@ -298,8 +327,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   // Every request, discovery and health included, is authenticated then authorized before any route reads it.
   app.use('*', async (c, next) => {
     try {
-      const { user, impersonatedBy } = await accessFilter(c.req.raw, c.env?.peerCertificate, c.env?.peerCertificateError);
+      const { user, impersonatedBy, attributes } = await accessFilter(c.req.raw, c.env?.peerCertificate, c.env?.peerCertificateError);
       c.set('user', user);
+      c.set('attributes' as never, attributes as never);
       if (impersonatedBy) c.set('impersonatedBy', impersonatedBy);
     } catch (err) {
       return errorResponse(err, requestLog(c), errorFormat(c.req.header('accept')));
@@ -308,7 +338,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   });
   // kube's WithTracing sits right inside authentication: it knows whose trace context to trust.
   if (options.tracerProvider) app.use('*', withTracing(options.tracerProvider));
-  app.use('*', maxInFlight(options.limits, metrics));
+  // API Priority and Fairness when a plugin gates requests, else kube's in-flight limits.
+  app.use('*', requestGate ? gateRequests(requestGate, limits.requestTimeoutMs / 4 || 15_000) : maxInFlight(options.limits, metrics));
   app.use('*', memoryBudget(options.limits?.maxHeapBytes));
   app.use('*', maxBodySize(options.limits));
   app.route('/', createHealthRoutes(healthChecks, undefined, (endpoint, name, healthy) => metrics.healthCheck(endpoint, name, healthy)));
@@ -374,6 +405,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       stopping = true;
       ready = false;
       compactor?.stop();
+      stopped.abort();
+      for (const hook of stopHooks) await hook();
       cache.stop();
       controller!.stop();
       await options.storage.close();

@@ -7,13 +7,15 @@ import { requestAttributes } from './attributes.js';
 import { authenticate } from './authenticators.js';
 import { forbiddenError } from './forbidden.js';
 import { impersonate } from './impersonation.js';
-import type { Authenticator, Authorizer, Decision, PeerCertificate } from './types.js';
+import type { AuthorizationAttributes, Authenticator, Authorizer, Decision, PeerCertificate } from './types.js';
 
 /** Who a request runs as, and who sent it when that is another user (impersonation). */
 export interface RequestUser {
   user: UserInfo;
   /** The authenticated requester, when it impersonates `user`. */
   impersonatedBy?: UserInfo;
+  /** What the request was authorized as (kube's RequestInfo with the user): API Priority and Fairness classifies by it. */
+  attributes: AuthorizationAttributes;
 }
 
 export interface AccessFilter {
@@ -68,7 +70,7 @@ export function createAccessFilter(options: {
     // kube's authorization annotations on the audit event.
     auditAnnotate('authorization.k8s.io/decision', decision.decision === 'allow' ? 'allow' : 'forbid');
     if (decision.reason) auditAnnotate('authorization.k8s.io/reason', decision.reason);
-    if (decision.decision === 'allow') return user === requester ? { user } : { user, impersonatedBy: requester };
+    if (decision.decision === 'allow') return user === requester ? { user, attributes } : { user, impersonatedBy: requester, attributes };
     if (decision.evaluationError) throw newInternalError(decision.evaluationError);
     throw forbiddenError(attributes, decision.reason);
   };

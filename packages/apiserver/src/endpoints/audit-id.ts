@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
+import { withAnswerHeaders } from './answer-headers.js';
 
 /** The client's Audit-ID when it sent a sane one (printable ASCII, at most 128 bytes), otherwise a new UUID. */
 function auditIdFrom(headers: Headers): string {
@@ -21,18 +22,6 @@ export function withAuditId(): MiddlewareHandler {
   return (c, next) => {
     const id = auditIdFrom(c.req.raw.headers);
     c.set('auditID' as never, id as never);
-    // A transport that writes the response itself adds the header there, which spares rebuilding the Response.
-    const transport = c.env as { setResponseHeader?(name: string, value: string): void } | undefined;
-    if (transport?.setResponseHeader) {
-      transport.setResponseHeader('Audit-Id', id);
-      return next();
-    }
-    return next().then(() => {
-      try {
-        c.res.headers.set('Audit-Id', id);
-      } catch {
-        // immutable headers (a fetched response)
-      }
-    });
+    return withAnswerHeaders(c, { 'Audit-Id': id }, next);
   };
 }

@@ -6,3 +6,4 @@ export { checkDecoded, checkYamlDepth, MAX_NESTING_DEPTH, MAX_YAML_ALIAS_COUNT }
 export { scanCbor } from './cbor-scan.js';
 export { DEFAULT_REQUEST_TIMEOUT_MS, parseGoDuration } from './timeout.js';
 export { memoryBudget, DEFAULT_HEAP_BUDGET_SHARE } from './memory.js';
+export { gateRequests, MAX_REQUEST_WAIT_MS, type GateDecision, type GatedRequest, type RequestGate } from './gate.js';

@@ -48,6 +48,8 @@ export function requestTimeout(limits: RequestLimits = {}): MiddlewareHandler {
     } catch (err) {
       return errorResponse(err);
     }
+    // The request gate lets a request wait for a quarter of this (kube's request wait limit).
+    c.set('deadlineMs' as never, ms as never);
     const expiry = new AbortController();
     const raw = c.req.raw;
     if (carriesBody(raw) && raw.body) c.req.raw = withBody(raw, raw.body, AbortSignal.any([raw.signal, expiry.signal]));

@@ -1,0 +1,41 @@
+import type { AuthorizerHost } from './auth/host.js';
+import type { RequestGate } from './limits/gate.js';
+import type { LogSink } from './logging/types.js';
+import type { ApiServerMetrics } from './metrics/index.js';
+import type { ResourceEntry } from './registry/resources.js';
+
+/** The request limits a server runs with, kube's defaults filled in (0: no limit). */
+export interface ServerLimits {
+  /** `--max-requests-inflight` */
+  maxRequestsInflight: number;
+  /** `--max-mutating-requests-inflight` */
+  maxMutatingRequestsInflight: number;
+  /** `--request-timeout`, in ms */
+  requestTimeoutMs: number;
+}
+
+/**
+ * What createApiServer lends a plugin that hooks into it (GroupPlugin.install): the server's store and registry,
+ * its lifecycle, its metrics and log, and the places the request path lets a plugin take part in. As
+ * apiextensions-apiserver and kube-aggregator wrap k8s.io/apiserver, extensions plug in here rather than into the
+ * core's code.
+ */
+export interface PluginHost extends AuthorizerHost {
+  log: LogSink;
+  metrics: ApiServerMetrics;
+  limits: ServerLimits;
+  /** Runs `hook` in `stop()`, before storage is closed. */
+  onStop(hook: () => void | Promise<void>): void;
+  /**
+   * Decides which requests run, wait or are turned away in place of the in-flight limits (API Priority and
+   * Fairness). One gate per server: a second call throws.
+   */
+  setRequestGate(gate: RequestGate): void;
+  /**
+   * Calls `onChange` (coalesced) whenever objects of `entry` change, on this server or another sharing its
+   * storage, from `start()` until `stop()`; and once at start.
+   */
+  onObjectsChange(entry: ResourceEntry, onChange: () => void): void;
+  /** How many objects of a resource are stored, as the watch cache counts them; undefined when not known. */
+  objectCount(entry: ResourceEntry): number | undefined;
+}

@@ -1,0 +1,73 @@
+import type { StatusError } from '@kapi/apimachinery';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { AuthorizationAttributes } from '../auth/types.js';
+import { withAnswerHeaders } from '../endpoints/answer-headers.js';
+import { errorResponse } from '../endpoints/respond.js';
+import { terminated } from '../metrics/termination.js';
+import { requestFacts } from './long-running.js';
+
+/** kube's hard limit on how long a request may wait in a queue, whatever its deadline. */
+export const MAX_REQUEST_WAIT_MS = 60_000;
+
+/** What a request gate is told of a request: kube's RequestDigest (who and what) and what its work estimate reads. */
+export interface GatedRequest {
+  /** The request as it was authorized: user, verb, resource or non-resource path. */
+  attributes: AuthorizationAttributes;
+  /** The request's query (list options of a list or watch, for its work estimate). */
+  query: URLSearchParams;
+  /** How long the request may wait for a seat before it is turned away, in ms (a quarter of its deadline, ≤ 1 min). */
+  waitLimitMs: number;
+  /** Aborts when the client goes away; made on first use (it costs), so ask only when the request must wait. */
+  signal(): AbortSignal;
+}
+
+/** A gate's answer for one request. */
+export interface GateDecision {
+  /** Headers every answer to the request carries, a rejection too (kube's `X-Kubernetes-PF-*`). */
+  headers?: Record<string, string>;
+  /** Set when the request may not run: it is answered with this error (429 with `Retry-After`). */
+  rejection?: StatusError;
+  /** Frees what the request holds: called once, when it is answered (a watch: once its stream has begun). */
+  release(): void;
+}
+
+/**
+ * What decides whether a request may run now, later or not at all: kube's WithPriorityAndFairness in place of
+ * WithMaxInFlightLimit. A plugin sets one with `host.setRequestGate`; without one the in-flight limits apply.
+ */
+export interface RequestGate {
+  admit(request: GatedRequest): GateDecision | Promise<GateDecision>;
+}
+
+/** The attributes the access filter authorized the request with (set on the context as `attributes`). */
+const contextAttributes = (c: Context) => (c.get as (key: string) => unknown)('attributes') as AuthorizationAttributes | undefined;
+
+/**
+ * The filter of a request gate, where the in-flight limits would be (after authentication, so the gate knows the
+ * user). Long-running requests other than watches are not gated (kube's APF skips them); a watch holds its seats
+ * until its stream has begun.
+ */
+export function gateRequests(gate: RequestGate, defaultWaitLimitMs: number): MiddlewareHandler {
+  return async (c, next) => {
+    const attributes = contextAttributes(c);
+    const facts = requestFacts(c);
+    if (!attributes || (facts.longRunning && attributes.verb !== 'watch')) return next();
+    const deadlineMs = (c.get as (key: string) => unknown)('deadlineMs') as number | undefined;
+    const waitLimitMs = Math.min(MAX_REQUEST_WAIT_MS, deadlineMs !== undefined ? deadlineMs / 4 : defaultWaitLimitMs);
+    const decision = await gate.admit({ attributes, query: facts.url.searchParams, waitLimitMs, signal: () => c.req.raw.signal });
+    if (decision.rejection) {
+      decision.release();
+      const res = terminated(errorResponse(decision.rejection));
+      for (const name in decision.headers) res.headers.set(name, decision.headers[name]);
+      return res;
+    }
+    const run = async () => {
+      try {
+        await next();
+      } finally {
+        decision.release();
+      }
+    };
+    return decision.headers ? withAnswerHeaders(c, decision.headers, run) : run();
+  };
+}

@@ -1,0 +1,43 @@
+import type { WatcherEvent } from '../storage/interfaces.js';
+import { ALL_OBJECTS } from './list.js';
+import type { RequestContext, Store } from './store.js';
+
+const NOTHING = new Uint8Array(0);
+/** How long a watch that ended waits before it is opened again. */
+const REWATCH_MS = 1000;
+
+/**
+ * Calls `onChange` after the objects of a resource change, whoever changed them (this server, or another on the same
+ * storage): the informer a controller inside the server needs to follow its configuration objects. It watches the
+ * resource through the Store; calls are coalesced (one per turn of the event loop however many events came), and it
+ * is called once when the watch (re)starts, since changes may have been missed. Runs until `signal` aborts.
+ */
+export function watchChanges(store: Store, ctx: RequestContext, onChange: () => void, signal: AbortSignal, log?: (message: string) => void): void {
+  let pending = false;
+  const changed = () => {
+    if (pending || signal.aborted) return;
+    pending = true;
+    setImmediate(() => {
+      pending = false;
+      if (!signal.aborted) onChange();
+    });
+  };
+  const frame = (event: WatcherEvent) => {
+    if (event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED') changed();
+    return NOTHING;
+  };
+  const run = async () => {
+    while (!signal.aborted) {
+      try {
+        const stream = await store.watch(ctx, ALL_OBJECTS, { watchList: false, frame, signal });
+        changed();
+        const reader = stream.getReader();
+        while (!(await reader.read()).done);
+      } catch (err) {
+        if (!signal.aborted) log?.(`watch of ${ctx.entry.info.plural} ended: ${(err as Error).message}`);
+      }
+      if (!signal.aborted) await new Promise((resolve) => setTimeout(resolve, REWATCH_MS).unref());
+    }
+  };
+  void run();
+}

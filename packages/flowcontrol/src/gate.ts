@@ -1,0 +1,77 @@
+import { newTooManyRequests } from '@kapi/apimachinery';
+import type { GateDecision, GatedRequest, PluginHost, RequestGate } from '@kapi/apiserver';
+import { classify, distinguisherOf, type ClassifiedSchema, type FlowConfig } from './config.js';
+import { flowHash } from './dealer.js';
+import type { Rejection, Ticket } from './queue-set.js';
+import { RetryAfterTracker } from './retry-after.js';
+import { estimateSeats } from './work-estimate.js';
+
+/** kube's message for a request APF turns away. */
+export const TOO_MANY_REQUESTS = 'Too many requests, please try again later.';
+
+export interface GateMetrics {
+  rejected(schema: ClassifiedSchema, reason: Rejection): void;
+  dispatched(schema: ClassifiedSchema): void;
+}
+
+const NOOP = () => {};
+/** An exempt request's ticket: it holds no seats. */
+const EXEMPT: Ticket = { release: NOOP };
+
+/**
+ * API Priority and Fairness as a request gate (kube's WithPriorityAndFairness): classify the request by the first
+ * FlowSchema that matches, run it at once on an exempt level, otherwise take its seats from its level's queue set,
+ * waiting in its flow's queue when they are taken. Every answer carries the UIDs of the schema and level; one turned
+ * away is 429 with a `Retry-After` that grows while its level keeps dropping requests.
+ */
+export function createGate(config: () => FlowConfig, host: Pick<PluginHost, 'registry' | 'objectCount'>, metrics?: GateMetrics): RequestGate {
+  const retryAfter = new RetryAfterTracker();
+  const objectCount = (request: GatedRequest) => {
+    const a = request.attributes;
+    const entry = host.registry.lookup(a.apiGroup, a.apiVersion, a.resource);
+    return entry ? host.objectCount(entry) : undefined;
+  };
+  const settle = (schema: ClassifiedSchema, seats: number, ticket: Ticket): GateDecision => {
+    const counts = schema.counts;
+    if (ticket.rejected) {
+      metrics?.rejected(schema, ticket.rejected);
+      retryAfter.record(schema.level.name);
+      return { headers: schema.headers, rejection: newTooManyRequests(TOO_MANY_REQUESTS, retryAfter.retryAfter(schema.level.name)), release: NOOP };
+    }
+    metrics?.dispatched(schema);
+    counts.executing++;
+    counts.executingSeats += seats;
+    let released = false;
+    return {
+      headers: schema.headers,
+      release: () => {
+        if (released) return;
+        released = true;
+        counts.executing--;
+        counts.executingSeats -= seats;
+        ticket.release();
+      },
+    };
+  };
+  return {
+    admit(request) {
+      const schema = classify(config(), request.attributes);
+      const level = schema.level;
+      if (level.exempt || !level.queueSet) return settle(schema, 0, EXEMPT);
+      const a = request.attributes;
+      const seats = a.verb === 'list' || a.verb === 'watch' ? estimateSeats(a, request.query, objectCount(request), level.maxSeats) : 1;
+      const ticket = level.queueSet.admit({
+        hash: () => flowHash(schema.name, distinguisherOf(schema, a)),
+        seats,
+        waitLimitMs: request.waitLimitMs,
+        signal: request.signal,
+      });
+      if (!(ticket instanceof Promise)) return settle(schema, seats, ticket);
+      schema.counts.waiting++;
+      return ticket.then((t) => {
+        schema.counts.waiting--;
+        return settle(schema, seats, t);
+      });
+    },
+  };
+}

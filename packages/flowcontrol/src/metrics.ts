@@ -1,0 +1,49 @@
+import type { PluginHost } from '@kapi/apiserver';
+import { Counter, Gauge } from 'prom-client';
+import type { ClassifiedSchema, FlowConfig } from './config.js';
+import type { GateMetrics } from './gate.js';
+
+/**
+ * kube's apiserver_flowcontrol_* metrics: rejections (the server's own counter, by schema, level and reason),
+ * dispatches, and, read at scrape, requests waiting and running and the levels' nominal seats.
+ */
+export function flowControlMetrics(host: Pick<PluginHost, 'metrics'>, config: () => FlowConfig): GateMetrics {
+  const { registry } = host.metrics;
+  const labelNames = ['flow_schema', 'priority_level'] as const;
+  const dispatched = new Counter({
+    name: 'apiserver_flowcontrol_dispatched_requests_total',
+    help: 'Number of requests executed by API Priority and Fairness subsystem',
+    labelNames,
+    registers: [registry],
+  });
+  const inQueue = new Gauge({ name: 'apiserver_flowcontrol_current_inqueue_requests', help: 'Number of requests currently pending in queues of the API Priority and Fairness subsystem', labelNames, registers: [registry] });
+  const executing = new Gauge({ name: 'apiserver_flowcontrol_current_executing_requests', help: 'Number of requests in initial (for a WATCH) or any (for a non-WATCH) execution stage in the API Priority and Fairness subsystem', labelNames, registers: [registry] });
+  const executingSeats = new Gauge({ name: 'apiserver_flowcontrol_current_executing_seats', help: 'Concurrency (number of seats) occupied by the currently executing (initial stage for a WATCH, any stage otherwise) requests in the API Priority and Fairness subsystem', labelNames, registers: [registry] });
+  const nominal = new Gauge({ name: 'apiserver_flowcontrol_nominal_limit_seats', help: 'Nominal number of execution seats configured for each priority level', labelNames: ['priority_level'], registers: [registry] });
+  host.metrics.onCollect(() => {
+    inQueue.reset();
+    executing.reset();
+    executingSeats.reset();
+    nominal.reset();
+    const current = config();
+    for (const schema of current.schemas) {
+      const labels = { flow_schema: schema.name, priority_level: schema.level.name };
+      inQueue.set(labels, schema.counts.waiting);
+      executing.set(labels, schema.counts.executing);
+      executingSeats.set(labels, schema.counts.executingSeats);
+    }
+    for (const level of current.levels.values()) if (!level.exempt) nominal.set({ priority_level: level.name }, level.nominalLimit);
+  });
+  // One bound child per schema and level, so counting a request does not hash its labels.
+  const children = new WeakMap<ClassifiedSchema, Counter.Internal>();
+  return {
+    dispatched(schema) {
+      let child = children.get(schema);
+      if (!child) children.set(schema, (child = dispatched.labels(schema.name, schema.level.name)));
+      child.inc();
+    },
+    rejected(schema, reason) {
+      host.metrics.flowcontrolRejected.add(schema.name, schema.level.name, reason);
+    },
+  };
+}

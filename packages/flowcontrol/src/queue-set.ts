@@ -1,0 +1,205 @@
+import { Dealer } from './dealer.js';
+
+/** How one priority level shares its seats (a Limited PriorityLevelConfiguration, after concurrency allocation). */
+export interface QueueSetConfig {
+  /** Seats the level may use at once (its nominal concurrency limit). */
+  concurrencyLimit: number;
+  /** Queues; 0 means `limitResponse.type: Reject` (no queuing: a request that does not fit is turned away). */
+  queues: number;
+  handSize: number;
+  queueLengthLimit: number;
+}
+
+/** Why a request did not run: kube's `apiserver_flowcontrol_rejected_requests_total` reasons. */
+export type Rejection = 'queue-full' | 'concurrency-limit' | 'time-out' | 'cancelled';
+
+export interface Ticket {
+  /** Undefined when the request runs; otherwise why it was turned away. */
+  rejected?: Rejection;
+  /** Gives its seats back (idempotent); a rejected ticket holds none. */
+  release(): void;
+}
+
+export interface QueueRequest {
+  /** The flow's hash (computed only when the request must queue). */
+  hash(): number;
+  seats: number;
+  waitLimitMs: number;
+  /** Made only when the request waits: a client that leaves takes its request out of the queue. */
+  signal(): AbortSignal;
+}
+
+interface Waiting {
+  seats: number;
+  /** Virtual start time (start-time fair queuing): when, in seat units served, the request's turn comes. */
+  start: number;
+  queue: Queue;
+  settle(ticket: Ticket): void;
+}
+
+class Queue {
+  readonly waiting: Waiting[] = [];
+  waitingSeats = 0;
+  executingSeats = 0;
+  /** Virtual finish time of the last request queued here. */
+  lastFinish = 0;
+}
+
+const NOOP = () => {};
+const REJECTED: Record<Rejection, Ticket> = {
+  'queue-full': { rejected: 'queue-full', release: NOOP },
+  'concurrency-limit': { rejected: 'concurrency-limit', release: NOOP },
+  'time-out': { rejected: 'time-out', release: NOOP },
+  cancelled: { rejected: 'cancelled', release: NOOP },
+};
+
+/**
+ * The queues and seats of one priority level (kube's fairqueuing/queueset): a request runs at once while the level
+ * has seats and nobody waits; otherwise its flow is shuffle-sharded to a hand of queues and it waits in the
+ * shortest, up to `queueLengthLimit`. Freed seats go to the queue whose head has the earliest virtual start time
+ * (start-time fair queuing, in seats), so every flow with waiting requests gets an equal share of seats whatever
+ * the others send. A request waits at most its wait limit (429 `time-out`), and leaves the queue when its client
+ * goes away.
+ */
+export class QueueSet {
+  private config: QueueSetConfig;
+  private queues: Queue[] = [];
+  private dealer: Dealer | undefined;
+  private virtualTime = 0;
+  executingSeats = 0;
+  executingRequests = 0;
+  waitingRequests = 0;
+
+  constructor(config: QueueSetConfig) {
+    this.config = config;
+    this.configure(config);
+  }
+
+  get concurrencyLimit(): number {
+    return this.config.concurrencyLimit;
+  }
+
+  /** Applies a new configuration: requests waiting are dealt again into the new queues, in their order. */
+  configure(config: QueueSetConfig): void {
+    const waiting = this.queues.flatMap((q) => q.waiting).sort((a, b) => a.start - b.start);
+    this.config = config;
+    this.queues = Array.from({ length: config.queues }, () => new Queue());
+    this.dealer = config.queues > 0 ? new Dealer(config.queues, Math.min(config.handSize, config.queues)) : undefined;
+    for (const request of waiting) {
+      if (this.queues.length === 0) {
+        // No queues any more (Reject): what waited is turned away.
+        this.waitingRequests--;
+        request.settle(REJECTED['concurrency-limit']);
+        continue;
+      }
+      const queue = this.queues[Math.floor(request.start) % this.queues.length];
+      request.queue = queue;
+      queue.waiting.push(request);
+      queue.waitingSeats += request.seats;
+    }
+    this.dispatch();
+  }
+
+  admit(request: QueueRequest): Ticket | Promise<Ticket> {
+    const seats = Math.max(1, Math.min(request.seats, this.config.concurrencyLimit));
+    if (this.waitingRequests === 0 && this.fits(seats)) return this.run(seats, undefined);
+    if (!this.dealer) return REJECTED['concurrency-limit'];
+    const queue = this.shortest(this.dealer.deal(request.hash()));
+    if (queue.waiting.length >= this.config.queueLengthLimit) return REJECTED['queue-full'];
+    const start = Math.max(this.virtualTime, queue.lastFinish);
+    queue.lastFinish = start + seats;
+    return new Promise<Ticket>((resolve) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let signal: AbortSignal | undefined;
+      const leave = (reason: Rejection) => {
+        if (!this.remove(waiting)) return;
+        waiting.settle(REJECTED[reason]);
+        this.dispatch();
+      };
+      const onAbort = () => leave('cancelled');
+      const waiting: Waiting = {
+        seats,
+        start,
+        queue,
+        settle: (ticket) => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          resolve(ticket);
+        },
+      };
+      queue.waiting.push(waiting);
+      queue.waitingSeats += seats;
+      this.waitingRequests++;
+      timer = setTimeout(() => leave('time-out'), request.waitLimitMs);
+      signal = request.signal();
+      if (signal.aborted) leave('cancelled');
+      else signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /** A request fits when its seats are free, or when nothing runs (one wider than the level runs alone). */
+  private fits(seats: number): boolean {
+    const limit = this.config.concurrencyLimit;
+    return limit > 0 && (this.executingSeats === 0 || this.executingSeats + seats <= limit);
+  }
+
+  private run(seats: number, queue: Queue | undefined): Ticket {
+    this.executingSeats += seats;
+    this.executingRequests++;
+    if (queue) queue.executingSeats += seats;
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        this.executingSeats -= seats;
+        this.executingRequests--;
+        if (queue) queue.executingSeats -= seats;
+        this.dispatch();
+      },
+    };
+  }
+
+  /** The queue of the hand with the fewest seats waiting and running in it (the first such, in dealing order). */
+  private shortest(hand: number[]): Queue {
+    let best = this.queues[hand[0]];
+    for (let i = 1; i < hand.length; i++) {
+      const queue = this.queues[hand[i]];
+      if (queue.waitingSeats + queue.executingSeats < best.waitingSeats + best.executingSeats) best = queue;
+    }
+    return best;
+  }
+
+  private remove(request: Waiting): boolean {
+    const at = request.queue.waiting.indexOf(request);
+    if (at < 0) return false;
+    request.queue.waiting.splice(at, 1);
+    request.queue.waitingSeats -= request.seats;
+    this.waitingRequests--;
+    return true;
+  }
+
+  /** Runs waiting requests, earliest virtual start first, while their seats are free. */
+  private dispatch(): void {
+    while (this.waitingRequests > 0) {
+      let next: Queue | undefined;
+      for (const queue of this.queues) {
+        const head = queue.waiting[0];
+        if (head && (!next || head.start < next.waiting[0].start)) next = queue;
+      }
+      if (!next) return;
+      const head = next.waiting[0];
+      if (!this.fits(head.seats)) return;
+      next.waiting.shift();
+      next.waitingSeats -= head.seats;
+      this.waitingRequests--;
+      this.virtualTime = Math.max(this.virtualTime, head.start);
+      head.settle(this.run(head.seats, next));
+    }
+    // Idle: what flows used before no longer counts against them.
+    if (this.executingRequests === 0) {
+      this.virtualTime = 0;
+      for (const queue of this.queues) queue.lastFinish = 0;
+    }
+  }
+}

@@ -1,0 +1,257 @@
+import { group as core } from '@kapi/api-core';
+import { createApiServer, groupPlugin, tokenFileAuthenticator, type AdmissionPlugin, type ApiServer, type GroupPlugin, type RequestLimits } from '@kapi/apiserver';
+import { createMemoryBackend } from '@kapi/storage';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FLOW_SCHEMA_UID_HEADER, flowControlGroup, PRIORITY_LEVEL_UID_HEADER, priorityAndFairness } from '../src/index.js';
+
+const TOKENS = 'admin-token,admin,1,"system:masters"\nflood-token,flood,2\nvictim-token,victim,3\n';
+const FC = '/apis/flowcontrol.apiserver.k8s.io/v1';
+
+/** Holds the creates of user `flood` in admission until the test lets them go, one at a time or all. */
+function floodGate() {
+  const held: (() => void)[] = [];
+  let arrivals = 0;
+  let open = false;
+  const plugin: AdmissionPlugin = {
+    name: 'HoldFlood',
+    operations: ['CREATE'],
+    async validate(attrs) {
+      if (attrs.user.username !== 'flood') return;
+      arrivals++;
+      if (open) return;
+      await new Promise<void>((resolve) => held.push(resolve));
+    },
+  };
+  return {
+    plugin,
+    arrivals: () => arrivals,
+    releaseOne: () => held.shift()?.(),
+    releaseAll: () => held.splice(0).forEach((resolve) => resolve()),
+    /** Holds nothing from now on. */
+    open() {
+      open = true;
+      held.splice(0).forEach((resolve) => resolve());
+    },
+  };
+}
+
+let server: ApiServer | undefined;
+let gate: ReturnType<typeof floodGate>;
+afterEach(async () => {
+  gate?.open();
+  await server?.stop();
+  server = undefined;
+});
+
+async function start(limits: RequestLimits = {}, plugin: GroupPlugin = priorityAndFairness()) {
+  gate = floodGate();
+  server = createApiServer({
+    storage: createMemoryBackend(),
+    plugins: [groupPlugin(core), plugin],
+    authenticators: [tokenFileAuthenticator(TOKENS)],
+    admission: [gate.plugin],
+    limits,
+  });
+  await server.start();
+}
+
+async function req(token: string, method: string, path: string, body?: unknown) {
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await server!.fetch(new Request(`http://kapi.test${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text.startsWith('{') ? JSON.parse(text) : text };
+}
+const admin = (method: string, path: string, body?: unknown) => req('admin-token', method, path, body);
+const configMap = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: '1' } });
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+async function eventually<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
+  for (let i = 0; i < 500; i++) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`never: ${what}`);
+}
+
+const uidOf = async (resource: string, name: string) => (await admin('GET', `${FC}/${resource}/${name}`)).body.metadata.uid as string;
+
+describe('API Priority and Fairness in a server', () => {
+  it("keeps kube's bootstrap configuration and reports what each request matched in X-Kubernetes-PF-* headers", async () => {
+    await start();
+    const schemas = (await admin('GET', `${FC}/flowschemas`)).body.items.map((s: { metadata: { name: string } }) => s.metadata.name);
+    expect(schemas).toEqual(expect.arrayContaining(['exempt', 'probes', 'global-default', 'catch-all', 'service-accounts', 'system-nodes']));
+    const levels = (await admin('GET', `${FC}/prioritylevelconfigurations`)).body.items.map((s: { metadata: { name: string } }) => s.metadata.name);
+    expect(levels.sort()).toEqual(['catch-all', 'exempt', 'global-default', 'leader-election', 'node-high', 'system', 'workload-high', 'workload-low']);
+
+    const asVictim = await req('victim-token', 'GET', '/api/v1/namespaces/default/configmaps');
+    expect(asVictim.headers.get(FLOW_SCHEMA_UID_HEADER)).toBe(await uidOf('flowschemas', 'global-default'));
+    expect(asVictim.headers.get(PRIORITY_LEVEL_UID_HEADER)).toBe(await uidOf('prioritylevelconfigurations', 'global-default'));
+    const asAdmin = await admin('GET', '/api/v1/namespaces');
+    expect(asAdmin.headers.get(FLOW_SCHEMA_UID_HEADER)).toBe(await uidOf('flowschemas', 'exempt'));
+    const probe = await server!.fetch(new Request('http://kapi.test/readyz'));
+    expect(probe.headers.get(FLOW_SCHEMA_UID_HEADER)).toBe(await uidOf('flowschemas', 'probes'));
+    // Errors carry them too.
+    const missing = await req('victim-token', 'GET', '/api/v1/namespaces/default/configmaps/nope');
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get(FLOW_SCHEMA_UID_HEADER)).toBe(await uidOf('flowschemas', 'global-default'));
+  });
+
+  it("queues a flood from one user without starving another user's requests", async () => {
+    // 2 seats for the server: global-default gets ceil(2 × 20 / 245) = 1.
+    await start({ maxRequestsInflight: 1, maxMutatingRequestsInflight: 1 });
+    expect((await admin('POST', '/api/v1/namespaces/default/configmaps', configMap('shared'))).status).toBe(201);
+    const flood = Array.from({ length: 30 }, (_, i) => req('flood-token', 'POST', '/api/v1/namespaces/default/configmaps', configMap(`flood-${i}`)));
+    await eventually(async () => (gate.arrivals() === 1 ? true : undefined), 'the first flood request runs');
+    const metrics = (await admin('GET', '/metrics')).body as string;
+    expect(metrics).toMatch(/apiserver_flowcontrol_current_inqueue_requests\{flow_schema="global-default",priority_level="global-default"\} 29/);
+
+    let done = 0;
+    const victim = Array.from({ length: 5 }, () => req('victim-token', 'GET', '/api/v1/namespaces/default/configmaps/shared').finally(() => done++));
+    let released = 0;
+    while (done < 5) {
+      gate.releaseOne();
+      released++;
+      await eventually(async () => (gate.arrivals() > released || done === 5 ? true : undefined), 'the next request runs');
+      await turn();
+    }
+    expect((await Promise.all(victim)).map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    // Each victim request waited for at most one or two of the flood's, not for the 29 queued before it.
+    expect(released).toBeLessThanOrEqual(10);
+    gate.open();
+    expect((await Promise.all(flood)).every((r) => r.status === 201)).toBe(true);
+  });
+
+  it('applies FlowSchemas and PriorityLevelConfigurations created through the API; a full queue is 429 with Retry-After', async () => {
+    await start({ maxRequestsInflight: 1, maxMutatingRequestsInflight: 1 });
+    const level = await admin('POST', `${FC}/prioritylevelconfigurations`, {
+      apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
+      kind: 'PriorityLevelConfiguration',
+      metadata: { name: 'tiny' },
+      spec: { type: 'Limited', limited: { nominalConcurrencyShares: 5, limitResponse: { type: 'Queue', queuing: { queues: 1, handSize: 1, queueLengthLimit: 2 } } } },
+    });
+    expect(level.status).toBe(201);
+    const schema = await admin('POST', `${FC}/flowschemas`, {
+      apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
+      kind: 'FlowSchema',
+      metadata: { name: 'flooders' },
+      spec: {
+        priorityLevelConfiguration: { name: 'tiny' },
+        matchingPrecedence: 500,
+        distinguisherMethod: { type: 'ByUser' },
+        rules: [{ subjects: [{ kind: 'User', user: { name: 'flood' } }], resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], namespaces: ['*'], clusterScope: true }] }],
+      },
+    });
+    expect(schema.status).toBe(201);
+    const uid = schema.body.metadata.uid;
+    await eventually(async () => ((await req('flood-token', 'GET', '/api/v1/namespaces/default/configmaps')).headers.get(FLOW_SCHEMA_UID_HEADER) === uid ? true : undefined), 'the new schema classifies');
+
+    // One runs, two wait in the only queue, three are turned away.
+    const flood = Array.from({ length: 6 }, (_, i) => req('flood-token', 'POST', '/api/v1/namespaces/default/configmaps', configMap(`f-${i}`)));
+    const rejected = await Promise.all(flood.slice(3));
+    for (const r of rejected) {
+      expect(r.status).toBe(429);
+      expect(r.body).toMatchObject({ kind: 'Status', reason: 'TooManyRequests', message: 'Too many requests, please try again later.' });
+      expect(r.headers.get('retry-after')).toBe('1');
+      expect(r.headers.get(FLOW_SCHEMA_UID_HEADER)).toBe(uid);
+      expect(r.headers.get(PRIORITY_LEVEL_UID_HEADER)).toBe(level.body.metadata.uid);
+    }
+    // Another user is not in that level.
+    expect((await req('victim-token', 'GET', '/api/v1/namespaces/default/configmaps')).status).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      await eventually(async () => (gate.arrivals() > i ? true : undefined), 'a queued request runs');
+      gate.releaseOne();
+    }
+    expect((await Promise.all(flood.slice(0, 3))).map((r) => r.status)).toEqual([201, 201, 201]);
+    const metrics = (await admin('GET', '/metrics')).body as string;
+    expect(metrics).toContain('apiserver_flowcontrol_rejected_requests_total{flow_schema="flooders",priority_level="tiny",reason="queue-full"} 3');
+  });
+
+  it('turns away a request that waited a quarter of its deadline (time-out); system:masters is never held up', async () => {
+    await start({ maxRequestsInflight: 1, maxMutatingRequestsInflight: 1, requestTimeoutMs: 400 });
+    const first = req('flood-token', 'POST', '/api/v1/namespaces/default/configmaps', configMap('first'));
+    await eventually(async () => (gate.arrivals() === 1 ? true : undefined), 'the first request runs');
+    const second = await req('flood-token', 'POST', '/api/v1/namespaces/default/configmaps', configMap('second'));
+    expect(second.status).toBe(429);
+    expect(gate.arrivals()).toBe(1);
+    expect((await admin('POST', '/api/v1/namespaces/default/configmaps', configMap('admin'))).status).toBe(201);
+    gate.releaseOne();
+    expect((await first).status).toBe(201);
+    const metrics = (await admin('GET', '/metrics')).body as string;
+    expect(metrics).toContain('apiserver_flowcontrol_rejected_requests_total{flow_schema="global-default",priority_level="global-default",reason="time-out"} 1');
+  });
+
+  it('puts back a deleted mandatory object and marks a schema whose level is missing as Dangling', async () => {
+    await start();
+    const before = await uidOf('flowschemas', 'catch-all');
+    expect((await admin('DELETE', `${FC}/flowschemas/catch-all`)).status).toBe(200);
+    const after = await eventually(async () => {
+      const got = await admin('GET', `${FC}/flowschemas/catch-all`);
+      return got.status === 200 ? got.body : undefined;
+    }, 'catch-all is back');
+    expect(after.metadata.uid).not.toBe(before);
+    expect(after.spec.matchingPrecedence).toBe(10000);
+
+    const lost = await admin('POST', `${FC}/flowschemas`, {
+      apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
+      kind: 'FlowSchema',
+      metadata: { name: 'lost' },
+      spec: { priorityLevelConfiguration: { name: 'nowhere' }, rules: [{ subjects: [{ kind: 'Group', group: { name: 'system:authenticated' } }], nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }] }] },
+    });
+    expect(lost.status).toBe(201);
+    // matchingPrecedence defaults to 1000.
+    expect(lost.body.spec.matchingPrecedence).toBe(1000);
+    const condition = await eventually(async () => {
+      const got = await admin('GET', `${FC}/flowschemas/lost`);
+      return got.body.status?.conditions?.find((c: { type: string }) => c.type === 'Dangling');
+    }, 'the Dangling condition is set');
+    expect(condition).toMatchObject({ status: 'True', reason: 'NotFound' });
+    // A schema without its level classifies nothing: the victim stays in global-default.
+    const res = await req('victim-token', 'GET', '/version');
+    expect(res.headers.get(FLOW_SCHEMA_UID_HEADER)).toBe(await uidOf('flowschemas', 'global-default'));
+  });
+
+  it('refuses invalid configuration objects with kube field errors', async () => {
+    await start();
+    const level = await admin('POST', `${FC}/prioritylevelconfigurations`, {
+      apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
+      kind: 'PriorityLevelConfiguration',
+      metadata: { name: 'bad' },
+      spec: { type: 'Limited', limited: { lendablePercent: 101, limitResponse: { type: 'Queue', queuing: { queues: 2, handSize: 4 } } } },
+    });
+    expect(level.status).toBe(422);
+    expect(level.body.details.causes.map((c: { field: string }) => c.field).sort()).toEqual(['spec.limited.lendablePercent', 'spec.limited.limitResponse.queuing.handSize']);
+    const schema = await admin('POST', `${FC}/flowschemas`, {
+      apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
+      kind: 'FlowSchema',
+      metadata: { name: 'bad' },
+      spec: { priorityLevelConfiguration: { name: 'x' }, matchingPrecedence: 20000, rules: [{ subjects: [], resourceRules: [{ verbs: ['get', '*'], apiGroups: [''], resources: ['pods'] }] }] },
+    });
+    expect(schema.status).toBe(422);
+    expect(schema.body.details.causes.map((c: { field: string }) => c.field).sort()).toEqual([
+      'spec.matchingPrecedence',
+      'spec.rules[0].resourceRules[0].namespaces',
+      'spec.rules[0].resourceRules[0].verbs',
+      'spec.rules[0].subjects',
+    ]);
+    const exempt = await admin('PUT', `${FC}/prioritylevelconfigurations/exempt`, {
+      ...(await admin('GET', `${FC}/prioritylevelconfigurations/exempt`)).body,
+      spec: { type: 'Limited', limited: { nominalConcurrencyShares: 1, limitResponse: { type: 'Reject' } } },
+    });
+    expect(exempt.status).toBe(422);
+  });
+
+  it('with Priority and Fairness off, serves the group but gates nothing (the in-flight limits apply)', async () => {
+    await start({ maxRequestsInflight: 1, maxMutatingRequestsInflight: 1 }, flowControlGroup());
+    const res = await req('victim-token', 'GET', `${FC}/flowschemas`);
+    expect(res.status).toBe(200);
+    expect(res.body.items).toEqual([]);
+    expect(res.headers.get(FLOW_SCHEMA_UID_HEADER)).toBeNull();
+    const first = req('flood-token', 'POST', '/api/v1/namespaces/default/configmaps', configMap('first'));
+    await eventually(async () => (gate.arrivals() === 1 ? true : undefined), 'the first request runs');
+    expect((await req('flood-token', 'POST', '/api/v1/namespaces/default/configmaps', configMap('second'))).status).toBe(429);
+    gate.releaseOne();
+    expect((await first).status).toBe(201);
+  });
+});
