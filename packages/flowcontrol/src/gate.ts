@@ -12,6 +12,10 @@ export const TOO_MANY_REQUESTS = 'Too many requests, please try again later.';
 export interface GateMetrics {
   rejected(schema: ClassifiedSchema, reason: Rejection): void;
   dispatched(schema: ClassifiedSchema): void;
+  /** A request joined a queue of `length` requests (itself included). */
+  enqueued(schema: ClassifiedSchema, length: number): void;
+  /** A request left its queue after `seconds`, to run or not. */
+  waited(schema: ClassifiedSchema, seconds: number, executed: boolean): void;
 }
 
 const NOOP = () => {};
@@ -65,11 +69,14 @@ export function createGate(config: () => FlowConfig, host: Pick<PluginHost, 'reg
         seats,
         waitLimitMs: request.waitLimitMs,
         signal: request.signal,
+        enqueued: metrics && ((length) => metrics.enqueued(schema, length)),
       });
       if (!(ticket instanceof Promise)) return settle(schema, seats, ticket);
       schema.counts.waiting++;
+      const queuedAt = performance.now();
       return ticket.then((t) => {
         schema.counts.waiting--;
+        metrics?.waited(schema, (performance.now() - queuedAt) / 1000, !t.rejected);
         return settle(schema, seats, t);
       });
     },

@@ -1,5 +1,5 @@
 import type { PluginHost } from '@kapi/apiserver';
-import { Counter, Gauge } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
 import type { ClassifiedSchema, FlowConfig } from './config.js';
 import type { GateMetrics } from './gate.js';
 
@@ -20,6 +20,20 @@ export function flowControlMetrics(host: Pick<PluginHost, 'metrics'>, config: ()
   const executing = new Gauge({ name: 'apiserver_flowcontrol_current_executing_requests', help: 'Number of requests in initial (for a WATCH) or any (for a non-WATCH) execution stage in the API Priority and Fairness subsystem', labelNames, registers: [registry] });
   const executingSeats = new Gauge({ name: 'apiserver_flowcontrol_current_executing_seats', help: 'Concurrency (number of seats) occupied by the currently executing (initial stage for a WATCH, any stage otherwise) requests in the API Priority and Fairness subsystem', labelNames, registers: [registry] });
   const nominal = new Gauge({ name: 'apiserver_flowcontrol_nominal_limit_seats', help: 'Nominal number of execution seats configured for each priority level', labelNames: ['priority_level'], registers: [registry] });
+  const queueLength = new Histogram({
+    name: 'apiserver_flowcontrol_request_queue_length_after_enqueue',
+    help: 'Length of queue in the API Priority and Fairness subsystem, as seen by each request after it is enqueued',
+    labelNames,
+    buckets: [0, 10, 25, 50, 100, 250, 500, 1000],
+    registers: [registry],
+  });
+  const wait = new Histogram({
+    name: 'apiserver_flowcontrol_request_wait_duration_seconds',
+    help: 'Length of time a request spent waiting in its queue',
+    labelNames: ['flow_schema', 'priority_level', 'execute'],
+    buckets: [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30],
+    registers: [registry],
+  });
   host.metrics.onCollect(() => {
     inQueue.reset();
     executing.reset();
@@ -41,6 +55,12 @@ export function flowControlMetrics(host: Pick<PluginHost, 'metrics'>, config: ()
       let child = children.get(schema);
       if (!child) children.set(schema, (child = dispatched.labels(schema.name, schema.level.name)));
       child.inc();
+    },
+    enqueued(schema, length) {
+      queueLength.observe({ flow_schema: schema.name, priority_level: schema.level.name }, length);
+    },
+    waited(schema, seconds, executed) {
+      wait.observe({ flow_schema: schema.name, priority_level: schema.level.name, execute: String(executed) }, seconds);
     },
     rejected(schema, reason) {
       host.metrics.flowcontrolRejected.add(schema.name, schema.level.name, reason);

@@ -27,6 +27,8 @@ export interface QueueRequest {
   waitLimitMs: number;
   /** Made only when the request waits: a client that leaves takes its request out of the queue. */
   signal(): AbortSignal;
+  /** Told the length of its queue when the request joins it. */
+  enqueued?(queueLength: number): void;
 }
 
 interface Waiting {
@@ -130,6 +132,7 @@ export class QueueSet {
       queue.waiting.push(waiting);
       queue.waitingSeats += seats;
       this.waitingRequests++;
+      request.enqueued?.(queue.waiting.length);
       timer = setTimeout(() => leave('time-out'), request.waitLimitMs);
       signal = request.signal();
       if (signal.aborted) leave('cancelled');

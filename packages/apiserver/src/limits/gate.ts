@@ -4,6 +4,7 @@ import type { AuthorizationAttributes } from '../auth/types.js';
 import { withAnswerHeaders } from '../endpoints/answer-headers.js';
 import { errorResponse } from '../endpoints/respond.js';
 import { terminated } from '../metrics/termination.js';
+import { holdUntilAnswered } from './hold.js';
 import { requestFacts } from './long-running.js';
 
 /** kube's hard limit on how long a request may wait in a queue, whatever its deadline. */
@@ -61,13 +62,7 @@ export function gateRequests(gate: RequestGate, defaultWaitLimitMs: number): Mid
       for (const name in decision.headers) res.headers.set(name, decision.headers[name]);
       return res;
     }
-    const run = async () => {
-      try {
-        await next();
-      } finally {
-        decision.release();
-      }
-    };
+    const run = () => holdUntilAnswered(c, attributes.verb === 'watch', next, decision.release);
     return decision.headers ? withAnswerHeaders(c, decision.headers, run) : run();
   };
 }

@@ -5,6 +5,7 @@ import type { ApiServerMetrics } from '../metrics/index.js';
 import { terminated } from '../metrics/termination.js';
 import { DEFAULT_MAX_RESOURCE_WRITE_BYTES, limitBody, tooLarge, withBody } from './body-limit.js';
 import { createInFlightLimiter, DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, DEFAULT_MAX_REQUESTS_INFLIGHT, isMutating, tooManyRequests } from './inflight.js';
+import { holdUntilAnswered } from './hold.js';
 import { requestFacts } from './long-running.js';
 import { createWatermark } from './watermark.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, requestDeadline, timedOut } from './timeout.js';
@@ -96,11 +97,7 @@ export function maxInFlight(limits: RequestLimits = {}, metrics?: InFlightMetric
     }
     const kind = mutating ? 'mutating' : 'readOnly';
     peak[kind].observe(limiter.inFlight[kind]);
-    try {
-      await next();
-    } finally {
-      release();
-    }
+    await holdUntilAnswered(c, false, next, release);
   };
 }
 

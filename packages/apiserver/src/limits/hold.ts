@@ -1,0 +1,31 @@
+import type { Context } from 'hono';
+import { contentLengthOf, onBodyEnd } from '../endpoints/response-end.js';
+
+/**
+ * Runs the rest of the chain holding a seat (an in-flight slot, an APF seat) and gives it back once the request is
+ * answered, as kube's filters hold theirs for the whole of ServeHTTP: a response streamed in slices (a big list)
+ * keeps its seat until its last byte is written or the client goes away. A watch gives its seat back once its
+ * stream has begun (kube's APF holds a watch's seats only while it initializes). A client that does not read is
+ * not let keep a seat past the request's deadline (`--request-timeout`, kube's bound on a whole ServeHTTP).
+ */
+export async function holdUntilAnswered(c: Context, watch: boolean, next: () => Promise<void>, release: () => void): Promise<void> {
+  let handedOff = false;
+  try {
+    await next();
+    const res = c.res;
+    if (!watch && res.body && contentLengthOf(res) === undefined) {
+      const deadlineMs = (c.get as (key: string) => unknown)('deadlineMs') as number | undefined;
+      const timer = deadlineMs === undefined ? undefined : setTimeout(release, deadlineMs).unref();
+      c.res = new Response(
+        onBodyEnd(res.body, () => {
+          clearTimeout(timer);
+          release();
+        }),
+        res,
+      );
+      handedOff = true;
+    }
+  } finally {
+    if (!handedOff) release();
+  }
+}
