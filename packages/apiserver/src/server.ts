@@ -339,7 +339,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   // kube's WithTracing sits right inside authentication: it knows whose trace context to trust.
   if (options.tracerProvider) app.use('*', withTracing(options.tracerProvider));
   // API Priority and Fairness when a plugin gates requests, else kube's in-flight limits.
-  app.use('*', requestGate ? gateRequests(requestGate, limits.requestTimeoutMs / 4 || 15_000) : maxInFlight(options.limits, metrics));
+  app.use('*', requestGate ? gateRequests(requestGate, limits.requestTimeoutMs / 4 || 15_000, metrics) : maxInFlight(options.limits, metrics));
   app.use('*', memoryBudget(options.limits?.maxHeapBytes));
   app.use('*', maxBodySize(options.limits));
   app.route('/', createHealthRoutes(healthChecks, undefined, (endpoint, name, healthy) => metrics.healthCheck(endpoint, name, healthy)));

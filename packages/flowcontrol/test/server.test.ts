@@ -55,10 +55,10 @@ async function start(limits: RequestLimits = {}, plugin: GroupPlugin = priorityA
   await server.start();
 }
 
-async function req(token: string, method: string, path: string, body?: unknown) {
+async function req(token: string, method: string, path: string, body?: unknown, signal?: AbortSignal) {
   const headers: Record<string, string> = { authorization: `Bearer ${token}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await server!.fetch(new Request(`http://kapi.test${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+  const res = await server!.fetch(new Request(`http://kapi.test${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal }));
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text.startsWith('{') ? JSON.parse(text) : text };
 }
@@ -174,12 +174,34 @@ describe('API Priority and Fairness in a server', () => {
     await eventually(async () => (gate.arrivals() === 1 ? true : undefined), 'the first request runs');
     const second = await req('flood-token', 'POST', '/api/v1/namespaces/default/configmaps', configMap('second'));
     expect(second.status).toBe(429);
+    // kube reports what runs under APF as under the in-flight limits.
+    expect((await admin('GET', '/metrics')).body).toContain('apiserver_current_inflight_requests{request_kind="mutating"} 1');
     expect(gate.arrivals()).toBe(1);
     expect((await admin('POST', '/api/v1/namespaces/default/configmaps', configMap('admin'))).status).toBe(201);
     gate.releaseOne();
     expect((await first).status).toBe(201);
     const metrics = (await admin('GET', '/metrics')).body as string;
     expect(metrics).toContain('apiserver_flowcontrol_rejected_requests_total{flow_schema="global-default",priority_level="global-default",reason="time-out"} 1');
+
+  });
+
+  it('takes a request whose client went away out of its queue (cancelled)', async () => {
+    await start({ maxRequestsInflight: 1, maxMutatingRequestsInflight: 1 });
+    const first = req('flood-token', 'POST', '/api/v1/namespaces/default/configmaps', configMap('first'));
+    await eventually(async () => (gate.arrivals() === 1 ? true : undefined), 'the first request runs');
+    const client = new AbortController();
+    const leaving = req('victim-token', 'POST', '/api/v1/namespaces/default/configmaps', configMap('leaving'), client.signal);
+    const waiting = 'apiserver_flowcontrol_current_inqueue_requests{flow_schema="global-default",priority_level="global-default"} 1';
+    await eventually(async () => (((await admin('GET', '/metrics')).body as string).includes(waiting) ? true : undefined), 'the request waits');
+    client.abort();
+    expect((await leaving).status).toBe(429);
+    const metrics = (await admin('GET', '/metrics')).body as string;
+    expect(metrics).toContain('apiserver_flowcontrol_rejected_requests_total{flow_schema="global-default",priority_level="global-default",reason="cancelled"} 1');
+    expect(metrics).toContain('apiserver_flowcontrol_current_inqueue_requests{flow_schema="global-default",priority_level="global-default"} 0');
+    gate.releaseOne();
+    expect((await first).status).toBe(201);
+    // The one that left was never created.
+    expect((await admin('GET', '/api/v1/namespaces/default/configmaps/leaving')).status).toBe(404);
   });
 
   it('puts back a deleted mandatory object and marks a schema whose level is missing as Dangling', async () => {

@@ -5,7 +5,9 @@ import { withAnswerHeaders } from '../endpoints/answer-headers.js';
 import { errorResponse } from '../endpoints/respond.js';
 import { terminated } from '../metrics/termination.js';
 import { holdUntilAnswered } from './hold.js';
+import { isMutating } from './inflight.js';
 import { requestFacts } from './long-running.js';
+import { inFlightPeaks, type InFlightMetrics } from './middleware.js';
 
 /** kube's hard limit on how long a request may wait in a queue, whatever its deadline. */
 export const MAX_REQUEST_WAIT_MS = 60_000;
@@ -48,7 +50,10 @@ const contextAttributes = (c: Context) => (c.get as (key: string) => unknown)('a
  * user). Long-running requests other than watches are not gated (kube's APF skips them); a watch holds its seats
  * until its stream has begun.
  */
-export function gateRequests(gate: RequestGate, defaultWaitLimitMs: number): MiddlewareHandler {
+export function gateRequests(gate: RequestGate, defaultWaitLimitMs: number, metrics?: InFlightMetrics): MiddlewareHandler {
+  // What runs now, by kind, for apiserver_current_inflight_requests (kube reports it under APF too).
+  const inFlight = { readOnly: 0, mutating: 0 };
+  const peaks = inFlightPeaks(inFlight, metrics);
   return async (c, next) => {
     const attributes = contextAttributes(c);
     const facts = requestFacts(c);
@@ -62,7 +67,25 @@ export function gateRequests(gate: RequestGate, defaultWaitLimitMs: number): Mid
       for (const name in decision.headers) res.headers.set(name, decision.headers[name]);
       return res;
     }
-    const run = () => holdUntilAnswered(c, attributes.verb === 'watch', next, decision.release);
+    const mutating = isMutating(c.req.method);
+    const kind = mutating ? 'mutating' : 'readOnly';
+    inFlight[kind]++;
+    peaks.observe(mutating);
+    const release = () => {
+      inFlight[kind]--;
+      decision.release();
+    };
+    const run = () => holdUntilAnswered(c, attributes.verb === 'watch', next, once(release));
     return decision.headers ? withAnswerHeaders(c, decision.headers, run) : run();
+  };
+}
+
+/** `fn`, callable any number of times, run once. */
+function once(fn: () => void): () => void {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    fn();
   };
 }

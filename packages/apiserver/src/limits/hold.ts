@@ -13,7 +13,8 @@ export async function holdUntilAnswered(c: Context, watch: boolean, next: () => 
   try {
     await next();
     const res = c.res;
-    if (!watch && res.body && contentLengthOf(res) === undefined) {
+    // The length first: asking a node-server response for its body turns it into a full Response (it costs).
+    if (!watch && contentLengthOf(res) === undefined && res.body) {
       const deadlineMs = (c.get as (key: string) => unknown)('deadlineMs') as number | undefined;
       const timer = deadlineMs === undefined ? undefined : setTimeout(release, deadlineMs).unref();
       c.res = new Response(

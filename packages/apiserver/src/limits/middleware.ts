@@ -81,11 +81,7 @@ export function maxInFlight(limits: RequestLimits = {}, metrics?: InFlightMetric
     limits.maxRequestsInflight ?? DEFAULT_MAX_REQUESTS_INFLIGHT,
     limits.maxMutatingRequestsInflight ?? DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT,
   );
-  // apiserver_current_inflight_requests: the most requests in flight within the last second, by kind.
-  const peak = { readOnly: createWatermark(), mutating: createWatermark() };
-  metrics?.onCollect(() => {
-    for (const kind of ['readOnly', 'mutating'] as const) metrics.currentInflight.set({ request_kind: kind }, peak[kind].read(limiter.inFlight[kind]));
-  });
+  const peaks = inFlightPeaks(limiter.inFlight, metrics);
   return async (c, next) => {
     if (requestFacts(c).longRunning) return next();
     const mutating = isMutating(c.req.method);
@@ -95,9 +91,25 @@ export function maxInFlight(limits: RequestLimits = {}, metrics?: InFlightMetric
       metrics?.flowcontrolRejected.add('', mutating ? 'mutating' : 'readOnly', 'concurrency-limit');
       return terminated(errorResponse(tooManyRequests()));
     }
-    const kind = mutating ? 'mutating' : 'readOnly';
-    peak[kind].observe(limiter.inFlight[kind]);
+    peaks.observe(mutating);
     await holdUntilAnswered(c, false, next, release);
+  };
+}
+
+/**
+ * apiserver_current_inflight_requests: the most requests in flight within the last second, by kind, read from
+ * `inFlight` (the in-flight limiter's counts, or the request gate's).
+ */
+export function inFlightPeaks(inFlight: { readOnly: number; mutating: number }, metrics?: InFlightMetrics) {
+  const peak = { readOnly: createWatermark(), mutating: createWatermark() };
+  metrics?.onCollect(() => {
+    for (const kind of ['readOnly', 'mutating'] as const) metrics.currentInflight.set({ request_kind: kind }, peak[kind].read(inFlight[kind]));
+  });
+  return {
+    observe(mutating: boolean) {
+      const kind = mutating ? 'mutating' : 'readOnly';
+      peak[kind].observe(inFlight[kind]);
+    },
   };
 }
 
