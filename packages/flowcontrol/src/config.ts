@@ -1,5 +1,6 @@
 import type { FlowSchema, PriorityLevelConfiguration } from '@kapi/api-flowcontrol';
 import type { AuthorizationAttributes } from '@kapi/apiserver';
+import { Integrator } from './integrator.js';
 import { matchesFlowSchema } from './match.js';
 import { QueueSet, type QueueSetConfig } from './queue-set.js';
 
@@ -24,6 +25,20 @@ export interface PriorityLevel {
   maxSeats: number;
   /** Nominal concurrency limit, in seats (`apiserver_flowcontrol_nominal_limit_seats`). */
   nominalLimit: number;
+  /** What borrowing may take it down to (nominal − lendable) and up to (nominal + borrowable). */
+  minLimit: number;
+  maxLimit: number;
+  /** Kept across reconfigurations: smoothed seat demand, and an exempt level's running requests. */
+  load: LevelLoad;
+}
+
+/** A level's demand as borrowing reads it. */
+export interface LevelLoad {
+  /** kube's seatDemandStats.smoothed. */
+  smoothed: number;
+  /** Requests running on an exempt level, and their demand over time (a limited level's is its queue set's). */
+  executing: number;
+  demand: Integrator;
 }
 
 /** A FlowSchema with what classification needs, and what it counts (for the metrics). */
@@ -45,6 +60,8 @@ export interface FlowCounts {
 }
 
 export interface FlowConfig {
+  /** The nominal limits of all levels, summed (what borrowing shares out). */
+  nominalSum: number;
   /** Schemas whose priority level exists, by matchingPrecedence then name: the first that matches wins. */
   schemas: ClassifiedSchema[];
   levels: Map<string, PriorityLevel>;
@@ -65,19 +82,37 @@ export function buildConfig(
   previous?: FlowConfig,
 ): FlowConfig {
   const shareSum = priorityLevels.reduce((sum, pl) => sum + shares(pl), 0);
+  const unlimited = serverConcurrency <= 0;
   const levels = new Map<string, PriorityLevel>();
+  let nominalSum = 0;
   for (const pl of priorityLevels) {
     const name = pl.metadata?.name ?? '';
     const uid = pl.metadata?.uid ?? '';
+    const before = previous?.levels.get(name);
+    const load = before?.load ?? { smoothed: 0, executing: 0, demand: new Integrator() };
+    const nominalLimit = unlimited ? Number.MAX_SAFE_INTEGER : shareSum > 0 ? Math.ceil((serverConcurrency * shares(pl)) / shareSum) : 0;
+    if (!unlimited) nominalSum += nominalLimit;
+    // kube: lendable = round(nominal × lendablePercent%), borrowable = round(nominal × borrowingLimitPercent%), or
+    // the whole server when there is no borrowing limit.
+    const limits = pl.spec?.type === 'Exempt' ? pl.spec.exempt : pl.spec?.limited;
+    const lendable = Math.round((nominalLimit * (limits?.lendablePercent ?? 0)) / 100);
+    const borrowingPercent = pl.spec?.limited?.borrowingLimitPercent;
+    const borrowable = borrowingPercent === undefined ? serverConcurrency : Math.round((nominalLimit * borrowingPercent) / 100);
+    const bounds = { nominalLimit, minLimit: nominalLimit - lendable, maxLimit: nominalLimit + borrowable, load };
     if (pl.spec?.type === 'Exempt' || !pl.spec?.limited) {
-      levels.set(name, { name, uid, exempt: true, maxSeats: MAXIMUM_SEATS, nominalLimit: 0 });
+      levels.set(name, { name, uid, exempt: true, maxSeats: MAXIMUM_SEATS, ...bounds });
       continue;
     }
-    const nominalLimit =
-      serverConcurrency <= 0 ? Number.MAX_SAFE_INTEGER : shareSum > 0 ? Math.ceil((serverConcurrency * shares(pl)) / shareSum) : 0;
     const queuing = pl.spec.limited.limitResponse?.type === 'Queue' ? pl.spec.limited.limitResponse.queuing : undefined;
+    const kept = before?.queueSet;
+    // A new level starts halfway into what it may lend (kube's initial limit); a kept one keeps its limit, in bounds.
+    const current = unlimited
+      ? nominalLimit
+      : kept
+        ? Math.max(bounds.minLimit, Math.min(bounds.maxLimit, kept.concurrencyLimit))
+        : nominalLimit - Math.floor(lendable / 2);
     const config: QueueSetConfig = {
-      concurrencyLimit: nominalLimit,
+      concurrencyLimit: current,
       queues: queuing ? queuing.queues || 64 : 0,
       handSize: queuing ? queuing.handSize || 8 : 0,
       queueLengthLimit: queuing ? queuing.queueLengthLimit || 50 : 0,
@@ -85,16 +120,15 @@ export function buildConfig(
     const maxSeats = queuing
       ? Math.max(1, Math.min(Math.ceil(nominalLimit * MAX_SEATS_SHARE), Math.floor(nominalLimit / config.handSize), MAXIMUM_SEATS))
       : MAXIMUM_SEATS;
-    const kept = previous?.levels.get(name)?.queueSet;
     kept?.configure(config);
-    levels.set(name, { name, uid, exempt: false, queueSet: kept ?? new QueueSet(config), maxSeats, nominalLimit });
+    levels.set(name, { name, uid, exempt: false, queueSet: kept ?? new QueueSet(config), maxSeats, ...bounds });
   }
   const schemas = flowSchemas
     .filter((fs) => levels.has(fs.spec?.priorityLevelConfiguration?.name ?? ''))
     .sort((a, b) => (a.spec?.matchingPrecedence ?? 1000) - (b.spec?.matchingPrecedence ?? 1000) || compare(a.metadata?.name, b.metadata?.name))
     .map((fs) => classified(fs, levels.get(fs.spec!.priorityLevelConfiguration.name)!, previous));
   const catchAll = schemas.find((s) => s.name === 'catch-all');
-  return { schemas, levels, fallback: catchAll ?? schemas[schemas.length - 1] ?? unlimited() };
+  return { nominalSum, schemas, levels, fallback: catchAll ?? schemas[schemas.length - 1] ?? unclassified() };
 }
 
 /** The first schema that matches the request (kube's classification), or the fallback. */
@@ -130,7 +164,8 @@ const shares = (pl: PriorityLevelConfiguration) =>
 const compare = (a = '', b = '') => (a < b ? -1 : a > b ? 1 : 0);
 
 /** What runs before any configuration exists: nothing limited. */
-function unlimited(): ClassifiedSchema {
-  const level: PriorityLevel = { name: '', uid: '', exempt: true, maxSeats: MAXIMUM_SEATS, nominalLimit: 0 };
+function unclassified(): ClassifiedSchema {
+  const load = { smoothed: 0, executing: 0, demand: new Integrator() };
+  const level: PriorityLevel = { name: '', uid: '', exempt: true, maxSeats: MAXIMUM_SEATS, nominalLimit: 0, minLimit: 0, maxLimit: 0, load };
   return { schema: { metadata: {}, spec: { priorityLevelConfiguration: { name: '' } } } as FlowSchema, name: '', level, distinguisher: '', counts: { waiting: 0, executing: 0, executingSeats: 0 } };
 }

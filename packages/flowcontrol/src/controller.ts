@@ -9,6 +9,7 @@ import {
   SUGGESTED_FLOW_SCHEMAS,
   SUGGESTED_PRIORITY_LEVELS,
 } from './bootstrap.js';
+import { adjustBorrowing, BORROWING_PERIOD_MS } from './borrowing.js';
 import { buildConfig, type FlowConfig } from './config.js';
 
 export const GROUP = 'flowcontrol.apiserver.k8s.io';
@@ -22,10 +23,10 @@ export interface ConfigHolder {
  * kube's APF configuration controllers: at start, the bootstrap FlowSchemas and PriorityLevelConfigurations are
  * made to exist (mandatory ones as kube mandates them; suggested ones created when missing and updated while their
  * autoupdate annotation is "true"); then every change to either kind, by any server on the storage, rebuilds the
- * gate's configuration, puts back a mandatory object that was deleted, and sets each FlowSchema's `Dangling`
+ * gate's configuration, puts back a mandatory object that was changed or deleted, and sets each FlowSchema's `Dangling`
  * condition (whether its priority level exists).
  */
-export function installController(host: PluginHost, holder: ConfigHolder): void {
+export function installController(host: PluginHost, holder: ConfigHolder, borrowingPeriodMs = BORROWING_PERIOD_MS): void {
   const fsEntry = host.registry.byKind(GROUP, 'v1', 'FlowSchema');
   const plEntry = host.registry.byKind(GROUP, 'v1', 'PriorityLevelConfiguration');
   if (!fsEntry || !plEntry) throw new Error(`API Priority and Fairness needs the ${GROUP}/v1 group installed`);
@@ -75,6 +76,9 @@ export function installController(host: PluginHost, holder: ConfigHolder): void 
     if (now && now.status === wanted.status && now.reason === wanted.reason && now.message === wanted.message) return;
     await host.store.update(ctx(fsEntry, 'status'), name, (latest) => {
       if (!latest) throw Object.assign(new Error('gone'), { status: { reason: 'NotFound' } });
+      const current = ((latest.status as FlowSchema['status'])?.conditions ?? []).find((c) => c.type === 'Dangling');
+      // Another server on the same storage may have set it meanwhile.
+      if (current && current.status === wanted.status && current.reason === wanted.reason && current.message === wanted.message) return latest;
       const conditions = ((latest.status as FlowSchema['status'])?.conditions ?? []).filter((c) => c.type !== 'Dangling');
       return { ...latest, status: { ...(latest.status as object), conditions: [...conditions, { ...wanted, lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }] } } as KubeObject;
     });
@@ -83,10 +87,10 @@ export function installController(host: PluginHost, holder: ConfigHolder): void 
   const reload = async () => {
     const [schemas, levels] = await Promise.all([list<FlowSchema>(fsEntry), list<PriorityLevelConfiguration>(plEntry)]);
     holder.config = buildConfig(schemas, levels, serverConcurrency, holder.config);
-    const schemaNames = new Set(schemas.map((s) => s.metadata?.name));
     const levelNames = new Set(levels.map((l) => l.metadata?.name ?? ''));
-    for (const pl of MANDATORY_PRIORITY_LEVELS) if (!levelNames.has(pl.metadata!.name!)) await ensure(plEntry, pl, true);
-    for (const fs of MANDATORY_FLOW_SCHEMAS) if (!schemaNames.has(fs.metadata!.name!)) await ensure(fsEntry, fs, true);
+    // Mandatory objects changed or deleted are put back.
+    for (const pl of MANDATORY_PRIORITY_LEVELS) await ensure(plEntry, pl, true);
+    for (const fs of MANDATORY_FLOW_SCHEMAS) await ensure(fsEntry, fs, true);
     for (const fs of schemas) {
       try {
         await setDangling(fs, levelNames);
@@ -103,14 +107,20 @@ export function installController(host: PluginHost, holder: ConfigHolder): void 
     queue = queue.then(reload).catch((err: Error) => log(`reloading the configuration failed: ${err.message}`));
   };
 
+  let borrowing: ReturnType<typeof setInterval> | undefined;
   host.onStart(async () => {
     for (const pl of MANDATORY_PRIORITY_LEVELS) await ensure(plEntry, pl, true);
     for (const pl of SUGGESTED_PRIORITY_LEVELS) await ensure(plEntry, pl, false);
     for (const fs of MANDATORY_FLOW_SCHEMAS) await ensure(fsEntry, fs, true);
     for (const fs of SUGGESTED_FLOW_SCHEMAS) await ensure(fsEntry, fs, false);
     await reload();
+    // Levels lend and borrow seats as their demand changes (not when the server's concurrency is unlimited).
+    if (serverConcurrency > 0) borrowing = setInterval(() => adjustBorrowing(holder.config), borrowingPeriodMs).unref();
   });
   host.onObjectsChange(fsEntry, changed);
   host.onObjectsChange(plEntry, changed);
-  host.onStop(() => queue);
+  host.onStop(() => {
+    clearInterval(borrowing);
+    return queue;
+  });
 }

@@ -19,8 +19,6 @@ export interface GateMetrics {
 }
 
 const NOOP = () => {};
-/** An exempt request's ticket: it holds no seats. */
-const EXEMPT: Ticket = { release: NOOP };
 
 /**
  * API Priority and Fairness as a request gate (kube's WithPriorityAndFairness): classify the request by the first
@@ -61,7 +59,12 @@ export function createGate(config: () => FlowConfig, host: Pick<PluginHost, 'reg
     admit(request) {
       const schema = classify(config(), request.attributes);
       const level = schema.level;
-      if (level.exempt || !level.queueSet) return settle(schema, 0, EXEMPT);
+      if (level.exempt || !level.queueSet) {
+        // Exempt requests wait for nothing; what they use still counts in borrowing (kube counts it too).
+        const load = level.load;
+        load.demand.set(++load.executing);
+        return settle(schema, 0, { release: () => load.demand.set(--load.executing) });
+      }
       const a = request.attributes;
       const seats = a.verb === 'list' || a.verb === 'watch' ? estimateSeats(a, request.query, objectCount(request), level.maxSeats) : 1;
       const ticket = level.queueSet.admit({

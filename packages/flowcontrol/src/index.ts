@@ -20,6 +20,8 @@ export { matchesFlowSchema } from './match.js';
 export { Dealer, flowHash } from './dealer.js';
 export { QueueSet, type QueueSetConfig, type Rejection, type Ticket } from './queue-set.js';
 export { createGate, TOO_MANY_REQUESTS } from './gate.js';
+export { adjustBorrowing, BORROWING_PERIOD_MS } from './borrowing.js';
+export { allocateConcurrency, type AllocationItem } from './allocation.js';
 export { validateFlowSchema, validatePriorityLevel } from './validation.js';
 
 /**
@@ -27,9 +29,15 @@ export { validateFlowSchema, validatePriorityLevel } from './validation.js';
  * plugin: it serves flowcontrol.apiserver.k8s.io/v1 (FlowSchemas and PriorityLevelConfigurations, with kube's
  * bootstrap objects) and gates every request in place of the in-flight limits. The server's concurrency is
  * `--max-requests-inflight` plus `--max-mutating-requests-inflight`, shared between priority levels by their
- * nominal concurrency shares; within a level, flows (a FlowSchema and a user or namespace) queue fairly.
+ * nominal concurrency shares, and lent to busier levels as demand moves; within a level, flows (a FlowSchema and a
+ * user or namespace) queue fairly.
  */
-export function priorityAndFairness(): GroupPlugin {
+export interface PriorityAndFairnessOptions {
+  /** How often levels lend and borrow seats by their demand (kube's 10 s). */
+  borrowingPeriodMs?: number;
+}
+
+export function priorityAndFairness(options: PriorityAndFairnessOptions = {}): GroupPlugin {
   return {
     ...flowControlGroup(),
     install(host) {
@@ -42,7 +50,7 @@ export function priorityAndFairness(): GroupPlugin {
         ),
       };
       const config = (): FlowConfig => holder.config;
-      installController(host, holder);
+      installController(host, holder, options.borrowingPeriodMs);
       host.setRequestGate(createGate(config, host, flowControlMetrics(host, config)));
     },
   };

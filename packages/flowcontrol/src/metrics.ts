@@ -20,6 +20,9 @@ export function flowControlMetrics(host: Pick<PluginHost, 'metrics'>, config: ()
   const executing = new Gauge({ name: 'apiserver_flowcontrol_current_executing_requests', help: 'Number of requests in initial (for a WATCH) or any (for a non-WATCH) execution stage in the API Priority and Fairness subsystem', labelNames, registers: [registry] });
   const executingSeats = new Gauge({ name: 'apiserver_flowcontrol_current_executing_seats', help: 'Concurrency (number of seats) occupied by the currently executing (initial stage for a WATCH, any stage otherwise) requests in the API Priority and Fairness subsystem', labelNames, registers: [registry] });
   const nominal = new Gauge({ name: 'apiserver_flowcontrol_nominal_limit_seats', help: 'Nominal number of execution seats configured for each priority level', labelNames: ['priority_level'], registers: [registry] });
+  const current = new Gauge({ name: 'apiserver_flowcontrol_current_limit_seats', help: 'current derived number of execution seats available to each priority level', labelNames: ['priority_level'], registers: [registry] });
+  const lower = new Gauge({ name: 'apiserver_flowcontrol_lower_limit_seats', help: 'Configured lower bound on number of execution seats available to each priority level', labelNames: ['priority_level'], registers: [registry] });
+  const upper = new Gauge({ name: 'apiserver_flowcontrol_upper_limit_seats', help: 'Configured upper bound on number of execution seats available to each priority level', labelNames: ['priority_level'], registers: [registry] });
   const queueLength = new Histogram({
     name: 'apiserver_flowcontrol_request_queue_length_after_enqueue',
     help: 'Length of queue in the API Priority and Fairness subsystem, as seen by each request after it is enqueued',
@@ -38,15 +41,22 @@ export function flowControlMetrics(host: Pick<PluginHost, 'metrics'>, config: ()
     inQueue.reset();
     executing.reset();
     executingSeats.reset();
-    nominal.reset();
-    const current = config();
-    for (const schema of current.schemas) {
+    for (const gauge of [nominal, current, lower, upper]) gauge.reset();
+    const state = config();
+    for (const schema of state.schemas) {
       const labels = { flow_schema: schema.name, priority_level: schema.level.name };
       inQueue.set(labels, schema.counts.waiting);
       executing.set(labels, schema.counts.executing);
       executingSeats.set(labels, schema.counts.executingSeats);
     }
-    for (const level of current.levels.values()) if (!level.exempt) nominal.set({ priority_level: level.name }, level.nominalLimit);
+    for (const level of state.levels.values()) {
+      if (level.exempt || !level.queueSet) continue;
+      const labels = { priority_level: level.name };
+      nominal.set(labels, level.nominalLimit);
+      current.set(labels, level.queueSet.concurrencyLimit);
+      lower.set(labels, level.minLimit);
+      upper.set(labels, level.maxLimit);
+    }
   });
   // One bound child per schema and level, so counting a request does not hash its labels.
   const children = new WeakMap<ClassifiedSchema, Counter.Internal>();

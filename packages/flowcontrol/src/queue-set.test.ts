@@ -114,4 +114,13 @@ describe('QueueSet: one priority level', () => {
     expect(set.executingSeats).toBe(2);
     running.release();
   });
+
+  it('with the same queues, only its limits change: more seats run more of what waits', async () => {
+    const set = new QueueSet({ concurrencyLimit: 1, queues: 4, handSize: 2, queueLengthLimit: 10 });
+    set.admit(request('a'));
+    const waiting = [set.admit(request('b')), set.admit(request('c'))];
+    set.configure({ concurrencyLimit: 3, queues: 4, handSize: 2, queueLengthLimit: 10 });
+    expect((await Promise.all(waiting)).map((t) => t.rejected)).toEqual([undefined, undefined]);
+    expect(set.executingSeats).toBe(3);
+  });
 });

@@ -1,4 +1,5 @@
 import { Dealer } from './dealer.js';
+import { Integrator } from './integrator.js';
 
 /** How one priority level shares its seats (a Limited PriorityLevelConfiguration, after concurrency allocation). */
 export interface QueueSetConfig {
@@ -71,6 +72,9 @@ export class QueueSet {
   executingSeats = 0;
   executingRequests = 0;
   waitingRequests = 0;
+  private waitingSeats = 0;
+  /** Seat demand (seats running plus seats waiting) over time, which borrowing between levels reads. */
+  readonly demand = new Integrator();
 
   constructor(config: QueueSetConfig) {
     this.config = config;
@@ -81,8 +85,21 @@ export class QueueSet {
     return this.config.concurrencyLimit;
   }
 
-  /** Applies a new configuration: requests waiting are dealt again into the new queues, in their order. */
+  /** A new concurrency limit (borrowing between levels moves it between nominal − lendable and nominal + borrowable). */
+  setLimit(concurrencyLimit: number): void {
+    if (concurrencyLimit === this.config.concurrencyLimit) return;
+    this.config = { ...this.config, concurrencyLimit };
+    this.dispatch();
+  }
+
+  /** Applies a new configuration; when the queues change, requests waiting are dealt again into the new ones, in order. */
   configure(config: QueueSetConfig): void {
+    if (this.dealer && config.queues === this.config.queues && config.handSize === this.config.handSize) {
+      // Same queues: they keep their requests (and their flows' places); only the limits change.
+      this.config = config;
+      this.dispatch();
+      return;
+    }
     const waiting = this.queues.flatMap((q) => q.waiting).sort((a, b) => a.start - b.start);
     this.config = config;
     this.queues = Array.from({ length: config.queues }, () => new Queue());
@@ -91,6 +108,7 @@ export class QueueSet {
       if (this.queues.length === 0) {
         // No queues any more (Reject): what waited is turned away.
         this.waitingRequests--;
+        this.waitingSeats -= request.seats;
         request.settle(REJECTED['concurrency-limit']);
         continue;
       }
@@ -132,6 +150,8 @@ export class QueueSet {
       queue.waiting.push(waiting);
       queue.waitingSeats += seats;
       this.waitingRequests++;
+      this.waitingSeats += seats;
+      this.noteDemand();
       request.enqueued?.(queue.waiting.length);
       timer = setTimeout(() => leave('time-out'), request.waitLimitMs);
       signal = request.signal();
@@ -140,16 +160,21 @@ export class QueueSet {
     });
   }
 
+  private noteDemand(): void {
+    this.demand.set(this.executingSeats + this.waitingSeats);
+  }
+
   /** A request fits when its seats are free, or when nothing runs (one wider than the level runs alone). */
   private fits(seats: number): boolean {
-    const limit = this.config.concurrencyLimit;
-    return limit > 0 && (this.executingSeats === 0 || this.executingSeats + seats <= limit);
+    // As kube's queueset: a request wider than the limit (or any request, at a limit of 0) runs when nothing else does.
+    return this.executingSeats === 0 || this.executingSeats + seats <= this.config.concurrencyLimit;
   }
 
   private run(seats: number, queue: Queue | undefined): Ticket {
     this.executingSeats += seats;
     this.executingRequests++;
     if (queue) queue.executingSeats += seats;
+    this.noteDemand();
     let released = false;
     return {
       release: () => {
@@ -158,6 +183,7 @@ export class QueueSet {
         this.executingSeats -= seats;
         this.executingRequests--;
         if (queue) queue.executingSeats -= seats;
+        this.noteDemand();
         this.dispatch();
       },
     };
@@ -179,6 +205,8 @@ export class QueueSet {
     request.queue.waiting.splice(at, 1);
     request.queue.waitingSeats -= request.seats;
     this.waitingRequests--;
+    this.waitingSeats -= request.seats;
+    this.noteDemand();
     return true;
   }
 
@@ -196,6 +224,7 @@ export class QueueSet {
       next.waiting.shift();
       next.waitingSeats -= head.seats;
       this.waitingRequests--;
+      this.waitingSeats -= head.seats;
       this.virtualTime = Math.max(this.virtualTime, head.start);
       head.settle(this.run(head.seats, next));
     }

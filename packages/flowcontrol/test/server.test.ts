@@ -204,7 +204,23 @@ describe('API Priority and Fairness in a server', () => {
     expect((await admin('GET', '/api/v1/namespaces/default/configmaps/leaving')).status).toBe(404);
   });
 
-  it('puts back a deleted mandatory object and marks a schema whose level is missing as Dangling', async () => {
+  it('lends idle levels\' seats to a busy one: more of a held flood runs than the level\'s own seats', async () => {
+    // 20 seats for the server: global-default's own are ceil(20 × 20 / 245) = 2.
+    await start({ maxRequestsInflight: 10, maxMutatingRequestsInflight: 10 }, priorityAndFairness({ borrowingPeriodMs: 50 }));
+    const flood = Array.from({ length: 10 }, (_, i) => req('flood-token', 'POST', '/api/v1/namespaces/default/configmaps', configMap(`b-${i}`)));
+    await eventually(async () => (gate.arrivals() === 2 ? true : undefined), 'two run');
+    const before = (await admin('GET', '/metrics')).body as string;
+    expect(before).toContain('apiserver_flowcontrol_nominal_limit_seats{priority_level="global-default"} 2');
+    // After a borrowing period, the other levels' idle seats let the rest run.
+    await eventually(async () => (gate.arrivals() === 10 ? true : undefined), 'all ten run');
+    const after = (await admin('GET', '/metrics')).body as string;
+    const limit = Number(/apiserver_flowcontrol_current_limit_seats\{priority_level="global-default"\} (\d+)/.exec(after)?.[1]);
+    expect(limit).toBeGreaterThanOrEqual(10);
+    gate.open();
+    expect((await Promise.all(flood)).map((r) => r.status)).toEqual(Array(10).fill(201));
+  });
+
+  it('puts back a deleted or changed mandatory object and marks a schema whose level is missing as Dangling', async () => {
     await start();
     const before = await uidOf('flowschemas', 'catch-all');
     expect((await admin('DELETE', `${FC}/flowschemas/catch-all`)).status).toBe(200);
@@ -214,6 +230,20 @@ describe('API Priority and Fairness in a server', () => {
     }, 'catch-all is back');
     expect(after.metadata.uid).not.toBe(before);
     expect(after.spec.matchingPrecedence).toBe(10000);
+    // A changed one too.
+    const patched = await server!.fetch(
+      new Request(`http://kapi.test${FC}/prioritylevelconfigurations/catch-all`, {
+        method: 'PATCH',
+        headers: { authorization: 'Bearer admin-token', 'content-type': 'application/merge-patch+json' },
+        body: JSON.stringify({ spec: { limited: { nominalConcurrencyShares: 50 } } }),
+      }),
+    );
+    expect(patched.status).toBe(200);
+    expect(((await patched.json()) as { spec: { limited: { nominalConcurrencyShares: number } } }).spec.limited.nominalConcurrencyShares).toBe(50);
+    await eventually(async () => {
+      const got = await admin('GET', `${FC}/prioritylevelconfigurations/catch-all`);
+      return got.body.spec.limited.nominalConcurrencyShares === 5 ? true : undefined;
+    }, 'catch-all has its mandated shares again');
 
     const lost = await admin('POST', `${FC}/flowschemas`, {
       apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
