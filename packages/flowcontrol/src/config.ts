@@ -1,7 +1,7 @@
 import type { FlowSchema, PriorityLevelConfiguration } from '@kapi/api-flowcontrol';
 import type { AuthorizationAttributes } from '@kapi/apiserver';
 import { Integrator } from './integrator.js';
-import { matchesFlowSchema } from './match.js';
+import { compileFlowSchema, type FlowSchemaMatcher } from './match.js';
 import { QueueSet, type QueueSetConfig } from './queue-set.js';
 
 /** The response headers kube sets on every classified request: the UIDs, not the names, of what it matched. */
@@ -44,6 +44,7 @@ export interface LevelLoad {
 /** A FlowSchema with what classification needs, and what it counts (for the metrics). */
 export interface ClassifiedSchema {
   schema: FlowSchema;
+  matches: FlowSchemaMatcher;
   name: string;
   level: PriorityLevel;
   distinguisher: 'ByUser' | 'ByNamespace' | '';
@@ -133,7 +134,8 @@ export function buildConfig(
 
 /** The first schema that matches the request (kube's classification), or the fallback. */
 export function classify(config: FlowConfig, request: AuthorizationAttributes): ClassifiedSchema {
-  for (const schema of config.schemas) if (matchesFlowSchema(request, schema.schema)) return schema;
+  const schemas = config.schemas;
+  for (let i = 0; i < schemas.length; i++) if (schemas[i].matches(request)) return schemas[i];
   return config.fallback;
 }
 
@@ -150,6 +152,7 @@ function classified(fs: FlowSchema, level: PriorityLevel, previous: FlowConfig |
   const counts = previous?.schemas.find((s) => s.name === name)?.counts ?? { waiting: 0, executing: 0, executingSeats: 0 };
   return {
     schema: fs,
+    matches: compileFlowSchema(fs),
     name,
     level,
     distinguisher: type === 'ByUser' || type === 'ByNamespace' ? type : '',
@@ -167,5 +170,5 @@ const compare = (a = '', b = '') => (a < b ? -1 : a > b ? 1 : 0);
 function unclassified(): ClassifiedSchema {
   const load = { smoothed: 0, executing: 0, demand: new Integrator() };
   const level: PriorityLevel = { name: '', uid: '', exempt: true, maxSeats: MAXIMUM_SEATS, nominalLimit: 0, minLimit: 0, maxLimit: 0, load };
-  return { schema: { metadata: {}, spec: { priorityLevelConfiguration: { name: '' } } } as FlowSchema, name: '', level, distinguisher: '', counts: { waiting: 0, executing: 0, executingSeats: 0 } };
+  return { schema: { metadata: {}, spec: { priorityLevelConfiguration: { name: '' } } } as FlowSchema, matches: () => true, name: '', level, distinguisher: '', counts: { waiting: 0, executing: 0, executingSeats: 0 } };
 }

@@ -1,5 +1,8 @@
-import type { FlowSchema, PolicyRulesWithSubjects, Subject } from '@kapi/api-flowcontrol';
+import type { FlowSchema, NonResourcePolicyRule, PolicyRulesWithSubjects, ResourcePolicyRule, Subject } from '@kapi/api-flowcontrol';
 import type { AuthorizationAttributes } from '@kapi/apiserver';
+
+/** A FlowSchema's rules compiled into a test of a request (run on every request, so no closures or scans). */
+export type FlowSchemaMatcher = (request: AuthorizationAttributes) => boolean;
 
 /**
  * Whether a request matches a FlowSchema, as kube's APF classifier decides (k8s.io/apiserver
@@ -8,54 +11,92 @@ import type { AuthorizationAttributes } from '@kapi/apiserver';
  * namespace or cluster scope), a non-resource rule for the rest (verb, path or path prefix `/x/*`).
  */
 export function matchesFlowSchema(request: AuthorizationAttributes, schema: FlowSchema): boolean {
-  return (schema.spec?.rules ?? []).some((rule) => matchesRule(request, rule));
+  return compileFlowSchema(schema)(request);
 }
 
-function matchesRule(request: AuthorizationAttributes, rule: PolicyRulesWithSubjects): boolean {
-  if (!(rule.subjects ?? []).some((subject) => matchesSubject(request.user, subject))) return false;
-  if (request.resourceRequest) {
-    const resource = request.subresource ? `${request.resource}/${request.subresource}` : request.resource;
-    return (rule.resourceRules ?? []).some(
-      (r) =>
-        contains(r.verbs, request.verb, '*') &&
-        contains(r.resources, resource, '*') &&
-        contains(r.apiGroups, request.apiGroup, '*') &&
-        (request.namespace === '' ? r.clusterScope === true : contains(r.namespaces ?? [], request.namespace, '*')),
-    );
-  }
-  return (rule.nonResourceRules ?? []).some((r) => contains(r.verbs, request.verb, '*') && matchesPath(r.nonResourceURLs, request.path));
+/** {@link matchesFlowSchema} for one schema, with its lists made into sets once. */
+export function compileFlowSchema(schema: FlowSchema): FlowSchemaMatcher {
+  const rules = (schema.spec?.rules ?? []).map(compileRule);
+  return (request) => {
+    for (let i = 0; i < rules.length; i++) if (rules[i](request)) return true;
+    return false;
+  };
 }
 
-function matchesSubject(user: AuthorizationAttributes['user'], subject: Subject): boolean {
-  switch (subject.kind) {
-    case 'User':
-      return subject.user !== undefined && (subject.user.name === '*' || subject.user.name === user.username);
-    case 'Group':
-      return subject.group !== undefined && (subject.group.name === '*' || user.groups.includes(subject.group.name));
-    case 'ServiceAccount': {
-      const sa = subject.serviceAccount;
-      if (!sa) return false;
-      const prefix = `system:serviceaccount:${sa.namespace}:`;
-      return sa.name === '*' ? user.username.startsWith(prefix) : user.username === prefix + sa.name;
+/** kube's containsString: the wildcard counts only as the list's one member. `undefined`: everything. */
+function members(list: readonly string[] | undefined, wildcard: string): Set<string> | undefined {
+  if (list && list.length === 1 && list[0] === wildcard) return undefined;
+  return new Set(list ?? []);
+}
+
+function compileRule(rule: PolicyRulesWithSubjects): FlowSchemaMatcher {
+  const subjects = compileSubjects(rule.subjects ?? []);
+  const resourceRules = (rule.resourceRules ?? []).map(compileResourceRule);
+  const nonResourceRules = (rule.nonResourceRules ?? []).map(compileNonResourceRule);
+  return (request) => {
+    if (!subjects(request.user)) return false;
+    const candidates = request.resourceRequest ? resourceRules : nonResourceRules;
+    for (let i = 0; i < candidates.length; i++) if (candidates[i](request)) return true;
+    return false;
+  };
+}
+
+function compileSubjects(subjects: readonly Subject[]): (user: AuthorizationAttributes['user']) => boolean {
+  const users = new Set<string>();
+  const groups = new Set<string>();
+  const accounts = new Set<string>();
+  const accountPrefixes: string[] = [];
+  let anyone = false;
+  for (const subject of subjects) {
+    if (subject.kind === 'User' && subject.user) {
+      if (subject.user.name === '*') anyone = true;
+      users.add(subject.user.name);
+    } else if (subject.kind === 'Group' && subject.group) {
+      if (subject.group.name === '*') anyone = true;
+      groups.add(subject.group.name);
+    } else if (subject.kind === 'ServiceAccount' && subject.serviceAccount) {
+      const prefix = `system:serviceaccount:${subject.serviceAccount.namespace}:`;
+      if (subject.serviceAccount.name === '*') accountPrefixes.push(prefix);
+      else accounts.add(prefix + subject.serviceAccount.name);
     }
-    default:
-      return false;
   }
+  return (user) => {
+    if (anyone || users.has(user.username) || accounts.has(user.username)) return true;
+    for (let i = 0; i < user.groups.length; i++) if (groups.has(user.groups[i])) return true;
+    for (let i = 0; i < accountPrefixes.length; i++) if (user.username.startsWith(accountPrefixes[i])) return true;
+    return false;
+  };
 }
 
-/** kube's containsString: the wildcard counts only as the list's one member. */
-function contains(list: readonly string[], value: string, wildcard: string): boolean {
-  if (list.length === 1 && list[0] === wildcard) return true;
-  return list.includes(value);
+function compileResourceRule(rule: ResourcePolicyRule): FlowSchemaMatcher {
+  const verbs = members(rule.verbs, '*');
+  const resources = members(rule.resources, '*');
+  const apiGroups = members(rule.apiGroups, '*');
+  const namespaces = members(rule.namespaces ?? [], '*');
+  const clusterScope = rule.clusterScope === true;
+  return (request) => {
+    if (verbs && !verbs.has(request.verb)) return false;
+    if (resources && !resources.has(request.subresource ? `${request.resource}/${request.subresource}` : request.resource)) return false;
+    if (apiGroups && !apiGroups.has(request.apiGroup)) return false;
+    if (request.namespace === '') return clusterScope;
+    return !namespaces || namespaces.has(request.namespace);
+  };
 }
 
-/** `*`, the exact path, or a prefix rule `/apis/*` (which matches `/apis` and everything below it). */
-function matchesPath(rules: readonly string[], path: string): boolean {
-  for (const rule of rules) {
-    if (rule === '*' || rule === path) return true;
-    let prefix = rule.endsWith('*') ? rule.slice(0, -1) : rule;
-    if (!prefix.endsWith('/')) prefix += '/';
-    if (path.startsWith(prefix)) return true;
-  }
-  return false;
+/** `*`, the exact path, or a path prefix: `/apis/*`, and `/healthz` for `/healthz/etcd` (kube's prefix rule). */
+function compileNonResourceRule(rule: NonResourcePolicyRule): FlowSchemaMatcher {
+  const verbs = members(rule.verbs, '*');
+  const urls = rule.nonResourceURLs ?? [];
+  const everything = urls.includes('*');
+  const exact = new Set(urls);
+  const prefixes = urls.map((url) => {
+    const prefix = url.endsWith('*') ? url.slice(0, -1) : url;
+    return prefix.endsWith('/') ? prefix : `${prefix}/`;
+  });
+  return (request) => {
+    if (verbs && !verbs.has(request.verb)) return false;
+    if (everything || exact.has(request.path)) return true;
+    for (let i = 0; i < prefixes.length; i++) if (request.path.startsWith(prefixes[i])) return true;
+    return false;
+  };
 }

@@ -73,6 +73,8 @@ export class QueueSet {
   executingRequests = 0;
   waitingRequests = 0;
   private waitingSeats = 0;
+  /** Whether requests were queued (and the virtual clock moved) since the level was last idle. */
+  private queuedSinceIdle = false;
   /** Seat demand (seats running plus seats waiting) over time, which borrowing between levels reads. */
   readonly demand = new Integrator();
 
@@ -128,6 +130,7 @@ export class QueueSet {
     if (queue.waiting.length >= this.config.queueLengthLimit) return REJECTED['queue-full'];
     const start = Math.max(this.virtualTime, queue.lastFinish);
     queue.lastFinish = start + seats;
+    this.queuedSinceIdle = true;
     return new Promise<Ticket>((resolve) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       let signal: AbortSignal | undefined;
@@ -228,8 +231,9 @@ export class QueueSet {
       this.virtualTime = Math.max(this.virtualTime, head.start);
       head.settle(this.run(head.seats, next));
     }
-    // Idle: what flows used before no longer counts against them.
-    if (this.executingRequests === 0) {
+    // Idle: what flows used before no longer counts against them (only queued requests moved the clock).
+    if (this.executingRequests === 0 && this.queuedSinceIdle) {
+      this.queuedSinceIdle = false;
       this.virtualTime = 0;
       for (const queue of this.queues) queue.lastFinish = 0;
     }
