@@ -3,6 +3,7 @@ import { createMessageCodec, decodeProtobufObject, encodeProtobufObject } from '
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { configMap, startHarness, type Harness } from './harness.js';
+import { toYaml } from '../src/endpoints/media/yaml.js';
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const MiB = 1024 * 1024;
@@ -506,6 +507,15 @@ describe('fair sharing: a long list from the watch cache', () => {
     expect(decoded).toEqual(parsed);
     expect(Buffer.from(encodeProtobufObject(codec, 'k8s.io.api.core.v1.ConfigMapList', parsed)).equals(pbBytes)).toBe(true);
     expect(pbTurns).toBeGreaterThanOrEqual(Math.floor(N / 500) - 1);
+
+    // And YAML, the slowest to write: in slices of 50, the same text as in one piece.
+    const yamlCount = countTurns();
+    const yamlRes = await h.server.fetch(new Request(`http://kapi.test${CM}?resourceVersion=0`, { headers: { accept: 'application/yaml' } }));
+    const yamlText = await yamlRes.text();
+    const yamlTurns = yamlCount.stop();
+    expect(yamlRes.headers.get('content-type')).toBe('application/yaml');
+    expect(yamlText).toBe(toYaml(parsed));
+    expect(yamlTurns).toBeGreaterThanOrEqual(Math.floor(N / 50) - 1);
   }, 60_000);
 
   it('read from storage (the cache not ready) is read in pages with turns between them, all at one revision', async () => {

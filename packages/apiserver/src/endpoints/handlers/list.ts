@@ -1,21 +1,24 @@
 import { encodeEnvelope, type KubeObject } from '@kapi/apimachinery';
 import { parseListOptions } from '../../registry/list-options.js';
 import { acceptsGzip } from '../compression.js';
-import { encodeProtobufListInSlices, STREAM_LIST_ITEMS, streamJsonList } from '../list-stream.js';
+import { encodeProtobufListInSlices, STREAM_LIST_ITEMS, streamJsonList, streamYamlList } from '../list-stream.js';
+import { YAML_TYPE } from '../media/yaml.js';
 import { render } from '../respond.js';
 import { replyRead, replyReadAsync, transformList, withoutTypeMeta, type RequestScope } from './scope.js';
 
 /** GET of a collection (kube's ListResource), as a list or converted as negotiated (Table, PartialObjectMetadataList). */
 export async function listHandler(scope: RequestScope): Promise<Response> {
   const list = await scope.store.list(scope.ctx, parseListOptions(scope.entry, scope.query));
-  if (scope.format.kind === 'json' && !scope.format.as && !scope.pretty && list.items.length > STREAM_LIST_ITEMS) {
+  const kind = scope.format.kind;
+  if ((kind === 'json' || kind === 'yaml') && !scope.format.as && !scope.pretty && list.items.length > STREAM_LIST_ITEMS) {
     // A big list is written in slices, each item shorn of its kind as it is written (typed lists), so encoding it
     // does not hold up other requests (and it is big: gzip when the client takes it).
     const gzip = scope.features.compression && acceptsGzip(scope.request.headers.get('accept-encoding'));
-    const body = streamJsonList(list as unknown as KubeObject & { items: unknown[] }, gzip, (item) => withoutTypeMeta(item as KubeObject));
+    const stream = kind === 'json' ? streamJsonList : streamYamlList;
+    const body = stream(list as unknown as KubeObject & { items: unknown[] }, gzip, (item) => withoutTypeMeta(item as KubeObject));
     return new Response(body, {
       status: 200,
-      headers: { 'Content-Type': 'application/json', Vary: 'Accept-Encoding', ...(gzip ? { 'Content-Encoding': 'gzip' } : {}) },
+      headers: { 'Content-Type': kind === 'json' ? 'application/json' : YAML_TYPE, Vary: 'Accept-Encoding', ...(gzip ? { 'Content-Encoding': 'gzip' } : {}) },
     });
   }
   const { value, protobuf } = transformList(scope, list);

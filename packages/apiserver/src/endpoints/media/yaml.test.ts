@@ -33,4 +33,10 @@ describe('YAML output', () => {
       ['_x', '1', '2', '10', 'A', 'a', 'a-b', 'a.b', 'a2', 'a10', 'ab', 'b'],
     );
   });
+
+  it('writes an object that appears twice in full both times, without anchors or aliases (kube has none)', () => {
+    const shared = { a: '1' };
+    const text = toYaml({ first: shared, second: shared });
+    expect(text).toBe('first:\n  a: "1"\nsecond:\n  a: "1"\n');
+  });
 });

@@ -90,7 +90,8 @@ const goYamlOrder = (a: { key: unknown }, b: { key: unknown }) => {
  * yaml.v2's order, as in kube's YAML.
  */
 export function toYaml(value: unknown): string {
-  const doc = new Document(value, { version: '1.1', customTags: WITHOUT_MERGE_TAG, sortMapEntries: goYamlOrder });
+  // An object that appears twice is written twice (kube's YAML has no anchors and aliases).
+  const doc = new Document(value, { version: '1.1', customTags: WITHOUT_MERGE_TAG, sortMapEntries: goYamlOrder, aliasDuplicateObjects: false });
   visit(doc, {
     Scalar(_, node) {
       if (typeof node.value === 'string' && (YAML12_NON_STRING.test(node.value) || node.value === '<<' || node.value === '=')) {
