@@ -1,8 +1,9 @@
 // Server CPU per GET, for comparing builds of the request path (before and after a change) on a noisy machine.
 //
-//   node bench/src/get-cpu.mjs [checkout ...] [--rounds=8] [--cycles=3]
+//   node bench/src/get-cpu.mjs [checkout[::server-flag,...] ...] [--rounds=8] [--cycles=3]
 //
-// Each checkout (default: this one) must be built. Their servers run one at a time, alternating, `cycles` times:
+// Each checkout (default: this one) must be built; `::` adds flags to its server, so one checkout can be compared
+// with itself (`. .::--enable-priority-and-fairness=false`). Their servers run one at a time, alternating, `cycles` times:
 // each serves the sample server's insecure port on the memory backend, gets one ConfigMap created, then 16 keep-alive
 // connections GET it: a warm-up of 20,000, then `rounds` rounds of 20,000. A round's figure is the server process's
 // CPU time (user + system, from /proc) divided by the GETs it served. Interference from other work only adds CPU
@@ -27,11 +28,13 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-async function measure(checkout) {
+async function measure(spec) {
+  const [checkout, extra = ''] = spec.split('::');
   const port = 20000 + Math.floor(Math.random() * 20000);
   const dataDir = mkdtempSync(join(tmpdir(), 'kapi-get-cpu-'));
   const args = [join(checkout, 'apps/server/dist/main.js'), '--bind-address=127.0.0.1', '--secure-port=0', `--insecure-port=${port}`];
   args.push('--storage-backend=memory', `--data-dir=${dataDir}`, '--write-kubeconfig=', '--authorization-mode=AlwaysAllow');
+  args.push(...extra.split(',').filter(Boolean));
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
