@@ -115,6 +115,19 @@ describe('QueueSet: one priority level', () => {
     running.release();
   });
 
+  it('makes only the queues it deals: a level of tens of millions of queues costs nothing until used', async () => {
+    const set = new QueueSet({ concurrencyLimit: 1, queues: 50_000_000, handSize: 2, queueLengthLimit: 5 });
+    const running = set.admit(request('a')) as Ticket;
+    const waiting = [set.admit(request('b')), set.admit(request('c'))];
+    expect(set.waitingRequests).toBe(2);
+    running.release();
+    const next = await Promise.race(waiting);
+    expect(next.rejected).toBeUndefined();
+    next.release();
+    for (const t of await Promise.all(waiting)) t.release();
+    expect(set.executingSeats).toBe(0);
+  });
+
   it('with the same queues, only its limits change: more seats run more of what waits', async () => {
     const set = new QueueSet({ concurrencyLimit: 1, queues: 4, handSize: 2, queueLengthLimit: 10 });
     set.admit(request('a'));

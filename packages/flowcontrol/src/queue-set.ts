@@ -66,7 +66,8 @@ const REJECTED: Record<Rejection, Ticket> = {
  */
 export class QueueSet {
   private config: QueueSetConfig;
-  private queues: Queue[] = [];
+  /** Queues by index, made when first dealt (a level may have millions; only those in use exist). */
+  private queues = new Map<number, Queue>();
   private dealer: Dealer | undefined;
   private virtualTime = 0;
   executingSeats = 0;
@@ -102,19 +103,19 @@ export class QueueSet {
       this.dispatch();
       return;
     }
-    const waiting = this.queues.flatMap((q) => q.waiting).sort((a, b) => a.start - b.start);
+    const waiting = [...this.queues.values()].flatMap((q) => q.waiting).sort((a, b) => a.start - b.start);
     this.config = config;
-    this.queues = Array.from({ length: config.queues }, () => new Queue());
+    this.queues = new Map();
     this.dealer = config.queues > 0 ? new Dealer(config.queues, Math.min(config.handSize, config.queues)) : undefined;
     for (const request of waiting) {
-      if (this.queues.length === 0) {
+      if (config.queues === 0) {
         // No queues any more (Reject): what waited is turned away.
         this.waitingRequests--;
         this.waitingSeats -= request.seats;
         request.settle(REJECTED['concurrency-limit']);
         continue;
       }
-      const queue = this.queues[Math.floor(request.start) % this.queues.length];
+      const queue = this.queueAt(Math.floor(request.start) % config.queues);
       request.queue = queue;
       queue.waiting.push(request);
       queue.waitingSeats += request.seats;
@@ -194,12 +195,24 @@ export class QueueSet {
 
   /** The queue of the hand with the fewest seats waiting and running in it (the first such, in dealing order). */
   private shortest(hand: number[]): Queue {
-    let best = this.queues[hand[0]];
-    for (let i = 1; i < hand.length; i++) {
-      const queue = this.queues[hand[i]];
-      if (queue.waitingSeats + queue.executingSeats < best.waitingSeats + best.executingSeats) best = queue;
+    let best = hand[0];
+    let least = Infinity;
+    for (const index of hand) {
+      const queue = this.queues.get(index);
+      const load = queue ? queue.waitingSeats + queue.executingSeats : 0;
+      if (load < least) {
+        least = load;
+        best = index;
+        if (load === 0) break;
+      }
     }
-    return best;
+    return this.queueAt(best);
+  }
+
+  private queueAt(index: number): Queue {
+    let queue = this.queues.get(index);
+    if (!queue) this.queues.set(index, (queue = new Queue()));
+    return queue;
   }
 
   private remove(request: Waiting): boolean {
@@ -217,7 +230,7 @@ export class QueueSet {
   private dispatch(): void {
     while (this.waitingRequests > 0) {
       let next: Queue | undefined;
-      for (const queue of this.queues) {
+      for (const queue of this.queues.values()) {
         const head = queue.waiting[0];
         if (head && (!next || head.start < next.waiting[0].start)) next = queue;
       }
@@ -235,7 +248,7 @@ export class QueueSet {
     if (this.executingRequests === 0 && this.queuedSinceIdle) {
       this.queuedSinceIdle = false;
       this.virtualTime = 0;
-      for (const queue of this.queues) queue.lastFinish = 0;
+      this.queues.clear();
     }
   }
 }

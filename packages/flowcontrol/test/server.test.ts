@@ -264,6 +264,26 @@ describe('API Priority and Fairness in a server', () => {
     expect(res.headers.get(FLOW_SCHEMA_UID_HEADER)).toBe(await uidOf('flowschemas', 'global-default'));
   });
 
+  it('serves a level of 50 million queues (valid: 51 bits of hand entropy) without making them', async () => {
+    await start();
+    const level = await admin('POST', `${FC}/prioritylevelconfigurations`, {
+      apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
+      kind: 'PriorityLevelConfiguration',
+      metadata: { name: 'huge' },
+      spec: { type: 'Limited', limited: { nominalConcurrencyShares: 5, limitResponse: { type: 'Queue', queuing: { queues: 50_000_000, handSize: 2, queueLengthLimit: 5 } } } },
+    });
+    expect(level.status).toBe(201);
+    const schema = await admin('POST', `${FC}/flowschemas`, {
+      apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
+      kind: 'FlowSchema',
+      metadata: { name: 'huge' },
+      spec: { priorityLevelConfiguration: { name: 'huge' }, matchingPrecedence: 500, rules: [{ subjects: [{ kind: 'User', user: { name: 'flood' } }], nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }] }] },
+    });
+    await eventually(async () => ((await req('flood-token', 'GET', '/version')).headers.get(FLOW_SCHEMA_UID_HEADER) === schema.body.metadata.uid ? true : undefined), 'the schema classifies');
+    const answers = await Promise.all(Array.from({ length: 20 }, () => req('flood-token', 'GET', '/version')));
+    expect(answers.map((r) => r.status)).toEqual(Array(20).fill(200));
+  });
+
   it('refuses invalid configuration objects with kube field errors', async () => {
     await start();
     const level = await admin('POST', `${FC}/prioritylevelconfigurations`, {
