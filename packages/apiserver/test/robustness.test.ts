@@ -4,6 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { configMap, startHarness, type Harness } from './harness.js';
 import { toYaml } from '../src/endpoints/media/yaml.js';
+import { decodeCbor, encodeCbor } from '../src/endpoints/media/cbor-codec.js';
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const MiB = 1024 * 1024;
@@ -517,6 +518,22 @@ describe('fair sharing: a long list from the watch cache', () => {
     expect(yamlText).toBe(toYaml(parsed));
     expect(yamlTurns).toBeGreaterThanOrEqual(Math.floor(N / 50) - 1);
   }, 60_000);
+
+  it('as CBOR (CBORServingAndStorage), a big list is encoded in slices to the same bytes as in one piece', async () => {
+    const h = await startHarness({ CBORServingAndStorage: true });
+    await new Promise((r) => setTimeout(r, 20));
+    const encoder = new TextEncoder();
+    for (let i = 0; i < 1_100; i++) {
+      const obj = { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: `c-${i}`, namespace: 'default', uid: `u${i}` }, data: { i: String(i) } };
+      await h.storage.create(`/registry/configmaps/default/c-${i}`, encoder.encode(JSON.stringify(obj)));
+    }
+    const json = JSON.parse(await (await h.server.fetch(new Request(`http://kapi.test${CM}?resourceVersion=0`))).text());
+    const res = await h.server.fetch(new Request(`http://kapi.test${CM}?resourceVersion=0`, { headers: { accept: 'application/cbor' } }));
+    expect(res.headers.get('content-type')).toBe('application/cbor');
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect(decodeCbor(bytes)).toEqual(json);
+    expect(Buffer.from(bytes).equals(Buffer.from(encodeCbor(json)))).toBe(true);
+  });
 
   it('read from storage (the cache not ready) is read in pages with turns between them, all at one revision', async () => {
     const h = await startHarness();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { streamYamlList } from './list-stream.js';
+import { encodeCborListInSlices, streamYamlList } from './list-stream.js';
+import { decodeCbor, encodeCbor } from './media/cbor-codec.js';
 import { toYaml } from './media/yaml.js';
 
 const items = [
@@ -24,5 +25,36 @@ describe('streamYamlList', () => {
     const list = { apiVersion: 'v1', kind: 'ConfigMapList', metadata: {}, items: [{ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'a' } }] };
     const streamed = await new Response(streamYamlList(list as never, false, (item) => ({ metadata: (item as { metadata: unknown }).metadata }))).text();
     expect(streamed).toBe(toYaml({ ...list, items: [{ metadata: { name: 'a' } }] }));
+  });
+});
+
+describe('encodeCborListInSlices', () => {
+  it('gives the bytes encodeCbor gives for the whole list, for every size of array header', async () => {
+    for (const n of [0, 1, 23, 24, 255, 256, 1_500, 70_000]) {
+      const list = {
+        kind: 'ConfigMapList',
+        apiVersion: 'v1',
+        metadata: { resourceVersion: '7', continue: 'items' },
+        items: Array.from({ length: n }, (_, i) => ({ metadata: { name: `cm-${i}`, labels: { items: 'items' } }, data: { items: String(i) } })),
+      };
+      const sliced = await encodeCborListInSlices(list);
+      expect(Buffer.from(sliced).equals(Buffer.from(encodeCbor(list))), `${n} items`).toBe(true);
+    }
+  });
+
+  it('turns the event loop between slices of 500', async () => {
+    const list = { kind: 'ConfigMapList', apiVersion: 'v1', metadata: {}, items: Array.from({ length: 5_000 }, (_, i) => ({ metadata: { name: `cm-${i}` } })) };
+    let turns = 0;
+    let running = true;
+    const tick = () => {
+      if (!running) return;
+      turns++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    const bytes = await encodeCborListInSlices(list);
+    running = false;
+    expect(turns).toBeGreaterThanOrEqual(9);
+    expect((decodeCbor(bytes) as { items: unknown[] }).items).toHaveLength(5_000);
   });
 });

@@ -1,5 +1,6 @@
 import type { KubeObject } from '@kapi/apimachinery';
 import { auditResponseObject } from '../audit/context.js';
+import { cborItem, SELF_DESCRIBED } from './media/cbor-codec.js';
 import { toYaml } from './media/yaml.js';
 
 /** Lists with more items than this are written as a stream of slices (JSON only). */
@@ -142,4 +143,49 @@ export async function encodeProtobufListInSlices(
     at += p.length;
   }
   return out;
+}
+
+/** A CBOR array header (major type 4) for `n` items. */
+function cborArrayHeader(n: number): Uint8Array {
+  if (n < 24) return Uint8Array.of(0x80 + n);
+  if (n < 0x100) return Uint8Array.of(0x98, n);
+  if (n < 0x10000) return Uint8Array.of(0x99, n >> 8, n & 0xff);
+  return Uint8Array.of(0x9a, (n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff);
+}
+
+/** `items` as a CBOR text string key, then an empty array: where the items go in the list's own fields. */
+const CBOR_EMPTY_ITEMS = Uint8Array.of(0x65, 0x69, 0x74, 0x65, 0x6d, 0x73, 0x80);
+
+/**
+ * A list's self-described CBOR, the same bytes as encodeCbor gives for the whole list, built SLICE_ITEMS items at a
+ * time with a turn of the event loop before each slice: the list's own fields are encoded with no items, and the
+ * empty array after their `items` key becomes a header for all of them, followed by each item's encoding (cbor-x
+ * writes an item the same inside a list as alone: no records, no shared strings).
+ */
+export async function encodeCborListInSlices(list: { items: unknown[] } & Record<string, unknown>): Promise<Uint8Array> {
+  auditResponseObject(list);
+  const shell = cborItem({ ...list, items: [] });
+  const at = lastIndexOf(shell, CBOR_EMPTY_ITEMS) + CBOR_EMPTY_ITEMS.length - 1;
+  const parts: Uint8Array[] = [SELF_DESCRIBED, shell.subarray(0, at), cborArrayHeader(list.items.length)];
+  for (let next = 0; next < list.items.length; next += SLICE_ITEMS) {
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const item of list.items.slice(next, next + SLICE_ITEMS)) parts.push(cborItem(item));
+  }
+  parts.push(shell.subarray(at + 1));
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const p of parts) {
+    out.set(p, offset);
+    offset += p.length;
+  }
+  return out;
+}
+
+function lastIndexOf(haystack: Uint8Array, needle: Uint8Array): number {
+  for (let i = haystack.length - needle.length; i >= 0; i--) {
+    let j = 0;
+    while (j < needle.length && haystack[i + j] === needle[j]) j++;
+    if (j === needle.length) return i;
+  }
+  throw new Error('the list has no empty items array');
 }

@@ -1,7 +1,8 @@
 import { encodeEnvelope, type KubeObject } from '@kapi/apimachinery';
 import { parseListOptions } from '../../registry/list-options.js';
 import { acceptsGzip } from '../compression.js';
-import { encodeProtobufListInSlices, STREAM_LIST_ITEMS, streamJsonList, streamYamlList } from '../list-stream.js';
+import { encodeCborListInSlices, encodeProtobufListInSlices, STREAM_LIST_ITEMS, streamJsonList, streamYamlList } from '../list-stream.js';
+import { CBOR_TYPE } from '../media/cbor-codec.js';
 import { YAML_TYPE } from '../media/yaml.js';
 import { render } from '../respond.js';
 import { replyRead, replyReadAsync, transformList, withoutTypeMeta, type RequestScope } from './scope.js';
@@ -29,6 +30,11 @@ export async function listHandler(scope: RequestScope): Promise<Response> {
     const raw = await encodeProtobufListInSlices(typed, (m, v) => protobuf.codec.encode(m, v), protobuf.message, scope.entry.info.protobuf.message);
     const body = encodeEnvelope({ apiVersion: typed.apiVersion, kind: typed.kind }, raw);
     return replyReadAsync(scope, { body, contentType: 'application/vnd.kubernetes.protobuf' });
+  }
+  if (scope.format.kind === 'cbor' && !scope.format.as && list.items.length > STREAM_LIST_ITEMS) {
+    // CBOR (CBORServingAndStorage) likewise.
+    const body = await encodeCborListInSlices(value as unknown as { items: unknown[] } & Record<string, unknown>);
+    return replyReadAsync(scope, { body, contentType: CBOR_TYPE });
   }
   return replyRead(scope, render(value, scope.format, { pretty: scope.pretty, protobuf }));
 }

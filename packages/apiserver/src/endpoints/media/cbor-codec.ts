@@ -13,11 +13,14 @@ const encoder = new Encoder({ useRecords: false, mapsAsObjects: true, variableMa
 const decoder = new Decoder({ useRecords: false, mapsAsObjects: false });
 
 /** The self-described CBOR tag (55799) kube writes before each top-level CBOR object. */
-const SELF_DESCRIBED = Uint8Array.of(0xd9, 0xd9, 0xf7);
+export const SELF_DESCRIBED = Uint8Array.of(0xd9, 0xd9, 0xf7);
+
+/** A JSON-form value as one CBOR data item, without the self-described tag. */
+export const cborItem = (value: unknown): Uint8Array => encoder.encode(value);
 
 /** Encodes a JSON-form value as one self-described CBOR data item, as kube-apiserver emits. */
 export function encodeCbor(value: unknown): Uint8Array {
-  const body = encoder.encode(value);
+  const body = cborItem(value);
   const out = new Uint8Array(SELF_DESCRIBED.length + body.length);
   out.set(SELF_DESCRIBED);
   out.set(body, SELF_DESCRIBED.length);
