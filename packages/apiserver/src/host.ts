@@ -38,4 +38,9 @@ export interface PluginHost extends AuthorizerHost {
   onObjectsChange(entry: ResourceEntry, onChange: () => void): void;
   /** How many objects of a resource are stored, as the watch cache counts them; undefined when not known. */
   objectCount(entry: ResourceEntry): number | undefined;
+  /**
+   * Serves GET of a non-resource path (a debug dump, say), after authentication, authorization (RBAC's
+   * `nonResourceURLs`) and the request gate, as the server's own paths are.
+   */
+  addPath(path: string, handler: (request: Request) => Response | Promise<Response>): void;
 }

@@ -231,6 +231,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   // Controllers' watches (onObjectsChange) end with the server.
   const stopped = new AbortController();
   let requestGate: RequestGate | undefined;
+  const pluginPaths: { path: string; handler: (request: Request) => Response | Promise<Response> }[] = [];
   const limits: ServerLimits = {
     maxRequestsInflight: options.limits?.maxRequestsInflight ?? DEFAULT_MAX_REQUESTS_INFLIGHT,
     maxMutatingRequestsInflight: options.limits?.maxMutatingRequestsInflight ?? DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT,
@@ -255,6 +256,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     },
     objectCount(entry) {
       return cache.ready ? cache.collection(entry.keyPrefix).size : undefined;
+    },
+    addPath(path, handler) {
+      pluginPaths.push({ path, handler });
     },
   };
   for (const plugin of options.plugins) plugin.install?.(host);
@@ -347,6 +351,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   app.route('/', createMetricsRoute(metrics));
   app.route('/', createDiscoveryRoutes(() => registry.groups));
   app.route('/', createOpenAPIRoutes(() => registry.groups));
+  for (const { path, handler } of pluginPaths) app.get(path, (c) => handler(c.req.raw));
   // Kapi has no CustomResourceDefinitions; kubectl's client-side validation lists them for kinds whose OpenAPI
   // has no PATCH operation (the access reviews), so the truthful answer is an empty list rather than a 404.
   app.get('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', (c) =>

@@ -89,6 +89,14 @@ describe.skipIf(!kubectlPath)('API Priority and Fairness with real clients', () 
     const levels = admin('get', 'prioritylevelconfigurations');
     expect(levels.stdout).toMatch(/\nworkload-low\s+Limited\s+100\s+128\s+6\s+50\s+\S+\n/);
     expect(admin('get', 'flowschema', 'probes', '-o', 'jsonpath={.spec.priorityLevelConfiguration.name}').stdout).toBe('exempt');
+    // kube's debug dump, for cluster-admin; ordinary users get 403.
+    const dump = admin('get', '--raw', '/debug/api_priority_and_fairness/dump_priority_levels');
+    expect(dump.stdout.split('\n')[0]).toMatch(/^PriorityLevelName, ActiveQueues, IsIdle, IsQuiescing, WaitingRequests, ExecutingRequests,/);
+    expect(dump.stdout).toMatch(/\nglobal-default, +\d+, +(true|false), +false,/);
+  });
+
+  it('refuses the debug dump to users RBAC does not let read it', async () => {
+    expect((await as('victim-token', '/debug/api_priority_and_fairness/dump_priority_levels')).status).toBe(403);
   });
 
   it('@kubernetes/client-node reads the configuration with its typed flowcontrol v1 API', async () => {

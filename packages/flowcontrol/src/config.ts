@@ -39,6 +39,8 @@ export interface LevelLoad {
   /** Requests running on an exempt level, and their demand over time (a limited level's is its queue set's). */
   executing: number;
   demand: Integrator;
+  /** Requests an exempt level ran (a limited level's count is its queue set's). */
+  dispatched: number;
 }
 
 /** A FlowSchema with what classification needs, and what it counts (for the metrics). */
@@ -90,7 +92,7 @@ export function buildConfig(
     const name = pl.metadata?.name ?? '';
     const uid = pl.metadata?.uid ?? '';
     const before = previous?.levels.get(name);
-    const load = before?.load ?? { smoothed: 0, executing: 0, demand: new Integrator() };
+    const load = before?.load ?? { smoothed: 0, executing: 0, demand: new Integrator(), dispatched: 0 };
     const nominalLimit = unlimited ? Number.MAX_SAFE_INTEGER : shareSum > 0 ? Math.ceil((serverConcurrency * shares(pl)) / shareSum) : 0;
     if (!unlimited) nominalSum += nominalLimit;
     // kube: lendable = round(nominal × lendablePercent%), borrowable = round(nominal × borrowingLimitPercent%), or
@@ -168,7 +170,7 @@ const compare = (a = '', b = '') => (a < b ? -1 : a > b ? 1 : 0);
 
 /** What runs before any configuration exists: nothing limited. */
 function unclassified(): ClassifiedSchema {
-  const load = { smoothed: 0, executing: 0, demand: new Integrator() };
+  const load = { smoothed: 0, executing: 0, demand: new Integrator(), dispatched: 0 };
   const level: PriorityLevel = { name: '', uid: '', exempt: true, maxSeats: MAXIMUM_SEATS, nominalLimit: 0, minLimit: 0, maxLimit: 0, load };
   return { schema: { metadata: {}, spec: { priorityLevelConfiguration: { name: '' } } } as FlowSchema, matches: () => true, name: '', level, distinguisher: '', counts: { waiting: 0, executing: 0, executingSeats: 0 } };
 }

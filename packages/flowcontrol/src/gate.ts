@@ -62,6 +62,7 @@ export function createGate(config: () => FlowConfig, host: Pick<PluginHost, 'reg
       if (level.exempt || !level.queueSet) {
         // Exempt requests wait for nothing; what they use still counts in borrowing (kube counts it too).
         const load = level.load;
+        load.dispatched++;
         load.demand.set(++load.executing);
         return settle(schema, 0, { release: () => load.demand.set(--load.executing) });
       }

@@ -4,6 +4,7 @@ import type { GroupPlugin } from '@kapi/apiserver';
 import { buildConfig, type FlowConfig } from './config.js';
 import { installController, type ConfigHolder } from './controller.js';
 import { MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS, SUGGESTED_FLOW_SCHEMAS, SUGGESTED_PRIORITY_LEVELS } from './bootstrap.js';
+import { DUMP_PRIORITY_LEVELS_PATH, dumpPriorityLevels } from './dump.js';
 import { createGate } from './gate.js';
 import { flowControlMetrics } from './metrics.js';
 import { defaulters, strategies } from './validation.js';
@@ -23,6 +24,7 @@ export { createGate, TOO_MANY_REQUESTS } from './gate.js';
 export { adjustBorrowing, BORROWING_PERIOD_MS } from './borrowing.js';
 export { allocateConcurrency, type AllocationItem } from './allocation.js';
 export { validateFlowSchema, validatePriorityLevel } from './validation.js';
+export { DUMP_PRIORITY_LEVELS_PATH, dumpPriorityLevels } from './dump.js';
 
 /**
  * API Priority and Fairness (kube-apiserver's `--enable-priority-and-fairness`, on by default in kube 1.33) as a
@@ -52,6 +54,8 @@ export function priorityAndFairness(options: PriorityAndFairnessOptions = {}): G
       const config = (): FlowConfig => holder.config;
       installController(host, holder, options.borrowingPeriodMs);
       host.setRequestGate(createGate(config, host, flowControlMetrics(host, config)));
+      // kube's debug dump, for those RBAC lets read it (cluster-admin).
+      host.addPath(DUMP_PRIORITY_LEVELS_PATH, () => new Response(dumpPriorityLevels(config()), { headers: { 'Content-Type': 'text/plain; charset=utf-8' } }));
     },
   };
 }

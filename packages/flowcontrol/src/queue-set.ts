@@ -78,6 +78,8 @@ export class QueueSet {
   private queuedSinceIdle = false;
   /** Seat demand (seats running plus seats waiting) over time, which borrowing between levels reads. */
   readonly demand = new Integrator();
+  /** Requests run and turned away since the level was made (kube's debug dump counts them). */
+  readonly totals = { dispatched: 0, rejected: 0, timedOut: 0, cancelled: 0 };
 
   constructor(config: QueueSetConfig) {
     this.config = config;
@@ -112,7 +114,7 @@ export class QueueSet {
         // No queues any more (Reject): what waited is turned away.
         this.waitingRequests--;
         this.waitingSeats -= request.seats;
-        request.settle(REJECTED['concurrency-limit']);
+        request.settle(this.reject('concurrency-limit'));
         continue;
       }
       const queue = this.queueAt(Math.floor(request.start) % config.queues);
@@ -126,9 +128,9 @@ export class QueueSet {
   admit(request: QueueRequest): Ticket | Promise<Ticket> {
     const seats = Math.max(1, Math.min(request.seats, this.config.concurrencyLimit));
     if (this.waitingRequests === 0 && this.fits(seats)) return this.run(seats, undefined);
-    if (!this.dealer) return REJECTED['concurrency-limit'];
+    if (!this.dealer) return this.reject('concurrency-limit');
     const queue = this.shortest(this.dealer.deal(request.hash()));
-    if (queue.waiting.length >= this.config.queueLengthLimit) return REJECTED['queue-full'];
+    if (queue.waiting.length >= this.config.queueLengthLimit) return this.reject('queue-full');
     const start = Math.max(this.virtualTime, queue.lastFinish);
     queue.lastFinish = start + seats;
     this.queuedSinceIdle = true;
@@ -137,7 +139,7 @@ export class QueueSet {
       let signal: AbortSignal | undefined;
       const leave = (reason: Rejection) => {
         if (!this.remove(waiting)) return;
-        waiting.settle(REJECTED[reason]);
+        waiting.settle(this.reject(reason));
         this.dispatch();
       };
       const onAbort = () => leave('cancelled');
@@ -174,7 +176,22 @@ export class QueueSet {
     return this.executingSeats === 0 || this.executingSeats + seats <= this.config.concurrencyLimit;
   }
 
+  /** How many queues hold waiting requests now. */
+  get activeQueues(): number {
+    let active = 0;
+    for (const queue of this.queues.values()) if (queue.waiting.length > 0) active++;
+    return active;
+  }
+
+  private reject(reason: Rejection): Ticket {
+    if (reason === 'time-out') this.totals.timedOut++;
+    else if (reason === 'cancelled') this.totals.cancelled++;
+    else this.totals.rejected++;
+    return REJECTED[reason];
+  }
+
   private run(seats: number, queue: Queue | undefined): Ticket {
+    this.totals.dispatched++;
     this.executingSeats += seats;
     this.executingRequests++;
     if (queue) queue.executingSeats += seats;

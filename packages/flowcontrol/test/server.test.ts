@@ -166,6 +166,14 @@ describe('API Priority and Fairness in a server', () => {
     expect((await Promise.all(flood.slice(0, 3))).map((r) => r.status)).toEqual([201, 201, 201]);
     const metrics = (await admin('GET', '/metrics')).body as string;
     expect(metrics).toContain('apiserver_flowcontrol_rejected_requests_total{flow_schema="flooders",priority_level="tiny",reason="queue-full"} 3');
+    // kube's debug dump shows the same (RBAC lets only cluster-admin read it: the e2e test checks that).
+    const dump = (await admin('GET', '/debug/api_priority_and_fairness/dump_priority_levels')).body as string;
+    const lines = dump.trimEnd().split('\n');
+    expect(lines[0]).toBe(
+      'PriorityLevelName, ActiveQueues, IsIdle, IsQuiescing, WaitingRequests, ExecutingRequests, DispatchedRequests, RejectedRequests, TimedoutRequests, CancelledRequests',
+    );
+    expect(lines.find((l) => l.startsWith('tiny,'))?.split(/,\s*/)).toEqual(['tiny', '0', 'true', 'false', '0', '0', '4', '3', '0', '0']);
+    expect(lines.map((l) => l.split(',')[0])).toEqual(['PriorityLevelName', 'catch-all', 'exempt', 'global-default', 'leader-election', 'node-high', 'system', 'tiny', 'workload-high', 'workload-low']);
   });
 
   it('turns away a request that waited a quarter of its deadline (time-out); system:masters is never held up', async () => {
