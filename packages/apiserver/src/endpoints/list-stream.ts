@@ -27,8 +27,22 @@ export function streamJsonList(
   const shell = JSON.stringify({ ...list, items: [PLACEHOLDER] });
   const at = shell.indexOf(JSON.stringify(PLACEHOLDER));
   const head = shell.slice(0, at);
-  const tail = shell.slice(at + JSON.stringify(PLACEHOLDER).length);
-  const items = list.items;
+  const tail = `${shell.slice(at + JSON.stringify(PLACEHOLDER).length)}\n`;
+  return streamInSlices(head, tail, list.items, SLICE_ITEMS, gzip, (item, first) => (first ? '' : ',') + JSON.stringify(mapItem(item)));
+}
+
+/**
+ * `head`, then the items encoded `perSlice` at a time with a turn of the event loop before each slice, then `tail`:
+ * a list written as a stream, so encoding it does not hold up other requests. Optionally gzipped.
+ */
+function streamInSlices(
+  head: string,
+  tail: string,
+  items: readonly unknown[],
+  perSlice: number,
+  gzip: boolean,
+  encodeItem: (item: unknown, first: boolean) => string,
+): ReadableStream<Uint8Array> {
   let next = 0;
   let started = false;
   const stream = new ReadableStream<Uint8Array>({
@@ -39,14 +53,14 @@ export function streamJsonList(
         return;
       }
       if (next >= items.length) {
-        controller.enqueue(text.encode(`${tail}\n`));
+        controller.enqueue(text.encode(tail));
         controller.close();
         return;
       }
       await new Promise((resolve) => setImmediate(resolve));
-      const end = Math.min(next + SLICE_ITEMS, items.length);
-      let chunk = next > 0 ? ',' : '';
-      for (let i = next; i < end; i++) chunk += (i > next ? ',' : '') + JSON.stringify(mapItem(items[i]));
+      const end = Math.min(next + perSlice, items.length);
+      let chunk = '';
+      for (let i = next; i < end; i++) chunk += encodeItem(items[i], i === 0);
       next = end;
       controller.enqueue(text.encode(chunk));
     },
@@ -76,30 +90,7 @@ export function streamYamlList(
   const at = shell.startsWith(YAML_EMPTY_ITEMS) ? 0 : shell.indexOf(`\n${YAML_EMPTY_ITEMS}`) + 1;
   const head = `${shell.slice(0, at)}items:\n`;
   const tail = shell.slice(at + YAML_EMPTY_ITEMS.length);
-  const items = list.items;
-  let next = 0;
-  let started = false;
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!started) {
-        started = true;
-        controller.enqueue(text.encode(head));
-        return;
-      }
-      if (next >= items.length) {
-        controller.enqueue(text.encode(tail));
-        controller.close();
-        return;
-      }
-      await new Promise((resolve) => setImmediate(resolve));
-      const end = Math.min(next + YAML_SLICE_ITEMS, items.length);
-      let chunk = '';
-      for (let i = next; i < end; i++) chunk += toYaml([mapItem(items[i])]);
-      next = end;
-      controller.enqueue(text.encode(chunk));
-    },
-  });
-  return gzip ? stream.pipeThrough(new CompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>) : stream;
+  return streamInSlices(head, tail, list.items, YAML_SLICE_ITEMS, gzip, (item) => toYaml([mapItem(item)]));
 }
 
 /** A varint, as Protobuf writes lengths. */
