@@ -254,7 +254,6 @@ async function listen(options: StartServerOptions, scheme: 'http' | 'https', por
   };
 }
 
-/** The client certificate of a TLS connection: its subject once it chained to the client CA, else why it did not. */
 /** What the ApiServer is told about a request served by Node: one shape for every request, no closures. */
 class NodeFetchEnv implements FetchEnv {
   readonly peerCertificate?: FetchEnv['peerCertificate'];
@@ -278,6 +277,7 @@ class NodeFetchEnv implements FetchEnv {
   }
 }
 
+/** The client certificate of a TLS connection: its subject once it chained to the client CA, else why it did not. */
 function verifiedClient(socket: unknown): FetchEnv | undefined {
   const tlsSocket = socket as Partial<TLSSocket> | undefined;
   if (typeof tlsSocket?.getPeerCertificate !== 'function') return undefined;

@@ -6,6 +6,7 @@ export type { Store, UpdateResult, Updater } from './registry/store.js';
 export type { RequestContext } from './registry/context.js';
 export type { ResourceEntry, ResourceRegistry } from './registry/resources.js';
 export { ALL_OBJECTS, type ListOptions } from './registry/list.js';
+export { nowTimestamp } from './registry/object-meta.js';
 export type { RequestLimits } from './limits/middleware.js';
 export { MAX_REQUEST_WAIT_MS, type GateDecision, type GatedRequest, type RequestGate } from './limits/gate.js';
 export { defaultVersionInfo, KUBE_API_LEVEL, type VersionInfo } from './version.js';

@@ -128,7 +128,7 @@ export function buildConfig(
   }
   const schemas = flowSchemas
     .filter((fs) => levels.has(fs.spec?.priorityLevelConfiguration?.name ?? ''))
-    .sort((a, b) => (a.spec?.matchingPrecedence ?? 1000) - (b.spec?.matchingPrecedence ?? 1000) || compare(a.metadata?.name, b.metadata?.name))
+    .sort((a, b) => (a.spec?.matchingPrecedence ?? 1000) - (b.spec?.matchingPrecedence ?? 1000) || compareNames(a.metadata?.name, b.metadata?.name))
     .map((fs) => classified(fs, levels.get(fs.spec!.priorityLevelConfiguration.name)!, previous));
   const catchAll = schemas.find((s) => s.name === 'catch-all');
   return { nominalSum, schemas, levels, fallback: catchAll ?? schemas[schemas.length - 1] ?? unclassified() };
@@ -166,7 +166,8 @@ function classified(fs: FlowSchema, level: PriorityLevel, previous: FlowConfig |
 const shares = (pl: PriorityLevelConfiguration) =>
   (pl.spec?.type === 'Exempt' ? pl.spec.exempt?.nominalConcurrencyShares : pl.spec?.limited?.nominalConcurrencyShares) ?? 0;
 
-const compare = (a = '', b = '') => (a < b ? -1 : a > b ? 1 : 0);
+/** Names in byte order (Go's sort.Strings, for ASCII names). */
+export const compareNames = (a = '', b = '') => (a < b ? -1 : a > b ? 1 : 0);
 
 /** What runs before any configuration exists: nothing limited. */
 function unclassified(): ClassifiedSchema {

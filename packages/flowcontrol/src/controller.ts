@@ -1,6 +1,6 @@
 import type { FlowSchema, FlowSchemaCondition, PriorityLevelConfiguration } from '@kapi/api-flowcontrol';
-import type { KubeObject } from '@kapi/apimachinery';
-import { ALL_OBJECTS, type PluginHost, type RequestContext, type ResourceEntry } from '@kapi/apiserver';
+import { isStatusError, newNotFound, type KubeObject } from '@kapi/apimachinery';
+import { ALL_OBJECTS, nowTimestamp, type PluginHost, type RequestContext, type ResourceEntry } from '@kapi/apiserver';
 import { isDeepStrictEqual } from 'node:util';
 import {
   AUTO_UPDATE_ANNOTATION,
@@ -13,6 +13,15 @@ import { adjustBorrowing, BORROWING_PERIOD_MS } from './borrowing.js';
 import { buildConfig, type FlowConfig } from './config.js';
 
 export const GROUP = 'flowcontrol.apiserver.k8s.io';
+
+/** The reason of a kube Status error (AlreadyExists, Conflict, NotFound, ...), undefined for any other error. */
+const reasonOf = (err: unknown) => (isStatusError(err) ? err.status.reason : undefined);
+
+/** The 404 an updater gives when the object is gone. */
+const gone = (entry: ResourceEntry, name: string) => newNotFound({ group: entry.info.group, resource: entry.info.plural }, name);
+
+const sameCondition = (a: FlowSchemaCondition | undefined, b: FlowSchemaCondition) =>
+  a !== undefined && a.status === b.status && a.reason === b.reason && a.message === b.message;
 
 /** Where the gate reads the configuration the controller keeps. */
 export interface ConfigHolder {
@@ -50,12 +59,12 @@ export function installController(host: PluginHost, holder: ConfigHolder, borrow
       const autoUpdate = (current.metadata as { annotations?: Record<string, string> }).annotations?.[AUTO_UPDATE_ANNOTATION] === 'true';
       if (isDeepStrictEqual(current.spec, desired.spec) || !(force || autoUpdate)) return;
       await host.store.update(ctx(entry), name, (latest) => {
-        if (!latest) throw Object.assign(new Error('gone'), { status: { reason: 'NotFound' } });
+        if (!latest) throw gone(entry, name);
         return { ...latest, spec: desired.spec } as KubeObject;
       });
     } catch (err) {
       // Another server on the same storage did it first.
-      const reason = (err as { status?: { reason?: string } }).status?.reason;
+      const reason = reasonOf(err);
       if (reason !== 'AlreadyExists' && reason !== 'Conflict' && reason !== 'NotFound') throw err;
     }
   };
@@ -72,15 +81,15 @@ export function installController(host: PluginHost, holder: ConfigHolder, borrow
         ? `This FlowSchema references the PriorityLevelConfiguration object named "${level}" and it exists`
         : `This FlowSchema references the PriorityLevelConfiguration object named "${level}" but there is no such object`,
     };
-    const now = (fs.status?.conditions ?? []).find((c) => c.type === 'Dangling');
-    if (now && now.status === wanted.status && now.reason === wanted.reason && now.message === wanted.message) return;
+    const dangling = (status: FlowSchema['status']) => (status?.conditions ?? []).find((c) => c.type === 'Dangling');
+    if (sameCondition(dangling(fs.status), wanted)) return;
     await host.store.update(ctx(fsEntry, 'status'), name, (latest) => {
-      if (!latest) throw Object.assign(new Error('gone'), { status: { reason: 'NotFound' } });
-      const current = ((latest.status as FlowSchema['status'])?.conditions ?? []).find((c) => c.type === 'Dangling');
+      if (!latest) throw gone(fsEntry, name);
+      const status = latest.status as FlowSchema['status'];
       // Another server on the same storage may have set it meanwhile.
-      if (current && current.status === wanted.status && current.reason === wanted.reason && current.message === wanted.message) return latest;
-      const conditions = ((latest.status as FlowSchema['status'])?.conditions ?? []).filter((c) => c.type !== 'Dangling');
-      return { ...latest, status: { ...(latest.status as object), conditions: [...conditions, { ...wanted, lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') }] } } as KubeObject;
+      if (sameCondition(dangling(status), wanted)) return latest;
+      const conditions = (status?.conditions ?? []).filter((c) => c.type !== 'Dangling');
+      return { ...latest, status: { ...status, conditions: [...conditions, { ...wanted, lastTransitionTime: nowTimestamp() }] } } as KubeObject;
     });
   };
 
@@ -95,7 +104,7 @@ export function installController(host: PluginHost, holder: ConfigHolder, borrow
       try {
         await setDangling(fs, levelNames);
       } catch (err) {
-        const reason = (err as { status?: { reason?: string } }).status?.reason;
+        const reason = reasonOf(err);
         if (reason !== 'Conflict' && reason !== 'NotFound') throw err;
       }
     }

@@ -1,4 +1,4 @@
-import type { FlowConfig } from './config.js';
+import { compareNames, type FlowConfig } from './config.js';
 
 /** The path of kube's per-level debug dump (k8s.io/apiserver apf_controller_debug.go). */
 export const DUMP_PRIORITY_LEVELS_PATH = '/debug/api_priority_and_fairness/dump_priority_levels';
@@ -22,7 +22,7 @@ const HEADERS = [
  */
 export function dumpPriorityLevels(config: FlowConfig): string {
   const rows = [HEADERS];
-  for (const level of [...config.levels.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+  for (const level of [...config.levels.values()].sort((a, b) => compareNames(a.name, b.name))) {
     const set = level.queueSet;
     const executing = set ? set.executingRequests : level.load.executing;
     const waiting = set ? set.waitingRequests : 0;

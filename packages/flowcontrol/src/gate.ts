@@ -43,12 +43,10 @@ export function createGate(config: () => FlowConfig, host: Pick<PluginHost, 'reg
     metrics?.dispatched(schema);
     counts.executing++;
     counts.executingSeats += seats;
-    let released = false;
+    // The server calls `release` once, when the request is answered (GateDecision).
     return {
       headers: schema.headers,
       release: () => {
-        if (released) return;
-        released = true;
         counts.executing--;
         counts.executingSeats -= seats;
         ticket.release();

@@ -116,22 +116,29 @@ export async function encodeProtobufListInSlices(
   itemMessage: string,
 ): Promise<Uint8Array> {
   auditResponseObject(list);
-  const parts: Uint8Array[] = [encode(listMessage, { ...list, items: [] })];
-  let size = parts[0].length;
-  for (let next = 0; next < list.items.length; next += SLICE_ITEMS) {
+  const items = await encodeInSlices(list.items, (item) => {
+    const bytes = encode(itemMessage, item);
+    return [Uint8Array.from([0x12, ...varint(bytes.length)]), bytes];
+  });
+  return concatBytes([encode(listMessage, { ...list, items: [] }), ...items]);
+}
+
+/** Each item's bytes, SLICE_ITEMS items at a time with a turn of the event loop before each slice. */
+async function encodeInSlices(items: readonly unknown[], encodeItem: (item: unknown) => Uint8Array[]): Promise<Uint8Array[]> {
+  const parts: Uint8Array[] = [];
+  for (let next = 0; next < items.length; next += SLICE_ITEMS) {
     await new Promise((resolve) => setImmediate(resolve));
-    for (const item of list.items.slice(next, next + SLICE_ITEMS)) {
-      const bytes = encode(itemMessage, item);
-      const head = Uint8Array.from([0x12, ...varint(bytes.length)]);
-      parts.push(head, bytes);
-      size += head.length + bytes.length;
-    }
+    for (const item of items.slice(next, next + SLICE_ITEMS)) parts.push(...encodeItem(item));
   }
-  const out = new Uint8Array(size);
-  let at = 0;
+  return parts;
+}
+
+function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
   for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
+    out.set(p, offset);
+    offset += p.length;
   }
   return out;
 }
@@ -157,19 +164,8 @@ export async function encodeCborListInSlices(list: { items: unknown[] } & Record
   auditResponseObject(list);
   const shell = cborItem({ ...list, items: [] });
   const at = lastIndexOf(shell, CBOR_EMPTY_ITEMS) + CBOR_EMPTY_ITEMS.length - 1;
-  const parts: Uint8Array[] = [SELF_DESCRIBED, shell.subarray(0, at), cborArrayHeader(list.items.length)];
-  for (let next = 0; next < list.items.length; next += SLICE_ITEMS) {
-    await new Promise((resolve) => setImmediate(resolve));
-    for (const item of list.items.slice(next, next + SLICE_ITEMS)) parts.push(cborItem(item));
-  }
-  parts.push(shell.subarray(at + 1));
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const p of parts) {
-    out.set(p, offset);
-    offset += p.length;
-  }
-  return out;
+  const items = await encodeInSlices(list.items, (item) => [cborItem(item)]);
+  return concatBytes([SELF_DESCRIBED, shell.subarray(0, at), cborArrayHeader(list.items.length), ...items, shell.subarray(at + 1)]);
 }
 
 function lastIndexOf(haystack: Uint8Array, needle: Uint8Array): number {

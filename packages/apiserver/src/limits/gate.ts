@@ -75,17 +75,8 @@ export function gateRequests(gate: RequestGate, defaultWaitLimitMs: number, metr
       inFlight[kind]--;
       decision.release();
     };
-    const run = () => holdUntilAnswered(c, attributes.verb === 'watch', next, once(release));
+    const run = () => holdUntilAnswered(c, attributes.verb === 'watch', next, release);
     return decision.headers ? withAnswerHeaders(c, decision.headers, run) : run();
   };
 }
 
-/** `fn`, callable any number of times, run once. */
-function once(fn: () => void): () => void {
-  let done = false;
-  return () => {
-    if (done) return;
-    done = true;
-    fn();
-  };
-}

@@ -7,8 +7,15 @@ import { contentLengthOf, onBodyEnd } from '../endpoints/response-end.js';
  * keeps its seat until its last byte is written or the client goes away. A watch gives its seat back once its
  * stream has begun (kube's APF holds a watch's seats only while it initializes). A client that does not read is
  * not let keep a seat past the request's deadline (`--request-timeout`, kube's bound on a whole ServeHTTP).
+ * `release` is called exactly once, whichever of these comes first.
  */
-export async function holdUntilAnswered(c: Context, watch: boolean, next: () => Promise<void>, release: () => void): Promise<void> {
+export async function holdUntilAnswered(c: Context, watch: boolean, next: () => Promise<void>, giveBack: () => void): Promise<void> {
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    giveBack();
+  };
   let handedOff = false;
   try {
     await next();

@@ -76,4 +76,3 @@ export function withTracing(provider: TracerProvider): MiddlewareHandler {
     else span.end();
   };
 }
-
