@@ -70,7 +70,9 @@ describe('generator on schemas with unusual names and shapes', () => {
     root.resolveAll();
     const type = root.lookupType('com.example.odd.v1.Odd');
     expect(type.fields.level).toMatchObject({ id: 3, type: 'int64', options: { kapi_json_name: '$level' } });
-    expect(type.fields['foo-bar'].resolvedType?.fullName).toBe('.com.example.odd.v1.OddFooBar');
+    // A property that is no identifier gets Go's Protobuf field name and keeps its JSON name in an option.
+    expect(type.fields.fooBar.resolvedType?.fullName).toBe('.com.example.odd.v1.OddFooBar');
+    expect(type.fields.fooBar.options).toMatchObject({ kapi_json_name: 'foo-bar' });
 
     const codec = createMessageCodec(descriptor);
     const obj = { 'foo-bar': { a: 'x' }, $level: 2, tree: { children: [{ children: [{ name: 'leaf' }], name: 'c' }], name: 'r' } };

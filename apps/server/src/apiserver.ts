@@ -2,10 +2,18 @@ import { group as apps } from '@kapi/api-apps';
 import { group as authentication } from '@kapi/api-authentication';
 import { group as authorization } from '@kapi/api-authorization';
 import { group as autoscaling } from '@kapi/api-autoscaling';
+import { group as batch } from '@kapi/api-batch';
+import { group as certificates } from '@kapi/api-certificates';
 import { group as coordination } from '@kapi/api-coordination';
 import { group as core } from '@kapi/api-core';
+import { group as discovery } from '@kapi/api-discovery';
+import { group as events } from '@kapi/api-events';
+import { group as networking } from '@kapi/api-networking';
+import { group as node } from '@kapi/api-node';
 import { group as policy } from '@kapi/api-policy';
 import { group as rbac } from '@kapi/api-rbac';
+import { group as scheduling } from '@kapi/api-scheduling';
+import { group as storage } from '@kapi/api-storage';
 import { group as wardle } from '@kapi/api-wardle';
 import { flowControlGroup, priorityAndFairness } from '@kapi/flowcontrol';
 import {
@@ -43,8 +51,15 @@ export { createLogger } from '@kapi/apiserver';
 declare const __KAPI_SERVER_VERSION__: string | undefined;
 const version = typeof __KAPI_SERVER_VERSION__ === 'string' ? __KAPI_SERVER_VERSION__ : '0.0.0';
 
-/** Every group the sample server serves, in discovery order (core first, as kube-apiserver). */
-export const GROUPS = [core, apps, autoscaling, policy, coordination, rbac, authorization, authentication, wardle];
+/**
+ * Every group the sample server serves, in discovery order (core first, as kube-apiserver). The generated
+ * admissionregistration.k8s.io, apiextensions.k8s.io and apiregistration.k8s.io packages are not served here:
+ * their objects mean nothing without webhooks, CRDs and aggregation, which come with their own plugins.
+ */
+export const GROUPS = [
+  core, apps, events, authentication, authorization, autoscaling, batch, certificates, networking, policy, rbac, storage,
+  scheduling, coordination, node, discovery, wardle,
+];
 
 /** The SQLite database of `--storage-backend=sqlite`, inside `--data-dir`. */
 export const SQLITE_DATABASE = 'kapi.db';

@@ -1,5 +1,5 @@
 import { GENERATED_HEADER, type OutputFile } from '../output.js';
-import type { SchemaFile, SchemaNode, WireType } from '../model/schema.js';
+import { protoFieldName, type SchemaFile, type SchemaNode, type WireType } from '../model/schema.js';
 import type { TypeDef } from '../model/graph.js';
 import { emitsTypes, ownKinds, type PackageContext } from './context.js';
 import { WIRE_TYPE_FIELDS, WIRE_TYPE_MESSAGES } from './wire-types.js';
@@ -101,9 +101,10 @@ export function buildDescriptor(ctx: PackageContext): Record<string, unknown> {
       const id = child['x-kapi-field-number'];
       if (id === undefined) continue;
       const field: FieldJson = { ...fieldType(file, child, `${def.key}.${prop}`), id };
-      // protobufjs refuses field names starting with `$` (`$ref` of a JSON schema): such a field gets the name
-      // without them and carries its JSON name in an option.
-      const name = prop.startsWith('$') ? prop.replace(/^\$+/, '') : prop;
+      // protobufjs refuses field names that are not identifiers (`$ref`, `x-kubernetes-list-type` of a JSON
+      // schema): such a field gets Go's Protobuf name (`ref`, `xKubernetesListType`) and carries its JSON name in
+      // an option.
+      const name = protoFieldName(prop);
       if (name !== prop) field.options = { ...field.options, kapi_json_name: prop };
       const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
       if (!name || has(fields, name) || (name !== prop && has(node.properties, name))) {

@@ -1,3 +1,4 @@
+import { protoFieldName } from '../model/schema.js';
 import { kubernetesExtensions, type ConvertContext } from './context.js';
 import { definitionOf, locationOf, protoNameOf, refBetween } from './names.js';
 import { parseField, type ParsedField } from './proto.js';
@@ -26,7 +27,7 @@ interface Embedded {
 function propertyFor(name: string, available: Set<string>): string | undefined {
   if (available.has(name)) return name;
   const lower = name.toLowerCase();
-  return [...available].find((p) => p.toLowerCase() === lower);
+  return [...available].find((p) => p.toLowerCase() === lower) ?? [...available].find((p) => protoFieldName(p).toLowerCase() === lower);
 }
 
 /**

@@ -20,7 +20,7 @@ export function resourceHeader(
   const swagger = definitions.get(definition)!;
   const gvk = gvkOf(definition, swagger);
   const shape = restShapeOf(gvk, ops);
-  const table = KUBECTL_TABLE[gvk.kind] ?? {};
+  const table = KUBECTL_TABLE[`${gvk.group}/${gvk.kind}`] ?? {};
   const header: KapiSchema = {
     group: gvk.group,
     version: gvk.version,

@@ -8,17 +8,27 @@ import type { Location } from './types.js';
 const SWAGGER_PREFIX = 'io.k8s.';
 const PROTO_PREFIX = 'k8s.io.';
 
+/**
+ * Go modules whose names have a dash: swagger keeps it (`io.k8s.apiextensions-apiserver...`), Protobuf packages
+ * cannot (`k8s.io.apiextensions_apiserver...`).
+ */
+const DASHED_MODULES = ['apiextensions-apiserver', 'kube-aggregator'];
+
 /** `io.k8s.api.core.v1.Pod` → `k8s.io.api.core.v1.Pod`. */
 export function protoNameOf(definition: string): string {
   if (!definition.startsWith(SWAGGER_PREFIX)) throw new Error(`not a Kubernetes definition: ${definition}`);
-  return PROTO_PREFIX + definition.slice(SWAGGER_PREFIX.length);
+  let rest = definition.slice(SWAGGER_PREFIX.length);
+  for (const m of DASHED_MODULES) if (rest.startsWith(`${m}.`)) rest = m.replace('-', '_') + rest.slice(m.length);
+  return PROTO_PREFIX + rest;
 }
 
 /** `k8s.io.api.core.v1.Pod` → `io.k8s.api.core.v1.Pod`. */
 export function definitionOf(protoName: string): string {
   const name = protoName.startsWith('.') ? protoName.slice(1) : protoName;
   if (!name.startsWith(PROTO_PREFIX)) throw new Error(`not a Kubernetes message: ${protoName}`);
-  return SWAGGER_PREFIX + name.slice(PROTO_PREFIX.length);
+  let rest = name.slice(PROTO_PREFIX.length);
+  for (const m of DASHED_MODULES) if (rest.startsWith(`${m.replace('-', '_')}.`)) rest = m + rest.slice(m.length);
+  return SWAGGER_PREFIX + rest;
 }
 
 /** apimachinery packages whose types all land in `meta/v1`, with the file name prefix they get. */
@@ -40,7 +50,8 @@ export function locationOf(definition: string): Location {
   const pkg = definition.slice(0, dot);
   const name = RENAMED[definition] ?? definition.slice(dot + 1);
   if (pkg in APIMACHINERY) return { folder: 'meta', version: 'v1', name };
-  const match = /^io\.k8s\.api\.([a-z0-9]+)\.(v[a-z0-9]+)$/.exec(pkg);
+  // `io.k8s.api.<folder>.<version>`, or the API packages of apiextensions-apiserver and kube-aggregator.
+  const match = /^io\.k8s\.(?:api|apiextensions-apiserver\.pkg\.apis|kube-aggregator\.pkg\.apis)\.([a-z0-9]+)\.(v[a-z0-9]+)$/.exec(pkg);
   if (!match) throw new Error(`no schema folder for ${definition}`);
   return { folder: match[1], version: match[2], name };
 }

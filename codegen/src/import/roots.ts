@@ -2,10 +2,16 @@
 
 /** Kinds served as resources (they get an `x-kapi-resource` header). */
 export const KINDS: readonly string[] = [
-  ...['Namespace', 'ConfigMap', 'Secret', 'ServiceAccount', 'Event', 'Pod', 'Service', 'Node'].map((k) => `io.k8s.api.core.v1.${k}`),
-  'io.k8s.api.apps.v1.Deployment',
-  'io.k8s.api.apps.v1.ReplicaSet',
+  ...[
+    'Namespace', 'ConfigMap', 'Secret', 'ServiceAccount', 'Event', 'Pod', 'Service', 'Node', 'Binding', 'ComponentStatus',
+    'Endpoints', 'LimitRange', 'PersistentVolume', 'PersistentVolumeClaim', 'PodTemplate', 'ReplicationController',
+    'ResourceQuota',
+  ].map((k) => `io.k8s.api.core.v1.${k}`),
+  ...['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'ControllerRevision'].map((k) => `io.k8s.api.apps.v1.${k}`),
   'io.k8s.api.autoscaling.v1.Scale',
+  // autoscaling/v1 HorizontalPodAutoscaler is the same resource in another version: it waits for conversion.
+  'io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler',
+  ...['Job', 'CronJob'].map((k) => `io.k8s.api.batch.v1.${k}`),
   'io.k8s.api.policy.v1.PodDisruptionBudget',
   'io.k8s.api.policy.v1.Eviction',
   'io.k8s.api.coordination.v1.Lease',
@@ -15,7 +21,19 @@ export const KINDS: readonly string[] = [
   ...['SubjectAccessReview', 'SelfSubjectAccessReview', 'LocalSubjectAccessReview', 'SelfSubjectRulesReview'].map(
     (k) => `io.k8s.api.authorization.v1.${k}`,
   ),
-  ...['SelfSubjectReview', 'TokenReview'].map((k) => `io.k8s.api.authentication.v1.${k}`),
+  ...['SelfSubjectReview', 'TokenReview', 'TokenRequest'].map((k) => `io.k8s.api.authentication.v1.${k}`),
+  ...['Ingress', 'IngressClass', 'NetworkPolicy', 'IPAddress', 'ServiceCIDR'].map((k) => `io.k8s.api.networking.v1.${k}`),
+  'io.k8s.api.discovery.v1.EndpointSlice',
+  'io.k8s.api.events.v1.Event',
+  ...['StorageClass', 'CSIDriver', 'CSINode', 'CSIStorageCapacity', 'VolumeAttachment'].map((k) => `io.k8s.api.storage.v1.${k}`),
+  'io.k8s.api.scheduling.v1.PriorityClass',
+  'io.k8s.api.node.v1.RuntimeClass',
+  'io.k8s.api.certificates.v1.CertificateSigningRequest',
+  ...[
+    'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding',
+  ].map((k) => `io.k8s.api.admissionregistration.v1.${k}`),
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition',
+  'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService',
 ];
 
 const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';

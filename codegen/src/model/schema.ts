@@ -92,3 +92,11 @@ export interface SchemaSet {
   files: Map<string, SchemaFile>;
   groups: Map<string, GroupFolder>;
 }
+
+/**
+ * The Protobuf field name of a JSON property: itself, or Go's name for one that is not an identifier
+ * (JSONSchemaProps' `$ref` is field `ref`, its `x-kubernetes-list-type` is `xKubernetesListType`).
+ */
+export function protoFieldName(prop: string): string {
+  return prop.replace(/^\$+/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}

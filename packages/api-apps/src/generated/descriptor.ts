@@ -14,6 +14,169 @@ export const descriptor: ProtoDescriptor = {
          "nested": {
           "v1": {
            "nested": {
+            "ControllerRevision": {
+             "fields": {
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
+              },
+              "data": {
+               "type": ".k8s.io.apimachinery.pkg.runtime.RawExtension",
+               "id": 2
+              },
+              "revision": {
+               "type": "int64",
+               "id": 3
+              }
+             }
+            },
+            "ControllerRevisionList": {
+             "fields": {
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.apps.v1.ControllerRevision",
+               "id": 2,
+               "rule": "repeated"
+              }
+             }
+            },
+            "DaemonSet": {
+             "fields": {
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
+              },
+              "spec": {
+               "type": ".k8s.io.api.apps.v1.DaemonSetSpec",
+               "id": 2
+              },
+              "status": {
+               "type": ".k8s.io.api.apps.v1.DaemonSetStatus",
+               "id": 3
+              }
+             }
+            },
+            "DaemonSetCondition": {
+             "fields": {
+              "type": {
+               "type": "string",
+               "id": 1
+              },
+              "status": {
+               "type": "string",
+               "id": 2
+              },
+              "lastTransitionTime": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+               "id": 3
+              },
+              "reason": {
+               "type": "string",
+               "id": 4
+              },
+              "message": {
+               "type": "string",
+               "id": 5
+              }
+             }
+            },
+            "DaemonSetList": {
+             "fields": {
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.apps.v1.DaemonSet",
+               "id": 2,
+               "rule": "repeated"
+              }
+             }
+            },
+            "DaemonSetSpec": {
+             "fields": {
+              "selector": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector",
+               "id": 1
+              },
+              "template": {
+               "type": ".k8s.io.api.core.v1.PodTemplateSpec",
+               "id": 2
+              },
+              "updateStrategy": {
+               "type": ".k8s.io.api.apps.v1.DaemonSetUpdateStrategy",
+               "id": 3
+              },
+              "minReadySeconds": {
+               "type": "int32",
+               "id": 4
+              },
+              "revisionHistoryLimit": {
+               "type": "int32",
+               "id": 6
+              }
+             }
+            },
+            "DaemonSetStatus": {
+             "fields": {
+              "currentNumberScheduled": {
+               "type": "int32",
+               "id": 1
+              },
+              "numberMisscheduled": {
+               "type": "int32",
+               "id": 2
+              },
+              "desiredNumberScheduled": {
+               "type": "int32",
+               "id": 3
+              },
+              "numberReady": {
+               "type": "int32",
+               "id": 4
+              },
+              "observedGeneration": {
+               "type": "int64",
+               "id": 5
+              },
+              "updatedNumberScheduled": {
+               "type": "int32",
+               "id": 6
+              },
+              "numberAvailable": {
+               "type": "int32",
+               "id": 7
+              },
+              "numberUnavailable": {
+               "type": "int32",
+               "id": 8
+              },
+              "collisionCount": {
+               "type": "int32",
+               "id": 9
+              },
+              "conditions": {
+               "type": ".k8s.io.api.apps.v1.DaemonSetCondition",
+               "rule": "repeated",
+               "id": 10
+              }
+             }
+            },
+            "DaemonSetUpdateStrategy": {
+             "fields": {
+              "type": {
+               "type": "string",
+               "id": 1
+              },
+              "rollingUpdate": {
+               "type": ".k8s.io.api.apps.v1.RollingUpdateDaemonSet",
+               "id": 2
+              }
+             }
+            },
             "Deployment": {
              "fields": {
               "metadata": {
@@ -266,6 +429,18 @@ export const descriptor: ProtoDescriptor = {
               }
              }
             },
+            "RollingUpdateDaemonSet": {
+             "fields": {
+              "maxUnavailable": {
+               "type": ".k8s.io.apimachinery.pkg.util.intstr.IntOrString",
+               "id": 1
+              },
+              "maxSurge": {
+               "type": ".k8s.io.apimachinery.pkg.util.intstr.IntOrString",
+               "id": 2
+              }
+             }
+            },
             "RollingUpdateDeployment": {
              "fields": {
               "maxUnavailable": {
@@ -274,6 +449,197 @@ export const descriptor: ProtoDescriptor = {
               },
               "maxSurge": {
                "type": ".k8s.io.apimachinery.pkg.util.intstr.IntOrString",
+               "id": 2
+              }
+             }
+            },
+            "RollingUpdateStatefulSetStrategy": {
+             "fields": {
+              "partition": {
+               "type": "int32",
+               "id": 1
+              },
+              "maxUnavailable": {
+               "type": ".k8s.io.apimachinery.pkg.util.intstr.IntOrString",
+               "id": 2
+              }
+             }
+            },
+            "StatefulSet": {
+             "fields": {
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
+              },
+              "spec": {
+               "type": ".k8s.io.api.apps.v1.StatefulSetSpec",
+               "id": 2
+              },
+              "status": {
+               "type": ".k8s.io.api.apps.v1.StatefulSetStatus",
+               "id": 3
+              }
+             }
+            },
+            "StatefulSetCondition": {
+             "fields": {
+              "type": {
+               "type": "string",
+               "id": 1
+              },
+              "status": {
+               "type": "string",
+               "id": 2
+              },
+              "lastTransitionTime": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+               "id": 3
+              },
+              "reason": {
+               "type": "string",
+               "id": 4
+              },
+              "message": {
+               "type": "string",
+               "id": 5
+              }
+             }
+            },
+            "StatefulSetList": {
+             "fields": {
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.apps.v1.StatefulSet",
+               "id": 2,
+               "rule": "repeated"
+              }
+             }
+            },
+            "StatefulSetOrdinals": {
+             "fields": {
+              "start": {
+               "type": "int32",
+               "id": 1
+              }
+             }
+            },
+            "StatefulSetPersistentVolumeClaimRetentionPolicy": {
+             "fields": {
+              "whenDeleted": {
+               "type": "string",
+               "id": 1
+              },
+              "whenScaled": {
+               "type": "string",
+               "id": 2
+              }
+             }
+            },
+            "StatefulSetSpec": {
+             "fields": {
+              "replicas": {
+               "type": "int32",
+               "id": 1
+              },
+              "selector": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector",
+               "id": 2
+              },
+              "template": {
+               "type": ".k8s.io.api.core.v1.PodTemplateSpec",
+               "id": 3
+              },
+              "volumeClaimTemplates": {
+               "type": ".k8s.io.api.core.v1.PersistentVolumeClaim",
+               "rule": "repeated",
+               "id": 4
+              },
+              "serviceName": {
+               "type": "string",
+               "id": 5
+              },
+              "podManagementPolicy": {
+               "type": "string",
+               "id": 6
+              },
+              "updateStrategy": {
+               "type": ".k8s.io.api.apps.v1.StatefulSetUpdateStrategy",
+               "id": 7
+              },
+              "revisionHistoryLimit": {
+               "type": "int32",
+               "id": 8
+              },
+              "minReadySeconds": {
+               "type": "int32",
+               "id": 9
+              },
+              "persistentVolumeClaimRetentionPolicy": {
+               "type": ".k8s.io.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy",
+               "id": 10
+              },
+              "ordinals": {
+               "type": ".k8s.io.api.apps.v1.StatefulSetOrdinals",
+               "id": 11
+              }
+             }
+            },
+            "StatefulSetStatus": {
+             "fields": {
+              "observedGeneration": {
+               "type": "int64",
+               "id": 1
+              },
+              "replicas": {
+               "type": "int32",
+               "id": 2
+              },
+              "readyReplicas": {
+               "type": "int32",
+               "id": 3
+              },
+              "currentReplicas": {
+               "type": "int32",
+               "id": 4
+              },
+              "updatedReplicas": {
+               "type": "int32",
+               "id": 5
+              },
+              "currentRevision": {
+               "type": "string",
+               "id": 6
+              },
+              "updateRevision": {
+               "type": "string",
+               "id": 7
+              },
+              "collisionCount": {
+               "type": "int32",
+               "id": 9
+              },
+              "conditions": {
+               "type": ".k8s.io.api.apps.v1.StatefulSetCondition",
+               "rule": "repeated",
+               "id": 10
+              },
+              "availableReplicas": {
+               "type": "int32",
+               "id": 11
+              }
+             }
+            },
+            "StatefulSetUpdateStrategy": {
+             "fields": {
+              "type": {
+               "type": "string",
+               "id": 1
+              },
+              "rollingUpdate": {
+               "type": ".k8s.io.api.apps.v1.RollingUpdateStatefulSetStrategy",
                "id": 2
               }
              }
@@ -307,6 +673,18 @@ export const descriptor: ProtoDescriptor = {
                  }
                 }
                }
+              }
+             }
+            }
+           }
+          },
+          "runtime": {
+           "nested": {
+            "RawExtension": {
+             "fields": {
+              "raw": {
+               "type": "bytes",
+               "id": 1
               }
              }
             }

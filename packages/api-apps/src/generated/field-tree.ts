@@ -4,6 +4,83 @@ import type { FieldTree } from '@kapi/apimachinery';
 /** Known fields of this package's own object types, for unknown-field detection and pruning. */
 export const fieldTree: FieldTree = {
  "types": {
+  "apps/v1/ControllerRevision": {
+   "props": {
+    "kind": 0,
+    "apiVersion": 0,
+    "metadata": "meta.k8s.io/v1/ObjectMeta",
+    "data": "*",
+    "revision": 0
+   }
+  },
+  "apps/v1/DaemonSet": {
+   "props": {
+    "kind": 0,
+    "apiVersion": 0,
+    "metadata": "meta.k8s.io/v1/ObjectMeta",
+    "spec": "apps/v1/DaemonSetSpec",
+    "status": "apps/v1/DaemonSetStatus"
+   }
+  },
+  "apps/v1/DaemonSetCondition": {
+   "props": {
+    "type": 0,
+    "status": 0,
+    "lastTransitionTime": 0,
+    "reason": 0,
+    "message": 0
+   },
+   "omitZero": [
+    "reason",
+    "message"
+   ],
+   "times": {
+    "lastTransitionTime": "Time"
+   }
+  },
+  "apps/v1/DaemonSetSpec": {
+   "props": {
+    "selector": "meta.k8s.io/v1/LabelSelector",
+    "template": "v1/PodTemplateSpec",
+    "updateStrategy": "apps/v1/DaemonSetUpdateStrategy",
+    "minReadySeconds": 0,
+    "revisionHistoryLimit": 0
+   },
+   "omitZero": [
+    "minReadySeconds"
+   ]
+  },
+  "apps/v1/DaemonSetStatus": {
+   "props": {
+    "currentNumberScheduled": 0,
+    "numberMisscheduled": 0,
+    "desiredNumberScheduled": 0,
+    "numberReady": 0,
+    "observedGeneration": 0,
+    "updatedNumberScheduled": 0,
+    "numberAvailable": 0,
+    "numberUnavailable": 0,
+    "collisionCount": 0,
+    "conditions": {
+     "a": "apps/v1/DaemonSetCondition"
+    }
+   },
+   "omitZero": [
+    "observedGeneration",
+    "updatedNumberScheduled",
+    "numberAvailable",
+    "numberUnavailable"
+   ]
+  },
+  "apps/v1/DaemonSetUpdateStrategy": {
+   "props": {
+    "type": 0,
+    "rollingUpdate": "apps/v1/RollingUpdateDaemonSet"
+   },
+   "omitZero": [
+    "type"
+   ]
+  },
   "apps/v1/Deployment": {
    "props": {
     "kind": 0,
@@ -154,6 +231,12 @@ export const fieldTree: FieldTree = {
     "observedGeneration"
    ]
   },
+  "apps/v1/RollingUpdateDaemonSet": {
+   "props": {
+    "maxUnavailable": 0,
+    "maxSurge": 0
+   }
+  },
   "apps/v1/RollingUpdateDeployment": {
    "props": {
     "maxUnavailable": 0,
@@ -163,6 +246,106 @@ export const fieldTree: FieldTree = {
     "maxUnavailable": "25%",
     "maxSurge": "25%"
    }
+  },
+  "apps/v1/RollingUpdateStatefulSetStrategy": {
+   "props": {
+    "partition": 0,
+    "maxUnavailable": 0
+   }
+  },
+  "apps/v1/StatefulSet": {
+   "props": {
+    "kind": 0,
+    "apiVersion": 0,
+    "metadata": "meta.k8s.io/v1/ObjectMeta",
+    "spec": "apps/v1/StatefulSetSpec",
+    "status": "apps/v1/StatefulSetStatus"
+   }
+  },
+  "apps/v1/StatefulSetCondition": {
+   "props": {
+    "type": 0,
+    "status": 0,
+    "lastTransitionTime": 0,
+    "reason": 0,
+    "message": 0
+   },
+   "omitZero": [
+    "reason",
+    "message"
+   ],
+   "times": {
+    "lastTransitionTime": "Time"
+   }
+  },
+  "apps/v1/StatefulSetOrdinals": {
+   "props": {
+    "start": 0
+   }
+  },
+  "apps/v1/StatefulSetPersistentVolumeClaimRetentionPolicy": {
+   "props": {
+    "whenDeleted": 0,
+    "whenScaled": 0
+   },
+   "omitZero": [
+    "whenDeleted",
+    "whenScaled"
+   ]
+  },
+  "apps/v1/StatefulSetSpec": {
+   "props": {
+    "replicas": 0,
+    "selector": "meta.k8s.io/v1/LabelSelector",
+    "template": "v1/PodTemplateSpec",
+    "volumeClaimTemplates": {
+     "a": "v1/PersistentVolumeClaim"
+    },
+    "serviceName": 0,
+    "podManagementPolicy": 0,
+    "updateStrategy": "apps/v1/StatefulSetUpdateStrategy",
+    "revisionHistoryLimit": 0,
+    "minReadySeconds": 0,
+    "persistentVolumeClaimRetentionPolicy": "apps/v1/StatefulSetPersistentVolumeClaimRetentionPolicy",
+    "ordinals": "apps/v1/StatefulSetOrdinals"
+   },
+   "omitZero": [
+    "podManagementPolicy",
+    "minReadySeconds"
+   ]
+  },
+  "apps/v1/StatefulSetStatus": {
+   "props": {
+    "observedGeneration": 0,
+    "replicas": 0,
+    "readyReplicas": 0,
+    "currentReplicas": 0,
+    "updatedReplicas": 0,
+    "currentRevision": 0,
+    "updateRevision": 0,
+    "collisionCount": 0,
+    "conditions": {
+     "a": "apps/v1/StatefulSetCondition"
+    },
+    "availableReplicas": 0
+   },
+   "omitZero": [
+    "observedGeneration",
+    "readyReplicas",
+    "currentReplicas",
+    "updatedReplicas",
+    "currentRevision",
+    "updateRevision"
+   ]
+  },
+  "apps/v1/StatefulSetUpdateStrategy": {
+   "props": {
+    "type": 0,
+    "rollingUpdate": "apps/v1/RollingUpdateStatefulSetStrategy"
+   },
+   "omitZero": [
+    "type"
+   ]
   }
  }
 };

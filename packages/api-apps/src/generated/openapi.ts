@@ -7,6 +7,340 @@ import type { GroupOpenAPI } from '@kapi/apimachinery';
  */
 export const openapi: GroupOpenAPI = {
  "schemas": {
+  "io.k8s.api.apps.v1.ControllerRevision": {
+   "description": "ControllerRevision implements an immutable snapshot of state data. Clients are responsible for serializing and deserializing the objects that contain their internal state. Once a ControllerRevision has been successfully created, it can not be updated. The API Server will fail validation of all requests that attempt to mutate the Data field. ControllerRevisions may, however, be deleted. Note that, due to its use by both the DaemonSet and StatefulSet controllers for update and rollback, this object is beta. However, it may be subject to name and representation changes in future releases, and clients should not depend on its stability. It is primarily for internal use by controllers.",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "data": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.runtime.RawExtension"
+      }
+     ],
+     "description": "Data is the serialized representation of the state."
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      }
+     ],
+     "description": "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+    },
+    "revision": {
+     "description": "Revision indicates the revision of the state represented by Data.",
+     "format": "int64",
+     "type": "integer"
+    }
+   },
+   "required": [
+    "revision"
+   ],
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "apps",
+     "kind": "ControllerRevision",
+     "version": "v1"
+    }
+   ]
+  },
+  "io.k8s.api.apps.v1.ControllerRevisionList": {
+   "description": "ControllerRevisionList is a list of ControllerRevision objects.",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "items": {
+     "description": "items is the list of ControllerRevision.",
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.apps.v1.ControllerRevision"
+     },
+     "type": "array"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+     ],
+     "description": "Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+    }
+   },
+   "required": [
+    "items"
+   ],
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "apps",
+     "kind": "ControllerRevisionList",
+     "version": "v1"
+    }
+   ]
+  },
+  "io.k8s.api.apps.v1.DaemonSet": {
+   "description": "DaemonSet represents the configuration of a daemon set.",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      }
+     ],
+     "description": "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+    },
+    "spec": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.apps.v1.DaemonSetSpec"
+      }
+     ],
+     "description": "The desired behavior of this daemon set. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status"
+    },
+    "status": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.apps.v1.DaemonSetStatus"
+      }
+     ],
+     "description": "The current status of this daemon set. This data may be out of date by some window of time. Populated by the system. Read-only. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status"
+    }
+   },
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "apps",
+     "kind": "DaemonSet",
+     "version": "v1"
+    }
+   ]
+  },
+  "io.k8s.api.apps.v1.DaemonSetCondition": {
+   "description": "DaemonSetCondition describes the state of a DaemonSet at a certain point.",
+   "properties": {
+    "lastTransitionTime": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      }
+     ],
+     "description": "Last time the condition transitioned from one status to another."
+    },
+    "message": {
+     "description": "A human readable message indicating details about the transition.",
+     "type": "string"
+    },
+    "reason": {
+     "description": "The reason for the condition's last transition.",
+     "type": "string"
+    },
+    "status": {
+     "description": "Status of the condition, one of True, False, Unknown.",
+     "type": "string"
+    },
+    "type": {
+     "description": "Type of DaemonSet condition.",
+     "type": "string"
+    }
+   },
+   "required": [
+    "type",
+    "status"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.apps.v1.DaemonSetList": {
+   "description": "DaemonSetList is a list of DaemonSet objects.",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "items": {
+     "description": "items is the list of DaemonSet.",
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.apps.v1.DaemonSet"
+     },
+     "type": "array"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+     ],
+     "description": "Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+    }
+   },
+   "required": [
+    "items"
+   ],
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "apps",
+     "kind": "DaemonSetList",
+     "version": "v1"
+    }
+   ]
+  },
+  "io.k8s.api.apps.v1.DaemonSetSpec": {
+   "description": "DaemonSetSpec is the specification of a daemon set.",
+   "properties": {
+    "minReadySeconds": {
+     "description": "The minimum number of seconds for which a newly created DaemonSet pod should be ready without any of its container crashing, for it to be considered available. Defaults to 0 (pod will be considered available as soon as it is ready).",
+     "format": "int32",
+     "type": "integer"
+    },
+    "revisionHistoryLimit": {
+     "description": "The number of old history to retain to allow rollback. This is a pointer to distinguish between explicit zero and not specified. Defaults to 10.",
+     "format": "int32",
+     "type": "integer"
+    },
+    "selector": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      }
+     ],
+     "description": "A label query over pods that are managed by the daemon set. Must match in order to be controlled. It must match the pod template's labels. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors"
+    },
+    "template": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.PodTemplateSpec"
+      }
+     ],
+     "description": "An object that describes the pod that will be created. The DaemonSet will create exactly one copy of this pod on every node that matches the template's node selector (or on every node if no node selector is specified). The only allowed template.spec.restartPolicy value is \"Always\". More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#pod-template"
+    },
+    "updateStrategy": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.apps.v1.DaemonSetUpdateStrategy"
+      }
+     ],
+     "description": "An update strategy to replace existing DaemonSet pods with new pods."
+    }
+   },
+   "required": [
+    "selector",
+    "template"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.apps.v1.DaemonSetStatus": {
+   "description": "DaemonSetStatus represents the current status of a daemon set.",
+   "properties": {
+    "collisionCount": {
+     "description": "Count of hash collisions for the DaemonSet. The DaemonSet controller uses this field as a collision avoidance mechanism when it needs to create the name for the newest ControllerRevision.",
+     "format": "int32",
+     "type": "integer"
+    },
+    "conditions": {
+     "description": "Represents the latest available observations of a DaemonSet's current state.",
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.apps.v1.DaemonSetCondition"
+     },
+     "type": "array",
+     "x-kubernetes-list-map-keys": [
+      "type"
+     ],
+     "x-kubernetes-list-type": "map",
+     "x-kubernetes-patch-merge-key": "type",
+     "x-kubernetes-patch-strategy": "merge"
+    },
+    "currentNumberScheduled": {
+     "description": "The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod. More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/",
+     "format": "int32",
+     "type": "integer"
+    },
+    "desiredNumberScheduled": {
+     "description": "The total number of nodes that should be running the daemon pod (including nodes correctly running the daemon pod). More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/",
+     "format": "int32",
+     "type": "integer"
+    },
+    "numberAvailable": {
+     "description": "The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)",
+     "format": "int32",
+     "type": "integer"
+    },
+    "numberMisscheduled": {
+     "description": "The number of nodes that are running the daemon pod, but are not supposed to run the daemon pod. More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/",
+     "format": "int32",
+     "type": "integer"
+    },
+    "numberReady": {
+     "description": "numberReady is the number of nodes that should be running the daemon pod and have one or more of the daemon pod running with a Ready Condition.",
+     "format": "int32",
+     "type": "integer"
+    },
+    "numberUnavailable": {
+     "description": "The number of nodes that should be running the daemon pod and have none of the daemon pod running and available (ready for at least spec.minReadySeconds)",
+     "format": "int32",
+     "type": "integer"
+    },
+    "observedGeneration": {
+     "description": "The most recent generation observed by the daemon set controller.",
+     "format": "int64",
+     "type": "integer"
+    },
+    "updatedNumberScheduled": {
+     "description": "The total number of nodes that are running updated daemon pod",
+     "format": "int32",
+     "type": "integer"
+    }
+   },
+   "required": [
+    "currentNumberScheduled",
+    "numberMisscheduled",
+    "desiredNumberScheduled",
+    "numberReady"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.apps.v1.DaemonSetUpdateStrategy": {
+   "description": "DaemonSetUpdateStrategy is a struct used to control the update strategy for a DaemonSet.",
+   "properties": {
+    "rollingUpdate": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.apps.v1.RollingUpdateDaemonSet"
+      }
+     ],
+     "description": "Rolling update config params. Present only if type = \"RollingUpdate\"."
+    },
+    "type": {
+     "description": "Type of daemon set update. Can be \"RollingUpdate\" or \"OnDelete\". Default is RollingUpdate.",
+     "type": "string"
+    }
+   },
+   "type": "object"
+  },
   "io.k8s.api.apps.v1.Deployment": {
    "description": "Deployment enables declarative updates for Pods and ReplicaSets.",
    "properties": {
@@ -484,6 +818,28 @@ export const openapi: GroupOpenAPI = {
    ],
    "type": "object"
   },
+  "io.k8s.api.apps.v1.RollingUpdateDaemonSet": {
+   "description": "Spec to control the desired behavior of daemon set rolling update.",
+   "properties": {
+    "maxSurge": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.util.intstr.IntOrString"
+      }
+     ],
+     "description": "The maximum number of nodes with an existing available DaemonSet pod that can have an updated DaemonSet pod during during an update. Value can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%). This can not be 0 if MaxUnavailable is 0. Absolute number is calculated from percentage by rounding up to a minimum of 1. Default value is 0. Example: when this is set to 30%, at most 30% of the total number of nodes that should be running the daemon pod (i.e. status.desiredNumberScheduled) can have their a new pod created before the old pod is marked as deleted. The update starts by launching new pods on 30% of nodes. Once an updated pod is available (Ready for at least minReadySeconds) the old DaemonSet pod on that node is marked deleted. If the old pod becomes unavailable for any reason (Ready transitions to false, is evicted, or is drained) an updated pod is immediately created on that node without considering surge limits. Allowing surge implies the possibility that the resources consumed by the daemonset on any given node can double if the readiness check fails, and so resource intensive daemonsets should take into account that they may cause evictions during disruption."
+    },
+    "maxUnavailable": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.util.intstr.IntOrString"
+      }
+     ],
+     "description": "The maximum number of DaemonSet pods that can be unavailable during the update. Value can be an absolute number (ex: 5) or a percentage of total number of DaemonSet pods at the start of the update (ex: 10%). Absolute number is calculated from percentage by rounding up. This cannot be 0 if MaxSurge is 0 Default value is 1. Example: when this is set to 30%, at most 30% of the total number of nodes that should be running the daemon pod (i.e. status.desiredNumberScheduled) can have their pods stopped for an update at any given time. The update starts by stopping at most 30% of those DaemonSet pods and then brings up new DaemonSet pods in their place. Once the new pods are available, it then proceeds onto other DaemonSet pods, thus ensuring that at least 70% of original number of DaemonSet pods are available at all times during the update."
+    }
+   },
+   "type": "object"
+  },
   "io.k8s.api.apps.v1.RollingUpdateDeployment": {
    "description": "Spec to control the desired behavior of rolling update.",
    "properties": {
@@ -504,6 +860,332 @@ export const openapi: GroupOpenAPI = {
      ],
      "default": "25%",
      "description": "The maximum number of pods that can be unavailable during the update. Value can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%). Absolute number is calculated from percentage by rounding down. This can not be 0 if MaxSurge is 0. Defaults to 25%. Example: when this is set to 30%, the old ReplicaSet can be scaled down to 70% of desired pods immediately when the rolling update starts. Once new pods are ready, old ReplicaSet can be scaled down further, followed by scaling up the new ReplicaSet, ensuring that the total number of pods available at all times during the update is at least 70% of desired pods."
+    }
+   },
+   "type": "object"
+  },
+  "io.k8s.api.apps.v1.RollingUpdateStatefulSetStrategy": {
+   "description": "RollingUpdateStatefulSetStrategy is used to communicate parameter for RollingUpdateStatefulSetStrategyType.",
+   "properties": {
+    "maxUnavailable": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.util.intstr.IntOrString"
+      }
+     ],
+     "description": "The maximum number of pods that can be unavailable during the update. Value can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%). Absolute number is calculated from percentage by rounding up. This can not be 0. Defaults to 1. This field is beta-level and is enabled by default. The field applies to all pods in the range 0 to Replicas-1. That means if there is any unavailable pod in the range 0 to Replicas-1, it will be counted towards MaxUnavailable. This setting might not be effective for the OrderedReady podManagementPolicy. That policy ensures pods are created and become ready one at a time."
+    },
+    "partition": {
+     "description": "Partition indicates the ordinal at which the StatefulSet should be partitioned for updates. During a rolling update, all pods from ordinal Replicas-1 to Partition are updated. All pods from ordinal Partition-1 to 0 remain untouched. This is helpful in being able to do a canary based deployment. The default value is 0.",
+     "format": "int32",
+     "type": "integer"
+    }
+   },
+   "type": "object"
+  },
+  "io.k8s.api.apps.v1.StatefulSet": {
+   "description": "StatefulSet represents a set of pods with consistent identities. Identities are defined as:\n  - Network: A single stable DNS and hostname.\n  - Storage: As many VolumeClaims as requested.\n\nThe StatefulSet guarantees that a given network identity will always map to the same storage identity.",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      }
+     ],
+     "description": "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+    },
+    "spec": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.apps.v1.StatefulSetSpec"
+      }
+     ],
+     "description": "Spec defines the desired identities of pods in this set."
+    },
+    "status": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.apps.v1.StatefulSetStatus"
+      }
+     ],
+     "description": "Status is the current status of Pods in this StatefulSet. This data may be out of date by some window of time."
+    }
+   },
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "apps",
+     "kind": "StatefulSet",
+     "version": "v1"
+    }
+   ]
+  },
+  "io.k8s.api.apps.v1.StatefulSetCondition": {
+   "description": "StatefulSetCondition describes the state of a statefulset at a certain point.",
+   "properties": {
+    "lastTransitionTime": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      }
+     ],
+     "description": "Last time the condition transitioned from one status to another."
+    },
+    "message": {
+     "description": "A human readable message indicating details about the transition.",
+     "type": "string"
+    },
+    "reason": {
+     "description": "The reason for the condition's last transition.",
+     "type": "string"
+    },
+    "status": {
+     "description": "Status of the condition, one of True, False, Unknown.",
+     "type": "string"
+    },
+    "type": {
+     "description": "Type of statefulset condition.",
+     "type": "string"
+    }
+   },
+   "required": [
+    "type",
+    "status"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.apps.v1.StatefulSetList": {
+   "description": "StatefulSetList is a list of StatefulSet objects.",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "items": {
+     "description": "items is the list of StatefulSet.",
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.apps.v1.StatefulSet"
+     },
+     "type": "array"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+     ],
+     "description": "Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+    }
+   },
+   "required": [
+    "items"
+   ],
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "apps",
+     "kind": "StatefulSetList",
+     "version": "v1"
+    }
+   ]
+  },
+  "io.k8s.api.apps.v1.StatefulSetOrdinals": {
+   "description": "StatefulSetOrdinals describes the policy used for replica ordinal assignment in this StatefulSet.",
+   "properties": {
+    "start": {
+     "description": "start is the number representing the first replica's index. It may be used to number replicas from an alternate index (eg: 1-indexed) over the default 0-indexed names, or to orchestrate progressive movement of replicas from one StatefulSet to another. If set, replica indices will be in the range:\n  [.spec.ordinals.start, .spec.ordinals.start + .spec.replicas).\nIf unset, defaults to 0. Replica indices will be in the range:\n  [0, .spec.replicas).",
+     "format": "int32",
+     "type": "integer"
+    }
+   },
+   "type": "object"
+  },
+  "io.k8s.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy": {
+   "description": "StatefulSetPersistentVolumeClaimRetentionPolicy describes the policy used for PVCs created from the StatefulSet VolumeClaimTemplates.",
+   "properties": {
+    "whenDeleted": {
+     "description": "WhenDeleted specifies what happens to PVCs created from StatefulSet VolumeClaimTemplates when the StatefulSet is deleted. The default policy of `Retain` causes PVCs to not be affected by StatefulSet deletion. The `Delete` policy causes those PVCs to be deleted.",
+     "type": "string"
+    },
+    "whenScaled": {
+     "description": "WhenScaled specifies what happens to PVCs created from StatefulSet VolumeClaimTemplates when the StatefulSet is scaled down. The default policy of `Retain` causes PVCs to not be affected by a scaledown. The `Delete` policy causes the associated PVCs for any excess pods above the replica count to be deleted.",
+     "type": "string"
+    }
+   },
+   "type": "object"
+  },
+  "io.k8s.api.apps.v1.StatefulSetSpec": {
+   "description": "A StatefulSetSpec is the specification of a StatefulSet.",
+   "properties": {
+    "minReadySeconds": {
+     "description": "Minimum number of seconds for which a newly created pod should be ready without any of its container crashing for it to be considered available. Defaults to 0 (pod will be considered available as soon as it is ready)",
+     "format": "int32",
+     "type": "integer"
+    },
+    "ordinals": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.apps.v1.StatefulSetOrdinals"
+      }
+     ],
+     "description": "ordinals controls the numbering of replica indices in a StatefulSet. The default ordinals behavior assigns a \"0\" index to the first replica and increments the index by one for each additional replica requested."
+    },
+    "persistentVolumeClaimRetentionPolicy": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy"
+      }
+     ],
+     "description": "persistentVolumeClaimRetentionPolicy describes the lifecycle of persistent volume claims created from volumeClaimTemplates. By default, all persistent volume claims are created as needed and retained until manually deleted. This policy allows the lifecycle to be altered, for example by deleting persistent volume claims when their stateful set is deleted, or when their pod is scaled down."
+    },
+    "podManagementPolicy": {
+     "description": "podManagementPolicy controls how pods are created during initial scale up, when replacing pods on nodes, or when scaling down. The default policy is `OrderedReady`, where pods are created in increasing order (pod-0, then pod-1, etc) and the controller will wait until each pod is ready before continuing. When scaling down, the pods are removed in the opposite order. The alternative policy is `Parallel` which will create pods in parallel to match the desired scale without waiting, and on scale down will delete all pods at once.",
+     "type": "string"
+    },
+    "replicas": {
+     "description": "replicas is the desired number of replicas of the given Template. These are replicas in the sense that they are instantiations of the same Template, but individual replicas also have a consistent identity. If unspecified, defaults to 1.",
+     "format": "int32",
+     "type": "integer"
+    },
+    "revisionHistoryLimit": {
+     "description": "revisionHistoryLimit is the maximum number of revisions that will be maintained in the StatefulSet's revision history. The revision history consists of all revisions not represented by a currently applied StatefulSetSpec version. The default value is 10.",
+     "format": "int32",
+     "type": "integer"
+    },
+    "selector": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      }
+     ],
+     "description": "selector is a label query over pods that should match the replica count. It must match the pod template's labels. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors"
+    },
+    "serviceName": {
+     "description": "serviceName is the name of the service that governs this StatefulSet. This service must exist before the StatefulSet, and is responsible for the network identity of the set. Pods get DNS/hostnames that follow the pattern: pod-specific-string.serviceName.default.svc.cluster.local where \"pod-specific-string\" is managed by the StatefulSet controller.",
+     "type": "string"
+    },
+    "template": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.PodTemplateSpec"
+      }
+     ],
+     "description": "template is the object that describes the pod that will be created if insufficient replicas are detected. Each pod stamped out by the StatefulSet will fulfill this Template, but have a unique identity from the rest of the StatefulSet. Each pod will be named with the format <statefulsetname>-<podindex>. For example, a pod in a StatefulSet named \"web\" with index number \"3\" would be named \"web-3\". The only allowed template.spec.restartPolicy value is \"Always\"."
+    },
+    "updateStrategy": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.apps.v1.StatefulSetUpdateStrategy"
+      }
+     ],
+     "description": "updateStrategy indicates the StatefulSetUpdateStrategy that will be employed to update Pods in the StatefulSet when a revision is made to Template."
+    },
+    "volumeClaimTemplates": {
+     "description": "volumeClaimTemplates is a list of claims that pods are allowed to reference. The StatefulSet controller is responsible for mapping network identities to claims in a way that maintains the identity of a pod. Every claim in this list must have at least one matching (by name) volumeMount in one container in the template. A claim in this list takes precedence over any volumes in the template, with the same name.",
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.core.v1.PersistentVolumeClaim"
+     },
+     "type": "array",
+     "x-kubernetes-list-type": "atomic"
+    }
+   },
+   "required": [
+    "selector",
+    "template"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.apps.v1.StatefulSetStatus": {
+   "description": "StatefulSetStatus represents the current state of a StatefulSet.",
+   "properties": {
+    "availableReplicas": {
+     "description": "Total number of available pods (ready for at least minReadySeconds) targeted by this statefulset.",
+     "format": "int32",
+     "type": "integer"
+    },
+    "collisionCount": {
+     "description": "collisionCount is the count of hash collisions for the StatefulSet. The StatefulSet controller uses this field as a collision avoidance mechanism when it needs to create the name for the newest ControllerRevision.",
+     "format": "int32",
+     "type": "integer"
+    },
+    "conditions": {
+     "description": "Represents the latest available observations of a statefulset's current state.",
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.apps.v1.StatefulSetCondition"
+     },
+     "type": "array",
+     "x-kubernetes-list-map-keys": [
+      "type"
+     ],
+     "x-kubernetes-list-type": "map",
+     "x-kubernetes-patch-merge-key": "type",
+     "x-kubernetes-patch-strategy": "merge"
+    },
+    "currentReplicas": {
+     "description": "currentReplicas is the number of Pods created by the StatefulSet controller from the StatefulSet version indicated by currentRevision.",
+     "format": "int32",
+     "type": "integer"
+    },
+    "currentRevision": {
+     "description": "currentRevision, if not empty, indicates the version of the StatefulSet used to generate Pods in the sequence [0,currentReplicas).",
+     "type": "string"
+    },
+    "observedGeneration": {
+     "description": "observedGeneration is the most recent generation observed for this StatefulSet. It corresponds to the StatefulSet's generation, which is updated on mutation by the API Server.",
+     "format": "int64",
+     "type": "integer"
+    },
+    "readyReplicas": {
+     "description": "readyReplicas is the number of pods created for this StatefulSet with a Ready Condition.",
+     "format": "int32",
+     "type": "integer"
+    },
+    "replicas": {
+     "description": "replicas is the number of Pods created by the StatefulSet controller.",
+     "format": "int32",
+     "type": "integer"
+    },
+    "updateRevision": {
+     "description": "updateRevision, if not empty, indicates the version of the StatefulSet used to generate Pods in the sequence [replicas-updatedReplicas,replicas)",
+     "type": "string"
+    },
+    "updatedReplicas": {
+     "description": "updatedReplicas is the number of Pods created by the StatefulSet controller from the StatefulSet version indicated by updateRevision.",
+     "format": "int32",
+     "type": "integer"
+    }
+   },
+   "required": [
+    "replicas"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.apps.v1.StatefulSetUpdateStrategy": {
+   "description": "StatefulSetUpdateStrategy indicates the strategy that the StatefulSet controller will use to perform updates. It includes any additional parameters necessary to perform the update for the indicated strategy.",
+   "properties": {
+    "rollingUpdate": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.apps.v1.RollingUpdateStatefulSetStrategy"
+      }
+     ],
+     "description": "RollingUpdate is used to communicate parameters when Type is RollingUpdateStatefulSetStrategyType."
+    },
+    "type": {
+     "description": "Type indicates the type of the StatefulSetUpdateStrategy. Default is RollingUpdate.",
+     "type": "string"
     }
    },
    "type": "object"

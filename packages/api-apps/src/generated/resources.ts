@@ -6,6 +6,930 @@ export const resources: ResourceInfo[] = [
  {
   "group": "apps",
   "version": "v1",
+  "kind": "ControllerRevision",
+  "listKind": "ControllerRevisionList",
+  "plural": "controllerrevisions",
+  "singular": "controllerrevision",
+  "scope": "Namespaced",
+  "shortNames": [],
+  "categories": [],
+  "verbs": [
+   "create",
+   "delete",
+   "deletecollection",
+   "get",
+   "list",
+   "patch",
+   "update",
+   "watch"
+  ],
+  "subresources": {},
+  "printerColumns": [
+   {
+    "name": "Controller",
+    "type": "string",
+    "jsonPath": ".metadata.ownerReferences[?(@.controller==true)].name",
+    "description": "Controller of the object. kubectl shows kind.group/name of the controller; this column is the name."
+   },
+   {
+    "name": "Revision",
+    "type": "integer",
+    "jsonPath": ".revision",
+    "description": "Revision indicates the revision of the state represented by Data."
+   },
+   {
+    "name": "Age",
+    "type": "date",
+    "jsonPath": ".metadata.creationTimestamp",
+    "description": "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+   }
+  ],
+  "protobuf": {
+   "message": "k8s.io.api.apps.v1.ControllerRevision",
+   "listMessage": "k8s.io.api.apps.v1.ControllerRevisionList"
+  },
+  "patchMeta": {
+   "metadata.ownerReferences": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "uid",
+    "listType": "map",
+    "listMapKeys": [
+     "uid"
+    ],
+    "mapType": "atomic"
+   },
+   "metadata.finalizers": {
+    "patchStrategy": "merge",
+    "listType": "set"
+   },
+   "metadata.managedFields": {
+    "listType": "atomic"
+   }
+  }
+ },
+ {
+  "group": "apps",
+  "version": "v1",
+  "kind": "DaemonSet",
+  "listKind": "DaemonSetList",
+  "plural": "daemonsets",
+  "singular": "daemonset",
+  "scope": "Namespaced",
+  "shortNames": [
+   "ds"
+  ],
+  "categories": [
+   "all"
+  ],
+  "verbs": [
+   "create",
+   "delete",
+   "deletecollection",
+   "get",
+   "list",
+   "patch",
+   "update",
+   "watch"
+  ],
+  "subresources": {
+   "status": {}
+  },
+  "printerColumns": [
+   {
+    "name": "Desired",
+    "type": "integer",
+    "jsonPath": ".status.desiredNumberScheduled",
+    "description": "The total number of nodes that should be running the daemon pod (including nodes correctly running the daemon pod). More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/"
+   },
+   {
+    "name": "Current",
+    "type": "integer",
+    "jsonPath": ".status.currentNumberScheduled",
+    "description": "The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod. More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/"
+   },
+   {
+    "name": "Ready",
+    "type": "integer",
+    "jsonPath": ".status.numberReady",
+    "description": "numberReady is the number of nodes that should be running the daemon pod and have one or more of the daemon pod running with a Ready Condition."
+   },
+   {
+    "name": "Up-to-date",
+    "type": "integer",
+    "jsonPath": ".status.updatedNumberScheduled",
+    "description": "The total number of nodes that are running updated daemon pod"
+   },
+   {
+    "name": "Available",
+    "type": "integer",
+    "jsonPath": ".status.numberAvailable",
+    "description": "The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)"
+   },
+   {
+    "name": "Node Selector",
+    "type": "string",
+    "jsonPath": ".spec.template.spec.nodeSelector",
+    "description": "NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node's labels for the pod to be scheduled on that node. More info: https://kubernetes.io/docs/concepts/configuration/assign-pod-node/. kubectl shows k=v pairs or <none>; this column is the map."
+   },
+   {
+    "name": "Age",
+    "type": "date",
+    "jsonPath": ".metadata.creationTimestamp",
+    "description": "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+   },
+   {
+    "name": "Containers",
+    "type": "string",
+    "jsonPath": ".spec.template.spec.containers[*].name",
+    "description": "Names of each container in the template.",
+    "priority": 1
+   },
+   {
+    "name": "Images",
+    "type": "string",
+    "jsonPath": ".spec.template.spec.containers[*].image",
+    "description": "Images referenced by each container in the template.",
+    "priority": 1
+   },
+   {
+    "name": "Selector",
+    "type": "string",
+    "jsonPath": ".spec.selector",
+    "description": "A label query over pods that are managed by the daemon set. Must match in order to be controlled. It must match the pod template's labels. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors. kubectl shows the selector in its string form (app=web); this column is the selector object.",
+    "priority": 1
+   }
+  ],
+  "protobuf": {
+   "message": "k8s.io.api.apps.v1.DaemonSet",
+   "listMessage": "k8s.io.api.apps.v1.DaemonSetList"
+  },
+  "patchMeta": {
+   "metadata.ownerReferences": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "uid",
+    "listType": "map",
+    "listMapKeys": [
+     "uid"
+    ],
+    "mapType": "atomic"
+   },
+   "metadata.finalizers": {
+    "patchStrategy": "merge",
+    "listType": "set"
+   },
+   "metadata.managedFields": {
+    "listType": "atomic"
+   },
+   "spec.selector": {
+    "mapType": "atomic"
+   },
+   "spec.selector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.selector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.metadata.ownerReferences": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "uid",
+    "listType": "map",
+    "listMapKeys": [
+     "uid"
+    ],
+    "mapType": "atomic"
+   },
+   "spec.template.metadata.finalizers": {
+    "patchStrategy": "merge",
+    "listType": "set"
+   },
+   "spec.template.metadata.managedFields": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes": {
+    "patchStrategy": "merge,retainKeys",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.volumes.secret.items": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.iscsi.portals": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.iscsi.secretRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.rbd.monitors": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.rbd.secretRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.flexVolume.secretRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.cinder.secretRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.cephfs.monitors": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.cephfs.secretRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.downwardAPI.items": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.downwardAPI.items.fieldRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.downwardAPI.items.resourceFieldRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.fc.targetWWNs": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.fc.wwids": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.configMap.items": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.projected.sources": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.projected.sources.secret.items": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.projected.sources.downwardAPI.items": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.projected.sources.downwardAPI.items.fieldRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.projected.sources.downwardAPI.items.resourceFieldRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.projected.sources.configMap.items": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.projected.sources.clusterTrustBundle.labelSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.projected.sources.clusterTrustBundle.labelSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.projected.sources.clusterTrustBundle.labelSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.scaleIO.secretRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.storageos.secretRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.csi.nodePublishSecretRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.ephemeral.volumeClaimTemplate.metadata.ownerReferences": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "uid",
+    "listType": "map",
+    "listMapKeys": [
+     "uid"
+    ],
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.ephemeral.volumeClaimTemplate.metadata.finalizers": {
+    "patchStrategy": "merge",
+    "listType": "set"
+   },
+   "spec.template.spec.volumes.ephemeral.volumeClaimTemplate.metadata.managedFields": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.ephemeral.volumeClaimTemplate.spec.accessModes": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.ephemeral.volumeClaimTemplate.spec.selector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.ephemeral.volumeClaimTemplate.spec.selector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.ephemeral.volumeClaimTemplate.spec.selector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.ephemeral.volumeClaimTemplate.spec.dataSource": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.initContainers": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.initContainers.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.args": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.ports": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "containerPort",
+    "listType": "map",
+    "listMapKeys": [
+     "containerPort",
+     "protocol"
+    ]
+   },
+   "spec.template.spec.initContainers.envFrom": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.env": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.initContainers.env.valueFrom.fieldRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.initContainers.env.valueFrom.resourceFieldRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.initContainers.env.valueFrom.configMapKeyRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.initContainers.env.valueFrom.secretKeyRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.initContainers.env.valueFrom.fileKeyRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.initContainers.resources.claims": {
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.initContainers.resizePolicy": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.restartPolicyRules": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.restartPolicyRules.exitCodes.values": {
+    "listType": "set"
+   },
+   "spec.template.spec.initContainers.volumeMounts": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "mountPath",
+    "listType": "map",
+    "listMapKeys": [
+     "mountPath"
+    ]
+   },
+   "spec.template.spec.initContainers.volumeDevices": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "devicePath",
+    "listType": "map",
+    "listMapKeys": [
+     "devicePath"
+    ]
+   },
+   "spec.template.spec.initContainers.livenessProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.livenessProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.readinessProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.readinessProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.startupProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.startupProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.lifecycle.postStart.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.lifecycle.postStart.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.lifecycle.preStop.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.lifecycle.preStop.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.securityContext.capabilities.add": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.securityContext.capabilities.drop": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.containers.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.args": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.ports": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "containerPort",
+    "listType": "map",
+    "listMapKeys": [
+     "containerPort",
+     "protocol"
+    ]
+   },
+   "spec.template.spec.containers.envFrom": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.env": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.containers.env.valueFrom.fieldRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.containers.env.valueFrom.resourceFieldRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.containers.env.valueFrom.configMapKeyRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.containers.env.valueFrom.secretKeyRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.containers.env.valueFrom.fileKeyRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.containers.resources.claims": {
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.containers.resizePolicy": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.restartPolicyRules": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.restartPolicyRules.exitCodes.values": {
+    "listType": "set"
+   },
+   "spec.template.spec.containers.volumeMounts": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "mountPath",
+    "listType": "map",
+    "listMapKeys": [
+     "mountPath"
+    ]
+   },
+   "spec.template.spec.containers.volumeDevices": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "devicePath",
+    "listType": "map",
+    "listMapKeys": [
+     "devicePath"
+    ]
+   },
+   "spec.template.spec.containers.livenessProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.livenessProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.readinessProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.readinessProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.startupProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.startupProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.lifecycle.postStart.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.lifecycle.postStart.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.lifecycle.preStop.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.lifecycle.preStop.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.securityContext.capabilities.add": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.securityContext.capabilities.drop": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.ephemeralContainers.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.args": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.ports": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "containerPort",
+    "listType": "map",
+    "listMapKeys": [
+     "containerPort",
+     "protocol"
+    ]
+   },
+   "spec.template.spec.ephemeralContainers.envFrom": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.env": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.ephemeralContainers.env.valueFrom.fieldRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.env.valueFrom.resourceFieldRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.env.valueFrom.configMapKeyRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.env.valueFrom.secretKeyRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.env.valueFrom.fileKeyRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.resources.claims": {
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.ephemeralContainers.resizePolicy": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.restartPolicyRules": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.restartPolicyRules.exitCodes.values": {
+    "listType": "set"
+   },
+   "spec.template.spec.ephemeralContainers.volumeMounts": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "mountPath",
+    "listType": "map",
+    "listMapKeys": [
+     "mountPath"
+    ]
+   },
+   "spec.template.spec.ephemeralContainers.volumeDevices": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "devicePath",
+    "listType": "map",
+    "listMapKeys": [
+     "devicePath"
+    ]
+   },
+   "spec.template.spec.ephemeralContainers.livenessProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.livenessProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.readinessProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.readinessProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.startupProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.startupProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.lifecycle.postStart.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.lifecycle.postStart.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.lifecycle.preStop.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.lifecycle.preStop.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.securityContext.capabilities.add": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.securityContext.capabilities.drop": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.nodeSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.securityContext.supplementalGroups": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.securityContext.sysctls": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.imagePullSecrets": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ],
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms": {
+    "listType": "atomic",
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.matchFields": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.matchFields.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution.preference": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution.preference.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution.preference.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution.preference.matchFields": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution.preference.matchFields.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.labelSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.labelSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.labelSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.namespaces": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.namespaceSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.namespaceSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.namespaceSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.matchLabelKeys": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.mismatchLabelKeys": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.labelSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.labelSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.labelSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaces": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaceSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaceSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaceSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.matchLabelKeys": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.mismatchLabelKeys": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.labelSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.labelSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.labelSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.namespaces": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.namespaceSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.namespaceSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.namespaceSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.matchLabelKeys": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.mismatchLabelKeys": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.labelSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.labelSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.labelSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaces": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaceSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaceSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaceSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.matchLabelKeys": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.mismatchLabelKeys": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.tolerations": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.hostAliases": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "ip",
+    "listType": "map",
+    "listMapKeys": [
+     "ip"
+    ]
+   },
+   "spec.template.spec.hostAliases.hostnames": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.dnsConfig.nameservers": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.dnsConfig.searches": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.dnsConfig.options": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.readinessGates": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.topologySpreadConstraints": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "topologyKey",
+    "listType": "map",
+    "listMapKeys": [
+     "topologyKey",
+     "whenUnsatisfiable"
+    ]
+   },
+   "spec.template.spec.topologySpreadConstraints.labelSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.topologySpreadConstraints.labelSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.topologySpreadConstraints.labelSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.topologySpreadConstraints.matchLabelKeys": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.schedulingGates": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.resourceClaims": {
+    "patchStrategy": "merge,retainKeys",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.resources.claims": {
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "status.conditions": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "type",
+    "listType": "map",
+    "listMapKeys": [
+     "type"
+    ]
+   }
+  }
+ },
+ {
+  "group": "apps",
+  "version": "v1",
   "kind": "Deployment",
   "listKind": "DeploymentList",
   "plural": "deployments",
@@ -1689,6 +2613,882 @@ export const resources: ResourceInfo[] = [
     "listMapKeys": [
      "name"
     ]
+   },
+   "status.conditions": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "type",
+    "listType": "map",
+    "listMapKeys": [
+     "type"
+    ]
+   }
+  }
+ },
+ {
+  "group": "apps",
+  "version": "v1",
+  "kind": "StatefulSet",
+  "listKind": "StatefulSetList",
+  "plural": "statefulsets",
+  "singular": "statefulset",
+  "scope": "Namespaced",
+  "shortNames": [
+   "sts"
+  ],
+  "categories": [
+   "all"
+  ],
+  "verbs": [
+   "create",
+   "delete",
+   "deletecollection",
+   "get",
+   "list",
+   "patch",
+   "update",
+   "watch"
+  ],
+  "subresources": {
+   "status": {},
+   "scale": {
+    "specReplicasPath": ".spec.replicas",
+    "statusReplicasPath": ".status.replicas",
+    "labelSelectorPath": ".status.selector"
+   }
+  },
+  "printerColumns": [
+   {
+    "name": "Ready",
+    "type": "string",
+    "jsonPath": ".status.readyReplicas",
+    "description": "Number of the pod with ready state. kubectl shows <ready>/<desired> (\"2/3\"); this column is the ready count."
+   },
+   {
+    "name": "Age",
+    "type": "date",
+    "jsonPath": ".metadata.creationTimestamp",
+    "description": "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+   },
+   {
+    "name": "Containers",
+    "type": "string",
+    "jsonPath": ".spec.template.spec.containers[*].name",
+    "description": "Names of each container in the template.",
+    "priority": 1
+   },
+   {
+    "name": "Images",
+    "type": "string",
+    "jsonPath": ".spec.template.spec.containers[*].image",
+    "description": "Images referenced by each container in the template.",
+    "priority": 1
+   }
+  ],
+  "protobuf": {
+   "message": "k8s.io.api.apps.v1.StatefulSet",
+   "listMessage": "k8s.io.api.apps.v1.StatefulSetList"
+  },
+  "patchMeta": {
+   "metadata.ownerReferences": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "uid",
+    "listType": "map",
+    "listMapKeys": [
+     "uid"
+    ],
+    "mapType": "atomic"
+   },
+   "metadata.finalizers": {
+    "patchStrategy": "merge",
+    "listType": "set"
+   },
+   "metadata.managedFields": {
+    "listType": "atomic"
+   },
+   "spec.selector": {
+    "mapType": "atomic"
+   },
+   "spec.selector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.selector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.metadata.ownerReferences": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "uid",
+    "listType": "map",
+    "listMapKeys": [
+     "uid"
+    ],
+    "mapType": "atomic"
+   },
+   "spec.template.metadata.finalizers": {
+    "patchStrategy": "merge",
+    "listType": "set"
+   },
+   "spec.template.metadata.managedFields": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes": {
+    "patchStrategy": "merge,retainKeys",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.volumes.secret.items": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.iscsi.portals": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.iscsi.secretRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.rbd.monitors": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.rbd.secretRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.flexVolume.secretRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.cinder.secretRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.cephfs.monitors": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.cephfs.secretRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.downwardAPI.items": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.downwardAPI.items.fieldRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.downwardAPI.items.resourceFieldRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.fc.targetWWNs": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.fc.wwids": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.configMap.items": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.projected.sources": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.projected.sources.secret.items": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.projected.sources.downwardAPI.items": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.projected.sources.downwardAPI.items.fieldRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.projected.sources.downwardAPI.items.resourceFieldRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.projected.sources.configMap.items": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.projected.sources.clusterTrustBundle.labelSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.projected.sources.clusterTrustBundle.labelSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.projected.sources.clusterTrustBundle.labelSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.scaleIO.secretRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.storageos.secretRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.csi.nodePublishSecretRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.ephemeral.volumeClaimTemplate.metadata.ownerReferences": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "uid",
+    "listType": "map",
+    "listMapKeys": [
+     "uid"
+    ],
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.ephemeral.volumeClaimTemplate.metadata.finalizers": {
+    "patchStrategy": "merge",
+    "listType": "set"
+   },
+   "spec.template.spec.volumes.ephemeral.volumeClaimTemplate.metadata.managedFields": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.ephemeral.volumeClaimTemplate.spec.accessModes": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.ephemeral.volumeClaimTemplate.spec.selector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.ephemeral.volumeClaimTemplate.spec.selector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.ephemeral.volumeClaimTemplate.spec.selector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.ephemeral.volumeClaimTemplate.spec.dataSource": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.initContainers": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.initContainers.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.args": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.ports": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "containerPort",
+    "listType": "map",
+    "listMapKeys": [
+     "containerPort",
+     "protocol"
+    ]
+   },
+   "spec.template.spec.initContainers.envFrom": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.env": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.initContainers.env.valueFrom.fieldRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.initContainers.env.valueFrom.resourceFieldRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.initContainers.env.valueFrom.configMapKeyRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.initContainers.env.valueFrom.secretKeyRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.initContainers.env.valueFrom.fileKeyRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.initContainers.resources.claims": {
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.initContainers.resizePolicy": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.restartPolicyRules": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.restartPolicyRules.exitCodes.values": {
+    "listType": "set"
+   },
+   "spec.template.spec.initContainers.volumeMounts": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "mountPath",
+    "listType": "map",
+    "listMapKeys": [
+     "mountPath"
+    ]
+   },
+   "spec.template.spec.initContainers.volumeDevices": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "devicePath",
+    "listType": "map",
+    "listMapKeys": [
+     "devicePath"
+    ]
+   },
+   "spec.template.spec.initContainers.livenessProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.livenessProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.readinessProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.readinessProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.startupProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.startupProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.lifecycle.postStart.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.lifecycle.postStart.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.lifecycle.preStop.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.lifecycle.preStop.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.securityContext.capabilities.add": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.securityContext.capabilities.drop": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.containers.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.args": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.ports": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "containerPort",
+    "listType": "map",
+    "listMapKeys": [
+     "containerPort",
+     "protocol"
+    ]
+   },
+   "spec.template.spec.containers.envFrom": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.env": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.containers.env.valueFrom.fieldRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.containers.env.valueFrom.resourceFieldRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.containers.env.valueFrom.configMapKeyRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.containers.env.valueFrom.secretKeyRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.containers.env.valueFrom.fileKeyRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.containers.resources.claims": {
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.containers.resizePolicy": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.restartPolicyRules": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.restartPolicyRules.exitCodes.values": {
+    "listType": "set"
+   },
+   "spec.template.spec.containers.volumeMounts": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "mountPath",
+    "listType": "map",
+    "listMapKeys": [
+     "mountPath"
+    ]
+   },
+   "spec.template.spec.containers.volumeDevices": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "devicePath",
+    "listType": "map",
+    "listMapKeys": [
+     "devicePath"
+    ]
+   },
+   "spec.template.spec.containers.livenessProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.livenessProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.readinessProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.readinessProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.startupProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.startupProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.lifecycle.postStart.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.lifecycle.postStart.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.lifecycle.preStop.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.lifecycle.preStop.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.securityContext.capabilities.add": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.securityContext.capabilities.drop": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.ephemeralContainers.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.args": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.ports": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "containerPort",
+    "listType": "map",
+    "listMapKeys": [
+     "containerPort",
+     "protocol"
+    ]
+   },
+   "spec.template.spec.ephemeralContainers.envFrom": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.env": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.ephemeralContainers.env.valueFrom.fieldRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.env.valueFrom.resourceFieldRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.env.valueFrom.configMapKeyRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.env.valueFrom.secretKeyRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.env.valueFrom.fileKeyRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.resources.claims": {
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.ephemeralContainers.resizePolicy": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.restartPolicyRules": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.restartPolicyRules.exitCodes.values": {
+    "listType": "set"
+   },
+   "spec.template.spec.ephemeralContainers.volumeMounts": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "mountPath",
+    "listType": "map",
+    "listMapKeys": [
+     "mountPath"
+    ]
+   },
+   "spec.template.spec.ephemeralContainers.volumeDevices": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "devicePath",
+    "listType": "map",
+    "listMapKeys": [
+     "devicePath"
+    ]
+   },
+   "spec.template.spec.ephemeralContainers.livenessProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.livenessProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.readinessProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.readinessProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.startupProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.startupProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.lifecycle.postStart.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.lifecycle.postStart.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.lifecycle.preStop.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.lifecycle.preStop.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.securityContext.capabilities.add": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.securityContext.capabilities.drop": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.nodeSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.securityContext.supplementalGroups": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.securityContext.sysctls": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.imagePullSecrets": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ],
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms": {
+    "listType": "atomic",
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.matchFields": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.matchFields.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution.preference": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution.preference.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution.preference.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution.preference.matchFields": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution.preference.matchFields.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.labelSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.labelSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.labelSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.namespaces": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.namespaceSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.namespaceSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.namespaceSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.matchLabelKeys": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.mismatchLabelKeys": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.labelSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.labelSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.labelSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaces": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaceSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaceSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaceSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.matchLabelKeys": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.mismatchLabelKeys": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.labelSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.labelSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.labelSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.namespaces": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.namespaceSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.namespaceSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.namespaceSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.matchLabelKeys": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.mismatchLabelKeys": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.labelSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.labelSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.labelSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaces": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaceSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaceSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaceSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.matchLabelKeys": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.mismatchLabelKeys": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.tolerations": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.hostAliases": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "ip",
+    "listType": "map",
+    "listMapKeys": [
+     "ip"
+    ]
+   },
+   "spec.template.spec.hostAliases.hostnames": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.dnsConfig.nameservers": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.dnsConfig.searches": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.dnsConfig.options": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.readinessGates": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.topologySpreadConstraints": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "topologyKey",
+    "listType": "map",
+    "listMapKeys": [
+     "topologyKey",
+     "whenUnsatisfiable"
+    ]
+   },
+   "spec.template.spec.topologySpreadConstraints.labelSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.topologySpreadConstraints.labelSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.topologySpreadConstraints.labelSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.topologySpreadConstraints.matchLabelKeys": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.schedulingGates": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.resourceClaims": {
+    "patchStrategy": "merge,retainKeys",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.resources.claims": {
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.volumeClaimTemplates": {
+    "listType": "atomic"
+   },
+   "spec.volumeClaimTemplates.metadata.ownerReferences": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "uid",
+    "listType": "map",
+    "listMapKeys": [
+     "uid"
+    ],
+    "mapType": "atomic"
+   },
+   "spec.volumeClaimTemplates.metadata.finalizers": {
+    "patchStrategy": "merge",
+    "listType": "set"
+   },
+   "spec.volumeClaimTemplates.metadata.managedFields": {
+    "listType": "atomic"
+   },
+   "spec.volumeClaimTemplates.spec.accessModes": {
+    "listType": "atomic"
+   },
+   "spec.volumeClaimTemplates.spec.selector": {
+    "mapType": "atomic"
+   },
+   "spec.volumeClaimTemplates.spec.selector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.volumeClaimTemplates.spec.selector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.volumeClaimTemplates.spec.dataSource": {
+    "mapType": "atomic"
+   },
+   "spec.volumeClaimTemplates.status.accessModes": {
+    "listType": "atomic"
+   },
+   "spec.volumeClaimTemplates.status.conditions": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "type",
+    "listType": "map",
+    "listMapKeys": [
+     "type"
+    ]
+   },
+   "spec.volumeClaimTemplates.status.allocatedResourceStatuses": {
+    "mapType": "granular"
    },
    "status.conditions": {
     "patchStrategy": "merge",

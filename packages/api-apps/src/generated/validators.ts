@@ -7,6 +7,12 @@ const schemas: AjvSchemas[] = [ajvSchemas, metaAjvSchemas, apiCoreSchemas];
 
 /** Schema `$id` by validator key (`<apiVersion>/<Name>`). */
 const keys: Record<string, string> = {
+  "apps/v1/ControllerRevision": "kapi://schemas/apps/v1/ControllerRevision.json",
+  "apps/v1/DaemonSet": "kapi://schemas/apps/v1/DaemonSet.json",
+  "apps/v1/DaemonSetCondition": "kapi://schemas/apps/v1/DaemonSetCondition.json",
+  "apps/v1/DaemonSetSpec": "kapi://schemas/apps/v1/DaemonSetSpec.json",
+  "apps/v1/DaemonSetStatus": "kapi://schemas/apps/v1/DaemonSetStatus.json",
+  "apps/v1/DaemonSetUpdateStrategy": "kapi://schemas/apps/v1/DaemonSetUpdateStrategy.json",
   "apps/v1/Deployment": "kapi://schemas/apps/v1/Deployment.json",
   "apps/v1/DeploymentCondition": "kapi://schemas/apps/v1/DeploymentCondition.json",
   "apps/v1/DeploymentSpec": "kapi://schemas/apps/v1/DeploymentSpec.json",
@@ -16,7 +22,16 @@ const keys: Record<string, string> = {
   "apps/v1/ReplicaSetCondition": "kapi://schemas/apps/v1/ReplicaSetCondition.json",
   "apps/v1/ReplicaSetSpec": "kapi://schemas/apps/v1/ReplicaSetSpec.json",
   "apps/v1/ReplicaSetStatus": "kapi://schemas/apps/v1/ReplicaSetStatus.json",
+  "apps/v1/RollingUpdateDaemonSet": "kapi://schemas/apps/v1/RollingUpdateDaemonSet.json",
   "apps/v1/RollingUpdateDeployment": "kapi://schemas/apps/v1/RollingUpdateDeployment.json",
+  "apps/v1/RollingUpdateStatefulSetStrategy": "kapi://schemas/apps/v1/RollingUpdateStatefulSetStrategy.json",
+  "apps/v1/StatefulSet": "kapi://schemas/apps/v1/StatefulSet.json",
+  "apps/v1/StatefulSetCondition": "kapi://schemas/apps/v1/StatefulSetCondition.json",
+  "apps/v1/StatefulSetOrdinals": "kapi://schemas/apps/v1/StatefulSetOrdinals.json",
+  "apps/v1/StatefulSetPersistentVolumeClaimRetentionPolicy": "kapi://schemas/apps/v1/StatefulSetPersistentVolumeClaimRetentionPolicy.json",
+  "apps/v1/StatefulSetSpec": "kapi://schemas/apps/v1/StatefulSetSpec.json",
+  "apps/v1/StatefulSetStatus": "kapi://schemas/apps/v1/StatefulSetStatus.json",
+  "apps/v1/StatefulSetUpdateStrategy": "kapi://schemas/apps/v1/StatefulSetUpdateStrategy.json",
 };
 
 /** Validators (types, required fields, enums) by key, compiled on first use. */

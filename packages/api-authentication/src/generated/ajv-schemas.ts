@@ -3,6 +3,34 @@ import type { AjvSchemas } from '@kapi/apimachinery';
 
 /** This package's schemas as the validators check them (types, required fields, enums), by `$id`. */
 export const ajvSchemas: AjvSchemas = {
+ "kapi://schemas/authentication/v1/AttestationValue.json": {
+  "type": "object",
+  "properties": {
+   "items": {
+    "type": "array",
+    "items": {
+     "type": "string"
+    }
+   }
+  }
+ },
+ "kapi://schemas/authentication/v1/BoundObjectReference.json": {
+  "type": "object",
+  "properties": {
+   "kind": {
+    "type": "string"
+   },
+   "apiVersion": {
+    "type": "string"
+   },
+   "name": {
+    "type": "string"
+   },
+   "uid": {
+    "type": "string"
+   }
+  }
+ },
  "kapi://schemas/authentication/v1/ExtraValue.json": {
   "type": "array",
   "items": {
@@ -31,6 +59,60 @@ export const ajvSchemas: AjvSchemas = {
   "properties": {
    "userInfo": {
     "$ref": "./UserInfo.json"
+   }
+  }
+ },
+ "kapi://schemas/authentication/v1/TokenRequest.json": {
+  "type": "object",
+  "properties": {
+   "kind": {
+    "type": "string"
+   },
+   "apiVersion": {
+    "type": "string"
+   },
+   "metadata": {
+    "$ref": "../../meta/v1/ObjectMeta.json"
+   },
+   "spec": {
+    "$ref": "./TokenRequestSpec.json"
+   },
+   "status": {
+    "$ref": "./TokenRequestStatus.json"
+   }
+  }
+ },
+ "kapi://schemas/authentication/v1/TokenRequestSpec.json": {
+  "type": "object",
+  "properties": {
+   "audiences": {
+    "type": "array",
+    "items": {
+     "type": "string"
+    }
+   },
+   "expirationSeconds": {
+    "type": "integer"
+   },
+   "boundObjectRef": {
+    "$ref": "./BoundObjectReference.json"
+   },
+   "attestations": {
+    "type": "object",
+    "additionalProperties": {
+     "$ref": "./AttestationValue.json"
+    }
+   }
+  }
+ },
+ "kapi://schemas/authentication/v1/TokenRequestStatus.json": {
+  "type": "object",
+  "properties": {
+   "token": {
+    "type": "string"
+   },
+   "expirationTimestamp": {
+    "$ref": "../../meta/v1/Time.json"
    }
   }
  },

@@ -14,6 +14,35 @@ export const descriptor: ProtoDescriptor = {
          "nested": {
           "v1": {
            "nested": {
+            "AttestationValue": {
+             "fields": {
+              "items": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 1
+              }
+             }
+            },
+            "BoundObjectReference": {
+             "fields": {
+              "kind": {
+               "type": "string",
+               "id": 1
+              },
+              "apiVersion": {
+               "type": "string",
+               "id": 2
+              },
+              "name": {
+               "type": "string",
+               "id": 3
+              },
+              "uid": {
+               "type": "string",
+               "id": 4
+              }
+             }
+            },
             "ExtraValue": {
              "fields": {
               "items": {
@@ -56,6 +85,69 @@ export const descriptor: ProtoDescriptor = {
               "userInfo": {
                "type": ".k8s.io.api.authentication.v1.UserInfo",
                "id": 1
+              }
+             }
+            },
+            "TokenRequest": {
+             "fields": {
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
+              },
+              "spec": {
+               "type": ".k8s.io.api.authentication.v1.TokenRequestSpec",
+               "id": 2
+              },
+              "status": {
+               "type": ".k8s.io.api.authentication.v1.TokenRequestStatus",
+               "id": 3
+              }
+             }
+            },
+            "TokenRequestList": {
+             "fields": {
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.authentication.v1.TokenRequest",
+               "id": 2,
+               "rule": "repeated"
+              }
+             }
+            },
+            "TokenRequestSpec": {
+             "fields": {
+              "audiences": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 1
+              },
+              "expirationSeconds": {
+               "type": "int64",
+               "id": 4
+              },
+              "boundObjectRef": {
+               "type": ".k8s.io.api.authentication.v1.BoundObjectReference",
+               "id": 3
+              },
+              "attestations": {
+               "type": ".k8s.io.api.authentication.v1.AttestationValue",
+               "keyType": "string",
+               "id": 5
+              }
+             }
+            },
+            "TokenRequestStatus": {
+             "fields": {
+              "token": {
+               "type": "string",
+               "id": 1
+              },
+              "expirationTimestamp": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+               "id": 2
               }
              }
             },
@@ -141,6 +233,38 @@ export const descriptor: ProtoDescriptor = {
                "type": ".k8s.io.api.authentication.v1.ExtraValue",
                "keyType": "string",
                "id": 4
+              }
+             }
+            }
+           }
+          }
+         }
+        }
+       }
+      },
+      "apimachinery": {
+       "nested": {
+        "pkg": {
+         "nested": {
+          "apis": {
+           "nested": {
+            "meta": {
+             "nested": {
+              "v1": {
+               "nested": {
+                "Time": {
+                 "fields": {
+                  "seconds": {
+                   "type": "int64",
+                   "id": 1
+                  },
+                  "nanos": {
+                   "type": "int32",
+                   "id": 2
+                  }
+                 }
+                }
+               }
               }
              }
             }

@@ -4,6 +4,26 @@ import type { FieldTree } from '@kapi/apimachinery';
 /** Known fields of this package's own object types, for unknown-field detection and pruning. */
 export const fieldTree: FieldTree = {
  "types": {
+  "authentication.k8s.io/v1/AttestationValue": {
+   "props": {
+    "items": {
+     "a": 0
+    }
+   }
+  },
+  "authentication.k8s.io/v1/BoundObjectReference": {
+   "props": {
+    "kind": 0,
+    "apiVersion": 0,
+    "name": 0,
+    "uid": 0
+   },
+   "omitZero": [
+    "kind",
+    "apiVersion",
+    "name"
+   ]
+  },
   "authentication.k8s.io/v1/SelfSubjectReview": {
    "props": {
     "kind": 0,
@@ -15,6 +35,36 @@ export const fieldTree: FieldTree = {
   "authentication.k8s.io/v1/SelfSubjectReviewStatus": {
    "props": {
     "userInfo": "authentication.k8s.io/v1/UserInfo"
+   }
+  },
+  "authentication.k8s.io/v1/TokenRequest": {
+   "props": {
+    "kind": 0,
+    "apiVersion": 0,
+    "metadata": "meta.k8s.io/v1/ObjectMeta",
+    "spec": "authentication.k8s.io/v1/TokenRequestSpec",
+    "status": "authentication.k8s.io/v1/TokenRequestStatus"
+   }
+  },
+  "authentication.k8s.io/v1/TokenRequestSpec": {
+   "props": {
+    "audiences": {
+     "a": 0
+    },
+    "expirationSeconds": 0,
+    "boundObjectRef": "authentication.k8s.io/v1/BoundObjectReference",
+    "attestations": {
+     "m": "authentication.k8s.io/v1/AttestationValue"
+    }
+   }
+  },
+  "authentication.k8s.io/v1/TokenRequestStatus": {
+   "props": {
+    "token": 0,
+    "expirationTimestamp": 0
+   },
+   "times": {
+    "expirationTimestamp": "Time"
    }
   },
   "authentication.k8s.io/v1/TokenReview": {

@@ -7,6 +7,40 @@ import type { GroupOpenAPI } from '@kapi/apimachinery';
  */
 export const openapi: GroupOpenAPI = {
  "schemas": {
+  "io.k8s.api.authentication.v1.AttestationValue": {
+   "description": "Not in the upstream OpenAPI document this schema was imported from; typed from its Protobuf field.",
+   "properties": {
+    "items": {
+     "items": {
+      "type": "string"
+     },
+     "type": "array"
+    }
+   },
+   "type": "object"
+  },
+  "io.k8s.api.authentication.v1.BoundObjectReference": {
+   "description": "BoundObjectReference is a reference to an object that a token is bound to.",
+   "properties": {
+    "apiVersion": {
+     "description": "apiVersion is API version of the referent.",
+     "type": "string"
+    },
+    "kind": {
+     "description": "kind of the referent. Valid kinds are 'Pod' and 'Secret'.",
+     "type": "string"
+    },
+    "name": {
+     "description": "name of the referent.",
+     "type": "string"
+    },
+    "uid": {
+     "description": "uid of the referent.",
+     "type": "string"
+    }
+   },
+   "type": "object"
+  },
   "io.k8s.api.authentication.v1.SelfSubjectReview": {
    "description": "SelfSubjectReview contains the user information that the kube-apiserver has about the user making this request. When using impersonation, users will receive the user info of the user being impersonated.  If impersonation or request header authentication is used, any extra keys will have their case ignored and returned as lowercase.",
    "properties": {
@@ -93,6 +127,142 @@ export const openapi: GroupOpenAPI = {
       }
      ],
      "description": "userInfo is a set of attributes belonging to the user making this request."
+    }
+   },
+   "type": "object"
+  },
+  "io.k8s.api.authentication.v1.TokenRequest": {
+   "description": "TokenRequest requests a token for a given service account.",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      }
+     ],
+     "description": "metadata is the standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+    },
+    "spec": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.authentication.v1.TokenRequestSpec"
+      }
+     ],
+     "description": "spec holds information about the request being evaluated"
+    },
+    "status": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.authentication.v1.TokenRequestStatus"
+      }
+     ],
+     "description": "status is filled in by the server and indicates whether the token can be authenticated."
+    }
+   },
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "authentication.k8s.io",
+     "kind": "TokenRequest",
+     "version": "v1"
+    }
+   ]
+  },
+  "io.k8s.api.authentication.v1.TokenRequestList": {
+   "description": "TokenRequestList is a list of TokenRequest objects.",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "items": {
+     "description": "items is the list of TokenRequest.",
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.authentication.v1.TokenRequest"
+     },
+     "type": "array"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+     ],
+     "description": "Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+    }
+   },
+   "required": [
+    "items"
+   ],
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "authentication.k8s.io",
+     "kind": "TokenRequestList",
+     "version": "v1"
+    }
+   ]
+  },
+  "io.k8s.api.authentication.v1.TokenRequestSpec": {
+   "description": "TokenRequestSpec contains client provided parameters of a token request.",
+   "properties": {
+    "attestations": {
+     "additionalProperties": {
+      "$ref": "#/components/schemas/io.k8s.api.authentication.v1.AttestationValue"
+     },
+     "description": "Not in the upstream OpenAPI document this schema was imported from; typed from its Protobuf field.",
+     "type": "object"
+    },
+    "audiences": {
+     "description": "audiences are the intendend audiences of the token. A recipient of a token must identify themself with an identifier in the list of audiences of the token, and otherwise should reject the token. A token issued for multiple audiences may be used to authenticate against any of the audiences listed but implies a high degree of trust between the target audiences.",
+     "items": {
+      "type": "string"
+     },
+     "type": "array",
+     "x-kubernetes-list-type": "atomic"
+    },
+    "boundObjectRef": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.authentication.v1.BoundObjectReference"
+      }
+     ],
+     "description": "boundObjectRef is a reference to an object that the token will be bound to. The token will only be valid for as long as the bound object exists. NOTE: The API server's TokenReview endpoint will validate the BoundObjectRef, but other audiences may not. Keep ExpirationSeconds small if you want prompt revocation."
+    },
+    "expirationSeconds": {
+     "description": "expirationSeconds is the requested duration of validity of the request. The token issuer may return a token with a different validity duration so a client needs to check the 'expiration' field in a response.",
+     "format": "int64",
+     "type": "integer"
+    }
+   },
+   "type": "object"
+  },
+  "io.k8s.api.authentication.v1.TokenRequestStatus": {
+   "description": "TokenRequestStatus is the result of a token request.",
+   "properties": {
+    "expirationTimestamp": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      }
+     ],
+     "description": "expirationTimestamp is the time of expiration of the returned token."
+    },
+    "token": {
+     "description": "token is the opaque bearer token.",
+     "type": "string"
     }
    },
    "type": "object"

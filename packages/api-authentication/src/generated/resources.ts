@@ -47,6 +47,45 @@ export const resources: ResourceInfo[] = [
  {
   "group": "authentication.k8s.io",
   "version": "v1",
+  "kind": "TokenRequest",
+  "listKind": "TokenRequestList",
+  "plural": "tokenrequests",
+  "singular": "tokenrequest",
+  "scope": "Namespaced",
+  "shortNames": [],
+  "categories": [],
+  "verbs": [],
+  "subresources": {},
+  "printerColumns": [],
+  "protobuf": {
+   "message": "k8s.io.api.authentication.v1.TokenRequest",
+   "listMessage": "k8s.io.api.authentication.v1.TokenRequestList"
+  },
+  "patchMeta": {
+   "metadata.ownerReferences": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "uid",
+    "listType": "map",
+    "listMapKeys": [
+     "uid"
+    ],
+    "mapType": "atomic"
+   },
+   "metadata.finalizers": {
+    "patchStrategy": "merge",
+    "listType": "set"
+   },
+   "metadata.managedFields": {
+    "listType": "atomic"
+   },
+   "spec.audiences": {
+    "listType": "atomic"
+   }
+  }
+ },
+ {
+  "group": "authentication.k8s.io",
+  "version": "v1",
   "kind": "TokenReview",
   "listKind": "TokenReviewList",
   "plural": "tokenreviews",

@@ -6,8 +6,13 @@ const schemas: AjvSchemas[] = [ajvSchemas, metaAjvSchemas];
 
 /** Schema `$id` by validator key (`<apiVersion>/<Name>`). */
 const keys: Record<string, string> = {
+  "authentication.k8s.io/v1/AttestationValue": "kapi://schemas/authentication/v1/AttestationValue.json",
+  "authentication.k8s.io/v1/BoundObjectReference": "kapi://schemas/authentication/v1/BoundObjectReference.json",
   "authentication.k8s.io/v1/SelfSubjectReview": "kapi://schemas/authentication/v1/SelfSubjectReview.json",
   "authentication.k8s.io/v1/SelfSubjectReviewStatus": "kapi://schemas/authentication/v1/SelfSubjectReviewStatus.json",
+  "authentication.k8s.io/v1/TokenRequest": "kapi://schemas/authentication/v1/TokenRequest.json",
+  "authentication.k8s.io/v1/TokenRequestSpec": "kapi://schemas/authentication/v1/TokenRequestSpec.json",
+  "authentication.k8s.io/v1/TokenRequestStatus": "kapi://schemas/authentication/v1/TokenRequestStatus.json",
   "authentication.k8s.io/v1/TokenReview": "kapi://schemas/authentication/v1/TokenReview.json",
   "authentication.k8s.io/v1/TokenReviewSpec": "kapi://schemas/authentication/v1/TokenReviewSpec.json",
   "authentication.k8s.io/v1/TokenReviewStatus": "kapi://schemas/authentication/v1/TokenReviewStatus.json",

@@ -48,5 +48,466 @@ export const ajvSchemas: AjvSchemas = {
     "type": "string"
    }
   }
+ },
+ "kapi://schemas/autoscaling/v2/ContainerResourceMetricSource.json": {
+  "type": "object",
+  "required": [
+   "name",
+   "target",
+   "container"
+  ],
+  "properties": {
+   "name": {
+    "type": "string"
+   },
+   "target": {
+    "$ref": "./MetricTarget.json"
+   },
+   "container": {
+    "type": "string"
+   }
+  }
+ },
+ "kapi://schemas/autoscaling/v2/ContainerResourceMetricStatus.json": {
+  "type": "object",
+  "required": [
+   "name",
+   "current",
+   "container"
+  ],
+  "properties": {
+   "name": {
+    "type": "string"
+   },
+   "current": {
+    "$ref": "./MetricValueStatus.json"
+   },
+   "container": {
+    "type": "string"
+   }
+  }
+ },
+ "kapi://schemas/autoscaling/v2/CrossVersionObjectReference.json": {
+  "type": "object",
+  "required": [
+   "kind",
+   "name"
+  ],
+  "properties": {
+   "kind": {
+    "type": "string"
+   },
+   "name": {
+    "type": "string"
+   },
+   "apiVersion": {
+    "type": "string"
+   }
+  }
+ },
+ "kapi://schemas/autoscaling/v2/ExternalMetricSource.json": {
+  "type": "object",
+  "required": [
+   "metric",
+   "target"
+  ],
+  "properties": {
+   "metric": {
+    "$ref": "./MetricIdentifier.json"
+   },
+   "target": {
+    "$ref": "./MetricTarget.json"
+   }
+  }
+ },
+ "kapi://schemas/autoscaling/v2/ExternalMetricStatus.json": {
+  "type": "object",
+  "required": [
+   "metric",
+   "current"
+  ],
+  "properties": {
+   "metric": {
+    "$ref": "./MetricIdentifier.json"
+   },
+   "current": {
+    "$ref": "./MetricValueStatus.json"
+   }
+  }
+ },
+ "kapi://schemas/autoscaling/v2/HPAScalingPolicy.json": {
+  "type": "object",
+  "required": [
+   "type",
+   "value",
+   "periodSeconds"
+  ],
+  "properties": {
+   "type": {
+    "type": "string"
+   },
+   "value": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "periodSeconds": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   }
+  }
+ },
+ "kapi://schemas/autoscaling/v2/HPAScalingRules.json": {
+  "type": "object",
+  "properties": {
+   "stabilizationWindowSeconds": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "selectPolicy": {
+    "type": "string"
+   },
+   "policies": {
+    "type": "array",
+    "items": {
+     "$ref": "./HPAScalingPolicy.json"
+    }
+   },
+   "tolerance": {
+    "$ref": "../../meta/v1/Quantity.json"
+   }
+  }
+ },
+ "kapi://schemas/autoscaling/v2/HorizontalPodAutoscaler.json": {
+  "type": "object",
+  "required": [
+   "spec"
+  ],
+  "properties": {
+   "kind": {
+    "type": "string"
+   },
+   "apiVersion": {
+    "type": "string"
+   },
+   "metadata": {
+    "$ref": "../../meta/v1/ObjectMeta.json"
+   },
+   "spec": {
+    "$ref": "./HorizontalPodAutoscalerSpec.json"
+   },
+   "status": {
+    "$ref": "./HorizontalPodAutoscalerStatus.json"
+   }
+  }
+ },
+ "kapi://schemas/autoscaling/v2/HorizontalPodAutoscalerBehavior.json": {
+  "type": "object",
+  "properties": {
+   "scaleUp": {
+    "$ref": "./HPAScalingRules.json"
+   },
+   "scaleDown": {
+    "$ref": "./HPAScalingRules.json"
+   }
+  }
+ },
+ "kapi://schemas/autoscaling/v2/HorizontalPodAutoscalerCondition.json": {
+  "type": "object",
+  "required": [
+   "type",
+   "status"
+  ],
+  "properties": {
+   "type": {
+    "type": "string"
+   },
+   "status": {
+    "type": "string"
+   },
+   "lastTransitionTime": {
+    "$ref": "../../meta/v1/Time.json"
+   },
+   "reason": {
+    "type": "string"
+   },
+   "message": {
+    "type": "string"
+   },
+   "observedGeneration": {
+    "type": "integer"
+   }
+  }
+ },
+ "kapi://schemas/autoscaling/v2/HorizontalPodAutoscalerSpec.json": {
+  "type": "object",
+  "required": [
+   "scaleTargetRef",
+   "maxReplicas"
+  ],
+  "properties": {
+   "scaleTargetRef": {
+    "$ref": "./CrossVersionObjectReference.json"
+   },
+   "minReplicas": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "maxReplicas": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "metrics": {
+    "type": "array",
+    "items": {
+     "$ref": "./MetricSpec.json"
+    }
+   },
+   "behavior": {
+    "$ref": "./HorizontalPodAutoscalerBehavior.json"
+   }
+  }
+ },
+ "kapi://schemas/autoscaling/v2/HorizontalPodAutoscalerStatus.json": {
+  "type": "object",
+  "required": [
+   "desiredReplicas"
+  ],
+  "properties": {
+   "observedGeneration": {
+    "type": "integer"
+   },
+   "lastScaleTime": {
+    "$ref": "../../meta/v1/Time.json"
+   },
+   "currentReplicas": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "desiredReplicas": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "currentMetrics": {
+    "type": "array",
+    "items": {
+     "$ref": "./MetricStatus.json"
+    }
+   },
+   "conditions": {
+    "type": "array",
+    "items": {
+     "$ref": "./HorizontalPodAutoscalerCondition.json"
+    }
+   }
+  }
+ },
+ "kapi://schemas/autoscaling/v2/MetricIdentifier.json": {
+  "type": "object",
+  "required": [
+   "name"
+  ],
+  "properties": {
+   "name": {
+    "type": "string"
+   },
+   "selector": {
+    "$ref": "../../meta/v1/LabelSelector.json"
+   }
+  }
+ },
+ "kapi://schemas/autoscaling/v2/MetricSpec.json": {
+  "type": "object",
+  "required": [
+   "type"
+  ],
+  "properties": {
+   "type": {
+    "type": "string"
+   },
+   "object": {
+    "$ref": "./ObjectMetricSource.json"
+   },
+   "pods": {
+    "$ref": "./PodsMetricSource.json"
+   },
+   "resource": {
+    "$ref": "./ResourceMetricSource.json"
+   },
+   "containerResource": {
+    "$ref": "./ContainerResourceMetricSource.json"
+   },
+   "external": {
+    "$ref": "./ExternalMetricSource.json"
+   }
+  }
+ },
+ "kapi://schemas/autoscaling/v2/MetricStatus.json": {
+  "type": "object",
+  "required": [
+   "type"
+  ],
+  "properties": {
+   "type": {
+    "type": "string"
+   },
+   "object": {
+    "$ref": "./ObjectMetricStatus.json"
+   },
+   "pods": {
+    "$ref": "./PodsMetricStatus.json"
+   },
+   "resource": {
+    "$ref": "./ResourceMetricStatus.json"
+   },
+   "containerResource": {
+    "$ref": "./ContainerResourceMetricStatus.json"
+   },
+   "external": {
+    "$ref": "./ExternalMetricStatus.json"
+   }
+  }
+ },
+ "kapi://schemas/autoscaling/v2/MetricTarget.json": {
+  "type": "object",
+  "required": [
+   "type"
+  ],
+  "properties": {
+   "type": {
+    "type": "string"
+   },
+   "value": {
+    "$ref": "../../meta/v1/Quantity.json"
+   },
+   "averageValue": {
+    "$ref": "../../meta/v1/Quantity.json"
+   },
+   "averageUtilization": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   }
+  }
+ },
+ "kapi://schemas/autoscaling/v2/MetricValueStatus.json": {
+  "type": "object",
+  "properties": {
+   "value": {
+    "$ref": "../../meta/v1/Quantity.json"
+   },
+   "averageValue": {
+    "$ref": "../../meta/v1/Quantity.json"
+   },
+   "averageUtilization": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   }
+  }
+ },
+ "kapi://schemas/autoscaling/v2/ObjectMetricSource.json": {
+  "type": "object",
+  "required": [
+   "describedObject",
+   "target",
+   "metric"
+  ],
+  "properties": {
+   "describedObject": {
+    "$ref": "./CrossVersionObjectReference.json"
+   },
+   "target": {
+    "$ref": "./MetricTarget.json"
+   },
+   "metric": {
+    "$ref": "./MetricIdentifier.json"
+   }
+  }
+ },
+ "kapi://schemas/autoscaling/v2/ObjectMetricStatus.json": {
+  "type": "object",
+  "required": [
+   "metric",
+   "current",
+   "describedObject"
+  ],
+  "properties": {
+   "metric": {
+    "$ref": "./MetricIdentifier.json"
+   },
+   "current": {
+    "$ref": "./MetricValueStatus.json"
+   },
+   "describedObject": {
+    "$ref": "./CrossVersionObjectReference.json"
+   }
+  }
+ },
+ "kapi://schemas/autoscaling/v2/PodsMetricSource.json": {
+  "type": "object",
+  "required": [
+   "metric",
+   "target"
+  ],
+  "properties": {
+   "metric": {
+    "$ref": "./MetricIdentifier.json"
+   },
+   "target": {
+    "$ref": "./MetricTarget.json"
+   }
+  }
+ },
+ "kapi://schemas/autoscaling/v2/PodsMetricStatus.json": {
+  "type": "object",
+  "required": [
+   "metric",
+   "current"
+  ],
+  "properties": {
+   "metric": {
+    "$ref": "./MetricIdentifier.json"
+   },
+   "current": {
+    "$ref": "./MetricValueStatus.json"
+   }
+  }
+ },
+ "kapi://schemas/autoscaling/v2/ResourceMetricSource.json": {
+  "type": "object",
+  "required": [
+   "name",
+   "target"
+  ],
+  "properties": {
+   "name": {
+    "type": "string"
+   },
+   "target": {
+    "$ref": "./MetricTarget.json"
+   }
+  }
+ },
+ "kapi://schemas/autoscaling/v2/ResourceMetricStatus.json": {
+  "type": "object",
+  "required": [
+   "name",
+   "current"
+  ],
+  "properties": {
+   "name": {
+    "type": "string"
+   },
+   "current": {
+    "$ref": "./MetricValueStatus.json"
+   }
+  }
  }
 };

@@ -64,6 +64,475 @@ export const descriptor: ProtoDescriptor = {
              }
             }
            }
+          },
+          "v2": {
+           "nested": {
+            "ContainerResourceMetricSource": {
+             "fields": {
+              "name": {
+               "type": "string",
+               "id": 1
+              },
+              "target": {
+               "type": ".k8s.io.api.autoscaling.v2.MetricTarget",
+               "id": 2
+              },
+              "container": {
+               "type": "string",
+               "id": 3
+              }
+             }
+            },
+            "ContainerResourceMetricStatus": {
+             "fields": {
+              "name": {
+               "type": "string",
+               "id": 1
+              },
+              "current": {
+               "type": ".k8s.io.api.autoscaling.v2.MetricValueStatus",
+               "id": 2
+              },
+              "container": {
+               "type": "string",
+               "id": 3
+              }
+             }
+            },
+            "CrossVersionObjectReference": {
+             "fields": {
+              "kind": {
+               "type": "string",
+               "id": 1
+              },
+              "name": {
+               "type": "string",
+               "id": 2
+              },
+              "apiVersion": {
+               "type": "string",
+               "id": 3
+              }
+             }
+            },
+            "ExternalMetricSource": {
+             "fields": {
+              "metric": {
+               "type": ".k8s.io.api.autoscaling.v2.MetricIdentifier",
+               "id": 1
+              },
+              "target": {
+               "type": ".k8s.io.api.autoscaling.v2.MetricTarget",
+               "id": 2
+              }
+             }
+            },
+            "ExternalMetricStatus": {
+             "fields": {
+              "metric": {
+               "type": ".k8s.io.api.autoscaling.v2.MetricIdentifier",
+               "id": 1
+              },
+              "current": {
+               "type": ".k8s.io.api.autoscaling.v2.MetricValueStatus",
+               "id": 2
+              }
+             }
+            },
+            "HPAScalingPolicy": {
+             "fields": {
+              "type": {
+               "type": "string",
+               "id": 1
+              },
+              "value": {
+               "type": "int32",
+               "id": 2
+              },
+              "periodSeconds": {
+               "type": "int32",
+               "id": 3
+              }
+             }
+            },
+            "HPAScalingRules": {
+             "fields": {
+              "stabilizationWindowSeconds": {
+               "type": "int32",
+               "id": 3
+              },
+              "selectPolicy": {
+               "type": "string",
+               "id": 1
+              },
+              "policies": {
+               "type": ".k8s.io.api.autoscaling.v2.HPAScalingPolicy",
+               "rule": "repeated",
+               "id": 2
+              },
+              "tolerance": {
+               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity",
+               "id": 4
+              }
+             }
+            },
+            "HorizontalPodAutoscaler": {
+             "fields": {
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
+              },
+              "spec": {
+               "type": ".k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerSpec",
+               "id": 2
+              },
+              "status": {
+               "type": ".k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerStatus",
+               "id": 3
+              }
+             }
+            },
+            "HorizontalPodAutoscalerBehavior": {
+             "fields": {
+              "scaleUp": {
+               "type": ".k8s.io.api.autoscaling.v2.HPAScalingRules",
+               "id": 1
+              },
+              "scaleDown": {
+               "type": ".k8s.io.api.autoscaling.v2.HPAScalingRules",
+               "id": 2
+              }
+             }
+            },
+            "HorizontalPodAutoscalerCondition": {
+             "fields": {
+              "type": {
+               "type": "string",
+               "id": 1
+              },
+              "status": {
+               "type": "string",
+               "id": 2
+              },
+              "lastTransitionTime": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+               "id": 3
+              },
+              "reason": {
+               "type": "string",
+               "id": 4
+              },
+              "message": {
+               "type": "string",
+               "id": 5
+              },
+              "observedGeneration": {
+               "type": "int64",
+               "id": 6
+              }
+             }
+            },
+            "HorizontalPodAutoscalerList": {
+             "fields": {
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.autoscaling.v2.HorizontalPodAutoscaler",
+               "id": 2,
+               "rule": "repeated"
+              }
+             }
+            },
+            "HorizontalPodAutoscalerSpec": {
+             "fields": {
+              "scaleTargetRef": {
+               "type": ".k8s.io.api.autoscaling.v2.CrossVersionObjectReference",
+               "id": 1
+              },
+              "minReplicas": {
+               "type": "int32",
+               "id": 2
+              },
+              "maxReplicas": {
+               "type": "int32",
+               "id": 3
+              },
+              "metrics": {
+               "type": ".k8s.io.api.autoscaling.v2.MetricSpec",
+               "rule": "repeated",
+               "id": 4
+              },
+              "behavior": {
+               "type": ".k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerBehavior",
+               "id": 5
+              }
+             }
+            },
+            "HorizontalPodAutoscalerStatus": {
+             "fields": {
+              "observedGeneration": {
+               "type": "int64",
+               "id": 1
+              },
+              "lastScaleTime": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+               "id": 2
+              },
+              "currentReplicas": {
+               "type": "int32",
+               "id": 3
+              },
+              "desiredReplicas": {
+               "type": "int32",
+               "id": 4
+              },
+              "currentMetrics": {
+               "type": ".k8s.io.api.autoscaling.v2.MetricStatus",
+               "rule": "repeated",
+               "id": 5
+              },
+              "conditions": {
+               "type": ".k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerCondition",
+               "rule": "repeated",
+               "id": 6
+              }
+             }
+            },
+            "MetricIdentifier": {
+             "fields": {
+              "name": {
+               "type": "string",
+               "id": 1
+              },
+              "selector": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector",
+               "id": 2
+              }
+             }
+            },
+            "MetricSpec": {
+             "fields": {
+              "type": {
+               "type": "string",
+               "id": 1
+              },
+              "object": {
+               "type": ".k8s.io.api.autoscaling.v2.ObjectMetricSource",
+               "id": 2
+              },
+              "pods": {
+               "type": ".k8s.io.api.autoscaling.v2.PodsMetricSource",
+               "id": 3
+              },
+              "resource": {
+               "type": ".k8s.io.api.autoscaling.v2.ResourceMetricSource",
+               "id": 4
+              },
+              "containerResource": {
+               "type": ".k8s.io.api.autoscaling.v2.ContainerResourceMetricSource",
+               "id": 7
+              },
+              "external": {
+               "type": ".k8s.io.api.autoscaling.v2.ExternalMetricSource",
+               "id": 5
+              }
+             }
+            },
+            "MetricStatus": {
+             "fields": {
+              "type": {
+               "type": "string",
+               "id": 1
+              },
+              "object": {
+               "type": ".k8s.io.api.autoscaling.v2.ObjectMetricStatus",
+               "id": 2
+              },
+              "pods": {
+               "type": ".k8s.io.api.autoscaling.v2.PodsMetricStatus",
+               "id": 3
+              },
+              "resource": {
+               "type": ".k8s.io.api.autoscaling.v2.ResourceMetricStatus",
+               "id": 4
+              },
+              "containerResource": {
+               "type": ".k8s.io.api.autoscaling.v2.ContainerResourceMetricStatus",
+               "id": 7
+              },
+              "external": {
+               "type": ".k8s.io.api.autoscaling.v2.ExternalMetricStatus",
+               "id": 5
+              }
+             }
+            },
+            "MetricTarget": {
+             "fields": {
+              "type": {
+               "type": "string",
+               "id": 1
+              },
+              "value": {
+               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity",
+               "id": 2
+              },
+              "averageValue": {
+               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity",
+               "id": 3
+              },
+              "averageUtilization": {
+               "type": "int32",
+               "id": 4
+              }
+             }
+            },
+            "MetricValueStatus": {
+             "fields": {
+              "value": {
+               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity",
+               "id": 1
+              },
+              "averageValue": {
+               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity",
+               "id": 2
+              },
+              "averageUtilization": {
+               "type": "int32",
+               "id": 3
+              }
+             }
+            },
+            "ObjectMetricSource": {
+             "fields": {
+              "describedObject": {
+               "type": ".k8s.io.api.autoscaling.v2.CrossVersionObjectReference",
+               "id": 1
+              },
+              "target": {
+               "type": ".k8s.io.api.autoscaling.v2.MetricTarget",
+               "id": 2
+              },
+              "metric": {
+               "type": ".k8s.io.api.autoscaling.v2.MetricIdentifier",
+               "id": 3
+              }
+             }
+            },
+            "ObjectMetricStatus": {
+             "fields": {
+              "metric": {
+               "type": ".k8s.io.api.autoscaling.v2.MetricIdentifier",
+               "id": 1
+              },
+              "current": {
+               "type": ".k8s.io.api.autoscaling.v2.MetricValueStatus",
+               "id": 2
+              },
+              "describedObject": {
+               "type": ".k8s.io.api.autoscaling.v2.CrossVersionObjectReference",
+               "id": 3
+              }
+             }
+            },
+            "PodsMetricSource": {
+             "fields": {
+              "metric": {
+               "type": ".k8s.io.api.autoscaling.v2.MetricIdentifier",
+               "id": 1
+              },
+              "target": {
+               "type": ".k8s.io.api.autoscaling.v2.MetricTarget",
+               "id": 2
+              }
+             }
+            },
+            "PodsMetricStatus": {
+             "fields": {
+              "metric": {
+               "type": ".k8s.io.api.autoscaling.v2.MetricIdentifier",
+               "id": 1
+              },
+              "current": {
+               "type": ".k8s.io.api.autoscaling.v2.MetricValueStatus",
+               "id": 2
+              }
+             }
+            },
+            "ResourceMetricSource": {
+             "fields": {
+              "name": {
+               "type": "string",
+               "id": 1
+              },
+              "target": {
+               "type": ".k8s.io.api.autoscaling.v2.MetricTarget",
+               "id": 2
+              }
+             }
+            },
+            "ResourceMetricStatus": {
+             "fields": {
+              "name": {
+               "type": "string",
+               "id": 1
+              },
+              "current": {
+               "type": ".k8s.io.api.autoscaling.v2.MetricValueStatus",
+               "id": 2
+              }
+             }
+            }
+           }
+          }
+         }
+        }
+       }
+      },
+      "apimachinery": {
+       "nested": {
+        "pkg": {
+         "nested": {
+          "api": {
+           "nested": {
+            "resource": {
+             "nested": {
+              "Quantity": {
+               "fields": {
+                "string": {
+                 "type": "string",
+                 "id": 1
+                }
+               }
+              }
+             }
+            }
+           }
+          },
+          "apis": {
+           "nested": {
+            "meta": {
+             "nested": {
+              "v1": {
+               "nested": {
+                "Time": {
+                 "fields": {
+                  "seconds": {
+                   "type": "int64",
+                   "id": 1
+                  },
+                  "nanos": {
+                   "type": "int32",
+                   "id": 2
+                  }
+                 }
+                }
+               }
+              }
+             }
+            }
+           }
           }
          }
         }

@@ -29,6 +29,212 @@ export const fieldTree: FieldTree = {
    "omitZero": [
     "selector"
    ]
+  },
+  "autoscaling/v2/ContainerResourceMetricSource": {
+   "props": {
+    "name": 0,
+    "target": "autoscaling/v2/MetricTarget",
+    "container": 0
+   }
+  },
+  "autoscaling/v2/ContainerResourceMetricStatus": {
+   "props": {
+    "name": 0,
+    "current": "autoscaling/v2/MetricValueStatus",
+    "container": 0
+   }
+  },
+  "autoscaling/v2/CrossVersionObjectReference": {
+   "props": {
+    "kind": 0,
+    "name": 0,
+    "apiVersion": 0
+   },
+   "omitZero": [
+    "apiVersion"
+   ]
+  },
+  "autoscaling/v2/ExternalMetricSource": {
+   "props": {
+    "metric": "autoscaling/v2/MetricIdentifier",
+    "target": "autoscaling/v2/MetricTarget"
+   }
+  },
+  "autoscaling/v2/ExternalMetricStatus": {
+   "props": {
+    "metric": "autoscaling/v2/MetricIdentifier",
+    "current": "autoscaling/v2/MetricValueStatus"
+   }
+  },
+  "autoscaling/v2/HPAScalingPolicy": {
+   "props": {
+    "type": 0,
+    "value": 0,
+    "periodSeconds": 0
+   }
+  },
+  "autoscaling/v2/HPAScalingRules": {
+   "props": {
+    "stabilizationWindowSeconds": 0,
+    "selectPolicy": 0,
+    "policies": {
+     "a": "autoscaling/v2/HPAScalingPolicy"
+    },
+    "tolerance": 0
+   },
+   "quantities": {
+    "tolerance": "value"
+   }
+  },
+  "autoscaling/v2/HorizontalPodAutoscaler": {
+   "props": {
+    "kind": 0,
+    "apiVersion": 0,
+    "metadata": "meta.k8s.io/v1/ObjectMeta",
+    "spec": "autoscaling/v2/HorizontalPodAutoscalerSpec",
+    "status": "autoscaling/v2/HorizontalPodAutoscalerStatus"
+   }
+  },
+  "autoscaling/v2/HorizontalPodAutoscalerBehavior": {
+   "props": {
+    "scaleUp": "autoscaling/v2/HPAScalingRules",
+    "scaleDown": "autoscaling/v2/HPAScalingRules"
+   }
+  },
+  "autoscaling/v2/HorizontalPodAutoscalerCondition": {
+   "props": {
+    "type": 0,
+    "status": 0,
+    "lastTransitionTime": 0,
+    "reason": 0,
+    "message": 0,
+    "observedGeneration": 0
+   },
+   "omitZero": [
+    "reason",
+    "message"
+   ],
+   "times": {
+    "lastTransitionTime": "Time"
+   }
+  },
+  "autoscaling/v2/HorizontalPodAutoscalerSpec": {
+   "props": {
+    "scaleTargetRef": "autoscaling/v2/CrossVersionObjectReference",
+    "minReplicas": 0,
+    "maxReplicas": 0,
+    "metrics": {
+     "a": "autoscaling/v2/MetricSpec"
+    },
+    "behavior": "autoscaling/v2/HorizontalPodAutoscalerBehavior"
+   }
+  },
+  "autoscaling/v2/HorizontalPodAutoscalerStatus": {
+   "props": {
+    "observedGeneration": 0,
+    "lastScaleTime": 0,
+    "currentReplicas": 0,
+    "desiredReplicas": 0,
+    "currentMetrics": {
+     "a": "autoscaling/v2/MetricStatus"
+    },
+    "conditions": {
+     "a": "autoscaling/v2/HorizontalPodAutoscalerCondition"
+    }
+   },
+   "omitZero": [
+    "currentReplicas"
+   ],
+   "times": {
+    "lastScaleTime": "Time"
+   }
+  },
+  "autoscaling/v2/MetricIdentifier": {
+   "props": {
+    "name": 0,
+    "selector": "meta.k8s.io/v1/LabelSelector"
+   }
+  },
+  "autoscaling/v2/MetricSpec": {
+   "props": {
+    "type": 0,
+    "object": "autoscaling/v2/ObjectMetricSource",
+    "pods": "autoscaling/v2/PodsMetricSource",
+    "resource": "autoscaling/v2/ResourceMetricSource",
+    "containerResource": "autoscaling/v2/ContainerResourceMetricSource",
+    "external": "autoscaling/v2/ExternalMetricSource"
+   }
+  },
+  "autoscaling/v2/MetricStatus": {
+   "props": {
+    "type": 0,
+    "object": "autoscaling/v2/ObjectMetricStatus",
+    "pods": "autoscaling/v2/PodsMetricStatus",
+    "resource": "autoscaling/v2/ResourceMetricStatus",
+    "containerResource": "autoscaling/v2/ContainerResourceMetricStatus",
+    "external": "autoscaling/v2/ExternalMetricStatus"
+   }
+  },
+  "autoscaling/v2/MetricTarget": {
+   "props": {
+    "type": 0,
+    "value": 0,
+    "averageValue": 0,
+    "averageUtilization": 0
+   },
+   "quantities": {
+    "value": "value",
+    "averageValue": "value"
+   }
+  },
+  "autoscaling/v2/MetricValueStatus": {
+   "props": {
+    "value": 0,
+    "averageValue": 0,
+    "averageUtilization": 0
+   },
+   "quantities": {
+    "value": "value",
+    "averageValue": "value"
+   }
+  },
+  "autoscaling/v2/ObjectMetricSource": {
+   "props": {
+    "describedObject": "autoscaling/v2/CrossVersionObjectReference",
+    "target": "autoscaling/v2/MetricTarget",
+    "metric": "autoscaling/v2/MetricIdentifier"
+   }
+  },
+  "autoscaling/v2/ObjectMetricStatus": {
+   "props": {
+    "metric": "autoscaling/v2/MetricIdentifier",
+    "current": "autoscaling/v2/MetricValueStatus",
+    "describedObject": "autoscaling/v2/CrossVersionObjectReference"
+   }
+  },
+  "autoscaling/v2/PodsMetricSource": {
+   "props": {
+    "metric": "autoscaling/v2/MetricIdentifier",
+    "target": "autoscaling/v2/MetricTarget"
+   }
+  },
+  "autoscaling/v2/PodsMetricStatus": {
+   "props": {
+    "metric": "autoscaling/v2/MetricIdentifier",
+    "current": "autoscaling/v2/MetricValueStatus"
+   }
+  },
+  "autoscaling/v2/ResourceMetricSource": {
+   "props": {
+    "name": 0,
+    "target": "autoscaling/v2/MetricTarget"
+   }
+  },
+  "autoscaling/v2/ResourceMetricStatus": {
+   "props": {
+    "name": 0,
+    "current": "autoscaling/v2/MetricValueStatus"
+   }
   }
  }
 };

@@ -10,7 +10,7 @@ import { typeValidators, validators } from './validators.js';
 export const group: GroupDefinition = {
   group: "autoscaling",
   packageName: "@kapi/api-autoscaling",
-  versions: ["v1"],
+  versions: ["v1","v2"],
   strategicMergePatch: true,
   resources,
   validators,

@@ -119,6 +119,789 @@ export const openapi: GroupOpenAPI = {
     "replicas"
    ],
    "type": "object"
+  },
+  "io.k8s.api.autoscaling.v2.ContainerResourceMetricSource": {
+   "description": "ContainerResourceMetricSource indicates how to scale on a resource metric known to Kubernetes, as specified in requests and limits, describing each pod in the current scale target (e.g. CPU or memory).  The values will be averaged together before being compared to the target.  Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the \"pods\" source.  Only one \"target\" type should be set.",
+   "properties": {
+    "container": {
+     "description": "container is the name of the container in the pods of the scaling target",
+     "type": "string"
+    },
+    "name": {
+     "description": "name is the name of the resource in question.",
+     "type": "string"
+    },
+    "target": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.MetricTarget"
+      }
+     ],
+     "description": "target specifies the target value for the given metric"
+    }
+   },
+   "required": [
+    "name",
+    "target",
+    "container"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.autoscaling.v2.ContainerResourceMetricStatus": {
+   "description": "ContainerResourceMetricStatus indicates the current value of a resource metric known to Kubernetes, as specified in requests and limits, describing a single container in each pod in the current scale target (e.g. CPU or memory).  Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the \"pods\" source.",
+   "properties": {
+    "container": {
+     "description": "container is the name of the container in the pods of the scaling target",
+     "type": "string"
+    },
+    "current": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.MetricValueStatus"
+      }
+     ],
+     "description": "current contains the current value for the given metric"
+    },
+    "name": {
+     "description": "name is the name of the resource in question.",
+     "type": "string"
+    }
+   },
+   "required": [
+    "name",
+    "current",
+    "container"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.autoscaling.v2.CrossVersionObjectReference": {
+   "description": "CrossVersionObjectReference contains enough information to let you identify the referred resource.",
+   "properties": {
+    "apiVersion": {
+     "description": "apiVersion is the API version of the referent",
+     "type": "string"
+    },
+    "kind": {
+     "description": "kind is the kind of the referent; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "name": {
+     "description": "name is the name of the referent; More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names",
+     "type": "string"
+    }
+   },
+   "required": [
+    "kind",
+    "name"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.autoscaling.v2.ExternalMetricSource": {
+   "description": "ExternalMetricSource indicates how to scale on a metric not associated with any Kubernetes object (for example length of queue in cloud messaging service, or QPS from loadbalancer running outside of cluster).",
+   "properties": {
+    "metric": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.MetricIdentifier"
+      }
+     ],
+     "description": "metric identifies the target metric by name and selector"
+    },
+    "target": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.MetricTarget"
+      }
+     ],
+     "description": "target specifies the target value for the given metric"
+    }
+   },
+   "required": [
+    "metric",
+    "target"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.autoscaling.v2.ExternalMetricStatus": {
+   "description": "ExternalMetricStatus indicates the current value of a global metric not associated with any Kubernetes object.",
+   "properties": {
+    "current": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.MetricValueStatus"
+      }
+     ],
+     "description": "current contains the current value for the given metric"
+    },
+    "metric": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.MetricIdentifier"
+      }
+     ],
+     "description": "metric identifies the target metric by name and selector"
+    }
+   },
+   "required": [
+    "metric",
+    "current"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.autoscaling.v2.HPAScalingPolicy": {
+   "description": "HPAScalingPolicy is a single policy which must hold true for a specified past interval.",
+   "properties": {
+    "periodSeconds": {
+     "description": "periodSeconds specifies the window of time for which the policy should hold true. PeriodSeconds must be greater than zero and less than or equal to 1800 (30 min).",
+     "format": "int32",
+     "type": "integer"
+    },
+    "type": {
+     "description": "type is used to specify the scaling policy.",
+     "type": "string"
+    },
+    "value": {
+     "description": "value contains the amount of change which is permitted by the policy. It must be greater than zero",
+     "format": "int32",
+     "type": "integer"
+    }
+   },
+   "required": [
+    "type",
+    "value",
+    "periodSeconds"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.autoscaling.v2.HPAScalingRules": {
+   "description": "HPAScalingRules configures the scaling behavior for one direction via scaling Policy Rules and a configurable metric tolerance.\n\nScaling Policy Rules are applied after calculating DesiredReplicas from metrics for the HPA. They can limit the scaling velocity by specifying scaling policies. They can prevent flapping by specifying the stabilization window, so that the number of replicas is not set instantly, instead, the safest value from the stabilization window is chosen.\n\nThe tolerance is applied to the metric values and prevents scaling too eagerly for small metric variations. (Note that setting a tolerance requires the beta HPAConfigurableTolerance feature gate to be enabled.)",
+   "properties": {
+    "policies": {
+     "description": "policies is a list of potential scaling polices which can be used during scaling. If not set, use the default values: - For scale up: allow doubling the number of pods, or an absolute change of 4 pods in a 15s window. - For scale down: allow all pods to be removed in a 15s window.",
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.HPAScalingPolicy"
+     },
+     "type": "array",
+     "x-kubernetes-list-type": "atomic"
+    },
+    "selectPolicy": {
+     "description": "selectPolicy is used to specify which policy should be used. If not set, the default value Max is used.",
+     "type": "string"
+    },
+    "stabilizationWindowSeconds": {
+     "description": "stabilizationWindowSeconds is the number of seconds for which past recommendations should be considered while scaling up or scaling down. StabilizationWindowSeconds must be greater than or equal to zero and less than or equal to 3600 (one hour). If not set, use the default values: - For scale up: 0 (i.e. no stabilization is done). - For scale down: 300 (i.e. the stabilization window is 300 seconds long).",
+     "format": "int32",
+     "type": "integer"
+    },
+    "tolerance": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      }
+     ],
+     "description": "tolerance is the tolerance on the ratio between the current and desired metric value under which no updates are made to the desired number of replicas (e.g. 0.01 for 1%). Must be greater than or equal to zero. If not set, the default cluster-wide tolerance is applied (by default 10%).\n\nFor example, if autoscaling is configured with a memory consumption target of 100Mi, and scale-down and scale-up tolerances of 5% and 1% respectively, scaling will be triggered when the actual consumption falls below 95Mi or exceeds 101Mi.\n\nThis is an beta field and requires the HPAConfigurableTolerance feature gate to be enabled."
+    }
+   },
+   "type": "object"
+  },
+  "io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler": {
+   "description": "HorizontalPodAutoscaler is the configuration for a horizontal pod autoscaler, which automatically manages the replica count of any resource implementing the scale subresource based on the metrics specified.",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      }
+     ],
+     "description": "metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+    },
+    "spec": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec"
+      }
+     ],
+     "description": "spec is the specification for the behaviour of the autoscaler. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status."
+    },
+    "status": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerStatus"
+      }
+     ],
+     "description": "status is the current information about the autoscaler."
+    }
+   },
+   "required": [
+    "spec"
+   ],
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "autoscaling",
+     "kind": "HorizontalPodAutoscaler",
+     "version": "v2"
+    }
+   ]
+  },
+  "io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerBehavior": {
+   "description": "HorizontalPodAutoscalerBehavior configures the scaling behavior of the target in both Up and Down directions (scaleUp and scaleDown fields respectively).",
+   "properties": {
+    "scaleDown": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.HPAScalingRules"
+      }
+     ],
+     "description": "scaleDown is scaling policy for scaling Down. If not set, the default value is to allow to scale down to minReplicas pods, with a 300 second stabilization window (i.e., the highest recommendation for the last 300sec is used)."
+    },
+    "scaleUp": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.HPAScalingRules"
+      }
+     ],
+     "description": "scaleUp is scaling policy for scaling Up. If not set, the default value is the higher of:\n  * increase no more than 4 pods per 60 seconds\n  * double the number of pods per 60 seconds\nNo stabilization is used."
+    }
+   },
+   "type": "object"
+  },
+  "io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerCondition": {
+   "description": "HorizontalPodAutoscalerCondition describes the state of a HorizontalPodAutoscaler at a certain point.",
+   "properties": {
+    "lastTransitionTime": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      }
+     ],
+     "description": "lastTransitionTime is the last time the condition transitioned from one status to another"
+    },
+    "message": {
+     "description": "message is a human-readable explanation containing details about the transition",
+     "type": "string"
+    },
+    "observedGeneration": {
+     "description": "Not in the upstream OpenAPI document this schema was imported from; typed from its Protobuf field.",
+     "format": "int64",
+     "type": "integer"
+    },
+    "reason": {
+     "description": "reason is the reason for the condition's last transition.",
+     "type": "string"
+    },
+    "status": {
+     "description": "status is the status of the condition (True, False, Unknown)",
+     "type": "string"
+    },
+    "type": {
+     "description": "type describes the current condition",
+     "type": "string"
+    }
+   },
+   "required": [
+    "type",
+    "status"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerList": {
+   "description": "HorizontalPodAutoscalerList is a list of HorizontalPodAutoscaler objects.",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "items": {
+     "description": "items is the list of HorizontalPodAutoscaler.",
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler"
+     },
+     "type": "array"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+     ],
+     "description": "Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+    }
+   },
+   "required": [
+    "items"
+   ],
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "autoscaling",
+     "kind": "HorizontalPodAutoscalerList",
+     "version": "v2"
+    }
+   ]
+  },
+  "io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec": {
+   "description": "HorizontalPodAutoscalerSpec describes the desired functionality of the HorizontalPodAutoscaler.",
+   "properties": {
+    "behavior": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerBehavior"
+      }
+     ],
+     "description": "behavior configures the scaling behavior of the target in both Up and Down directions (scaleUp and scaleDown fields respectively). If not set, the default HPAScalingRules for scale up and scale down are used."
+    },
+    "maxReplicas": {
+     "description": "maxReplicas is the upper limit for the number of replicas to which the autoscaler can scale up. It cannot be less that minReplicas.",
+     "format": "int32",
+     "type": "integer"
+    },
+    "metrics": {
+     "description": "metrics contains the specifications for which to use to calculate the desired replica count (the maximum replica count across all metrics will be used).  The desired replica count is calculated multiplying the ratio between the target value and the current value by the current number of pods.  Ergo, metrics used must decrease as the pod count is increased, and vice-versa.  See the individual metric source types for more information about how each type of metric must respond. If not set, the default metric will be set to 80% average CPU utilization.",
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.MetricSpec"
+     },
+     "type": "array",
+     "x-kubernetes-list-type": "atomic"
+    },
+    "minReplicas": {
+     "description": "minReplicas is the lower limit for the number of replicas to which the autoscaler can scale down.  It defaults to 1 pod.  minReplicas is allowed to be 0 if the alpha feature gate HPAScaleToZero is enabled and at least one Object or External metric is configured.  Scaling is active as long as at least one metric value is available.",
+     "format": "int32",
+     "type": "integer"
+    },
+    "scaleTargetRef": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.CrossVersionObjectReference"
+      }
+     ],
+     "description": "scaleTargetRef points to the target resource to scale, and is used to the pods for which metrics should be collected, as well as to actually change the replica count."
+    }
+   },
+   "required": [
+    "scaleTargetRef",
+    "maxReplicas"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerStatus": {
+   "description": "HorizontalPodAutoscalerStatus describes the current status of a horizontal pod autoscaler.",
+   "properties": {
+    "conditions": {
+     "description": "conditions is the set of conditions required for this autoscaler to scale its target, and indicates whether or not those conditions are met.",
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerCondition"
+     },
+     "type": "array",
+     "x-kubernetes-list-map-keys": [
+      "type"
+     ],
+     "x-kubernetes-list-type": "map",
+     "x-kubernetes-patch-merge-key": "type",
+     "x-kubernetes-patch-strategy": "merge"
+    },
+    "currentMetrics": {
+     "description": "currentMetrics is the last read state of the metrics used by this autoscaler.",
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.MetricStatus"
+     },
+     "type": "array",
+     "x-kubernetes-list-type": "atomic"
+    },
+    "currentReplicas": {
+     "description": "currentReplicas is current number of replicas of pods managed by this autoscaler, as last seen by the autoscaler.",
+     "format": "int32",
+     "type": "integer"
+    },
+    "desiredReplicas": {
+     "description": "desiredReplicas is the desired number of replicas of pods managed by this autoscaler, as last calculated by the autoscaler.",
+     "format": "int32",
+     "type": "integer"
+    },
+    "lastScaleTime": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      }
+     ],
+     "description": "lastScaleTime is the last time the HorizontalPodAutoscaler scaled the number of pods, used by the autoscaler to control how often the number of pods is changed."
+    },
+    "observedGeneration": {
+     "description": "observedGeneration is the most recent generation observed by this autoscaler.",
+     "format": "int64",
+     "type": "integer"
+    }
+   },
+   "required": [
+    "desiredReplicas"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.autoscaling.v2.MetricIdentifier": {
+   "description": "MetricIdentifier defines the name and optionally selector for a metric",
+   "properties": {
+    "name": {
+     "description": "name is the name of the given metric",
+     "type": "string"
+    },
+    "selector": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      }
+     ],
+     "description": "selector is the string-encoded form of a standard kubernetes label selector for the given metric When set, it is passed as an additional parameter to the metrics server for more specific metrics scoping. When unset, just the metricName will be used to gather metrics."
+    }
+   },
+   "required": [
+    "name"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.autoscaling.v2.MetricSpec": {
+   "description": "MetricSpec specifies how to scale based on a single metric (only `type` and one other matching field should be set at once).",
+   "properties": {
+    "containerResource": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.ContainerResourceMetricSource"
+      }
+     ],
+     "description": "containerResource refers to a resource metric (such as those specified in requests and limits) known to Kubernetes describing a single container in each pod of the current scale target (e.g. CPU or memory). Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the \"pods\" source."
+    },
+    "external": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.ExternalMetricSource"
+      }
+     ],
+     "description": "external refers to a global metric that is not associated with any Kubernetes object. It allows autoscaling based on information coming from components running outside of cluster (for example length of queue in cloud messaging service, or QPS from loadbalancer running outside of cluster)."
+    },
+    "object": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.ObjectMetricSource"
+      }
+     ],
+     "description": "object refers to a metric describing a single kubernetes object (for example, hits-per-second on an Ingress object)."
+    },
+    "pods": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.PodsMetricSource"
+      }
+     ],
+     "description": "pods refers to a metric describing each pod in the current scale target (for example, transactions-processed-per-second).  The values will be averaged together before being compared to the target value."
+    },
+    "resource": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.ResourceMetricSource"
+      }
+     ],
+     "description": "resource refers to a resource metric (such as those specified in requests and limits) known to Kubernetes describing each pod in the current scale target (e.g. CPU or memory). Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the \"pods\" source."
+    },
+    "type": {
+     "description": "type is the type of metric source.  It should be one of \"ContainerResource\", \"External\", \"Object\", \"Pods\" or \"Resource\", each mapping to a matching field in the object.",
+     "type": "string"
+    }
+   },
+   "required": [
+    "type"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.autoscaling.v2.MetricStatus": {
+   "description": "MetricStatus describes the last-read state of a single metric.",
+   "properties": {
+    "containerResource": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.ContainerResourceMetricStatus"
+      }
+     ],
+     "description": "container resource refers to a resource metric (such as those specified in requests and limits) known to Kubernetes describing a single container in each pod in the current scale target (e.g. CPU or memory). Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the \"pods\" source."
+    },
+    "external": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.ExternalMetricStatus"
+      }
+     ],
+     "description": "external refers to a global metric that is not associated with any Kubernetes object. It allows autoscaling based on information coming from components running outside of cluster (for example length of queue in cloud messaging service, or QPS from loadbalancer running outside of cluster)."
+    },
+    "object": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.ObjectMetricStatus"
+      }
+     ],
+     "description": "object refers to a metric describing a single kubernetes object (for example, hits-per-second on an Ingress object)."
+    },
+    "pods": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.PodsMetricStatus"
+      }
+     ],
+     "description": "pods refers to a metric describing each pod in the current scale target (for example, transactions-processed-per-second).  The values will be averaged together before being compared to the target value."
+    },
+    "resource": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.ResourceMetricStatus"
+      }
+     ],
+     "description": "resource refers to a resource metric (such as those specified in requests and limits) known to Kubernetes describing each pod in the current scale target (e.g. CPU or memory). Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the \"pods\" source."
+    },
+    "type": {
+     "description": "type is the type of metric source.  It will be one of \"ContainerResource\", \"External\", \"Object\", \"Pods\" or \"Resource\", each corresponds to a matching field in the object.",
+     "type": "string"
+    }
+   },
+   "required": [
+    "type"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.autoscaling.v2.MetricTarget": {
+   "description": "MetricTarget defines the target value, average value, or average utilization of a specific metric",
+   "properties": {
+    "averageUtilization": {
+     "description": "averageUtilization is the target value of the average of the resource metric across all relevant pods, represented as a percentage of the requested value of the resource for the pods. Currently only valid for Resource metric source type",
+     "format": "int32",
+     "type": "integer"
+    },
+    "averageValue": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      }
+     ],
+     "description": "averageValue is the target value of the average of the metric across all relevant pods (as a quantity)"
+    },
+    "type": {
+     "description": "type represents whether the metric type is Utilization, Value, or AverageValue",
+     "type": "string"
+    },
+    "value": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      }
+     ],
+     "description": "value is the target value of the metric (as a quantity)."
+    }
+   },
+   "required": [
+    "type"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.autoscaling.v2.MetricValueStatus": {
+   "description": "MetricValueStatus holds the current value for a metric",
+   "properties": {
+    "averageUtilization": {
+     "description": "currentAverageUtilization is the current value of the average of the resource metric across all relevant pods, represented as a percentage of the requested value of the resource for the pods.",
+     "format": "int32",
+     "type": "integer"
+    },
+    "averageValue": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      }
+     ],
+     "description": "averageValue is the current value of the average of the metric across all relevant pods (as a quantity)"
+    },
+    "value": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      }
+     ],
+     "description": "value is the current value of the metric (as a quantity)."
+    }
+   },
+   "type": "object"
+  },
+  "io.k8s.api.autoscaling.v2.ObjectMetricSource": {
+   "description": "ObjectMetricSource indicates how to scale on a metric describing a kubernetes object (for example, hits-per-second on an Ingress object).",
+   "properties": {
+    "describedObject": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.CrossVersionObjectReference"
+      }
+     ],
+     "description": "describedObject specifies the descriptions of a object,such as kind,name apiVersion"
+    },
+    "metric": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.MetricIdentifier"
+      }
+     ],
+     "description": "metric identifies the target metric by name and selector"
+    },
+    "target": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.MetricTarget"
+      }
+     ],
+     "description": "target specifies the target value for the given metric"
+    }
+   },
+   "required": [
+    "describedObject",
+    "target",
+    "metric"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.autoscaling.v2.ObjectMetricStatus": {
+   "description": "ObjectMetricStatus indicates the current value of a metric describing a kubernetes object (for example, hits-per-second on an Ingress object).",
+   "properties": {
+    "current": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.MetricValueStatus"
+      }
+     ],
+     "description": "current contains the current value for the given metric"
+    },
+    "describedObject": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.CrossVersionObjectReference"
+      }
+     ],
+     "description": "DescribedObject specifies the descriptions of a object,such as kind,name apiVersion"
+    },
+    "metric": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.MetricIdentifier"
+      }
+     ],
+     "description": "metric identifies the target metric by name and selector"
+    }
+   },
+   "required": [
+    "metric",
+    "current",
+    "describedObject"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.autoscaling.v2.PodsMetricSource": {
+   "description": "PodsMetricSource indicates how to scale on a metric describing each pod in the current scale target (for example, transactions-processed-per-second). The values will be averaged together before being compared to the target value.",
+   "properties": {
+    "metric": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.MetricIdentifier"
+      }
+     ],
+     "description": "metric identifies the target metric by name and selector"
+    },
+    "target": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.MetricTarget"
+      }
+     ],
+     "description": "target specifies the target value for the given metric"
+    }
+   },
+   "required": [
+    "metric",
+    "target"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.autoscaling.v2.PodsMetricStatus": {
+   "description": "PodsMetricStatus indicates the current value of a metric describing each pod in the current scale target (for example, transactions-processed-per-second).",
+   "properties": {
+    "current": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.MetricValueStatus"
+      }
+     ],
+     "description": "current contains the current value for the given metric"
+    },
+    "metric": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.MetricIdentifier"
+      }
+     ],
+     "description": "metric identifies the target metric by name and selector"
+    }
+   },
+   "required": [
+    "metric",
+    "current"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.autoscaling.v2.ResourceMetricSource": {
+   "description": "ResourceMetricSource indicates how to scale on a resource metric known to Kubernetes, as specified in requests and limits, describing each pod in the current scale target (e.g. CPU or memory).  The values will be averaged together before being compared to the target.  Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the \"pods\" source.  Only one \"target\" type should be set.",
+   "properties": {
+    "name": {
+     "description": "name is the name of the resource in question.",
+     "type": "string"
+    },
+    "target": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.MetricTarget"
+      }
+     ],
+     "description": "target specifies the target value for the given metric"
+    }
+   },
+   "required": [
+    "name",
+    "target"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.autoscaling.v2.ResourceMetricStatus": {
+   "description": "ResourceMetricStatus indicates the current value of a resource metric known to Kubernetes, as specified in requests and limits, describing each pod in the current scale target (e.g. CPU or memory).  Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the \"pods\" source.",
+   "properties": {
+    "current": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.MetricValueStatus"
+      }
+     ],
+     "description": "current contains the current value for the given metric"
+    },
+    "name": {
+     "description": "name is the name of the resource in question.",
+     "type": "string"
+    }
+   },
+   "required": [
+    "name",
+    "current"
+   ],
+   "type": "object"
   }
  }
 };

@@ -95,6 +95,27 @@ export const ajvSchemas: AjvSchemas = {
    }
   }
  },
+ "kapi://schemas/core/v1/AzureFilePersistentVolumeSource.json": {
+  "type": "object",
+  "required": [
+   "secretName",
+   "shareName"
+  ],
+  "properties": {
+   "secretName": {
+    "type": "string"
+   },
+   "shareName": {
+    "type": "string"
+   },
+   "readOnly": {
+    "type": "boolean"
+   },
+   "secretNamespace": {
+    "type": "string"
+   }
+  }
+ },
  "kapi://schemas/core/v1/AzureFileVolumeSource.json": {
   "type": "object",
   "required": [
@@ -110,6 +131,68 @@ export const ajvSchemas: AjvSchemas = {
    },
    "readOnly": {
     "type": "boolean"
+   }
+  }
+ },
+ "kapi://schemas/core/v1/Binding.json": {
+  "type": "object",
+  "required": [
+   "target"
+  ],
+  "properties": {
+   "kind": {
+    "type": "string"
+   },
+   "apiVersion": {
+    "type": "string"
+   },
+   "metadata": {
+    "$ref": "../../meta/v1/ObjectMeta.json"
+   },
+   "target": {
+    "$ref": "./ObjectReference.json"
+   }
+  }
+ },
+ "kapi://schemas/core/v1/CSIPersistentVolumeSource.json": {
+  "type": "object",
+  "required": [
+   "driver",
+   "volumeHandle"
+  ],
+  "properties": {
+   "driver": {
+    "type": "string"
+   },
+   "volumeHandle": {
+    "type": "string"
+   },
+   "readOnly": {
+    "type": "boolean"
+   },
+   "fsType": {
+    "type": "string"
+   },
+   "volumeAttributes": {
+    "type": "object",
+    "additionalProperties": {
+     "type": "string"
+    }
+   },
+   "controllerPublishSecretRef": {
+    "$ref": "./SecretReference.json"
+   },
+   "nodeStageSecretRef": {
+    "$ref": "./SecretReference.json"
+   },
+   "nodePublishSecretRef": {
+    "$ref": "./SecretReference.json"
+   },
+   "controllerExpandSecretRef": {
+    "$ref": "./SecretReference.json"
+   },
+   "nodeExpandSecretRef": {
+    "$ref": "./SecretReference.json"
    }
   }
  },
@@ -156,6 +239,35 @@ export const ajvSchemas: AjvSchemas = {
    }
   }
  },
+ "kapi://schemas/core/v1/CephFSPersistentVolumeSource.json": {
+  "type": "object",
+  "required": [
+   "monitors"
+  ],
+  "properties": {
+   "monitors": {
+    "type": "array",
+    "items": {
+     "type": "string"
+    }
+   },
+   "path": {
+    "type": "string"
+   },
+   "user": {
+    "type": "string"
+   },
+   "secretFile": {
+    "type": "string"
+   },
+   "secretRef": {
+    "$ref": "./SecretReference.json"
+   },
+   "readOnly": {
+    "type": "boolean"
+   }
+  }
+ },
  "kapi://schemas/core/v1/CephFSVolumeSource.json": {
   "type": "object",
   "required": [
@@ -182,6 +294,26 @@ export const ajvSchemas: AjvSchemas = {
    },
    "readOnly": {
     "type": "boolean"
+   }
+  }
+ },
+ "kapi://schemas/core/v1/CinderPersistentVolumeSource.json": {
+  "type": "object",
+  "required": [
+   "volumeID"
+  ],
+  "properties": {
+   "volumeID": {
+    "type": "string"
+   },
+   "fsType": {
+    "type": "string"
+   },
+   "readOnly": {
+    "type": "boolean"
+   },
+   "secretRef": {
+    "$ref": "./SecretReference.json"
    }
   }
  },
@@ -238,6 +370,47 @@ export const ajvSchemas: AjvSchemas = {
    },
    "user": {
     "type": "integer"
+   }
+  }
+ },
+ "kapi://schemas/core/v1/ComponentCondition.json": {
+  "type": "object",
+  "required": [
+   "type",
+   "status"
+  ],
+  "properties": {
+   "type": {
+    "type": "string"
+   },
+   "status": {
+    "type": "string"
+   },
+   "message": {
+    "type": "string"
+   },
+   "error": {
+    "type": "string"
+   }
+  }
+ },
+ "kapi://schemas/core/v1/ComponentStatus.json": {
+  "type": "object",
+  "properties": {
+   "kind": {
+    "type": "string"
+   },
+   "apiVersion": {
+    "type": "string"
+   },
+   "metadata": {
+    "$ref": "../../meta/v1/ObjectMeta.json"
+   },
+   "conditions": {
+    "type": "array",
+    "items": {
+     "$ref": "./ComponentCondition.json"
+    }
    }
   }
  },
@@ -809,6 +982,91 @@ export const ajvSchemas: AjvSchemas = {
    }
   }
  },
+ "kapi://schemas/core/v1/EndpointAddress.json": {
+  "type": "object",
+  "required": [
+   "ip"
+  ],
+  "properties": {
+   "ip": {
+    "type": "string"
+   },
+   "hostname": {
+    "type": "string"
+   },
+   "nodeName": {
+    "type": "string"
+   },
+   "targetRef": {
+    "$ref": "./ObjectReference.json"
+   }
+  }
+ },
+ "kapi://schemas/core/v1/EndpointPort.json": {
+  "type": "object",
+  "required": [
+   "port"
+  ],
+  "properties": {
+   "name": {
+    "type": "string"
+   },
+   "port": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "protocol": {
+    "type": "string"
+   },
+   "appProtocol": {
+    "type": "string"
+   }
+  }
+ },
+ "kapi://schemas/core/v1/EndpointSubset.json": {
+  "type": "object",
+  "properties": {
+   "addresses": {
+    "type": "array",
+    "items": {
+     "$ref": "./EndpointAddress.json"
+    }
+   },
+   "notReadyAddresses": {
+    "type": "array",
+    "items": {
+     "$ref": "./EndpointAddress.json"
+    }
+   },
+   "ports": {
+    "type": "array",
+    "items": {
+     "$ref": "./EndpointPort.json"
+    }
+   }
+  }
+ },
+ "kapi://schemas/core/v1/Endpoints.json": {
+  "type": "object",
+  "properties": {
+   "kind": {
+    "type": "string"
+   },
+   "apiVersion": {
+    "type": "string"
+   },
+   "metadata": {
+    "$ref": "../../meta/v1/ObjectMeta.json"
+   },
+   "subsets": {
+    "type": "array",
+    "items": {
+     "$ref": "./EndpointSubset.json"
+    }
+   }
+  }
+ },
  "kapi://schemas/core/v1/EnvFromSource.json": {
   "type": "object",
   "properties": {
@@ -1251,6 +1509,32 @@ export const ajvSchemas: AjvSchemas = {
    }
   }
  },
+ "kapi://schemas/core/v1/FlexPersistentVolumeSource.json": {
+  "type": "object",
+  "required": [
+   "driver"
+  ],
+  "properties": {
+   "driver": {
+    "type": "string"
+   },
+   "fsType": {
+    "type": "string"
+   },
+   "secretRef": {
+    "$ref": "./SecretReference.json"
+   },
+   "readOnly": {
+    "type": "boolean"
+   },
+   "options": {
+    "type": "object",
+    "additionalProperties": {
+     "type": "string"
+    }
+   }
+  }
+ },
  "kapi://schemas/core/v1/FlexVolumeSource.json": {
   "type": "object",
   "required": [
@@ -1342,6 +1626,27 @@ export const ajvSchemas: AjvSchemas = {
     "type": "string"
    },
    "directory": {
+    "type": "string"
+   }
+  }
+ },
+ "kapi://schemas/core/v1/GlusterfsPersistentVolumeSource.json": {
+  "type": "object",
+  "required": [
+   "endpoints",
+   "path"
+  ],
+  "properties": {
+   "endpoints": {
+    "type": "string"
+   },
+   "path": {
+    "type": "string"
+   },
+   "readOnly": {
+    "type": "boolean"
+   },
+   "endpointsNamespace": {
     "type": "string"
    }
   }
@@ -1446,6 +1751,54 @@ export const ajvSchemas: AjvSchemas = {
     "type": "string"
    },
    "type": {
+    "type": "string"
+   }
+  }
+ },
+ "kapi://schemas/core/v1/ISCSIPersistentVolumeSource.json": {
+  "type": "object",
+  "required": [
+   "targetPortal",
+   "iqn",
+   "lun"
+  ],
+  "properties": {
+   "targetPortal": {
+    "type": "string"
+   },
+   "iqn": {
+    "type": "string"
+   },
+   "lun": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "iscsiInterface": {
+    "type": "string"
+   },
+   "fsType": {
+    "type": "string"
+   },
+   "readOnly": {
+    "type": "boolean"
+   },
+   "portals": {
+    "type": "array",
+    "items": {
+     "type": "string"
+    }
+   },
+   "chapAuthDiscovery": {
+    "type": "boolean"
+   },
+   "chapAuthSession": {
+    "type": "boolean"
+   },
+   "secretRef": {
+    "$ref": "./SecretReference.json"
+   },
+   "initiatorName": {
     "type": "string"
    }
   }
@@ -1574,6 +1927,78 @@ export const ajvSchemas: AjvSchemas = {
    }
   }
  },
+ "kapi://schemas/core/v1/LimitRange.json": {
+  "type": "object",
+  "properties": {
+   "kind": {
+    "type": "string"
+   },
+   "apiVersion": {
+    "type": "string"
+   },
+   "metadata": {
+    "$ref": "../../meta/v1/ObjectMeta.json"
+   },
+   "spec": {
+    "$ref": "./LimitRangeSpec.json"
+   }
+  }
+ },
+ "kapi://schemas/core/v1/LimitRangeItem.json": {
+  "type": "object",
+  "required": [
+   "type"
+  ],
+  "properties": {
+   "type": {
+    "type": "string"
+   },
+   "max": {
+    "type": "object",
+    "additionalProperties": {
+     "$ref": "../../meta/v1/Quantity.json"
+    }
+   },
+   "min": {
+    "type": "object",
+    "additionalProperties": {
+     "$ref": "../../meta/v1/Quantity.json"
+    }
+   },
+   "default": {
+    "type": "object",
+    "additionalProperties": {
+     "$ref": "../../meta/v1/Quantity.json"
+    }
+   },
+   "defaultRequest": {
+    "type": "object",
+    "additionalProperties": {
+     "$ref": "../../meta/v1/Quantity.json"
+    }
+   },
+   "maxLimitRequestRatio": {
+    "type": "object",
+    "additionalProperties": {
+     "$ref": "../../meta/v1/Quantity.json"
+    }
+   }
+  }
+ },
+ "kapi://schemas/core/v1/LimitRangeSpec.json": {
+  "type": "object",
+  "required": [
+   "limits"
+  ],
+  "properties": {
+   "limits": {
+    "type": "array",
+    "items": {
+     "$ref": "./LimitRangeItem.json"
+    }
+   }
+  }
+ },
  "kapi://schemas/core/v1/LinuxContainerUser.json": {
   "type": "object",
   "required": [
@@ -1630,6 +2055,34 @@ export const ajvSchemas: AjvSchemas = {
   "type": "object",
   "properties": {
    "name": {
+    "type": "string"
+   }
+  }
+ },
+ "kapi://schemas/core/v1/LocalVolumeSource.json": {
+  "type": "object",
+  "required": [
+   "path"
+  ],
+  "properties": {
+   "path": {
+    "type": "string"
+   },
+   "fsType": {
+    "type": "string"
+   }
+  }
+ },
+ "kapi://schemas/core/v1/ModifyVolumeStatus.json": {
+  "type": "object",
+  "required": [
+   "status"
+  ],
+  "properties": {
+   "targetVolumeAttributesClassName": {
+    "type": "string"
+   },
+   "status": {
     "type": "string"
    }
   }
@@ -2184,6 +2637,73 @@ export const ajvSchemas: AjvSchemas = {
    }
   }
  },
+ "kapi://schemas/core/v1/PersistentVolume.json": {
+  "type": "object",
+  "properties": {
+   "kind": {
+    "type": "string"
+   },
+   "apiVersion": {
+    "type": "string"
+   },
+   "metadata": {
+    "$ref": "../../meta/v1/ObjectMeta.json"
+   },
+   "spec": {
+    "$ref": "./PersistentVolumeSpec.json"
+   },
+   "status": {
+    "$ref": "./PersistentVolumeStatus.json"
+   }
+  }
+ },
+ "kapi://schemas/core/v1/PersistentVolumeClaim.json": {
+  "type": "object",
+  "properties": {
+   "kind": {
+    "type": "string"
+   },
+   "apiVersion": {
+    "type": "string"
+   },
+   "metadata": {
+    "$ref": "../../meta/v1/ObjectMeta.json"
+   },
+   "spec": {
+    "$ref": "./PersistentVolumeClaimSpec.json"
+   },
+   "status": {
+    "$ref": "./PersistentVolumeClaimStatus.json"
+   }
+  }
+ },
+ "kapi://schemas/core/v1/PersistentVolumeClaimCondition.json": {
+  "type": "object",
+  "required": [
+   "type",
+   "status"
+  ],
+  "properties": {
+   "type": {
+    "type": "string"
+   },
+   "status": {
+    "type": "string"
+   },
+   "lastProbeTime": {
+    "$ref": "../../meta/v1/Time.json"
+   },
+   "lastTransitionTime": {
+    "$ref": "../../meta/v1/Time.json"
+   },
+   "reason": {
+    "type": "string"
+   },
+   "message": {
+    "type": "string"
+   }
+  }
+ },
  "kapi://schemas/core/v1/PersistentVolumeClaimSpec.json": {
   "type": "object",
   "properties": {
@@ -2219,6 +2739,53 @@ export const ajvSchemas: AjvSchemas = {
    }
   }
  },
+ "kapi://schemas/core/v1/PersistentVolumeClaimStatus.json": {
+  "type": "object",
+  "properties": {
+   "phase": {
+    "type": "string"
+   },
+   "accessModes": {
+    "type": "array",
+    "items": {
+     "type": "string"
+    }
+   },
+   "capacity": {
+    "type": "object",
+    "additionalProperties": {
+     "$ref": "../../meta/v1/Quantity.json"
+    }
+   },
+   "conditions": {
+    "type": "array",
+    "items": {
+     "$ref": "./PersistentVolumeClaimCondition.json"
+    }
+   },
+   "allocatedResources": {
+    "type": "object",
+    "additionalProperties": {
+     "$ref": "../../meta/v1/Quantity.json"
+    }
+   },
+   "allocatedResourceStatuses": {
+    "type": "object",
+    "additionalProperties": {
+     "type": "string"
+    }
+   },
+   "currentVolumeAttributesClassName": {
+    "type": "string"
+   },
+   "modifyVolumeStatus": {
+    "$ref": "./ModifyVolumeStatus.json"
+   },
+   "healthStatus": {
+    "$ref": "./VolumeHealthStatus.json"
+   }
+  }
+ },
  "kapi://schemas/core/v1/PersistentVolumeClaimTemplate.json": {
   "type": "object",
   "required": [
@@ -2244,6 +2811,201 @@ export const ajvSchemas: AjvSchemas = {
    },
    "readOnly": {
     "type": "boolean"
+   }
+  }
+ },
+ "kapi://schemas/core/v1/PersistentVolumeSource.json": {
+  "type": "object",
+  "properties": {
+   "gcePersistentDisk": {
+    "$ref": "./GCEPersistentDiskVolumeSource.json"
+   },
+   "awsElasticBlockStore": {
+    "$ref": "./AWSElasticBlockStoreVolumeSource.json"
+   },
+   "hostPath": {
+    "$ref": "./HostPathVolumeSource.json"
+   },
+   "glusterfs": {
+    "$ref": "./GlusterfsPersistentVolumeSource.json"
+   },
+   "nfs": {
+    "$ref": "./NFSVolumeSource.json"
+   },
+   "rbd": {
+    "$ref": "./RBDPersistentVolumeSource.json"
+   },
+   "iscsi": {
+    "$ref": "./ISCSIPersistentVolumeSource.json"
+   },
+   "cinder": {
+    "$ref": "./CinderPersistentVolumeSource.json"
+   },
+   "cephfs": {
+    "$ref": "./CephFSPersistentVolumeSource.json"
+   },
+   "fc": {
+    "$ref": "./FCVolumeSource.json"
+   },
+   "flocker": {
+    "$ref": "./FlockerVolumeSource.json"
+   },
+   "flexVolume": {
+    "$ref": "./FlexPersistentVolumeSource.json"
+   },
+   "azureFile": {
+    "$ref": "./AzureFilePersistentVolumeSource.json"
+   },
+   "vsphereVolume": {
+    "$ref": "./VsphereVirtualDiskVolumeSource.json"
+   },
+   "quobyte": {
+    "$ref": "./QuobyteVolumeSource.json"
+   },
+   "azureDisk": {
+    "$ref": "./AzureDiskVolumeSource.json"
+   },
+   "photonPersistentDisk": {
+    "$ref": "./PhotonPersistentDiskVolumeSource.json"
+   },
+   "portworxVolume": {
+    "$ref": "./PortworxVolumeSource.json"
+   },
+   "scaleIO": {
+    "$ref": "./ScaleIOPersistentVolumeSource.json"
+   },
+   "local": {
+    "$ref": "./LocalVolumeSource.json"
+   },
+   "storageos": {
+    "$ref": "./StorageOSPersistentVolumeSource.json"
+   },
+   "csi": {
+    "$ref": "./CSIPersistentVolumeSource.json"
+   }
+  }
+ },
+ "kapi://schemas/core/v1/PersistentVolumeSpec.json": {
+  "type": "object",
+  "properties": {
+   "capacity": {
+    "type": "object",
+    "additionalProperties": {
+     "$ref": "../../meta/v1/Quantity.json"
+    }
+   },
+   "gcePersistentDisk": {
+    "$ref": "./GCEPersistentDiskVolumeSource.json"
+   },
+   "awsElasticBlockStore": {
+    "$ref": "./AWSElasticBlockStoreVolumeSource.json"
+   },
+   "hostPath": {
+    "$ref": "./HostPathVolumeSource.json"
+   },
+   "glusterfs": {
+    "$ref": "./GlusterfsPersistentVolumeSource.json"
+   },
+   "nfs": {
+    "$ref": "./NFSVolumeSource.json"
+   },
+   "rbd": {
+    "$ref": "./RBDPersistentVolumeSource.json"
+   },
+   "iscsi": {
+    "$ref": "./ISCSIPersistentVolumeSource.json"
+   },
+   "cinder": {
+    "$ref": "./CinderPersistentVolumeSource.json"
+   },
+   "cephfs": {
+    "$ref": "./CephFSPersistentVolumeSource.json"
+   },
+   "fc": {
+    "$ref": "./FCVolumeSource.json"
+   },
+   "flocker": {
+    "$ref": "./FlockerVolumeSource.json"
+   },
+   "flexVolume": {
+    "$ref": "./FlexPersistentVolumeSource.json"
+   },
+   "azureFile": {
+    "$ref": "./AzureFilePersistentVolumeSource.json"
+   },
+   "vsphereVolume": {
+    "$ref": "./VsphereVirtualDiskVolumeSource.json"
+   },
+   "quobyte": {
+    "$ref": "./QuobyteVolumeSource.json"
+   },
+   "azureDisk": {
+    "$ref": "./AzureDiskVolumeSource.json"
+   },
+   "photonPersistentDisk": {
+    "$ref": "./PhotonPersistentDiskVolumeSource.json"
+   },
+   "portworxVolume": {
+    "$ref": "./PortworxVolumeSource.json"
+   },
+   "scaleIO": {
+    "$ref": "./ScaleIOPersistentVolumeSource.json"
+   },
+   "local": {
+    "$ref": "./LocalVolumeSource.json"
+   },
+   "storageos": {
+    "$ref": "./StorageOSPersistentVolumeSource.json"
+   },
+   "csi": {
+    "$ref": "./CSIPersistentVolumeSource.json"
+   },
+   "accessModes": {
+    "type": "array",
+    "items": {
+     "type": "string"
+    }
+   },
+   "claimRef": {
+    "$ref": "./ObjectReference.json"
+   },
+   "persistentVolumeReclaimPolicy": {
+    "type": "string"
+   },
+   "storageClassName": {
+    "type": "string"
+   },
+   "mountOptions": {
+    "type": "array",
+    "items": {
+     "type": "string"
+    }
+   },
+   "volumeMode": {
+    "type": "string"
+   },
+   "nodeAffinity": {
+    "$ref": "./VolumeNodeAffinity.json"
+   },
+   "volumeAttributesClassName": {
+    "type": "string"
+   }
+  }
+ },
+ "kapi://schemas/core/v1/PersistentVolumeStatus.json": {
+  "type": "object",
+  "properties": {
+   "phase": {
+    "type": "string"
+   },
+   "message": {
+    "type": "string"
+   },
+   "reason": {
+    "type": "string"
+   },
+   "lastPhaseTransitionTime": {
+    "$ref": "../../meta/v1/Time.json"
    }
   }
  },
@@ -2885,6 +3647,23 @@ export const ajvSchemas: AjvSchemas = {
    }
   }
  },
+ "kapi://schemas/core/v1/PodTemplate.json": {
+  "type": "object",
+  "properties": {
+   "kind": {
+    "type": "string"
+   },
+   "apiVersion": {
+    "type": "string"
+   },
+   "metadata": {
+    "$ref": "../../meta/v1/ObjectMeta.json"
+   },
+   "template": {
+    "$ref": "./PodTemplateSpec.json"
+   }
+  }
+ },
  "kapi://schemas/core/v1/PodTemplateSpec.json": {
   "type": "object",
   "properties": {
@@ -3075,6 +3854,42 @@ export const ajvSchemas: AjvSchemas = {
    }
   }
  },
+ "kapi://schemas/core/v1/RBDPersistentVolumeSource.json": {
+  "type": "object",
+  "required": [
+   "monitors",
+   "image"
+  ],
+  "properties": {
+   "monitors": {
+    "type": "array",
+    "items": {
+     "type": "string"
+    }
+   },
+   "image": {
+    "type": "string"
+   },
+   "fsType": {
+    "type": "string"
+   },
+   "pool": {
+    "type": "string"
+   },
+   "user": {
+    "type": "string"
+   },
+   "keyring": {
+    "type": "string"
+   },
+   "secretRef": {
+    "$ref": "./SecretReference.json"
+   },
+   "readOnly": {
+    "type": "boolean"
+   }
+  }
+ },
  "kapi://schemas/core/v1/RBDVolumeSource.json": {
   "type": "object",
   "required": [
@@ -3108,6 +3923,111 @@ export const ajvSchemas: AjvSchemas = {
    },
    "readOnly": {
     "type": "boolean"
+   }
+  }
+ },
+ "kapi://schemas/core/v1/ReplicationController.json": {
+  "type": "object",
+  "properties": {
+   "kind": {
+    "type": "string"
+   },
+   "apiVersion": {
+    "type": "string"
+   },
+   "metadata": {
+    "$ref": "../../meta/v1/ObjectMeta.json"
+   },
+   "spec": {
+    "$ref": "./ReplicationControllerSpec.json"
+   },
+   "status": {
+    "$ref": "./ReplicationControllerStatus.json"
+   }
+  }
+ },
+ "kapi://schemas/core/v1/ReplicationControllerCondition.json": {
+  "type": "object",
+  "required": [
+   "type",
+   "status"
+  ],
+  "properties": {
+   "type": {
+    "type": "string"
+   },
+   "status": {
+    "type": "string"
+   },
+   "lastTransitionTime": {
+    "$ref": "../../meta/v1/Time.json"
+   },
+   "reason": {
+    "type": "string"
+   },
+   "message": {
+    "type": "string"
+   }
+  }
+ },
+ "kapi://schemas/core/v1/ReplicationControllerSpec.json": {
+  "type": "object",
+  "properties": {
+   "replicas": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "minReadySeconds": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "selector": {
+    "type": "object",
+    "additionalProperties": {
+     "type": "string"
+    }
+   },
+   "template": {
+    "$ref": "./PodTemplateSpec.json"
+   }
+  }
+ },
+ "kapi://schemas/core/v1/ReplicationControllerStatus.json": {
+  "type": "object",
+  "required": [
+   "replicas"
+  ],
+  "properties": {
+   "replicas": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "fullyLabeledReplicas": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "readyReplicas": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "availableReplicas": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "observedGeneration": {
+    "type": "integer"
+   },
+   "conditions": {
+    "type": "array",
+    "items": {
+     "$ref": "./ReplicationControllerCondition.json"
+    }
    }
   }
  },
@@ -3156,6 +4076,63 @@ export const ajvSchemas: AjvSchemas = {
    },
    "message": {
     "type": "string"
+   }
+  }
+ },
+ "kapi://schemas/core/v1/ResourceQuota.json": {
+  "type": "object",
+  "properties": {
+   "kind": {
+    "type": "string"
+   },
+   "apiVersion": {
+    "type": "string"
+   },
+   "metadata": {
+    "$ref": "../../meta/v1/ObjectMeta.json"
+   },
+   "spec": {
+    "$ref": "./ResourceQuotaSpec.json"
+   },
+   "status": {
+    "$ref": "./ResourceQuotaStatus.json"
+   }
+  }
+ },
+ "kapi://schemas/core/v1/ResourceQuotaSpec.json": {
+  "type": "object",
+  "properties": {
+   "hard": {
+    "type": "object",
+    "additionalProperties": {
+     "$ref": "../../meta/v1/Quantity.json"
+    }
+   },
+   "scopes": {
+    "type": "array",
+    "items": {
+     "type": "string"
+    }
+   },
+   "scopeSelector": {
+    "$ref": "./ScopeSelector.json"
+   }
+  }
+ },
+ "kapi://schemas/core/v1/ResourceQuotaStatus.json": {
+  "type": "object",
+  "properties": {
+   "hard": {
+    "type": "object",
+    "additionalProperties": {
+     "$ref": "../../meta/v1/Quantity.json"
+    }
+   },
+   "used": {
+    "type": "object",
+    "additionalProperties": {
+     "$ref": "../../meta/v1/Quantity.json"
+    }
    }
   }
  },
@@ -3216,6 +4193,46 @@ export const ajvSchemas: AjvSchemas = {
    }
   }
  },
+ "kapi://schemas/core/v1/ScaleIOPersistentVolumeSource.json": {
+  "type": "object",
+  "required": [
+   "gateway",
+   "system",
+   "secretRef"
+  ],
+  "properties": {
+   "gateway": {
+    "type": "string"
+   },
+   "system": {
+    "type": "string"
+   },
+   "secretRef": {
+    "$ref": "./SecretReference.json"
+   },
+   "sslEnabled": {
+    "type": "boolean"
+   },
+   "protectionDomain": {
+    "type": "string"
+   },
+   "storagePool": {
+    "type": "string"
+   },
+   "storageMode": {
+    "type": "string"
+   },
+   "volumeName": {
+    "type": "string"
+   },
+   "fsType": {
+    "type": "string"
+   },
+   "readOnly": {
+    "type": "boolean"
+   }
+  }
+ },
  "kapi://schemas/core/v1/ScaleIOVolumeSource.json": {
   "type": "object",
   "required": [
@@ -3253,6 +4270,38 @@ export const ajvSchemas: AjvSchemas = {
    },
    "readOnly": {
     "type": "boolean"
+   }
+  }
+ },
+ "kapi://schemas/core/v1/ScopeSelector.json": {
+  "type": "object",
+  "properties": {
+   "matchExpressions": {
+    "type": "array",
+    "items": {
+     "$ref": "./ScopedResourceSelectorRequirement.json"
+    }
+   }
+  }
+ },
+ "kapi://schemas/core/v1/ScopedResourceSelectorRequirement.json": {
+  "type": "object",
+  "required": [
+   "scopeName",
+   "operator"
+  ],
+  "properties": {
+   "scopeName": {
+    "type": "string"
+   },
+   "operator": {
+    "type": "string"
+   },
+   "values": {
+    "type": "array",
+    "items": {
+     "type": "string"
+    }
    }
   }
  },
@@ -3344,6 +4393,17 @@ export const ajvSchemas: AjvSchemas = {
    },
    "optional": {
     "type": "boolean"
+   }
+  }
+ },
+ "kapi://schemas/core/v1/SecretReference.json": {
+  "type": "object",
+  "properties": {
+   "name": {
+    "type": "string"
+   },
+   "namespace": {
+    "type": "string"
    }
   }
  },
@@ -3630,6 +4690,26 @@ export const ajvSchemas: AjvSchemas = {
    }
   }
  },
+ "kapi://schemas/core/v1/StorageOSPersistentVolumeSource.json": {
+  "type": "object",
+  "properties": {
+   "volumeName": {
+    "type": "string"
+   },
+   "volumeNamespace": {
+    "type": "string"
+   },
+   "fsType": {
+    "type": "string"
+   },
+   "readOnly": {
+    "type": "boolean"
+   },
+   "secretRef": {
+    "$ref": "./ObjectReference.json"
+   }
+  }
+ },
  "kapi://schemas/core/v1/StorageOSVolumeSource.json": {
   "type": "object",
   "properties": {
@@ -3717,6 +4797,35 @@ export const ajvSchemas: AjvSchemas = {
    },
    "tolerationSeconds": {
     "type": "integer"
+   }
+  }
+ },
+ "kapi://schemas/core/v1/TopologySelectorLabelRequirement.json": {
+  "type": "object",
+  "required": [
+   "key",
+   "values"
+  ],
+  "properties": {
+   "key": {
+    "type": "string"
+   },
+   "values": {
+    "type": "array",
+    "items": {
+     "type": "string"
+    }
+   }
+  }
+ },
+ "kapi://schemas/core/v1/TopologySelectorTerm.json": {
+  "type": "object",
+  "properties": {
+   "matchLabelExpressions": {
+    "type": "array",
+    "items": {
+     "$ref": "./TopologySelectorLabelRequirement.json"
+    }
    }
   }
  },
@@ -3930,6 +5039,20 @@ export const ajvSchemas: AjvSchemas = {
    }
   }
  },
+ "kapi://schemas/core/v1/VolumeHealthStatus.json": {
+  "type": "object",
+  "properties": {
+   "healthConditions": {
+    "type": "array",
+    "items": {
+     "$ref": "./VolumeHealthCondition.json"
+    }
+   },
+   "lastTransitionTime": {
+    "$ref": "../../meta/v1/Time.json"
+   }
+  }
+ },
  "kapi://schemas/core/v1/VolumeMount.json": {
   "type": "object",
   "required": [
@@ -3987,6 +5110,14 @@ export const ajvSchemas: AjvSchemas = {
    },
    "volumeStatus": {
     "$ref": "./VolumeStatus.json"
+   }
+  }
+ },
+ "kapi://schemas/core/v1/VolumeNodeAffinity.json": {
+  "type": "object",
+  "properties": {
+   "required": {
+    "$ref": "./NodeSelector.json"
    }
   }
  },

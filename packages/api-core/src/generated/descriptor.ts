@@ -102,6 +102,26 @@ export const descriptor: ProtoDescriptor = {
               }
              }
             },
+            "AzureFilePersistentVolumeSource": {
+             "fields": {
+              "secretName": {
+               "type": "string",
+               "id": 1
+              },
+              "shareName": {
+               "type": "string",
+               "id": 2
+              },
+              "readOnly": {
+               "type": "bool",
+               "id": 3
+              },
+              "secretNamespace": {
+               "type": "string",
+               "id": 4
+              }
+             }
+            },
             "AzureFileVolumeSource": {
              "fields": {
               "secretName": {
@@ -115,6 +135,76 @@ export const descriptor: ProtoDescriptor = {
               "readOnly": {
                "type": "bool",
                "id": 3
+              }
+             }
+            },
+            "Binding": {
+             "fields": {
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
+              },
+              "target": {
+               "type": ".k8s.io.api.core.v1.ObjectReference",
+               "id": 2
+              }
+             }
+            },
+            "BindingList": {
+             "fields": {
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.core.v1.Binding",
+               "id": 2,
+               "rule": "repeated"
+              }
+             }
+            },
+            "CSIPersistentVolumeSource": {
+             "fields": {
+              "driver": {
+               "type": "string",
+               "id": 1
+              },
+              "volumeHandle": {
+               "type": "string",
+               "id": 2
+              },
+              "readOnly": {
+               "type": "bool",
+               "id": 3
+              },
+              "fsType": {
+               "type": "string",
+               "id": 4
+              },
+              "volumeAttributes": {
+               "type": "string",
+               "keyType": "string",
+               "id": 5
+              },
+              "controllerPublishSecretRef": {
+               "type": ".k8s.io.api.core.v1.SecretReference",
+               "id": 6
+              },
+              "nodeStageSecretRef": {
+               "type": ".k8s.io.api.core.v1.SecretReference",
+               "id": 7
+              },
+              "nodePublishSecretRef": {
+               "type": ".k8s.io.api.core.v1.SecretReference",
+               "id": 8
+              },
+              "controllerExpandSecretRef": {
+               "type": ".k8s.io.api.core.v1.SecretReference",
+               "id": 9
+              },
+              "nodeExpandSecretRef": {
+               "type": ".k8s.io.api.core.v1.SecretReference",
+               "id": 10
               }
              }
             },
@@ -157,6 +247,35 @@ export const descriptor: ProtoDescriptor = {
               }
              }
             },
+            "CephFSPersistentVolumeSource": {
+             "fields": {
+              "monitors": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 1
+              },
+              "path": {
+               "type": "string",
+               "id": 2
+              },
+              "user": {
+               "type": "string",
+               "id": 3
+              },
+              "secretFile": {
+               "type": "string",
+               "id": 4
+              },
+              "secretRef": {
+               "type": ".k8s.io.api.core.v1.SecretReference",
+               "id": 5
+              },
+              "readOnly": {
+               "type": "bool",
+               "id": 6
+              }
+             }
+            },
             "CephFSVolumeSource": {
              "fields": {
               "monitors": {
@@ -183,6 +302,26 @@ export const descriptor: ProtoDescriptor = {
               "readOnly": {
                "type": "bool",
                "id": 6
+              }
+             }
+            },
+            "CinderPersistentVolumeSource": {
+             "fields": {
+              "volumeID": {
+               "type": "string",
+               "id": 1
+              },
+              "fsType": {
+               "type": "string",
+               "id": 2
+              },
+              "readOnly": {
+               "type": "bool",
+               "id": 3
+              },
+              "secretRef": {
+               "type": ".k8s.io.api.core.v1.SecretReference",
+               "id": 4
               }
              }
             },
@@ -239,6 +378,52 @@ export const descriptor: ProtoDescriptor = {
               "user": {
                "type": "int64",
                "id": 6
+              }
+             }
+            },
+            "ComponentCondition": {
+             "fields": {
+              "type": {
+               "type": "string",
+               "id": 1
+              },
+              "status": {
+               "type": "string",
+               "id": 2
+              },
+              "message": {
+               "type": "string",
+               "id": 3
+              },
+              "error": {
+               "type": "string",
+               "id": 4
+              }
+             }
+            },
+            "ComponentStatus": {
+             "fields": {
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
+              },
+              "conditions": {
+               "type": ".k8s.io.api.core.v1.ComponentCondition",
+               "rule": "repeated",
+               "id": 2
+              }
+             }
+            },
+            "ComponentStatusList": {
+             "fields": {
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.core.v1.ComponentStatus",
+               "id": 2,
+               "rule": "repeated"
               }
              }
             },
@@ -803,6 +988,91 @@ export const descriptor: ProtoDescriptor = {
               }
              }
             },
+            "EndpointAddress": {
+             "fields": {
+              "ip": {
+               "type": "string",
+               "id": 1
+              },
+              "hostname": {
+               "type": "string",
+               "id": 3
+              },
+              "nodeName": {
+               "type": "string",
+               "id": 4
+              },
+              "targetRef": {
+               "type": ".k8s.io.api.core.v1.ObjectReference",
+               "id": 2
+              }
+             }
+            },
+            "EndpointPort": {
+             "fields": {
+              "name": {
+               "type": "string",
+               "id": 1
+              },
+              "port": {
+               "type": "int32",
+               "id": 2
+              },
+              "protocol": {
+               "type": "string",
+               "id": 3
+              },
+              "appProtocol": {
+               "type": "string",
+               "id": 4
+              }
+             }
+            },
+            "EndpointSubset": {
+             "fields": {
+              "addresses": {
+               "type": ".k8s.io.api.core.v1.EndpointAddress",
+               "rule": "repeated",
+               "id": 1
+              },
+              "notReadyAddresses": {
+               "type": ".k8s.io.api.core.v1.EndpointAddress",
+               "rule": "repeated",
+               "id": 2
+              },
+              "ports": {
+               "type": ".k8s.io.api.core.v1.EndpointPort",
+               "rule": "repeated",
+               "id": 3
+              }
+             }
+            },
+            "Endpoints": {
+             "fields": {
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
+              },
+              "subsets": {
+               "type": ".k8s.io.api.core.v1.EndpointSubset",
+               "rule": "repeated",
+               "id": 2
+              }
+             }
+            },
+            "EndpointsList": {
+             "fields": {
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.core.v1.Endpoints",
+               "id": 2,
+               "rule": "repeated"
+              }
+             }
+            },
             "EnvFromSource": {
              "fields": {
               "prefix": {
@@ -1163,6 +1433,31 @@ export const descriptor: ProtoDescriptor = {
               }
              }
             },
+            "FlexPersistentVolumeSource": {
+             "fields": {
+              "driver": {
+               "type": "string",
+               "id": 1
+              },
+              "fsType": {
+               "type": "string",
+               "id": 2
+              },
+              "secretRef": {
+               "type": ".k8s.io.api.core.v1.SecretReference",
+               "id": 3
+              },
+              "readOnly": {
+               "type": "bool",
+               "id": 4
+              },
+              "options": {
+               "type": "string",
+               "keyType": "string",
+               "id": 5
+              }
+             }
+            },
             "FlexVolumeSource": {
              "fields": {
               "driver": {
@@ -1249,6 +1544,26 @@ export const descriptor: ProtoDescriptor = {
               "directory": {
                "type": "string",
                "id": 3
+              }
+             }
+            },
+            "GlusterfsPersistentVolumeSource": {
+             "fields": {
+              "endpoints": {
+               "type": "string",
+               "id": 1
+              },
+              "path": {
+               "type": "string",
+               "id": 2
+              },
+              "readOnly": {
+               "type": "bool",
+               "id": 3
+              },
+              "endpointsNamespace": {
+               "type": "string",
+               "id": 4
               }
              }
             },
@@ -1339,6 +1654,55 @@ export const descriptor: ProtoDescriptor = {
               "type": {
                "type": "string",
                "id": 2
+              }
+             }
+            },
+            "ISCSIPersistentVolumeSource": {
+             "fields": {
+              "targetPortal": {
+               "type": "string",
+               "id": 1
+              },
+              "iqn": {
+               "type": "string",
+               "id": 2
+              },
+              "lun": {
+               "type": "int32",
+               "id": 3
+              },
+              "iscsiInterface": {
+               "type": "string",
+               "id": 4
+              },
+              "fsType": {
+               "type": "string",
+               "id": 5
+              },
+              "readOnly": {
+               "type": "bool",
+               "id": 6
+              },
+              "portals": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 7
+              },
+              "chapAuthDiscovery": {
+               "type": "bool",
+               "id": 8
+              },
+              "chapAuthSession": {
+               "type": "bool",
+               "id": 11
+              },
+              "secretRef": {
+               "type": ".k8s.io.api.core.v1.SecretReference",
+               "id": 10
+              },
+              "initiatorName": {
+               "type": "string",
+               "id": 12
               }
              }
             },
@@ -1467,6 +1831,73 @@ export const descriptor: ProtoDescriptor = {
               }
              }
             },
+            "LimitRange": {
+             "fields": {
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
+              },
+              "spec": {
+               "type": ".k8s.io.api.core.v1.LimitRangeSpec",
+               "id": 2
+              }
+             }
+            },
+            "LimitRangeItem": {
+             "fields": {
+              "type": {
+               "type": "string",
+               "id": 1
+              },
+              "max": {
+               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity",
+               "keyType": "string",
+               "id": 2
+              },
+              "min": {
+               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity",
+               "keyType": "string",
+               "id": 3
+              },
+              "default": {
+               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity",
+               "keyType": "string",
+               "id": 4
+              },
+              "defaultRequest": {
+               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity",
+               "keyType": "string",
+               "id": 5
+              },
+              "maxLimitRequestRatio": {
+               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity",
+               "keyType": "string",
+               "id": 6
+              }
+             }
+            },
+            "LimitRangeList": {
+             "fields": {
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.core.v1.LimitRange",
+               "id": 2,
+               "rule": "repeated"
+              }
+             }
+            },
+            "LimitRangeSpec": {
+             "fields": {
+              "limits": {
+               "type": ".k8s.io.api.core.v1.LimitRangeItem",
+               "rule": "repeated",
+               "id": 1
+              }
+             }
+            },
             "LinuxContainerUser": {
              "fields": {
               "uid": {
@@ -1519,6 +1950,30 @@ export const descriptor: ProtoDescriptor = {
               "name": {
                "type": "string",
                "id": 1
+              }
+             }
+            },
+            "LocalVolumeSource": {
+             "fields": {
+              "path": {
+               "type": "string",
+               "id": 1
+              },
+              "fsType": {
+               "type": "string",
+               "id": 2
+              }
+             }
+            },
+            "ModifyVolumeStatus": {
+             "fields": {
+              "targetVolumeAttributesClassName": {
+               "type": "string",
+               "id": 1
+              },
+              "status": {
+               "type": "string",
+               "id": 2
               }
              }
             },
@@ -2070,6 +2525,79 @@ export const descriptor: ProtoDescriptor = {
               }
              }
             },
+            "PersistentVolume": {
+             "fields": {
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
+              },
+              "spec": {
+               "type": ".k8s.io.api.core.v1.PersistentVolumeSpec",
+               "id": 2
+              },
+              "status": {
+               "type": ".k8s.io.api.core.v1.PersistentVolumeStatus",
+               "id": 3
+              }
+             }
+            },
+            "PersistentVolumeClaim": {
+             "fields": {
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
+              },
+              "spec": {
+               "type": ".k8s.io.api.core.v1.PersistentVolumeClaimSpec",
+               "id": 2
+              },
+              "status": {
+               "type": ".k8s.io.api.core.v1.PersistentVolumeClaimStatus",
+               "id": 3
+              }
+             }
+            },
+            "PersistentVolumeClaimCondition": {
+             "fields": {
+              "type": {
+               "type": "string",
+               "id": 1
+              },
+              "status": {
+               "type": "string",
+               "id": 2
+              },
+              "lastProbeTime": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+               "id": 3
+              },
+              "lastTransitionTime": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+               "id": 4
+              },
+              "reason": {
+               "type": "string",
+               "id": 5
+              },
+              "message": {
+               "type": "string",
+               "id": 6
+              }
+             }
+            },
+            "PersistentVolumeClaimList": {
+             "fields": {
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.core.v1.PersistentVolumeClaim",
+               "id": 2,
+               "rule": "repeated"
+              }
+             }
+            },
             "PersistentVolumeClaimSpec": {
              "fields": {
               "accessModes": {
@@ -2111,6 +2639,51 @@ export const descriptor: ProtoDescriptor = {
               }
              }
             },
+            "PersistentVolumeClaimStatus": {
+             "fields": {
+              "phase": {
+               "type": "string",
+               "id": 1
+              },
+              "accessModes": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 2
+              },
+              "capacity": {
+               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity",
+               "keyType": "string",
+               "id": 3
+              },
+              "conditions": {
+               "type": ".k8s.io.api.core.v1.PersistentVolumeClaimCondition",
+               "rule": "repeated",
+               "id": 4
+              },
+              "allocatedResources": {
+               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity",
+               "keyType": "string",
+               "id": 5
+              },
+              "allocatedResourceStatuses": {
+               "type": "string",
+               "keyType": "string",
+               "id": 7
+              },
+              "currentVolumeAttributesClassName": {
+               "type": "string",
+               "id": 8
+              },
+              "modifyVolumeStatus": {
+               "type": ".k8s.io.api.core.v1.ModifyVolumeStatus",
+               "id": 9
+              },
+              "healthStatus": {
+               "type": ".k8s.io.api.core.v1.VolumeHealthStatus",
+               "id": 10
+              }
+             }
+            },
             "PersistentVolumeClaimTemplate": {
              "fields": {
               "metadata": {
@@ -2132,6 +2705,181 @@ export const descriptor: ProtoDescriptor = {
               "readOnly": {
                "type": "bool",
                "id": 2
+              }
+             }
+            },
+            "PersistentVolumeList": {
+             "fields": {
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.core.v1.PersistentVolume",
+               "id": 2,
+               "rule": "repeated"
+              }
+             }
+            },
+            "PersistentVolumeSource": {
+             "fields": {
+              "gcePersistentDisk": {
+               "type": ".k8s.io.api.core.v1.GCEPersistentDiskVolumeSource",
+               "id": 1
+              },
+              "awsElasticBlockStore": {
+               "type": ".k8s.io.api.core.v1.AWSElasticBlockStoreVolumeSource",
+               "id": 2
+              },
+              "hostPath": {
+               "type": ".k8s.io.api.core.v1.HostPathVolumeSource",
+               "id": 3
+              },
+              "glusterfs": {
+               "type": ".k8s.io.api.core.v1.GlusterfsPersistentVolumeSource",
+               "id": 4
+              },
+              "nfs": {
+               "type": ".k8s.io.api.core.v1.NFSVolumeSource",
+               "id": 5
+              },
+              "rbd": {
+               "type": ".k8s.io.api.core.v1.RBDPersistentVolumeSource",
+               "id": 6
+              },
+              "iscsi": {
+               "type": ".k8s.io.api.core.v1.ISCSIPersistentVolumeSource",
+               "id": 7
+              },
+              "cinder": {
+               "type": ".k8s.io.api.core.v1.CinderPersistentVolumeSource",
+               "id": 8
+              },
+              "cephfs": {
+               "type": ".k8s.io.api.core.v1.CephFSPersistentVolumeSource",
+               "id": 9
+              },
+              "fc": {
+               "type": ".k8s.io.api.core.v1.FCVolumeSource",
+               "id": 10
+              },
+              "flocker": {
+               "type": ".k8s.io.api.core.v1.FlockerVolumeSource",
+               "id": 11
+              },
+              "flexVolume": {
+               "type": ".k8s.io.api.core.v1.FlexPersistentVolumeSource",
+               "id": 12
+              },
+              "azureFile": {
+               "type": ".k8s.io.api.core.v1.AzureFilePersistentVolumeSource",
+               "id": 13
+              },
+              "vsphereVolume": {
+               "type": ".k8s.io.api.core.v1.VsphereVirtualDiskVolumeSource",
+               "id": 14
+              },
+              "quobyte": {
+               "type": ".k8s.io.api.core.v1.QuobyteVolumeSource",
+               "id": 15
+              },
+              "azureDisk": {
+               "type": ".k8s.io.api.core.v1.AzureDiskVolumeSource",
+               "id": 16
+              },
+              "photonPersistentDisk": {
+               "type": ".k8s.io.api.core.v1.PhotonPersistentDiskVolumeSource",
+               "id": 17
+              },
+              "portworxVolume": {
+               "type": ".k8s.io.api.core.v1.PortworxVolumeSource",
+               "id": 18
+              },
+              "scaleIO": {
+               "type": ".k8s.io.api.core.v1.ScaleIOPersistentVolumeSource",
+               "id": 19
+              },
+              "local": {
+               "type": ".k8s.io.api.core.v1.LocalVolumeSource",
+               "id": 20
+              },
+              "storageos": {
+               "type": ".k8s.io.api.core.v1.StorageOSPersistentVolumeSource",
+               "id": 21
+              },
+              "csi": {
+               "type": ".k8s.io.api.core.v1.CSIPersistentVolumeSource",
+               "id": 22
+              }
+             }
+            },
+            "PersistentVolumeSpec": {
+             "fields": {
+              "capacity": {
+               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity",
+               "keyType": "string",
+               "id": 1
+              },
+              "accessModes": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 3
+              },
+              "claimRef": {
+               "type": ".k8s.io.api.core.v1.ObjectReference",
+               "id": 4
+              },
+              "persistentVolumeReclaimPolicy": {
+               "type": "string",
+               "id": 5
+              },
+              "storageClassName": {
+               "type": "string",
+               "id": 6
+              },
+              "mountOptions": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 7
+              },
+              "volumeMode": {
+               "type": "string",
+               "id": 8
+              },
+              "nodeAffinity": {
+               "type": ".k8s.io.api.core.v1.VolumeNodeAffinity",
+               "id": 9
+              },
+              "volumeAttributesClassName": {
+               "type": "string",
+               "id": 10
+              },
+              "persistentVolumeSource": {
+               "type": ".k8s.io.api.core.v1.PersistentVolumeSource",
+               "id": 2,
+               "options": {
+                "kapi_inline": true
+               }
+              }
+             }
+            },
+            "PersistentVolumeStatus": {
+             "fields": {
+              "phase": {
+               "type": "string",
+               "id": 1
+              },
+              "message": {
+               "type": "string",
+               "id": 2
+              },
+              "reason": {
+               "type": "string",
+               "id": 3
+              },
+              "lastPhaseTransitionTime": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+               "id": 4
               }
              }
             },
@@ -2766,6 +3514,31 @@ export const descriptor: ProtoDescriptor = {
               }
              }
             },
+            "PodTemplate": {
+             "fields": {
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
+              },
+              "template": {
+               "type": ".k8s.io.api.core.v1.PodTemplateSpec",
+               "id": 2
+              }
+             }
+            },
+            "PodTemplateList": {
+             "fields": {
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.core.v1.PodTemplate",
+               "id": 2,
+               "rule": "repeated"
+              }
+             }
+            },
             "PodTemplateSpec": {
              "fields": {
               "metadata": {
@@ -2939,6 +3712,43 @@ export const descriptor: ProtoDescriptor = {
               }
              }
             },
+            "RBDPersistentVolumeSource": {
+             "fields": {
+              "monitors": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 1
+              },
+              "image": {
+               "type": "string",
+               "id": 2
+              },
+              "fsType": {
+               "type": "string",
+               "id": 3
+              },
+              "pool": {
+               "type": "string",
+               "id": 4
+              },
+              "user": {
+               "type": "string",
+               "id": 5
+              },
+              "keyring": {
+               "type": "string",
+               "id": 6
+              },
+              "secretRef": {
+               "type": ".k8s.io.api.core.v1.SecretReference",
+               "id": 7
+              },
+              "readOnly": {
+               "type": "bool",
+               "id": 8
+              }
+             }
+            },
             "RBDVolumeSource": {
              "fields": {
               "monitors": {
@@ -2973,6 +3783,109 @@ export const descriptor: ProtoDescriptor = {
               "readOnly": {
                "type": "bool",
                "id": 8
+              }
+             }
+            },
+            "ReplicationController": {
+             "fields": {
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
+              },
+              "spec": {
+               "type": ".k8s.io.api.core.v1.ReplicationControllerSpec",
+               "id": 2
+              },
+              "status": {
+               "type": ".k8s.io.api.core.v1.ReplicationControllerStatus",
+               "id": 3
+              }
+             }
+            },
+            "ReplicationControllerCondition": {
+             "fields": {
+              "type": {
+               "type": "string",
+               "id": 1
+              },
+              "status": {
+               "type": "string",
+               "id": 2
+              },
+              "lastTransitionTime": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+               "id": 3
+              },
+              "reason": {
+               "type": "string",
+               "id": 4
+              },
+              "message": {
+               "type": "string",
+               "id": 5
+              }
+             }
+            },
+            "ReplicationControllerList": {
+             "fields": {
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.core.v1.ReplicationController",
+               "id": 2,
+               "rule": "repeated"
+              }
+             }
+            },
+            "ReplicationControllerSpec": {
+             "fields": {
+              "replicas": {
+               "type": "int32",
+               "id": 1
+              },
+              "minReadySeconds": {
+               "type": "int32",
+               "id": 4
+              },
+              "selector": {
+               "type": "string",
+               "keyType": "string",
+               "id": 2
+              },
+              "template": {
+               "type": ".k8s.io.api.core.v1.PodTemplateSpec",
+               "id": 3
+              }
+             }
+            },
+            "ReplicationControllerStatus": {
+             "fields": {
+              "replicas": {
+               "type": "int32",
+               "id": 1
+              },
+              "fullyLabeledReplicas": {
+               "type": "int32",
+               "id": 2
+              },
+              "readyReplicas": {
+               "type": "int32",
+               "id": 4
+              },
+              "availableReplicas": {
+               "type": "int32",
+               "id": 5
+              },
+              "observedGeneration": {
+               "type": "int64",
+               "id": 3
+              },
+              "conditions": {
+               "type": ".k8s.io.api.core.v1.ReplicationControllerCondition",
+               "rule": "repeated",
+               "id": 6
               }
              }
             },
@@ -3017,6 +3930,67 @@ export const descriptor: ProtoDescriptor = {
               "message": {
                "type": "string",
                "id": 6
+              }
+             }
+            },
+            "ResourceQuota": {
+             "fields": {
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
+              },
+              "spec": {
+               "type": ".k8s.io.api.core.v1.ResourceQuotaSpec",
+               "id": 2
+              },
+              "status": {
+               "type": ".k8s.io.api.core.v1.ResourceQuotaStatus",
+               "id": 3
+              }
+             }
+            },
+            "ResourceQuotaList": {
+             "fields": {
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.core.v1.ResourceQuota",
+               "id": 2,
+               "rule": "repeated"
+              }
+             }
+            },
+            "ResourceQuotaSpec": {
+             "fields": {
+              "hard": {
+               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity",
+               "keyType": "string",
+               "id": 1
+              },
+              "scopes": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 2
+              },
+              "scopeSelector": {
+               "type": ".k8s.io.api.core.v1.ScopeSelector",
+               "id": 3
+              }
+             }
+            },
+            "ResourceQuotaStatus": {
+             "fields": {
+              "hard": {
+               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity",
+               "keyType": "string",
+               "id": 1
+              },
+              "used": {
+               "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity",
+               "keyType": "string",
+               "id": 2
               }
              }
             },
@@ -3072,6 +4046,50 @@ export const descriptor: ProtoDescriptor = {
               }
              }
             },
+            "ScaleIOPersistentVolumeSource": {
+             "fields": {
+              "gateway": {
+               "type": "string",
+               "id": 1
+              },
+              "system": {
+               "type": "string",
+               "id": 2
+              },
+              "secretRef": {
+               "type": ".k8s.io.api.core.v1.SecretReference",
+               "id": 3
+              },
+              "sslEnabled": {
+               "type": "bool",
+               "id": 4
+              },
+              "protectionDomain": {
+               "type": "string",
+               "id": 5
+              },
+              "storagePool": {
+               "type": "string",
+               "id": 6
+              },
+              "storageMode": {
+               "type": "string",
+               "id": 7
+              },
+              "volumeName": {
+               "type": "string",
+               "id": 8
+              },
+              "fsType": {
+               "type": "string",
+               "id": 9
+              },
+              "readOnly": {
+               "type": "bool",
+               "id": 10
+              }
+             }
+            },
             "ScaleIOVolumeSource": {
              "fields": {
               "gateway": {
@@ -3113,6 +4131,32 @@ export const descriptor: ProtoDescriptor = {
               "readOnly": {
                "type": "bool",
                "id": 10
+              }
+             }
+            },
+            "ScopeSelector": {
+             "fields": {
+              "matchExpressions": {
+               "type": ".k8s.io.api.core.v1.ScopedResourceSelectorRequirement",
+               "rule": "repeated",
+               "id": 1
+              }
+             }
+            },
+            "ScopedResourceSelectorRequirement": {
+             "fields": {
+              "scopeName": {
+               "type": "string",
+               "id": 1
+              },
+              "operator": {
+               "type": "string",
+               "id": 2
+              },
+              "values": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 3
               }
              }
             },
@@ -3218,6 +4262,18 @@ export const descriptor: ProtoDescriptor = {
                "options": {
                 "kapi_inline": true
                }
+              }
+             }
+            },
+            "SecretReference": {
+             "fields": {
+              "name": {
+               "type": "string",
+               "id": 1
+              },
+              "namespace": {
+               "type": "string",
+               "id": 2
               }
              }
             },
@@ -3529,6 +4585,30 @@ export const descriptor: ProtoDescriptor = {
               }
              }
             },
+            "StorageOSPersistentVolumeSource": {
+             "fields": {
+              "volumeName": {
+               "type": "string",
+               "id": 1
+              },
+              "volumeNamespace": {
+               "type": "string",
+               "id": 2
+              },
+              "fsType": {
+               "type": "string",
+               "id": 3
+              },
+              "readOnly": {
+               "type": "bool",
+               "id": 4
+              },
+              "secretRef": {
+               "type": ".k8s.io.api.core.v1.ObjectReference",
+               "id": 5
+              }
+             }
+            },
             "StorageOSVolumeSource": {
              "fields": {
               "volumeName": {
@@ -3618,6 +4698,28 @@ export const descriptor: ProtoDescriptor = {
               "tolerationSeconds": {
                "type": "int64",
                "id": 5
+              }
+             }
+            },
+            "TopologySelectorLabelRequirement": {
+             "fields": {
+              "key": {
+               "type": "string",
+               "id": 1
+              },
+              "values": {
+               "type": "string",
+               "rule": "repeated",
+               "id": 2
+              }
+             }
+            },
+            "TopologySelectorTerm": {
+             "fields": {
+              "matchLabelExpressions": {
+               "type": ".k8s.io.api.core.v1.TopologySelectorLabelRequirement",
+               "rule": "repeated",
+               "id": 1
               }
              }
             },
@@ -3737,6 +4839,19 @@ export const descriptor: ProtoDescriptor = {
               }
              }
             },
+            "VolumeHealthStatus": {
+             "fields": {
+              "healthConditions": {
+               "type": ".k8s.io.api.core.v1.VolumeHealthCondition",
+               "rule": "repeated",
+               "id": 1
+              },
+              "lastTransitionTime": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+               "id": 2
+              }
+             }
+            },
             "VolumeMount": {
              "fields": {
               "name": {
@@ -3795,6 +4910,14 @@ export const descriptor: ProtoDescriptor = {
               "volumeStatus": {
                "type": ".k8s.io.api.core.v1.VolumeStatus",
                "id": 5
+              }
+             }
+            },
+            "VolumeNodeAffinity": {
+             "fields": {
+              "required": {
+               "type": ".k8s.io.api.core.v1.NodeSelector",
+               "id": 1
               }
              }
             },

@@ -52,6 +52,17 @@ export const fieldTree: FieldTree = {
     "kind": "Shared"
    }
   },
+  "v1/AzureFilePersistentVolumeSource": {
+   "props": {
+    "secretName": 0,
+    "shareName": 0,
+    "readOnly": 0,
+    "secretNamespace": 0
+   },
+   "omitZero": [
+    "readOnly"
+   ]
+  },
   "v1/AzureFileVolumeSource": {
    "props": {
     "secretName": 0,
@@ -60,6 +71,34 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "readOnly"
+   ]
+  },
+  "v1/Binding": {
+   "props": {
+    "kind": 0,
+    "apiVersion": 0,
+    "metadata": "meta.k8s.io/v1/ObjectMeta",
+    "target": "v1/ObjectReference"
+   }
+  },
+  "v1/CSIPersistentVolumeSource": {
+   "props": {
+    "driver": 0,
+    "volumeHandle": 0,
+    "readOnly": 0,
+    "fsType": 0,
+    "volumeAttributes": {
+     "m": 0
+    },
+    "controllerPublishSecretRef": "v1/SecretReference",
+    "nodeStageSecretRef": "v1/SecretReference",
+    "nodePublishSecretRef": "v1/SecretReference",
+    "controllerExpandSecretRef": "v1/SecretReference",
+    "nodeExpandSecretRef": "v1/SecretReference"
+   },
+   "omitZero": [
+    "readOnly",
+    "fsType"
    ]
   },
   "v1/CSIVolumeSource": {
@@ -83,6 +122,24 @@ export const fieldTree: FieldTree = {
     }
    }
   },
+  "v1/CephFSPersistentVolumeSource": {
+   "props": {
+    "monitors": {
+     "a": 0
+    },
+    "path": 0,
+    "user": 0,
+    "secretFile": 0,
+    "secretRef": "v1/SecretReference",
+    "readOnly": 0
+   },
+   "omitZero": [
+    "path",
+    "user",
+    "secretFile",
+    "readOnly"
+   ]
+  },
   "v1/CephFSVolumeSource": {
    "props": {
     "monitors": {
@@ -98,6 +155,18 @@ export const fieldTree: FieldTree = {
     "path",
     "user",
     "secretFile",
+    "readOnly"
+   ]
+  },
+  "v1/CinderPersistentVolumeSource": {
+   "props": {
+    "volumeID": 0,
+    "fsType": 0,
+    "readOnly": 0,
+    "secretRef": "v1/SecretReference"
+   },
+   "omitZero": [
+    "fsType",
     "readOnly"
    ]
   },
@@ -126,6 +195,28 @@ export const fieldTree: FieldTree = {
     "optional": 0,
     "path": 0,
     "user": 0
+   }
+  },
+  "v1/ComponentCondition": {
+   "props": {
+    "type": 0,
+    "status": 0,
+    "message": 0,
+    "error": 0
+   },
+   "omitZero": [
+    "message",
+    "error"
+   ]
+  },
+  "v1/ComponentStatus": {
+   "props": {
+    "kind": 0,
+    "apiVersion": 0,
+    "metadata": "meta.k8s.io/v1/ObjectMeta",
+    "conditions": {
+     "a": "v1/ComponentCondition"
+    }
    }
   },
   "v1/ConfigMap": {
@@ -436,6 +527,52 @@ export const fieldTree: FieldTree = {
     "sizeLimit": "value"
    }
   },
+  "v1/EndpointAddress": {
+   "props": {
+    "ip": 0,
+    "hostname": 0,
+    "nodeName": 0,
+    "targetRef": "v1/ObjectReference"
+   },
+   "omitZero": [
+    "hostname"
+   ]
+  },
+  "v1/EndpointPort": {
+   "props": {
+    "name": 0,
+    "port": 0,
+    "protocol": 0,
+    "appProtocol": 0
+   },
+   "omitZero": [
+    "name",
+    "protocol"
+   ]
+  },
+  "v1/EndpointSubset": {
+   "props": {
+    "addresses": {
+     "a": "v1/EndpointAddress"
+    },
+    "notReadyAddresses": {
+     "a": "v1/EndpointAddress"
+    },
+    "ports": {
+     "a": "v1/EndpointPort"
+    }
+   }
+  },
+  "v1/Endpoints": {
+   "props": {
+    "kind": 0,
+    "apiVersion": 0,
+    "metadata": "meta.k8s.io/v1/ObjectMeta",
+    "subsets": {
+     "a": "v1/EndpointSubset"
+    }
+   }
+  },
   "v1/EnvFromSource": {
    "props": {
     "prefix": 0,
@@ -676,6 +813,21 @@ export const fieldTree: FieldTree = {
     "optional": 0
    }
   },
+  "v1/FlexPersistentVolumeSource": {
+   "props": {
+    "driver": 0,
+    "fsType": 0,
+    "secretRef": "v1/SecretReference",
+    "readOnly": 0,
+    "options": {
+     "m": 0
+    }
+   },
+   "omitZero": [
+    "fsType",
+    "readOnly"
+   ]
+  },
   "v1/FlexVolumeSource": {
    "props": {
     "driver": 0,
@@ -730,6 +882,17 @@ export const fieldTree: FieldTree = {
    "omitZero": [
     "revision",
     "directory"
+   ]
+  },
+  "v1/GlusterfsPersistentVolumeSource": {
+   "props": {
+    "endpoints": 0,
+    "path": 0,
+    "readOnly": 0,
+    "endpointsNamespace": 0
+   },
+   "omitZero": [
+    "readOnly"
    ]
   },
   "v1/GlusterfsVolumeSource": {
@@ -790,6 +953,30 @@ export const fieldTree: FieldTree = {
    "defaults": {
     "type": ""
    }
+  },
+  "v1/ISCSIPersistentVolumeSource": {
+   "props": {
+    "targetPortal": 0,
+    "iqn": 0,
+    "lun": 0,
+    "iscsiInterface": 0,
+    "fsType": 0,
+    "readOnly": 0,
+    "portals": {
+     "a": 0
+    },
+    "chapAuthDiscovery": 0,
+    "chapAuthSession": 0,
+    "secretRef": "v1/SecretReference",
+    "initiatorName": 0
+   },
+   "omitZero": [
+    "iscsiInterface",
+    "fsType",
+    "readOnly",
+    "chapAuthDiscovery",
+    "chapAuthSession"
+   ]
   },
   "v1/ISCSIVolumeSource": {
    "props": {
@@ -856,6 +1043,48 @@ export const fieldTree: FieldTree = {
     "sleep": "v1/SleepAction"
    }
   },
+  "v1/LimitRange": {
+   "props": {
+    "kind": 0,
+    "apiVersion": 0,
+    "metadata": "meta.k8s.io/v1/ObjectMeta",
+    "spec": "v1/LimitRangeSpec"
+   }
+  },
+  "v1/LimitRangeItem": {
+   "props": {
+    "type": 0,
+    "max": {
+     "m": 0
+    },
+    "min": {
+     "m": 0
+    },
+    "default": {
+     "m": 0
+    },
+    "defaultRequest": {
+     "m": 0
+    },
+    "maxLimitRequestRatio": {
+     "m": 0
+    }
+   },
+   "quantities": {
+    "max": "map",
+    "min": "map",
+    "default": "map",
+    "defaultRequest": "map",
+    "maxLimitRequestRatio": "map"
+   }
+  },
+  "v1/LimitRangeSpec": {
+   "props": {
+    "limits": {
+     "a": "v1/LimitRangeItem"
+    }
+   }
+  },
   "v1/LinuxContainerUser": {
    "props": {
     "uid": 0,
@@ -892,6 +1121,21 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "name"
+   ]
+  },
+  "v1/LocalVolumeSource": {
+   "props": {
+    "path": 0,
+    "fsType": 0
+   }
+  },
+  "v1/ModifyVolumeStatus": {
+   "props": {
+    "targetVolumeAttributesClassName": 0,
+    "status": 0
+   },
+   "omitZero": [
+    "targetVolumeAttributesClassName"
    ]
   },
   "v1/NFSVolumeSource": {
@@ -1209,6 +1453,42 @@ export const fieldTree: FieldTree = {
     "fieldPath"
    ]
   },
+  "v1/PersistentVolume": {
+   "props": {
+    "kind": 0,
+    "apiVersion": 0,
+    "metadata": "meta.k8s.io/v1/ObjectMeta",
+    "spec": "v1/PersistentVolumeSpec",
+    "status": "v1/PersistentVolumeStatus"
+   }
+  },
+  "v1/PersistentVolumeClaim": {
+   "props": {
+    "kind": 0,
+    "apiVersion": 0,
+    "metadata": "meta.k8s.io/v1/ObjectMeta",
+    "spec": "v1/PersistentVolumeClaimSpec",
+    "status": "v1/PersistentVolumeClaimStatus"
+   }
+  },
+  "v1/PersistentVolumeClaimCondition": {
+   "props": {
+    "type": 0,
+    "status": 0,
+    "lastProbeTime": 0,
+    "lastTransitionTime": 0,
+    "reason": 0,
+    "message": 0
+   },
+   "omitZero": [
+    "reason",
+    "message"
+   ],
+   "times": {
+    "lastProbeTime": "Time",
+    "lastTransitionTime": "Time"
+   }
+  },
   "v1/PersistentVolumeClaimSpec": {
    "props": {
     "accessModes": {
@@ -1227,6 +1507,36 @@ export const fieldTree: FieldTree = {
     "volumeName"
    ]
   },
+  "v1/PersistentVolumeClaimStatus": {
+   "props": {
+    "phase": 0,
+    "accessModes": {
+     "a": 0
+    },
+    "capacity": {
+     "m": 0
+    },
+    "conditions": {
+     "a": "v1/PersistentVolumeClaimCondition"
+    },
+    "allocatedResources": {
+     "m": 0
+    },
+    "allocatedResourceStatuses": {
+     "m": 0
+    },
+    "currentVolumeAttributesClassName": 0,
+    "modifyVolumeStatus": "v1/ModifyVolumeStatus",
+    "healthStatus": "v1/VolumeHealthStatus"
+   },
+   "omitZero": [
+    "phase"
+   ],
+   "quantities": {
+    "capacity": "map",
+    "allocatedResources": "map"
+   }
+  },
   "v1/PersistentVolumeClaimTemplate": {
    "props": {
     "metadata": "meta.k8s.io/v1/ObjectMeta",
@@ -1241,6 +1551,96 @@ export const fieldTree: FieldTree = {
    "omitZero": [
     "readOnly"
    ]
+  },
+  "v1/PersistentVolumeSource": {
+   "props": {
+    "gcePersistentDisk": "v1/GCEPersistentDiskVolumeSource",
+    "awsElasticBlockStore": "v1/AWSElasticBlockStoreVolumeSource",
+    "hostPath": "v1/HostPathVolumeSource",
+    "glusterfs": "v1/GlusterfsPersistentVolumeSource",
+    "nfs": "v1/NFSVolumeSource",
+    "rbd": "v1/RBDPersistentVolumeSource",
+    "iscsi": "v1/ISCSIPersistentVolumeSource",
+    "cinder": "v1/CinderPersistentVolumeSource",
+    "cephfs": "v1/CephFSPersistentVolumeSource",
+    "fc": "v1/FCVolumeSource",
+    "flocker": "v1/FlockerVolumeSource",
+    "flexVolume": "v1/FlexPersistentVolumeSource",
+    "azureFile": "v1/AzureFilePersistentVolumeSource",
+    "vsphereVolume": "v1/VsphereVirtualDiskVolumeSource",
+    "quobyte": "v1/QuobyteVolumeSource",
+    "azureDisk": "v1/AzureDiskVolumeSource",
+    "photonPersistentDisk": "v1/PhotonPersistentDiskVolumeSource",
+    "portworxVolume": "v1/PortworxVolumeSource",
+    "scaleIO": "v1/ScaleIOPersistentVolumeSource",
+    "local": "v1/LocalVolumeSource",
+    "storageos": "v1/StorageOSPersistentVolumeSource",
+    "csi": "v1/CSIPersistentVolumeSource"
+   }
+  },
+  "v1/PersistentVolumeSpec": {
+   "props": {
+    "capacity": {
+     "m": 0
+    },
+    "gcePersistentDisk": "v1/GCEPersistentDiskVolumeSource",
+    "awsElasticBlockStore": "v1/AWSElasticBlockStoreVolumeSource",
+    "hostPath": "v1/HostPathVolumeSource",
+    "glusterfs": "v1/GlusterfsPersistentVolumeSource",
+    "nfs": "v1/NFSVolumeSource",
+    "rbd": "v1/RBDPersistentVolumeSource",
+    "iscsi": "v1/ISCSIPersistentVolumeSource",
+    "cinder": "v1/CinderPersistentVolumeSource",
+    "cephfs": "v1/CephFSPersistentVolumeSource",
+    "fc": "v1/FCVolumeSource",
+    "flocker": "v1/FlockerVolumeSource",
+    "flexVolume": "v1/FlexPersistentVolumeSource",
+    "azureFile": "v1/AzureFilePersistentVolumeSource",
+    "vsphereVolume": "v1/VsphereVirtualDiskVolumeSource",
+    "quobyte": "v1/QuobyteVolumeSource",
+    "azureDisk": "v1/AzureDiskVolumeSource",
+    "photonPersistentDisk": "v1/PhotonPersistentDiskVolumeSource",
+    "portworxVolume": "v1/PortworxVolumeSource",
+    "scaleIO": "v1/ScaleIOPersistentVolumeSource",
+    "local": "v1/LocalVolumeSource",
+    "storageos": "v1/StorageOSPersistentVolumeSource",
+    "csi": "v1/CSIPersistentVolumeSource",
+    "accessModes": {
+     "a": 0
+    },
+    "claimRef": "v1/ObjectReference",
+    "persistentVolumeReclaimPolicy": 0,
+    "storageClassName": 0,
+    "mountOptions": {
+     "a": 0
+    },
+    "volumeMode": 0,
+    "nodeAffinity": "v1/VolumeNodeAffinity",
+    "volumeAttributesClassName": 0
+   },
+   "omitZero": [
+    "persistentVolumeReclaimPolicy",
+    "storageClassName"
+   ],
+   "quantities": {
+    "capacity": "map"
+   }
+  },
+  "v1/PersistentVolumeStatus": {
+   "props": {
+    "phase": 0,
+    "message": 0,
+    "reason": 0,
+    "lastPhaseTransitionTime": 0
+   },
+   "omitZero": [
+    "phase",
+    "message",
+    "reason"
+   ],
+   "times": {
+    "lastPhaseTransitionTime": "Time"
+   }
   },
   "v1/PhotonPersistentDiskVolumeSource": {
    "props": {
@@ -1581,6 +1981,14 @@ export const fieldTree: FieldTree = {
     "allocatedResources": "map"
    }
   },
+  "v1/PodTemplate": {
+   "props": {
+    "kind": 0,
+    "apiVersion": 0,
+    "metadata": "meta.k8s.io/v1/ObjectMeta",
+    "template": "v1/PodTemplateSpec"
+   }
+  },
   "v1/PodTemplateSpec": {
    "props": {
     "metadata": "meta.k8s.io/v1/ObjectMeta",
@@ -1686,6 +2094,27 @@ export const fieldTree: FieldTree = {
     "tenant"
    ]
   },
+  "v1/RBDPersistentVolumeSource": {
+   "props": {
+    "monitors": {
+     "a": 0
+    },
+    "image": 0,
+    "fsType": 0,
+    "pool": 0,
+    "user": 0,
+    "keyring": 0,
+    "secretRef": "v1/SecretReference",
+    "readOnly": 0
+   },
+   "omitZero": [
+    "fsType",
+    "pool",
+    "user",
+    "keyring",
+    "readOnly"
+   ]
+  },
   "v1/RBDVolumeSource": {
    "props": {
     "monitors": {
@@ -1710,6 +2139,62 @@ export const fieldTree: FieldTree = {
     "user",
     "keyring",
     "readOnly"
+   ]
+  },
+  "v1/ReplicationController": {
+   "props": {
+    "kind": 0,
+    "apiVersion": 0,
+    "metadata": "meta.k8s.io/v1/ObjectMeta",
+    "spec": "v1/ReplicationControllerSpec",
+    "status": "v1/ReplicationControllerStatus"
+   }
+  },
+  "v1/ReplicationControllerCondition": {
+   "props": {
+    "type": 0,
+    "status": 0,
+    "lastTransitionTime": 0,
+    "reason": 0,
+    "message": 0
+   },
+   "omitZero": [
+    "reason",
+    "message"
+   ],
+   "times": {
+    "lastTransitionTime": "Time"
+   }
+  },
+  "v1/ReplicationControllerSpec": {
+   "props": {
+    "replicas": 0,
+    "minReadySeconds": 0,
+    "selector": {
+     "m": 0
+    },
+    "template": "v1/PodTemplateSpec"
+   },
+   "omitZero": [
+    "minReadySeconds"
+   ]
+  },
+  "v1/ReplicationControllerStatus": {
+   "props": {
+    "replicas": 0,
+    "fullyLabeledReplicas": 0,
+    "readyReplicas": 0,
+    "availableReplicas": 0,
+    "observedGeneration": 0,
+    "conditions": {
+     "a": "v1/ReplicationControllerCondition"
+    }
+   },
+   "omitZero": [
+    "fullyLabeledReplicas",
+    "readyReplicas",
+    "availableReplicas",
+    "observedGeneration"
    ]
   },
   "v1/ResourceClaim": {
@@ -1743,6 +2228,43 @@ export const fieldTree: FieldTree = {
    "omitZero": [
     "health"
    ]
+  },
+  "v1/ResourceQuota": {
+   "props": {
+    "kind": 0,
+    "apiVersion": 0,
+    "metadata": "meta.k8s.io/v1/ObjectMeta",
+    "spec": "v1/ResourceQuotaSpec",
+    "status": "v1/ResourceQuotaStatus"
+   }
+  },
+  "v1/ResourceQuotaSpec": {
+   "props": {
+    "hard": {
+     "m": 0
+    },
+    "scopes": {
+     "a": 0
+    },
+    "scopeSelector": "v1/ScopeSelector"
+   },
+   "quantities": {
+    "hard": "map"
+   }
+  },
+  "v1/ResourceQuotaStatus": {
+   "props": {
+    "hard": {
+     "m": 0
+    },
+    "used": {
+     "m": 0
+    }
+   },
+   "quantities": {
+    "hard": "map",
+    "used": "map"
+   }
   },
   "v1/ResourceRequirements": {
    "props": {
@@ -1783,6 +2305,29 @@ export const fieldTree: FieldTree = {
     "level"
    ]
   },
+  "v1/ScaleIOPersistentVolumeSource": {
+   "props": {
+    "gateway": 0,
+    "system": 0,
+    "secretRef": "v1/SecretReference",
+    "sslEnabled": 0,
+    "protectionDomain": 0,
+    "storagePool": 0,
+    "storageMode": 0,
+    "volumeName": 0,
+    "fsType": 0,
+    "readOnly": 0
+   },
+   "omitZero": [
+    "sslEnabled",
+    "protectionDomain",
+    "storagePool",
+    "storageMode",
+    "volumeName",
+    "fsType",
+    "readOnly"
+   ]
+  },
   "v1/ScaleIOVolumeSource": {
    "props": {
     "gateway": 0,
@@ -1809,6 +2354,22 @@ export const fieldTree: FieldTree = {
     "fsType",
     "readOnly"
    ]
+  },
+  "v1/ScopeSelector": {
+   "props": {
+    "matchExpressions": {
+     "a": "v1/ScopedResourceSelectorRequirement"
+    }
+   }
+  },
+  "v1/ScopedResourceSelectorRequirement": {
+   "props": {
+    "scopeName": 0,
+    "operator": 0,
+    "values": {
+     "a": 0
+    }
+   }
   },
   "v1/SeccompProfile": {
    "props": {
@@ -1855,6 +2416,16 @@ export const fieldTree: FieldTree = {
     },
     "optional": 0
    }
+  },
+  "v1/SecretReference": {
+   "props": {
+    "name": 0,
+    "namespace": 0
+   },
+   "omitZero": [
+    "name",
+    "namespace"
+   ]
   },
   "v1/SecretVolumeSource": {
    "props": {
@@ -2012,6 +2583,21 @@ export const fieldTree: FieldTree = {
     "seconds": 0
    }
   },
+  "v1/StorageOSPersistentVolumeSource": {
+   "props": {
+    "volumeName": 0,
+    "volumeNamespace": 0,
+    "fsType": 0,
+    "readOnly": 0,
+    "secretRef": "v1/ObjectReference"
+   },
+   "omitZero": [
+    "volumeName",
+    "volumeNamespace",
+    "fsType",
+    "readOnly"
+   ]
+  },
   "v1/StorageOSVolumeSource": {
    "props": {
     "volumeName": 0,
@@ -2070,6 +2656,21 @@ export const fieldTree: FieldTree = {
     "value",
     "effect"
    ]
+  },
+  "v1/TopologySelectorLabelRequirement": {
+   "props": {
+    "key": 0,
+    "values": {
+     "a": 0
+    }
+   }
+  },
+  "v1/TopologySelectorTerm": {
+   "props": {
+    "matchLabelExpressions": {
+     "a": "v1/TopologySelectorLabelRequirement"
+    }
+   }
   },
   "v1/TopologySpreadConstraint": {
    "props": {
@@ -2148,6 +2749,17 @@ export const fieldTree: FieldTree = {
     "message": 0
    }
   },
+  "v1/VolumeHealthStatus": {
+   "props": {
+    "healthConditions": {
+     "a": "v1/VolumeHealthCondition"
+    },
+    "lastTransitionTime": 0
+   },
+   "times": {
+    "lastTransitionTime": "Time"
+   }
+  },
   "v1/VolumeMount": {
    "props": {
     "name": 0,
@@ -2178,6 +2790,11 @@ export const fieldTree: FieldTree = {
    "omitZero": [
     "readOnly"
    ]
+  },
+  "v1/VolumeNodeAffinity": {
+   "props": {
+    "required": "v1/NodeSelector"
+   }
   },
   "v1/VolumeProjection": {
    "props": {

@@ -7,6 +7,211 @@ import type { GroupOpenAPI } from '@kapi/apimachinery';
  */
 export const openapi: GroupOpenAPI = {
  "schemas": {
+  "io.k8s.api.authentication.v1.AttestationValue": {
+   "description": "Not in the upstream OpenAPI document this schema was imported from; typed from its Protobuf field.",
+   "properties": {
+    "items": {
+     "items": {
+      "type": "string"
+     },
+     "type": "array"
+    }
+   },
+   "type": "object"
+  },
+  "io.k8s.api.authentication.v1.BoundObjectReference": {
+   "description": "BoundObjectReference is a reference to an object that a token is bound to.",
+   "properties": {
+    "apiVersion": {
+     "description": "apiVersion is API version of the referent.",
+     "type": "string"
+    },
+    "kind": {
+     "description": "kind of the referent. Valid kinds are 'Pod' and 'Secret'.",
+     "type": "string"
+    },
+    "name": {
+     "description": "name of the referent.",
+     "type": "string"
+    },
+    "uid": {
+     "description": "uid of the referent.",
+     "type": "string"
+    }
+   },
+   "type": "object"
+  },
+  "io.k8s.api.authentication.v1.TokenRequest": {
+   "description": "TokenRequest requests a token for a given service account.",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      }
+     ],
+     "description": "metadata is the standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+    },
+    "spec": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.authentication.v1.TokenRequestSpec"
+      }
+     ],
+     "description": "spec holds information about the request being evaluated"
+    },
+    "status": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.authentication.v1.TokenRequestStatus"
+      }
+     ],
+     "description": "status is filled in by the server and indicates whether the token can be authenticated."
+    }
+   },
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "authentication.k8s.io",
+     "kind": "TokenRequest",
+     "version": "v1"
+    }
+   ]
+  },
+  "io.k8s.api.authentication.v1.TokenRequestSpec": {
+   "description": "TokenRequestSpec contains client provided parameters of a token request.",
+   "properties": {
+    "attestations": {
+     "additionalProperties": {
+      "$ref": "#/components/schemas/io.k8s.api.authentication.v1.AttestationValue"
+     },
+     "description": "Not in the upstream OpenAPI document this schema was imported from; typed from its Protobuf field.",
+     "type": "object"
+    },
+    "audiences": {
+     "description": "audiences are the intendend audiences of the token. A recipient of a token must identify themself with an identifier in the list of audiences of the token, and otherwise should reject the token. A token issued for multiple audiences may be used to authenticate against any of the audiences listed but implies a high degree of trust between the target audiences.",
+     "items": {
+      "type": "string"
+     },
+     "type": "array",
+     "x-kubernetes-list-type": "atomic"
+    },
+    "boundObjectRef": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.authentication.v1.BoundObjectReference"
+      }
+     ],
+     "description": "boundObjectRef is a reference to an object that the token will be bound to. The token will only be valid for as long as the bound object exists. NOTE: The API server's TokenReview endpoint will validate the BoundObjectRef, but other audiences may not. Keep ExpirationSeconds small if you want prompt revocation."
+    },
+    "expirationSeconds": {
+     "description": "expirationSeconds is the requested duration of validity of the request. The token issuer may return a token with a different validity duration so a client needs to check the 'expiration' field in a response.",
+     "format": "int64",
+     "type": "integer"
+    }
+   },
+   "type": "object"
+  },
+  "io.k8s.api.authentication.v1.TokenRequestStatus": {
+   "description": "TokenRequestStatus is the result of a token request.",
+   "properties": {
+    "expirationTimestamp": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      }
+     ],
+     "description": "expirationTimestamp is the time of expiration of the returned token."
+    },
+    "token": {
+     "description": "token is the opaque bearer token.",
+     "type": "string"
+    }
+   },
+   "type": "object"
+  },
+  "io.k8s.api.autoscaling.v1.Scale": {
+   "description": "Scale represents a scaling request for a resource.",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      }
+     ],
+     "description": "Standard object metadata; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata."
+    },
+    "spec": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v1.ScaleSpec"
+      }
+     ],
+     "description": "spec defines the behavior of the scale. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status."
+    },
+    "status": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v1.ScaleStatus"
+      }
+     ],
+     "description": "status is the current status of the scale. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status. Read-only."
+    }
+   },
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "autoscaling",
+     "kind": "Scale",
+     "version": "v1"
+    }
+   ]
+  },
+  "io.k8s.api.autoscaling.v1.ScaleSpec": {
+   "description": "ScaleSpec describes the attributes of a scale subresource.",
+   "properties": {
+    "replicas": {
+     "description": "replicas is the desired number of instances for the scaled object.",
+     "format": "int32",
+     "type": "integer"
+    }
+   },
+   "type": "object"
+  },
+  "io.k8s.api.autoscaling.v1.ScaleStatus": {
+   "description": "ScaleStatus represents the current status of a scale subresource.",
+   "properties": {
+    "replicas": {
+     "description": "replicas is the actual number of observed instances of the scaled object.",
+     "format": "int32",
+     "type": "integer"
+    },
+    "selector": {
+     "description": "selector is the label query over pods that should match the replicas count. This is same as the label selector but in the string format to avoid introspection by clients. The string will be in the same format as the query-param syntax. More info about label selectors: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/",
+     "type": "string"
+    }
+   },
+   "required": [
+    "replicas"
+   ],
+   "type": "object"
+  },
   "io.k8s.api.core.v1.AWSElasticBlockStoreVolumeSource": {
    "description": "Represents a Persistent Disk resource in AWS.\n\nAn AWS EBS disk must exist before mounting to a container. The disk must also be in the same AWS zone as the kubelet. An AWS EBS disk can only be mounted as read/write once. AWS EBS volumes support ownership management and SELinux relabeling.",
    "properties": {
@@ -136,6 +341,32 @@ export const openapi: GroupOpenAPI = {
    ],
    "type": "object"
   },
+  "io.k8s.api.core.v1.AzureFilePersistentVolumeSource": {
+   "description": "AzureFile represents an Azure File Service mount on the host and bind mount to the pod.",
+   "properties": {
+    "readOnly": {
+     "description": "readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts.",
+     "type": "boolean"
+    },
+    "secretName": {
+     "description": "secretName is the name of secret that contains Azure Storage Account Name and Key",
+     "type": "string"
+    },
+    "secretNamespace": {
+     "description": "secretNamespace is the namespace of the secret that contains Azure Storage Account Name and Key default is the same as the Pod",
+     "type": "string"
+    },
+    "shareName": {
+     "description": "shareName is the azure Share Name",
+     "type": "string"
+    }
+   },
+   "required": [
+    "secretName",
+    "shareName"
+   ],
+   "type": "object"
+  },
   "io.k8s.api.core.v1.AzureFileVolumeSource": {
    "description": "AzureFile represents an Azure File Service mount on the host and bind mount to the pod.",
    "properties": {
@@ -155,6 +386,158 @@ export const openapi: GroupOpenAPI = {
    "required": [
     "secretName",
     "shareName"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.core.v1.Binding": {
+   "description": "Binding ties one object to another; for example, a pod is bound to a node by a scheduler.",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      }
+     ],
+     "description": "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+    },
+    "target": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.ObjectReference"
+      }
+     ],
+     "description": "The target object that you want to bind to the standard object."
+    }
+   },
+   "required": [
+    "target"
+   ],
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "",
+     "kind": "Binding",
+     "version": "v1"
+    }
+   ]
+  },
+  "io.k8s.api.core.v1.BindingList": {
+   "description": "BindingList is a list of Binding objects.",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "items": {
+     "description": "items is the list of Binding.",
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.core.v1.Binding"
+     },
+     "type": "array"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+     ],
+     "description": "Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+    }
+   },
+   "required": [
+    "items"
+   ],
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "",
+     "kind": "BindingList",
+     "version": "v1"
+    }
+   ]
+  },
+  "io.k8s.api.core.v1.CSIPersistentVolumeSource": {
+   "description": "Represents storage that is managed by an external CSI volume driver",
+   "properties": {
+    "controllerExpandSecretRef": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.SecretReference"
+      }
+     ],
+     "description": "controllerExpandSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI ControllerExpandVolume call. This field is optional, and may be empty if no secret is required. If the secret object contains more than one secret, all secrets are passed."
+    },
+    "controllerPublishSecretRef": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.SecretReference"
+      }
+     ],
+     "description": "controllerPublishSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI ControllerPublishVolume and ControllerUnpublishVolume calls. This field is optional, and may be empty if no secret is required. If the secret object contains more than one secret, all secrets are passed."
+    },
+    "driver": {
+     "description": "driver is the name of the driver to use for this volume. Required.",
+     "type": "string"
+    },
+    "fsType": {
+     "description": "fsType to mount. Must be a filesystem type supported by the host operating system. Ex. \"ext4\", \"xfs\", \"ntfs\".",
+     "type": "string"
+    },
+    "nodeExpandSecretRef": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.SecretReference"
+      }
+     ],
+     "description": "nodeExpandSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodeExpandVolume call. This field is optional, may be omitted if no secret is required. If the secret object contains more than one secret, all secrets are passed."
+    },
+    "nodePublishSecretRef": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.SecretReference"
+      }
+     ],
+     "description": "nodePublishSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodePublishVolume and NodeUnpublishVolume calls. This field is optional, and may be empty if no secret is required. If the secret object contains more than one secret, all secrets are passed."
+    },
+    "nodeStageSecretRef": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.SecretReference"
+      }
+     ],
+     "description": "nodeStageSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodeStageVolume and NodeStageVolume and NodeUnstageVolume calls. This field is optional, and may be empty if no secret is required. If the secret object contains more than one secret, all secrets are passed."
+    },
+    "readOnly": {
+     "description": "readOnly value to pass to ControllerPublishVolumeRequest. Defaults to false (read/write).",
+     "type": "boolean"
+    },
+    "volumeAttributes": {
+     "additionalProperties": {
+      "type": "string"
+     },
+     "description": "volumeAttributes of the volume to publish.",
+     "type": "object"
+    },
+    "volumeHandle": {
+     "description": "volumeHandle is the unique volume name returned by the CSI volume plugin’s CreateVolume to refer to the volume on all subsequent calls. Required.",
+     "type": "string"
+    }
+   },
+   "required": [
+    "driver",
+    "volumeHandle"
    ],
    "type": "object"
   },
@@ -216,6 +599,47 @@ export const openapi: GroupOpenAPI = {
    },
    "type": "object"
   },
+  "io.k8s.api.core.v1.CephFSPersistentVolumeSource": {
+   "description": "Represents a Ceph Filesystem mount that lasts the lifetime of a pod Cephfs volumes do not support ownership management or SELinux relabeling.",
+   "properties": {
+    "monitors": {
+     "description": "monitors is Required: Monitors is a collection of Ceph monitors More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it",
+     "items": {
+      "type": "string"
+     },
+     "type": "array",
+     "x-kubernetes-list-type": "atomic"
+    },
+    "path": {
+     "description": "path is Optional: Used as the mounted root, rather than the full Ceph tree, default is /",
+     "type": "string"
+    },
+    "readOnly": {
+     "description": "readOnly is Optional: Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts. More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it",
+     "type": "boolean"
+    },
+    "secretFile": {
+     "description": "secretFile is Optional: SecretFile is the path to key ring for User, default is /etc/ceph/user.secret More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it",
+     "type": "string"
+    },
+    "secretRef": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.SecretReference"
+      }
+     ],
+     "description": "secretRef is Optional: SecretRef is reference to the authentication secret for User, default is empty. More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it"
+    },
+    "user": {
+     "description": "user is Optional: User is the rados user name, default is admin More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it",
+     "type": "string"
+    }
+   },
+   "required": [
+    "monitors"
+   ],
+   "type": "object"
+  },
   "io.k8s.api.core.v1.CephFSVolumeSource": {
    "description": "Represents a Ceph Filesystem mount that lasts the lifetime of a pod Cephfs volumes do not support ownership management or SELinux relabeling.",
    "properties": {
@@ -254,6 +678,35 @@ export const openapi: GroupOpenAPI = {
    },
    "required": [
     "monitors"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.core.v1.CinderPersistentVolumeSource": {
+   "description": "Represents a cinder volume resource in Openstack. A Cinder volume must exist before mounting to a container. The volume must also be in the same region as the kubelet. Cinder volumes support ownership management and SELinux relabeling.",
+   "properties": {
+    "fsType": {
+     "description": "fsType Filesystem type to mount. Must be a filesystem type supported by the host operating system. Examples: \"ext4\", \"xfs\", \"ntfs\". Implicitly inferred to be \"ext4\" if unspecified. More info: https://examples.k8s.io/mysql-cinder-pd/README.md",
+     "type": "string"
+    },
+    "readOnly": {
+     "description": "readOnly is Optional: Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts. More info: https://examples.k8s.io/mysql-cinder-pd/README.md",
+     "type": "boolean"
+    },
+    "secretRef": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.SecretReference"
+      }
+     ],
+     "description": "secretRef is Optional: points to a secret object containing parameters used to connect to OpenStack."
+    },
+    "volumeID": {
+     "description": "volumeID used to identify the volume in cinder. More info: https://examples.k8s.io/mysql-cinder-pd/README.md",
+     "type": "string"
+    }
+   },
+   "required": [
+    "volumeID"
    ],
    "type": "object"
   },
@@ -334,6 +787,113 @@ export const openapi: GroupOpenAPI = {
     "path"
    ],
    "type": "object"
+  },
+  "io.k8s.api.core.v1.ComponentCondition": {
+   "description": "Information about the condition of a component.",
+   "properties": {
+    "error": {
+     "description": "Condition error code for a component. For example, a health check error code.",
+     "type": "string"
+    },
+    "message": {
+     "description": "Message about the condition for a component. For example, information about a health check.",
+     "type": "string"
+    },
+    "status": {
+     "description": "Status of the condition for a component. Valid values for \"Healthy\": \"True\", \"False\", or \"Unknown\".",
+     "type": "string"
+    },
+    "type": {
+     "description": "Type of condition for a component. Valid value: \"Healthy\"",
+     "type": "string"
+    }
+   },
+   "required": [
+    "type",
+    "status"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.core.v1.ComponentStatus": {
+   "description": "ComponentStatus (and ComponentStatusList) holds the cluster validation info. Deprecated: This API is deprecated in v1.19+",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "conditions": {
+     "description": "List of component conditions observed",
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.core.v1.ComponentCondition"
+     },
+     "type": "array",
+     "x-kubernetes-list-map-keys": [
+      "type"
+     ],
+     "x-kubernetes-list-type": "map",
+     "x-kubernetes-patch-merge-key": "type",
+     "x-kubernetes-patch-strategy": "merge"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      }
+     ],
+     "description": "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+    }
+   },
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "",
+     "kind": "ComponentStatus",
+     "version": "v1"
+    }
+   ]
+  },
+  "io.k8s.api.core.v1.ComponentStatusList": {
+   "description": "ComponentStatusList is a list of ComponentStatus objects.",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "items": {
+     "description": "items is the list of ComponentStatus.",
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.core.v1.ComponentStatus"
+     },
+     "type": "array"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+     ],
+     "description": "Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+    }
+   },
+   "required": [
+    "items"
+   ],
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "",
+     "kind": "ComponentStatusList",
+     "version": "v1"
+    }
+   ]
   },
   "io.k8s.api.core.v1.ConfigMap": {
    "description": "ConfigMap holds configuration data for pods to consume.",
@@ -1217,6 +1777,169 @@ export const openapi: GroupOpenAPI = {
    },
    "type": "object"
   },
+  "io.k8s.api.core.v1.EndpointAddress": {
+   "description": "EndpointAddress is a tuple that describes single IP address. Deprecated: This API is deprecated in v1.33+.",
+   "properties": {
+    "hostname": {
+     "description": "The Hostname of this endpoint",
+     "type": "string"
+    },
+    "ip": {
+     "description": "The IP of this endpoint. May not be loopback (127.0.0.0/8 or ::1), link-local (169.254.0.0/16 or fe80::/10), or link-local multicast (224.0.0.0/24 or ff02::/16).",
+     "type": "string"
+    },
+    "nodeName": {
+     "description": "Optional: Node hosting this endpoint. This can be used to determine endpoints local to a node.",
+     "type": "string"
+    },
+    "targetRef": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.ObjectReference"
+      }
+     ],
+     "description": "Reference to object providing the endpoint."
+    }
+   },
+   "required": [
+    "ip"
+   ],
+   "type": "object",
+   "x-kubernetes-map-type": "atomic"
+  },
+  "io.k8s.api.core.v1.EndpointPort": {
+   "description": "EndpointPort is a tuple that describes a single port. Deprecated: This API is deprecated in v1.33+.",
+   "properties": {
+    "appProtocol": {
+     "description": "The application protocol for this port. This is used as a hint for implementations to offer richer behavior for protocols that they understand. This field follows standard Kubernetes label syntax. Valid values are either:\n\n* Un-prefixed protocol names - reserved for IANA standard service names (as per RFC-6335 and https://www.iana.org/assignments/service-names).\n\n* Kubernetes-defined prefixed names:\n  * 'kubernetes.io/h2c' - HTTP/2 prior knowledge over cleartext as described in https://www.rfc-editor.org/rfc/rfc9113.html#name-starting-http-2-with-prior-\n  * 'kubernetes.io/ws'  - WebSocket over cleartext as described in https://www.rfc-editor.org/rfc/rfc6455\n  * 'kubernetes.io/wss' - WebSocket over TLS as described in https://www.rfc-editor.org/rfc/rfc6455\n\n* Other protocols should use implementation-defined prefixed names such as mycompany.com/my-custom-protocol.",
+     "type": "string"
+    },
+    "name": {
+     "description": "The name of this port.  This must match the 'name' field in the corresponding ServicePort. Must be a DNS_LABEL. Optional only if one port is defined.",
+     "type": "string"
+    },
+    "port": {
+     "description": "The port number of the endpoint.",
+     "format": "int32",
+     "type": "integer"
+    },
+    "protocol": {
+     "description": "The IP protocol for this port. Must be UDP, TCP, or SCTP. Default is TCP.",
+     "type": "string"
+    }
+   },
+   "required": [
+    "port"
+   ],
+   "type": "object",
+   "x-kubernetes-map-type": "atomic"
+  },
+  "io.k8s.api.core.v1.EndpointSubset": {
+   "description": "EndpointSubset is a group of addresses with a common set of ports. The expanded set of endpoints is the Cartesian product of Addresses x Ports. For example, given:\n\n\t{\n\t  Addresses: [{\"ip\": \"10.10.1.1\"}, {\"ip\": \"10.10.2.2\"}],\n\t  Ports:     [{\"name\": \"a\", \"port\": 8675}, {\"name\": \"b\", \"port\": 309}]\n\t}\n\nThe resulting set of endpoints can be viewed as:\n\n\ta: [ 10.10.1.1:8675, 10.10.2.2:8675 ],\n\tb: [ 10.10.1.1:309, 10.10.2.2:309 ]\n\nDeprecated: This API is deprecated in v1.33+.",
+   "properties": {
+    "addresses": {
+     "description": "IP addresses which offer the related ports that are marked as ready. These endpoints should be considered safe for load balancers and clients to utilize.",
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.core.v1.EndpointAddress"
+     },
+     "type": "array",
+     "x-kubernetes-list-type": "atomic"
+    },
+    "notReadyAddresses": {
+     "description": "IP addresses which offer the related ports but are not currently marked as ready because they have not yet finished starting, have recently failed a readiness check, or have recently failed a liveness check.",
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.core.v1.EndpointAddress"
+     },
+     "type": "array",
+     "x-kubernetes-list-type": "atomic"
+    },
+    "ports": {
+     "description": "Port numbers available on the related IP addresses.",
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.core.v1.EndpointPort"
+     },
+     "type": "array",
+     "x-kubernetes-list-type": "atomic"
+    }
+   },
+   "type": "object"
+  },
+  "io.k8s.api.core.v1.Endpoints": {
+   "description": "Endpoints is a collection of endpoints that implement the actual service. Example:\n\n\t Name: \"mysvc\",\n\t Subsets: [\n\t   {\n\t     Addresses: [{\"ip\": \"10.10.1.1\"}, {\"ip\": \"10.10.2.2\"}],\n\t     Ports: [{\"name\": \"a\", \"port\": 8675}, {\"name\": \"b\", \"port\": 309}]\n\t   },\n\t   {\n\t     Addresses: [{\"ip\": \"10.10.3.3\"}],\n\t     Ports: [{\"name\": \"a\", \"port\": 93}, {\"name\": \"b\", \"port\": 76}]\n\t   },\n\t]\n\nEndpoints is a legacy API and does not contain information about all Service features. Use discoveryv1.EndpointSlice for complete information about Service endpoints.\n\nDeprecated: This API is deprecated in v1.33+. Use discoveryv1.EndpointSlice.",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      }
+     ],
+     "description": "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+    },
+    "subsets": {
+     "description": "The set of all endpoints is the union of all subsets. Addresses are placed into subsets according to the IPs they share. A single address with multiple ports, some of which are ready and some of which are not (because they come from different containers) will result in the address being displayed in different subsets for the different ports. No address will appear in both Addresses and NotReadyAddresses in the same subset. Sets of addresses and ports that comprise a service.",
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.core.v1.EndpointSubset"
+     },
+     "type": "array",
+     "x-kubernetes-list-type": "atomic"
+    }
+   },
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "",
+     "kind": "Endpoints",
+     "version": "v1"
+    }
+   ]
+  },
+  "io.k8s.api.core.v1.EndpointsList": {
+   "description": "EndpointsList is a list of Endpoints objects.",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "items": {
+     "description": "items is the list of Endpoints.",
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.core.v1.Endpoints"
+     },
+     "type": "array"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+     ],
+     "description": "Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+    }
+   },
+   "required": [
+    "items"
+   ],
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "",
+     "kind": "EndpointsList",
+     "version": "v1"
+    }
+   ]
+  },
   "io.k8s.api.core.v1.EnvFromSource": {
    "description": "EnvFromSource represents the source of a set of ConfigMaps or Secrets",
    "properties": {
@@ -1995,6 +2718,42 @@ export const openapi: GroupOpenAPI = {
    "type": "object",
    "x-kubernetes-map-type": "atomic"
   },
+  "io.k8s.api.core.v1.FlexPersistentVolumeSource": {
+   "description": "FlexPersistentVolumeSource represents a generic persistent volume resource that is provisioned/attached using an exec based plugin.",
+   "properties": {
+    "driver": {
+     "description": "driver is the name of the driver to use for this volume.",
+     "type": "string"
+    },
+    "fsType": {
+     "description": "fsType is the Filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. \"ext4\", \"xfs\", \"ntfs\". The default filesystem depends on FlexVolume script.",
+     "type": "string"
+    },
+    "options": {
+     "additionalProperties": {
+      "type": "string"
+     },
+     "description": "options is Optional: this field holds extra command options if any.",
+     "type": "object"
+    },
+    "readOnly": {
+     "description": "readOnly is Optional: defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts.",
+     "type": "boolean"
+    },
+    "secretRef": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.SecretReference"
+      }
+     ],
+     "description": "secretRef is Optional: SecretRef is reference to the secret object containing sensitive information to pass to the plugin scripts. This may be empty if no secret object is specified. If the secret object contains more than one secret, all secrets are passed to the plugin scripts."
+    }
+   },
+   "required": [
+    "driver"
+   ],
+   "type": "object"
+  },
   "io.k8s.api.core.v1.FlexVolumeSource": {
    "description": "FlexVolume represents a generic volume resource that is provisioned/attached using an exec based plugin.",
    "properties": {
@@ -2111,6 +2870,32 @@ export const openapi: GroupOpenAPI = {
    },
    "required": [
     "repository"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.core.v1.GlusterfsPersistentVolumeSource": {
+   "description": "Represents a Glusterfs mount that lasts the lifetime of a pod. Glusterfs volumes do not support ownership management or SELinux relabeling.",
+   "properties": {
+    "endpoints": {
+     "description": "endpoints is the endpoint name that details Glusterfs topology. More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod",
+     "type": "string"
+    },
+    "endpointsNamespace": {
+     "description": "endpointsNamespace is the namespace that contains Glusterfs endpoint. If this field is empty, the EndpointNamespace defaults to the same namespace as the bound PVC. More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod",
+     "type": "string"
+    },
+    "path": {
+     "description": "path is the Glusterfs volume path. More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod",
+     "type": "string"
+    },
+    "readOnly": {
+     "description": "readOnly here will force the Glusterfs volume to be mounted with read-only permissions. Defaults to false. More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod",
+     "type": "boolean"
+    }
+   },
+   "required": [
+    "endpoints",
+    "path"
    ],
    "type": "object"
   },
@@ -2246,6 +3031,70 @@ export const openapi: GroupOpenAPI = {
    },
    "required": [
     "path"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.core.v1.ISCSIPersistentVolumeSource": {
+   "description": "ISCSIPersistentVolumeSource represents an ISCSI disk. ISCSI volumes can only be mounted as read/write once. ISCSI volumes support ownership management and SELinux relabeling.",
+   "properties": {
+    "chapAuthDiscovery": {
+     "description": "chapAuthDiscovery defines whether support iSCSI Discovery CHAP authentication",
+     "type": "boolean"
+    },
+    "chapAuthSession": {
+     "description": "chapAuthSession defines whether support iSCSI Session CHAP authentication",
+     "type": "boolean"
+    },
+    "fsType": {
+     "description": "fsType is the filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: \"ext4\", \"xfs\", \"ntfs\". Implicitly inferred to be \"ext4\" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#iscsi",
+     "type": "string"
+    },
+    "initiatorName": {
+     "description": "initiatorName is the custom iSCSI Initiator Name. If initiatorName is specified with iscsiInterface simultaneously, new iSCSI interface <target portal>:<volume name> will be created for the connection.",
+     "type": "string"
+    },
+    "iqn": {
+     "description": "iqn is Target iSCSI Qualified Name.",
+     "type": "string"
+    },
+    "iscsiInterface": {
+     "description": "iscsiInterface is the interface Name that uses an iSCSI transport. Defaults to 'default' (tcp).",
+     "type": "string"
+    },
+    "lun": {
+     "description": "lun is iSCSI Target Lun number.",
+     "format": "int32",
+     "type": "integer"
+    },
+    "portals": {
+     "description": "portals is the iSCSI Target Portal List. The Portal is either an IP or ip_addr:port if the port is other than default (typically TCP ports 860 and 3260).",
+     "items": {
+      "type": "string"
+     },
+     "type": "array",
+     "x-kubernetes-list-type": "atomic"
+    },
+    "readOnly": {
+     "description": "readOnly here will force the ReadOnly setting in VolumeMounts. Defaults to false.",
+     "type": "boolean"
+    },
+    "secretRef": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.SecretReference"
+      }
+     ],
+     "description": "secretRef is the CHAP Secret for iSCSI target and initiator authentication"
+    },
+    "targetPortal": {
+     "description": "targetPortal is iSCSI Target Portal. The Portal is either an IP or ip_addr:port if the port is other than default (typically TCP ports 860 and 3260).",
+     "type": "string"
+    }
+   },
+   "required": [
+    "targetPortal",
+    "iqn",
+    "lun"
    ],
    "type": "object"
   },
@@ -2433,6 +3282,147 @@ export const openapi: GroupOpenAPI = {
    },
    "type": "object"
   },
+  "io.k8s.api.core.v1.LimitRange": {
+   "description": "LimitRange sets resource usage limits for each kind of resource in a Namespace.",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      }
+     ],
+     "description": "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+    },
+    "spec": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.LimitRangeSpec"
+      }
+     ],
+     "description": "Spec defines the limits enforced. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status"
+    }
+   },
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "",
+     "kind": "LimitRange",
+     "version": "v1"
+    }
+   ]
+  },
+  "io.k8s.api.core.v1.LimitRangeItem": {
+   "description": "LimitRangeItem defines a min/max usage limit for any resource that matches on kind.",
+   "properties": {
+    "default": {
+     "additionalProperties": {
+      "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.api.resource.Quantity"
+     },
+     "description": "Default resource requirement limit value by resource name if resource limit is omitted.",
+     "type": "object"
+    },
+    "defaultRequest": {
+     "additionalProperties": {
+      "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.api.resource.Quantity"
+     },
+     "description": "DefaultRequest is the default resource requirement request value by resource name if resource request is omitted.",
+     "type": "object"
+    },
+    "max": {
+     "additionalProperties": {
+      "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.api.resource.Quantity"
+     },
+     "description": "Max usage constraints on this kind by resource name.",
+     "type": "object"
+    },
+    "maxLimitRequestRatio": {
+     "additionalProperties": {
+      "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.api.resource.Quantity"
+     },
+     "description": "MaxLimitRequestRatio if specified, the named resource must have a request and limit that are both non-zero where limit divided by request is less than or equal to the enumerated value; this represents the max burst for the named resource.",
+     "type": "object"
+    },
+    "min": {
+     "additionalProperties": {
+      "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.api.resource.Quantity"
+     },
+     "description": "Min usage constraints on this kind by resource name.",
+     "type": "object"
+    },
+    "type": {
+     "description": "Type of resource that this limit applies to.",
+     "type": "string"
+    }
+   },
+   "required": [
+    "type"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.core.v1.LimitRangeList": {
+   "description": "LimitRangeList is a list of LimitRange objects.",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "items": {
+     "description": "items is the list of LimitRange.",
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.core.v1.LimitRange"
+     },
+     "type": "array"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+     ],
+     "description": "Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+    }
+   },
+   "required": [
+    "items"
+   ],
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "",
+     "kind": "LimitRangeList",
+     "version": "v1"
+    }
+   ]
+  },
+  "io.k8s.api.core.v1.LimitRangeSpec": {
+   "description": "LimitRangeSpec defines a min/max usage limit for resources that match on kind.",
+   "properties": {
+    "limits": {
+     "description": "Limits is the list of LimitRangeItem objects that are enforced.",
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.core.v1.LimitRangeItem"
+     },
+     "type": "array",
+     "x-kubernetes-list-type": "atomic"
+    }
+   },
+   "required": [
+    "limits"
+   ],
+   "type": "object"
+  },
   "io.k8s.api.core.v1.LinuxContainerUser": {
    "description": "LinuxContainerUser represents user identity information in Linux containers",
    "properties": {
@@ -2512,6 +3502,40 @@ export const openapi: GroupOpenAPI = {
    },
    "type": "object",
    "x-kubernetes-map-type": "atomic"
+  },
+  "io.k8s.api.core.v1.LocalVolumeSource": {
+   "description": "Local represents directly-attached storage with node affinity",
+   "properties": {
+    "fsType": {
+     "description": "fsType is the filesystem type to mount. It applies only when the Path is a block device. Must be a filesystem type supported by the host operating system. Ex. \"ext4\", \"xfs\", \"ntfs\". The default value is to auto-select a filesystem if unspecified.",
+     "type": "string"
+    },
+    "path": {
+     "description": "path of the full path to the volume on the node. It can be either a directory or block device (disk, partition, ...).",
+     "type": "string"
+    }
+   },
+   "required": [
+    "path"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.core.v1.ModifyVolumeStatus": {
+   "description": "ModifyVolumeStatus represents the status object of ControllerModifyVolume operation",
+   "properties": {
+    "status": {
+     "description": "status is the status of the ControllerModifyVolume operation. It can be in any of following states:\n - Pending\n   Pending indicates that the PersistentVolumeClaim cannot be modified due to unmet requirements, such as\n   the specified VolumeAttributesClass not existing.\n - InProgress\n   InProgress indicates that the volume is being modified.\n - Infeasible\n  Infeasible indicates that the request has been rejected as invalid by the CSI driver. To\n\t  resolve the error, a valid VolumeAttributesClass needs to be specified.\nNote: New statuses can be added in the future. Consumers should check for unknown statuses and fail appropriately.",
+     "type": "string"
+    },
+    "targetVolumeAttributesClassName": {
+     "description": "targetVolumeAttributesClassName is the name of the VolumeAttributesClass the PVC currently being reconciled",
+     "type": "string"
+    }
+   },
+   "required": [
+    "status"
+   ],
+   "type": "object"
   },
   "io.k8s.api.core.v1.NFSVolumeSource": {
    "description": "Represents an NFS mount that lasts the lifetime of a pod. NFS volumes do not support ownership management or SELinux relabeling.",
@@ -3409,6 +4433,177 @@ export const openapi: GroupOpenAPI = {
    "type": "object",
    "x-kubernetes-map-type": "atomic"
   },
+  "io.k8s.api.core.v1.PersistentVolume": {
+   "description": "PersistentVolume (PV) is a storage resource provisioned by an administrator. It is analogous to a node. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      }
+     ],
+     "description": "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+    },
+    "spec": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.PersistentVolumeSpec"
+      }
+     ],
+     "description": "spec defines a specification of a persistent volume owned by the cluster. Provisioned by an administrator. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistent-volumes"
+    },
+    "status": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.PersistentVolumeStatus"
+      }
+     ],
+     "description": "status represents the current information/status for the persistent volume. Populated by the system. Read-only. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistent-volumes"
+    }
+   },
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "",
+     "kind": "PersistentVolume",
+     "version": "v1"
+    }
+   ]
+  },
+  "io.k8s.api.core.v1.PersistentVolumeClaim": {
+   "description": "PersistentVolumeClaim is a user's request for and claim to a persistent volume",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      }
+     ],
+     "description": "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+    },
+    "spec": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.PersistentVolumeClaimSpec"
+      }
+     ],
+     "description": "spec defines the desired characteristics of a volume requested by a pod author. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims"
+    },
+    "status": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.PersistentVolumeClaimStatus"
+      }
+     ],
+     "description": "status represents the current information/status of a persistent volume claim. Read-only. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims"
+    }
+   },
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "",
+     "kind": "PersistentVolumeClaim",
+     "version": "v1"
+    }
+   ]
+  },
+  "io.k8s.api.core.v1.PersistentVolumeClaimCondition": {
+   "description": "PersistentVolumeClaimCondition contains details about state of pvc",
+   "properties": {
+    "lastProbeTime": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      }
+     ],
+     "description": "lastProbeTime is the time we probed the condition."
+    },
+    "lastTransitionTime": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      }
+     ],
+     "description": "lastTransitionTime is the time the condition transitioned from one status to another."
+    },
+    "message": {
+     "description": "message is the human-readable message indicating details about last transition.",
+     "type": "string"
+    },
+    "reason": {
+     "description": "reason is a unique, this should be a short, machine understandable string that gives the reason for condition's last transition. If it reports \"Resizing\" that means the underlying persistent volume is being resized.",
+     "type": "string"
+    },
+    "status": {
+     "description": "Status is the status of the condition. Can be True, False, Unknown. More info: https://kubernetes.io/docs/reference/kubernetes-api/config-and-storage-resources/persistent-volume-claim-v1/#:~:text=state%20of%20pvc-,conditions.status,-(string)%2C%20required",
+     "type": "string"
+    },
+    "type": {
+     "description": "Type is the type of the condition. More info: https://kubernetes.io/docs/reference/kubernetes-api/config-and-storage-resources/persistent-volume-claim-v1/#:~:text=set%20to%20%27ResizeStarted%27.-,PersistentVolumeClaimCondition,-contains%20details%20about",
+     "type": "string"
+    }
+   },
+   "required": [
+    "type",
+    "status"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.core.v1.PersistentVolumeClaimList": {
+   "description": "PersistentVolumeClaimList is a list of PersistentVolumeClaim objects.",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "items": {
+     "description": "items is the list of PersistentVolumeClaim.",
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.core.v1.PersistentVolumeClaim"
+     },
+     "type": "array"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+     ],
+     "description": "Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+    }
+   },
+   "required": [
+    "items"
+   ],
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "",
+     "kind": "PersistentVolumeClaimList",
+     "version": "v1"
+    }
+   ]
+  },
   "io.k8s.api.core.v1.PersistentVolumeClaimSpec": {
    "description": "PersistentVolumeClaimSpec describes the common attributes of storage devices and allows a Source for provider-specific attributes",
    "properties": {
@@ -3471,6 +4666,79 @@ export const openapi: GroupOpenAPI = {
    },
    "type": "object"
   },
+  "io.k8s.api.core.v1.PersistentVolumeClaimStatus": {
+   "description": "PersistentVolumeClaimStatus is the current status of a persistent volume claim.",
+   "properties": {
+    "accessModes": {
+     "description": "accessModes contains the actual access modes the volume backing the PVC has. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes-1",
+     "items": {
+      "type": "string"
+     },
+     "type": "array",
+     "x-kubernetes-list-type": "atomic"
+    },
+    "allocatedResourceStatuses": {
+     "additionalProperties": {
+      "type": "string"
+     },
+     "description": "allocatedResourceStatuses stores status of resource being resized for the given PVC. Key names follow standard Kubernetes label syntax. Valid values are either:\n\t* Un-prefixed keys:\n\t\t- storage - the capacity of the volume.\n\t* Custom resources must use implementation-defined prefixed names such as \"example.com/my-custom-resource\"\nApart from above values - keys that are unprefixed or have kubernetes.io prefix are considered reserved and hence may not be used.\n\nClaimResourceStatus can be in any of following states:\n\t- ControllerResizeInProgress:\n\t\tState set when resize controller starts resizing the volume in control-plane.\n\t- ControllerResizeFailed:\n\t\tState set when resize has failed in resize controller with a terminal error.\n\t- NodeResizePending:\n\t\tState set when resize controller has finished resizing the volume but further resizing of\n\t\tvolume is needed on the node.\n\t- NodeResizeInProgress:\n\t\tState set when kubelet starts resizing the volume.\n\t- NodeResizeFailed:\n\t\tState set when resizing has failed in kubelet with a terminal error. Transient errors don't set\n\t\tNodeResizeFailed.\nFor example: if expanding a PVC for more capacity - this field can be one of the following states:\n\t- pvc.status.allocatedResourceStatus['storage'] = \"ControllerResizeInProgress\"\n     - pvc.status.allocatedResourceStatus['storage'] = \"ControllerResizeFailed\"\n     - pvc.status.allocatedResourceStatus['storage'] = \"NodeResizePending\"\n     - pvc.status.allocatedResourceStatus['storage'] = \"NodeResizeInProgress\"\n     - pvc.status.allocatedResourceStatus['storage'] = \"NodeResizeFailed\"\nWhen this field is not set, it means that no resize operation is in progress for the given PVC.\n\nA controller that receives PVC update with previously unknown resourceName or ClaimResourceStatus should ignore the update for the purpose it was designed. For example - a controller that only is responsible for resizing capacity of the volume, should ignore PVC updates that change other valid resources associated with PVC.",
+     "type": "object",
+     "x-kubernetes-map-type": "granular"
+    },
+    "allocatedResources": {
+     "additionalProperties": {
+      "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.api.resource.Quantity"
+     },
+     "description": "allocatedResources tracks the resources allocated to a PVC including its capacity. Key names follow standard Kubernetes label syntax. Valid values are either:\n\t* Un-prefixed keys:\n\t\t- storage - the capacity of the volume.\n\t* Custom resources must use implementation-defined prefixed names such as \"example.com/my-custom-resource\"\nApart from above values - keys that are unprefixed or have kubernetes.io prefix are considered reserved and hence may not be used.\n\nCapacity reported here may be larger than the actual capacity when a volume expansion operation is requested. For storage quota, the larger value from allocatedResources and PVC.spec.resources is used. If allocatedResources is not set, PVC.spec.resources alone is used for quota calculation. If a volume expansion capacity request is lowered, allocatedResources is only lowered if there are no expansion operations in progress and if the actual volume capacity is equal or lower than the requested capacity.\n\nA controller that receives PVC update with previously unknown resourceName should ignore the update for the purpose it was designed. For example - a controller that only is responsible for resizing capacity of the volume, should ignore PVC updates that change other valid resources associated with PVC.",
+     "type": "object"
+    },
+    "capacity": {
+     "additionalProperties": {
+      "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.api.resource.Quantity"
+     },
+     "description": "capacity represents the actual resources of the underlying volume.",
+     "type": "object"
+    },
+    "conditions": {
+     "description": "conditions is the current Condition of persistent volume claim. If underlying persistent volume is being resized then the Condition will be set to 'Resizing'.",
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.core.v1.PersistentVolumeClaimCondition"
+     },
+     "type": "array",
+     "x-kubernetes-list-map-keys": [
+      "type"
+     ],
+     "x-kubernetes-list-type": "map",
+     "x-kubernetes-patch-merge-key": "type",
+     "x-kubernetes-patch-strategy": "merge"
+    },
+    "currentVolumeAttributesClassName": {
+     "description": "currentVolumeAttributesClassName is the current name of the VolumeAttributesClass the PVC is using. When unset, there is no VolumeAttributeClass applied to this PersistentVolumeClaim",
+     "type": "string"
+    },
+    "healthStatus": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.VolumeHealthStatus"
+      }
+     ],
+     "description": "Not in the upstream OpenAPI document this schema was imported from; typed from its Protobuf field."
+    },
+    "modifyVolumeStatus": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.ModifyVolumeStatus"
+      }
+     ],
+     "description": "ModifyVolumeStatus represents the status object of ControllerModifyVolume operation. When this is unset, there is no ModifyVolume operation being attempted."
+    },
+    "phase": {
+     "description": "phase represents the current phase of PersistentVolumeClaim.",
+     "type": "string"
+    }
+   },
+   "type": "object"
+  },
   "io.k8s.api.core.v1.PersistentVolumeClaimTemplate": {
    "description": "PersistentVolumeClaimTemplate is used to produce PersistentVolumeClaim objects as part of an EphemeralVolumeSource.",
    "properties": {
@@ -3511,6 +4779,491 @@ export const openapi: GroupOpenAPI = {
    "required": [
     "claimName"
    ],
+   "type": "object"
+  },
+  "io.k8s.api.core.v1.PersistentVolumeList": {
+   "description": "PersistentVolumeList is a list of PersistentVolume objects.",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "items": {
+     "description": "items is the list of PersistentVolume.",
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.core.v1.PersistentVolume"
+     },
+     "type": "array"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+     ],
+     "description": "Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+    }
+   },
+   "required": [
+    "items"
+   ],
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "",
+     "kind": "PersistentVolumeList",
+     "version": "v1"
+    }
+   ]
+  },
+  "io.k8s.api.core.v1.PersistentVolumeSource": {
+   "description": "PersistentVolumeSource is similar to VolumeSource but meant for the administrator who creates PVs. Exactly one of its members must be set. Inlined in PersistentVolumeSpec.",
+   "properties": {
+    "awsElasticBlockStore": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.AWSElasticBlockStoreVolumeSource"
+      }
+     ],
+     "description": "awsElasticBlockStore represents an AWS Disk resource that is attached to a kubelet's host machine and then exposed to the pod. Deprecated: AWSElasticBlockStore is deprecated. All operations for the in-tree awsElasticBlockStore type are redirected to the ebs.csi.aws.com CSI driver. More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore"
+    },
+    "azureDisk": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.AzureDiskVolumeSource"
+      }
+     ],
+     "description": "azureDisk represents an Azure Data Disk mount on the host and bind mount to the pod. Deprecated: AzureDisk is deprecated. All operations for the in-tree azureDisk type are redirected to the disk.csi.azure.com CSI driver."
+    },
+    "azureFile": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.AzureFilePersistentVolumeSource"
+      }
+     ],
+     "description": "azureFile represents an Azure File Service mount on the host and bind mount to the pod. Deprecated: AzureFile is deprecated. All operations for the in-tree azureFile type are redirected to the file.csi.azure.com CSI driver."
+    },
+    "cephfs": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.CephFSPersistentVolumeSource"
+      }
+     ],
+     "description": "cephFS represents a Ceph FS mount on the host that shares a pod's lifetime. Deprecated: CephFS is deprecated and the in-tree cephfs type is no longer supported."
+    },
+    "cinder": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.CinderPersistentVolumeSource"
+      }
+     ],
+     "description": "cinder represents a cinder volume attached and mounted on kubelets host machine. Deprecated: Cinder is deprecated. All operations for the in-tree cinder type are redirected to the cinder.csi.openstack.org CSI driver. More info: https://examples.k8s.io/mysql-cinder-pd/README.md"
+    },
+    "csi": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.CSIPersistentVolumeSource"
+      }
+     ],
+     "description": "csi represents storage that is handled by an external CSI driver."
+    },
+    "fc": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.FCVolumeSource"
+      }
+     ],
+     "description": "fc represents a Fibre Channel resource that is attached to a kubelet's host machine and then exposed to the pod."
+    },
+    "flexVolume": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.FlexPersistentVolumeSource"
+      }
+     ],
+     "description": "flexVolume represents a generic volume resource that is provisioned/attached using an exec based plugin. Deprecated: FlexVolume is deprecated. Consider using a CSIDriver instead."
+    },
+    "flocker": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.FlockerVolumeSource"
+      }
+     ],
+     "description": "flocker represents a Flocker volume attached to a kubelet's host machine and exposed to the pod for its usage. This depends on the Flocker control service being running. Deprecated: Flocker is deprecated and the in-tree flocker type is no longer supported."
+    },
+    "gcePersistentDisk": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.GCEPersistentDiskVolumeSource"
+      }
+     ],
+     "description": "gcePersistentDisk represents a GCE Disk resource that is attached to a kubelet's host machine and then exposed to the pod. Provisioned by an admin. Deprecated: GCEPersistentDisk is deprecated. All operations for the in-tree gcePersistentDisk type are redirected to the pd.csi.storage.gke.io CSI driver. More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk"
+    },
+    "glusterfs": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.GlusterfsPersistentVolumeSource"
+      }
+     ],
+     "description": "glusterfs represents a Glusterfs volume that is attached to a host and exposed to the pod. Provisioned by an admin. Deprecated: Glusterfs is deprecated and the in-tree glusterfs type is no longer supported. More info: https://examples.k8s.io/volumes/glusterfs/README.md"
+    },
+    "hostPath": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.HostPathVolumeSource"
+      }
+     ],
+     "description": "hostPath represents a directory on the host. Provisioned by a developer or tester. This is useful for single-node development and testing only! On-host storage is not supported in any way and WILL NOT WORK in a multi-node cluster. More info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath"
+    },
+    "iscsi": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.ISCSIPersistentVolumeSource"
+      }
+     ],
+     "description": "iscsi represents an ISCSI Disk resource that is attached to a kubelet's host machine and then exposed to the pod. Provisioned by an admin."
+    },
+    "local": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.LocalVolumeSource"
+      }
+     ],
+     "description": "local represents directly-attached storage with node affinity"
+    },
+    "nfs": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.NFSVolumeSource"
+      }
+     ],
+     "description": "nfs represents an NFS mount on the host. Provisioned by an admin. More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs"
+    },
+    "photonPersistentDisk": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.PhotonPersistentDiskVolumeSource"
+      }
+     ],
+     "description": "photonPersistentDisk represents a PhotonController persistent disk attached and mounted on kubelets host machine. Deprecated: PhotonPersistentDisk is deprecated and the in-tree photonPersistentDisk type is no longer supported."
+    },
+    "portworxVolume": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.PortworxVolumeSource"
+      }
+     ],
+     "description": "portworxVolume represents a portworx volume attached and mounted on kubelets host machine. Deprecated: PortworxVolume is deprecated. All operations for the in-tree portworxVolume type are redirected to the pxd.portworx.com CSI driver."
+    },
+    "quobyte": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.QuobyteVolumeSource"
+      }
+     ],
+     "description": "quobyte represents a Quobyte mount on the host that shares a pod's lifetime. Deprecated: Quobyte is deprecated and the in-tree quobyte type is no longer supported."
+    },
+    "rbd": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.RBDPersistentVolumeSource"
+      }
+     ],
+     "description": "rbd represents a Rados Block Device mount on the host that shares a pod's lifetime. Deprecated: RBD is deprecated and the in-tree rbd type is no longer supported. More info: https://examples.k8s.io/volumes/rbd/README.md"
+    },
+    "scaleIO": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.ScaleIOPersistentVolumeSource"
+      }
+     ],
+     "description": "scaleIO represents a ScaleIO persistent volume attached and mounted on Kubernetes nodes. Deprecated: ScaleIO is deprecated and the in-tree scaleIO type is no longer supported."
+    },
+    "storageos": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.StorageOSPersistentVolumeSource"
+      }
+     ],
+     "description": "storageOS represents a StorageOS volume that is attached to the kubelet's host machine and mounted into the pod. Deprecated: StorageOS is deprecated and the in-tree storageos type is no longer supported. More info: https://examples.k8s.io/volumes/storageos/README.md"
+    },
+    "vsphereVolume": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource"
+      }
+     ],
+     "description": "vsphereVolume represents a vSphere volume attached and mounted on kubelets host machine. Deprecated: VsphereVolume is deprecated. All operations for the in-tree vsphereVolume type are redirected to the csi.vsphere.vmware.com CSI driver."
+    }
+   },
+   "type": "object"
+  },
+  "io.k8s.api.core.v1.PersistentVolumeSpec": {
+   "description": "PersistentVolumeSpec is the specification of a persistent volume.",
+   "properties": {
+    "accessModes": {
+     "description": "accessModes contains all ways the volume can be mounted. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes",
+     "items": {
+      "type": "string"
+     },
+     "type": "array",
+     "x-kubernetes-list-type": "atomic"
+    },
+    "awsElasticBlockStore": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.AWSElasticBlockStoreVolumeSource"
+      }
+     ],
+     "description": "awsElasticBlockStore represents an AWS Disk resource that is attached to a kubelet's host machine and then exposed to the pod. Deprecated: AWSElasticBlockStore is deprecated. All operations for the in-tree awsElasticBlockStore type are redirected to the ebs.csi.aws.com CSI driver. More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore"
+    },
+    "azureDisk": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.AzureDiskVolumeSource"
+      }
+     ],
+     "description": "azureDisk represents an Azure Data Disk mount on the host and bind mount to the pod. Deprecated: AzureDisk is deprecated. All operations for the in-tree azureDisk type are redirected to the disk.csi.azure.com CSI driver."
+    },
+    "azureFile": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.AzureFilePersistentVolumeSource"
+      }
+     ],
+     "description": "azureFile represents an Azure File Service mount on the host and bind mount to the pod. Deprecated: AzureFile is deprecated. All operations for the in-tree azureFile type are redirected to the file.csi.azure.com CSI driver."
+    },
+    "capacity": {
+     "additionalProperties": {
+      "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.api.resource.Quantity"
+     },
+     "description": "capacity is the description of the persistent volume's resources and capacity. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#capacity",
+     "type": "object"
+    },
+    "cephfs": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.CephFSPersistentVolumeSource"
+      }
+     ],
+     "description": "cephFS represents a Ceph FS mount on the host that shares a pod's lifetime. Deprecated: CephFS is deprecated and the in-tree cephfs type is no longer supported."
+    },
+    "cinder": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.CinderPersistentVolumeSource"
+      }
+     ],
+     "description": "cinder represents a cinder volume attached and mounted on kubelets host machine. Deprecated: Cinder is deprecated. All operations for the in-tree cinder type are redirected to the cinder.csi.openstack.org CSI driver. More info: https://examples.k8s.io/mysql-cinder-pd/README.md"
+    },
+    "claimRef": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.ObjectReference"
+      }
+     ],
+     "description": "claimRef is part of a bi-directional binding between PersistentVolume and PersistentVolumeClaim. Expected to be non-nil when bound. claim.VolumeName is the authoritative bind between PV and PVC. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#binding",
+     "x-kubernetes-map-type": "granular"
+    },
+    "csi": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.CSIPersistentVolumeSource"
+      }
+     ],
+     "description": "csi represents storage that is handled by an external CSI driver."
+    },
+    "fc": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.FCVolumeSource"
+      }
+     ],
+     "description": "fc represents a Fibre Channel resource that is attached to a kubelet's host machine and then exposed to the pod."
+    },
+    "flexVolume": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.FlexPersistentVolumeSource"
+      }
+     ],
+     "description": "flexVolume represents a generic volume resource that is provisioned/attached using an exec based plugin. Deprecated: FlexVolume is deprecated. Consider using a CSIDriver instead."
+    },
+    "flocker": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.FlockerVolumeSource"
+      }
+     ],
+     "description": "flocker represents a Flocker volume attached to a kubelet's host machine and exposed to the pod for its usage. This depends on the Flocker control service being running. Deprecated: Flocker is deprecated and the in-tree flocker type is no longer supported."
+    },
+    "gcePersistentDisk": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.GCEPersistentDiskVolumeSource"
+      }
+     ],
+     "description": "gcePersistentDisk represents a GCE Disk resource that is attached to a kubelet's host machine and then exposed to the pod. Provisioned by an admin. Deprecated: GCEPersistentDisk is deprecated. All operations for the in-tree gcePersistentDisk type are redirected to the pd.csi.storage.gke.io CSI driver. More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk"
+    },
+    "glusterfs": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.GlusterfsPersistentVolumeSource"
+      }
+     ],
+     "description": "glusterfs represents a Glusterfs volume that is attached to a host and exposed to the pod. Provisioned by an admin. Deprecated: Glusterfs is deprecated and the in-tree glusterfs type is no longer supported. More info: https://examples.k8s.io/volumes/glusterfs/README.md"
+    },
+    "hostPath": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.HostPathVolumeSource"
+      }
+     ],
+     "description": "hostPath represents a directory on the host. Provisioned by a developer or tester. This is useful for single-node development and testing only! On-host storage is not supported in any way and WILL NOT WORK in a multi-node cluster. More info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath"
+    },
+    "iscsi": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.ISCSIPersistentVolumeSource"
+      }
+     ],
+     "description": "iscsi represents an ISCSI Disk resource that is attached to a kubelet's host machine and then exposed to the pod. Provisioned by an admin."
+    },
+    "local": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.LocalVolumeSource"
+      }
+     ],
+     "description": "local represents directly-attached storage with node affinity"
+    },
+    "mountOptions": {
+     "description": "mountOptions is the list of mount options, e.g. [\"ro\", \"soft\"]. Not validated - mount will simply fail if one is invalid. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes/#mount-options",
+     "items": {
+      "type": "string"
+     },
+     "type": "array",
+     "x-kubernetes-list-type": "atomic"
+    },
+    "nfs": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.NFSVolumeSource"
+      }
+     ],
+     "description": "nfs represents an NFS mount on the host. Provisioned by an admin. More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs"
+    },
+    "nodeAffinity": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.VolumeNodeAffinity"
+      }
+     ],
+     "description": "nodeAffinity defines constraints that limit what nodes this volume can be accessed from. This field influences the scheduling of pods that use this volume. This field is mutable if MutablePVNodeAffinity feature gate is enabled."
+    },
+    "persistentVolumeReclaimPolicy": {
+     "description": "persistentVolumeReclaimPolicy defines what happens to a persistent volume when released from its claim. Valid options are Retain (default for manually created PersistentVolumes), Delete (default for dynamically provisioned PersistentVolumes), and Recycle (deprecated). Recycle must be supported by the volume plugin underlying this PersistentVolume. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#reclaiming",
+     "type": "string"
+    },
+    "photonPersistentDisk": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.PhotonPersistentDiskVolumeSource"
+      }
+     ],
+     "description": "photonPersistentDisk represents a PhotonController persistent disk attached and mounted on kubelets host machine. Deprecated: PhotonPersistentDisk is deprecated and the in-tree photonPersistentDisk type is no longer supported."
+    },
+    "portworxVolume": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.PortworxVolumeSource"
+      }
+     ],
+     "description": "portworxVolume represents a portworx volume attached and mounted on kubelets host machine. Deprecated: PortworxVolume is deprecated. All operations for the in-tree portworxVolume type are redirected to the pxd.portworx.com CSI driver."
+    },
+    "quobyte": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.QuobyteVolumeSource"
+      }
+     ],
+     "description": "quobyte represents a Quobyte mount on the host that shares a pod's lifetime. Deprecated: Quobyte is deprecated and the in-tree quobyte type is no longer supported."
+    },
+    "rbd": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.RBDPersistentVolumeSource"
+      }
+     ],
+     "description": "rbd represents a Rados Block Device mount on the host that shares a pod's lifetime. Deprecated: RBD is deprecated and the in-tree rbd type is no longer supported. More info: https://examples.k8s.io/volumes/rbd/README.md"
+    },
+    "scaleIO": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.ScaleIOPersistentVolumeSource"
+      }
+     ],
+     "description": "scaleIO represents a ScaleIO persistent volume attached and mounted on Kubernetes nodes. Deprecated: ScaleIO is deprecated and the in-tree scaleIO type is no longer supported."
+    },
+    "storageClassName": {
+     "description": "storageClassName is the name of StorageClass to which this persistent volume belongs. Empty value means that this volume does not belong to any StorageClass.",
+     "type": "string"
+    },
+    "storageos": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.StorageOSPersistentVolumeSource"
+      }
+     ],
+     "description": "storageOS represents a StorageOS volume that is attached to the kubelet's host machine and mounted into the pod. Deprecated: StorageOS is deprecated and the in-tree storageos type is no longer supported. More info: https://examples.k8s.io/volumes/storageos/README.md"
+    },
+    "volumeAttributesClassName": {
+     "description": "Name of VolumeAttributesClass to which this persistent volume belongs. Empty value is not allowed. When this field is not set, it indicates that this volume does not belong to any VolumeAttributesClass. This field is mutable and can be changed by the CSI driver after a volume has been updated successfully to a new class. For an unbound PersistentVolume, the volumeAttributesClassName will be matched with unbound PersistentVolumeClaims during the binding process.",
+     "type": "string"
+    },
+    "volumeMode": {
+     "description": "volumeMode defines if a volume is intended to be used with a formatted filesystem or to remain in raw block state. Value of Filesystem is implied when not included in spec.",
+     "type": "string"
+    },
+    "vsphereVolume": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource"
+      }
+     ],
+     "description": "vsphereVolume represents a vSphere volume attached and mounted on kubelets host machine. Deprecated: VsphereVolume is deprecated. All operations for the in-tree vsphereVolume type are redirected to the csi.vsphere.vmware.com CSI driver."
+    }
+   },
+   "type": "object"
+  },
+  "io.k8s.api.core.v1.PersistentVolumeStatus": {
+   "description": "PersistentVolumeStatus is the current status of a persistent volume.",
+   "properties": {
+    "lastPhaseTransitionTime": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      }
+     ],
+     "description": "lastPhaseTransitionTime is the time the phase transitioned from one to another and automatically resets to current time everytime a volume phase transitions."
+    },
+    "message": {
+     "description": "message is a human-readable message indicating details about why the volume is in this state.",
+     "type": "string"
+    },
+    "phase": {
+     "description": "phase indicates if a volume is available, bound to a claim, or released by a claim. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#phase",
+     "type": "string"
+    },
+    "reason": {
+     "description": "reason is a brief CamelCase string that describes any failure and is meant for machine parsing and tidy display in the CLI.",
+     "type": "string"
+    }
+   },
    "type": "object"
   },
   "io.k8s.api.core.v1.PhotonPersistentDiskVolumeSource": {
@@ -4532,6 +6285,82 @@ export const openapi: GroupOpenAPI = {
    },
    "type": "object"
   },
+  "io.k8s.api.core.v1.PodTemplate": {
+   "description": "PodTemplate describes a template for creating copies of a predefined pod.",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      }
+     ],
+     "description": "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+    },
+    "template": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.PodTemplateSpec"
+      }
+     ],
+     "description": "Template defines the pods that will be created from this pod template. https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status"
+    }
+   },
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "",
+     "kind": "PodTemplate",
+     "version": "v1"
+    }
+   ]
+  },
+  "io.k8s.api.core.v1.PodTemplateList": {
+   "description": "PodTemplateList is a list of PodTemplate objects.",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "items": {
+     "description": "items is the list of PodTemplate.",
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.core.v1.PodTemplate"
+     },
+     "type": "array"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+     ],
+     "description": "Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+    }
+   },
+   "required": [
+    "items"
+   ],
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "",
+     "kind": "PodTemplateList",
+     "version": "v1"
+    }
+   ]
+  },
   "io.k8s.api.core.v1.PodTemplateSpec": {
    "description": "PodTemplateSpec describes the data a pod should have when created from a template",
    "properties": {
@@ -4808,6 +6637,56 @@ export const openapi: GroupOpenAPI = {
    ],
    "type": "object"
   },
+  "io.k8s.api.core.v1.RBDPersistentVolumeSource": {
+   "description": "Represents a Rados Block Device mount that lasts the lifetime of a pod. RBD volumes support ownership management and SELinux relabeling.",
+   "properties": {
+    "fsType": {
+     "description": "fsType is the filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: \"ext4\", \"xfs\", \"ntfs\". Implicitly inferred to be \"ext4\" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#rbd",
+     "type": "string"
+    },
+    "image": {
+     "description": "image is the rados image name. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
+     "type": "string"
+    },
+    "keyring": {
+     "description": "keyring is the path to key ring for RBDUser. Default is /etc/ceph/keyring. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
+     "type": "string"
+    },
+    "monitors": {
+     "description": "monitors is a collection of Ceph monitors. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
+     "items": {
+      "type": "string"
+     },
+     "type": "array",
+     "x-kubernetes-list-type": "atomic"
+    },
+    "pool": {
+     "description": "pool is the rados pool name. Default is rbd. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
+     "type": "string"
+    },
+    "readOnly": {
+     "description": "readOnly here will force the ReadOnly setting in VolumeMounts. Defaults to false. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
+     "type": "boolean"
+    },
+    "secretRef": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.SecretReference"
+      }
+     ],
+     "description": "secretRef is name of the authentication secret for RBDUser. If provided overrides keyring. Default is nil. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it"
+    },
+    "user": {
+     "description": "user is the rados user name. Default is admin. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
+     "type": "string"
+    }
+   },
+   "required": [
+    "monitors",
+    "image"
+   ],
+   "type": "object"
+  },
   "io.k8s.api.core.v1.RBDVolumeSource": {
    "description": "Represents a Rados Block Device mount that lasts the lifetime of a pod. RBD volumes support ownership management and SELinux relabeling.",
    "properties": {
@@ -4858,6 +6737,203 @@ export const openapi: GroupOpenAPI = {
    "required": [
     "monitors",
     "image"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.core.v1.ReplicationController": {
+   "description": "ReplicationController represents the configuration of a replication controller.",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      }
+     ],
+     "description": "If the Labels of a ReplicationController are empty, they are defaulted to be the same as the Pod(s) that the replication controller manages. Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+    },
+    "spec": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.ReplicationControllerSpec"
+      }
+     ],
+     "description": "Spec defines the specification of the desired behavior of the replication controller. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status"
+    },
+    "status": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.ReplicationControllerStatus"
+      }
+     ],
+     "description": "Status is the most recently observed status of the replication controller. This data may be out of date by some window of time. Populated by the system. Read-only. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status"
+    }
+   },
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "",
+     "kind": "ReplicationController",
+     "version": "v1"
+    }
+   ]
+  },
+  "io.k8s.api.core.v1.ReplicationControllerCondition": {
+   "description": "ReplicationControllerCondition describes the state of a replication controller at a certain point.",
+   "properties": {
+    "lastTransitionTime": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      }
+     ],
+     "description": "The last time the condition transitioned from one status to another."
+    },
+    "message": {
+     "description": "A human readable message indicating details about the transition.",
+     "type": "string"
+    },
+    "reason": {
+     "description": "The reason for the condition's last transition.",
+     "type": "string"
+    },
+    "status": {
+     "description": "Status of the condition, one of True, False, Unknown.",
+     "type": "string"
+    },
+    "type": {
+     "description": "Type of replication controller condition.",
+     "type": "string"
+    }
+   },
+   "required": [
+    "type",
+    "status"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.core.v1.ReplicationControllerList": {
+   "description": "ReplicationControllerList is a list of ReplicationController objects.",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "items": {
+     "description": "items is the list of ReplicationController.",
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.core.v1.ReplicationController"
+     },
+     "type": "array"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+     ],
+     "description": "Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+    }
+   },
+   "required": [
+    "items"
+   ],
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "",
+     "kind": "ReplicationControllerList",
+     "version": "v1"
+    }
+   ]
+  },
+  "io.k8s.api.core.v1.ReplicationControllerSpec": {
+   "description": "ReplicationControllerSpec is the specification of a replication controller.",
+   "properties": {
+    "minReadySeconds": {
+     "description": "Minimum number of seconds for which a newly created pod should be ready without any of its container crashing, for it to be considered available. Defaults to 0 (pod will be considered available as soon as it is ready)",
+     "format": "int32",
+     "type": "integer"
+    },
+    "replicas": {
+     "description": "Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller",
+     "format": "int32",
+     "type": "integer"
+    },
+    "selector": {
+     "additionalProperties": {
+      "type": "string"
+     },
+     "description": "Selector is a label query over pods that should match the Replicas count. If Selector is empty, it is defaulted to the labels present on the Pod template. Label keys and values that must match in order to be controlled by this replication controller, if empty defaulted to labels on Pod template. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors",
+     "type": "object",
+     "x-kubernetes-map-type": "atomic"
+    },
+    "template": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.PodTemplateSpec"
+      }
+     ],
+     "description": "Template is the object that describes the pod that will be created if insufficient replicas are detected. This takes precedence over a TemplateRef. The only allowed template.spec.restartPolicy value is \"Always\". More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#pod-template"
+    }
+   },
+   "type": "object"
+  },
+  "io.k8s.api.core.v1.ReplicationControllerStatus": {
+   "description": "ReplicationControllerStatus represents the current status of a replication controller.",
+   "properties": {
+    "availableReplicas": {
+     "description": "The number of available replicas (ready for at least minReadySeconds) for this replication controller.",
+     "format": "int32",
+     "type": "integer"
+    },
+    "conditions": {
+     "description": "Represents the latest available observations of a replication controller's current state.",
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.core.v1.ReplicationControllerCondition"
+     },
+     "type": "array",
+     "x-kubernetes-list-map-keys": [
+      "type"
+     ],
+     "x-kubernetes-list-type": "map",
+     "x-kubernetes-patch-merge-key": "type",
+     "x-kubernetes-patch-strategy": "merge"
+    },
+    "fullyLabeledReplicas": {
+     "description": "The number of pods that have labels matching the labels of the pod template of the replication controller.",
+     "format": "int32",
+     "type": "integer"
+    },
+    "observedGeneration": {
+     "description": "ObservedGeneration reflects the generation of the most recently observed replication controller.",
+     "format": "int64",
+     "type": "integer"
+    },
+    "readyReplicas": {
+     "description": "The number of ready replicas for this replication controller.",
+     "format": "int32",
+     "type": "integer"
+    },
+    "replicas": {
+     "description": "Replicas is the most recently observed number of replicas. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller",
+     "format": "int32",
+     "type": "integer"
+    }
+   },
+   "required": [
+    "replicas"
    ],
    "type": "object"
   },
@@ -4923,6 +6999,139 @@ export const openapi: GroupOpenAPI = {
    "required": [
     "resourceID"
    ],
+   "type": "object"
+  },
+  "io.k8s.api.core.v1.ResourceQuota": {
+   "description": "ResourceQuota sets aggregate quota restrictions enforced per namespace",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      }
+     ],
+     "description": "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+    },
+    "spec": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.ResourceQuotaSpec"
+      }
+     ],
+     "description": "Spec defines the desired quota. https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status"
+    },
+    "status": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.ResourceQuotaStatus"
+      }
+     ],
+     "description": "Status defines the actual enforced quota and its current usage. https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status"
+    }
+   },
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "",
+     "kind": "ResourceQuota",
+     "version": "v1"
+    }
+   ]
+  },
+  "io.k8s.api.core.v1.ResourceQuotaList": {
+   "description": "ResourceQuotaList is a list of ResourceQuota objects.",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "items": {
+     "description": "items is the list of ResourceQuota.",
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.core.v1.ResourceQuota"
+     },
+     "type": "array"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+     ],
+     "description": "Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+    }
+   },
+   "required": [
+    "items"
+   ],
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "",
+     "kind": "ResourceQuotaList",
+     "version": "v1"
+    }
+   ]
+  },
+  "io.k8s.api.core.v1.ResourceQuotaSpec": {
+   "description": "ResourceQuotaSpec defines the desired hard limits to enforce for Quota.",
+   "properties": {
+    "hard": {
+     "additionalProperties": {
+      "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.api.resource.Quantity"
+     },
+     "description": "hard is the set of desired hard limits for each named resource. More info: https://kubernetes.io/docs/concepts/policy/resource-quotas/",
+     "type": "object"
+    },
+    "scopeSelector": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.ScopeSelector"
+      }
+     ],
+     "description": "scopeSelector is also a collection of filters like scopes that must match each object tracked by a quota but expressed using ScopeSelectorOperator in combination with possible values. For a resource to match, both scopes AND scopeSelector (if specified in spec), must be matched."
+    },
+    "scopes": {
+     "description": "A collection of filters that must match each object tracked by a quota. If not specified, the quota matches all objects.",
+     "items": {
+      "type": "string"
+     },
+     "type": "array",
+     "x-kubernetes-list-type": "atomic"
+    }
+   },
+   "type": "object"
+  },
+  "io.k8s.api.core.v1.ResourceQuotaStatus": {
+   "description": "ResourceQuotaStatus defines the enforced hard limits and observed use.",
+   "properties": {
+    "hard": {
+     "additionalProperties": {
+      "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.api.resource.Quantity"
+     },
+     "description": "Hard is the set of enforced hard limits for each named resource. More info: https://kubernetes.io/docs/concepts/policy/resource-quotas/",
+     "type": "object"
+    },
+    "used": {
+     "additionalProperties": {
+      "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.api.resource.Quantity"
+     },
+     "description": "Used is the current observed total usage of the resource in the namespace.",
+     "type": "object"
+    }
+   },
    "type": "object"
   },
   "io.k8s.api.core.v1.ResourceRequirements": {
@@ -5002,6 +7211,61 @@ export const openapi: GroupOpenAPI = {
    },
    "type": "object"
   },
+  "io.k8s.api.core.v1.ScaleIOPersistentVolumeSource": {
+   "description": "ScaleIOPersistentVolumeSource represents a persistent ScaleIO volume",
+   "properties": {
+    "fsType": {
+     "description": "fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. \"ext4\", \"xfs\", \"ntfs\". Default is \"xfs\"",
+     "type": "string"
+    },
+    "gateway": {
+     "description": "gateway is the host address of the ScaleIO API Gateway.",
+     "type": "string"
+    },
+    "protectionDomain": {
+     "description": "protectionDomain is the name of the ScaleIO Protection Domain for the configured storage.",
+     "type": "string"
+    },
+    "readOnly": {
+     "description": "readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts.",
+     "type": "boolean"
+    },
+    "secretRef": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.SecretReference"
+      }
+     ],
+     "description": "secretRef references to the secret for ScaleIO user and other sensitive information. If this is not provided, Login operation will fail."
+    },
+    "sslEnabled": {
+     "description": "sslEnabled is the flag to enable/disable SSL communication with Gateway, default false",
+     "type": "boolean"
+    },
+    "storageMode": {
+     "description": "storageMode indicates whether the storage for a volume should be ThickProvisioned or ThinProvisioned. Default is ThinProvisioned.",
+     "type": "string"
+    },
+    "storagePool": {
+     "description": "storagePool is the ScaleIO Storage Pool associated with the protection domain.",
+     "type": "string"
+    },
+    "system": {
+     "description": "system is the name of the storage system as configured in ScaleIO.",
+     "type": "string"
+    },
+    "volumeName": {
+     "description": "volumeName is the name of a volume already created in the ScaleIO system that is associated with this volume source.",
+     "type": "string"
+    }
+   },
+   "required": [
+    "gateway",
+    "system",
+    "secretRef"
+   ],
+   "type": "object"
+  },
   "io.k8s.api.core.v1.ScaleIOVolumeSource": {
    "description": "ScaleIOVolumeSource represents a persistent ScaleIO volume",
    "properties": {
@@ -5056,6 +7320,47 @@ export const openapi: GroupOpenAPI = {
     "gateway",
     "system",
     "secretRef"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.core.v1.ScopeSelector": {
+   "description": "A scope selector represents the AND of the selectors represented by the scoped-resource selector requirements.",
+   "properties": {
+    "matchExpressions": {
+     "description": "A list of scope selector requirements by scope of the resources.",
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.core.v1.ScopedResourceSelectorRequirement"
+     },
+     "type": "array",
+     "x-kubernetes-list-type": "atomic"
+    }
+   },
+   "type": "object",
+   "x-kubernetes-map-type": "atomic"
+  },
+  "io.k8s.api.core.v1.ScopedResourceSelectorRequirement": {
+   "description": "A scoped-resource selector requirement is a selector that contains values, a scope name, and an operator that relates the scope name and values.",
+   "properties": {
+    "operator": {
+     "description": "Represents a scope's relationship to a set of values. Valid operators are In, NotIn, Exists, DoesNotExist.",
+     "type": "string"
+    },
+    "scopeName": {
+     "description": "The name of the scope that the selector applies to.",
+     "type": "string"
+    },
+    "values": {
+     "description": "An array of string values. If the operator is In or NotIn, the values array must be non-empty. If the operator is Exists or DoesNotExist, the values array must be empty. This array is replaced during a strategic merge patch.",
+     "items": {
+      "type": "string"
+     },
+     "type": "array",
+     "x-kubernetes-list-type": "atomic"
+    }
+   },
+   "required": [
+    "scopeName",
+    "operator"
    ],
    "type": "object"
   },
@@ -5224,6 +7529,21 @@ export const openapi: GroupOpenAPI = {
     }
    },
    "type": "object"
+  },
+  "io.k8s.api.core.v1.SecretReference": {
+   "description": "SecretReference represents a Secret Reference. It has enough information to retrieve secret in any namespace",
+   "properties": {
+    "name": {
+     "description": "name is unique within a namespace to reference a secret resource.",
+     "type": "string"
+    },
+    "namespace": {
+     "description": "namespace defines the space within which the secret name must be unique.",
+     "type": "string"
+    }
+   },
+   "type": "object",
+   "x-kubernetes-map-type": "atomic"
   },
   "io.k8s.api.core.v1.SecretVolumeSource": {
    "description": "Adapts a Secret into a volume.\n\nThe contents of the target Secret's Data field will be presented in a volume as files using the keys in the Data field as the file names. Secret volumes support ownership management and SELinux relabeling.",
@@ -5757,6 +8077,36 @@ export const openapi: GroupOpenAPI = {
    ],
    "type": "object"
   },
+  "io.k8s.api.core.v1.StorageOSPersistentVolumeSource": {
+   "description": "Represents a StorageOS persistent volume resource.",
+   "properties": {
+    "fsType": {
+     "description": "fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. \"ext4\", \"xfs\", \"ntfs\". Implicitly inferred to be \"ext4\" if unspecified.",
+     "type": "string"
+    },
+    "readOnly": {
+     "description": "readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts.",
+     "type": "boolean"
+    },
+    "secretRef": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.ObjectReference"
+      }
+     ],
+     "description": "secretRef specifies the secret to use for obtaining the StorageOS API credentials.  If not specified, default values will be attempted."
+    },
+    "volumeName": {
+     "description": "volumeName is the human-readable name of the StorageOS volume.  Volume names are only unique within a namespace.",
+     "type": "string"
+    },
+    "volumeNamespace": {
+     "description": "volumeNamespace specifies the scope of the volume within StorageOS.  If no namespace is specified then the Pod's namespace will be used.  This allows the Kubernetes name scoping to be mirrored within StorageOS for tighter integration. Set VolumeName to any name to override the default behaviour. Set to \"default\" if you are not using namespaces within StorageOS. Namespaces that do not pre-exist within StorageOS will be created.",
+     "type": "string"
+    }
+   },
+   "type": "object"
+  },
   "io.k8s.api.core.v1.StorageOSVolumeSource": {
    "description": "Represents a StorageOS persistent volume resource.",
    "properties": {
@@ -5882,6 +8232,43 @@ export const openapi: GroupOpenAPI = {
     }
    },
    "type": "object"
+  },
+  "io.k8s.api.core.v1.TopologySelectorLabelRequirement": {
+   "description": "A topology selector requirement is a selector that matches given label. This is an alpha feature and may change in the future.",
+   "properties": {
+    "key": {
+     "description": "The label key that the selector applies to.",
+     "type": "string"
+    },
+    "values": {
+     "description": "An array of string values. One value must match the label to be selected. Each entry in Values is ORed.",
+     "items": {
+      "type": "string"
+     },
+     "type": "array",
+     "x-kubernetes-list-type": "atomic"
+    }
+   },
+   "required": [
+    "key",
+    "values"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.core.v1.TopologySelectorTerm": {
+   "description": "A topology selector term represents the result of label queries. A null or empty topology selector term matches no objects. The requirements of them are ANDed. It provides a subset of functionality as NodeSelectorTerm. This is an alpha feature and may change in the future.",
+   "properties": {
+    "matchLabelExpressions": {
+     "description": "A list of topology selector requirements by labels.",
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.core.v1.TopologySelectorLabelRequirement"
+     },
+     "type": "array",
+     "x-kubernetes-list-type": "atomic"
+    }
+   },
+   "type": "object",
+   "x-kubernetes-map-type": "atomic"
   },
   "io.k8s.api.core.v1.TopologySpreadConstraint": {
    "description": "TopologySpreadConstraint specifies how to spread matching pods among the given topology.",
@@ -6271,6 +8658,21 @@ export const openapi: GroupOpenAPI = {
    },
    "type": "object"
   },
+  "io.k8s.api.core.v1.VolumeHealthStatus": {
+   "description": "Not in the upstream OpenAPI document this schema was imported from; typed from its Protobuf field.",
+   "properties": {
+    "healthConditions": {
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.core.v1.VolumeHealthCondition"
+     },
+     "type": "array"
+    },
+    "lastTransitionTime": {
+     "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+    }
+   },
+   "type": "object"
+  },
   "io.k8s.api.core.v1.VolumeMount": {
    "description": "VolumeMount describes a mounting of a Volume within a container.",
    "properties": {
@@ -6348,6 +8750,20 @@ export const openapi: GroupOpenAPI = {
     "name",
     "mountPath"
    ],
+   "type": "object"
+  },
+  "io.k8s.api.core.v1.VolumeNodeAffinity": {
+   "description": "VolumeNodeAffinity defines constraints that limit what nodes this volume can be accessed from.",
+   "properties": {
+    "required": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.core.v1.NodeSelector"
+      }
+     ],
+     "description": "required specifies hard node constraints that must be met."
+    }
+   },
    "type": "object"
   },
   "io.k8s.api.core.v1.VolumeProjection": {

@@ -6,6 +6,115 @@ export const resources: ResourceInfo[] = [
  {
   "group": "",
   "version": "v1",
+  "kind": "Binding",
+  "listKind": "BindingList",
+  "plural": "bindings",
+  "singular": "binding",
+  "scope": "Namespaced",
+  "shortNames": [],
+  "categories": [],
+  "verbs": [
+   "create"
+  ],
+  "subresources": {},
+  "printerColumns": [],
+  "protobuf": {
+   "message": "k8s.io.api.core.v1.Binding",
+   "listMessage": "k8s.io.api.core.v1.BindingList"
+  },
+  "patchMeta": {
+   "metadata.ownerReferences": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "uid",
+    "listType": "map",
+    "listMapKeys": [
+     "uid"
+    ],
+    "mapType": "atomic"
+   },
+   "metadata.finalizers": {
+    "patchStrategy": "merge",
+    "listType": "set"
+   },
+   "metadata.managedFields": {
+    "listType": "atomic"
+   },
+   "target": {
+    "mapType": "atomic"
+   }
+  }
+ },
+ {
+  "group": "",
+  "version": "v1",
+  "kind": "ComponentStatus",
+  "listKind": "ComponentStatusList",
+  "plural": "componentstatuses",
+  "singular": "componentstatus",
+  "scope": "Cluster",
+  "shortNames": [
+   "cs"
+  ],
+  "categories": [],
+  "verbs": [
+   "get",
+   "list"
+  ],
+  "subresources": {},
+  "printerColumns": [
+   {
+    "name": "Status",
+    "type": "string",
+    "jsonPath": ".conditions[?(@.type==\"Healthy\")].status",
+    "description": "Status of the component conditions. kubectl shows Healthy or Unhealthy; this column is the Healthy condition's status."
+   },
+   {
+    "name": "Message",
+    "type": "string",
+    "jsonPath": ".conditions[?(@.type==\"Healthy\")].message",
+    "description": "Message of the component conditions"
+   },
+   {
+    "name": "Error",
+    "type": "string",
+    "jsonPath": ".conditions[?(@.type==\"Healthy\")].error",
+    "description": "Error of the component conditions"
+   }
+  ],
+  "protobuf": {
+   "message": "k8s.io.api.core.v1.ComponentStatus",
+   "listMessage": "k8s.io.api.core.v1.ComponentStatusList"
+  },
+  "patchMeta": {
+   "metadata.ownerReferences": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "uid",
+    "listType": "map",
+    "listMapKeys": [
+     "uid"
+    ],
+    "mapType": "atomic"
+   },
+   "metadata.finalizers": {
+    "patchStrategy": "merge",
+    "listType": "set"
+   },
+   "metadata.managedFields": {
+    "listType": "atomic"
+   },
+   "conditions": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "type",
+    "listType": "map",
+    "listMapKeys": [
+     "type"
+    ]
+   }
+  }
+ },
+ {
+  "group": "",
+  "version": "v1",
   "kind": "ConfigMap",
   "listKind": "ConfigMapList",
   "plural": "configmaps",
@@ -60,6 +169,87 @@ export const resources: ResourceInfo[] = [
    },
    "metadata.managedFields": {
     "listType": "atomic"
+   }
+  }
+ },
+ {
+  "group": "",
+  "version": "v1",
+  "kind": "Endpoints",
+  "listKind": "EndpointsList",
+  "plural": "endpoints",
+  "singular": "endpoints",
+  "scope": "Namespaced",
+  "shortNames": [
+   "ep"
+  ],
+  "categories": [],
+  "verbs": [
+   "create",
+   "delete",
+   "deletecollection",
+   "get",
+   "list",
+   "patch",
+   "update",
+   "watch"
+  ],
+  "subresources": {},
+  "printerColumns": [
+   {
+    "name": "Endpoints",
+    "type": "string",
+    "jsonPath": ".subsets[*].addresses[*].ip",
+    "description": "The IP of this endpoint. May not be loopback (127.0.0.0/8 or ::1), link-local (169.254.0.0/16 or fe80::/10), or link-local multicast (224.0.0.0/24 or ff02::/16). kubectl shows up to three ip:port pairs and \"+ N more...\"; this column lists the addresses."
+   },
+   {
+    "name": "Age",
+    "type": "date",
+    "jsonPath": ".metadata.creationTimestamp",
+    "description": "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+   }
+  ],
+  "protobuf": {
+   "message": "k8s.io.api.core.v1.Endpoints",
+   "listMessage": "k8s.io.api.core.v1.EndpointsList"
+  },
+  "patchMeta": {
+   "metadata.ownerReferences": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "uid",
+    "listType": "map",
+    "listMapKeys": [
+     "uid"
+    ],
+    "mapType": "atomic"
+   },
+   "metadata.finalizers": {
+    "patchStrategy": "merge",
+    "listType": "set"
+   },
+   "metadata.managedFields": {
+    "listType": "atomic"
+   },
+   "subsets": {
+    "listType": "atomic"
+   },
+   "subsets.addresses": {
+    "listType": "atomic",
+    "mapType": "atomic"
+   },
+   "subsets.addresses.targetRef": {
+    "mapType": "atomic"
+   },
+   "subsets.notReadyAddresses": {
+    "listType": "atomic",
+    "mapType": "atomic"
+   },
+   "subsets.notReadyAddresses.targetRef": {
+    "mapType": "atomic"
+   },
+   "subsets.ports": {
+    "listType": "atomic",
+    "mapType": "atomic"
    }
   }
  },
@@ -172,6 +362,63 @@ export const resources: ResourceInfo[] = [
    },
    "related": {
     "mapType": "atomic"
+   }
+  }
+ },
+ {
+  "group": "",
+  "version": "v1",
+  "kind": "LimitRange",
+  "listKind": "LimitRangeList",
+  "plural": "limitranges",
+  "singular": "limitrange",
+  "scope": "Namespaced",
+  "shortNames": [
+   "limits"
+  ],
+  "categories": [],
+  "verbs": [
+   "create",
+   "delete",
+   "deletecollection",
+   "get",
+   "list",
+   "patch",
+   "update",
+   "watch"
+  ],
+  "subresources": {},
+  "printerColumns": [
+   {
+    "name": "Created At",
+    "type": "date",
+    "jsonPath": ".metadata.creationTimestamp",
+    "description": "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+   }
+  ],
+  "protobuf": {
+   "message": "k8s.io.api.core.v1.LimitRange",
+   "listMessage": "k8s.io.api.core.v1.LimitRangeList"
+  },
+  "patchMeta": {
+   "metadata.ownerReferences": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "uid",
+    "listType": "map",
+    "listMapKeys": [
+     "uid"
+    ],
+    "mapType": "atomic"
+   },
+   "metadata.finalizers": {
+    "patchStrategy": "merge",
+    "listType": "set"
+   },
+   "metadata.managedFields": {
+    "listType": "atomic"
+   },
+   "spec.limits": {
+    "listType": "atomic"
    }
   }
  },
@@ -420,6 +667,324 @@ export const resources: ResourceInfo[] = [
    },
    "status.declaredFeatures": {
     "listType": "atomic"
+   }
+  }
+ },
+ {
+  "group": "",
+  "version": "v1",
+  "kind": "PersistentVolume",
+  "listKind": "PersistentVolumeList",
+  "plural": "persistentvolumes",
+  "singular": "persistentvolume",
+  "scope": "Cluster",
+  "shortNames": [
+   "pv"
+  ],
+  "categories": [],
+  "verbs": [
+   "create",
+   "delete",
+   "deletecollection",
+   "get",
+   "list",
+   "patch",
+   "update",
+   "watch"
+  ],
+  "subresources": {
+   "status": {}
+  },
+  "printerColumns": [
+   {
+    "name": "Capacity",
+    "type": "string",
+    "jsonPath": ".spec.capacity.storage",
+    "description": "The storage capacity of the volume."
+   },
+   {
+    "name": "Access Modes",
+    "type": "string",
+    "jsonPath": ".spec.accessModes",
+    "description": "accessModes contains all ways the volume can be mounted. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes. kubectl abbreviates the modes (RWO,ROX); this column is the list."
+   },
+   {
+    "name": "Reclaim Policy",
+    "type": "string",
+    "jsonPath": ".spec.persistentVolumeReclaimPolicy",
+    "description": "persistentVolumeReclaimPolicy defines what happens to a persistent volume when released from its claim. Valid options are Retain (default for manually created PersistentVolumes), Delete (default for dynamically provisioned PersistentVolumes), and Recycle (deprecated). Recycle must be supported by the volume plugin underlying this PersistentVolume. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#reclaiming"
+   },
+   {
+    "name": "Status",
+    "type": "string",
+    "jsonPath": ".status.phase",
+    "description": "phase indicates if a volume is available, bound to a claim, or released by a claim. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#phase"
+   },
+   {
+    "name": "Claim",
+    "type": "string",
+    "jsonPath": ".spec.claimRef.name",
+    "description": "Name of the referent. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names. kubectl shows namespace/name of the claim; this column is the name."
+   },
+   {
+    "name": "StorageClass",
+    "type": "string",
+    "jsonPath": ".spec.storageClassName",
+    "description": "StorageClass of the pv"
+   },
+   {
+    "name": "VolumeAttributesClass",
+    "type": "string",
+    "jsonPath": ".spec.volumeAttributesClassName",
+    "description": "VolumeAttributesClass of the pv"
+   },
+   {
+    "name": "Reason",
+    "type": "string",
+    "jsonPath": ".status.reason",
+    "description": "reason is a brief CamelCase string that describes any failure and is meant for machine parsing and tidy display in the CLI."
+   },
+   {
+    "name": "Age",
+    "type": "date",
+    "jsonPath": ".metadata.creationTimestamp",
+    "description": "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+   },
+   {
+    "name": "VolumeMode",
+    "type": "string",
+    "jsonPath": ".spec.volumeMode",
+    "description": "volumeMode defines if a volume is intended to be used with a formatted filesystem or to remain in raw block state. Value of Filesystem is implied when not included in spec.",
+    "priority": 1
+   }
+  ],
+  "protobuf": {
+   "message": "k8s.io.api.core.v1.PersistentVolume",
+   "listMessage": "k8s.io.api.core.v1.PersistentVolumeList"
+  },
+  "patchMeta": {
+   "metadata.ownerReferences": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "uid",
+    "listType": "map",
+    "listMapKeys": [
+     "uid"
+    ],
+    "mapType": "atomic"
+   },
+   "metadata.finalizers": {
+    "patchStrategy": "merge",
+    "listType": "set"
+   },
+   "metadata.managedFields": {
+    "listType": "atomic"
+   },
+   "spec.rbd.monitors": {
+    "listType": "atomic"
+   },
+   "spec.rbd.secretRef": {
+    "mapType": "atomic"
+   },
+   "spec.iscsi.portals": {
+    "listType": "atomic"
+   },
+   "spec.iscsi.secretRef": {
+    "mapType": "atomic"
+   },
+   "spec.cinder.secretRef": {
+    "mapType": "atomic"
+   },
+   "spec.cephfs.monitors": {
+    "listType": "atomic"
+   },
+   "spec.cephfs.secretRef": {
+    "mapType": "atomic"
+   },
+   "spec.fc.targetWWNs": {
+    "listType": "atomic"
+   },
+   "spec.fc.wwids": {
+    "listType": "atomic"
+   },
+   "spec.flexVolume.secretRef": {
+    "mapType": "atomic"
+   },
+   "spec.scaleIO.secretRef": {
+    "mapType": "atomic"
+   },
+   "spec.storageos.secretRef": {
+    "mapType": "atomic"
+   },
+   "spec.csi.controllerPublishSecretRef": {
+    "mapType": "atomic"
+   },
+   "spec.csi.nodeStageSecretRef": {
+    "mapType": "atomic"
+   },
+   "spec.csi.nodePublishSecretRef": {
+    "mapType": "atomic"
+   },
+   "spec.csi.controllerExpandSecretRef": {
+    "mapType": "atomic"
+   },
+   "spec.csi.nodeExpandSecretRef": {
+    "mapType": "atomic"
+   },
+   "spec.accessModes": {
+    "listType": "atomic"
+   },
+   "spec.claimRef": {
+    "mapType": "atomic"
+   },
+   "spec.mountOptions": {
+    "listType": "atomic"
+   },
+   "spec.nodeAffinity.required": {
+    "mapType": "atomic"
+   },
+   "spec.nodeAffinity.required.nodeSelectorTerms": {
+    "listType": "atomic",
+    "mapType": "atomic"
+   },
+   "spec.nodeAffinity.required.nodeSelectorTerms.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.nodeAffinity.required.nodeSelectorTerms.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.nodeAffinity.required.nodeSelectorTerms.matchFields": {
+    "listType": "atomic"
+   },
+   "spec.nodeAffinity.required.nodeSelectorTerms.matchFields.values": {
+    "listType": "atomic"
+   }
+  }
+ },
+ {
+  "group": "",
+  "version": "v1",
+  "kind": "PersistentVolumeClaim",
+  "listKind": "PersistentVolumeClaimList",
+  "plural": "persistentvolumeclaims",
+  "singular": "persistentvolumeclaim",
+  "scope": "Namespaced",
+  "shortNames": [
+   "pvc"
+  ],
+  "categories": [],
+  "verbs": [
+   "create",
+   "delete",
+   "deletecollection",
+   "get",
+   "list",
+   "patch",
+   "update",
+   "watch"
+  ],
+  "subresources": {
+   "status": {}
+  },
+  "printerColumns": [
+   {
+    "name": "Status",
+    "type": "string",
+    "jsonPath": ".status.phase",
+    "description": "phase represents the current phase of PersistentVolumeClaim."
+   },
+   {
+    "name": "Volume",
+    "type": "string",
+    "jsonPath": ".spec.volumeName",
+    "description": "volumeName is the binding reference to the PersistentVolume backing this claim."
+   },
+   {
+    "name": "Capacity",
+    "type": "string",
+    "jsonPath": ".status.capacity.storage",
+    "description": "The storage capacity of the claim's volume."
+   },
+   {
+    "name": "Access Modes",
+    "type": "string",
+    "jsonPath": ".status.accessModes",
+    "description": "accessModes contains the actual access modes the volume backing the PVC has. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes-1. kubectl abbreviates the modes (RWO,ROX); this column is the list."
+   },
+   {
+    "name": "StorageClass",
+    "type": "string",
+    "jsonPath": ".spec.storageClassName",
+    "description": "StorageClass of the pvc"
+   },
+   {
+    "name": "VolumeAttributesClass",
+    "type": "string",
+    "jsonPath": ".spec.volumeAttributesClassName",
+    "description": "VolumeAttributesClass of the pvc"
+   },
+   {
+    "name": "Age",
+    "type": "date",
+    "jsonPath": ".metadata.creationTimestamp",
+    "description": "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+   },
+   {
+    "name": "VolumeMode",
+    "type": "string",
+    "jsonPath": ".spec.volumeMode",
+    "description": "volumeMode defines what type of volume is required by the claim. Value of Filesystem is implied when not included in claim spec.",
+    "priority": 1
+   }
+  ],
+  "protobuf": {
+   "message": "k8s.io.api.core.v1.PersistentVolumeClaim",
+   "listMessage": "k8s.io.api.core.v1.PersistentVolumeClaimList"
+  },
+  "patchMeta": {
+   "metadata.ownerReferences": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "uid",
+    "listType": "map",
+    "listMapKeys": [
+     "uid"
+    ],
+    "mapType": "atomic"
+   },
+   "metadata.finalizers": {
+    "patchStrategy": "merge",
+    "listType": "set"
+   },
+   "metadata.managedFields": {
+    "listType": "atomic"
+   },
+   "spec.accessModes": {
+    "listType": "atomic"
+   },
+   "spec.selector": {
+    "mapType": "atomic"
+   },
+   "spec.selector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.selector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.dataSource": {
+    "mapType": "atomic"
+   },
+   "status.accessModes": {
+    "listType": "atomic"
+   },
+   "status.conditions": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "type",
+    "listType": "map",
+    "listMapKeys": [
+     "type"
+    ]
+   },
+   "status.allocatedResourceStatuses": {
+    "mapType": "granular"
    }
   }
  },
@@ -1476,6 +2041,1719 @@ export const resources: ResourceInfo[] = [
    },
    "status.nodeAllocatableResourceClaimStatuses.containers": {
     "listType": "set"
+   }
+  }
+ },
+ {
+  "group": "",
+  "version": "v1",
+  "kind": "PodTemplate",
+  "listKind": "PodTemplateList",
+  "plural": "podtemplates",
+  "singular": "podtemplate",
+  "scope": "Namespaced",
+  "shortNames": [],
+  "categories": [],
+  "verbs": [
+   "create",
+   "delete",
+   "deletecollection",
+   "get",
+   "list",
+   "patch",
+   "update",
+   "watch"
+  ],
+  "subresources": {},
+  "printerColumns": [
+   {
+    "name": "Containers",
+    "type": "string",
+    "jsonPath": ".template.spec.containers[*].name",
+    "description": "Names of each container in the template."
+   },
+   {
+    "name": "Images",
+    "type": "string",
+    "jsonPath": ".template.spec.containers[*].image",
+    "description": "Images referenced by each container in the template."
+   },
+   {
+    "name": "Pod Labels",
+    "type": "string",
+    "jsonPath": ".template.metadata.labels",
+    "description": "The labels for the pod template. kubectl shows the labels as k=v pairs; this column is the map."
+   }
+  ],
+  "protobuf": {
+   "message": "k8s.io.api.core.v1.PodTemplate",
+   "listMessage": "k8s.io.api.core.v1.PodTemplateList"
+  },
+  "patchMeta": {
+   "metadata.ownerReferences": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "uid",
+    "listType": "map",
+    "listMapKeys": [
+     "uid"
+    ],
+    "mapType": "atomic"
+   },
+   "metadata.finalizers": {
+    "patchStrategy": "merge",
+    "listType": "set"
+   },
+   "metadata.managedFields": {
+    "listType": "atomic"
+   },
+   "template.metadata.ownerReferences": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "uid",
+    "listType": "map",
+    "listMapKeys": [
+     "uid"
+    ],
+    "mapType": "atomic"
+   },
+   "template.metadata.finalizers": {
+    "patchStrategy": "merge",
+    "listType": "set"
+   },
+   "template.metadata.managedFields": {
+    "listType": "atomic"
+   },
+   "template.spec.volumes": {
+    "patchStrategy": "merge,retainKeys",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "template.spec.volumes.secret.items": {
+    "listType": "atomic"
+   },
+   "template.spec.volumes.iscsi.portals": {
+    "listType": "atomic"
+   },
+   "template.spec.volumes.iscsi.secretRef": {
+    "mapType": "atomic"
+   },
+   "template.spec.volumes.rbd.monitors": {
+    "listType": "atomic"
+   },
+   "template.spec.volumes.rbd.secretRef": {
+    "mapType": "atomic"
+   },
+   "template.spec.volumes.flexVolume.secretRef": {
+    "mapType": "atomic"
+   },
+   "template.spec.volumes.cinder.secretRef": {
+    "mapType": "atomic"
+   },
+   "template.spec.volumes.cephfs.monitors": {
+    "listType": "atomic"
+   },
+   "template.spec.volumes.cephfs.secretRef": {
+    "mapType": "atomic"
+   },
+   "template.spec.volumes.downwardAPI.items": {
+    "listType": "atomic"
+   },
+   "template.spec.volumes.downwardAPI.items.fieldRef": {
+    "mapType": "atomic"
+   },
+   "template.spec.volumes.downwardAPI.items.resourceFieldRef": {
+    "mapType": "atomic"
+   },
+   "template.spec.volumes.fc.targetWWNs": {
+    "listType": "atomic"
+   },
+   "template.spec.volumes.fc.wwids": {
+    "listType": "atomic"
+   },
+   "template.spec.volumes.configMap.items": {
+    "listType": "atomic"
+   },
+   "template.spec.volumes.projected.sources": {
+    "listType": "atomic"
+   },
+   "template.spec.volumes.projected.sources.secret.items": {
+    "listType": "atomic"
+   },
+   "template.spec.volumes.projected.sources.downwardAPI.items": {
+    "listType": "atomic"
+   },
+   "template.spec.volumes.projected.sources.downwardAPI.items.fieldRef": {
+    "mapType": "atomic"
+   },
+   "template.spec.volumes.projected.sources.downwardAPI.items.resourceFieldRef": {
+    "mapType": "atomic"
+   },
+   "template.spec.volumes.projected.sources.configMap.items": {
+    "listType": "atomic"
+   },
+   "template.spec.volumes.projected.sources.clusterTrustBundle.labelSelector": {
+    "mapType": "atomic"
+   },
+   "template.spec.volumes.projected.sources.clusterTrustBundle.labelSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "template.spec.volumes.projected.sources.clusterTrustBundle.labelSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "template.spec.volumes.scaleIO.secretRef": {
+    "mapType": "atomic"
+   },
+   "template.spec.volumes.storageos.secretRef": {
+    "mapType": "atomic"
+   },
+   "template.spec.volumes.csi.nodePublishSecretRef": {
+    "mapType": "atomic"
+   },
+   "template.spec.volumes.ephemeral.volumeClaimTemplate.metadata.ownerReferences": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "uid",
+    "listType": "map",
+    "listMapKeys": [
+     "uid"
+    ],
+    "mapType": "atomic"
+   },
+   "template.spec.volumes.ephemeral.volumeClaimTemplate.metadata.finalizers": {
+    "patchStrategy": "merge",
+    "listType": "set"
+   },
+   "template.spec.volumes.ephemeral.volumeClaimTemplate.metadata.managedFields": {
+    "listType": "atomic"
+   },
+   "template.spec.volumes.ephemeral.volumeClaimTemplate.spec.accessModes": {
+    "listType": "atomic"
+   },
+   "template.spec.volumes.ephemeral.volumeClaimTemplate.spec.selector": {
+    "mapType": "atomic"
+   },
+   "template.spec.volumes.ephemeral.volumeClaimTemplate.spec.selector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "template.spec.volumes.ephemeral.volumeClaimTemplate.spec.selector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "template.spec.volumes.ephemeral.volumeClaimTemplate.spec.dataSource": {
+    "mapType": "atomic"
+   },
+   "template.spec.initContainers": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "template.spec.initContainers.command": {
+    "listType": "atomic"
+   },
+   "template.spec.initContainers.args": {
+    "listType": "atomic"
+   },
+   "template.spec.initContainers.ports": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "containerPort",
+    "listType": "map",
+    "listMapKeys": [
+     "containerPort",
+     "protocol"
+    ]
+   },
+   "template.spec.initContainers.envFrom": {
+    "listType": "atomic"
+   },
+   "template.spec.initContainers.env": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "template.spec.initContainers.env.valueFrom.fieldRef": {
+    "mapType": "atomic"
+   },
+   "template.spec.initContainers.env.valueFrom.resourceFieldRef": {
+    "mapType": "atomic"
+   },
+   "template.spec.initContainers.env.valueFrom.configMapKeyRef": {
+    "mapType": "atomic"
+   },
+   "template.spec.initContainers.env.valueFrom.secretKeyRef": {
+    "mapType": "atomic"
+   },
+   "template.spec.initContainers.env.valueFrom.fileKeyRef": {
+    "mapType": "atomic"
+   },
+   "template.spec.initContainers.resources.claims": {
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "template.spec.initContainers.resizePolicy": {
+    "listType": "atomic"
+   },
+   "template.spec.initContainers.restartPolicyRules": {
+    "listType": "atomic"
+   },
+   "template.spec.initContainers.restartPolicyRules.exitCodes.values": {
+    "listType": "set"
+   },
+   "template.spec.initContainers.volumeMounts": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "mountPath",
+    "listType": "map",
+    "listMapKeys": [
+     "mountPath"
+    ]
+   },
+   "template.spec.initContainers.volumeDevices": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "devicePath",
+    "listType": "map",
+    "listMapKeys": [
+     "devicePath"
+    ]
+   },
+   "template.spec.initContainers.livenessProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "template.spec.initContainers.livenessProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "template.spec.initContainers.readinessProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "template.spec.initContainers.readinessProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "template.spec.initContainers.startupProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "template.spec.initContainers.startupProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "template.spec.initContainers.lifecycle.postStart.exec.command": {
+    "listType": "atomic"
+   },
+   "template.spec.initContainers.lifecycle.postStart.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "template.spec.initContainers.lifecycle.preStop.exec.command": {
+    "listType": "atomic"
+   },
+   "template.spec.initContainers.lifecycle.preStop.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "template.spec.initContainers.securityContext.capabilities.add": {
+    "listType": "atomic"
+   },
+   "template.spec.initContainers.securityContext.capabilities.drop": {
+    "listType": "atomic"
+   },
+   "template.spec.containers": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "template.spec.containers.command": {
+    "listType": "atomic"
+   },
+   "template.spec.containers.args": {
+    "listType": "atomic"
+   },
+   "template.spec.containers.ports": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "containerPort",
+    "listType": "map",
+    "listMapKeys": [
+     "containerPort",
+     "protocol"
+    ]
+   },
+   "template.spec.containers.envFrom": {
+    "listType": "atomic"
+   },
+   "template.spec.containers.env": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "template.spec.containers.env.valueFrom.fieldRef": {
+    "mapType": "atomic"
+   },
+   "template.spec.containers.env.valueFrom.resourceFieldRef": {
+    "mapType": "atomic"
+   },
+   "template.spec.containers.env.valueFrom.configMapKeyRef": {
+    "mapType": "atomic"
+   },
+   "template.spec.containers.env.valueFrom.secretKeyRef": {
+    "mapType": "atomic"
+   },
+   "template.spec.containers.env.valueFrom.fileKeyRef": {
+    "mapType": "atomic"
+   },
+   "template.spec.containers.resources.claims": {
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "template.spec.containers.resizePolicy": {
+    "listType": "atomic"
+   },
+   "template.spec.containers.restartPolicyRules": {
+    "listType": "atomic"
+   },
+   "template.spec.containers.restartPolicyRules.exitCodes.values": {
+    "listType": "set"
+   },
+   "template.spec.containers.volumeMounts": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "mountPath",
+    "listType": "map",
+    "listMapKeys": [
+     "mountPath"
+    ]
+   },
+   "template.spec.containers.volumeDevices": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "devicePath",
+    "listType": "map",
+    "listMapKeys": [
+     "devicePath"
+    ]
+   },
+   "template.spec.containers.livenessProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "template.spec.containers.livenessProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "template.spec.containers.readinessProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "template.spec.containers.readinessProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "template.spec.containers.startupProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "template.spec.containers.startupProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "template.spec.containers.lifecycle.postStart.exec.command": {
+    "listType": "atomic"
+   },
+   "template.spec.containers.lifecycle.postStart.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "template.spec.containers.lifecycle.preStop.exec.command": {
+    "listType": "atomic"
+   },
+   "template.spec.containers.lifecycle.preStop.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "template.spec.containers.securityContext.capabilities.add": {
+    "listType": "atomic"
+   },
+   "template.spec.containers.securityContext.capabilities.drop": {
+    "listType": "atomic"
+   },
+   "template.spec.ephemeralContainers": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "template.spec.ephemeralContainers.command": {
+    "listType": "atomic"
+   },
+   "template.spec.ephemeralContainers.args": {
+    "listType": "atomic"
+   },
+   "template.spec.ephemeralContainers.ports": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "containerPort",
+    "listType": "map",
+    "listMapKeys": [
+     "containerPort",
+     "protocol"
+    ]
+   },
+   "template.spec.ephemeralContainers.envFrom": {
+    "listType": "atomic"
+   },
+   "template.spec.ephemeralContainers.env": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "template.spec.ephemeralContainers.env.valueFrom.fieldRef": {
+    "mapType": "atomic"
+   },
+   "template.spec.ephemeralContainers.env.valueFrom.resourceFieldRef": {
+    "mapType": "atomic"
+   },
+   "template.spec.ephemeralContainers.env.valueFrom.configMapKeyRef": {
+    "mapType": "atomic"
+   },
+   "template.spec.ephemeralContainers.env.valueFrom.secretKeyRef": {
+    "mapType": "atomic"
+   },
+   "template.spec.ephemeralContainers.env.valueFrom.fileKeyRef": {
+    "mapType": "atomic"
+   },
+   "template.spec.ephemeralContainers.resources.claims": {
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "template.spec.ephemeralContainers.resizePolicy": {
+    "listType": "atomic"
+   },
+   "template.spec.ephemeralContainers.restartPolicyRules": {
+    "listType": "atomic"
+   },
+   "template.spec.ephemeralContainers.restartPolicyRules.exitCodes.values": {
+    "listType": "set"
+   },
+   "template.spec.ephemeralContainers.volumeMounts": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "mountPath",
+    "listType": "map",
+    "listMapKeys": [
+     "mountPath"
+    ]
+   },
+   "template.spec.ephemeralContainers.volumeDevices": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "devicePath",
+    "listType": "map",
+    "listMapKeys": [
+     "devicePath"
+    ]
+   },
+   "template.spec.ephemeralContainers.livenessProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "template.spec.ephemeralContainers.livenessProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "template.spec.ephemeralContainers.readinessProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "template.spec.ephemeralContainers.readinessProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "template.spec.ephemeralContainers.startupProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "template.spec.ephemeralContainers.startupProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "template.spec.ephemeralContainers.lifecycle.postStart.exec.command": {
+    "listType": "atomic"
+   },
+   "template.spec.ephemeralContainers.lifecycle.postStart.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "template.spec.ephemeralContainers.lifecycle.preStop.exec.command": {
+    "listType": "atomic"
+   },
+   "template.spec.ephemeralContainers.lifecycle.preStop.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "template.spec.ephemeralContainers.securityContext.capabilities.add": {
+    "listType": "atomic"
+   },
+   "template.spec.ephemeralContainers.securityContext.capabilities.drop": {
+    "listType": "atomic"
+   },
+   "template.spec.nodeSelector": {
+    "mapType": "atomic"
+   },
+   "template.spec.securityContext.supplementalGroups": {
+    "listType": "atomic"
+   },
+   "template.spec.securityContext.sysctls": {
+    "listType": "atomic"
+   },
+   "template.spec.imagePullSecrets": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ],
+    "mapType": "atomic"
+   },
+   "template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution": {
+    "mapType": "atomic"
+   },
+   "template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms": {
+    "listType": "atomic",
+    "mapType": "atomic"
+   },
+   "template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.matchExpressions": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.matchFields": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.matchFields.values": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution.preference": {
+    "mapType": "atomic"
+   },
+   "template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution.preference.matchExpressions": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution.preference.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution.preference.matchFields": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution.preference.matchFields.values": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.labelSelector": {
+    "mapType": "atomic"
+   },
+   "template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.labelSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.labelSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.namespaces": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.namespaceSelector": {
+    "mapType": "atomic"
+   },
+   "template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.namespaceSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.namespaceSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.matchLabelKeys": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.mismatchLabelKeys": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.labelSelector": {
+    "mapType": "atomic"
+   },
+   "template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.labelSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.labelSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaces": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaceSelector": {
+    "mapType": "atomic"
+   },
+   "template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaceSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaceSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.matchLabelKeys": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.mismatchLabelKeys": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.labelSelector": {
+    "mapType": "atomic"
+   },
+   "template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.labelSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.labelSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.namespaces": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.namespaceSelector": {
+    "mapType": "atomic"
+   },
+   "template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.namespaceSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.namespaceSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.matchLabelKeys": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.mismatchLabelKeys": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.labelSelector": {
+    "mapType": "atomic"
+   },
+   "template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.labelSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.labelSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaces": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaceSelector": {
+    "mapType": "atomic"
+   },
+   "template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaceSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaceSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.matchLabelKeys": {
+    "listType": "atomic"
+   },
+   "template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.mismatchLabelKeys": {
+    "listType": "atomic"
+   },
+   "template.spec.tolerations": {
+    "listType": "atomic"
+   },
+   "template.spec.hostAliases": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "ip",
+    "listType": "map",
+    "listMapKeys": [
+     "ip"
+    ]
+   },
+   "template.spec.hostAliases.hostnames": {
+    "listType": "atomic"
+   },
+   "template.spec.dnsConfig.nameservers": {
+    "listType": "atomic"
+   },
+   "template.spec.dnsConfig.searches": {
+    "listType": "atomic"
+   },
+   "template.spec.dnsConfig.options": {
+    "listType": "atomic"
+   },
+   "template.spec.readinessGates": {
+    "listType": "atomic"
+   },
+   "template.spec.topologySpreadConstraints": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "topologyKey",
+    "listType": "map",
+    "listMapKeys": [
+     "topologyKey",
+     "whenUnsatisfiable"
+    ]
+   },
+   "template.spec.topologySpreadConstraints.labelSelector": {
+    "mapType": "atomic"
+   },
+   "template.spec.topologySpreadConstraints.labelSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "template.spec.topologySpreadConstraints.labelSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "template.spec.topologySpreadConstraints.matchLabelKeys": {
+    "listType": "atomic"
+   },
+   "template.spec.schedulingGates": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "template.spec.resourceClaims": {
+    "patchStrategy": "merge,retainKeys",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "template.spec.resources.claims": {
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   }
+  }
+ },
+ {
+  "group": "",
+  "version": "v1",
+  "kind": "ReplicationController",
+  "listKind": "ReplicationControllerList",
+  "plural": "replicationcontrollers",
+  "singular": "replicationcontroller",
+  "scope": "Namespaced",
+  "shortNames": [
+   "rc"
+  ],
+  "categories": [
+   "all"
+  ],
+  "verbs": [
+   "create",
+   "delete",
+   "deletecollection",
+   "get",
+   "list",
+   "patch",
+   "update",
+   "watch"
+  ],
+  "subresources": {
+   "status": {},
+   "scale": {
+    "specReplicasPath": ".spec.replicas",
+    "statusReplicasPath": ".status.replicas",
+    "labelSelectorPath": ".status.selector"
+   }
+  },
+  "printerColumns": [
+   {
+    "name": "Desired",
+    "type": "integer",
+    "jsonPath": ".spec.replicas",
+    "description": "Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller"
+   },
+   {
+    "name": "Current",
+    "type": "integer",
+    "jsonPath": ".status.replicas",
+    "description": "Replicas is the most recently observed number of replicas. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller"
+   },
+   {
+    "name": "Ready",
+    "type": "integer",
+    "jsonPath": ".status.readyReplicas",
+    "description": "The number of ready replicas for this replication controller."
+   },
+   {
+    "name": "Age",
+    "type": "date",
+    "jsonPath": ".metadata.creationTimestamp",
+    "description": "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+   },
+   {
+    "name": "Containers",
+    "type": "string",
+    "jsonPath": ".spec.template.spec.containers[*].name",
+    "description": "Names of each container in the template.",
+    "priority": 1
+   },
+   {
+    "name": "Images",
+    "type": "string",
+    "jsonPath": ".spec.template.spec.containers[*].image",
+    "description": "Images referenced by each container in the template.",
+    "priority": 1
+   },
+   {
+    "name": "Selector",
+    "type": "string",
+    "jsonPath": ".spec.selector",
+    "description": "Selector is a label query over pods that should match the Replicas count. If Selector is empty, it is defaulted to the labels present on the Pod template. Label keys and values that must match in order to be controlled by this replication controller, if empty defaulted to labels on Pod template. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors. kubectl shows the selector in its string form (app=web); this column is the selector map.",
+    "priority": 1
+   }
+  ],
+  "protobuf": {
+   "message": "k8s.io.api.core.v1.ReplicationController",
+   "listMessage": "k8s.io.api.core.v1.ReplicationControllerList"
+  },
+  "patchMeta": {
+   "metadata.ownerReferences": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "uid",
+    "listType": "map",
+    "listMapKeys": [
+     "uid"
+    ],
+    "mapType": "atomic"
+   },
+   "metadata.finalizers": {
+    "patchStrategy": "merge",
+    "listType": "set"
+   },
+   "metadata.managedFields": {
+    "listType": "atomic"
+   },
+   "spec.selector": {
+    "mapType": "atomic"
+   },
+   "spec.template.metadata.ownerReferences": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "uid",
+    "listType": "map",
+    "listMapKeys": [
+     "uid"
+    ],
+    "mapType": "atomic"
+   },
+   "spec.template.metadata.finalizers": {
+    "patchStrategy": "merge",
+    "listType": "set"
+   },
+   "spec.template.metadata.managedFields": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes": {
+    "patchStrategy": "merge,retainKeys",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.volumes.secret.items": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.iscsi.portals": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.iscsi.secretRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.rbd.monitors": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.rbd.secretRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.flexVolume.secretRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.cinder.secretRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.cephfs.monitors": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.cephfs.secretRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.downwardAPI.items": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.downwardAPI.items.fieldRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.downwardAPI.items.resourceFieldRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.fc.targetWWNs": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.fc.wwids": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.configMap.items": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.projected.sources": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.projected.sources.secret.items": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.projected.sources.downwardAPI.items": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.projected.sources.downwardAPI.items.fieldRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.projected.sources.downwardAPI.items.resourceFieldRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.projected.sources.configMap.items": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.projected.sources.clusterTrustBundle.labelSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.projected.sources.clusterTrustBundle.labelSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.projected.sources.clusterTrustBundle.labelSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.scaleIO.secretRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.storageos.secretRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.csi.nodePublishSecretRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.ephemeral.volumeClaimTemplate.metadata.ownerReferences": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "uid",
+    "listType": "map",
+    "listMapKeys": [
+     "uid"
+    ],
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.ephemeral.volumeClaimTemplate.metadata.finalizers": {
+    "patchStrategy": "merge",
+    "listType": "set"
+   },
+   "spec.template.spec.volumes.ephemeral.volumeClaimTemplate.metadata.managedFields": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.ephemeral.volumeClaimTemplate.spec.accessModes": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.ephemeral.volumeClaimTemplate.spec.selector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.volumes.ephemeral.volumeClaimTemplate.spec.selector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.ephemeral.volumeClaimTemplate.spec.selector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.volumes.ephemeral.volumeClaimTemplate.spec.dataSource": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.initContainers": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.initContainers.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.args": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.ports": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "containerPort",
+    "listType": "map",
+    "listMapKeys": [
+     "containerPort",
+     "protocol"
+    ]
+   },
+   "spec.template.spec.initContainers.envFrom": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.env": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.initContainers.env.valueFrom.fieldRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.initContainers.env.valueFrom.resourceFieldRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.initContainers.env.valueFrom.configMapKeyRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.initContainers.env.valueFrom.secretKeyRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.initContainers.env.valueFrom.fileKeyRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.initContainers.resources.claims": {
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.initContainers.resizePolicy": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.restartPolicyRules": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.restartPolicyRules.exitCodes.values": {
+    "listType": "set"
+   },
+   "spec.template.spec.initContainers.volumeMounts": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "mountPath",
+    "listType": "map",
+    "listMapKeys": [
+     "mountPath"
+    ]
+   },
+   "spec.template.spec.initContainers.volumeDevices": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "devicePath",
+    "listType": "map",
+    "listMapKeys": [
+     "devicePath"
+    ]
+   },
+   "spec.template.spec.initContainers.livenessProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.livenessProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.readinessProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.readinessProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.startupProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.startupProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.lifecycle.postStart.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.lifecycle.postStart.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.lifecycle.preStop.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.lifecycle.preStop.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.securityContext.capabilities.add": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.initContainers.securityContext.capabilities.drop": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.containers.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.args": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.ports": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "containerPort",
+    "listType": "map",
+    "listMapKeys": [
+     "containerPort",
+     "protocol"
+    ]
+   },
+   "spec.template.spec.containers.envFrom": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.env": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.containers.env.valueFrom.fieldRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.containers.env.valueFrom.resourceFieldRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.containers.env.valueFrom.configMapKeyRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.containers.env.valueFrom.secretKeyRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.containers.env.valueFrom.fileKeyRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.containers.resources.claims": {
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.containers.resizePolicy": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.restartPolicyRules": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.restartPolicyRules.exitCodes.values": {
+    "listType": "set"
+   },
+   "spec.template.spec.containers.volumeMounts": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "mountPath",
+    "listType": "map",
+    "listMapKeys": [
+     "mountPath"
+    ]
+   },
+   "spec.template.spec.containers.volumeDevices": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "devicePath",
+    "listType": "map",
+    "listMapKeys": [
+     "devicePath"
+    ]
+   },
+   "spec.template.spec.containers.livenessProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.livenessProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.readinessProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.readinessProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.startupProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.startupProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.lifecycle.postStart.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.lifecycle.postStart.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.lifecycle.preStop.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.lifecycle.preStop.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.securityContext.capabilities.add": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.containers.securityContext.capabilities.drop": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.ephemeralContainers.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.args": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.ports": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "containerPort",
+    "listType": "map",
+    "listMapKeys": [
+     "containerPort",
+     "protocol"
+    ]
+   },
+   "spec.template.spec.ephemeralContainers.envFrom": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.env": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.ephemeralContainers.env.valueFrom.fieldRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.env.valueFrom.resourceFieldRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.env.valueFrom.configMapKeyRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.env.valueFrom.secretKeyRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.env.valueFrom.fileKeyRef": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.resources.claims": {
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.ephemeralContainers.resizePolicy": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.restartPolicyRules": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.restartPolicyRules.exitCodes.values": {
+    "listType": "set"
+   },
+   "spec.template.spec.ephemeralContainers.volumeMounts": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "mountPath",
+    "listType": "map",
+    "listMapKeys": [
+     "mountPath"
+    ]
+   },
+   "spec.template.spec.ephemeralContainers.volumeDevices": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "devicePath",
+    "listType": "map",
+    "listMapKeys": [
+     "devicePath"
+    ]
+   },
+   "spec.template.spec.ephemeralContainers.livenessProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.livenessProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.readinessProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.readinessProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.startupProbe.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.startupProbe.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.lifecycle.postStart.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.lifecycle.postStart.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.lifecycle.preStop.exec.command": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.lifecycle.preStop.httpGet.httpHeaders": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.securityContext.capabilities.add": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.ephemeralContainers.securityContext.capabilities.drop": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.nodeSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.securityContext.supplementalGroups": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.securityContext.sysctls": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.imagePullSecrets": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ],
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms": {
+    "listType": "atomic",
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.matchFields": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.matchFields.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution.preference": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution.preference.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution.preference.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution.preference.matchFields": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution.preference.matchFields.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.labelSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.labelSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.labelSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.namespaces": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.namespaceSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.namespaceSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.namespaceSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.matchLabelKeys": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.mismatchLabelKeys": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.labelSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.labelSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.labelSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaces": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaceSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaceSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaceSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.matchLabelKeys": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.mismatchLabelKeys": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.labelSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.labelSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.labelSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.namespaces": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.namespaceSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.namespaceSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.namespaceSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.matchLabelKeys": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution.mismatchLabelKeys": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.labelSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.labelSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.labelSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaces": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaceSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaceSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.namespaceSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.matchLabelKeys": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.podAffinityTerm.mismatchLabelKeys": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.tolerations": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.hostAliases": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "ip",
+    "listType": "map",
+    "listMapKeys": [
+     "ip"
+    ]
+   },
+   "spec.template.spec.hostAliases.hostnames": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.dnsConfig.nameservers": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.dnsConfig.searches": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.dnsConfig.options": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.readinessGates": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.topologySpreadConstraints": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "topologyKey",
+    "listType": "map",
+    "listMapKeys": [
+     "topologyKey",
+     "whenUnsatisfiable"
+    ]
+   },
+   "spec.template.spec.topologySpreadConstraints.labelSelector": {
+    "mapType": "atomic"
+   },
+   "spec.template.spec.topologySpreadConstraints.labelSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.topologySpreadConstraints.labelSelector.matchExpressions.values": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.topologySpreadConstraints.matchLabelKeys": {
+    "listType": "atomic"
+   },
+   "spec.template.spec.schedulingGates": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.resourceClaims": {
+    "patchStrategy": "merge,retainKeys",
+    "patchMergeKey": "name",
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "spec.template.spec.resources.claims": {
+    "listType": "map",
+    "listMapKeys": [
+     "name"
+    ]
+   },
+   "status.conditions": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "type",
+    "listType": "map",
+    "listMapKeys": [
+     "type"
+    ]
+   }
+  }
+ },
+ {
+  "group": "",
+  "version": "v1",
+  "kind": "ResourceQuota",
+  "listKind": "ResourceQuotaList",
+  "plural": "resourcequotas",
+  "singular": "resourcequota",
+  "scope": "Namespaced",
+  "shortNames": [
+   "quota"
+  ],
+  "categories": [],
+  "verbs": [
+   "create",
+   "delete",
+   "deletecollection",
+   "get",
+   "list",
+   "patch",
+   "update",
+   "watch"
+  ],
+  "subresources": {
+   "status": {}
+  },
+  "printerColumns": [
+   {
+    "name": "Age",
+    "type": "date",
+    "jsonPath": ".metadata.creationTimestamp",
+    "description": "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+   },
+   {
+    "name": "Request",
+    "type": "string",
+    "jsonPath": ".status.used",
+    "description": "Request represents a minimum amount of cpu/memory that a container may consume. kubectl shows used/hard of each requests.* resource; this column is the used map."
+   },
+   {
+    "name": "Limit",
+    "type": "string",
+    "jsonPath": ".spec.hard",
+    "description": "Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node. kubectl shows used/hard of each limits.* resource; this column is the hard map."
+   }
+  ],
+  "protobuf": {
+   "message": "k8s.io.api.core.v1.ResourceQuota",
+   "listMessage": "k8s.io.api.core.v1.ResourceQuotaList"
+  },
+  "patchMeta": {
+   "metadata.ownerReferences": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "uid",
+    "listType": "map",
+    "listMapKeys": [
+     "uid"
+    ],
+    "mapType": "atomic"
+   },
+   "metadata.finalizers": {
+    "patchStrategy": "merge",
+    "listType": "set"
+   },
+   "metadata.managedFields": {
+    "listType": "atomic"
+   },
+   "spec.scopes": {
+    "listType": "atomic"
+   },
+   "spec.scopeSelector": {
+    "mapType": "atomic"
+   },
+   "spec.scopeSelector.matchExpressions": {
+    "listType": "atomic"
+   },
+   "spec.scopeSelector.matchExpressions.values": {
+    "listType": "atomic"
    }
   }
  },

@@ -1,0 +1,65 @@
+/** Column specs shared by the kubectl tables of several kinds. */
+
+export interface ColumnSpec {
+  name: string;
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  jsonPath: string;
+  description?: string;
+  computed?: string;
+  priority?: number;
+  format?: string;
+}
+
+export interface KindTable {
+  shortNames?: string[];
+  categories?: string[];
+  printerColumns?: ColumnSpec[];
+}
+
+export const AGE: ColumnSpec = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
+
+export const CONTAINERS: ColumnSpec[] = [
+  { name: 'Containers', type: 'string', jsonPath: '.spec.template.spec.containers[*].name', priority: 1, description: 'Names of each container in the template.' },
+  { name: 'Images', type: 'string', jsonPath: '.spec.template.spec.containers[*].image', priority: 1, description: 'Images referenced by each container in the template.' },
+  {
+    name: 'Selector',
+    type: 'string',
+    jsonPath: '.spec.selector',
+    priority: 1,
+    computed: 'kubectl shows the selector in its string form (app=web); this column is the selector object.',
+  },
+];
+
+export const BINDING_COLUMNS: ColumnSpec[] = [
+  {
+    name: 'Role',
+    type: 'string',
+    jsonPath: '.roleRef.name',
+    description:
+      'RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error.',
+    computed: 'kubectl shows Kind/name of the role; this column is the name.',
+  },
+  AGE,
+  {
+    name: 'Users',
+    type: 'string',
+    jsonPath: '.subjects[?(@.kind=="User")].name',
+    priority: 1,
+    description: 'Users in this binding.',
+  },
+  {
+    name: 'Groups',
+    type: 'string',
+    jsonPath: '.subjects[?(@.kind=="Group")].name',
+    priority: 1,
+    description: 'Groups in this binding.',
+  },
+  {
+    name: 'ServiceAccounts',
+    type: 'string',
+    jsonPath: '.subjects[?(@.kind=="ServiceAccount")].name',
+    priority: 1,
+    description: 'ServiceAccounts in this binding.',
+    computed: 'kubectl shows namespace:name; this column is the name.',
+  },
+];

@@ -1,0 +1,3 @@
+// The discovery.k8s.io group package. Everything under ./generated comes from schemas/discovery/;
+// add hand-written strategies and helpers beside it, in this directory.
+export * from './generated/index.js';

@@ -1,0 +1,3 @@
+// The events.k8s.io group package. Everything under ./generated comes from schemas/events/;
+// add hand-written strategies and helpers beside it, in this directory.
+export * from './generated/index.js';
