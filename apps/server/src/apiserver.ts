@@ -1,17 +1,17 @@
-import { group as apps } from '@kapi/api-apps';
+import { plugin as apps } from '@kapi/api-apps';
 import { group as authentication } from '@kapi/api-authentication';
 import { group as authorization } from '@kapi/api-authorization';
 import { group as autoscaling } from '@kapi/api-autoscaling';
 import { group as batch } from '@kapi/api-batch';
 import { group as certificates } from '@kapi/api-certificates';
-import { group as coordination } from '@kapi/api-coordination';
-import { group as core } from '@kapi/api-core';
+import { plugin as coordination } from '@kapi/api-coordination';
+import { plugin as core } from '@kapi/api-core';
 import { group as discovery } from '@kapi/api-discovery';
 import { group as events } from '@kapi/api-events';
 import { group as networking } from '@kapi/api-networking';
 import { group as node } from '@kapi/api-node';
-import { group as policy } from '@kapi/api-policy';
-import { group as rbac } from '@kapi/api-rbac';
+import { plugin as policy } from '@kapi/api-policy';
+import { plugin as rbac } from '@kapi/api-rbac';
 import { group as scheduling } from '@kapi/api-scheduling';
 import { group as storage } from '@kapi/api-storage';
 import { group as wardle } from '@kapi/api-wardle';
@@ -33,6 +33,7 @@ import {
   type ApiServerOptions,
   type AuditPolicy,
   type AuditSink,
+  type GroupPlugin,
 } from '@kapi/apiserver';
 import { createMemoryBackend, type StorageBackend } from '@kapi/storage';
 import { createEtcdBackend } from '@kapi/storage-etcd';
@@ -52,14 +53,33 @@ declare const __KAPI_SERVER_VERSION__: string | undefined;
 const version = typeof __KAPI_SERVER_VERSION__ === 'string' ? __KAPI_SERVER_VERSION__ : '0.0.0';
 
 /**
- * Every group the sample server serves, in discovery order (core first, as kube-apiserver). The generated
+ * Every group the sample server serves, in discovery order (core first, as kube-apiserver): a group package's
+ * `plugin` where it has hand-written behaviour for its kinds, its generated definition otherwise. The generated
  * admissionregistration.k8s.io, apiextensions.k8s.io and apiregistration.k8s.io packages are not served here:
  * their objects mean nothing without webhooks, CRDs and aggregation, which come with their own plugins.
  */
-export const GROUPS = [
-  core, apps, events, authentication, authorization, autoscaling, batch, certificates, networking, policy, rbac, storage,
-  scheduling, coordination, node, discovery, wardle,
+export const PLUGINS: GroupPlugin[] = [
+  core,
+  apps,
+  groupPlugin(events),
+  groupPlugin(authentication),
+  groupPlugin(authorization),
+  groupPlugin(autoscaling),
+  groupPlugin(batch),
+  groupPlugin(certificates),
+  groupPlugin(networking),
+  policy,
+  rbac,
+  groupPlugin(storage),
+  groupPlugin(scheduling),
+  coordination,
+  groupPlugin(node),
+  groupPlugin(discovery),
+  groupPlugin(wardle),
 ];
+
+/** The groups the sample server serves (their generated definitions). */
+export const GROUPS = PLUGINS.map((p) => p.definition);
 
 /** The SQLite database of `--storage-backend=sqlite`, inside `--data-dir`. */
 export const SQLITE_DATABASE = 'kapi.db';
@@ -178,7 +198,7 @@ export function createKapiApiServer(config: ServerConfig, log: LogSink): ApiServ
     encryption,
     // API Priority and Fairness gates requests when on; its API group is served either way, as kube serves it.
     plugins: [
-      ...GROUPS.map((definition) => groupPlugin(definition)),
+      ...PLUGINS,
       config.enablePriorityAndFairness ? priorityAndFairness() : flowControlGroup(),
     ],
     featureGates: config.featureGates,

@@ -127,7 +127,7 @@ export function emitScaffold(ctx: PackageContext, versions: { apimachinery: stri
       path: `${dir}/src/index.ts`,
       content:
         `// The ${g.group || 'core'} group package. Everything under ./generated comes from schemas/${ctx.folders[0]}/;\n` +
-        `// add hand-written strategies and helpers beside it, in this directory.\n` +
+        `// add the hand-written behaviour of its kinds under ./registry and export it as \`plugin\` (docs/building-a-server.md).\n` +
         `export * from './generated/index.js';\n`,
       scaffold: true,
     },

@@ -2,6 +2,7 @@ import type { AuthorizerHost } from './auth/host.js';
 import type { RequestGate } from './limits/gate.js';
 import type { LogSink } from './logging/types.js';
 import type { ApiServerMetrics } from './metrics/index.js';
+import type { RequestContext } from './registry/context.js';
 import type { ResourceEntry } from './registry/resources.js';
 
 /** The request limits a server runs with, kube's defaults filled in (0: no limit). */
@@ -43,4 +44,33 @@ export interface PluginHost extends AuthorizerHost {
    * `nonResourceURLs`) and the request gate, as the server's own paths are.
    */
   addPath(path: string, handler: (request: Request) => Response | Promise<Response>): void;
+  /**
+   * Serves a subresource of a resource the plugin's group declares (`pods/eviction`, `certificatesigningrequests/
+   * approval`), or a virtual resource with no stored objects of its own (`bindings`: no `subresource`), with the
+   * verbs its discovery lists, after authentication, authorization and the request gate.
+   */
+  addSubresource(target: SubresourceTarget, action: SubresourceAction): void;
 }
+
+/** Which subresource an action serves: the parent resource by group and plural, and the subresource's name. */
+export interface SubresourceTarget {
+  group: string;
+  resource: string;
+  /** Empty or left out: the action serves the resource itself (a virtual, create-only resource). */
+  subresource?: string;
+}
+
+/** One request to a plugin's subresource. */
+export interface SubresourceCall {
+  /** The request's context: the parent resource's entry, namespace, user, dryRun, the subresource. */
+  ctx: RequestContext;
+  /** The object the path names (`pods/NAME/eviction`), empty for a request to a collection. */
+  name: string;
+  /** The verb the request asks for (`create`, `update`, `get`, ...). */
+  verb: string;
+  /** The request body decoded from its media type (JSON, YAML or CBOR), undefined when empty. */
+  body(): Promise<unknown>;
+}
+
+/** A subresource's answer: the object the client reads (in the format it negotiated) and the status code. */
+export type SubresourceAction = (call: SubresourceCall) => Promise<{ status: number; object: object }>;

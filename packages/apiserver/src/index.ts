@@ -1,11 +1,12 @@
 // Public API of @kapi/apiserver.
 export { createApiServer, ANONYMOUS, SYSTEM_NAMESPACES, type ApiServer, type ApiServerOptions, type FetchEnv } from './server.js';
 export { groupPlugin, type GroupPlugin, type Strategy } from './plugin.js';
-export type { PluginHost, ServerLimits } from './host.js';
+export type { PluginHost, ServerLimits, SubresourceAction, SubresourceCall, SubresourceTarget } from './host.js';
 export type { Store, UpdateResult, Updater } from './registry/store.js';
 export type { RequestContext } from './registry/context.js';
 export type { ResourceEntry, ResourceRegistry } from './registry/resources.js';
 export { ALL_OBJECTS, type ListOptions } from './registry/list.js';
+export type { DeleteOptions } from './registry/delete.js';
 export { nowTimestamp } from './registry/object-meta.js';
 export type { RequestLimits } from './limits/middleware.js';
 export { MAX_REQUEST_WAIT_MS, type GateDecision, type GatedRequest, type RequestGate } from './limits/gate.js';

@@ -1,4 +1,4 @@
-import type { FieldError, GroupDefinition, KubeObject, TypeDefaulter } from '@kapi/apimachinery';
+import type { FieldError, GroupDefinition, KubeObject, TablePrinter, TypeDefaulter } from '@kapi/apimachinery';
 import type { PluginHost } from './host.js';
 
 /**
@@ -33,11 +33,20 @@ export interface Strategy {
   returnDeletedObject?: boolean;
 }
 
-/** A group package as a server installs it: its generated definition plus optional hand-written strategies. */
+/**
+ * A group package as a server installs it: its generated definition plus the hand-written behaviour of its kinds
+ * (kube's pkg/registry/<group>/<kind>), which the group package exports as its `plugin`. The core knows no
+ * concrete kind but Namespace, whose lifecycle namespaced storage rests on.
+ */
 export interface GroupPlugin {
   definition: GroupDefinition;
   /** Strategies by kind. */
   strategies?: Record<string, Strategy>;
+  /**
+   * How `kubectl get` shows a kind beyond its printer columns' JSONPath (kube's Go table printers), by kind: the
+   * computed cells and row conditions.
+   */
+  printers?: Record<string, TablePrinter>;
   /**
    * Defaulting that depends on other fields (kube's SetDefaults_<Type>), by field-tree type (`v1/Container`),
    * after the schemas' constant defaults. They apply wherever the type appears, in every group's kinds (apps'
@@ -45,7 +54,7 @@ export interface GroupPlugin {
    */
   defaulters?: Record<string, TypeDefaulter>;
   /**
-   * Hooks the plugin into the server that installs it (controllers, admission, the request gate), once, while
+   * Hooks the plugin into the server that installs it (controllers, admission, the request gate, subresources), once, while
    * createApiServer builds the server: its store and registry exist, nothing is served yet. A group that is only
    * data needs none.
    */

@@ -13,7 +13,6 @@ import type { AuthorizerFactory } from './auth/host.js';
 import type { Authenticator, Authorizer, PeerCertificate } from './auth/types.js';
 import { unionAuthorizer } from './auth/union.js';
 import { auditLog, type AuditPolicy, type AuditSink } from './audit/index.js';
-import { withBuiltinStrategies } from './builtin-strategies.js';
 import { createDiscoveryRoutes } from './endpoints/discovery-routes.js';
 import { createHealthRoutes, serverHealthChecks } from './endpoints/health.js';
 import { createOpenAPIRoutes } from './endpoints/openapi-routes.js';
@@ -29,7 +28,8 @@ import { offeredMediaTypes } from './endpoints/media/index.js';
 import { negotiateResponse, type ResponseFormat } from './endpoints/negotiate.js';
 import { parseRequestInfo, type RequestInfo } from './endpoints/request-info.js';
 import { requestFacts } from './limits/long-running.js';
-import { createResourceHandler, type SubresourceHandler } from './endpoints/resource-handler.js';
+import { pluginSubresourceHandler } from './endpoints/plugin-subresource.js';
+import { createResourceHandler, specialKey, type SubresourceHandler } from './endpoints/resource-handler.js';
 import { errorResponse } from './endpoints/respond.js';
 import { createNamespaceController } from './namespaces/controller.js';
 import { namespaceLifecycle } from './namespaces/admission.js';
@@ -46,7 +46,6 @@ import { createCacheDelegator } from './cacher/delegator.js';
 import { createObjectStorage } from './storage/object-storage.js';
 import { storageHistoryBudget } from './storage/history-budget.js';
 import { encryptedStorage, type EncryptionConfig } from './encryption/index.js';
-import { evictionHandler } from './subresources/eviction.js';
 import { reviewAnswers, reviewHandler } from './subresources/reviews.js';
 import { scaleHandler } from './subresources/scale.js';
 import { defaultVersionInfo, type VersionInfo } from './version.js';
@@ -162,7 +161,7 @@ export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube
 export function createApiServer(options: ApiServerOptions): ApiServer {
   const log: LogSink = options.log ?? Object.assign(() => {}, { enabled: () => false });
   const version = options.version ?? defaultVersionInfo();
-  const registry = createResourceRegistry(withBuiltinStrategies(options.plugins));
+  const registry = createResourceRegistry(options.plugins);
   // Encryption at rest wraps the backend itself, so the store, the watch cache and compaction all go through it.
   if (options.encryption) options = { ...options, storage: encryptedStorage(options.storage, registry.entries, options.encryption) };
   // Storage metrics wrap the backend the rest of the server sees, so every read and write is timed (etcd_request_*).
@@ -232,6 +231,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const stopped = new AbortController();
   let requestGate: RequestGate | undefined;
   const pluginPaths: { path: string; handler: (request: Request) => Response | Promise<Response> }[] = [];
+  const pluginSubresources = new Map<string, SubresourceHandler>();
   const limits: ServerLimits = {
     maxRequestsInflight: options.limits?.maxRequestsInflight ?? DEFAULT_MAX_REQUESTS_INFLIGHT,
     maxMutatingRequestsInflight: options.limits?.maxMutatingRequestsInflight ?? DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT,
@@ -260,6 +260,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     addPath(path, handler) {
       pluginPaths.push({ path, handler });
     },
+    addSubresource(target, action) {
+      const key = specialKey(target.group, target.resource, target.subresource ?? '');
+      if (pluginSubresources.has(key)) throw new Error(`subresource ${key} is served twice`);
+      pluginSubresources.set(key, pluginSubresourceHandler(action));
+    },
   };
   for (const plugin of options.plugins) plugin.install?.(host);
   const authorizer = unionAuthorizer(
@@ -269,13 +274,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const accessFilter = createAccessFilter({ authenticators, anonymous: options.anonymousAuth ?? true, authorizer, metrics });
   const answers = reviewAnswers({ authorizer, authenticators });
 
-  const special: Record<string, SubresourceHandler> = {};
-  for (const entry of registry.entries) {
-    if (entry.info.subresources.scale) special[`${entry.info.plural}/scale`] = scaleHandler(store);
-    const answer = entry.info.group.endsWith('.k8s.io') ? answers[entry.info.plural] : undefined;
-    if (answer && entry.info.verbs.length === 1 && entry.info.verbs[0] === 'create') special[entry.info.plural] = reviewHandler(answer);
+  const special: Record<string, SubresourceHandler> = Object.fromEntries(pluginSubresources);
+  for (const { info } of registry.entries) {
+    if (info.subresources.scale) special[specialKey(info.group, info.plural, 'scale')] = scaleHandler(store);
+    const answer = info.group.endsWith('.k8s.io') ? answers[info.plural] : undefined;
+    if (answer && info.verbs.length === 1 && info.verbs[0] === 'create') special[specialKey(info.group, info.plural, '')] = reviewHandler(answer);
   }
-  if (registry.lookup('', 'v1', 'pods')) special['pods/eviction'] = evictionHandler(store, registry);
   const media = offeredMediaTypes(gates);
   const handleResource = createResourceHandler({
     registry,

@@ -1,16 +1,29 @@
-import { group as apps } from '@kapi/api-apps';
+import { group as apps, plugin as appsPlugin } from '@kapi/api-apps';
 import { group as authentication } from '@kapi/api-authentication';
 import { group as authorization } from '@kapi/api-authorization';
 import { group as autoscaling } from '@kapi/api-autoscaling';
-import { group as coordination } from '@kapi/api-coordination';
-import { group as core } from '@kapi/api-core';
-import { group as policy } from '@kapi/api-policy';
-import { group as rbac } from '@kapi/api-rbac';
+import { group as coordination, plugin as coordinationPlugin } from '@kapi/api-coordination';
+import { group as core, plugin as corePlugin } from '@kapi/api-core';
+import { group as policy, plugin as policyPlugin } from '@kapi/api-policy';
+import { group as rbac, plugin as rbacPlugin } from '@kapi/api-rbac';
 import { group as wardle } from '@kapi/api-wardle';
 import { createMemoryBackend, type StorageBackend } from '@kapi/storage';
-import { createApiServer, groupPlugin, type ApiServer, type ApiServerOptions } from '../src/index.js';
+import { createApiServer, groupPlugin, type ApiServer, type ApiServerOptions, type GroupPlugin } from '../src/index.js';
 
 export const ALL_GROUPS = [core, apps, autoscaling, policy, coordination, rbac, authorization, authentication, wardle];
+
+/** Every group as its package's plugin (the behaviour of its kinds), or as plain data where it has none. */
+export const ALL_PLUGINS: GroupPlugin[] = [
+  corePlugin,
+  appsPlugin,
+  groupPlugin(autoscaling),
+  policyPlugin,
+  coordinationPlugin,
+  rbacPlugin,
+  groupPlugin(authorization),
+  groupPlugin(authentication),
+  groupPlugin(wardle),
+];
 
 export interface Harness {
   server: ApiServer;
@@ -22,14 +35,14 @@ export interface Harness {
 /**
  * A started server with every group, driven in-process through its fetch handler: on fresh in-memory storage, or
  * on `options.storage`. `options` passes request limits, an audit sink, watch cache settings, admission plugins and
- * plugins (instead of every group with no strategies of its own) through.
+ * plugins (instead of every group's plugin) through.
  */
 export async function startHarness(
   featureGates: Record<string, boolean> = {},
   options: Partial<Pick<ApiServerOptions, 'log' | 'tracerProvider' | 'authenticators' | 'limits' | 'audit' | 'auditPolicy' | 'watchCache' | 'storageHistoryBytes' | 'compactionIntervalMs' | 'storage' | 'plugins' | 'admission' | 'encryption'>> = {},
 ): Promise<Harness> {
   const storage = options.storage ?? createMemoryBackend();
-  const server = createApiServer({ plugins: ALL_GROUPS.map((g) => groupPlugin(g)), featureGates, ...options, storage });
+  const server = createApiServer({ plugins: ALL_PLUGINS, featureGates, ...options, storage });
   await server.start();
   return {
     server,

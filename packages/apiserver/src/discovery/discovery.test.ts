@@ -33,6 +33,7 @@ describe('servedGroups', () => {
       'apps',
       'authentication.k8s.io',
       'authorization.k8s.io',
+      'autoscaling',
       'coordination.k8s.io',
       'policy',
       'rbac.authorization.k8s.io',
@@ -40,8 +41,8 @@ describe('servedGroups', () => {
     ]);
   });
 
-  it('leaves out kinds without verbs and groups with nothing to serve (autoscaling only has Scale)', () => {
-    expect(find('autoscaling')).toBeUndefined();
+  it('leaves out kinds without verbs and versions with nothing to serve (autoscaling/v1 only has Scale)', () => {
+    expect([...find('autoscaling').resources.keys()]).toEqual(['v2']);
     expect(find('policy').resources.get('v1')!.map((r) => r.plural)).toEqual(['poddisruptionbudgets']);
   });
 
@@ -145,12 +146,18 @@ describe('unaggregated discovery', () => {
       verbs: ['get', 'patch', 'update'],
     });
     expect(list.resources.map((r) => r.name)).toEqual([
+      'controllerrevisions',
+      'daemonsets',
+      'daemonsets/status',
       'deployments',
       'deployments/scale',
       'deployments/status',
       'replicasets',
       'replicasets/scale',
       'replicasets/status',
+      'statefulsets',
+      'statefulsets/scale',
+      'statefulsets/status',
     ]);
   });
 

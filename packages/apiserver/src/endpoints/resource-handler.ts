@@ -35,7 +35,7 @@ export interface ResourceHandlerDeps extends HandlerFeatures {
   media: readonly MediaType[];
   registry: ResourceRegistry;
   store: Store;
-  /** Handlers by `<resource>/<subresource>` (`deployments/scale`), or `<resource>` for virtual resources. */
+  /** Handlers by {@link specialKey}: `apps/deployments/scale`, `/pods/eviction`, or `<group>/<resource>` for virtual resources. */
   special: Record<string, SubresourceHandler>;
   /** Who a request runs as when the caller passes no user (the server passes the authenticated one). */
   anonymousUser: UserInfo;
@@ -44,6 +44,10 @@ export interface ResourceHandlerDeps extends HandlerFeatures {
   /** Where watches count the events they send (apiserver_watch_events_total and _sizes). */
   metrics?: WatchMetrics;
 }
+
+/** The key of a subresource's handler: `<group>/<resource>/<subresource>`, `<group>/<resource>` for a virtual resource. */
+export const specialKey = (group: string, resource: string, subresource: string): string =>
+  subresource ? `${group}/${resource}/${subresource}` : `${group}/${resource}`;
 
 /** One handler per verb, each over the same request scope (k8s.io/apiserver endpoints/handlers). */
 const HANDLERS: Record<string, (scope: RequestScope) => Promise<Response>> = {
@@ -110,7 +114,7 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
     const metadata = !info.subresource && readVerb ? (info.verb === 'list' ? 'list' : 'object') : undefined;
     const format = negotiateResponse(request.headers.get('accept'), deps.media, { table: readVerb, metadata });
     const scope = createScope({ request, info, entry, ctx, store, query, format, features, authorizer: deps.authorizer, metrics: deps.metrics });
-    const special = deps.special[info.subresource ? `${info.resource}/${info.subresource}` : info.resource];
+    const special = deps.special[specialKey(info.group, info.resource, info.subresource)];
     if (special) return special({ request, info, ctx, format, query, body: scope.body, bodyFormat: scope.bodyFormat });
     // Subresources that need a node or a proxy (log, exec, attach, portforward, proxy, binding, ...) have no
     // implementation here: say so rather than answering with the parent object.

@@ -1,9 +1,8 @@
 import type { KubeObject } from '@kapi/apimachinery';
 import { createMemoryBackend, type StorageBackend } from '@kapi/storage';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ALL_GROUPS } from '../../test/harness.js';
+import { ALL_GROUPS, ALL_PLUGINS } from '../../test/harness.js';
 import { createAdmissionChain } from '../admission/chain.js';
-import { withBuiltinStrategies } from '../builtin-strategies.js';
 import { groupPlugin } from '../plugin.js';
 import { createResourceRegistry, type ResourceRegistry } from '../registry/resources.js';
 import { createStore, type RequestContext, type Store } from '../registry/store.js';
@@ -27,7 +26,7 @@ describe('namespace controller', () => {
 
   /** A Store wired to a controller, as the server wires them; over `backend` (a restart keeps it). */
   const start = (backend: StorageBackend) => {
-    const registry: ResourceRegistry = createResourceRegistry(withBuiltinStrategies(ALL_GROUPS.map((g) => groupPlugin(g))));
+    const registry: ResourceRegistry = createResourceRegistry(ALL_PLUGINS);
     let controller: ReturnType<typeof createNamespaceController> | undefined;
     const store: Store = createStore({
       storage: createObjectStorage(backend),

@@ -9,7 +9,9 @@ import {
   type MessageCodec,
   type ObjectValidator,
   type ResourceInfo,
+  type TablePrinter,
 } from '@kapi/apimachinery';
+import { namespaceStrategy } from '../namespaces/strategy.js';
 import type { GroupPlugin, Strategy } from '../plugin.js';
 
 /** One served resource and everything the Store needs for it. */
@@ -17,6 +19,8 @@ export interface ResourceEntry {
   info: ResourceInfo;
   group: GroupDefinition;
   strategy: Strategy;
+  /** The kind's computed table cells, from its plugin. */
+  printer?: TablePrinter;
   /** `<apiVersion>/<Kind>`: the key of the kind's validator and field-tree type. */
   typeKey: string;
   /** The kind's full schema validation (types, required fields, enums), run once per write by the Store. */
@@ -42,6 +46,9 @@ export interface ResourceRegistry {
   byKind(group: string, version: string, kind: string): ResourceEntry | undefined;
 }
 
+/** core/v1 Namespace: the one kind the core knows, as namespaced storage rests on its lifecycle. */
+const isNamespaceKind = (info: ResourceInfo): boolean => info.group === '' && info.kind === 'Namespace';
+
 export function createResourceRegistry(plugins: GroupPlugin[]): ResourceRegistry {
   const entries: ResourceEntry[] = [];
   const byPlural = new Map<string, ResourceEntry>();
@@ -58,7 +65,8 @@ export function createResourceRegistry(plugins: GroupPlugin[]): ResourceRegistry
       const entry: ResourceEntry = {
         info,
         group,
-        strategy: plugin.strategies?.[info.kind] ?? {},
+        strategy: plugin.strategies?.[info.kind] ?? (isNamespaceKind(info) ? namespaceStrategy : {}),
+        printer: plugin.printers?.[info.kind],
         typeKey,
         validate,
         checkTypes: group.typeValidators?.[typeKey] ?? validate,

@@ -1,10 +1,9 @@
 import { isStatusError, parseFieldSelector, parseLabelSelector, type KubeObject } from '@kapi/apimachinery';
 import { createMemoryBackend, type StorageBackend } from '@kapi/storage';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ALL_GROUPS } from '../../test/harness.js';
+import { ALL_GROUPS, ALL_PLUGINS } from '../../test/harness.js';
 import { createAdmissionChain } from '../admission/chain.js';
 import type { AdmissionPlugin } from '../admission/types.js';
-import { withBuiltinStrategies } from '../builtin-strategies.js';
 import { groupPlugin, type Strategy } from '../plugin.js';
 import type { ObjectStorage } from '../storage/interfaces.js';
 import { createObjectStorage } from '../storage/object-storage.js';
@@ -34,8 +33,8 @@ describe('Store', () => {
 
   const build = (options: { admission?: AdmissionPlugin[]; flunder?: Strategy; wrap?: (s: ObjectStorage) => ObjectStorage } = {}) => {
     backend = createMemoryBackend();
-    const plugins = ALL_GROUPS.map((g) => (g.group === FLUNDER && options.flunder ? groupPlugin(g, { Flunder: options.flunder }) : groupPlugin(g)));
-    registry = createResourceRegistry(withBuiltinStrategies(plugins));
+    const plugins = ALL_PLUGINS.map((p) => (p.definition.group === FLUNDER && options.flunder ? groupPlugin(p.definition, { Flunder: options.flunder }) : p));
+    registry = createResourceRegistry(plugins);
     writes = [];
     store = createStore({
       storage: (options.wrap ?? ((s) => s))(createObjectStorage(backend)),

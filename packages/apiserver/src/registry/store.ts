@@ -16,7 +16,7 @@ import { CorruptObjectError } from '../storage/codec.js';
 import { checkPreconditions, readableObjectError, validateUnsafeDelete, type DeleteOptions, type DeleteResult } from './delete.js';
 import { jsonEqual } from './diff.js';
 import { EXPIRED_CONTINUE, listRequest, selects } from './list.js';
-import { validateListOptions, type ListOptions } from './list-options.js';
+import { ALL_OBJECTS, validateListOptions, type ListOptions } from './list-options.js';
 import { fromStorageError, groupResource, OPTIMISTIC_LOCK_MESSAGE } from './errors.js';
 import { generateName } from './names.js';
 import { metaOf } from './object-meta.js';
@@ -68,8 +68,8 @@ export interface Store {
   get(ctx: RequestContext, name: string, resourceVersion?: string): Promise<KubeObject>;
   /** A consistent read of one object, undefined when missing (for controllers and admission). */
   find(ctx: RequestContext, name: string): Promise<KubeObject | undefined>;
-  /** List per kube's list table (docs/lists-and-watches.md), with selectors and chunking. */
-  list(ctx: RequestContext, options: ListOptions): Promise<KubeList>;
+  /** List per kube's list table (docs/lists-and-watches.md), with selectors and chunking; every object by default. */
+  list(ctx: RequestContext, options?: ListOptions): Promise<KubeList>;
   /** Update (PUT, PATCH, subresources): read-modify-write with compare-and-swap; may create (PUT, apply). */
   update(ctx: RequestContext, name: string, updater: Updater, options?: { allowCreate?: boolean }): Promise<UpdateResult>;
   /** Two-phase delete (kube API concepts, "States and transitions"). */
@@ -166,7 +166,7 @@ export function createStore(config: StoreConfig): Store {
 
     find: (ctx, name) => call(ctx, name, () => config.storage.get(objectKey(ctx.entry, ctx.namespace, name))),
 
-    async list(ctx, options) {
+    async list(ctx, options = ALL_OBJECTS) {
       validateListOptions(options, 'list', false);
       const { request, toList } = listRequest(ctx.entry, ctx.namespace, options);
       try {

@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { defaultTableColumns, NAME_COLUMN_DESCRIPTION, type KubeObject, type ResourceInfo } from '@kapi/apimachinery';
-import { group as apps } from '@kapi/api-apps';
-import { group as core } from '@kapi/api-core';
-import { group as rbac } from '@kapi/api-rbac';
+import { defaultTableColumns, humanDuration, NAME_COLUMN_DESCRIPTION, type KubeObject, type ResourceInfo } from '@kapi/apimachinery';
+import { group as apps, plugin as appsPlugin } from '@kapi/api-apps';
+import { group as core, plugin as corePlugin } from '@kapi/api-core';
+import { group as rbac, plugin as rbacPlugin } from '@kapi/api-rbac';
 import { group as wardle } from '@kapi/api-wardle';
+import type { GroupPlugin } from '../plugin.js';
 import { buildTable, columnCell, tableColumns } from './table.js';
-import { humanDuration } from './human-duration.js';
 
 const NOW = Date.parse('2024-05-01T12:00:00Z');
 const info = (defs: { resources: ResourceInfo[] }, kind: string) => defs.resources.find((r) => r.kind === kind)!;
+/** The printer the group's plugin gives a kind. */
+const printer = (plugin: GroupPlugin, kind: string) => plugin.printers?.[kind];
 const meta = (name: string, extra: Record<string, unknown> = {}) => ({
   name,
   namespace: 'default',
@@ -20,7 +22,7 @@ const meta = (name: string, extra: Record<string, unknown> = {}) => ({
 
 describe('ConfigMap', () => {
   const cm: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: meta('settings'), data: { a: '1', b: '2' }, binaryData: { c: 'AA==' } };
-  const table = buildTable(info(core, 'ConfigMap'), [cm], { now: NOW, listMeta: { resourceVersion: '42' } });
+  const table = buildTable(info(core, 'ConfigMap'), [cm], { printer: printer(corePlugin, 'ConfigMap'), now: NOW, listMeta: { resourceVersion: '42' } });
 
   it('has the columns Name, Data and Age', () => {
     expect(table.kind).toBe('Table');
@@ -52,7 +54,7 @@ describe('Pod', () => {
   });
   const cells = (p: KubeObject) => {
     const names = tableColumns(podInfo).map((c) => c.name);
-    const row = buildTable(podInfo, [p], { now: NOW }).rows[0].cells;
+    const row = buildTable(podInfo, [p], { printer: printer(corePlugin, 'Pod'), now: NOW }).rows[0].cells;
     return Object.fromEntries(names.map((n, i) => [n, row[i]]));
   };
 
@@ -94,7 +96,7 @@ describe('Pod', () => {
   });
 
   it('marks finished pods with the Completed row condition', () => {
-    const table = buildTable(podInfo, [pod({ phase: 'Succeeded' })], { now: NOW });
+    const table = buildTable(podInfo, [pod({ phase: 'Succeeded' })], { printer: printer(corePlugin, 'Pod'), now: NOW });
     expect(table.rows[0].conditions).toEqual([{ type: 'Completed', status: 'True', reason: 'Succeeded', message: 'The pod has completed successfully.' }]);
   });
 });
@@ -112,7 +114,7 @@ describe('built-in printers', () => {
       },
       status: { readyReplicas: 2, updatedReplicas: 3, availableReplicas: 2 },
     };
-    expect(buildTable(info(apps, 'Deployment'), [d], { now: NOW }).rows[0].cells).toEqual([
+    expect(buildTable(info(apps, 'Deployment'), [d], { printer: printer(appsPlugin, 'Deployment'), now: NOW }).rows[0].cells).toEqual([
       'web',
       '2/3',
       3,
@@ -137,7 +139,7 @@ describe('built-in printers', () => {
         selector: { b: '2', a: '1' },
       },
     };
-    expect(buildTable(info(core, 'Service'), [svc], { now: NOW }).rows[0].cells).toEqual([
+    expect(buildTable(info(core, 'Service'), [svc], { printer: printer(corePlugin, 'Service'), now: NOW }).rows[0].cells).toEqual([
       'web',
       'NodePort',
       '10.96.0.10',
@@ -160,7 +162,7 @@ describe('built-in printers', () => {
         nodeInfo: { kubeletVersion: 'v1.33.0', osImage: 'Debian' },
       },
     };
-    expect(buildTable(info(core, 'Node'), [n], { now: NOW }).rows[0].cells).toEqual([
+    expect(buildTable(info(core, 'Node'), [n], { printer: printer(corePlugin, 'Node'), now: NOW }).rows[0].cells).toEqual([
       'n1',
       'Ready,SchedulingDisabled',
       'control-plane,edge',
@@ -186,7 +188,7 @@ describe('built-in printers', () => {
         { kind: 'ServiceAccount', name: 'default', namespace: 'ns1' },
       ],
     };
-    expect(buildTable(info(rbac, 'RoleBinding'), [rb], { now: NOW }).rows[0].cells).toEqual(['rb', 'ClusterRole/view', '5m', 'alice, bob', '', 'ns1/default']);
+    expect(buildTable(info(rbac, 'RoleBinding'), [rb], { printer: printer(rbacPlugin, 'RoleBinding'), now: NOW }).rows[0].cells).toEqual(['rb', 'ClusterRole/view', '5m', 'alice, bob', '', 'ns1/default']);
   });
 });
 

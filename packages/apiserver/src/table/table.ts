@@ -1,6 +1,7 @@
 // Server-side Tables (meta.k8s.io/v1): the columns of a resource's printer columns, computed as
 // apiextensions-apiserver's tableconvertor computes CRD columns, with kube's Go printers for built-in kinds.
 import {
+  ageSince,
   buildTable as buildMetaTable,
   defaultTableCells,
   defaultTableColumns,
@@ -11,10 +12,9 @@ import {
   type ResourceInfo,
   type Table,
   type TableColumnDefinition,
+  type TablePrinter,
 } from '@kapi/apimachinery';
-import { builtinPrinter } from './builtin-printers.js';
 import { jsonPathText } from './go-text.js';
-import { ageSince } from './human-duration.js';
 import { evaluateJSONPath } from './jsonpath.js';
 
 /** How to build a Table. */
@@ -27,6 +27,8 @@ export interface BuildTableOptions {
   noHeaders?: boolean;
   /** The moment ages are measured at (ms since the epoch, or a Date); now by default. */
   now?: number | Date;
+  /** The kind's computed cells and row conditions (its plugin's printer), which replace its columns' JSONPath. */
+  printer?: TablePrinter;
 }
 
 /** The `Name` column every Table starts with. */
@@ -81,10 +83,9 @@ export function columnCell(column: PrinterColumn, obj: KubeObject, now: number):
   }
 }
 
-/** The cells of one object: its name, then each printer column (a built-in kind's computed cell when it has one). */
-export function tableCells(info: ResourceInfo, obj: KubeObject, now: number): unknown[] {
+/** The cells of one object: its name, then each printer column (the printer's computed cell when it has one). */
+export function tableCells(info: ResourceInfo, obj: KubeObject, now: number, printer?: TablePrinter): unknown[] {
   if (info.printerColumns.length === 0) return defaultTableCells(obj);
-  const printer = builtinPrinter(info.group, info.kind);
   const cellOf = (c: PrinterColumn): unknown => {
     const computed = printer?.cells[c.name];
     return computed ? computed(obj, now) : columnCell(c, obj, now);
@@ -101,12 +102,12 @@ export function buildTable(info: ResourceInfo, objects: readonly KubeObject[], o
   const now = options.now === undefined ? Date.now() : typeof options.now === 'number' ? options.now : options.now.getTime();
   const table = buildMetaTable(objects, {
     columns: tableColumns(info),
-    cells: (obj) => tableCells(info, obj, now),
+    cells: (obj) => tableCells(info, obj, now, options.printer),
     listMeta: options.listMeta,
     includeObject: options.includeObject,
     noHeaders: options.noHeaders,
   });
-  const conditionsOf = info.printerColumns.length > 0 ? builtinPrinter(info.group, info.kind)?.conditions : undefined;
+  const conditionsOf = info.printerColumns.length > 0 ? options.printer?.conditions : undefined;
   if (conditionsOf) {
     table.rows.forEach((row, i) => {
       const conditions = conditionsOf(objects[i]);

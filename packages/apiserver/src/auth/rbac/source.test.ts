@@ -1,8 +1,7 @@
 import type { KubeObject } from '@kapi/apimachinery';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_GROUPS, startHarness, type Harness } from '../../../test/harness.js';
+import { ALL_GROUPS, ALL_PLUGINS, startHarness, type Harness } from '../../../test/harness.js';
 import { createAdmissionChain } from '../../admission/chain.js';
-import { withBuiltinStrategies } from '../../builtin-strategies.js';
 import { groupPlugin } from '../../plugin.js';
 import { createResourceRegistry, type ResourceRegistry } from '../../registry/resources.js';
 import { createStore, type RequestContext, type Store } from '../../registry/store.js';
@@ -33,7 +32,7 @@ describe('createStoreRbacSource', () => {
   beforeAll(async () => {
     h = await startHarness();
     // A Store over the server's own storage: what the server stores is what the authorizer reads.
-    registry = createResourceRegistry(withBuiltinStrategies(ALL_GROUPS.map((g) => groupPlugin(g))));
+    registry = createResourceRegistry(ALL_PLUGINS);
     store = createStore({ storage: createObjectStorage(h.storage), admission: createAdmissionChain([]) });
   });
   afterAll(() => h.server.stop());
@@ -100,7 +99,7 @@ describe('createStoreRbacSource', () => {
   });
 
   it('finds no policy when the RBAC group is not installed', async () => {
-    const bare = createResourceRegistry(withBuiltinStrategies(ALL_GROUPS.filter((g) => g.group !== G).map((g) => groupPlugin(g))));
+    const bare = createResourceRegistry(ALL_PLUGINS.filter((p) => p.definition.group !== G));
     const source = createStoreRbacSource(store, bare, SYSTEM);
     expect(await source.listClusterRoleBindings()).toEqual([]);
     expect(await source.getClusterRole('cluster-admin')).toBeUndefined();

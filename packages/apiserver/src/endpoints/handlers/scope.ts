@@ -100,6 +100,7 @@ export function tableOf(scope: RequestScope, objects: KubeObject[], listMeta?: R
     includeObject: (scope.query.get('includeObject') as 'None' | 'Metadata' | 'Object' | null) ?? undefined,
     listMeta,
     noHeaders,
+    printer: scope.entry.printer,
   }) as unknown as KubeObject;
 }
 

@@ -1,6 +1,6 @@
 // kube's ages in Table cells: k8s.io/apimachinery/pkg/util/duration.HumanDuration and the printers'
 // translateTimestampSince ("<unknown>" for an unset time).
-import { parseRFC3339 } from '@kapi/apimachinery';
+import { parseRFC3339 } from '../wire/go-time.js';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -60,3 +60,6 @@ export function ageSince(timestamp: unknown, now: number): string {
   }
   return ms === null ? '<unknown>' : humanDuration(now - ms);
 }
+
+/** The Age cell of every printer: the object's age (kube's translateTimestampSince of creationTimestamp). */
+export const age = (obj: { metadata?: { creationTimestamp?: unknown } }, now: number): string => ageSince(obj.metadata?.creationTimestamp, now);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startHarness } from '../../test/harness.js';
+import { startHarness } from './harness.js';
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const SECRETS = '/api/v1/namespaces/default/secrets';

@@ -1,7 +1,7 @@
 import type { TypeDefaulter } from '@kapi/apimachinery';
 
-// kube 1.33's defaulting functions that depend on other fields (pkg/apis/core/v1, apps/v1 and rbac/v1
-// defaults.go), by field-tree type. Constant defaults are in the schemas (codegen/src/import/defaults.ts).
+// kube 1.33's defaulting functions of core/v1 types that depend on other fields (pkg/apis/core/v1/defaults.go),
+// by field-tree type. Constant defaults are in the schemas (codegen/src/import/defaults.ts).
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -78,32 +78,15 @@ const nodeStatus: TypeDefaulter = (status) => {
   if (status.allocatable === undefined && isObj(status.capacity)) status.allocatable = structuredClone(status.capacity);
 };
 
-/** SetDefaults_Deployment's strategy: RollingUpdate, with 25% / 25% when that is the type. */
-const deploymentStrategy: TypeDefaulter = (strategy) => {
-  if (!strategy.type) strategy.type = 'RollingUpdate';
-  if (strategy.type === 'RollingUpdate' && !isObj(strategy.rollingUpdate)) strategy.rollingUpdate = {};
-};
-
-/** SetDefaults_Subject: users and groups are RBAC's, service accounts the core group's. */
-const subject: TypeDefaulter = (s) => {
-  if (s.apiGroup) return;
-  if (s.kind === 'User' || s.kind === 'Group') s.apiGroup = 'rbac.authorization.k8s.io';
-};
-
-/** SetDefaults_(Cluster)RoleBinding: a roleRef without an API group refers to RBAC's roles. */
-const roleRef: TypeDefaulter = (ref) => {
-  if (!ref.apiGroup) ref.apiGroup = 'rbac.authorization.k8s.io';
-};
-
-/** The built-in defaulters, by field-tree type. */
-export const BUILTIN_DEFAULTERS: Record<string, TypeDefaulter> = {
+/**
+ * The core group's defaulters, by field-tree type. Other groups' plugins include them too: a Deployment's pod
+ * template is a core PodSpec, defaulted wherever it appears.
+ */
+export const CORE_DEFAULTERS: Record<string, TypeDefaulter> = {
   'v1/Container': container,
   'v1/EphemeralContainer': container,
   'v1/PodSpec': podSpec,
   'v1/Pod': pod,
   'v1/ServiceSpec': serviceSpec,
   'v1/NodeStatus': nodeStatus,
-  'apps/v1/DeploymentStrategy': deploymentStrategy,
-  'rbac.authorization.k8s.io/v1/Subject': subject,
-  'rbac.authorization.k8s.io/v1/RoleRef': roleRef,
 };

@@ -1,67 +1,24 @@
-// Cells of built-in kinds that kubectl users expect computed, mirroring kube's Go printers
-// (pkg/printers/internalversion/printers.go, generated as for `-o wide`, as the server does). The kinds' printer
-// columns are imported approximations; where a printer computes a value (Pod READY `1/2`, Service PORT(S)
-// `80/TCP`, ConfigMap DATA = keys of data and binaryData), the computer here replaces the column's JSONPath.
-import { labelSelectorFromObject, type KubeObject, type LabelSelector, type TableRowCondition } from '@kapi/apimachinery';
-import { ageSince, humanDuration, parseTimestamp } from './human-duration.js';
-
-/** One cell of one object; `now` (ms since the epoch) is the moment ages are measured at. Must not mutate `obj`. */
-export type CellComputer = (obj: KubeObject, now: number) => unknown;
-
-/** The computed cells of one kind by column name, and the row conditions kube's printer sets. */
-export interface BuiltinPrinter {
-  cells: Readonly<Record<string, CellComputer>>;
-  conditions?: (obj: KubeObject) => TableRowCondition[] | undefined;
-}
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-/** The value at a dotted path, undefined when any step is missing. */
-const at = (v: unknown, path: string): unknown => path.split('.').reduce<unknown>((cur, key) => (isObj(cur) ? cur[key] : undefined), v);
-const objAt = (v: unknown, path: string): Obj => {
-  const found = at(v, path);
-  return isObj(found) ? found : {};
-};
-const listAt = (v: unknown, path: string): unknown[] => {
-  const found = at(v, path);
-  return Array.isArray(found) ? found : [];
-};
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-const int = (v: unknown, fallback = 0): number => (typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : fallback);
-const keyCount = (...maps: unknown[]): number => new Set(maps.flatMap((m) => (isObj(m) ? Object.keys(m) : []))).size;
-const orNone = (s: string): string => s || '<none>';
-const sortedUnique = (items: string[]): string[] => [...new Set(items)].sort();
-
-const age: CellComputer = (obj, now) => ageSince(obj.metadata?.creationTimestamp, now);
-
-/** kube's labels.FormatLabels: `a=1,b=2` by key, `<none>` when empty. */
-function formatLabels(labels: unknown): string {
-  if (!isObj(labels)) return '<none>';
-  const pairs = Object.keys(labels)
-    .sort()
-    .map((k) => `${k}=${str(labels[k])}`);
-  return orNone(pairs.join(','));
-}
-
-/** A metav1.LabelSelector as kube's selector string; `fallback` when it cannot be a selector. */
-function selectorString(selector: unknown, fallback: string): string {
-  try {
-    return labelSelectorFromObject(selector as LabelSelector | undefined).toString();
-  } catch {
-    return fallback;
-  }
-}
-
-/** kube's metav1.FormatLabelSelector: `<none>` for an empty selector, `<error>` for an invalid one. */
-const formatLabelSelector = (selector: unknown): string => orNone(selectorString(selector, '<error>'));
-
-/** layoutContainerCells: container names and images, comma-joined. */
-const containerNames = (containers: unknown[]): string => containers.map((c) => str(at(c, 'name'))).join(',');
-const containerImages = (containers: unknown[]): string => containers.map((c) => str(at(c, 'image'))).join(',');
-const templateContainers = (obj: KubeObject): unknown[] => listAt(obj, 'spec.template.spec.containers');
-
-/** An IntOrString as its String(), `N/A` when unset (PodDisruptionBudget's min/max). */
-const intOrString = (v: unknown): string => (typeof v === 'number' ? String(Math.trunc(v)) : typeof v === 'string' ? v : 'N/A');
+// kube's Go table printers of core/v1 kinds (pkg/printers/internalversion/printers.go), generated as for
+// `-o wide`, as the server does: the cells kubectl users expect computed (Pod READY `1/2`, Service PORT(S)
+// `80/TCP`, ConfigMap DATA = keys of data and binaryData) replace the JSONPath of the kinds' printer columns.
+import {
+  age,
+  ageSince,
+  at,
+  formatLabels,
+  humanDuration,
+  int,
+  isObj,
+  keyCount,
+  listAt,
+  objAt,
+  orNone,
+  parseTimestamp,
+  sortedUnique,
+  str,
+  type KubeObject,
+  type TablePrinter,
+} from '@kapi/apimachinery';
 
 // ---- Pod ---------------------------------------------------------------------------------------------------
 
@@ -182,7 +139,7 @@ function readinessGates(pod: KubeObject): string {
   return `${trueCount}/${gates.length}`;
 }
 
-const pod: BuiltinPrinter = {
+const pod: TablePrinter = {
   cells: {
     Ready: (obj, now) => cachedPodSummary(obj, now).ready,
     Status: (obj, now) => cachedPodSummary(obj, now).status,
@@ -236,7 +193,7 @@ function servicePorts(svc: KubeObject): string {
   return orNone(pieces.join(','));
 }
 
-const service: BuiltinPrinter = {
+const service: TablePrinter = {
   cells: {
     Type: (obj) => str(at(obj, 'spec.type')),
     'Cluster-IP': (obj) => orNone(str(listAt(obj, 'spec.clusterIPs')[0]) || str(at(obj, 'spec.clusterIP'))),
@@ -272,7 +229,7 @@ const nodeAddress = (type: string) => (node: KubeObject) =>
   orNone(str(at(listAt(node, 'status.addresses').find((a) => at(a, 'type') === type), 'address')));
 const nodeInfo = (field: string) => (node: KubeObject) => str(at(node, `status.nodeInfo.${field}`)) || '<unknown>';
 
-const node: BuiltinPrinter = {
+const node: TablePrinter = {
   cells: {
     Status: nodeStatus,
     Roles: nodeRoles,
@@ -317,7 +274,7 @@ function eventSource(ev: KubeObject): string {
   return instance ? `${component}, ${instance}` : component;
 }
 
-const event: BuiltinPrinter = {
+const event: TablePrinter = {
   cells: {
     'Last Seen': eventLastSeen,
     Type: (obj) => str(at(obj, 'type')),
@@ -331,85 +288,17 @@ const event: BuiltinPrinter = {
   },
 };
 
-// ---- RBAC bindings -----------------------------------------------------------------------------------------
-
-/** rbac.SubjectsStrings: users, groups and `namespace/name` service accounts, each list `, `-joined. */
-const subjects = (kind: 'User' | 'Group' | 'ServiceAccount') => (binding: KubeObject) =>
-  listAt(binding, 'subjects')
-    .filter((s) => at(s, 'kind') === kind)
-    .map((s) => (kind === 'ServiceAccount' ? `${str(at(s, 'namespace'))}/${str(at(s, 'name'))}` : str(at(s, 'name'))))
-    .join(', ');
-
-const binding: BuiltinPrinter = {
-  cells: {
-    Role: (obj) => `${str(at(obj, 'roleRef.kind'))}/${str(at(obj, 'roleRef.name'))}`,
-    Age: age,
-    Users: subjects('User'),
-    Groups: subjects('Group'),
-    ServiceAccounts: subjects('ServiceAccount'),
-  },
-};
-
-// ---- Workloads ---------------------------------------------------------------------------------------------
-
-const deployment: BuiltinPrinter = {
-  cells: {
-    // spec.replicas is defaulted to 1 on the way in; an object stored without defaults reads the same
-    Ready: (obj) => `${int(at(obj, 'status.readyReplicas'))}/${int(at(obj, 'spec.replicas'), 1)}`,
-    'Up-to-date': (obj) => int(at(obj, 'status.updatedReplicas')),
-    Available: (obj) => int(at(obj, 'status.availableReplicas')),
-    Age: age,
-    Containers: (obj) => containerNames(templateContainers(obj)),
-    Images: (obj) => containerImages(templateContainers(obj)),
-    Selector: (obj) => selectorString(at(obj, 'spec.selector'), '<invalid>'),
-  },
-};
-
-const replicaSet: BuiltinPrinter = {
-  cells: {
-    Desired: (obj) => int(at(obj, 'spec.replicas'), 1),
-    Current: (obj) => int(at(obj, 'status.replicas')),
-    Ready: (obj) => int(at(obj, 'status.readyReplicas')),
-    Age: age,
-    Containers: (obj) => containerNames(templateContainers(obj)),
-    Images: (obj) => containerImages(templateContainers(obj)),
-    Selector: (obj) => formatLabelSelector(at(obj, 'spec.selector')),
-  },
-};
-
 // ---- The small ones ----------------------------------------------------------------------------------------
 
-const PRINTERS: Record<string, BuiltinPrinter> = {
-  '/Pod': pod,
-  '/Service': service,
-  '/Node': node,
-  '/Event': event,
-  '/Namespace': { cells: { Status: (obj) => str(at(obj, 'status.phase')), Age: age } },
-  '/ConfigMap': { cells: { Data: (obj) => keyCount(at(obj, 'data'), at(obj, 'binaryData')), Age: age } },
+/** The core group's printers, by kind. */
+export const CORE_PRINTERS: Record<string, TablePrinter> = {
+  Pod: pod,
+  Service: service,
+  Node: node,
+  Event: event,
+  Namespace: { cells: { Status: (obj) => str(at(obj, 'status.phase')), Age: age } },
+  ConfigMap: { cells: { Data: (obj) => keyCount(at(obj, 'data'), at(obj, 'binaryData')), Age: age } },
   // stringData is merged into data on the way in; counted here for objects stored without that step
-  '/Secret': { cells: { Type: (obj) => str(at(obj, 'type')), Data: (obj) => keyCount(at(obj, 'data'), at(obj, 'stringData')), Age: age } },
-  '/ServiceAccount': { cells: { Secrets: (obj) => listAt(obj, 'secrets').length, Age: age } },
-  'apps/Deployment': deployment,
-  'apps/ReplicaSet': replicaSet,
-  'coordination.k8s.io/Lease': { cells: { Holder: (obj) => str(at(obj, 'spec.holderIdentity')), Age: age } },
-  'policy/PodDisruptionBudget': {
-    cells: {
-      'Min Available': (obj) => intOrString(at(obj, 'spec.minAvailable')),
-      'Max Unavailable': (obj) => intOrString(at(obj, 'spec.maxUnavailable')),
-      'Allowed Disruptions': (obj) => int(at(obj, 'status.disruptionsAllowed')),
-      Age: age,
-    },
-  },
-  'rbac.authorization.k8s.io/RoleBinding': binding,
-  'rbac.authorization.k8s.io/ClusterRoleBinding': binding,
+  Secret: { cells: { Type: (obj) => str(at(obj, 'type')), Data: (obj) => keyCount(at(obj, 'data'), at(obj, 'stringData')), Age: age } },
+  ServiceAccount: { cells: { Secrets: (obj) => listAt(obj, 'secrets').length, Age: age } },
 };
-
-/** The printer of a built-in kind, undefined for any other kind (custom resources use their columns' JSONPath). */
-export function builtinPrinter(group: string, kind: string): BuiltinPrinter | undefined {
-  return PRINTERS[`${group}/${kind}`];
-}
-
-/** The computed cell of one column of a built-in kind, undefined when the column's JSONPath applies. */
-export function builtinCell(group: string, kind: string, column: string): CellComputer | undefined {
-  return builtinPrinter(group, kind)?.cells[column];
-}

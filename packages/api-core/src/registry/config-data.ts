@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { newBadRequest, setOwn, type FieldError, type KubeObject } from '@kapi/apimachinery';
-import type { Strategy } from '../plugin.js';
+import type { Strategy } from '@kapi/apiserver';
 
 // ConfigMaps and Secrets: their keys become file names in volumes, so kube validates them
 // (pkg/apis/core/validation ValidateConfigMap, ValidateSecret), and Secret data is base64 bytes.

@@ -1,0 +1,20 @@
+import type { KubeObject } from '@kapi/apimachinery';
+import type { Strategy } from '@kapi/apiserver';
+
+/** Pods start Pending (kube's pod strategy sets the initial status) and DELETE answers with the pod. */
+export const podStrategy: Strategy = {
+  prepareForCreate(obj: KubeObject) {
+    obj.status = { phase: 'Pending', qosClass: 'BestEffort' };
+  },
+  returnDeletedObject: true,
+};
+
+/** Services start with an empty status (`loadBalancer: {}`, as Go writes the empty struct); DELETE answers with the service. */
+export const serviceStrategy: Strategy = {
+  prepareForCreate(obj: KubeObject) {
+    obj.status = { loadBalancer: {} };
+  },
+  returnDeletedObject: true,
+};
+
+export const serviceAccountStrategy: Strategy = { returnDeletedObject: true };
