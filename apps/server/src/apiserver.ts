@@ -5,7 +5,7 @@ import { group as autoscaling } from '@kapi/api-autoscaling';
 import { group as batch } from '@kapi/api-batch';
 import { group as certificates } from '@kapi/api-certificates';
 import { plugin as coordination } from '@kapi/api-coordination';
-import { plugin as core } from '@kapi/api-core';
+import { createCorePlugin } from '@kapi/api-core';
 import { group as discovery } from '@kapi/api-discovery';
 import { group as events } from '@kapi/api-events';
 import { group as networking } from '@kapi/api-networking';
@@ -58,28 +58,34 @@ const version = typeof __KAPI_SERVER_VERSION__ === 'string' ? __KAPI_SERVER_VERS
  * admissionregistration.k8s.io, apiextensions.k8s.io and apiregistration.k8s.io packages are not served here:
  * their objects mean nothing without webhooks, CRDs and aggregation, which come with their own plugins.
  */
-export const PLUGINS: GroupPlugin[] = [
-  core,
-  apps,
-  groupPlugin(events),
-  groupPlugin(authentication),
-  groupPlugin(authorization),
-  groupPlugin(autoscaling),
-  groupPlugin(batch),
-  groupPlugin(certificates),
-  groupPlugin(networking),
-  policy,
-  rbac,
-  groupPlugin(storage),
-  groupPlugin(scheduling),
-  coordination,
-  groupPlugin(node),
-  groupPlugin(discovery),
-  groupPlugin(wardle),
-];
+export function serverPlugins(config?: Pick<ServerConfig, 'serviceClusterIPRange' | 'serviceNodePortRange' | 'advertiseAddress' | 'securePort' | 'insecurePort'>): GroupPlugin[] {
+  return [
+    createCorePlugin({
+      clusterIPRange: config?.serviceClusterIPRange,
+      nodePortRange: config?.serviceNodePortRange,
+      apiServerEndpoint: config ? { address: config.advertiseAddress, port: config.securePort || config.insecurePort } : undefined,
+    }),
+    apps,
+    groupPlugin(events),
+    groupPlugin(authentication),
+    groupPlugin(authorization),
+    groupPlugin(autoscaling),
+    groupPlugin(batch),
+    groupPlugin(certificates),
+    groupPlugin(networking),
+    policy,
+    rbac,
+    groupPlugin(storage),
+    groupPlugin(scheduling),
+    coordination,
+    groupPlugin(node),
+    groupPlugin(discovery),
+    groupPlugin(wardle),
+  ];
+}
 
 /** The groups the sample server serves (their generated definitions). */
-export const GROUPS = PLUGINS.map((p) => p.definition);
+export const GROUPS = serverPlugins().map((p) => p.definition);
 
 /** The SQLite database of `--storage-backend=sqlite`, inside `--data-dir`. */
 export const SQLITE_DATABASE = 'kapi.db';
@@ -198,7 +204,7 @@ export function createKapiApiServer(config: ServerConfig, log: LogSink): ApiServ
     encryption,
     // API Priority and Fairness gates requests when on; its API group is served either way, as kube serves it.
     plugins: [
-      ...PLUGINS,
+      ...serverPlugins(config),
       config.enablePriorityAndFairness ? priorityAndFairness() : flowControlGroup(),
     ],
     featureGates: config.featureGates,

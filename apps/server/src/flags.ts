@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseCidr, parsePortRange } from '@kapi/api-core';
 
 /** kube-style feature gates this server knows, with their defaults. Unknown names are an error, as in kube. */
 export const FEATURE_GATES = {
@@ -27,6 +28,12 @@ export type AuthorizationMode = (typeof AUTHORIZATION_MODES)[number];
 /** The server's configuration, after flags are parsed and validated. Paths are absolute. */
 export interface ServerConfig {
   bindAddress: string;
+  /** `--advertise-address`: where the `kubernetes` Service's endpoints point (the bind address by default). */
+  advertiseAddress: string;
+  /** `--service-cluster-ip-range` */
+  serviceClusterIPRange: string;
+  /** `--service-node-port-range` */
+  serviceNodePortRange: string;
   /** HTTPS port; 0 = no HTTPS listener. */
   securePort: number;
   /** Plain HTTP port; 0 = no HTTP listener. */
@@ -116,6 +123,12 @@ interface FlagDoc {
 }
 
 const FLAG_DOCS: FlagDoc[] = [
+  {
+    name: 'advertise-address',
+    type: 'ip',
+    description:
+      'The IP address on which to advertise the apiserver to members of the cluster: the kubernetes Service\'s endpoints. If blank, the --bind-address is used (127.0.0.1 when that is 0.0.0.0 or ::). IPv4 only.',
+  },
   {
     name: 'anonymous-auth',
     type: '',
@@ -270,6 +283,19 @@ const FLAG_DOCS: FlagDoc[] = [
     description: 'The port on which to serve HTTPS with authentication and authorization. 0 = disabled.',
   },
   {
+    name: 'service-cluster-ip-range',
+    type: 'string',
+    default: '10.0.0.0/24',
+    description:
+      'A CIDR notation IP range from which to assign service cluster IPs. The first address is the kubernetes Service\'s. IPv4 only.',
+  },
+  {
+    name: 'service-node-port-range',
+    type: 'portRange',
+    default: '30000-32767',
+    description: 'A port range to reserve for services with NodePort visibility. Example: \'30000-32767\'. Inclusive at both ends of the range.',
+  },
+  {
     name: 'shutdown-delay-duration',
     type: 'duration',
     default: '0s',
@@ -378,6 +404,9 @@ const PARSE_OPTIONS = {
   'request-timeout': { type: 'string' },
   'insecure-port': { type: 'string' },
   'secure-port': { type: 'string' },
+  'service-cluster-ip-range': { type: 'string' },
+  'service-node-port-range': { type: 'string' },
+  'advertise-address': { type: 'string' },
   'shutdown-delay-duration': { type: 'string' },
   'shutdown-send-retry-after': { type: 'string' },
   'logging-format': { type: 'string' },
@@ -405,6 +434,20 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
 
   const bindAddress = values['bind-address'] ?? '127.0.0.1';
   if (isIP(bindAddress) === 0) throw invalid(bindAddress, 'bind-address', `failed to parse IP: ${JSON.stringify(bindAddress)}`);
+  const advertiseAddress = values['advertise-address'] ?? (['0.0.0.0', '::'].includes(bindAddress) ? '127.0.0.1' : bindAddress);
+  if (isIP(advertiseAddress) !== 4) throw invalid(advertiseAddress, 'advertise-address', 'must be an IPv4 address');
+  const serviceClusterIPRange = values['service-cluster-ip-range'] ?? '10.0.0.0/24';
+  const serviceNodePortRange = values['service-node-port-range'] ?? '30000-32767';
+  try {
+    parseCidr(serviceClusterIPRange);
+  } catch (error) {
+    throw invalid(serviceClusterIPRange, 'service-cluster-ip-range', (error as Error).message);
+  }
+  try {
+    parsePortRange(serviceNodePortRange);
+  } catch (error) {
+    throw invalid(serviceNodePortRange, 'service-node-port-range', (error as Error).message);
+  }
   const securePort = parsePort(values['secure-port'] ?? '6443', 'secure-port');
   const insecurePort = parsePort(values['insecure-port'] ?? '0', 'insecure-port');
   // pflag accepts `-v=4`; node's parseArgs hands the short form's value over with its '='.
@@ -498,6 +541,9 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
     help: false,
     config: {
       bindAddress,
+      advertiseAddress,
+      serviceClusterIPRange,
+      serviceNodePortRange,
       securePort,
       insecurePort,
       storageBackend: storageBackend as StorageBackendName,

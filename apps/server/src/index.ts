@@ -1,4 +1,4 @@
-export { createKapiApiServer, createStorage, GROUPS, PLUGINS, SQLITE_DATABASE } from './apiserver.js';
+export { createKapiApiServer, createStorage, GROUPS, serverPlugins, SQLITE_DATABASE } from './apiserver.js';
 export {
   AUTHORIZATION_MODES,
   FEATURE_GATES,

@@ -22,6 +22,9 @@ describe('parseFlags', () => {
   it('has kube-apiserver-like defaults', () => {
     expect(config()).toEqual({
       bindAddress: '127.0.0.1',
+      advertiseAddress: '127.0.0.1',
+      serviceClusterIPRange: '10.0.0.0/24',
+      serviceNodePortRange: '30000-32767',
       securePort: 6443,
       insecurePort: 0,
       storageBackend: 'sqlite',
@@ -96,6 +99,12 @@ describe('parseFlags', () => {
     expect(failure('--secure-port=abc').message).toBe('invalid argument "abc" for "--secure-port" flag: strconv.ParseInt: parsing "abc": invalid syntax');
     expect(failure('--secure-port=70000').message).toMatch(/--secure-port 70000 must be between 0 and 65535/);
     expect(failure('--bind-address=localhost').message).toMatch(/invalid argument "localhost" for "--bind-address" flag/);
+    expect(failure('--service-cluster-ip-range=10.0.0.0/33').message).toBe('invalid argument "10.0.0.0/33" for "--service-cluster-ip-range" flag: invalid CIDR address: 10.0.0.0/33');
+    expect(failure('--service-cluster-ip-range=10.0.0.0/31').message).toMatch(/is too small: it needs at least 4 addresses$/);
+    expect(failure('--service-node-port-range=32767-30000').message).toBe(
+      'invalid argument "32767-30000" for "--service-node-port-range" flag: invalid port range "32767-30000": expected <from>-<to> within 1-65535',
+    );
+    expect(failure('--advertise-address=::1').message).toBe('invalid argument "::1" for "--advertise-address" flag: must be an IPv4 address');
     expect(failure('--secure-port').message).toBe('flag needs an argument: --secure-port');
   });
 

@@ -1,7 +1,9 @@
 // The core group package. Everything under ./generated comes from schemas/core/; the hand-written behaviour of
 // its kinds (strategies, table printers, defaulters, subresources) is under ./registry, exported as `plugin`.
 export * from './generated/index.js';
-export { plugin } from './registry/plugin.js';
+export { createCorePlugin, plugin, type CorePluginOptions } from './registry/plugin.js';
+export type { ApiServerEndpoint } from './registry/service/index.js';
+export { parseCidr, parsePortRange } from './registry/service/cidr.js';
 export { CORE_DEFAULTERS, imageTag } from './registry/defaulters.js';
 export { isConfigMapKey, MAX_DATA_BYTES } from './registry/config-data.js';
 export { podTemplateCells } from './registry/templates.js';

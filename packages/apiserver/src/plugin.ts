@@ -1,11 +1,12 @@
 import type { FieldError, GroupDefinition, KubeObject, TablePrinter, TypeDefaulter } from '@kapi/apimachinery';
 import type { PluginHost } from './host.js';
+import type { RequestContext } from './registry/context.js';
 
 /**
  * Per-kind behaviour the generic Store calls (registry/rest.ts owns the order), after mutating admission and
  * before validating admission. On create: prepareForCreate → validate → canonicalize → warnings; on update:
  * prepareForUpdate (main resource only) → validateUpdate (or validate) → canonicalize → warnings; on delete:
- * deletionPending → prepareForDelete. Hooks may mutate the object they are given (that is their purpose) and
+ * deletionPending → prepareForDelete; beginCreate and beginUpdate run last, just before the write. Hooks may mutate the object they are given (that is their purpose) and
  * must not touch `old`. Everything else (metadata, storage, preconditions, generation) is the Store's job.
  */
 export interface Strategy {
@@ -31,7 +32,18 @@ export interface Strategy {
   prepareForDelete?(obj: KubeObject): void;
   /** DELETE answers with the object itself rather than a Success Status (kube's ReturnDeletedObject). */
   returnDeletedObject?: boolean;
+  /**
+   * kube's BeginCreate: asynchronous work a create needs once the object is validated and named, just before it
+   * is stored (a Service's cluster IP and node ports); may mutate the object and throw a StatusError. What it
+   * returns is called once the write succeeded or failed (to give back what it took).
+   */
+  beginCreate?(obj: KubeObject, ctx: RequestContext): Promise<WriteFinisher | void>;
+  /** kube's BeginUpdate: as beginCreate, for an update of `old` (main resource and subresources alike). */
+  beginUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): Promise<WriteFinisher | void>;
 }
+
+/** Settles what a strategy's beginCreate or beginUpdate took: kept when the write succeeded, given back if not. */
+export type WriteFinisher = (succeeded: boolean) => void | Promise<void>;
 
 /**
  * A group package as a server installs it: its generated definition plus the hand-written behaviour of its kinds

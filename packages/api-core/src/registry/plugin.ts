@@ -4,24 +4,35 @@ import { configMapStrategy, secretStrategy } from './config-data.js';
 import { CORE_DEFAULTERS } from './defaulters.js';
 import { evictionAction } from './eviction.js';
 import { CORE_PRINTERS } from './printers.js';
-import { podStrategy, serviceAccountStrategy, serviceStrategy } from './strategies.js';
+import { createServices, type ServiceOptions } from './service/index.js';
+import { podStrategy, serviceAccountStrategy } from './strategies.js';
+
+export type CorePluginOptions = ServiceOptions;
 
 /**
- * The core group as a server installs it (`createApiServer({ plugins: [plugin, ...] })`): its kinds' strategies,
- * table printers and defaulters, and the pods/eviction subresource (kube's pkg/registry/core).
+ * The core group as a server installs it (`createApiServer({ plugins: [createCorePlugin(), ...] })`): its kinds'
+ * strategies, table printers and defaulters, Service cluster IPs and node ports, the `kubernetes` Service, and the
+ * pods/eviction subresource (kube's pkg/registry/core).
  */
-export const plugin: GroupPlugin = {
-  definition: group,
-  strategies: {
-    Pod: podStrategy,
-    Service: serviceStrategy,
-    ServiceAccount: serviceAccountStrategy,
-    ConfigMap: configMapStrategy,
-    Secret: secretStrategy,
-  },
-  printers: CORE_PRINTERS,
-  defaulters: CORE_DEFAULTERS,
-  install(host) {
-    host.addSubresource({ group: '', resource: 'pods', subresource: 'eviction' }, evictionAction(host));
-  },
-};
+export function createCorePlugin(options: CorePluginOptions = {}): GroupPlugin {
+  const services = createServices(options);
+  return {
+    definition: group,
+    strategies: {
+      Pod: podStrategy,
+      Service: services.strategy,
+      ServiceAccount: serviceAccountStrategy,
+      ConfigMap: configMapStrategy,
+      Secret: secretStrategy,
+    },
+    printers: CORE_PRINTERS,
+    defaulters: CORE_DEFAULTERS,
+    install(host) {
+      host.addSubresource({ group: '', resource: 'pods', subresource: 'eviction' }, evictionAction(host));
+      services.install(host);
+    },
+  };
+}
+
+/** The core group with kube's default service ranges (10.0.0.0/24, node ports 30000-32767). */
+export const plugin: GroupPlugin = createCorePlugin();

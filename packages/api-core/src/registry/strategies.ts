@@ -9,12 +9,4 @@ export const podStrategy: Strategy = {
   returnDeletedObject: true,
 };
 
-/** Services start with an empty status (`loadBalancer: {}`, as Go writes the empty struct); DELETE answers with the service. */
-export const serviceStrategy: Strategy = {
-  prepareForCreate(obj: KubeObject) {
-    obj.status = { loadBalancer: {} };
-  },
-  returnDeletedObject: true,
-};
-
 export const serviceAccountStrategy: Strategy = { returnDeletedObject: true };

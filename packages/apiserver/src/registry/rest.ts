@@ -6,13 +6,15 @@ import { dropEmptyMetadata, metaOf, nowTimestamp, sameTime, validateObjectMeta, 
 import { apiVersionOf, type ResourceEntry } from './resources.js';
 import { addWarnings, type RequestContext } from './context.js';
 import { throwIfInvalid } from './validation.js';
+import type { WriteFinisher } from '../plugin.js';
 
 /**
  * The steps every write takes around a kind's strategy, in one fixed order (k8s.io/apiserver rest.BeforeCreate,
  * BeforeUpdate, BeforeDelete). The Store calls them after mutating admission and before validating admission:
  *
  *   create: type and namespace → system fields → strategy.prepareForCreate → generated name → validate (metadata,
- *           schema, strategy.validate) → strategy.canonicalize → strategy.warnings
+ *           schema, strategy.validate) → strategy.canonicalize → strategy.warnings; strategy.beginCreate just
+ *           before the write (beginUpdate for updates)
  *   update: type and namespace → carried-over fields (per subresource) → strategy.prepareForUpdate → generation →
  *           validate (metadata, schema, strategy.validateUpdate) → strategy.canonicalize → strategy.warnings
  *   delete: strategy.deletionPending / finalizers → deletionTimestamp → strategy.prepareForDelete
@@ -116,6 +118,24 @@ export function beforeUpdate(ctx: RequestContext, input: KubeObject, old: KubeOb
   orderKeys(entry.group.fieldTree, entry.typeKey, obj);
   addWarnings(ctx.warnings, entry.strategy.warnings?.(obj, old));
   return obj;
+}
+
+/** The strategy's beginCreate, its changes put in kube's field order; what settles it once the write is done. */
+export async function beginCreate(ctx: RequestContext, obj: KubeObject): Promise<WriteFinisher | undefined> {
+  const { entry } = ctx;
+  if (!entry.strategy.beginCreate) return undefined;
+  const finish = (await entry.strategy.beginCreate(obj, ctx)) ?? undefined;
+  orderKeys(entry.group.fieldTree, entry.typeKey, obj);
+  return finish;
+}
+
+/** The strategy's beginUpdate, as {@link beginCreate}. */
+export async function beginUpdate(ctx: RequestContext, obj: KubeObject, old: KubeObject): Promise<WriteFinisher | undefined> {
+  const { entry } = ctx;
+  if (!entry.strategy.beginUpdate) return undefined;
+  const finish = (await entry.strategy.beginUpdate(obj, old, ctx)) ?? undefined;
+  orderKeys(entry.group.fieldTree, entry.typeKey, obj);
+  return finish;
 }
 
 /**

@@ -22,7 +22,8 @@ import { generateName } from './names.js';
 import { metaOf } from './object-meta.js';
 import { apiVersionOf, collectionPrefix, objectKey, type ResourceEntry } from './resources.js';
 import type { RequestContext } from './context.js';
-import { beforeCreate, beforeDelete, beforeUpdate, finalized, stampTypeAndNamespace } from './rest.js';
+import type { WriteFinisher } from '../plugin.js';
+import { beforeCreate, beforeDelete, beforeUpdate, beginCreate, beginUpdate, finalized, stampTypeAndNamespace } from './rest.js';
 
 export type { DeleteOptions, DeleteResult } from './delete.js';
 export type { RequestContext } from './context.js';
@@ -141,11 +142,14 @@ export function createStore(config: StoreConfig): Store {
       const { obj, generated: generating } = await admitCreate(ctx, structuredClone(input));
       const meta = metaOf(obj);
       for (let attempt = 1; ; attempt++) {
+        const finish = await beginCreate(ctx, obj);
         try {
           const stored = await storage(ctx).create(objectKey(ctx.entry, String(meta.namespace ?? ''), String(meta.name)), obj);
+          await finish?.(true);
           notify(ctx, 'ADDED', stored);
           return stored;
         } catch (err) {
+          await finish?.(false);
           if (generating && isStorageError(err, 'KeyExists')) {
             if (attempt >= GENERATE_NAME_ATTEMPTS) throw newGenerateNameConflict(groupResource(ctx.entry), String(meta.name), 1);
             meta.name = generateName(String(meta.generateName));
@@ -181,35 +185,55 @@ export function createStore(config: StoreConfig): Store {
       const { entry } = ctx;
       let created = false;
       let finalizedObj: KubeObject | undefined;
-      const outcome = await call(ctx, name, () =>
-        storage(ctx).guaranteedUpdate(objectKey(entry, ctx.namespace, name), async (current) => {
-          created = false;
-          const input = await updater(current ? structuredClone(current) : undefined);
-          const inputMeta = metaOf(input);
-          if (inputMeta.name !== undefined && inputMeta.name !== name) {
-            throw newBadRequest(`the name of the object (${inputMeta.name}) does not match the name on the URL (${name})`);
-          }
-          inputMeta.name = name;
-          if (!current) {
-            const allowCreate = options.allowCreate ?? entry.strategy.allowCreateOnUpdate ?? true;
-            if (!allowCreate || ctx.subresource !== '' || inputMeta.resourceVersion) throw newNotFound(groupResource(entry), name);
-            created = true;
-            return (await admitCreate(ctx, input)).obj;
-          }
-          const rv = inputMeta.resourceVersion;
-          if (rv && String(rv) !== String(metaOf(current).resourceVersion)) {
-            throw newConflict(groupResource(entry), name, OPTIMISTIC_LOCK_MESSAGE);
-          }
-          stampTypeAndNamespace(ctx, input);
-          await admission.mutate(attributes(ctx, 'UPDATE', name, input, current));
-          const obj = beforeUpdate(ctx, input, current);
-          await admission.validate(attributes(ctx, 'UPDATE', name, obj, current));
-          finalizedObj = finalized(entry, obj) ? obj : undefined;
-          if (finalizedObj) return DELETE;
-          metaOf(obj).resourceVersion = metaOf(current).resourceVersion;
-          return jsonEqual(obj, current) ? current : obj;
-        }, { ignoreNotFound: true }),
-      );
+      // What the strategy's beginCreate/beginUpdate took for the attempt under way (an attempt that loses a
+      // compare-and-swap race gives it back before the next one).
+      let finish: WriteFinisher | undefined;
+      const settle = async (succeeded: boolean) => {
+        const pending = finish;
+        finish = undefined;
+        await pending?.(succeeded);
+      };
+      let outcome;
+      try {
+        outcome = await call(ctx, name, () =>
+          storage(ctx).guaranteedUpdate(objectKey(entry, ctx.namespace, name), async (current) => {
+            created = false;
+            const input = await updater(current ? structuredClone(current) : undefined);
+            const inputMeta = metaOf(input);
+            if (inputMeta.name !== undefined && inputMeta.name !== name) {
+              throw newBadRequest(`the name of the object (${inputMeta.name}) does not match the name on the URL (${name})`);
+            }
+            inputMeta.name = name;
+            if (!current) {
+              const allowCreate = options.allowCreate ?? entry.strategy.allowCreateOnUpdate ?? true;
+              if (!allowCreate || ctx.subresource !== '' || inputMeta.resourceVersion) throw newNotFound(groupResource(entry), name);
+              created = true;
+              await settle(false);
+              const admitted = (await admitCreate(ctx, input)).obj;
+              finish = await beginCreate(ctx, admitted);
+              return admitted;
+            }
+            const rv = inputMeta.resourceVersion;
+            if (rv && String(rv) !== String(metaOf(current).resourceVersion)) {
+              throw newConflict(groupResource(entry), name, OPTIMISTIC_LOCK_MESSAGE);
+            }
+            stampTypeAndNamespace(ctx, input);
+            await admission.mutate(attributes(ctx, 'UPDATE', name, input, current));
+            const obj = beforeUpdate(ctx, input, current);
+            await admission.validate(attributes(ctx, 'UPDATE', name, obj, current));
+            finalizedObj = finalized(entry, obj) ? obj : undefined;
+            if (finalizedObj) return DELETE;
+            await settle(false);
+            finish = await beginUpdate(ctx, obj, current);
+            metaOf(obj).resourceVersion = metaOf(current).resourceVersion;
+            return jsonEqual(obj, current) ? current : obj;
+          }, { ignoreNotFound: true }),
+        );
+      } catch (err) {
+        await settle(false);
+        throw err;
+      }
+      await settle(true);
       if ('deleted' in outcome) {
         // The object as the update left it (its last finalizer removed), at the delete's revision.
         const gone = { ...finalizedObj!, metadata: { ...finalizedObj!.metadata, resourceVersion: metaOf(outcome.deleted).resourceVersion } };

@@ -1,0 +1,112 @@
+import { at, goStringSlice, listAt, newInvalid, str, type FieldError, type KubeObject } from '@kapi/apimachinery';
+import type { RequestContext, Strategy, WriteFinisher } from '@kapi/apiserver';
+import { AllocationError, type IPAllocator, type ServiceRef } from './ip-allocator.js';
+import type { NodePortAllocator } from './node-ports.js';
+
+type Spec = {
+  type?: string;
+  clusterIP?: string;
+  clusterIPs?: string[];
+  ipFamilies?: string[];
+  ipFamilyPolicy?: string;
+  allocateLoadBalancerNodePorts?: boolean;
+  ports?: { port?: number; protocol?: string; nodePort?: number }[];
+};
+type Service = KubeObject & { spec?: Spec };
+
+const NONE = 'None';
+const specOf = (svc: KubeObject): Spec => (svc.spec ??= {}) as Spec;
+const wantsClusterIP = (spec: Spec) => spec.type !== 'ExternalName';
+const wantsNodePorts = (spec: Spec) =>
+  spec.type === 'NodePort' || (spec.type === 'LoadBalancer' && spec.allocateLoadBalancerNodePorts !== false);
+
+/**
+ * kube's patchAllocatedValues: what an update leaves out of an allocated Service (a PUT of the manifest the user
+ * applied, say) keeps its cluster IPs and node ports; the ports match by port number and protocol.
+ */
+export function keepAllocated(svc: KubeObject, old: KubeObject): void {
+  const spec = specOf(svc);
+  const before = (old as Service).spec ?? {};
+  if (wantsClusterIP(spec) && before.clusterIP && !spec.clusterIP && !spec.clusterIPs?.length) {
+    spec.clusterIP = before.clusterIP;
+    if (before.clusterIPs) spec.clusterIPs = [...before.clusterIPs];
+    if (before.ipFamilies && !spec.ipFamilies) spec.ipFamilies = [...before.ipFamilies];
+    if (before.ipFamilyPolicy && !spec.ipFamilyPolicy) spec.ipFamilyPolicy = before.ipFamilyPolicy;
+  }
+  if (wantsNodePorts(spec)) {
+    for (const port of spec.ports ?? []) {
+      if (port.nodePort) continue;
+      const match = (before.ports ?? []).find((p) => p.port === port.port && (p.protocol ?? 'TCP') === (port.protocol ?? 'TCP'));
+      if (match?.nodePort) port.nodePort = match.nodePort;
+    }
+  }
+}
+
+/** kube's ValidateServiceUpdate for allocated addresses: a set cluster IP does not change. */
+export function clusterIPUpdateErrors(svc: KubeObject, old: KubeObject): FieldError[] {
+  const [now, before] = [specOf(svc), (old as Service).spec ?? {}];
+  if (!before.clusterIP || !wantsClusterIP(now) || !wantsClusterIP(before)) return [];
+  if (now.clusterIP === before.clusterIP) return [];
+  return [{ type: 'FieldValueInvalid', field: 'spec.clusterIPs[0]', message: `${goStringSlice(now.clusterIPs ?? [])}: may not change once set` }];
+}
+
+/**
+ * The allocations of kube's Service REST storage (pkg/registry/core/service/storage/alloc.go), as a strategy's
+ * beginCreate and beginUpdate: a Service gets a cluster IP from `--service-cluster-ip-range` (`clusterIP: None`
+ * stays headless, ExternalName gets none) and its ports node ports from `--service-node-port-range` when its type
+ * needs them; an address or port another Service holds, or one outside the range, is kube's 422. A dry run
+ * reserves nothing; a write that fails gives back what it took.
+ */
+export function serviceAllocation(ips: IPAllocator | undefined, ports: NodePortAllocator): Pick<Strategy, 'beginCreate' | 'beginUpdate'> {
+  const allocate = async (svc: KubeObject, ctx: RequestContext): Promise<WriteFinisher> => {
+    const self: ServiceRef = { namespace: ctx.namespace || str(at(svc, 'metadata.namespace')), name: str(at(svc, 'metadata.name')) };
+    const spec = specOf(svc);
+    const errors: FieldError[] = [];
+    let madeIP: string | undefined;
+    if (ips && wantsClusterIP(spec)) {
+      const outcome = await allocateClusterIP(ips, spec, self, ctx.dryRun);
+      if (typeof outcome === 'string') madeIP = outcome;
+      else errors.push(...outcome);
+    }
+    if (!errors.length && wantsNodePorts(spec) && listAt(svc, 'spec.ports').length) errors.push(...(await ports.assign(svc, self, ctx.dryRun)));
+    const giveBack = async () => {
+      ports.release(self);
+      if (madeIP && ips && !ctx.dryRun) await ips.giveBack(madeIP, self);
+    };
+    if (errors.length) {
+      await giveBack();
+      throw newInvalid({ group: '', kind: 'Service' }, self.name, errors);
+    }
+    return async (succeeded) => {
+      if (!succeeded) await giveBack();
+    };
+  };
+  return {
+    beginCreate: (obj, ctx) => allocate(obj, ctx),
+    beginUpdate: (obj, _old, ctx) => allocate(obj, ctx),
+  };
+}
+
+/** Gives `spec` its cluster IP: the address it reserved fresh, '' when it reserved none, or kube's field errors. */
+async function allocateClusterIP(ips: IPAllocator, spec: Spec, self: ServiceRef, dryRun: boolean): Promise<string | FieldError[]> {
+  const requested = spec.clusterIP || spec.clusterIPs?.[0] || '';
+  if (requested === NONE) {
+    Object.assign(spec, { clusterIP: NONE, clusterIPs: [NONE], ipFamilies: spec.ipFamilies ?? ['IPv4'], ipFamilyPolicy: spec.ipFamilyPolicy ?? 'SingleStack' });
+    return '';
+  }
+  let ip = requested;
+  let made = false;
+  try {
+    if (requested) made = await ips.allocateSpecific(requested, self, dryRun);
+    else {
+      ip = await ips.allocateNext(self, dryRun);
+      made = true;
+    }
+  } catch (err) {
+    if (!(err instanceof AllocationError)) throw err;
+    const detail = requested ? `failed to allocate IP ${requested}: ${err.message}` : `failed to allocate a serviceIP: ${err.message}`;
+    return [{ type: 'FieldValueInvalid', field: 'spec.clusterIPs', message: `${goStringSlice(requested ? [requested] : [])}: ${detail}` }];
+  }
+  Object.assign(spec, { clusterIP: ip, clusterIPs: [ip], ipFamilies: ['IPv4'], ipFamilyPolicy: spec.ipFamilyPolicy ?? 'SingleStack' });
+  return made ? ip : '';
+}

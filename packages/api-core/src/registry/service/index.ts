@@ -1,0 +1,84 @@
+import { at, str } from '@kapi/apimachinery';
+import type { PluginHost, RequestContext, ResourceEntry, Strategy } from '@kapi/apiserver';
+import { clusterIPUpdateErrors, keepAllocated, serviceAllocation } from './allocation.js';
+import { bootstrapKubernetesService, type ApiServerEndpoint } from './bootstrap.js';
+import { parseCidr, parsePortRange } from './cidr.js';
+import { createIPAllocator } from './ip-allocator.js';
+import { createNodePortAllocator } from './node-ports.js';
+
+export type { ApiServerEndpoint } from './bootstrap.js';
+
+export interface ServiceOptions {
+  /** `--service-cluster-ip-range`: the IPv4 range cluster IPs come from; `10.0.0.0/24` by default. */
+  clusterIPRange?: string;
+  /** `--service-node-port-range`; `30000-32767` by default. */
+  nodePortRange?: string;
+  /** The server's own address and port, for the `kubernetes` Service's Endpoints; none are made without it. */
+  apiServerEndpoint?: ApiServerEndpoint;
+}
+
+/** An IPAddress whose Service no longer holds it is given back after this long (a create may be under way). */
+const RELEASE_GRACE_MS = 5_000;
+const REPAIR_EVERY_MS = 30_000;
+
+/**
+ * Services as kube's pkg/registry/core/service: the strategy (status, patchAllocatedValues, the cluster IP that
+ * never changes, the allocations) and the server-side parts an `install` wires per server: the allocators, the
+ * repair loop that gives back addresses of deleted Services, and the `kubernetes` Service at start.
+ */
+export function createServices(options: ServiceOptions = {}) {
+  const cidr = parseCidr(options.clusterIPRange ?? '10.0.0.0/24');
+  const nodePorts = parsePortRange(options.nodePortRange ?? '30000-32767');
+  // Per server (a plugin may be installed in several): the allocations of its services entry.
+  const allocations = new WeakMap<ResourceEntry, Pick<Strategy, 'beginCreate' | 'beginUpdate'>>();
+  const of = (ctx: RequestContext) => allocations.get(ctx.entry);
+
+  const strategy: Strategy = {
+    prepareForCreate(obj) {
+      obj.status = { loadBalancer: {} };
+    },
+    prepareForUpdate: keepAllocated,
+    validateUpdate: clusterIPUpdateErrors,
+    returnDeletedObject: true,
+    beginCreate: async (obj, ctx) => of(ctx)?.beginCreate?.(obj, ctx),
+    beginUpdate: async (obj, old, ctx) => of(ctx)?.beginUpdate?.(obj, old, ctx),
+  };
+
+  function install(host: PluginHost): void {
+    const services = host.registry.lookup('', 'v1', 'services');
+    if (!services) return;
+    const ipEntry = host.registry.byKind('networking.k8s.io', 'v1', 'IPAddress');
+    if (!ipEntry) host.log(1, 'networking.k8s.io/v1 IPAddress is not served: Services get no cluster IPs');
+    const ips = ipEntry ? createIPAllocator(host, cidr, ipEntry) : undefined;
+    allocations.set(services, serviceAllocation(ips, createNodePortAllocator(host, nodePorts, services)));
+    if (!ips) return;
+
+    const ctx: RequestContext = { entry: services, namespace: '', user: host.systemUser, dryRun: false, subresource: '' };
+    let running: Promise<void> | undefined;
+    const repair = () => {
+      running ??= (async () => {
+        const held = new Map<string, string>();
+        for (const svc of (await host.store.list(ctx)).items) {
+          held.set(`${svc.metadata?.namespace}/${svc.metadata?.name}`, str(at(svc, 'spec.clusterIP')));
+        }
+        await ips.release((svc, ip) => held.get(`${svc.namespace}/${svc.name}`) === ip, RELEASE_GRACE_MS);
+      })()
+        .catch((err: Error) => host.log(1, `service IP repair: ${err.message}`))
+        .finally(() => (running = undefined));
+      return running;
+    };
+    let timer: NodeJS.Timeout | undefined;
+    host.onStart(async () => {
+      await bootstrapKubernetesService(host, cidr, ips.firstAddress, options.apiServerEndpoint);
+      timer = setInterval(() => void repair(), REPAIR_EVERY_MS);
+      timer.unref();
+    });
+    host.onObjectsChange(services, () => void repair());
+    host.onStop(async () => {
+      clearInterval(timer);
+      await running;
+    });
+  }
+
+  return { strategy, install };
+}

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { createCorePlugin } from '@kapi/api-core';
+import { createApiServer, groupPlugin, type ApiServer } from '@kapi/apiserver';
+import { createMemoryBackend, type StorageBackend } from '@kapi/storage';
+import { createSqliteBackend } from '@kapi/storage-sqlite';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadGroups } from '../src/groups.js';
+
+const others = (await loadGroups()).filter((g) => g.group !== '').map((g) => groupPlugin(g));
+
+/** Every group, the core one with the given service ranges, on `storage`. */
+async function start(storage: StorageBackend, ranges: { clusterIPRange?: string; nodePortRange?: string } = {}): Promise<ApiServer> {
+  const server = createApiServer({ storage, plugins: [createCorePlugin(ranges), ...others] });
+  await server.start();
+  return server;
+}
+
+async function req(server: ApiServer, method: string, path: string, body?: unknown) {
+  const res = await server.fetch(
+    new Request(`http://kapi.test${path}`, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+  );
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+const SERVICES = '/api/v1/namespaces/default/services';
+const service = (name: string, spec: Record<string, unknown> = {}) => ({ metadata: { name }, spec: { ports: [{ port: 80 }], ...spec } });
+
+describe('Service cluster IPs and node ports', () => {
+  it('hands out every address of the range once under concurrent creates, then answers kube\'s 422 "range is full"', async () => {
+    const server = await start(createMemoryBackend(), { clusterIPRange: '10.1.0.0/28' });
+    try {
+      const kubernetes = await req(server, 'GET', `${SERVICES}/kubernetes`);
+      expect(kubernetes.body.spec).toMatchObject({ clusterIP: '10.1.0.1', clusterIPs: ['10.1.0.1'], ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack' });
+      // 14 usable addresses, one of them the kubernetes Service's.
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => req(server, 'POST', SERVICES, service(`s${i}`))));
+      const created = results.filter((r) => r.status === 201);
+      expect(created).toHaveLength(13);
+      const ips = created.map((r) => r.body.spec.clusterIP as string);
+      expect(new Set(ips).size).toBe(13);
+      for (const ip of ips) expect(ip).toMatch(/^10\.1\.0\.([2-9]|1[0-4])$/);
+      for (const failed of results.filter((r) => r.status !== 201)) {
+        expect(failed.status).toBe(422);
+        expect(failed.body.message).toMatch(/^Service "s\d+" is invalid: spec\.clusterIPs: Invalid value: \[\]string\{\}: failed to allocate a serviceIP: range is full$/);
+      }
+      // Each address is an IPAddress whose parent is its Service.
+      const addresses = await req(server, 'GET', '/apis/networking.k8s.io/v1/ipaddresses');
+      expect(addresses.body.items.map((a: any) => a.metadata.name).sort()).toEqual(['10.1.0.1', ...ips].sort());
+      const one = addresses.body.items.find((a: any) => a.metadata.name === ips[0]);
+      // group is the core group's "", which Go leaves out (omitempty).
+      expect(one.spec.parentRef).toEqual({ resource: 'services', namespace: 'default', name: created[0].body.metadata.name });
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('keeps allocations across a restart: a taken address or port is refused, an update without them keeps them', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'kapi-services-')), 'kapi.db');
+    let server = await start(createSqliteBackend({ path }));
+    const web = await req(server, 'POST', SERVICES, service('web', { type: 'NodePort' }));
+    expect(web.status).toBe(201);
+    const { clusterIP, ports } = web.body.spec;
+    expect(ports[0].nodePort).toBeGreaterThanOrEqual(30000);
+    await server.stop();
+
+    server = await start(createSqliteBackend({ path }));
+    try {
+      const sameIP = await req(server, 'POST', SERVICES, service('other', { clusterIP }));
+      expect(sameIP.status).toBe(422);
+      expect(sameIP.body.message).toBe(
+        `Service "other" is invalid: spec.clusterIPs: Invalid value: []string{"${clusterIP}"}: failed to allocate IP ${clusterIP}: provided IP is already allocated`,
+      );
+      const samePort = await req(server, 'POST', SERVICES, service('np', { type: 'NodePort', ports: [{ port: 80, nodePort: ports[0].nodePort }] }));
+      expect(samePort.status).toBe(422);
+      expect(samePort.body.message).toBe(`Service "np" is invalid: spec.ports[0].nodePort: Invalid value: ${ports[0].nodePort}: provided port is already allocated`);
+
+      // A PUT of the manifest as first written (no clusterIP, no nodePort) keeps both (kube's patchAllocatedValues).
+      const current = await req(server, 'GET', `${SERVICES}/web`);
+      const replaced = await req(server, 'PUT', `${SERVICES}/web`, {
+        metadata: { name: 'web', resourceVersion: current.body.metadata.resourceVersion },
+        spec: { type: 'NodePort', ports: [{ port: 80 }] },
+      });
+      expect(replaced.status).toBe(200);
+      expect(replaced.body.spec.clusterIP).toBe(clusterIP);
+      expect(replaced.body.spec.ports[0].nodePort).toBe(ports[0].nodePort);
+
+      const moved = await req(server, 'PUT', `${SERVICES}/web`, { ...replaced.body, spec: { ...replaced.body.spec, clusterIP: '10.0.0.250', clusterIPs: ['10.0.0.250'] } });
+      expect(moved.status).toBe(422);
+      expect(moved.body.message).toBe('Service "web" is invalid: spec.clusterIPs[0]: Invalid value: []string{"10.0.0.250"}: may not change once set');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('gives node ports from the range once each, refuses ports outside it; headless and ExternalName Services get no address', async () => {
+    const server = await start(createMemoryBackend(), { nodePortRange: '30100-30104' });
+    try {
+      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => req(server, 'POST', SERVICES, service(`np${i}`, { type: 'NodePort' }))));
+      const ports = results.filter((r) => r.status === 201).map((r) => r.body.spec.ports[0].nodePort as number);
+      expect(ports.sort()).toEqual([30100, 30101, 30102, 30103, 30104]);
+      expect(results.filter((r) => r.status === 422)).toHaveLength(3);
+      const outside = await req(server, 'POST', SERVICES, service('far', { type: 'NodePort', ports: [{ port: 80, nodePort: 31000 }] }));
+      expect(outside.body.message).toBe(
+        'Service "far" is invalid: spec.ports[0].nodePort: Invalid value: 31000: provided port is not in the valid range. The range of valid ports is 30100-30104',
+      );
+
+      const headless = await req(server, 'POST', SERVICES, service('headless', { clusterIP: 'None' }));
+      expect(headless.body.spec).toMatchObject({ clusterIP: 'None', clusterIPs: ['None'] });
+      const external = await req(server, 'POST', SERVICES, { metadata: { name: 'ext' }, spec: { type: 'ExternalName', externalName: 'example.com' } });
+      expect(external.status).toBe(201);
+      expect(external.body.spec.clusterIP).toBeUndefined();
+
+      // A dry run shows an address but keeps none.
+      const before = (await req(server, 'GET', '/apis/networking.k8s.io/v1/ipaddresses')).body.items.length;
+      const dry = await req(server, 'POST', `${SERVICES}?dryRun=All`, service('dry'));
+      expect(dry.body.spec.clusterIP).toMatch(/^10\.0\.0\.\d+$/);
+      expect((await req(server, 'GET', '/apis/networking.k8s.io/v1/ipaddresses')).body.items.length).toBe(before);
+    } finally {
+      await server.stop();
+    }
+  });
+});
