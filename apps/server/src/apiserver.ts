@@ -1,19 +1,19 @@
 import { plugin as apps } from '@kapi/api-apps';
 import { group as authentication } from '@kapi/api-authentication';
 import { group as authorization } from '@kapi/api-authorization';
-import { group as autoscaling } from '@kapi/api-autoscaling';
-import { group as batch } from '@kapi/api-batch';
-import { group as certificates } from '@kapi/api-certificates';
+import { plugin as autoscaling } from '@kapi/api-autoscaling';
+import { plugin as batch } from '@kapi/api-batch';
+import { plugin as certificates } from '@kapi/api-certificates';
 import { plugin as coordination } from '@kapi/api-coordination';
 import { createCorePlugin } from '@kapi/api-core';
-import { group as discovery } from '@kapi/api-discovery';
+import { plugin as discovery } from '@kapi/api-discovery';
 import { group as events } from '@kapi/api-events';
-import { group as networking } from '@kapi/api-networking';
+import { plugin as networking } from '@kapi/api-networking';
 import { group as node } from '@kapi/api-node';
 import { plugin as policy } from '@kapi/api-policy';
 import { plugin as rbac } from '@kapi/api-rbac';
-import { group as scheduling } from '@kapi/api-scheduling';
-import { group as storage } from '@kapi/api-storage';
+import { plugin as scheduling } from '@kapi/api-scheduling';
+import { plugin as storage } from '@kapi/api-storage';
 import { group as wardle } from '@kapi/api-wardle';
 import { flowControlGroup, priorityAndFairness } from '@kapi/flowcontrol';
 import {
@@ -69,17 +69,17 @@ export function serverPlugins(config?: Pick<ServerConfig, 'serviceClusterIPRange
     groupPlugin(events),
     groupPlugin(authentication),
     groupPlugin(authorization),
-    groupPlugin(autoscaling),
-    groupPlugin(batch),
-    groupPlugin(certificates),
-    groupPlugin(networking),
+    autoscaling,
+    batch,
+    certificates,
+    networking,
     policy,
     rbac,
-    groupPlugin(storage),
-    groupPlugin(scheduling),
+    storage,
+    scheduling,
     coordination,
     groupPlugin(node),
-    groupPlugin(discovery),
+    discovery,
     groupPlugin(wardle),
   ];
 }

@@ -1,4 +1,5 @@
 import type { AuthorizerHost } from './auth/host.js';
+import type { AuthorizationAttributes, Decision } from './auth/types.js';
 import type { RequestGate } from './limits/gate.js';
 import type { LogSink } from './logging/types.js';
 import type { ApiServerMetrics } from './metrics/index.js';
@@ -50,6 +51,11 @@ export interface PluginHost extends AuthorizerHost {
    * verbs its discovery lists, after authentication, authorization and the request gate.
    */
   addSubresource(target: SubresourceTarget, action: SubresourceAction): void;
+  /**
+   * Asks the server's authorizers (once it serves), for checks a request needs beyond its own verb: approving a
+   * CertificateSigningRequest needs `approve` on its signer.
+   */
+  authorize(attributes: AuthorizationAttributes): Promise<Decision>;
 }
 
 /** Which subresource an action serves: the parent resource by group and plural, and the subresource's name. */

@@ -10,13 +10,17 @@ import type { RequestContext } from './registry/context.js';
  * must not touch `old`. Everything else (metadata, storage, preconditions, generation) is the Store's job.
  */
 export interface Strategy {
-  /** Clears fields a client may not set on create (status of kinds with a status subresource, by default). */
-  prepareForCreate?(obj: KubeObject): void;
+  /**
+   * Clears fields a client may not set on create (status of kinds with a status subresource, by default); `ctx`
+   * says who asks (a CertificateSigningRequest records its requester).
+   */
+  prepareForCreate?(obj: KubeObject, ctx: RequestContext): void;
   /** Carries over fields a main-resource update may not change (status, by default). */
-  prepareForUpdate?(obj: KubeObject, old: KubeObject): void;
+  prepareForUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): void;
   /** Semantic validation beyond the schema, with kube field paths. */
   validate?(obj: KubeObject): FieldError[];
-  validateUpdate?(obj: KubeObject, old: KubeObject): FieldError[];
+  /** Validation of an update; `ctx.subresource` says which part of the object the request may change. */
+  validateUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): FieldError[];
   /** Normalizes the object before it is stored. */
   canonicalize?(obj: KubeObject): void;
   /** Warnings returned to the client in `Warning` headers (kube's WarningsOnCreate/WarningsOnUpdate); `old` on update. */

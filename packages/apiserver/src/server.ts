@@ -232,6 +232,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   let requestGate: RequestGate | undefined;
   const pluginPaths: { path: string; handler: (request: Request) => Response | Promise<Response> }[] = [];
   const pluginSubresources = new Map<string, SubresourceHandler>();
+  // Set right after the plugins are installed (an authorizer may read what they register).
+  let authorizer: Authorizer | undefined;
   const limits: ServerLimits = {
     maxRequestsInflight: options.limits?.maxRequestsInflight ?? DEFAULT_MAX_REQUESTS_INFLIGHT,
     maxMutatingRequestsInflight: options.limits?.maxMutatingRequestsInflight ?? DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT,
@@ -260,19 +262,24 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     addPath(path, handler) {
       pluginPaths.push({ path, handler });
     },
+    async authorize(attributes) {
+      if (!authorizer) throw new Error('authorize: the server has no authorizer before createApiServer returns');
+      return authorizer.authorize(attributes);
+    },
     addSubresource(target, action) {
       const key = specialKey(target.group, target.resource, target.subresource ?? '');
       if (pluginSubresources.has(key)) throw new Error(`subresource ${key} is served twice`);
-      pluginSubresources.set(key, pluginSubresourceHandler(action));
+      pluginSubresources.set(key, pluginSubresourceHandler(registry, action));
     },
   };
   for (const plugin of options.plugins) plugin.install?.(host);
-  const authorizer = unionAuthorizer(
+  const serverAuthorizer = unionAuthorizer(
     (options.authorizers ?? [alwaysAllow()]).map((a) => (typeof a === 'function' ? a(host) : a)),
     (name, decision) => metrics.authorizationDecisions.add(name, name.toLowerCase(), decision),
   );
-  const accessFilter = createAccessFilter({ authenticators, anonymous: options.anonymousAuth ?? true, authorizer, metrics });
-  const answers = reviewAnswers({ authorizer, authenticators });
+  authorizer = serverAuthorizer;
+  const accessFilter = createAccessFilter({ authenticators, anonymous: options.anonymousAuth ?? true, authorizer: serverAuthorizer, metrics });
+  const answers = reviewAnswers({ authorizer: serverAuthorizer, authenticators });
 
   const special: Record<string, SubresourceHandler> = Object.fromEntries(pluginSubresources);
   for (const { info } of registry.entries) {
@@ -290,7 +297,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     compression: gates.APIResponseCompression,
     unsafeDeletion: gates.AllowUnsafeMalformedObjectDeletion,
     watchList: gates.WatchList,
-    authorizer,
+    authorizer: serverAuthorizer,
     metrics,
   });
   collectCacheState(metrics, registry.entries, cache);

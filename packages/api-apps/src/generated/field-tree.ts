@@ -20,6 +20,14 @@ export const fieldTree: FieldTree = {
     "metadata": "meta.k8s.io/v1/ObjectMeta",
     "spec": "apps/v1/DaemonSetSpec",
     "status": "apps/v1/DaemonSetStatus"
+   },
+   "defaults": {
+    "status": {
+     "currentNumberScheduled": 0,
+     "numberMisscheduled": 0,
+     "desiredNumberScheduled": 0,
+     "numberReady": 0
+    }
    }
   },
   "apps/v1/DaemonSetCondition": {
@@ -45,6 +53,9 @@ export const fieldTree: FieldTree = {
     "updateStrategy": "apps/v1/DaemonSetUpdateStrategy",
     "minReadySeconds": 0,
     "revisionHistoryLimit": 0
+   },
+   "defaults": {
+    "revisionHistoryLimit": 10
    },
    "omitZero": [
     "minReadySeconds"
@@ -76,6 +87,9 @@ export const fieldTree: FieldTree = {
    "props": {
     "type": 0,
     "rollingUpdate": "apps/v1/RollingUpdateDaemonSet"
+   },
+   "defaults": {
+    "type": "RollingUpdate"
    },
    "omitZero": [
     "type"
@@ -260,6 +274,12 @@ export const fieldTree: FieldTree = {
     "metadata": "meta.k8s.io/v1/ObjectMeta",
     "spec": "apps/v1/StatefulSetSpec",
     "status": "apps/v1/StatefulSetStatus"
+   },
+   "defaults": {
+    "status": {
+     "replicas": 0,
+     "availableReplicas": 0
+    }
    }
   },
   "apps/v1/StatefulSetCondition": {
@@ -309,6 +329,15 @@ export const fieldTree: FieldTree = {
     "persistentVolumeClaimRetentionPolicy": "apps/v1/StatefulSetPersistentVolumeClaimRetentionPolicy",
     "ordinals": "apps/v1/StatefulSetOrdinals"
    },
+   "defaults": {
+    "replicas": 1,
+    "podManagementPolicy": "OrderedReady",
+    "revisionHistoryLimit": 10,
+    "persistentVolumeClaimRetentionPolicy": {
+     "whenDeleted": "Retain",
+     "whenScaled": "Retain"
+    }
+   },
    "omitZero": [
     "podManagementPolicy",
     "minReadySeconds"
@@ -342,6 +371,9 @@ export const fieldTree: FieldTree = {
    "props": {
     "type": 0,
     "rollingUpdate": "apps/v1/RollingUpdateStatefulSetStrategy"
+   },
+   "defaults": {
+    "type": "RollingUpdate"
    },
    "omitZero": [
     "type"

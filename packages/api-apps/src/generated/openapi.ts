@@ -124,6 +124,12 @@ export const openapi: GroupOpenAPI = {
        "$ref": "#/components/schemas/io.k8s.api.apps.v1.DaemonSetStatus"
       }
      ],
+     "default": {
+      "currentNumberScheduled": 0,
+      "numberMisscheduled": 0,
+      "desiredNumberScheduled": 0,
+      "numberReady": 0
+     },
      "description": "The current status of this daemon set. This data may be out of date by some window of time. Populated by the system. Read-only. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status"
     }
    },
@@ -218,6 +224,7 @@ export const openapi: GroupOpenAPI = {
      "type": "integer"
     },
     "revisionHistoryLimit": {
+     "default": 10,
      "description": "The number of old history to retain to allow rollback. This is a pointer to distinguish between explicit zero and not specified. Defaults to 10.",
      "format": "int32",
      "type": "integer"
@@ -335,6 +342,7 @@ export const openapi: GroupOpenAPI = {
      "description": "Rolling update config params. Present only if type = \"RollingUpdate\"."
     },
     "type": {
+     "default": "RollingUpdate",
      "description": "Type of daemon set update. Can be \"RollingUpdate\" or \"OnDelete\". Default is RollingUpdate.",
      "type": "string"
     }
@@ -916,6 +924,10 @@ export const openapi: GroupOpenAPI = {
        "$ref": "#/components/schemas/io.k8s.api.apps.v1.StatefulSetStatus"
       }
      ],
+     "default": {
+      "replicas": 0,
+      "availableReplicas": 0
+     },
      "description": "Status is the current status of Pods in this StatefulSet. This data may be out of date by some window of time."
     }
    },
@@ -1048,18 +1060,25 @@ export const openapi: GroupOpenAPI = {
        "$ref": "#/components/schemas/io.k8s.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy"
       }
      ],
+     "default": {
+      "whenDeleted": "Retain",
+      "whenScaled": "Retain"
+     },
      "description": "persistentVolumeClaimRetentionPolicy describes the lifecycle of persistent volume claims created from volumeClaimTemplates. By default, all persistent volume claims are created as needed and retained until manually deleted. This policy allows the lifecycle to be altered, for example by deleting persistent volume claims when their stateful set is deleted, or when their pod is scaled down."
     },
     "podManagementPolicy": {
+     "default": "OrderedReady",
      "description": "podManagementPolicy controls how pods are created during initial scale up, when replacing pods on nodes, or when scaling down. The default policy is `OrderedReady`, where pods are created in increasing order (pod-0, then pod-1, etc) and the controller will wait until each pod is ready before continuing. When scaling down, the pods are removed in the opposite order. The alternative policy is `Parallel` which will create pods in parallel to match the desired scale without waiting, and on scale down will delete all pods at once.",
      "type": "string"
     },
     "replicas": {
+     "default": 1,
      "description": "replicas is the desired number of replicas of the given Template. These are replicas in the sense that they are instantiations of the same Template, but individual replicas also have a consistent identity. If unspecified, defaults to 1.",
      "format": "int32",
      "type": "integer"
     },
     "revisionHistoryLimit": {
+     "default": 10,
      "description": "revisionHistoryLimit is the maximum number of revisions that will be maintained in the StatefulSet's revision history. The revision history consists of all revisions not represented by a currently applied StatefulSetSpec version. The default value is 10.",
      "format": "int32",
      "type": "integer"
@@ -1184,6 +1203,7 @@ export const openapi: GroupOpenAPI = {
      "description": "RollingUpdate is used to communicate parameters when Type is RollingUpdateStatefulSetStrategyType."
     },
     "type": {
+     "default": "RollingUpdate",
      "description": "Type indicates the type of the StatefulSetUpdateStrategy. Default is RollingUpdate.",
      "type": "string"
     }

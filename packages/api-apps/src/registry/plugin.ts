@@ -1,4 +1,4 @@
-import { age, at, formatLabelSelector, int, isObj, selectorString, type TablePrinter, type TypeDefaulter } from '@kapi/apimachinery';
+import { age, at, formatLabels, formatLabelSelector, int, isObj, listAt, selectorString, str, type TablePrinter, type TypeDefaulter } from '@kapi/apimachinery';
 import type { GroupPlugin } from '@kapi/apiserver';
 import { CORE_DEFAULTERS, podTemplateCells } from '@kapi/api-core';
 import { group } from '../generated/index.js';
@@ -29,6 +29,42 @@ const replicaSet: TablePrinter = {
   },
 };
 
+const statefulSet: TablePrinter = {
+  cells: {
+    Ready: (obj) => `${int(at(obj, 'status.readyReplicas'))}/${int(at(obj, 'spec.replicas'), 1)}`,
+    Age: age,
+    ...template,
+  },
+};
+
+const daemonSet: TablePrinter = {
+  cells: {
+    Desired: (obj) => int(at(obj, 'status.desiredNumberScheduled')),
+    Current: (obj) => int(at(obj, 'status.currentNumberScheduled')),
+    Ready: (obj) => int(at(obj, 'status.numberReady')),
+    'Up-to-date': (obj) => int(at(obj, 'status.updatedNumberScheduled')),
+    Available: (obj) => int(at(obj, 'status.numberAvailable')),
+    'Node Selector': (obj) => formatLabels(at(obj, 'spec.template.spec.nodeSelector')),
+    Age: age,
+    ...template,
+    Selector: (obj) => formatLabelSelector(at(obj, 'spec.selector')),
+  },
+};
+
+/** printControllerRevision's CONTROLLER: `<kind>.<group>/<name>` of the controlling owner, `<none>` without one. */
+function revisionController(obj: unknown): string {
+  const owner = listAt(obj, 'metadata.ownerReferences').find((o) => at(o, 'controller') === true);
+  if (!owner) return '<none>';
+  const apiVersion = str(at(owner, 'apiVersion'));
+  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+  const kind = str(at(owner, 'kind')).toLowerCase();
+  return `${group ? `${kind}.${group}` : kind}/${str(at(owner, 'name'))}`;
+}
+
+const controllerRevision: TablePrinter = {
+  cells: { Controller: revisionController, Revision: (obj) => int(at(obj, 'revision')), Age: age },
+};
+
 /** SetDefaults_Deployment's strategy: RollingUpdate, with 25% / 25% when that is the type. */
 const deploymentStrategy: TypeDefaulter = (strategy) => {
   if (!strategy.type) strategy.type = 'RollingUpdate';
@@ -41,6 +77,6 @@ const deploymentStrategy: TypeDefaulter = (strategy) => {
  */
 export const plugin: GroupPlugin = {
   definition: group,
-  printers: { Deployment: deployment, ReplicaSet: replicaSet },
+  printers: { Deployment: deployment, ReplicaSet: replicaSet, StatefulSet: statefulSet, DaemonSet: daemonSet, ControllerRevision: controllerRevision },
   defaulters: { ...CORE_DEFAULTERS, 'apps/v1/DeploymentStrategy': deploymentStrategy },
 };

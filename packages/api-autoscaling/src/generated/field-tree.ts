@@ -93,6 +93,11 @@ export const fieldTree: FieldTree = {
     "metadata": "meta.k8s.io/v1/ObjectMeta",
     "spec": "autoscaling/v2/HorizontalPodAutoscalerSpec",
     "status": "autoscaling/v2/HorizontalPodAutoscalerStatus"
+   },
+   "defaults": {
+    "status": {
+     "desiredReplicas": 0
+    }
    }
   },
   "autoscaling/v2/HorizontalPodAutoscalerBehavior": {
@@ -127,6 +132,9 @@ export const fieldTree: FieldTree = {
      "a": "autoscaling/v2/MetricSpec"
     },
     "behavior": "autoscaling/v2/HorizontalPodAutoscalerBehavior"
+   },
+   "defaults": {
+    "minReplicas": 1
    }
   },
   "autoscaling/v2/HorizontalPodAutoscalerStatus": {

@@ -337,6 +337,9 @@ export const openapi: GroupOpenAPI = {
        "$ref": "#/components/schemas/io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerStatus"
       }
      ],
+     "default": {
+      "desiredReplicas": 0
+     },
      "description": "status is the current information about the autoscaler."
     }
    },
@@ -477,6 +480,7 @@ export const openapi: GroupOpenAPI = {
      "x-kubernetes-list-type": "atomic"
     },
     "minReplicas": {
+     "default": 1,
      "description": "minReplicas is the lower limit for the number of replicas to which the autoscaler can scale down.  It defaults to 1 pod.  minReplicas is allowed to be 0 if the alpha feature gate HPAScaleToZero is enabled and at least one Object or External metric is configured.  Scaling is active as long as at least one metric value is available.",
      "format": "int32",
      "type": "integer"

@@ -11,6 +11,9 @@ export const fieldTree: FieldTree = {
     "metadata": "meta.k8s.io/v1/ObjectMeta",
     "spec": "batch/v1/CronJobSpec",
     "status": "batch/v1/CronJobStatus"
+   },
+   "defaults": {
+    "status": {}
    }
   },
   "batch/v1/CronJobSpec": {
@@ -23,6 +26,12 @@ export const fieldTree: FieldTree = {
     "jobTemplate": "batch/v1/JobTemplateSpec",
     "successfulJobsHistoryLimit": 0,
     "failedJobsHistoryLimit": 0
+   },
+   "defaults": {
+    "concurrencyPolicy": "Allow",
+    "suspend": false,
+    "successfulJobsHistoryLimit": 3,
+    "failedJobsHistoryLimit": 1
    },
    "omitZero": [
     "concurrencyPolicy"
@@ -48,6 +57,9 @@ export const fieldTree: FieldTree = {
     "metadata": "meta.k8s.io/v1/ObjectMeta",
     "spec": "batch/v1/JobSpec",
     "status": "batch/v1/JobStatus"
+   },
+   "defaults": {
+    "status": {}
    }
   },
   "batch/v1/JobCondition": {
@@ -97,6 +109,11 @@ export const fieldTree: FieldTree = {
     "podReplacementPolicy": 0,
     "managedBy": 0,
     "scheduling": "batch/v1/JobSchedulingConfiguration"
+   },
+   "defaults": {
+    "backoffLimit": 6,
+    "completionMode": "NonIndexed",
+    "suspend": false
    }
   },
   "batch/v1/JobStatus": {

@@ -40,6 +40,7 @@ export const openapi: GroupOpenAPI = {
        "$ref": "#/components/schemas/io.k8s.api.batch.v1.CronJobStatus"
       }
      ],
+     "default": {},
      "description": "Current status of a cron job. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status"
     }
    },
@@ -98,10 +99,12 @@ export const openapi: GroupOpenAPI = {
    "description": "CronJobSpec describes how the job execution will look like and when it will actually run.",
    "properties": {
     "concurrencyPolicy": {
+     "default": "Allow",
      "description": "Specifies how to treat concurrent executions of a Job. Valid values are:\n\n- \"Allow\" (default): allows CronJobs to run concurrently; - \"Forbid\": forbids concurrent runs, skipping next run if previous run hasn't finished yet; - \"Replace\": cancels currently running job and replaces it with a new one",
      "type": "string"
     },
     "failedJobsHistoryLimit": {
+     "default": 1,
      "description": "The number of failed finished jobs to retain. Value must be non-negative integer. Defaults to 1.",
      "format": "int32",
      "type": "integer"
@@ -124,11 +127,13 @@ export const openapi: GroupOpenAPI = {
      "type": "integer"
     },
     "successfulJobsHistoryLimit": {
+     "default": 3,
      "description": "The number of successful finished jobs to retain. Value must be non-negative integer. Defaults to 3.",
      "format": "int32",
      "type": "integer"
     },
     "suspend": {
+     "default": false,
      "description": "This flag tells the controller to suspend subsequent executions, it does not apply to already started executions.  Defaults to false.",
      "type": "boolean"
     },
@@ -206,6 +211,7 @@ export const openapi: GroupOpenAPI = {
        "$ref": "#/components/schemas/io.k8s.api.batch.v1.JobStatus"
       }
      ],
+     "default": {},
      "description": "Current status of a job. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status"
     }
    },
@@ -329,6 +335,7 @@ export const openapi: GroupOpenAPI = {
      "type": "integer"
     },
     "backoffLimit": {
+     "default": 6,
      "description": "Specifies the number of retries before marking this job failed. Defaults to 6, unless backoffLimitPerIndex (only Indexed Job) is specified. When backoffLimitPerIndex is specified, backoffLimit defaults to 2147483647.",
      "format": "int32",
      "type": "integer"
@@ -339,6 +346,7 @@ export const openapi: GroupOpenAPI = {
      "type": "integer"
     },
     "completionMode": {
+     "default": "NonIndexed",
      "description": "completionMode specifies how Pod completions are tracked. It can be `NonIndexed` (default) or `Indexed`.\n\n`NonIndexed` means that the Job is considered complete when there have been .spec.completions successfully completed Pods. Each Pod completion is homologous to each other.\n\n`Indexed` means that the Pods of a Job get an associated completion index from 0 to (.spec.completions - 1), available in the annotation batch.kubernetes.io/job-completion-index. The Job is considered complete when there is one successfully completed Pod for each index. When value is `Indexed`, .spec.completions must be specified and `.spec.parallelism` must be less than or equal to 10^5. In addition, The Pod name takes the form `$(job-name)-$(index)-$(random-string)`, the Pod hostname takes the form `$(job-name)-$(index)`.\n\nMore completion modes can be added in the future. If the Job controller observes a mode that it doesn't recognize, which is possible during upgrades due to version skew, the controller skips updates for the Job.",
      "type": "string"
     },
@@ -402,6 +410,7 @@ export const openapi: GroupOpenAPI = {
      "description": "successPolicy specifies the policy when the Job can be declared as succeeded. If empty, the default behavior applies - the Job is declared as succeeded only when the number of succeeded pods equals to the completions. When the field is specified, it must be immutable and works only for the Indexed Jobs. Once the Job meets the SuccessPolicy, the lingering pods are terminated."
     },
     "suspend": {
+     "default": false,
      "description": "suspend specifies whether the Job controller should create Pods or not. If a Job is created with suspend set to true, no Pods are created by the Job controller. If a Job is suspended after creation (i.e. the flag goes from false to true), the Job controller will delete all active Pods associated with this Job. Users must design their workload to gracefully handle this. Suspending a Job will reset the StartTime field of the Job, effectively resetting the ActiveDeadlineSeconds timer too. Defaults to false.",
      "type": "boolean"
     },

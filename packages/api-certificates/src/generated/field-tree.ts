@@ -11,6 +11,9 @@ export const fieldTree: FieldTree = {
     "metadata": "meta.k8s.io/v1/ObjectMeta",
     "spec": "certificates.k8s.io/v1/CertificateSigningRequestSpec",
     "status": "certificates.k8s.io/v1/CertificateSigningRequestStatus"
+   },
+   "defaults": {
+    "status": {}
    }
   },
   "certificates.k8s.io/v1/CertificateSigningRequestCondition": {

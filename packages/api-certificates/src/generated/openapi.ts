@@ -35,6 +35,7 @@ export const openapi: GroupOpenAPI = {
        "$ref": "#/components/schemas/io.k8s.api.certificates.v1.CertificateSigningRequestStatus"
       }
      ],
+     "default": {},
      "description": "status contains information about whether the request is approved or denied, and the certificate issued by the signer, or the failure condition indicating signer failure."
     }
    },

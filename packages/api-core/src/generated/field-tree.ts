@@ -1460,6 +1460,11 @@ export const fieldTree: FieldTree = {
     "metadata": "meta.k8s.io/v1/ObjectMeta",
     "spec": "v1/PersistentVolumeSpec",
     "status": "v1/PersistentVolumeStatus"
+   },
+   "defaults": {
+    "status": {
+     "phase": "Pending"
+    }
    }
   },
   "v1/PersistentVolumeClaim": {
@@ -1469,6 +1474,11 @@ export const fieldTree: FieldTree = {
     "metadata": "meta.k8s.io/v1/ObjectMeta",
     "spec": "v1/PersistentVolumeClaimSpec",
     "status": "v1/PersistentVolumeClaimStatus"
+   },
+   "defaults": {
+    "status": {
+     "phase": "Pending"
+    }
    }
   },
   "v1/PersistentVolumeClaimCondition": {
@@ -1502,6 +1512,9 @@ export const fieldTree: FieldTree = {
     "dataSource": "v1/TypedLocalObjectReference",
     "dataSourceRef": "v1/TypedObjectReference",
     "volumeAttributesClassName": 0
+   },
+   "defaults": {
+    "volumeMode": "Filesystem"
    },
    "omitZero": [
     "volumeName"
@@ -1617,6 +1630,10 @@ export const fieldTree: FieldTree = {
     "volumeMode": 0,
     "nodeAffinity": "v1/VolumeNodeAffinity",
     "volumeAttributesClassName": 0
+   },
+   "defaults": {
+    "persistentVolumeReclaimPolicy": "Retain",
+    "volumeMode": "Filesystem"
    },
    "omitZero": [
     "persistentVolumeReclaimPolicy",
@@ -2148,6 +2165,11 @@ export const fieldTree: FieldTree = {
     "metadata": "meta.k8s.io/v1/ObjectMeta",
     "spec": "v1/ReplicationControllerSpec",
     "status": "v1/ReplicationControllerStatus"
+   },
+   "defaults": {
+    "status": {
+     "replicas": 0
+    }
    }
   },
   "v1/ReplicationControllerCondition": {
@@ -2174,6 +2196,9 @@ export const fieldTree: FieldTree = {
      "m": 0
     },
     "template": "v1/PodTemplateSpec"
+   },
+   "defaults": {
+    "replicas": 1
    },
    "omitZero": [
     "minReadySeconds"

@@ -4466,6 +4466,9 @@ export const openapi: GroupOpenAPI = {
        "$ref": "#/components/schemas/io.k8s.api.core.v1.PersistentVolumeStatus"
       }
      ],
+     "default": {
+      "phase": "Pending"
+     },
      "description": "status represents the current information/status for the persistent volume. Populated by the system. Read-only. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistent-volumes"
     }
    },
@@ -4511,6 +4514,9 @@ export const openapi: GroupOpenAPI = {
        "$ref": "#/components/schemas/io.k8s.api.core.v1.PersistentVolumeClaimStatus"
       }
      ],
+     "default": {
+      "phase": "Pending"
+     },
      "description": "status represents the current information/status of a persistent volume claim. Read-only. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims"
     }
    },
@@ -4656,6 +4662,7 @@ export const openapi: GroupOpenAPI = {
      "type": "string"
     },
     "volumeMode": {
+     "default": "Filesystem",
      "description": "volumeMode defines what type of volume is required by the claim. Value of Filesystem is implied when not included in claim spec.",
      "type": "string"
     },
@@ -5166,6 +5173,7 @@ export const openapi: GroupOpenAPI = {
      "description": "nodeAffinity defines constraints that limit what nodes this volume can be accessed from. This field influences the scheduling of pods that use this volume. This field is mutable if MutablePVNodeAffinity feature gate is enabled."
     },
     "persistentVolumeReclaimPolicy": {
+     "default": "Retain",
      "description": "persistentVolumeReclaimPolicy defines what happens to a persistent volume when released from its claim. Valid options are Retain (default for manually created PersistentVolumes), Delete (default for dynamically provisioned PersistentVolumes), and Recycle (deprecated). Recycle must be supported by the volume plugin underlying this PersistentVolume. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#reclaiming",
      "type": "string"
     },
@@ -5226,6 +5234,7 @@ export const openapi: GroupOpenAPI = {
      "type": "string"
     },
     "volumeMode": {
+     "default": "Filesystem",
      "description": "volumeMode defines if a volume is intended to be used with a formatted filesystem or to remain in raw block state. Value of Filesystem is implied when not included in spec.",
      "type": "string"
     },
@@ -6773,6 +6782,9 @@ export const openapi: GroupOpenAPI = {
        "$ref": "#/components/schemas/io.k8s.api.core.v1.ReplicationControllerStatus"
       }
      ],
+     "default": {
+      "replicas": 0
+     },
      "description": "Status is the most recently observed status of the replication controller. This data may be out of date by some window of time. Populated by the system. Read-only. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status"
     }
    },
@@ -6867,6 +6879,7 @@ export const openapi: GroupOpenAPI = {
      "type": "integer"
     },
     "replicas": {
+     "default": 1,
      "description": "Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller",
      "format": "int32",
      "type": "integer"

@@ -1,5 +1,6 @@
 import type { GroupPlugin } from '@kapi/apiserver';
 import { group } from '../generated/index.js';
+import { bindingAction } from './binding.js';
 import { configMapStrategy, secretStrategy } from './config-data.js';
 import { CORE_DEFAULTERS } from './defaulters.js';
 import { evictionAction } from './eviction.js';
@@ -12,7 +13,7 @@ export type CorePluginOptions = ServiceOptions;
 /**
  * The core group as a server installs it (`createApiServer({ plugins: [createCorePlugin(), ...] })`): its kinds'
  * strategies, table printers and defaulters, Service cluster IPs and node ports, the `kubernetes` Service, and the
- * pods/eviction subresource (kube's pkg/registry/core).
+ * pods/eviction, pods/binding and bindings subresources (kube's pkg/registry/core).
  */
 export function createCorePlugin(options: CorePluginOptions = {}): GroupPlugin {
   const services = createServices(options);
@@ -29,6 +30,8 @@ export function createCorePlugin(options: CorePluginOptions = {}): GroupPlugin {
     defaulters: CORE_DEFAULTERS,
     install(host) {
       host.addSubresource({ group: '', resource: 'pods', subresource: 'eviction' }, evictionAction(host));
+      host.addSubresource({ group: '', resource: 'pods', subresource: 'binding' }, bindingAction(host));
+      host.addSubresource({ group: '', resource: 'bindings' }, bindingAction(host));
       services.install(host);
     },
   };

@@ -19,6 +19,7 @@ import {
   type KubeObject,
   type TablePrinter,
 } from '@kapi/apimachinery';
+import { MORE_CORE_PRINTERS } from './more-printers.js';
 
 // ---- Pod ---------------------------------------------------------------------------------------------------
 
@@ -301,4 +302,5 @@ export const CORE_PRINTERS: Record<string, TablePrinter> = {
   // stringData is merged into data on the way in; counted here for objects stored without that step
   Secret: { cells: { Type: (obj) => str(at(obj, 'type')), Data: (obj) => keyCount(at(obj, 'data'), at(obj, 'stringData')), Age: age } },
   ServiceAccount: { cells: { Secrets: (obj) => listAt(obj, 'secrets').length, Age: age } },
+  ...MORE_CORE_PRINTERS,
 };

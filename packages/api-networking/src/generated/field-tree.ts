@@ -49,6 +49,11 @@ export const fieldTree: FieldTree = {
     "metadata": "meta.k8s.io/v1/ObjectMeta",
     "spec": "networking.k8s.io/v1/IngressSpec",
     "status": "networking.k8s.io/v1/IngressStatus"
+   },
+   "defaults": {
+    "status": {
+     "loadBalancer": {}
+    }
    }
   },
   "networking.k8s.io/v1/IngressBackend": {

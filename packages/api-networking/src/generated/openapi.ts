@@ -200,6 +200,9 @@ export const openapi: GroupOpenAPI = {
        "$ref": "#/components/schemas/io.k8s.api.networking.v1.IngressStatus"
       }
      ],
+     "default": {
+      "loadBalancer": {}
+     },
      "description": "status is the current state of the Ingress. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status"
     }
    },

@@ -14,6 +14,9 @@ export const fieldTree: FieldTree = {
     "description": 0,
     "preemptionPolicy": 0
    },
+   "defaults": {
+    "preemptionPolicy": "PreemptLowerPriority"
+   },
    "omitZero": [
     "globalDefault",
     "description"

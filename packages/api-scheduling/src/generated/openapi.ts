@@ -35,6 +35,7 @@ export const openapi: GroupOpenAPI = {
      "description": "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
     },
     "preemptionPolicy": {
+     "default": "PreemptLowerPriority",
      "description": "preemptionPolicy is the Policy for preempting pods with lower priority. One of Never, PreemptLowerPriority. Defaults to PreemptLowerPriority if unset.",
      "type": "string"
     },

@@ -97,6 +97,10 @@ export const fieldTree: FieldTree = {
     "allowedTopologies": {
      "a": "v1/TopologySelectorTerm"
     }
+   },
+   "defaults": {
+    "reclaimPolicy": "Delete",
+    "volumeBindingMode": "Immediate"
    }
   },
   "storage.k8s.io/v1/StorageHealth": {

@@ -450,10 +450,12 @@ export const openapi: GroupOpenAPI = {
      "type": "string"
     },
     "reclaimPolicy": {
+     "default": "Delete",
      "description": "reclaimPolicy controls the reclaimPolicy for dynamically provisioned PersistentVolumes of this storage class. Defaults to Delete.",
      "type": "string"
     },
     "volumeBindingMode": {
+     "default": "Immediate",
      "description": "volumeBindingMode indicates how PersistentVolumeClaims should be provisioned and bound.  When unset, VolumeBindingImmediate is used. This field is only honored by servers that enable the VolumeScheduling feature.",
      "type": "string"
     }

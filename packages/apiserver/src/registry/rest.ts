@@ -66,7 +66,7 @@ export function beforeCreate(ctx: RequestContext, obj: KubeObject): void {
   if (kindHasSpec(entry)) meta.generation = 1;
   else delete meta.generation;
   if (hasStatusSubresource(entry) && !entry.strategy.prepareForCreate) resetStatus(entry, obj);
-  entry.strategy.prepareForCreate?.(obj);
+  entry.strategy.prepareForCreate?.(obj, ctx);
   if (!meta.name && meta.generateName) meta.name = generateName(String(meta.generateName));
   dropEmptyMetadata(obj);
   throwIfInvalid(entry, obj, [...validateObjectMeta(entry, obj), ...entry.validate(obj), ...(entry.strategy.validate?.(obj) ?? [])]);
@@ -105,14 +105,14 @@ export function beforeUpdate(ctx: RequestContext, input: KubeObject, old: KubeOb
     else meta[f] = oldMeta[f];
   }
   delete meta.selfLink;
-  if (ctx.subresource === '') entry.strategy.prepareForUpdate?.(obj, old);
+  if (ctx.subresource === '') entry.strategy.prepareForUpdate?.(obj, old, ctx);
   if (meta.generation !== undefined && specChanged(obj, old)) meta.generation = Number(meta.generation) + 1;
   dropEmptyMetadata(obj);
   throwIfInvalid(entry, obj, [
     ...validateObjectMeta(entry, obj),
     ...validateObjectMetaUpdate(obj, old),
     ...entry.validate(obj),
-    ...(entry.strategy.validateUpdate?.(obj, old) ?? entry.strategy.validate?.(obj) ?? []),
+    ...(entry.strategy.validateUpdate?.(obj, old, ctx) ?? entry.strategy.validate?.(obj) ?? []),
   ]);
   entry.strategy.canonicalize?.(obj);
   orderKeys(entry.group.fieldTree, entry.typeKey, obj);

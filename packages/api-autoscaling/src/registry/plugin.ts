@@ -1,0 +1,58 @@
+import { age, at, int, listAt, str, type KubeObject, type TablePrinter } from '@kapi/apimachinery';
+import type { GroupPlugin } from '@kapi/apiserver';
+import { group } from '../generated/index.js';
+
+const UNKNOWN = '<unknown>';
+const quantity = (v: unknown): string => (typeof v === 'number' ? String(v) : str(v));
+
+/** formatHPAMetrics: `current/target` per metric (`cpu: 40%/80%`, `<unknown>` before the first reading), two at most. */
+function hpaTargets(obj: KubeObject): string {
+  const specs = listAt(obj, 'spec.metrics');
+  if (specs.length === 0) return '<none>';
+  const statuses = listAt(obj, 'status.currentMetrics');
+  const list = specs.map((spec, i) => {
+    const status = statuses[i];
+    const type = str(at(spec, 'type'));
+    const source = type === 'ContainerResource' ? 'containerResource' : type.charAt(0).toLowerCase() + type.slice(1);
+    const target = at(spec, `${source}.target`);
+    const current = (field: string) => {
+      const v = at(status, `${source}.current.${field}`);
+      return v === undefined ? UNKNOWN : quantity(v);
+    };
+    switch (type) {
+      case 'External':
+      case 'Object':
+        return at(target, 'averageValue') !== undefined
+          ? `${current('averageValue')}/${quantity(at(target, 'averageValue'))} (avg)`
+          : `${current('value')}/${quantity(at(target, 'value'))}`;
+      case 'Pods':
+        return `${current('averageValue')}/${quantity(at(target, 'averageValue'))}`;
+      case 'Resource':
+      case 'ContainerResource': {
+        const name = str(at(spec, `${source}.name`));
+        if (at(target, 'averageValue') !== undefined) return `${name}: ${current('averageValue')}/${quantity(at(target, 'averageValue'))}`;
+        const utilization = at(status, `${source}.current.averageUtilization`);
+        const shownCurrent = typeof utilization === 'number' ? `${utilization}%` : UNKNOWN;
+        const goal = at(target, 'averageUtilization');
+        return `${name}: ${shownCurrent}/${typeof goal === 'number' ? `${goal}%` : '<auto>'}`;
+      }
+      default:
+        return '<unknown type>';
+    }
+  });
+  return list.length > 2 ? `${list.slice(0, 2).join(', ')} + ${list.length - 2} more...` : list.join(', ');
+}
+
+const hpa: TablePrinter = {
+  cells: {
+    Reference: (obj) => `${str(at(obj, 'spec.scaleTargetRef.kind'))}/${str(at(obj, 'spec.scaleTargetRef.name'))}`,
+    Targets: hpaTargets,
+    MinPods: (obj) => (typeof at(obj, 'spec.minReplicas') === 'number' ? String(at(obj, 'spec.minReplicas')) : '<unset>'),
+    MaxPods: (obj) => int(at(obj, 'spec.maxReplicas')),
+    Replicas: (obj) => int(at(obj, 'status.currentReplicas')),
+    Age: age,
+  },
+};
+
+/** The autoscaling group as a server installs it: the HorizontalPodAutoscaler's table printer. */
+export const plugin: GroupPlugin = { definition: group, printers: { HorizontalPodAutoscaler: hpa } };

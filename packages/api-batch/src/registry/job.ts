@@ -1,0 +1,104 @@
+import { isDeepStrictEqual } from 'node:util';
+import { fieldNotSupported, labelSelectorFromObject, type FieldError, type KubeObject, type LabelSelector, type TypeDefaulter } from '@kapi/apimachinery';
+import type { Strategy } from '@kapi/apiserver';
+
+type Template = { metadata?: { labels?: Record<string, string> }; spec?: { restartPolicy?: string } };
+type JobSpec = {
+  manualSelector?: boolean;
+  selector?: LabelSelector;
+  template?: Template;
+  completions?: number;
+  parallelism?: number;
+  podFailurePolicy?: unknown;
+  podReplacementPolicy?: string;
+};
+type Job = KubeObject & { spec?: JobSpec };
+
+export const CONTROLLER_UID_LABEL = 'batch.kubernetes.io/controller-uid';
+export const JOB_NAME_LABEL = 'batch.kubernetes.io/job-name';
+const LEGACY_CONTROLLER_UID_LABEL = 'controller-uid';
+const LEGACY_JOB_NAME_LABEL = 'job-name';
+
+/**
+ * kube's generateSelector: unless `spec.manualSelector` is true, the Job selects its own pods by its uid, and its
+ * pod template carries the uid and the Job's name (in the batch.kubernetes.io labels and the legacy ones).
+ */
+function generateSelector(job: Job): void {
+  const spec = (job.spec ??= {});
+  if (spec.manualSelector === true) return;
+  const uid = String(job.metadata?.uid ?? '');
+  const name = String(job.metadata?.name ?? '');
+  const template = (spec.template ??= {});
+  const labels = (template.metadata ??= {}).labels ?? {};
+  template.metadata.labels = {
+    ...labels,
+    [CONTROLLER_UID_LABEL]: uid,
+    [JOB_NAME_LABEL]: name,
+    [LEGACY_CONTROLLER_UID_LABEL]: uid,
+    [LEGACY_JOB_NAME_LABEL]: name,
+  };
+  spec.selector = { matchLabels: { [CONTROLLER_UID_LABEL]: uid } };
+}
+
+/** The ValidateJob rules clients meet first: the pods' restart policy, and a selector that selects the template. */
+function validateJob(job: Job): FieldError[] {
+  const errs: FieldError[] = [];
+  const spec = job.spec ?? {};
+  const restartPolicy = spec.template?.spec?.restartPolicy;
+  if (restartPolicy !== 'OnFailure' && restartPolicy !== 'Never') {
+    errs.push(
+      restartPolicy
+        ? fieldNotSupported('spec.template.spec.restartPolicy', restartPolicy, ['OnFailure', 'Never'])
+        : { type: 'FieldValueRequired', field: 'spec.template.spec.restartPolicy', message: 'valid values: "OnFailure", "Never"' },
+    );
+  }
+  if (!spec.selector) {
+    errs.push({ type: 'FieldValueRequired', field: 'spec.selector', message: '' });
+  } else {
+    let matches = false;
+    try {
+      matches = labelSelectorFromObject(spec.selector).matches(spec.template?.metadata?.labels ?? {});
+    } catch {
+      errs.push({ type: 'FieldValueInvalid', field: 'spec.selector', message: 'invalid label selector' });
+    }
+    if (!matches) {
+      errs.push({ type: 'FieldValueInvalid', field: 'spec.template.metadata.labels', message: '`selector` does not match template `labels`' });
+    }
+  }
+  return errs;
+}
+
+const immutable = (field: string): FieldError => ({ type: 'FieldValueInvalid', field, message: 'field is immutable' });
+
+/**
+ * Jobs (kube's pkg/registry/batch/job): a new Job starts with an empty status and, in validation as kube does it
+ * (the uid and a generated name are known by then), gets its generated selector; its selector and pod template
+ * never change.
+ */
+export const jobStrategy: Strategy = {
+  prepareForCreate(obj) {
+    obj.status = {};
+  },
+  validate(obj) {
+    generateSelector(obj as Job);
+    return validateJob(obj as Job);
+  },
+  validateUpdate(obj, old) {
+    const [now, before] = [(obj as Job).spec ?? {}, (old as Job).spec ?? {}];
+    const errs = validateJob(obj as Job);
+    if (!isDeepStrictEqual(now.selector, before.selector)) errs.push(immutable('spec.selector'));
+    if (!isDeepStrictEqual(now.template, before.template)) errs.push(immutable('spec.template'));
+    return errs;
+  },
+};
+
+/** SetDefaults_Job's dependent part: completions and parallelism, the pod replacement policy. */
+export const jobSpecDefaulter: TypeDefaulter = (spec) => {
+  const s = spec as JobSpec;
+  if (s.completions === undefined && s.parallelism === undefined) {
+    s.completions = 1;
+    s.parallelism = 1;
+  }
+  if (s.parallelism === undefined) s.parallelism = 1;
+  if (s.podReplacementPolicy === undefined) s.podReplacementPolicy = s.podFailurePolicy ? 'Failed' : 'TerminatingOrFailed';
+};
