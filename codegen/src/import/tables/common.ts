@@ -18,9 +18,17 @@ export interface KindTable {
 
 export const AGE: ColumnSpec = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
 
+/** kubectl's Containers and Images columns of a pod template's spec at `specPath` (wide output: priority 1). */
+export function containerColumns(specPath: string, priority = 1): ColumnSpec[] {
+  const extra = priority ? { priority } : {};
+  return [
+    { name: 'Containers', type: 'string', jsonPath: `${specPath}.containers[*].name`, ...extra, description: 'Names of each container in the template.' },
+    { name: 'Images', type: 'string', jsonPath: `${specPath}.containers[*].image`, ...extra, description: 'Images referenced by each container in the template.' },
+  ];
+}
+
 export const CONTAINERS: ColumnSpec[] = [
-  { name: 'Containers', type: 'string', jsonPath: '.spec.template.spec.containers[*].name', priority: 1, description: 'Names of each container in the template.' },
-  { name: 'Images', type: 'string', jsonPath: '.spec.template.spec.containers[*].image', priority: 1, description: 'Images referenced by each container in the template.' },
+  ...containerColumns('.spec.template.spec'),
   {
     name: 'Selector',
     type: 'string',

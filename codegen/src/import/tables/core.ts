@@ -1,4 +1,4 @@
-import { AGE, CONTAINERS, type KindTable } from './common.js';
+import { AGE, CONTAINERS, containerColumns, type KindTable } from './common.js';
 
 /** core/v1 kinds, by `/<kind>`. */
 export const CORE_TABLES: Record<string, KindTable> = {
@@ -233,8 +233,7 @@ export const CORE_TABLES: Record<string, KindTable> = {
   },
   '/PodTemplate': {
     printerColumns: [
-      { name: 'Containers', type: 'string', jsonPath: '.template.spec.containers[*].name', description: 'Names of each container in the template.' },
-      { name: 'Images', type: 'string', jsonPath: '.template.spec.containers[*].image', description: 'Images referenced by each container in the template.' },
+      ...containerColumns('.template.spec', 0),
       { name: 'Pod Labels', type: 'string', jsonPath: '.template.metadata.labels', description: 'The labels for the pod template.', computed: 'kubectl shows the labels as k=v pairs; this column is the map.' },
     ],
   },

@@ -1,4 +1,4 @@
-import { AGE, CONTAINERS, type KindTable } from './common.js';
+import { AGE, CONTAINERS, containerColumns, type KindTable } from './common.js';
 
 /** apps, batch, autoscaling and policy kinds, by `<group>/<kind>`. */
 export const WORKLOADS_TABLES: Record<string, KindTable> = {
@@ -89,8 +89,7 @@ export const WORKLOADS_TABLES: Record<string, KindTable> = {
       { name: 'Active', type: 'integer', jsonPath: '.status.active', computed: 'kubectl shows the number of active jobs; this column is the list.' },
       { name: 'Last Schedule', type: 'date', jsonPath: '.status.lastScheduleTime' },
       AGE,
-      { name: 'Containers', type: 'string', jsonPath: '.spec.jobTemplate.spec.template.spec.containers[*].name', priority: 1, description: 'Names of each container in the template.' },
-      { name: 'Images', type: 'string', jsonPath: '.spec.jobTemplate.spec.template.spec.containers[*].image', priority: 1, description: 'Images referenced by each container in the template.' },
+      ...containerColumns('.spec.jobTemplate.spec.template.spec'),
       { name: 'Selector', type: 'string', jsonPath: '.spec.jobTemplate.spec.selector', priority: 1, computed: 'kubectl shows the selector in its string form; this column is the selector object.' },
     ],
   },
