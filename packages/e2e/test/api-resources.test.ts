@@ -19,7 +19,7 @@ function parseTable(text: string): string[][] {
  */
 const ELSEWHERE = ['admissionregistration.k8s.io/v1', 'apiextensions.k8s.io/v1', 'apiregistration.k8s.io/v1'];
 
-describe.skipIf(!kubectl)('kubectl api-resources against kube-apiserver 1.33', () => {
+describe.skipIf(!kubectl)('kubectl api-resources against kube-apiserver 1.33', { timeout: 60_000 }, () => {
   let server: ServerProcess;
   beforeAll(async () => {
     server = await startServerProcess();

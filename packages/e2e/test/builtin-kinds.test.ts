@@ -12,7 +12,7 @@ const hasOpenssl = spawnSync('openssl', ['version'], { stdio: 'ignore' }).status
 const kubectl = kubectlBinaries()[0];
 const MANIFEST = join(import.meta.dirname, 'manifests', 'shop.yaml');
 
-describe.skipIf(!kubectl)('an ordinary application on the built-in kinds of kube 1.33, with kubectl', () => {
+describe.skipIf(!kubectl)('an ordinary application on the built-in kinds of kube 1.33, with kubectl', { timeout: 60_000 }, () => {
   let server: ServerProcess;
   let run: (...args: string[]) => KubectlResult;
   let ok: (...args: string[]) => string;

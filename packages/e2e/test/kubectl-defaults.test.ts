@@ -58,8 +58,14 @@ describe.skipIf(!kubectlPath)('kubectl sees defaulted built-in objects', () => {
     });
     ok('create', 'service', 'clusterip', 'web', '--tcp=80:8080');
     const service = parse(ok('get', 'service', 'web', '-o', 'yaml'));
+    const clusterIP = service.spec.clusterIP as string;
+    expect(clusterIP).toMatch(/^10\.0\.0\.\d+$/);
     expect(service.spec).toEqual({
+      clusterIP,
+      clusterIPs: [clusterIP],
       internalTrafficPolicy: 'Cluster',
+      ipFamilies: ['IPv4'],
+      ipFamilyPolicy: 'SingleStack',
       ports: [{ name: '80-8080', port: 80, protocol: 'TCP', targetPort: 8080 }],
       selector: { app: 'web' },
       sessionAffinity: 'None',

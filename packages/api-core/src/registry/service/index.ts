@@ -3,7 +3,7 @@ import type { PluginHost, RequestContext, ResourceEntry, Strategy } from '@kapi/
 import { clusterIPUpdateErrors, keepAllocated, serviceAllocation } from './allocation.js';
 import { bootstrapKubernetesService, type ApiServerEndpoint } from './bootstrap.js';
 import { parseCidr, parsePortRange } from './cidr.js';
-import { createIPAllocator } from './ip-allocator.js';
+import { createIPAllocator, type ServiceRef } from './ip-allocator.js';
 import { createNodePortAllocator } from './node-ports.js';
 
 export type { ApiServerEndpoint } from './bootstrap.js';
@@ -57,11 +57,12 @@ export function createServices(options: ServiceOptions = {}) {
     let running: Promise<void> | undefined;
     const repair = () => {
       running ??= (async () => {
-        const held = new Map<string, string>();
+        const held = new Map<string, ServiceRef>();
         for (const svc of (await host.store.list(ctx)).items) {
-          held.set(`${svc.metadata?.namespace}/${svc.metadata?.name}`, str(at(svc, 'spec.clusterIP')));
+          const ip = str(at(svc, 'spec.clusterIP'));
+          if (ip && ip !== 'None') held.set(ip, { namespace: str(svc.metadata?.namespace), name: str(svc.metadata?.name) });
         }
-        await ips.release((svc, ip) => held.get(`${svc.namespace}/${svc.name}`) === ip, RELEASE_GRACE_MS);
+        await ips.repair(held, RELEASE_GRACE_MS);
       })()
         .catch((err: Error) => host.log(1, `service IP repair: ${err.message}`))
         .finally(() => (running = undefined));

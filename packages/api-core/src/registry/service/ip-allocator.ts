@@ -105,10 +105,20 @@ export function createIPAllocator(host: PluginHost, cidr: Cidr, ipAddresses: Res
       throw new AllocationError('range is full');
     },
 
-    /** Gives back the addresses this allocator made for Services that no longer hold them (kube's repair loop). */
-    async release(stillHeld: (svc: ServiceRef, ip: string) => boolean, olderThanMs: number): Promise<void> {
+    /**
+     * kube's repair loop: gives back the addresses this allocator made for Services that no longer hold them, and
+     * records again the address of a Service whose IPAddress is gone (deleted by hand), so it is not handed out twice.
+     */
+    async repair(held: ReadonlyMap<string, ServiceRef>, olderThanMs: number): Promise<void> {
       const now = Date.now();
-      for (const obj of (await host.store.list(ctx())).items as IPAddress[]) {
+      const addresses = (await host.store.list(ctx())).items as IPAddress[];
+      const recorded = new Set(addresses.map((o) => String(o.metadata?.name)));
+      for (const [ip, svc] of held) {
+        const n = parseIPv4(ip);
+        if (n !== undefined && inRange(cidr, n) && !recorded.has(ip)) await reserve(ip, svc, false);
+      }
+      const stillHeld = (svc: ServiceRef, ip: string) => held.get(ip)?.namespace === svc.namespace && held.get(ip)?.name === svc.name;
+      for (const obj of addresses) {
         if (obj.metadata?.labels?.[MANAGED_BY_LABEL] !== MANAGER) continue;
         const ref = obj.spec?.parentRef;
         if (ref?.resource !== 'services') continue;
