@@ -54,6 +54,7 @@ export function buildResources(ctx: PackageContext): unknown[] {
       scope: h.scope,
       shortNames: h.shortNames ?? [],
       categories: h.categories ?? [],
+      ...(h.nameValidation ? { nameValidation: h.nameValidation } : {}),
       verbs: h.verbs,
       subresources: h.subresources ?? {},
       printerColumns: h.printerColumns ?? [],

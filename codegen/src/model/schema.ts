@@ -45,6 +45,8 @@ export interface ResourceHeader {
   scope: 'Namespaced' | 'Cluster';
   shortNames?: string[];
   categories?: string[];
+  /** kube's name rule of the kind: `DNS1123Subdomain` (the default), `DNS1123Label`, `DNS1035Label`, `PathSegment`. */
+  nameValidation?: 'DNS1123Subdomain' | 'DNS1123Label' | 'DNS1035Label' | 'PathSegment';
   verbs: string[];
   listKind?: string;
   subresources?: {

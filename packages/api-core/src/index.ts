@@ -7,3 +7,4 @@ export { parseCidr, parsePortRange } from './registry/service/cidr.js';
 export { CORE_DEFAULTERS, imageTag } from './registry/defaulters.js';
 export { isConfigMapKey, MAX_DATA_BYTES } from './registry/config-data.js';
 export { podTemplateCells } from './registry/templates.js';
+export { EVENT_FIELD_LABELS } from './registry/field-labels.js';

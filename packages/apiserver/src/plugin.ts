@@ -37,6 +37,12 @@ export interface Strategy {
   /** DELETE answers with the object itself rather than a Success Status (kube's ReturnDeletedObject). */
   returnDeletedObject?: boolean;
   /**
+   * The field-selector labels the kind supports beyond metadata.name and metadata.namespace (kube's GetAttrs), each
+   * with how its value is read from an object; other labels in a field selector are 400.
+   */
+  fieldLabels?: Record<string, (obj: KubeObject) => string>;
+
+  /**
    * kube's BeginCreate: asynchronous work a create needs once the object is validated and named, just before it
    * is stored (a Service's cluster IP and node ports); may mutate the object and throw a StatusError. What it
    * returns is called once the write succeeded or failed (to give back what it took).

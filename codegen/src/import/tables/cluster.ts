@@ -31,8 +31,11 @@ export const CLUSTER_TABLES: Record<string, KindTable> = {
     ],
   },
   // Role and ClusterRole: kubectl shows Name and Created At, the default columns.
-  'rbac.authorization.k8s.io/RoleBinding': { printerColumns: BINDING_COLUMNS },
-  'rbac.authorization.k8s.io/ClusterRoleBinding': { printerColumns: BINDING_COLUMNS },
+  // RBAC names are path segments only (kube's ValidatePathSegmentName): roles are named `system:controller:foo`.
+  'rbac.authorization.k8s.io/Role': { nameValidation: 'PathSegment' },
+  'rbac.authorization.k8s.io/ClusterRole': { nameValidation: 'PathSegment' },
+  'rbac.authorization.k8s.io/RoleBinding': { nameValidation: 'PathSegment', printerColumns: BINDING_COLUMNS },
+  'rbac.authorization.k8s.io/ClusterRoleBinding': { nameValidation: 'PathSegment', printerColumns: BINDING_COLUMNS },
   'networking.k8s.io/Ingress': {
     shortNames: ['ing'],
     printerColumns: [

@@ -12,6 +12,7 @@ export interface ColumnSpec {
 
 export interface KindTable {
   shortNames?: string[];
+  nameValidation?: 'DNS1123Label' | 'DNS1035Label' | 'PathSegment';
   categories?: string[];
   printerColumns?: ColumnSpec[];
 }

@@ -4,6 +4,7 @@ import { AGE, CONTAINERS, containerColumns, type KindTable } from './common.js';
 export const CORE_TABLES: Record<string, KindTable> = {
   '/Namespace': {
     shortNames: ['ns'],
+    nameValidation: 'DNS1123Label',
     printerColumns: [{ name: 'Status', type: 'string', jsonPath: '.status.phase', description: 'The status of the namespace' }, AGE],
   },
   '/ConfigMap': {
@@ -117,6 +118,7 @@ export const CORE_TABLES: Record<string, KindTable> = {
   },
   '/Service': {
     shortNames: ['svc'],
+    nameValidation: 'DNS1035Label',
     categories: ['all'],
     printerColumns: [
       { name: 'Type', type: 'string', jsonPath: '.spec.type' },

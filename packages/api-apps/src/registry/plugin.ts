@@ -1,4 +1,4 @@
-import { age, at, formatLabels, formatLabelSelector, int, isObj, listAt, selectorString, str, type TablePrinter, type TypeDefaulter } from '@kapi/apimachinery';
+import { age, at, formatLabels, formatLabelSelector, int, isObj, listAt, selectorString, str, textAt, type TablePrinter, type TypeDefaulter } from '@kapi/apimachinery';
 import type { GroupPlugin } from '@kapi/apiserver';
 import { CORE_DEFAULTERS, podTemplateCells } from '@kapi/api-core';
 import { group } from '../generated/index.js';
@@ -77,6 +77,7 @@ const deploymentStrategy: TypeDefaulter = (strategy) => {
  */
 export const plugin: GroupPlugin = {
   definition: group,
+  strategies: { ReplicaSet: { fieldLabels: { 'status.replicas': textAt('status.replicas') } } },
   printers: { Deployment: deployment, ReplicaSet: replicaSet, StatefulSet: statefulSet, DaemonSet: daemonSet, ControllerRevision: controllerRevision },
   defaulters: { ...CORE_DEFAULTERS, 'apps/v1/DeploymentStrategy': deploymentStrategy },
 };

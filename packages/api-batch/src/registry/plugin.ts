@@ -1,3 +1,4 @@
+import { textAt } from '@kapi/apimachinery';
 import type { GroupPlugin } from '@kapi/apiserver';
 import { CORE_DEFAULTERS } from '@kapi/api-core';
 import { group } from '../generated/index.js';
@@ -11,7 +12,7 @@ import { BATCH_PRINTERS } from './printers.js';
  */
 export const plugin: GroupPlugin = {
   definition: group,
-  strategies: { Job: jobStrategy, CronJob: cronJobStrategy },
+  strategies: { Job: { ...jobStrategy, fieldLabels: { 'status.successful': textAt('status.succeeded') } }, CronJob: cronJobStrategy },
   printers: BATCH_PRINTERS,
   defaulters: { ...CORE_DEFAULTERS, 'batch/v1/JobSpec': jobSpecDefaulter },
 };

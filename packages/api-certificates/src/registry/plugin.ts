@@ -1,3 +1,4 @@
+import { textAt } from '@kapi/apimachinery';
 import type { GroupPlugin } from '@kapi/apiserver';
 import { group } from '../generated/index.js';
 import { approvalAction, csrPrinter, csrStrategy } from './csr.js';
@@ -9,7 +10,7 @@ import { approvalAction, csrPrinter, csrStrategy } from './csr.js';
  */
 export const plugin: GroupPlugin = {
   definition: group,
-  strategies: { CertificateSigningRequest: csrStrategy },
+  strategies: { CertificateSigningRequest: { ...csrStrategy, fieldLabels: { 'spec.signerName': textAt('spec.signerName') } } },
   printers: { CertificateSigningRequest: csrPrinter },
   install(host) {
     host.addSubresource({ group: 'certificates.k8s.io', resource: 'certificatesigningrequests', subresource: 'approval' }, approvalAction(host));

@@ -434,6 +434,7 @@ export const resources: ResourceInfo[] = [
    "ns"
   ],
   "categories": [],
+  "nameValidation": "DNS1123Label",
   "verbs": [
    "create",
    "delete",
@@ -3835,6 +3836,7 @@ export const resources: ResourceInfo[] = [
   "categories": [
    "all"
   ],
+  "nameValidation": "DNS1035Label",
   "verbs": [
    "create",
    "delete",

@@ -4,6 +4,7 @@ import { bindingAction } from './binding.js';
 import { configMapStrategy, secretStrategy } from './config-data.js';
 import { CORE_DEFAULTERS } from './defaulters.js';
 import { evictionAction } from './eviction.js';
+import { EVENT_FIELD_LABELS, NODE_FIELD_LABELS, POD_FIELD_LABELS, REPLICATION_CONTROLLER_FIELD_LABELS, SECRET_FIELD_LABELS } from './field-labels.js';
 import { CORE_PRINTERS } from './printers.js';
 import { createServices, type ServiceOptions } from './service/index.js';
 import { podStrategy, serviceAccountStrategy } from './strategies.js';
@@ -20,11 +21,14 @@ export function createCorePlugin(options: CorePluginOptions = {}): GroupPlugin {
   return {
     definition: group,
     strategies: {
-      Pod: podStrategy,
+      Pod: { ...podStrategy, fieldLabels: POD_FIELD_LABELS },
       Service: services.strategy,
       ServiceAccount: serviceAccountStrategy,
       ConfigMap: configMapStrategy,
-      Secret: secretStrategy,
+      Secret: { ...secretStrategy, fieldLabels: SECRET_FIELD_LABELS },
+      Event: { fieldLabels: EVENT_FIELD_LABELS },
+      Node: { fieldLabels: NODE_FIELD_LABELS },
+      ReplicationController: { fieldLabels: REPLICATION_CONTROLLER_FIELD_LABELS },
     },
     printers: CORE_PRINTERS,
     defaulters: CORE_DEFAULTERS,

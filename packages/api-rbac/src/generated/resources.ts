@@ -13,6 +13,7 @@ export const resources: ResourceInfo[] = [
   "scope": "Cluster",
   "shortNames": [],
   "categories": [],
+  "nameValidation": "PathSegment",
   "verbs": [
    "create",
    "delete",
@@ -86,6 +87,7 @@ export const resources: ResourceInfo[] = [
   "scope": "Cluster",
   "shortNames": [],
   "categories": [],
+  "nameValidation": "PathSegment",
   "verbs": [
    "create",
    "delete",
@@ -172,6 +174,7 @@ export const resources: ResourceInfo[] = [
   "scope": "Namespaced",
   "shortNames": [],
   "categories": [],
+  "nameValidation": "PathSegment",
   "verbs": [
    "create",
    "delete",
@@ -235,6 +238,7 @@ export const resources: ResourceInfo[] = [
   "scope": "Namespaced",
   "shortNames": [],
   "categories": [],
+  "nameValidation": "PathSegment",
   "verbs": [
    "create",
    "delete",

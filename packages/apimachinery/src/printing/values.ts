@@ -36,3 +36,11 @@ export const sortedUnique = (items: string[]): string[] => [...new Set(items)].s
 
 /** An IntOrString as its String(), `N/A` when unset (PodDisruptionBudget's min/max). */
 export const intOrString = (v: unknown): string => (typeof v === 'number' ? String(Math.trunc(v)) : typeof v === 'string' ? v : 'N/A');
+
+/** A reader of the value at a dotted path as text (kube's field-selector labels: `true`, `Running`), '' when absent. */
+export const textAt =
+  (path: string) =>
+  (obj: unknown): string => {
+    const v = at(obj, path);
+    return v === undefined || v === null ? '' : String(v);
+  };

@@ -51,6 +51,8 @@ export interface ResourceInfo {
   scope: ResourceScope;
   shortNames: string[];
   categories: string[];
+  /** kube's name rule of the kind (ValidateObjectMeta's nameFn); a DNS-1123 subdomain when absent. */
+  nameValidation?: 'DNS1123Subdomain' | 'DNS1123Label' | 'DNS1035Label' | 'PathSegment';
   verbs: Verb[];
   subresources: {
     status?: Record<string, never>;

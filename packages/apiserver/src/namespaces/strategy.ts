@@ -37,4 +37,5 @@ export const namespaceStrategy: Strategy = {
     (obj as Namespace).status = { ...(obj as Namespace).status, phase: 'Terminating' };
   },
   returnDeletedObject: true,
+  fieldLabels: { 'status.phase': (obj) => String((obj as Namespace).status?.phase ?? '') },
 };

@@ -1,40 +1,20 @@
 import type { KubeObject } from '@kapi/apimachinery';
+import type { ResourceEntry } from './resources.js';
 
-type Fields = Record<string, string>;
-const get = (obj: unknown, path: string): string => {
-  let v: unknown = obj;
-  for (const p of path.split('.')) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[p] : undefined;
+const METADATA_LABELS = ['metadata.name', 'metadata.namespace'];
+const meta = (obj: KubeObject, field: 'name' | 'namespace'): string => {
+  const v = obj.metadata?.[field];
   return v === undefined || v === null ? '' : String(v);
 };
-const pick = (obj: KubeObject, paths: string[]): Fields => Object.fromEntries(paths.map((p) => [p, get(obj, p)]));
 
-/** Field-selector labels each kind supports beyond metadata.name and metadata.namespace (kube's GetAttrs). */
-const KIND_FIELDS: Record<string, string[]> = {
-  '/Pod': [
-    'spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork',
-    'status.phase', 'status.podIP', 'status.nominatedNodeName',
-  ],
-  '/Event': [
-    'involvedObject.kind', 'involvedObject.namespace', 'involvedObject.name', 'involvedObject.uid',
-    'involvedObject.apiVersion', 'involvedObject.resourceVersion', 'involvedObject.fieldPath', 'reason',
-    'reportingComponent', 'source', 'type',
-  ],
-  '/Secret': ['type'],
-  '/Namespace': ['status.phase'],
-  '/Node': ['spec.unschedulable'],
-  'apps/ReplicaSet': ['status.replicas'],
-};
-
-/** The field-selector labels of an object and their values. */
-export function fieldLabels(group: string, kind: string, obj: KubeObject): Fields {
-  const fields = pick(obj, ['metadata.name', 'metadata.namespace']);
-  const extra = KIND_FIELDS[`${group}/${kind}`];
-  if (extra) Object.assign(fields, pick(obj, extra));
-  if (group === '' && kind === 'Event' && fields.source === '') fields.source = get(obj, 'source.component');
+/** The field-selector labels of an object and their values: its name and namespace, and its strategy's labels. */
+export function fieldLabels(entry: ResourceEntry, obj: KubeObject): Record<string, string> {
+  const fields: Record<string, string> = { 'metadata.name': meta(obj, 'name'), 'metadata.namespace': meta(obj, 'namespace') };
+  for (const [label, read] of Object.entries(entry.strategy.fieldLabels ?? {})) fields[label] = read(obj);
   return fields;
 }
 
 /** The labels a field selector may use for a kind (kube answers 400 for others). */
-export function supportedFieldLabels(group: string, kind: string): string[] {
-  return ['metadata.name', 'metadata.namespace', ...(KIND_FIELDS[`${group}/${kind}`] ?? [])];
+export function supportedFieldLabels(entry: ResourceEntry): string[] {
+  return [...METADATA_LABELS, ...Object.keys(entry.strategy.fieldLabels ?? {})];
 }

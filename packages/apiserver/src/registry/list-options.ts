@@ -65,7 +65,7 @@ function parseInteger(name: string, text: string): number {
 export function parseListOptions(entry: ResourceEntry, query: URLSearchParams): ListOptions {
   const labelSelector = parseLabelSelector(query.get('labelSelector') ?? '');
   const fieldSelector = parseFieldSelector(query.get('fieldSelector') ?? '');
-  const supported = supportedFieldLabels(entry.info.group, entry.info.kind);
+  const supported = supportedFieldLabels(entry);
   for (const r of fieldSelector.requirements) {
     if (!supported.includes(r.field)) {
       throw newBadRequest(`field label not supported: ${r.field}`);

@@ -36,7 +36,7 @@ export function selects(entry: ResourceEntry, options: Pick<ListOptions, 'labelS
   const labels = (obj.metadata as { labels?: Record<string, string> } | undefined)?.labels;
   if (!options.labelSelector.matches(labels)) return false;
   // Field labels are worth computing only for a selector that reads them (every watcher runs this per event).
-  return options.fieldSelector.isEmpty() || options.fieldSelector.matches(fieldLabels(entry.info.group, entry.info.kind, obj));
+  return options.fieldSelector.isEmpty() || options.fieldSelector.matches(fieldLabels(entry, obj));
 }
 
 /** The read plan of a list without a continue token, per kube's list table (docs/lists-and-watches.md). */

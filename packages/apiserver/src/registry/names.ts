@@ -1,4 +1,4 @@
-import { isDNS1123Subdomain } from '@kapi/apimachinery';
+import { isDNS1123Subdomain, type ResourceInfo } from '@kapi/apimachinery';
 
 // kube's name checks (k8s.io/apimachinery/pkg/util/validation): which one applies is per kind.
 const DNS1123_LABEL_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
@@ -37,12 +37,16 @@ export function isValidPathSegmentName(name: string): string[] {
   return [];
 }
 
-/** The name rule of a kind: DNS-1123 label for namespaces, DNS-1035 label for services, a subdomain otherwise. */
-export function nameValidatorFor(group: string, kind: string): NameValidator {
-  if (group === '' && kind === 'Namespace') return isDNS1123Label;
-  if (group === '' && kind === 'Service') return isDNS1035Label;
-  if (group === 'rbac.authorization.k8s.io') return isValidPathSegmentName;
-  return isDNS1123Subdomain;
+const NAME_RULES: Record<NonNullable<ResourceInfo['nameValidation']>, NameValidator> = {
+  DNS1123Subdomain: isDNS1123Subdomain,
+  DNS1123Label: isDNS1123Label,
+  DNS1035Label: isDNS1035Label,
+  PathSegment: isValidPathSegmentName,
+};
+
+/** The name rule of a kind, as its resource header declares it: a DNS-1123 subdomain unless it names another. */
+export function nameValidatorFor(info: ResourceInfo): NameValidator {
+  return NAME_RULES[info.nameValidation ?? 'DNS1123Subdomain'];
 }
 
 const GENERATE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';

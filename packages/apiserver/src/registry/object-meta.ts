@@ -24,7 +24,7 @@ export function validateObjectMeta(entry: ResourceEntry, obj: KubeObject): Field
       errs.push({ type: 'FieldValueRequired', field: 'metadata.name', message: 'name or generateName is required' });
     }
   } else {
-    const validate = nameValidatorFor(entry.info.group, entry.info.kind);
+    const validate = nameValidatorFor(entry.info);
     for (const msg of [...isValidPathSegmentName(name), ...(validate === isValidPathSegmentName ? [] : validate(name))]) {
       errs.push(invalid('metadata.name', name, msg));
     }
