@@ -1,4 +1,5 @@
-import { age, at, listAt, str, type TablePrinter } from '@kapi/apimachinery';
+import { isDeepStrictEqual } from 'node:util';
+import { age, at, listAt, str, type FieldError, type KubeObject, type TablePrinter } from '@kapi/apimachinery';
 import type { GroupPlugin } from '@kapi/apiserver';
 import { group } from '../generated/index.js';
 
@@ -16,9 +17,21 @@ const csiDriver: TablePrinter = {
   },
 };
 
-/** The storage.k8s.io group as a server installs it: its kinds' table printers. */
+/** ValidateStorageClassUpdate: what provisions the class's volumes never changes. */
+function storageClassUpdateErrors(obj: KubeObject, old: KubeObject): FieldError[] {
+  const errs: FieldError[] = [];
+  const forbidden = (field: string, message = `updates to ${field} are forbidden.`) => errs.push({ type: 'FieldValueForbidden', field, message });
+  if (!isDeepStrictEqual(at(obj, 'parameters') ?? {}, at(old, 'parameters') ?? {})) forbidden('parameters');
+  if (at(obj, 'provisioner') !== at(old, 'provisioner')) forbidden('provisioner');
+  if (at(obj, 'reclaimPolicy') !== at(old, 'reclaimPolicy')) forbidden('reclaimPolicy');
+  if (at(obj, 'volumeBindingMode') !== at(old, 'volumeBindingMode')) forbidden('volumeBindingMode', 'field is immutable');
+  return errs;
+}
+
+/** The storage.k8s.io group as a server installs it: StorageClasses' update rule, its kinds' table printers. */
 export const plugin: GroupPlugin = {
   definition: group,
+  strategies: { StorageClass: { validateUpdate: storageClassUpdateErrors } },
   printers: {
     StorageClass: {
       cells: {

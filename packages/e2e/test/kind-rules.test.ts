@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCorePlugin } from '@kapi/api-core';
+import { createApiServer, groupPlugin, type ApiServer, type GroupPlugin } from '@kapi/apiserver';
+import { createMemoryBackend } from '@kapi/storage';
+import { loadGroups, repoRoot } from '../src/groups.js';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+// Every group as the sample server installs it: its package's plugin where it has one.
+const plugins: GroupPlugin[] = [createCorePlugin()];
+for (const group of await loadGroups()) {
+  if (group.group === '') continue;
+  const mod = (await import(pathToFileURL(join(repoRoot, 'packages', group.packageName.replace('@kapi/', ''), 'dist', 'index.js')).href)) as { plugin?: GroupPlugin };
+  plugins.push(mod.plugin ?? groupPlugin(group));
+}
+
+let server: ApiServer;
+beforeAll(async () => {
+  server = createApiServer({ storage: createMemoryBackend(), plugins });
+  await server.start();
+});
+afterAll(() => server.stop());
+
+async function req(method: string, path: string, body?: unknown) {
+  const res = await server.fetch(
+    new Request(`http://kapi.test${path}`, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+  );
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+const NS = '/api/v1/namespaces/default';
+const pod = (name: string) => ({ metadata: { name }, spec: { containers: [{ name: 'c', image: 'busybox' }] } });
+
+describe("kube's rules of the built-in kinds, through the group plugins", () => {
+  it('PersistentVolumeClaims: Pending on create; only the storage request may change', async () => {
+    const claim = await req('POST', `${NS}/persistentvolumeclaims`, {
+      metadata: { name: 'data' },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+    });
+    expect(claim.body.status).toEqual({ phase: 'Pending' });
+    expect(claim.body.spec.volumeMode).toBe('Filesystem');
+    const grown = await req('PUT', `${NS}/persistentvolumeclaims/data`, { ...claim.body, spec: { ...claim.body.spec, resources: { requests: { storage: '2Gi' } } } });
+    expect(grown.status).toBe(200);
+    const moved = await req('PUT', `${NS}/persistentvolumeclaims/data`, { ...grown.body, spec: { ...grown.body.spec, accessModes: ['ReadWriteMany'] } });
+    expect(moved.status).toBe(422);
+    expect(moved.body.message).toBe(
+      'PersistentVolumeClaim "data" is invalid: spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims',
+    );
+  });
+
+  it('StorageClasses keep their provisioner and parameters; PriorityClasses their value, and system- names are reserved', async () => {
+    const sc = await req('POST', '/apis/storage.k8s.io/v1/storageclasses', { metadata: { name: 'fast' }, provisioner: 'example.com/disk', parameters: { type: 'ssd' } });
+    expect(sc.body).toMatchObject({ reclaimPolicy: 'Delete', volumeBindingMode: 'Immediate' });
+    const changed = await req('PUT', '/apis/storage.k8s.io/v1/storageclasses/fast', { ...sc.body, parameters: { type: 'hdd' } });
+    expect(changed.body.message).toBe('StorageClass.storage.k8s.io "fast" is invalid: parameters: Forbidden: updates to parameters are forbidden.');
+
+    const pc = await req('POST', '/apis/scheduling.k8s.io/v1/priorityclasses', { metadata: { name: 'high' }, value: 1000 });
+    expect(pc.body.preemptionPolicy).toBe('PreemptLowerPriority');
+    const revalued = await req('PUT', '/apis/scheduling.k8s.io/v1/priorityclasses/high', { ...pc.body, value: 2000 });
+    expect(revalued.body.message).toBe('PriorityClass.scheduling.k8s.io "high" is invalid: value: Forbidden: may not be changed in an update.');
+    const reserved = await req('POST', '/apis/scheduling.k8s.io/v1/priorityclasses', { metadata: { name: 'system-mine' }, value: 10 });
+    expect(reserved.status).toBe(422);
+    expect(reserved.body.message).toContain("metadata.name: Forbidden: priority class names with 'system-' prefix are reserved for system use only");
+    const system = await req('GET', '/apis/scheduling.k8s.io/v1/priorityclasses/system-node-critical');
+    expect(system.body).toMatchObject({ value: 2000001000, preemptionPolicy: 'PreemptLowerPriority' });
+  });
+
+  it('Jobs: pods that restart Always are refused; a manual selector must select the template', async () => {
+    const jobs = '/apis/batch/v1/namespaces/default/jobs';
+    const always = await req('POST', jobs, { metadata: { name: 'always' }, spec: { template: { spec: { containers: [{ name: 'c', image: 'busybox' }] } } } });
+    expect(always.body.message).toBe('Job.batch "always" is invalid: spec.template.spec.restartPolicy: Unsupported value: "Always": supported values: "OnFailure", "Never"');
+    const manual = await req('POST', jobs, {
+      metadata: { name: 'manual' },
+      spec: { manualSelector: true, selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'c' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } },
+    });
+    expect(manual.body.message).toBe('Job.batch "manual" is invalid: spec.template.metadata.labels: Invalid value: `selector` does not match template `labels`');
+    const ok = await req('POST', jobs, { metadata: { generateName: 'gen-' }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } });
+    expect(ok.status).toBe(201);
+    // The generated name is in the template's labels: the selector is made after the name, as in kube's Validate.
+    expect(ok.body.spec.template.metadata.labels['batch.kubernetes.io/job-name']).toBe(ok.body.metadata.name);
+    expect(ok.body.spec).toMatchObject({ completions: 1, parallelism: 1, backoffLimit: 6, completionMode: 'NonIndexed', suspend: false, podReplacementPolicy: 'TerminatingOrFailed' });
+  });
+
+  it('bindings put a pod on a node once; a second binding is 409', async () => {
+    await req('POST', `${NS}/pods`, pod('p1'));
+    await req('POST', `${NS}/pods`, pod('p2'));
+    const first = await req('POST', `${NS}/pods/p1/binding`, { metadata: { name: 'p1' }, target: { kind: 'Node', name: 'node-a' } });
+    expect(first).toMatchObject({ status: 201, body: { kind: 'Status', status: 'Success' } });
+    expect((await req('GET', `${NS}/pods/p1`)).body.spec.nodeName).toBe('node-a');
+    const again = await req('POST', `${NS}/pods/p1/binding`, { metadata: { name: 'p1' }, target: { name: 'node-b' } });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toContain('pod p1 is already assigned to node "node-a"');
+    const viaCollection = await req('POST', `${NS}/bindings`, { metadata: { name: 'p2' }, target: { name: 'node-b' } });
+    expect(viaCollection.status).toBe(201);
+    expect((await req('GET', `${NS}/pods?fieldSelector=spec.nodeName%3Dnode-b`)).body.items.map((p: any) => p.metadata.name)).toEqual(['p2']);
+    // A binding is no object of its own: nothing is stored under bindings.
+    expect((await req('GET', `${NS}/bindings`)).status).toBe(405);
+  });
+
+  it('field selectors are the kind\'s own; names follow the kind\'s rule', async () => {
+    expect((await req('GET', '/apis/batch/v1/jobs?fieldSelector=status.successful%3D0')).status).toBe(200);
+    const unsupported = await req('GET', '/apis/apps/v1/deployments?fieldSelector=spec.replicas%3D1');
+    expect(unsupported).toMatchObject({ status: 400, body: { message: 'field label not supported: spec.replicas' } });
+    const badService = await req('POST', `${NS}/services`, { metadata: { name: '1web' }, spec: { ports: [{ port: 80 }] } });
+    expect(badService.status).toBe(422);
+    expect(badService.body.message).toContain('a DNS-1035 label must consist of lower case alphanumeric characters');
+    const role = await req('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', { metadata: { name: 'system:team:reader' }, rules: [] });
+    expect(role.status).toBe(201);
+  });
+});
