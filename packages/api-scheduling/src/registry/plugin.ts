@@ -69,6 +69,7 @@ export const plugin: GroupPlugin = {
     const ctx: RequestContext = { entry, namespace: '', user: host.systemUser, dryRun: false, subresource: '' };
     host.onStart(async () => {
       for (const { name, value, description } of SYSTEM_PRIORITY_CLASSES) {
+        if (await host.store.find(ctx, name)) continue;
         try {
           await host.store.create(ctx, { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name }, value, description });
         } catch (err) {

@@ -16,8 +16,9 @@ export interface ApiServerEndpoint {
  */
 export async function bootstrapKubernetesService(host: PluginHost, cidr: Cidr, firstAddress: string | undefined, endpoint: ApiServerEndpoint | undefined): Promise<void> {
   const ctx = (entry: ResourceEntry, namespace = ''): RequestContext => ({ entry, namespace, user: host.systemUser, dryRun: false, subresource: '' });
+  // Looked up first: a restart finds them all and validates (and compiles validators for) none.
   const ensure = async (entry: ResourceEntry | undefined, namespace: string, obj: KubeObject) => {
-    if (!entry) return;
+    if (!entry || (await host.store.find(ctx(entry, namespace), String(obj.metadata?.name)))) return;
     try {
       await host.store.create(ctx(entry, namespace), obj);
     } catch (err) {
