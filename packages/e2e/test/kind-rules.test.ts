@@ -81,6 +81,23 @@ describe("kube's rules of the built-in kinds, through the group plugins", () => 
     expect(ok.body.spec).toMatchObject({ completions: 1, parallelism: 1, backoffLimit: 6, completionMode: 'NonIndexed', suspend: false, podReplacementPolicy: 'TerminatingOrFailed' });
   });
 
+  it('workload controllers are defaulted as kube defaults them', async () => {
+    const template = { metadata: { labels: { app: 'x' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } };
+    const sts = await req('POST', '/apis/apps/v1/namespaces/default/statefulsets', { metadata: { name: 'db' }, spec: { serviceName: 'db', selector: { matchLabels: { app: 'x' } }, template } });
+    expect(sts.body.spec).toMatchObject({
+      replicas: 1, podManagementPolicy: 'OrderedReady', revisionHistoryLimit: 10,
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0 } },
+      persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Retain' },
+    });
+    expect(sts.body.status).toEqual({ replicas: 0, availableReplicas: 0 });
+    const ds = await req('POST', '/apis/apps/v1/namespaces/default/daemonsets', { metadata: { name: 'agent' }, spec: { selector: { matchLabels: { app: 'x' } }, template } });
+    expect(ds.body.spec.updateStrategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } });
+    const rc = await req('POST', `${NS}/replicationcontrollers`, { metadata: { name: 'rc' }, spec: { template } });
+    expect(rc.body.spec.selector).toEqual({ app: 'x' });
+    expect(rc.body.metadata.labels).toEqual({ app: 'x' });
+    expect(rc.body.spec.replicas).toBe(1);
+  });
+
   it('bindings put a pod on a node once; a second binding is 409', async () => {
     await req('POST', `${NS}/pods`, pod('p1'));
     await req('POST', `${NS}/pods`, pod('p2'));

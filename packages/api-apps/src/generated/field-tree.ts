@@ -55,6 +55,7 @@ export const fieldTree: FieldTree = {
     "revisionHistoryLimit": 0
    },
    "defaults": {
+    "updateStrategy": {},
     "revisionHistoryLimit": 10
    },
    "omitZero": [
@@ -332,6 +333,7 @@ export const fieldTree: FieldTree = {
    "defaults": {
     "replicas": 1,
     "podManagementPolicy": "OrderedReady",
+    "updateStrategy": {},
     "revisionHistoryLimit": 10,
     "persistentVolumeClaimRetentionPolicy": {
      "whenDeleted": "Retain",

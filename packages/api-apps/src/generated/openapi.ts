@@ -251,6 +251,7 @@ export const openapi: GroupOpenAPI = {
        "$ref": "#/components/schemas/io.k8s.api.apps.v1.DaemonSetUpdateStrategy"
       }
      ],
+     "default": {},
      "description": "An update strategy to replace existing DaemonSet pods with new pods."
     }
    },
@@ -1109,6 +1110,7 @@ export const openapi: GroupOpenAPI = {
        "$ref": "#/components/schemas/io.k8s.api.apps.v1.StatefulSetUpdateStrategy"
       }
      ],
+     "default": {},
      "description": "updateStrategy indicates the StatefulSetUpdateStrategy that will be employed to update Pods in the StatefulSet when a revision is made to Template."
     },
     "volumeClaimTemplates": {

@@ -71,6 +71,23 @@ const deploymentStrategy: TypeDefaulter = (strategy) => {
   if (strategy.type === 'RollingUpdate' && !isObj(strategy.rollingUpdate)) strategy.rollingUpdate = {};
 };
 
+/** SetDefaults_DaemonSet's update strategy: a rolling update replaces one node's pod at a time. */
+const daemonSetUpdateStrategy: TypeDefaulter = (strategy) => {
+  if (!strategy.type) strategy.type = 'RollingUpdate';
+  if (strategy.type !== 'RollingUpdate') return;
+  const rolling = isObj(strategy.rollingUpdate) ? strategy.rollingUpdate : (strategy.rollingUpdate = {});
+  if (rolling.maxUnavailable === undefined) rolling.maxUnavailable = 1;
+  if (rolling.maxSurge === undefined) rolling.maxSurge = 0;
+};
+
+/** SetDefaults_StatefulSet's update strategy: a rolling update from partition 0. */
+const statefulSetUpdateStrategy: TypeDefaulter = (strategy) => {
+  if (!strategy.type) strategy.type = 'RollingUpdate';
+  if (strategy.type !== 'RollingUpdate') return;
+  const rolling = isObj(strategy.rollingUpdate) ? strategy.rollingUpdate : (strategy.rollingUpdate = {});
+  if (rolling.partition === undefined) rolling.partition = 0;
+};
+
 /**
  * The apps group as a server installs it: its kinds' table printers and defaulters, with the core group's
  * defaulters for the pod templates its kinds embed (a server may serve apps without core).
@@ -79,5 +96,10 @@ export const plugin: GroupPlugin = {
   definition: group,
   strategies: { ReplicaSet: { fieldLabels: { 'status.replicas': textAt('status.replicas') } } },
   printers: { Deployment: deployment, ReplicaSet: replicaSet, StatefulSet: statefulSet, DaemonSet: daemonSet, ControllerRevision: controllerRevision },
-  defaulters: { ...CORE_DEFAULTERS, 'apps/v1/DeploymentStrategy': deploymentStrategy },
+  defaulters: {
+    ...CORE_DEFAULTERS,
+    'apps/v1/DeploymentStrategy': deploymentStrategy,
+    'apps/v1/DaemonSetUpdateStrategy': daemonSetUpdateStrategy,
+    'apps/v1/StatefulSetUpdateStrategy': statefulSetUpdateStrategy,
+  },
 };

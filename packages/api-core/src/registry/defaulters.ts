@@ -78,6 +78,16 @@ const nodeStatus: TypeDefaulter = (status) => {
   if (status.allocatable === undefined && isObj(status.capacity)) status.allocatable = structuredClone(status.capacity);
 };
 
+/** SetDefaults_ReplicationController: the selector and the labels default to the pod template's labels. */
+const replicationController: TypeDefaulter = (rc) => {
+  const spec = isObj(rc.spec) ? rc.spec : undefined;
+  const labels = spec && isObj(spec.template) && isObj(spec.template.metadata) ? spec.template.metadata.labels : undefined;
+  if (!spec || !isObj(labels)) return;
+  if (!isObj(spec.selector) || Object.keys(spec.selector).length === 0) spec.selector = { ...labels };
+  const meta = isObj(rc.metadata) ? rc.metadata : (rc.metadata = {});
+  if (!isObj(meta.labels) || Object.keys(meta.labels).length === 0) meta.labels = { ...labels };
+};
+
 /**
  * The core group's defaulters, by field-tree type. Other groups' plugins include them too: a Deployment's pod
  * template is a core PodSpec, defaulted wherever it appears.
@@ -89,4 +99,5 @@ export const CORE_DEFAULTERS: Record<string, TypeDefaulter> = {
   'v1/Pod': pod,
   'v1/ServiceSpec': serviceSpec,
   'v1/NodeStatus': nodeStatus,
+  'v1/ReplicationController': replicationController,
 };
