@@ -36,7 +36,6 @@ import {
   type GroupPlugin,
 } from '@kapi/apiserver';
 import { createMemoryBackend, type StorageBackend } from '@kapi/storage';
-import { createEtcdBackend } from '@kapi/storage-etcd';
 import { createSqliteBackend } from '@kapi/storage-sqlite';
 import { secureDataDir } from './data-dir.js';
 import { loadEncryption } from './encryption.js';
@@ -90,8 +89,11 @@ export const GROUPS = serverPlugins().map((p) => p.definition);
 /** The SQLite database of `--storage-backend=sqlite`, inside `--data-dir`. */
 export const SQLITE_DATABASE = 'kapi.db';
 
-/** Opens the storage backend the configuration names. Throws when it cannot (a database held by another server). */
-export function createStorage(config: ServerConfig, log: LogSink): StorageBackend {
+/**
+ * Opens the storage backend the configuration names. Throws when it cannot (a database held by another server).
+ * The etcd client (gRPC) is loaded only for `--storage-backend=etcd3`: it would add to every other start.
+ */
+export async function createStorage(config: ServerConfig, log: LogSink): Promise<StorageBackend> {
   switch (config.storageBackend) {
     case 'memory':
       log(0, 'storage: memory (nothing is kept across restarts)');
@@ -106,6 +108,7 @@ export function createStorage(config: ServerConfig, log: LogSink): StorageBacken
     case 'etcd3': {
       const read = (file: string | undefined) => (file ? readFileSync(file) : undefined);
       log(0, `storage: etcd3 at ${config.etcdServers.join(',')}, prefix ${config.etcdPrefix}`);
+      const { createEtcdBackend } = await import('@kapi/storage-etcd');
       return createEtcdBackend({
         endpoints: config.etcdServers,
         prefix: config.etcdPrefix,
@@ -193,12 +196,12 @@ export function openAuditLog(config: ServerConfig, log: LogSink): { sink?: Audit
  * Composes the API server from the configuration: storage → group plugins → ApiServer (which runs the compactor
  * of `--etcd-compaction-interval` while it serves).
  */
-export function createKapiApiServer(config: ServerConfig, log: LogSink): ApiServer {
+export async function createKapiApiServer(config: ServerConfig, log: LogSink): Promise<ApiServer> {
   const audit = openAuditLog(config, log);
   const encryption = loadEncryption(config.encryptionProviderConfig, log);
   const tracing = config.tracingConfigFile ? startTracing(loadTracingConfig(config.tracingConfigFile)) : undefined;
   if (tracing) log(0, `tracing: spans exported over OTLP gRPC (from ${config.tracingConfigFile})`);
-  const storage = createStorage(config, log);
+  const storage = await createStorage(config, log);
   const apiServer = createApiServer({
     storage,
     encryption,

@@ -53,7 +53,7 @@ async function main(argv: string[]): Promise<void> {
   // The server's log (kube's klog text, or JSON) goes to stderr as kube-apiserver's does; the start-up report above
   // and below (certificates, listeners, kubeconfig) is the command's own output, on stdout.
   const log = createLogger({ format: config.loggingFormat, verbosity: config.verbosity });
-  const apiServer = createKapiApiServer(config, log);
+  const apiServer = await createKapiApiServer(config, log);
   const running = await startServer({
     apiServer,
     bindAddress: config.bindAddress,

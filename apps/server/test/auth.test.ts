@@ -39,7 +39,7 @@ async function start(...flags: string[]): Promise<string> {
   if (parsed.help) throw new Error('help');
   const config: ServerConfig = parsed.config;
   const server = await startServer({
-    apiServer: createKapiApiServer(config, () => {}),
+    apiServer: await createKapiApiServer(config, () => {}),
     bindAddress: '127.0.0.1',
     securePort: 'ephemeral',
     tls: { cert: serving.cert, key: serving.key, clientCa: client.ca },

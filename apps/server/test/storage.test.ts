@@ -33,13 +33,13 @@ describe('kapi-server storage', () => {
   it('keeps objects and resource versions in <data-dir>/kapi.db across restarts by default', async () => {
     const config = configFor('--data-dir', 'sqlite-default');
     expect(config.storageBackend).toBe('sqlite');
-    const first = createKapiApiServer(config, quiet);
+    const first = await createKapiApiServer(config, quiet);
     await first.start();
     const created = await call(first, 'POST', base, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { k: 'v' } });
     expect(created.status).toBe(201);
     await first.stop();
 
-    const second = createKapiApiServer(config, quiet);
+    const second = await createKapiApiServer(config, quiet);
     await second.start();
     const got = await call(second, 'GET', `${base}/a`);
     expect(got.body.metadata).toMatchObject({ resourceVersion: created.body.metadata.resourceVersion, uid: created.body.metadata.uid });
@@ -49,7 +49,7 @@ describe('kapi-server storage', () => {
   });
 
   it('forgets history older than --etcd-compaction-interval: old resource versions get 410 Gone', async () => {
-    const server = createKapiApiServer(configFor('--data-dir', 'compaction', '--etcd-compaction-interval=100ms'), quiet);
+    const server = await createKapiApiServer(configFor('--data-dir', 'compaction', '--etcd-compaction-interval=100ms'), quiet);
     await server.start();
     const created = await call(server, 'POST', base, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { n: '0' } });
     const rv = created.body.metadata.resourceVersion as string;
@@ -68,11 +68,11 @@ describe('kapi-server storage', () => {
 
   it('--storage-backend=memory keeps nothing across restarts', async () => {
     const config = configFor('--storage-backend=memory', '--data-dir', 'memory');
-    const first = createKapiApiServer(config, quiet);
+    const first = await createKapiApiServer(config, quiet);
     await first.start();
     expect((await call(first, 'POST', base, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'm' } })).status).toBe(201);
     await first.stop();
-    const second = createKapiApiServer(config, quiet);
+    const second = await createKapiApiServer(config, quiet);
     await second.start();
     expect((await call(second, 'GET', `${base}/m`)).status).toBe(404);
     await second.stop();
@@ -87,18 +87,18 @@ describe.skipIf(skipWithoutEtcd())('kapi-server on etcd', () => {
     try {
       expect(etcd.endpoint).toMatch(/^https:/);
       const argv = ['--storage-backend=etcd3', `--etcd-servers=${etcd.endpoint}`, '--etcd-prefix=/kapi-tls', '--data-dir', 'etcd-tls'];
-      const server = createKapiApiServer(configFor(...argv, `--etcd-cafile=${pki.files.ca}`), quiet);
+      const server = await createKapiApiServer(configFor(...argv, `--etcd-cafile=${pki.files.ca}`), quiet);
       await server.start();
       const created = await call(server, 'POST', base, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'tls' }, data: { k: 'v' } });
       expect(created.status).toBe(201);
       await server.stop();
 
       // The same etcd, another server: the object is there. Without the CA, etcd's certificate is refused: 5xx.
-      const again = createKapiApiServer(configFor(...argv, `--etcd-cafile=${pki.files.ca}`), quiet);
+      const again = await createKapiApiServer(configFor(...argv, `--etcd-cafile=${pki.files.ca}`), quiet);
       await again.start();
       expect((await call(again, 'GET', `${base}/tls`)).body.metadata.resourceVersion).toBe(created.body.metadata.resourceVersion);
       await again.stop();
-      const untrusting = createKapiApiServer(configFor(...argv), quiet);
+      const untrusting = await createKapiApiServer(configFor(...argv), quiet);
       const refused = await call(untrusting, 'GET', `${base}/tls`);
       expect(refused.status).toBeGreaterThanOrEqual(500);
       expect(refused.body.kind).toBe('Status');

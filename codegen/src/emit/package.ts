@@ -56,12 +56,15 @@ export function emitIndex(ctx: PackageContext): OutputFile[] {
       path: `${ctx.directory}/src/generated/group.ts`,
       content:
         `${GENERATED_HEADER}\n${imports.join('\n')}\n\n` +
+        `// Merged with those of the packages whose types the group uses on first use: loading a group costs little.\n` +
+        `const merged: Partial<Pick<GroupDefinition, 'fieldTree' | 'protobuf' | 'openapi'>> = {};\n\n` +
         `/** The ${g.group || 'core'} API group as generated from schemas/${ctx.folders[0]}/: install it into a server. */\n` +
         `export const group: GroupDefinition = {\n` +
         `  group: ${JSON.stringify(g.group)},\n  packageName: ${JSON.stringify(ctx.packageName)},\n` +
         `  versions: ${JSON.stringify(versions)},\n  strategicMergePatch: ${g.strategicMergePatch},\n  resources,\n  validators,\n  typeValidators,\n` +
-        `  fieldTree: mergeFieldTrees(${uses('fieldTree', 'metaFieldTree')}),\n` +
-        `  protobuf: mergeDescriptors(${uses('descriptor', 'metaDescriptor')}),\n  openapi: mergeOpenAPI(${depOpenAPI}),\n};\n`,
+        `  get fieldTree() {\n    return (merged.fieldTree ??= mergeFieldTrees(${uses('fieldTree', 'metaFieldTree')}));\n  },\n` +
+        `  get protobuf() {\n    return (merged.protobuf ??= mergeDescriptors(${uses('descriptor', 'metaDescriptor')}));\n  },\n` +
+        `  get openapi() {\n    return (merged.openapi ??= mergeOpenAPI(${depOpenAPI}));\n  },\n};\n`,
     });
   }
   out.push({ path: `${ctx.directory}/src/generated/index.ts`, content: `${GENERATED_HEADER}\n${lines.join('\n')}\n` });

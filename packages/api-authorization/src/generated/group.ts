@@ -6,6 +6,9 @@ import { openapi } from './openapi.js';
 import { resources } from './resources.js';
 import { typeValidators, validators } from './validators.js';
 
+// Merged with those of the packages whose types the group uses on first use: loading a group costs little.
+const merged: Partial<Pick<GroupDefinition, 'fieldTree' | 'protobuf' | 'openapi'>> = {};
+
 /** The authorization.k8s.io API group as generated from schemas/authorization/: install it into a server. */
 export const group: GroupDefinition = {
   group: "authorization.k8s.io",
@@ -15,7 +18,13 @@ export const group: GroupDefinition = {
   resources,
   validators,
   typeValidators,
-  fieldTree: mergeFieldTrees([fieldTree, metaFieldTree]),
-  protobuf: mergeDescriptors([descriptor, metaDescriptor]),
-  openapi: mergeOpenAPI([openapi, metaOpenAPI]),
+  get fieldTree() {
+    return (merged.fieldTree ??= mergeFieldTrees([fieldTree, metaFieldTree]));
+  },
+  get protobuf() {
+    return (merged.protobuf ??= mergeDescriptors([descriptor, metaDescriptor]));
+  },
+  get openapi() {
+    return (merged.openapi ??= mergeOpenAPI([openapi, metaOpenAPI]));
+  },
 };

@@ -8,6 +8,9 @@ import { openapi } from './openapi.js';
 import { resources } from './resources.js';
 import { typeValidators, validators } from './validators.js';
 
+// Merged with those of the packages whose types the group uses on first use: loading a group costs little.
+const merged: Partial<Pick<GroupDefinition, 'fieldTree' | 'protobuf' | 'openapi'>> = {};
+
 /** The batch API group as generated from schemas/batch/: install it into a server. */
 export const group: GroupDefinition = {
   group: "batch",
@@ -17,7 +20,13 @@ export const group: GroupDefinition = {
   resources,
   validators,
   typeValidators,
-  fieldTree: mergeFieldTrees([fieldTree, metaFieldTree, apiCoreGroup.fieldTree, apiSchedulingGroup.fieldTree]),
-  protobuf: mergeDescriptors([descriptor, metaDescriptor, apiCoreGroup.protobuf, apiSchedulingGroup.protobuf]),
-  openapi: mergeOpenAPI([openapi, metaOpenAPI, apiCoreGroup.openapi!, apiSchedulingGroup.openapi!]),
+  get fieldTree() {
+    return (merged.fieldTree ??= mergeFieldTrees([fieldTree, metaFieldTree, apiCoreGroup.fieldTree, apiSchedulingGroup.fieldTree]));
+  },
+  get protobuf() {
+    return (merged.protobuf ??= mergeDescriptors([descriptor, metaDescriptor, apiCoreGroup.protobuf, apiSchedulingGroup.protobuf]));
+  },
+  get openapi() {
+    return (merged.openapi ??= mergeOpenAPI([openapi, metaOpenAPI, apiCoreGroup.openapi!, apiSchedulingGroup.openapi!]));
+  },
 };

@@ -7,6 +7,9 @@ import { openapi } from './openapi.js';
 import { resources } from './resources.js';
 import { typeValidators, validators } from './validators.js';
 
+// Merged with those of the packages whose types the group uses on first use: loading a group costs little.
+const merged: Partial<Pick<GroupDefinition, 'fieldTree' | 'protobuf' | 'openapi'>> = {};
+
 /** The discovery.k8s.io API group as generated from schemas/discovery/: install it into a server. */
 export const group: GroupDefinition = {
   group: "discovery.k8s.io",
@@ -16,7 +19,13 @@ export const group: GroupDefinition = {
   resources,
   validators,
   typeValidators,
-  fieldTree: mergeFieldTrees([fieldTree, metaFieldTree, apiCoreGroup.fieldTree]),
-  protobuf: mergeDescriptors([descriptor, metaDescriptor, apiCoreGroup.protobuf]),
-  openapi: mergeOpenAPI([openapi, metaOpenAPI, apiCoreGroup.openapi!]),
+  get fieldTree() {
+    return (merged.fieldTree ??= mergeFieldTrees([fieldTree, metaFieldTree, apiCoreGroup.fieldTree]));
+  },
+  get protobuf() {
+    return (merged.protobuf ??= mergeDescriptors([descriptor, metaDescriptor, apiCoreGroup.protobuf]));
+  },
+  get openapi() {
+    return (merged.openapi ??= mergeOpenAPI([openapi, metaOpenAPI, apiCoreGroup.openapi!]));
+  },
 };
