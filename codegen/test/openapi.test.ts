@@ -37,7 +37,7 @@ describe('OpenAPI schemas of a group package', () => {
     expect(Object.keys(meta).every((n) => n.startsWith('io.k8s.apimachinery.'))).toBe(true);
     const group = outputs.find((o) => o.path === `${WIDGETS}/src/generated/group.ts`)!.content;
     expect(group).toContain(`import { openapi } from './openapi.js';`);
-    expect(group).toContain('  openapi: mergeOpenAPI([openapi, metaOpenAPI]),\n');
+    expect(group).toContain('    return (merged.openapi ??= mergeOpenAPI([openapi, metaOpenAPI]));\n');
   });
 
   it('names types as kube does, nested inline types as the generator does, and is self-contained', () => {
