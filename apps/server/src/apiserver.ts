@@ -7,7 +7,7 @@ import { plugin as certificates } from '@kapi/api-certificates';
 import { plugin as coordination } from '@kapi/api-coordination';
 import { createCorePlugin } from '@kapi/api-core';
 import { plugin as discovery } from '@kapi/api-discovery';
-import { group as events } from '@kapi/api-events';
+import { plugin as events } from '@kapi/api-events';
 import { plugin as networking } from '@kapi/api-networking';
 import { group as node } from '@kapi/api-node';
 import { plugin as policy } from '@kapi/api-policy';
@@ -65,7 +65,7 @@ export function serverPlugins(config?: Pick<ServerConfig, 'serviceClusterIPRange
       apiServerEndpoint: config ? { address: config.advertiseAddress, port: config.securePort || config.insecurePort } : undefined,
     }),
     apps,
-    groupPlugin(events),
+    events,
     groupPlugin(authentication),
     groupPlugin(authorization),
     autoscaling,

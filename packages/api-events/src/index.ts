@@ -1,3 +1,4 @@
 // The events.k8s.io group package. Everything under ./generated comes from schemas/events/;
-// add hand-written strategies and helpers beside it, in this directory.
+// the hand-written behaviour of its kinds is under ./registry, exported as `plugin`.
 export * from './generated/index.js';
+export { plugin } from './registry/plugin.js';

@@ -114,6 +114,27 @@ describe("kube's rules of the built-in kinds, through the group plugins", () => 
     expect((await req('GET', `${NS}/bindings`)).status).toBe(405);
   });
 
+  it('events.k8s.io Events print as kube prints them (core Events\' columns)', async () => {
+    const created = await req('POST', '/apis/events.k8s.io/v1/namespaces/default/events', {
+      metadata: { name: 'e1' },
+      eventTime: '2026-01-01T00:00:00.000000Z',
+      reportingController: 'example.com/ctl',
+      reportingInstance: 'ctl-1',
+      action: 'Start',
+      reason: 'Started',
+      type: 'Normal',
+      note: 'hello ',
+      regarding: { kind: 'Pod', name: 'p1', namespace: 'default' },
+    });
+    expect(created.status).toBe(201);
+    const res = await server.fetch(
+      new Request('http://kapi.test/apis/events.k8s.io/v1/namespaces/default/events', { headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } }),
+    );
+    const table = (await res.json()) as any;
+    expect(table.columnDefinitions.map((c: any) => c.name)).toEqual(['Name', 'Last Seen', 'Type', 'Reason', 'Object', 'Message']);
+    expect(table.rows[0].cells.slice(2)).toEqual(['Normal', 'Started', 'pod/p1', 'hello']);
+  });
+
   it('field selectors are the kind\'s own; names follow the kind\'s rule', async () => {
     expect((await req('GET', '/apis/batch/v1/jobs?fieldSelector=status.successful%3D0')).status).toBe(200);
     const unsupported = await req('GET', '/apis/apps/v1/deployments?fieldSelector=spec.replicas%3D1');
