@@ -65,6 +65,28 @@ describe("kube's rules of the built-in kinds, through the group plugins", () => 
     expect(system.body).toMatchObject({ value: 2000001000, preemptionPolicy: 'PreemptLowerPriority' });
   });
 
+  it("kube's Priority admission: pods get their class's priority, an unknown class is 403, one global default", async () => {
+    const plain = await req('POST', `${NS}/pods`, pod('plain'));
+    expect(plain.body.spec).toMatchObject({ priority: 0, preemptionPolicy: 'PreemptLowerPriority' });
+    const critical = await req('POST', `${NS}/pods`, { ...pod('critical'), spec: { ...pod('critical').spec, priorityClassName: 'system-node-critical' } });
+    expect(critical.body.spec).toMatchObject({ priority: 2000001000, preemptionPolicy: 'PreemptLowerPriority' });
+    const unknown = await req('POST', `${NS}/pods`, { ...pod('unknown'), spec: { ...pod('unknown').spec, priorityClassName: 'nope' } });
+    expect(unknown).toMatchObject({ status: 403, body: { message: 'pods "unknown" is forbidden: no PriorityClass with name nope was found' } });
+    const own = await req('POST', `${NS}/pods`, { ...pod('own'), spec: { ...pod('own').spec, priority: 5 } });
+    expect(own.body.message).toBe(
+      'pods "own" is forbidden: the integer value of priority (5) must not be provided in pod spec; priority admission controller computed 0 from the given PriorityClass name',
+    );
+
+    expect((await req('POST', '/apis/scheduling.k8s.io/v1/priorityclasses', { metadata: { name: 'default-low' }, value: 100, globalDefault: true })).status).toBe(201);
+    const second = await req('POST', '/apis/scheduling.k8s.io/v1/priorityclasses', { metadata: { name: 'default-two' }, value: 200, globalDefault: true });
+    expect(second.body.message).toBe(
+      'priorityclasses.scheduling.k8s.io "default-two" is forbidden: PriorityClass default-low is already marked as default. Only one default can exist',
+    );
+    const defaulted = await req('POST', `${NS}/pods`, pod('defaulted'));
+    expect(defaulted.body.spec).toMatchObject({ priorityClassName: 'default-low', priority: 100 });
+    await req('DELETE', '/apis/scheduling.k8s.io/v1/priorityclasses/default-low');
+  });
+
   it('Jobs: pods that restart Always are refused; a manual selector must select the template', async () => {
     const jobs = '/apis/batch/v1/namespaces/default/jobs';
     const always = await req('POST', jobs, { metadata: { name: 'always' }, spec: { template: { spec: { containers: [{ name: 'c', image: 'busybox' }] } } } });

@@ -55,6 +55,8 @@ describe.skipIf(!kubectlPath)('kubectl sees defaulted built-in objects', () => {
       }],
       dnsPolicy: 'ClusterFirst', enableServiceLinks: true, restartPolicy: 'Always', schedulerName: 'default-scheduler',
       securityContext: {}, terminationGracePeriodSeconds: 30,
+      // kube's Priority admission: no class and no global default.
+      preemptionPolicy: 'PreemptLowerPriority', priority: 0,
     });
     ok('create', 'service', 'clusterip', 'web', '--tcp=80:8080');
     const service = parse(ok('get', 'service', 'web', '-o', 'yaml'));

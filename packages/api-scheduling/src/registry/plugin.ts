@@ -1,6 +1,7 @@
 import { age, at, isAlreadyExists, str, type FieldError, type KubeObject } from '@kapi/apimachinery';
 import type { GroupPlugin, RequestContext } from '@kapi/apiserver';
 import { group } from '../generated/index.js';
+import { priorityAdmission } from './priority.js';
 
 /** The PriorityClasses kube-apiserver creates at start (pkg/apis/scheduling SystemPriorityClasses). */
 export const SYSTEM_PRIORITY_CLASSES = [
@@ -36,7 +37,8 @@ function validate(obj: KubeObject): FieldError[] {
 
 /**
  * The scheduling.k8s.io group as a server installs it: PriorityClasses whose value and preemption policy never
- * change, names and values kube reserves for the system, the two system classes at start, the table printer.
+ * change, names and values kube reserves for the system, the two system classes at start, the table printer, and
+ * kube's Priority admission (pods get their class's priority; one global default).
  */
 export const plugin: GroupPlugin = {
   definition: group,
@@ -66,6 +68,7 @@ export const plugin: GroupPlugin = {
   install(host) {
     const entry = host.registry.byKind('scheduling.k8s.io', 'v1', 'PriorityClass');
     if (!entry) return;
+    host.addAdmission(priorityAdmission(host, entry));
     const ctx: RequestContext = { entry, namespace: '', user: host.systemUser, dryRun: false, subresource: '' };
     host.onStart(async () => {
       for (const { name, value, description } of SYSTEM_PRIORITY_CLASSES) {
