@@ -54,6 +54,17 @@ describe("kube's rules of the built-in kinds, through the group plugins", () => 
     const changed = await req('PUT', '/apis/storage.k8s.io/v1/storageclasses/fast', { ...sc.body, parameters: { type: 'hdd' } });
     expect(changed.body.message).toBe('StorageClass.storage.k8s.io "fast" is invalid: parameters: Forbidden: updates to parameters are forbidden.');
 
+    await req('POST', '/apis/storage.k8s.io/v1/storageclasses', {
+      metadata: { name: 'standard', annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } },
+      provisioner: 'example.com/disk',
+    });
+    const res = await server.fetch(new Request('http://kapi.test/apis/storage.k8s.io/v1/storageclasses', { headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } }));
+    const rows = ((await res.json()) as any).rows.map((r: any) => r.cells.slice(0, 5));
+    expect(rows).toEqual([
+      ['fast', 'example.com/disk', 'Delete', 'Immediate', false],
+      ['standard (default)', 'example.com/disk', 'Delete', 'Immediate', false],
+    ]);
+
     const pc = await req('POST', '/apis/scheduling.k8s.io/v1/priorityclasses', { metadata: { name: 'high' }, value: 1000 });
     expect(pc.body.preemptionPolicy).toBe('PreemptLowerPriority');
     const revalued = await req('PUT', '/apis/scheduling.k8s.io/v1/priorityclasses/high', { ...pc.body, value: 2000 });

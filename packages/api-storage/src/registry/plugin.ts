@@ -35,6 +35,12 @@ export const plugin: GroupPlugin = {
   printers: {
     StorageClass: {
       cells: {
+        // printStorageClass: the default class is marked in its name.
+        Name: (obj) => {
+          const annotations = obj.metadata?.annotations ?? {};
+          const isDefault = [annotations['storageclass.kubernetes.io/is-default-class'], annotations['storageclass.beta.kubernetes.io/is-default-class']].includes('true');
+          return `${obj.metadata?.name ?? ''}${isDefault ? ' (default)' : ''}`;
+        },
         Provisioner: (obj) => str(at(obj, 'provisioner')),
         ReclaimPolicy: (obj) => str(at(obj, 'reclaimPolicy')) || 'Delete',
         VolumeBindingMode: (obj) => str(at(obj, 'volumeBindingMode')) || 'Immediate',

@@ -90,7 +90,9 @@ export function tableCells(info: ResourceInfo, obj: KubeObject, now: number, pri
     const computed = printer?.cells[c.name];
     return computed ? computed(obj, now) : columnCell(c, obj, now);
   };
-  return [obj.metadata?.name ?? '', ...info.printerColumns.map(cellOf)];
+  // A printer may compute the name cell too (a default StorageClass is `fast (default)`).
+  const name = printer?.cells.Name ? printer.cells.Name(obj, now) : (obj.metadata?.name ?? '');
+  return [name, ...info.printerColumns.map(cellOf)];
 }
 
 /**
