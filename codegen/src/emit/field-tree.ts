@@ -62,10 +62,10 @@ export function buildFieldTree(ctx: PackageContext): { types: Record<string, Typ
       });
       if (times.length) shape.times = Object.fromEntries(times);
       const isQuantity = (node: SchemaNode | undefined) => !!node?.$ref && model.resolve(file, node.$ref).schema['x-kapi-wire-type'] === 'Quantity';
-      const quantities = Object.entries(def.node.properties).flatMap(([k, v]) => {
-        if (isQuantity(v)) return [[k, 'value'] as const];
+      const quantities = Object.entries(def.node.properties).flatMap(([k, v]): [string, 'value' | 'map'][] => {
+        if (isQuantity(v)) return [[k, 'value']];
         const values = typeof v.additionalProperties === 'object' ? v.additionalProperties : undefined;
-        return isQuantity(values) ? [[k, 'map'] as const] : [];
+        return isQuantity(values) ? [[k, 'map']] : [];
       });
       if (quantities.length) shape.quantities = Object.fromEntries(quantities);
       if (def.node['x-kubernetes-preserve-unknown-fields']) shape.preserveUnknown = true;

@@ -78,7 +78,7 @@ describe('real clients against kapi-server over TLS', () => {
     const objects = k8s.KubernetesObjectApi.makeApiClient(kc);
     const body = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ssa-node', namespace: 'default' }, data: { a: '1' } };
     const created = await objects.patch(body, undefined, undefined, 'node-client', undefined, k8s.PatchStrategy.ServerSideApply);
-    expect(created.metadata?.managedFields?.map((f) => `${f.manager}/${f.operation}`)).toEqual(['node-client/Apply']);
+    expect((created as k8s.V1ConfigMap).metadata?.managedFields?.map((f) => `${f.manager}/${f.operation}`)).toEqual(['node-client/Apply']);
     const updated = await objects.patch({ ...body, data: { a: '2', b: '3' } }, undefined, undefined, 'node-client', undefined, k8s.PatchStrategy.ServerSideApply);
     expect((updated as k8s.V1ConfigMap).data).toEqual({ a: '2', b: '3' });
   });

@@ -50,14 +50,14 @@ describe('upstream fixtures through the HTTP server: created from JSON, read bac
       else delete fixture.metadata.namespace;
       const collection = namespaced ? `${base}/namespaces/namespacevalue/${info.plural}` : `${base}/${info.plural}`;
       const created = await server.fetch(new Request(`http://x${collection}?fieldValidation=Strict`, { method: 'POST', body: JSON.stringify(fixture), headers: { 'content-type': 'application/json' } }));
-      const createdBody = await created.json();
+      const createdBody = (await created.json()) as { kind?: string };
       if (!info.verbs.includes('get')) {
         // Create-only reviews answer in the same request; compare that answer.
         expect(created.status).toBe(201);
         return;
       }
       expect([created.status, createdBody.kind]).toEqual([201, fixture.kind]);
-      const asJson = await (await server.fetch(new Request(`http://x${collection}/fixture`))).json();
+      const asJson = (await (await server.fetch(new Request(`http://x${collection}/fixture`))).json()) as Record<string, unknown>;
       const res = await server.fetch(new Request(`http://x${collection}/fixture`, { headers: { accept: PB } }));
       expect(res.headers.get('content-type')).toBe(PB);
       const bytes = new Uint8Array(await res.arrayBuffer());
