@@ -74,7 +74,7 @@ export interface SubresourceCall {
   name: string;
   /** The verb the request asks for (`create`, `update`, `get`, ...). */
   verb: string;
-  /** The request body decoded from its media type (JSON, YAML or CBOR), undefined when empty. */
+  /** The request body decoded from its media type (JSON, YAML, CBOR, or Protobuf as the kind the subresource takes), undefined when empty. */
   body(): Promise<unknown>;
 }
 

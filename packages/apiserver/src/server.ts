@@ -176,7 +176,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   let controller: ReturnType<typeof createNamespaceController> | undefined;
 
   const namespaceEntry = registry.byKind('', 'v1', 'Namespace');
-  const systemCtx = (entry: ResourceEntry): RequestContext => ({ entry, namespace: '', user: SYSTEM_USER, dryRun: false, subresource: '' });
+  const systemCtx = (entry: ResourceEntry, options: { namespace?: string; subresource?: string; dryRun?: boolean } = {}): RequestContext => ({
+    entry,
+    namespace: options.namespace ?? '',
+    user: SYSTEM_USER,
+    dryRun: options.dryRun ?? false,
+    subresource: options.subresource ?? '',
+  });
   const getNamespace = async (name: string) => {
     if (!namespaceEntry) return { metadata: { name } };
     return store.find(systemCtx(namespaceEntry), name);
@@ -243,6 +249,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     store,
     registry,
     systemUser: SYSTEM_USER,
+    systemContext: systemCtx,
     log,
     metrics,
     limits,

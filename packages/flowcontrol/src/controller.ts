@@ -40,7 +40,7 @@ export function installController(host: PluginHost, holder: ConfigHolder, borrow
   const plEntry = host.registry.byKind(GROUP, 'v1', 'PriorityLevelConfiguration');
   if (!fsEntry || !plEntry) throw new Error(`API Priority and Fairness needs the ${GROUP}/v1 group installed`);
   const log = (message: string) => host.log(1, `flowcontrol: ${message}`);
-  const ctx = (entry: ResourceEntry, subresource = ''): RequestContext => ({ entry, namespace: '', user: host.systemUser, dryRun: false, subresource });
+  const ctx = (entry: ResourceEntry, subresource = ''): RequestContext => host.systemContext(entry, { subresource });
   const serverConcurrency = host.limits.maxRequestsInflight + host.limits.maxMutatingRequestsInflight;
 
   const list = async <T>(entry: ResourceEntry) => (await host.store.list(ctx(entry), ALL_OBJECTS)).items as unknown as T[];

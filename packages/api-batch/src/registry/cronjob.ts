@@ -18,10 +18,5 @@ function validateSchedule(obj: KubeObject): FieldError[] {
   return [];
 }
 
-/** CronJobs (kube's pkg/registry/batch/cronjob): an empty status on create, a schedule that parses. */
-export const cronJobStrategy: Strategy = {
-  prepareForCreate(obj) {
-    obj.status = {};
-  },
-  validate: validateSchedule,
-};
+/** CronJobs (kube's pkg/registry/batch/cronjob): a schedule that parses. */
+export const cronJobStrategy: Strategy = { validate: validateSchedule };

@@ -71,14 +71,11 @@ function validateJob(job: Job): FieldError[] {
 const immutable = (field: string): FieldError => ({ type: 'FieldValueInvalid', field, message: 'field is immutable' });
 
 /**
- * Jobs (kube's pkg/registry/batch/job): a new Job starts with an empty status and, in validation as kube does it
- * (the uid and a generated name are known by then), gets its generated selector; its selector and pod template
- * never change.
+ * Jobs (kube's pkg/registry/batch/job): a new Job gets, in validation as kube does it (the uid and a generated
+ * name are known by then), its generated selector; its selector and pod template never change. (Its status starts
+ * empty: the schema's default, which the store gives kinds with a status subresource.)
  */
 export const jobStrategy: Strategy = {
-  prepareForCreate(obj) {
-    obj.status = {};
-  },
   validate(obj) {
     generateSelector(obj as Job);
     return validateJob(obj as Job);

@@ -4,7 +4,7 @@ import {
   listAt,
   humanDuration,
   newBadRequest,
-  newConflict,
+  nowTimestamp,
   newForbidden,
   newInvalid,
   newMethodNotSupported,
@@ -54,10 +54,9 @@ export const csrStrategy: Strategy = {
     else delete csr.spec.extra;
     csr.status = {};
   },
+  // The store carries the status over (the kind has a status subresource); the spec stays as created.
   prepareForUpdate(obj, old) {
     (obj as Csr).spec = structuredClone((old as Csr).spec);
-    if ((old as Csr).status === undefined) delete (obj as Csr).status;
-    else (obj as Csr).status = structuredClone((old as Csr).status);
   },
   validate: validateCsr,
   validateUpdate(obj, old, ctx) {
@@ -110,10 +109,6 @@ export function approvalAction(host: PluginHost): SubresourceAction {
     const result = await host.store.update({ ...ctx, subresource: 'approval' }, name, async (current) => {
       if (!current) throw newNotFound(GR, name);
       const csr = current as Csr;
-      const rv = sent.metadata?.resourceVersion;
-      if (rv && rv !== current.metadata?.resourceVersion) {
-        throw newConflict(GR, name, 'the object has been modified; please apply your changes to the latest version and try again');
-      }
       const signer = csr.spec?.signerName ?? '';
       const decision = await host.authorize({
         user: ctx.user, verb: 'approve', resourceRequest: true, path: '', apiGroup: 'certificates.k8s.io', apiVersion: '*',
@@ -125,12 +120,14 @@ export function approvalAction(host: PluginHost): SubresourceAction {
       const conditions = [...(sent.status?.conditions ?? [])];
       const errs = approvalErrors(conditions, csr.status?.conditions ?? []);
       if (errs.length) throw newInvalid({ group: 'certificates.k8s.io', kind: 'CertificateSigningRequest' }, name, errs);
-      const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+      const now = nowTimestamp();
       for (const c of conditions) {
         c.lastUpdateTime ||= now;
         c.lastTransitionTime ||= now;
       }
-      return { ...csr, status: { ...csr.status, conditions } };
+      // The resourceVersion the client sent, if any, is the store's precondition (409 when it is not current's).
+      const resourceVersion = sent.metadata?.resourceVersion ?? csr.metadata?.resourceVersion;
+      return { ...csr, metadata: { ...csr.metadata, resourceVersion }, status: { ...csr.status, conditions } };
     });
     return { status: 200, object: result.obj };
   };

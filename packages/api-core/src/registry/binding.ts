@@ -1,5 +1,6 @@
 import { newBadRequest, newConflict, newInvalid, newNotFound, type KubeObject } from '@kapi/apimachinery';
 import type { PluginHost, SubresourceAction } from '@kapi/apiserver';
+import { createdStatus } from './status.js';
 
 type Binding = { metadata?: { name?: string; annotations?: Record<string, string> }; target?: { kind?: string; name?: string } };
 type Pod = KubeObject & { spec?: { nodeName?: string }; status?: { conditions?: { type?: string; status?: string }[] } };
@@ -37,6 +38,6 @@ export function bindingAction(host: PluginHost): SubresourceAction {
       pod.status = { ...pod.status, conditions: [...conditions, { type: 'PodScheduled', status: 'True' }] };
       return pod;
     });
-    return { status: 201, object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } };
+    return createdStatus();
   };
 }

@@ -1,10 +1,8 @@
-import type { TypeDefaulter } from '@kapi/apimachinery';
+import { isObj, type Obj, type TypeDefaulter } from '@kapi/apimachinery';
 
 // kube 1.33's defaulting functions of core/v1 types that depend on other fields (pkg/apis/core/v1/defaults.go),
 // by field-tree type. Constant defaults are in the schemas (codegen/src/import/defaults.ts).
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
 
 /**

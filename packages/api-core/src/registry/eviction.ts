@@ -1,5 +1,6 @@
 import { labelSelectorFromObject, newNotFound, newTooManyRequests, StatusError, type KubeObject, type LabelSelector } from '@kapi/apimachinery';
 import type { DeleteOptions, PluginHost, SubresourceAction } from '@kapi/apiserver';
+import { createdStatus } from './status.js';
 
 type Pdb = KubeObject & {
   spec?: { selector?: LabelSelector };
@@ -46,6 +47,6 @@ export function evictionAction(host: PluginHost): SubresourceAction {
       }
     }
     await store.delete(pods, name, eviction.deleteOptions ?? {});
-    return { status: 201, object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } };
+    return createdStatus();
   };
 }

@@ -8,7 +8,7 @@ import { EVENT_FIELD_LABELS, NODE_FIELD_LABELS, POD_FIELD_LABELS, REPLICATION_CO
 import { CORE_PRINTERS } from './printers.js';
 import { createServices, type ServiceOptions } from './service/index.js';
 import { podStrategy, serviceAccountStrategy } from './strategies.js';
-import { persistentVolumeClaimStrategy, persistentVolumeStrategy } from './volumes.js';
+import { persistentVolumeClaimStrategy } from './volumes.js';
 
 export type CorePluginOptions = ServiceOptions;
 
@@ -31,7 +31,6 @@ export function createCorePlugin(options: CorePluginOptions = {}): GroupPlugin {
       Node: { fieldLabels: NODE_FIELD_LABELS },
       ReplicationController: { fieldLabels: REPLICATION_CONTROLLER_FIELD_LABELS },
       PersistentVolumeClaim: persistentVolumeClaimStrategy,
-      PersistentVolume: persistentVolumeStrategy,
     },
     printers: CORE_PRINTERS,
     defaulters: CORE_DEFAULTERS,

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { FieldError, KubeObject } from '@kapi/apimachinery';
+import type { FieldError } from '@kapi/apimachinery';
 import type { Strategy } from '@kapi/apiserver';
 
 type ClaimSpec = { resources?: { requests?: unknown }; volumeAttributesClassName?: unknown; volumeName?: string } & Record<string, unknown>;
@@ -12,14 +12,11 @@ function fixedPart(spec: ClaimSpec | undefined): unknown {
 }
 
 /**
- * PersistentVolumeClaims (kube's pkg/registry/core/persistentvolumeclaim): a new claim starts Pending; its spec
- * never changes but for the storage it requests and its attributes class, and a request never shrinks below what
- * was bound.
+ * PersistentVolumeClaims (kube's pkg/registry/core/persistentvolumeclaim): the spec never changes but for the
+ * storage it requests and its attributes class. (A new claim, like a new PersistentVolume, starts Pending: the
+ * schema's status default, which the store gives kinds with a status subresource.)
  */
 export const persistentVolumeClaimStrategy: Strategy = {
-  prepareForCreate(obj) {
-    obj.status = { phase: 'Pending' };
-  },
   validateUpdate(obj, old) {
     const [now, before] = [(obj.spec ?? {}) as ClaimSpec, (old.spec ?? {}) as ClaimSpec];
     const errs: FieldError[] = [];
@@ -27,12 +24,5 @@ export const persistentVolumeClaimStrategy: Strategy = {
       errs.push({ type: 'FieldValueForbidden', field: 'spec', message: 'spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims' });
     }
     return errs;
-  },
-};
-
-/** PersistentVolumes start Pending (kube's PrepareForCreate). */
-export const persistentVolumeStrategy: Strategy = {
-  prepareForCreate(obj: KubeObject) {
-    obj.status = { phase: 'Pending' };
   },
 };

@@ -1,5 +1,5 @@
 import { age, at, isAlreadyExists, str, type FieldError, type KubeObject } from '@kapi/apimachinery';
-import type { GroupPlugin, RequestContext } from '@kapi/apiserver';
+import type { GroupPlugin } from '@kapi/apiserver';
 import { group } from '../generated/index.js';
 import { priorityAdmission } from './priority.js';
 
@@ -69,7 +69,7 @@ export const plugin: GroupPlugin = {
     const entry = host.registry.byKind('scheduling.k8s.io', 'v1', 'PriorityClass');
     if (!entry) return;
     host.addAdmission(priorityAdmission(host, entry));
-    const ctx: RequestContext = { entry, namespace: '', user: host.systemUser, dryRun: false, subresource: '' };
+    const ctx = host.systemContext(entry);
     host.onStart(async () => {
       for (const { name, value, description } of SYSTEM_PRIORITY_CLASSES) {
         if (await host.store.find(ctx, name)) continue;

@@ -1,5 +1,5 @@
 import { at, newForbidden, str, type KubeObject } from '@kapi/apimachinery';
-import type { AdmissionPlugin, PluginHost, RequestContext, ResourceEntry } from '@kapi/apiserver';
+import type { AdmissionPlugin, PluginHost, ResourceEntry } from '@kapi/apiserver';
 
 type PriorityClass = KubeObject & { value?: number; globalDefault?: boolean; preemptionPolicy?: string };
 type PodSpec = { priorityClassName?: string; priority?: number; preemptionPolicy?: string };
@@ -14,7 +14,7 @@ const DEFAULT_PREEMPTION = 'PreemptLowerPriority';
  * not set a priority of its own; at most one PriorityClass is the global default.
  */
 export function priorityAdmission(host: PluginHost, classes: ResourceEntry): AdmissionPlugin {
-  const ctx: RequestContext = { entry: classes, namespace: '', user: host.systemUser, dryRun: false, subresource: '' };
+  const ctx = host.systemContext(classes);
   const all = async () => (await host.store.list(ctx)).items as PriorityClass[];
   return {
     name: 'Priority',

@@ -211,3 +211,6 @@ export function canonicalTime(text: string, kind: 'Time' | 'MicroTime'): string 
   const t = parseRFC3339(text);
   return kind === 'Time' ? formatTime(t.seconds) : formatMicroTime(t.seconds, t.nanos);
 }
+
+/** Now as an RFC 3339 timestamp with seconds precision, as metav1.Time serializes. */
+export const nowTimestamp = (): string => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -10,5 +10,5 @@ export {
   type EnvelopeTypeMeta,
 } from './envelope.js';
 export { encodeProtobufObject, decodeProtobufObject } from './protobuf-object.js';
-export { canonicalTime, formatTime, formatMicroTime, parseRFC3339, formatDuration, parseDuration, type Timestamp } from './go-time.js';
+export { canonicalTime, formatTime, formatMicroTime, nowTimestamp, parseRFC3339, formatDuration, parseDuration, type Timestamp } from './go-time.js';
 export { canonicalQuantity, QUANTITY_FORMAT_ERROR } from './quantity.js';

@@ -1,6 +1,5 @@
 import type { KubeObject } from '@kapi/apimachinery';
 import type { ResourceEntry } from '../registry/resources.js';
-import type { RequestContext } from '../registry/store.js';
 import type { AuthorizerFactory } from './host.js';
 import { createRbacAuthorizer, createStoreRbacSource, ensureBootstrapPolicy, RBAC_GROUP } from './rbac/index.js';
 import { rbacEscalationPrevention } from './rbac/escalation.js';
@@ -13,7 +12,7 @@ import { rbacEscalationPrevention } from './rbac/escalation.js';
  */
 export function rbacAuthorizer(options: { log?: (level: number, message: string) => void } = {}): AuthorizerFactory {
   return (host) => {
-    const ctx = (entry: ResourceEntry): RequestContext => ({ entry, namespace: '', user: host.systemUser, dryRun: false, subresource: '' });
+    const ctx = (entry: ResourceEntry) => host.systemContext(entry);
     host.onStart(async () => {
       const created = await ensureBootstrapPolicy(
         async (kind, obj) => {

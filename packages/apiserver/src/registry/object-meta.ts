@@ -79,8 +79,7 @@ export function sameTime(a: unknown, b: unknown): boolean {
   }
 }
 
-/** An RFC 3339 timestamp with seconds precision, as metav1.Time serializes. */
-export const nowTimestamp = (): string => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+export { nowTimestamp } from '@kapi/apimachinery';
 
 const EMPTY_DROPPED = ['labels', 'annotations', 'finalizers', 'ownerReferences', 'managedFields'] as const;
 

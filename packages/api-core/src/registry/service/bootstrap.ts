@@ -1,5 +1,5 @@
 import { isAlreadyExists, type KubeObject } from '@kapi/apimachinery';
-import type { PluginHost, RequestContext, ResourceEntry } from '@kapi/apiserver';
+import type { PluginHost, ResourceEntry } from '@kapi/apiserver';
 import type { Cidr } from './cidr.js';
 
 /** Where clients reach the API server: the `kubernetes` Service's endpoint (kube's --advertise-address and port). */
@@ -15,7 +15,7 @@ export interface ApiServerEndpoint {
  * EndpointSlice at the server's address. Objects that exist are left as they are.
  */
 export async function bootstrapKubernetesService(host: PluginHost, cidr: Cidr, firstAddress: string | undefined, endpoint: ApiServerEndpoint | undefined): Promise<void> {
-  const ctx = (entry: ResourceEntry, namespace = ''): RequestContext => ({ entry, namespace, user: host.systemUser, dryRun: false, subresource: '' });
+  const ctx = (entry: ResourceEntry, namespace: string) => host.systemContext(entry, { namespace });
   // Looked up first: a restart finds them all and validates (and compiles validators for) none.
   const ensure = async (entry: ResourceEntry | undefined, namespace: string, obj: KubeObject) => {
     if (!entry || (await host.store.find(ctx(entry, namespace), String(obj.metadata?.name)))) return;

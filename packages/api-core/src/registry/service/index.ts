@@ -53,7 +53,7 @@ export function createServices(options: ServiceOptions = {}) {
     allocations.set(services, serviceAllocation(ips, createNodePortAllocator(host, nodePorts, services)));
     if (!ips) return;
 
-    const ctx: RequestContext = { entry: services, namespace: '', user: host.systemUser, dryRun: false, subresource: '' };
+    const ctx = host.systemContext(services);
     let running: Promise<void> | undefined;
     const repair = () => {
       running ??= (async () => {

@@ -1,5 +1,5 @@
 import { isAlreadyExists, isNotFound, type KubeObject } from '@kapi/apimachinery';
-import type { PluginHost, RequestContext, ResourceEntry } from '@kapi/apiserver';
+import type { PluginHost, ResourceEntry } from '@kapi/apiserver';
 import { formatIPv4, inRange, parseIPv4, usableRange, type Cidr } from './cidr.js';
 
 export const MANAGED_BY_LABEL = 'ipaddress.kubernetes.io/managed-by';
@@ -22,7 +22,7 @@ export class AllocationError extends Error {}
  * reservation, so two servers sharing storage never hand out one address twice.
  */
 export function createIPAllocator(host: PluginHost, cidr: Cidr, ipAddresses: ResourceEntry) {
-  const ctx = (dryRun = false): RequestContext => ({ entry: ipAddresses, namespace: '', user: host.systemUser, dryRun, subresource: '' });
+  const ctx = host.systemContext(ipAddresses);
   const { first, count } = usableRange(cidr);
   // kube's ServiceIPStaticSubrange: dynamic allocation prefers the upper band, leaving the lower for static IPs.
   const lowerBand = Math.min(Math.max(16, Math.floor(count / 16)), 256, count);
@@ -42,24 +42,24 @@ export function createIPAllocator(host: PluginHost, cidr: Cidr, ipAddresses: Res
    * `taken` when another has it. A dry run only looks.
    */
   async function reserve(ip: string, svc: ServiceRef, dryRun: boolean): Promise<'created' | 'held' | 'taken'> {
-    const current = (await host.store.find(ctx(), ip)) as IPAddress | undefined;
+    const current = (await host.store.find(ctx, ip)) as IPAddress | undefined;
     if (current) return owns(current, svc) ? 'held' : 'taken';
     if (dryRun) return 'held';
     try {
-      await host.store.create(ctx(), ipAddress(ip, svc));
+      await host.store.create(ctx, ipAddress(ip, svc));
       return 'created';
     } catch (err) {
       if (!isAlreadyExists(err)) throw err;
-      return owns((await host.store.find(ctx(), ip)) as IPAddress | undefined, svc) ? 'held' : 'taken';
+      return owns((await host.store.find(ctx, ip)) as IPAddress | undefined, svc) ? 'held' : 'taken';
     }
   }
 
   /** Deletes the IPAddress of `ip` when `svc` holds it (a create that failed gives back what it took). */
   async function giveBack(ip: string, svc: ServiceRef): Promise<void> {
-    const current = (await host.store.find(ctx(), ip)) as IPAddress | undefined;
+    const current = (await host.store.find(ctx, ip)) as IPAddress | undefined;
     if (!current || !owns(current, svc)) return;
     try {
-      await host.store.delete(ctx(), ip, { preconditions: { uid: String(current.metadata?.uid) } });
+      await host.store.delete(ctx, ip, { preconditions: { uid: String(current.metadata?.uid) } });
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
@@ -94,7 +94,7 @@ export function createIPAllocator(host: PluginHost, cidr: Cidr, ipAddresses: Res
         const ip = formatIPv4(first + offset);
         if ((await reserve(ip, svc, dryRun)) !== 'taken') return ip;
       }
-      const taken = new Set((await host.store.list(ctx())).items.map((o) => String(o.metadata?.name)));
+      const taken = new Set((await host.store.list(ctx)).items.map((o) => String(o.metadata?.name)));
       const free: number[] = [];
       for (let i = 0; i < count; i++) if (!taken.has(formatIPv4(first + i))) free.push(i);
       while (free.length) {
@@ -111,7 +111,7 @@ export function createIPAllocator(host: PluginHost, cidr: Cidr, ipAddresses: Res
      */
     async repair(held: ReadonlyMap<string, ServiceRef>, olderThanMs: number): Promise<void> {
       const now = Date.now();
-      const addresses = (await host.store.list(ctx())).items as IPAddress[];
+      const addresses = (await host.store.list(ctx)).items as IPAddress[];
       const recorded = new Set(addresses.map((o) => String(o.metadata?.name)));
       for (const [ip, svc] of held) {
         const n = parseIPv4(ip);
@@ -126,7 +126,7 @@ export function createIPAllocator(host: PluginHost, cidr: Cidr, ipAddresses: Res
         if (stillHeld({ namespace: ref.namespace ?? '', name: ref.name ?? '' }, ip)) continue;
         if (now - Date.parse(String(obj.metadata.creationTimestamp)) < olderThanMs) continue;
         try {
-          await host.store.delete(ctx(), ip, { preconditions: { uid: String(obj.metadata.uid) } });
+          await host.store.delete(ctx, ip, { preconditions: { uid: String(obj.metadata.uid) } });
         } catch (err) {
           if (!isNotFound(err)) throw err;
         }

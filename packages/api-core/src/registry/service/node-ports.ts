@@ -1,5 +1,5 @@
 import { at, int, listAt, type FieldError, type KubeObject } from '@kapi/apimachinery';
-import type { PluginHost, RequestContext, ResourceEntry } from '@kapi/apiserver';
+import type { PluginHost, ResourceEntry } from '@kapi/apiserver';
 import type { ServiceRef } from './ip-allocator.js';
 
 /** How long a port handed out stays taken before its Service is stored (a create that then fails frees it). */
@@ -11,7 +11,7 @@ const PENDING_MS = 30_000;
  * is stored. Servers sharing storage do not coordinate their node ports (kube keeps a bitmap in one object).
  */
 export function createNodePortAllocator(host: PluginHost, range: { base: number; size: number }, services: ResourceEntry) {
-  const ctx: RequestContext = { entry: services, namespace: '', user: host.systemUser, dryRun: false, subresource: '' };
+  const ctx = host.systemContext(services);
   const pending = new Map<number, { owner: string; until: number }>();
   let queue: Promise<unknown> = Promise.resolve();
   const key = (svc: ServiceRef) => `${svc.namespace}/${svc.name}`;
