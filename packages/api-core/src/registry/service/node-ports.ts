@@ -51,15 +51,14 @@ export function createNodePortAllocator(host: PluginHost, range: { base: number;
         mine.add(requested);
         return;
       }
-      const free = range.size - taken.size - mine.size;
+      const full = () => errors.push({ type: 'InternalError', field: `spec.ports[${i}].nodePort`, message: 'failed to allocate a nodePort: range is full' });
+      // A full range is known without probing it (a Service with thousands of ports must not scan it for each).
+      if (range.size - taken.size - mine.size <= 0) return full();
       let candidate = range.base + Math.floor(Math.random() * range.size);
       for (let n = 0; n < range.size && (taken.has(candidate) || mine.has(candidate)); n++) {
         candidate = range.base + ((candidate - range.base + 1) % range.size);
       }
-      if (free <= 0 || taken.has(candidate) || mine.has(candidate)) {
-        errors.push({ type: 'InternalError', field: `spec.ports[${i}].nodePort`, message: 'failed to allocate a nodePort: range is full' });
-        return;
-      }
+      if (taken.has(candidate) || mine.has(candidate)) return full();
       p.nodePort = candidate;
       mine.add(candidate);
     });
