@@ -4,6 +4,7 @@ import type { RequestGate } from './limits/gate.js';
 import type { LogSink } from './logging/types.js';
 import type { ApiServerMetrics } from './metrics/index.js';
 import type { RequestContext } from './registry/context.js';
+import type { GroupPlugin } from './plugin.js';
 import type { ResourceEntry } from './registry/resources.js';
 
 /** The request limits a server runs with, kube's defaults filled in (0: no limit). */
@@ -56,6 +57,23 @@ export interface PluginHost extends AuthorizerHost {
    * CertificateSigningRequest needs `approve` on its signer.
    */
   authorize(attributes: AuthorizationAttributes): Promise<Decision>;
+  /**
+   * Serves a group's resources from now on, while the server runs: kinds that come and go (a
+   * CustomResourceDefinition's). Resolves once the watch cache holds their collections; from then on they are
+   * served on every path shape and listed by discovery and OpenAPI. Throws, serving none, when one of its resources
+   * is already served. The plugin's `install` is not called: the caller is already a plugin.
+   */
+  installGroup(plugin: GroupPlugin): Promise<InstalledGroup>;
+}
+
+/** A group installed while the server runs. */
+export interface InstalledGroup {
+  readonly entries: readonly ResourceEntry[];
+  /**
+   * Stops serving its resources: requests for them get 404 and their open watches end; the stored objects stay.
+   * Install the replacement first when a group changes: collections both share keep their cache and watchers.
+   */
+  uninstall(): void;
 }
 
 /** Which subresource an action serves: the parent resource by group and plural, and the subresource's name. */

@@ -40,7 +40,7 @@ import { DEFAULT_REQUEST_TIMEOUT_MS } from './limits/timeout.js';
 import type { PluginHost, ServerLimits } from './host.js';
 import { watchChanges } from './registry/informer.js';
 import type { GroupPlugin } from './plugin.js';
-import { byKeyPrefix, createResourceRegistry, type ResourceEntry } from './registry/resources.js';
+import { createResourceRegistry, type ResourceEntry } from './registry/resources.js';
 import { createStore, type RequestContext } from './registry/store.js';
 import { createCacheDelegator } from './cacher/delegator.js';
 import { createObjectStorage } from './storage/object-storage.js';
@@ -163,11 +163,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const version = options.version ?? defaultVersionInfo();
   const registry = createResourceRegistry(options.plugins);
   // Encryption at rest wraps the backend itself, so the store, the watch cache and compaction all go through it.
-  if (options.encryption) options = { ...options, storage: encryptedStorage(options.storage, registry.entries, options.encryption) };
+  if (options.encryption) options = { ...options, storage: encryptedStorage(options.storage, registry, options.encryption) };
   // Storage metrics wrap the backend the rest of the server sees, so every read and write is timed (etcd_request_*).
   const metrics = createApiServerMetrics();
-  const resourceByPrefix = new Map(registry.entries.map((e) => [e.keyPrefix, groupResource(e)]));
-  const resourceOf = (key: string) => byKeyPrefix(resourceByPrefix, key) ?? '';
+  const resourceOf = (key: string) => {
+    const entry = registry.forKey(key);
+    return entry ? groupResource(entry) : '';
+  };
   options = { ...options, storage: instrumentedStorage(options.storage, metrics, resourceOf) };
   if (options.tracerProvider) options = { ...options, storage: tracedStorage(options.storage, options.tracerProvider, resourceOf) };
   let ready = false;
@@ -200,10 +202,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   };
   // Objects read from storage get the defaults a write would give them (kube decodes with defaulting): data written
   // by an older server gains what this one defaults. A stored value that no longer parses is served as it is.
-  const entriesByPrefix = new Map(registry.entries.map((e) => [e.keyPrefix, e]));
   const normalizeStored = (key: string, obj: KubeObject) => {
     try {
-      byKeyPrefix(entriesByPrefix, key)?.defaults(obj);
+      registry.forKey(key, obj.apiVersion)?.defaults(obj);
     } catch {
       // left as stored
     }
@@ -273,6 +274,28 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       if (!authorizer) throw new Error('authorize: the server has no authorizer before createApiServer returns');
       return authorizer.authorize(attributes);
     },
+    async installGroup(plugin) {
+      const entries = registry.prepare(plugin);
+      const prefixes = [...new Set(entries.map((e) => e.keyPrefix))];
+      const release = () => prefixes.forEach((p) => cache.removeCollection(p));
+      try {
+        for (const prefix of prefixes) await cache.addCollection(prefix);
+        registry.add(plugin, entries);
+      } catch (err) {
+        release();
+        throw err;
+      }
+      let installed = true;
+      return {
+        entries,
+        uninstall() {
+          if (!installed) return;
+          installed = false;
+          registry.remove(entries);
+          release();
+        },
+      };
+    },
     addSubresource(target, action) {
       const key = specialKey(target.group, target.resource, target.subresource ?? '');
       if (pluginSubresources.has(key)) throw new Error(`subresource ${key} is served twice`);
@@ -290,7 +313,6 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
   const special: Record<string, SubresourceHandler> = Object.fromEntries(pluginSubresources);
   for (const { info } of registry.entries) {
-    if (info.subresources.scale) special[specialKey(info.group, info.plural, 'scale')] = scaleHandler(store);
     const answer = info.group.endsWith('.k8s.io') ? answers[info.plural] : undefined;
     if (answer && info.verbs.length === 1 && info.verbs[0] === 'create') special[specialKey(info.group, info.plural, '')] = reviewHandler(answer);
   }
@@ -299,6 +321,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     registry,
     store,
     special,
+    scale: scaleHandler(store),
     anonymousUser: ANONYMOUS,
     media,
     compression: gates.APIResponseCompression,
@@ -307,7 +330,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     authorizer: serverAuthorizer,
     metrics,
   });
-  collectCacheState(metrics, registry.entries, cache);
+  collectCacheState(metrics, registry, cache);
   metrics.onCollect(async () => {
     const size = await options.storage.sizeBytes?.();
     if (size !== undefined) metrics.storageSize.set({ storage_cluster_id: '' }, size);

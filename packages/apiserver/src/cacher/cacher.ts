@@ -56,6 +56,14 @@ export interface WatchCache {
   readonly revision: number;
   /** The cache of one collection (by its key prefix). */
   collection(prefix: string): ResourceCache;
+  /**
+   * Caches one more collection while the server runs (a resource installed later: a CustomResourceDefinition's).
+   * Resolves once the collection holds storage's state, caught up with the cache's revision; counted, so a prefix
+   * added twice (the versions of a kind share one) stays until removed twice.
+   */
+  addCollection(prefix: string): Promise<void>;
+  /** Forgets a collection added with addCollection once every adder removed it; its watchers end. */
+  removeCollection(prefix: string): void;
   /** Fills the cache and starts following storage; resolves once ready. Idempotent. */
   start(): Promise<void>;
   /** Resolves true once the cache is ready, false after `timeoutMs`. */
@@ -105,6 +113,16 @@ export function createWatchCache(
   const options = { ...DEFAULTS, ...userOptions };
   const caches = new Map<string, ResourceCache>();
   for (const p of prefixes) if (!caches.has(p)) caches.set(p, new ResourceCache(p, options.historyCapacity));
+  /** How many adders each collection added later has (the ones given at creation are never removed). */
+  const added = new Map<string, number>();
+  const permanent = new Set(caches.keys());
+  /**
+   * Collections being filled while the cache follows storage: the storage events they get meanwhile, applied once
+   * the fill's state is in (those after its revision).
+   */
+  const filling = new Map<ResourceCache, StorageWatchEvent[]>();
+  /** Collections added while the cache did not follow storage, filled when it does again. */
+  const unfilled = new Set<ResourceCache>();
   let revision = 0;
   let ready = false;
   let stopped = false;
@@ -216,7 +234,9 @@ export function createWatchCache(
 
   const onEvent = (e: StorageWatchEvent) => {
     const cache = route(e.kv.key);
-    const event = cache && toCacheEvent(cache, e);
+    const pending = cache && filling.get(cache);
+    if (pending) pending.push(e);
+    const event = cache && !pending && toCacheEvent(cache, e);
     if (event) {
       event.bytes = e.kv.value.length + (e.prevKv?.value.length ?? 0);
       cache.apply(event);
@@ -232,6 +252,7 @@ export function createWatchCache(
    * before the cache was ready, or from the previous run of the server, can still watch from what it saw.
    */
   const fill = async () => {
+    const known = new Set(caches.values());
     const byCache = new Map<ResourceCache, [string, KubeObject][]>();
     let startKey: string | undefined;
     const current = await storage.currentRevision();
@@ -254,9 +275,18 @@ export function createWatchCache(
       startKey = `${page.kvs[page.kvs.length - 1].key}\u0000`;
       await new Promise((resolve) => setImmediate(resolve));
     }
+    // Collections added while the pages were read missed the earlier ones: each reads its own prefix at `at`.
+    for (let late = lateCaches(known); late.length; late = lateCaches(known)) {
+      for (const cache of late) {
+        known.add(cache);
+        byCache.set(cache, await listPrefix(cache.prefix, at));
+      }
+    }
     // Nobody may watch across a refill: its history starts over. (Watches only start while the cache is ready.)
     const gone = toStatus(newResourceExpired('the watch cache was refilled; watch again'));
     for (const w of [...watchers.keys()]) w.end(gone);
+    filling.clear();
+    unfilled.clear();
     for (const cache of caches.values()) cache.reset(at, byCache.get(cache) ?? []);
     revision = 0;
     reached.length = 0;
@@ -266,11 +296,53 @@ export function createWatchCache(
     log(2, `watch cache ready at revision ${at}`);
   };
 
+  const lateCaches = (known: ReadonlySet<ResourceCache>) => [...caches.values()].filter((c) => !known.has(c));
+
+  /** The decodable objects under one collection prefix at a revision, page by page. */
+  const listPrefix = async (prefix: string, at: number): Promise<[string, KubeObject][]> => {
+    const objects: [string, KubeObject][] = [];
+    let startKey: string | undefined;
+    for (;;) {
+      const page = await storage.list({ prefix, startKey, limit: LIST_PAGE, revision: at || undefined });
+      for (const kv of page.kvs) {
+        const obj = decode(kv);
+        if (obj) objects.push([kv.key, obj]);
+      }
+      if (!page.more || !page.kvs.length) return objects;
+      startKey = `${page.kvs[page.kvs.length - 1].key}\u0000`;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+
+  /**
+   * Fills a collection added while the cache follows storage: its state at the cache's revision, then the events
+   * it was sent meanwhile. A refill of the whole cache on the way (filling cleared) already gave it its state.
+   */
+  const fillCollection = async (cache: ResourceCache) => {
+    const events: StorageWatchEvent[] = [];
+    filling.set(cache, events);
+    const at = revision;
+    try {
+      const objects = await listPrefix(cache.prefix, at);
+      if (filling.get(cache) !== events) return;
+      cache.reset(at, objects);
+    } finally {
+      if (filling.get(cache) === events) filling.delete(cache);
+    }
+    for (const e of events) {
+      if (e.kv.modRevision <= at) continue;
+      const event = toCacheEvent(cache, e);
+      if (event) cache.apply({ ...event, bytes: e.kv.value.length + (e.prevKv?.value.length ?? 0) });
+    }
+  };
+
   /** Follows storage from the cache's revision on; a failure restarts it. */
   const follow = () => {
     if (stopped) return;
     watch = storage.watch({ prefix: ROOT, afterRevision: revision }, { onEvent, onError: restart, onProgress: advance });
     ready = true;
+    for (const cache of unfilled) void fillCollection(cache).catch((err: Error) => restart(err));
+    unfilled.clear();
     for (const resolve of readyWaiters) resolve(true);
     readyWaiters.clear();
     wakeWaiters();
@@ -316,6 +388,29 @@ export function createWatchCache(
       const cache = caches.get(prefix);
       if (!cache) throw new Error(`no watch cache for ${prefix}`);
       return cache;
+    },
+    async addCollection(prefix) {
+      added.set(prefix, (added.get(prefix) ?? 0) + 1);
+      if (caches.has(prefix)) return;
+      const cache = new ResourceCache(prefix, options.historyCapacity);
+      caches.set(prefix, cache);
+      // Not following storage yet: the first fill reads it with everything else; after a failure, following again does.
+      if (ready) await fillCollection(cache);
+      else if (starting) unfilled.add(cache);
+    },
+    removeCollection(prefix) {
+      if (permanent.has(prefix)) return;
+      const count = (added.get(prefix) ?? 0) - 1;
+      if (count > 0) {
+        added.set(prefix, count);
+        return;
+      }
+      added.delete(prefix);
+      const cache = caches.get(prefix);
+      if (!cache) return;
+      caches.delete(prefix);
+      filling.delete(cache);
+      for (const w of [...watchers.keys()]) if (cache.subscribers.has(w)) w.end();
     },
     start() {
       if (!starting) {

@@ -31,12 +31,15 @@ export function createCacheDelegator(storage: ObjectStorage, cache: WatchCache):
     async get(key, options = {}) {
       const rv = parseResourceVersion(options.resourceVersion ?? '');
       if (rv === undefined || !options.keyPrefix || !(await cache.reach(rv))) return storage.get(key, options);
-      return cache.collection(options.keyPrefix).get(key);
+      const collection = cache.collection(options.keyPrefix);
+      return collection.filled ? collection.get(key) : storage.get(key, options);
     },
 
     async getList(req: ListRequest): Promise<ListPage> {
       const { plan } = req;
       const collection = cache.collection(req.keyPrefix);
+      // A collection added while the server runs is read from storage until it is filled.
+      if (!collection.filled) return storage.getList(plan.mode === 'any' ? { ...req, plan: { mode: 'consistent' } } : req);
       /**
        * The page from the cache, selected in slices of SCAN_SLICE keys with a turn of the event loop between them, so
        * a long selection (a big collection, a heavy selector) does not hold up other requests. Every slice reads
@@ -100,7 +103,7 @@ async function watchCache(cache: WatchCache, req: WatchRequest): Promise<Readabl
   }
 
   // The cache may have gone down while this request waited: never start from a state it no longer follows.
-  if (!cache.ready) throw storageInitializing();
+  if (!cache.ready || !collection.filled) throw storageInitializing();
   // From here to addWatcher nothing awaits: the state or backlog read and the subscription are one moment.
   const initial: WatcherEvent[] = [];
   let backlog: CacheEvent[] = [];

@@ -61,6 +61,8 @@ export class ResourceCache {
   historyBytes = 0;
   /** The window holds every event after this revision. */
   oldestRv = 0;
+  /** Whether the collection holds storage's state (a collection added while the server runs is filled later). */
+  filled = false;
   readonly subscribers = new Set<CacheSubscriber>();
   /** Counts for kube's apiserver_watch_cache_* metrics: events applied, events handed to watchers, fills. */
   readonly stats = { received: 0, dispatched: 0, initializations: 0 };
@@ -70,6 +72,7 @@ export class ResourceCache {
   /** Starts over from a full listing at `revision`: no history before it. */
   reset(revision: number, objects: Iterable<[string, KubeObject]>): void {
     this.stats.initializations++;
+    this.filled = true;
     this.objects.clear();
     for (const [key, obj] of objects) this.objects.set(key, obj);
     this.sorted = undefined;

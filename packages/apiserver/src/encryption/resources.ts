@@ -1,5 +1,5 @@
 import type { StorageBackend } from '@kapi/storage';
-import { byKeyPrefix, type ResourceEntry } from '../registry/resources.js';
+import type { ResourceRegistry } from '../registry/resources.js';
 import { transformingBackend } from './backend.js';
 import type { EncryptionConfig } from './config.js';
 import type { ValueTransformer } from './transformer.js';
@@ -7,10 +7,17 @@ import type { ValueTransformer } from './transformer.js';
 /**
  * The server's storage with encryption at rest: each resource's values go through the transformer the
  * configuration gives its group and resource. A key is matched to its resource by the collection prefixes
- * (`/registry/secrets/`, `/registry/apps/deployments/`); keys of no served resource pass through unchanged.
+ * (`/registry/secrets/`, `/registry/apps/deployments/`) of the resources served at the time (resources installed
+ * later, custom resources among them, included); keys of no served resource pass through unchanged.
  */
-export function encryptedStorage(backend: StorageBackend, entries: readonly ResourceEntry[], config: EncryptionConfig): StorageBackend {
+export function encryptedStorage(backend: StorageBackend, registry: ResourceRegistry, config: EncryptionConfig): StorageBackend {
   const byPrefix = new Map<string, ValueTransformer>();
-  for (const entry of entries) byPrefix.set(entry.keyPrefix, config.transformerFor(entry.info.group, entry.info.plural));
-  return transformingBackend(backend, (key) => byKeyPrefix(byPrefix, key));
+  registry.onChange(() => byPrefix.clear());
+  return transformingBackend(backend, (key) => {
+    const entry = registry.forKey(key);
+    if (!entry) return undefined;
+    let transformer = byPrefix.get(entry.keyPrefix);
+    if (!transformer) byPrefix.set(entry.keyPrefix, (transformer = config.transformerFor(entry.info.group, entry.info.plural)));
+    return transformer;
+  });
 }

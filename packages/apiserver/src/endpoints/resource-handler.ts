@@ -37,6 +37,8 @@ export interface ResourceHandlerDeps extends HandlerFeatures {
   store: Store;
   /** Handlers by {@link specialKey}: `apps/deployments/scale`, `/pods/eviction`, or `<group>/<resource>` for virtual resources. */
   special: Record<string, SubresourceHandler>;
+  /** The scale subresource of every resource whose info declares one (no handler of its own in `special`). */
+  scale?: SubresourceHandler;
   /** Who a request runs as when the caller passes no user (the server passes the authenticated one). */
   anonymousUser: UserInfo;
   /** The authorizer chain, for permissions a request needs beyond its own verb (forced deletion). */
@@ -114,7 +116,9 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
     const metadata = !info.subresource && readVerb ? (info.verb === 'list' ? 'list' : 'object') : undefined;
     const format = negotiateResponse(request.headers.get('accept'), deps.media, { table: readVerb, metadata });
     const scope = createScope({ request, info, entry, ctx, store, query, format, features, authorizer: deps.authorizer, metrics: deps.metrics });
-    const special = deps.special[specialKey(info.group, info.resource, info.subresource)];
+    const special =
+      deps.special[specialKey(info.group, info.resource, info.subresource)] ??
+      (info.subresource === 'scale' && entry.info.subresources.scale ? deps.scale : undefined);
     if (special) return special({ request, info, ctx, format, query, body: scope.body, bodyFormat: scope.bodyFormat });
     // Subresources that need a node or a proxy (log, exec, attach, portforward, proxy, binding, ...) have no
     // implementation here: say so rather than answering with the parent object.

@@ -1,5 +1,5 @@
 import type { WatchCache } from '../cacher/cacher.js';
-import type { ResourceEntry } from '../registry/resources.js';
+import type { ResourceEntry, ResourceRegistry } from '../registry/resources.js';
 import type { ApiServerMetrics } from './index.js';
 
 /** A resource as kube's storage metrics name it: `pods`, `deployments.apps`. */
@@ -10,13 +10,13 @@ export const groupResource = (entry: ResourceEntry): string => (entry.info.group
  * `apiserver_storage_objects`, `apiserver_registered_watchers` and kube's `apiserver_watch_cache_*` (events
  * received and dispatched, initializations, resource version). Until the cache is ready they keep their values.
  */
-export function collectCacheState(metrics: ApiServerMetrics, entries: readonly ResourceEntry[], cache: WatchCache): void {
-  // Only what is stored: kinds that are bodies of subresources or reviews (Scale, Eviction, TokenReview) are not.
-  const stored = entries.filter((e) => e.info.verbs.includes('list'));
+export function collectCacheState(metrics: ApiServerMetrics, registry: ResourceRegistry, cache: WatchCache): void {
   const seen = new Map<string, { received: number; dispatched: number; initializations: number }>();
   metrics.onCollect(() => {
     if (!cache.ready) return;
-    for (const entry of stored) {
+    for (const entry of registry.entries) {
+      // Only what is stored: kinds that are bodies of subresources or reviews (Scale, Eviction, TokenReview) are not.
+      if (!entry.info.verbs.includes('list')) continue;
       const collection = cache.collection(entry.keyPrefix);
       const resource = groupResource(entry);
       const { group, version, kind } = entry.info;

@@ -38,31 +38,58 @@ export interface ResourceEntry {
 export const apiVersionOf = (info: { group: string; version: string }) =>
   info.group ? `${info.group}/${info.version}` : info.version;
 
-/** Every resource of the installed groups, looked up by group, version and plural or by kind. */
+/**
+ * Every resource of the installed groups, looked up by group, version and plural, by kind, or by storage key. Groups
+ * may be installed and uninstalled while the server runs (CustomResourceDefinitions): `groups` and `entries` are
+ * read afresh on every call, and `onChange` listeners hear of each change.
+ */
 export interface ResourceRegistry {
-  groups: GroupDefinition[];
-  entries: ResourceEntry[];
+  readonly groups: GroupDefinition[];
+  readonly entries: readonly ResourceEntry[];
   lookup(group: string, version: string, plural: string): ResourceEntry | undefined;
   byKind(group: string, version: string, kind: string): ResourceEntry | undefined;
+  /**
+   * The entry of the collection a storage key belongs to; the versions of a kind share one collection, and
+   * `apiVersion` (a stored object's) picks among them.
+   */
+  forKey(key: string, apiVersion?: string): ResourceEntry | undefined;
+  /** Builds a plugin's entries without serving them (throws when one is not valid). */
+  prepare(plugin: GroupPlugin): ResourceEntry[];
+  /** Serves prepared entries from now on; throws (and serves none) when a resource or kind is already served. */
+  add(plugin: GroupPlugin, entries: readonly ResourceEntry[]): void;
+  /** Stops serving entries `add` served (their plugin's definition leaves `groups`). */
+  remove(entries: readonly ResourceEntry[]): void;
+  /** Calls `listener` after every add and remove. */
+  onChange(listener: () => void): void;
 }
 
 /** core/v1 Namespace: the one kind the core knows, as namespaced storage rests on its lifecycle. */
 const isNamespaceKind = (info: ResourceInfo): boolean => info.group === '' && info.kind === 'Namespace';
 
-export function createResourceRegistry(plugins: GroupPlugin[]): ResourceRegistry {
-  const entries: ResourceEntry[] = [];
+/** The storage key prefix of a resource's collection: `/registry/pods/`, `/registry/apps/deployments/`. */
+export const keyPrefixOf = (info: { group: string; plural: string }): string =>
+  info.group ? `/registry/${info.group}/${info.plural}/` : `/registry/${info.plural}/`;
+
+export function createResourceRegistry(initial: GroupPlugin[]): ResourceRegistry {
+  let entries: ResourceEntry[] = [];
+  const plugins: GroupPlugin[] = [];
   const byPlural = new Map<string, ResourceEntry>();
   const byKind = new Map<string, ResourceEntry>();
+  const byPrefix = new Map<string, ResourceEntry[]>();
+  const listeners: (() => void)[] = [];
   // One table for the server: a group's types appear in other groups' kinds.
-  const defaulters: Record<string, TypeDefaulter> = Object.assign({}, ...plugins.map((p) => p.defaulters ?? {}));
-  for (const plugin of plugins) {
+  const defaulters: Record<string, TypeDefaulter> = Object.assign({}, ...initial.map((p) => p.defaulters ?? {}));
+  const pluralId = (info: ResourceInfo) => `${info.group}/${info.version}/${info.plural}`;
+  const kindId = (info: ResourceInfo) => `${info.group}/${info.version}/${info.kind}`;
+
+  const prepare = (plugin: GroupPlugin): ResourceEntry[] => {
     const group = plugin.definition;
     let codec: MessageCodec | undefined;
-    for (const info of group.resources) {
+    return group.resources.map((info) => {
       const typeKey = `${apiVersionOf(info)}/${info.kind}`;
       const validate = group.validators[typeKey];
       if (!validate) throw new Error(`${group.packageName}: no validator for ${typeKey}`);
-      const entry: ResourceEntry = {
+      return {
         info,
         group,
         strategy: plugin.strategies?.[info.kind] ?? (isNamespaceKind(info) ? namespaceStrategy : {}),
@@ -71,7 +98,7 @@ export function createResourceRegistry(plugins: GroupPlugin[]): ResourceRegistry
         validate,
         checkTypes: group.typeValidators?.[typeKey] ?? validate,
         codec: () => (codec ??= createMessageCodec(group.protobuf)),
-        keyPrefix: info.group ? `/registry/${info.group}/${info.plural}/` : `/registry/${info.plural}/`,
+        keyPrefix: keyPrefixOf(info),
         defaults: (obj) => {
           try {
             applyDefaults(group.fieldTree, typeKey, obj, defaulters);
@@ -80,19 +107,65 @@ export function createResourceRegistry(plugins: GroupPlugin[]): ResourceRegistry
             throw newBadRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: ${err.message}`);
           }
         },
-      };
-      const id = `${info.group}/${info.version}/${info.plural}`;
-      if (byPlural.has(id)) throw new Error(`resource ${id} is installed twice`);
-      byPlural.set(id, entry);
-      byKind.set(`${info.group}/${info.version}/${info.kind}`, entry);
-      entries.push(entry);
+      } satisfies ResourceEntry;
+    });
+  };
+
+  const add = (plugin: GroupPlugin, added: readonly ResourceEntry[]) => {
+    const ids = new Set<string>();
+    for (const { info } of added) {
+      const id = pluralId(info);
+      if (byPlural.has(id) || ids.has(id)) throw new Error(`resource ${id} is installed twice`);
+      ids.add(id);
     }
-  }
+    Object.assign(defaulters, plugin.defaulters);
+    for (const entry of added) {
+      byPlural.set(pluralId(entry.info), entry);
+      byKind.set(kindId(entry.info), entry);
+      byPrefix.set(entry.keyPrefix, [...(byPrefix.get(entry.keyPrefix) ?? []), entry]);
+    }
+    plugins.push(plugin);
+    entries = [...entries, ...added];
+    for (const listener of listeners) listener();
+  };
+
+  const remove = (removed: readonly ResourceEntry[]) => {
+    const gone = new Set(removed);
+    for (const entry of removed) {
+      if (byPlural.get(pluralId(entry.info)) === entry) byPlural.delete(pluralId(entry.info));
+      if (byKind.get(kindId(entry.info)) === entry) byKind.delete(kindId(entry.info));
+      const left = (byPrefix.get(entry.keyPrefix) ?? []).filter((e) => e !== entry);
+      if (left.length) byPrefix.set(entry.keyPrefix, left);
+      else byPrefix.delete(entry.keyPrefix);
+    }
+    entries = entries.filter((e) => !gone.has(e));
+    const definitions = new Set(removed.map((e) => e.group));
+    for (const definition of definitions) {
+      if (entries.some((e) => e.group === definition)) continue;
+      const at = plugins.findIndex((p) => p.definition === definition);
+      if (at >= 0) plugins.splice(at, 1);
+    }
+    for (const listener of listeners) listener();
+  };
+
+  for (const plugin of initial) add(plugin, prepare(plugin));
   return {
-    groups: plugins.map((p) => p.definition),
-    entries,
+    get groups() {
+      return plugins.map((p) => p.definition);
+    },
+    get entries() {
+      return entries;
+    },
     lookup: (group, version, plural) => byPlural.get(`${group}/${version}/${plural}`),
     byKind: (group, version, kind) => byKind.get(`${group}/${version}/${kind}`),
+    forKey: (key, apiVersion) => {
+      const found = byKeyPrefix(byPrefix, key);
+      return (apiVersion && found?.find((e) => apiVersionOf(e.info) === apiVersion)) || found?.[0];
+    },
+    prepare,
+    add,
+    remove,
+    onChange: (listener) => void listeners.push(listener),
   };
 }
 
