@@ -61,9 +61,11 @@ export interface PluginHost extends AuthorizerHost {
    * Serves a group's resources from now on, while the server runs: kinds that come and go (a
    * CustomResourceDefinition's). Resolves once the watch cache holds their collections; from then on they are
    * served on every path shape and listed by discovery and OpenAPI. Throws, serving none, when one of its resources
-   * is already served. The plugin's `install` is not called: the caller is already a plugin.
+   * is already served. With `replaces`, the new group takes the place of one installed earlier in one step (a
+   * changed CRD): collections both share keep their cache and their watchers. The plugin's `install` is not
+   * called: the caller is already a plugin.
    */
-  installGroup(plugin: GroupPlugin): Promise<InstalledGroup>;
+  installGroup(plugin: GroupPlugin, options?: { replaces?: InstalledGroup }): Promise<InstalledGroup>;
 }
 
 /** A group installed while the server runs. */
@@ -71,7 +73,6 @@ export interface InstalledGroup {
   readonly entries: readonly ResourceEntry[];
   /**
    * Stops serving its resources: requests for them get 404 and their open watches end; the stored objects stay.
-   * Install the replacement first when a group changes: collections both share keep their cache and watchers.
    */
   uninstall(): void;
 }

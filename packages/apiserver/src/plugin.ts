@@ -25,6 +25,8 @@ export interface Strategy {
   canonicalize?(obj: KubeObject): void;
   /** Warnings returned to the client in `Warning` headers (kube's WarningsOnCreate/WarningsOnUpdate); `old` on update. */
   warnings?(obj: KubeObject, old?: KubeObject): string[];
+  /** Whether objects carry metadata.generation (default: kinds whose schema has a `spec`; custom resources always). */
+  tracksGeneration?: boolean;
   /** Whether PUT may create a missing object (true for most kinds, as kube). */
   allowCreateOnUpdate?: boolean;
   /**

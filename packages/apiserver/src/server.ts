@@ -37,7 +37,7 @@ import { maxBodySize, maxInFlight, memoryBudget, requestTimeout, type RequestLim
 import { gateRequests, type RequestGate } from './limits/gate.js';
 import { DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, DEFAULT_MAX_REQUESTS_INFLIGHT } from './limits/inflight.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './limits/timeout.js';
-import type { PluginHost, ServerLimits } from './host.js';
+import type { InstalledGroup, PluginHost, ServerLimits } from './host.js';
 import { watchChanges } from './registry/informer.js';
 import type { GroupPlugin } from './plugin.js';
 import { createResourceRegistry, type ResourceEntry } from './registry/resources.js';
@@ -239,6 +239,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   let requestGate: RequestGate | undefined;
   const pluginPaths: { path: string; handler: (request: Request) => Response | Promise<Response> }[] = [];
   const pluginSubresources = new Map<string, SubresourceHandler>();
+  /** Groups installed while the server runs, with their entries while they are served. */
+  const installedGroups = new Map<InstalledGroup, readonly ResourceEntry[]>();
   // Set right after the plugins are installed (an authorizer may read what they register).
   let authorizer: Authorizer | undefined;
   const limits: ServerLimits = {
@@ -274,27 +276,32 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       if (!authorizer) throw new Error('authorize: the server has no authorizer before createApiServer returns');
       return authorizer.authorize(attributes);
     },
-    async installGroup(plugin) {
+    async installGroup(plugin, { replaces } = {}) {
       const entries = registry.prepare(plugin);
       const prefixes = [...new Set(entries.map((e) => e.keyPrefix))];
-      const release = () => prefixes.forEach((p) => cache.removeCollection(p));
+      const release = (list: string[]) => list.forEach((p) => cache.removeCollection(p));
+      const replaced = replaces ? (installedGroups.get(replaces) ?? []) : [];
       try {
         for (const prefix of prefixes) await cache.addCollection(prefix);
-        registry.add(plugin, entries);
+        registry.add(plugin, entries, replaced);
       } catch (err) {
-        release();
+        release(prefixes);
         throw err;
       }
-      let installed = true;
-      return {
+      if (replaces) {
+        installedGroups.delete(replaces);
+        release([...new Set(replaced.map((e) => e.keyPrefix))]);
+      }
+      const group: InstalledGroup = {
         entries,
         uninstall() {
-          if (!installed) return;
-          installed = false;
+          if (!installedGroups.delete(group)) return;
           registry.remove(entries);
-          release();
+          release(prefixes);
         },
       };
+      installedGroups.set(group, entries);
+      return group;
     },
     addSubresource(target, action) {
       const key = specialKey(target.group, target.resource, target.subresource ?? '');

@@ -76,6 +76,27 @@ describe('groups installed while the server runs', () => {
     await h.server.stop();
   });
 
+  it('replaces an installed group in one step: the new behaviour applies at once and open watches go on', async () => {
+    const h = await startWithoutWardle();
+    const first = await h.host.installGroup(groupPlugin(wardle));
+    const list = await h.req('GET', FLUNDERS);
+    const watch = await h.server.fetch(new Request(`http://kapi.test${FLUNDERS}?watch=1&resourceVersion=${list.body.metadata.resourceVersion}`));
+    const strict = groupPlugin(wardle, {
+      Flunder: { validate: (obj) => (String(obj.metadata?.name).startsWith('bad') ? [{ type: 'FieldValueInvalid', field: 'metadata.name', badValue: obj.metadata?.name, message: 'no' }] : []) },
+    });
+    const second = await h.host.installGroup(strict, { replaces: first });
+    expect((await h.req('POST', FLUNDERS, flunder('bad-one'))).status).toBe(422);
+    expect((await h.req('POST', FLUNDERS, flunder('good'))).status).toBe(201);
+    const [event] = await readLines(watch, 1);
+    expect(event).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'good' } } });
+    // The replaced group is gone for good: uninstalling it again changes nothing.
+    first.uninstall();
+    expect((await h.req('GET', FLUNDERS)).status).toBe(200);
+    second.uninstall();
+    expect((await h.req('GET', FLUNDERS)).status).toBe(404);
+    await h.server.stop();
+  });
+
   it('refuses a group whose resources are already served, serving none of it', async () => {
     const h = await startWithoutWardle();
     const first = await h.host.installGroup(groupPlugin(wardle));

@@ -86,6 +86,8 @@ function parseDryRun(query: URLSearchParams): boolean {
 export function createResourceHandler(deps: ResourceHandlerDeps) {
   const { registry, store } = deps;
   const features: HandlerFeatures = { media: deps.media, compression: deps.compression, unsafeDeletion: deps.unsafeDeletion, watchList: deps.watchList };
+  // Kinds without a Protobuf message (custom resources) are not offered in it: 406 and 415, as kube answers.
+  const withoutProtobuf: HandlerFeatures = { ...features, media: deps.media.filter((m) => m.name !== 'protobuf') };
 
   return async function handle(request: Request, info: RequestInfo, user: UserInfo = deps.anonymousUser): Promise<Response> {
     const entry = registry.lookup(info.group, info.version, info.resource);
@@ -114,8 +116,9 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
       warnings: [],
     };
     const metadata = !info.subresource && readVerb ? (info.verb === 'list' ? 'list' : 'object') : undefined;
-    const format = negotiateResponse(request.headers.get('accept'), deps.media, { table: readVerb, metadata });
-    const scope = createScope({ request, info, entry, ctx, store, query, format, features, authorizer: deps.authorizer, metrics: deps.metrics });
+    const served = entry.info.protobuf.message ? features : withoutProtobuf;
+    const format = negotiateResponse(request.headers.get('accept'), served.media, { table: readVerb, metadata });
+    const scope = createScope({ request, info, entry, ctx, store, query, format, features: served, authorizer: deps.authorizer, metrics: deps.metrics });
     const special =
       deps.special[specialKey(info.group, info.resource, info.subresource)] ??
       (info.subresource === 'scale' && entry.info.subresources.scale ? deps.scale : undefined);

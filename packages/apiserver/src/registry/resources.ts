@@ -55,8 +55,11 @@ export interface ResourceRegistry {
   forKey(key: string, apiVersion?: string): ResourceEntry | undefined;
   /** Builds a plugin's entries without serving them (throws when one is not valid). */
   prepare(plugin: GroupPlugin): ResourceEntry[];
-  /** Serves prepared entries from now on; throws (and serves none) when a resource or kind is already served. */
-  add(plugin: GroupPlugin, entries: readonly ResourceEntry[]): void;
+  /**
+   * Serves prepared entries from now on, in place of `replacing` (served by an earlier add) when given; throws, and
+   * changes nothing, when a resource is already served by another.
+   */
+  add(plugin: GroupPlugin, entries: readonly ResourceEntry[], replacing?: readonly ResourceEntry[]): void;
   /** Stops serving entries `add` served (their plugin's definition leaves `groups`). */
   remove(entries: readonly ResourceEntry[]): void;
   /** Calls `listener` after every add and remove. */
@@ -111,13 +114,16 @@ export function createResourceRegistry(initial: GroupPlugin[]): ResourceRegistry
     });
   };
 
-  const add = (plugin: GroupPlugin, added: readonly ResourceEntry[]) => {
+  const add = (plugin: GroupPlugin, added: readonly ResourceEntry[], replacing: readonly ResourceEntry[] = []) => {
     const ids = new Set<string>();
+    const replaced = new Set(replacing);
     for (const { info } of added) {
       const id = pluralId(info);
-      if (byPlural.has(id) || ids.has(id)) throw new Error(`resource ${id} is installed twice`);
+      const served = byPlural.get(id);
+      if ((served && !replaced.has(served)) || ids.has(id)) throw new Error(`resource ${id} is installed twice`);
       ids.add(id);
     }
+    if (replacing.length) unlink(replacing);
     Object.assign(defaulters, plugin.defaulters);
     for (const entry of added) {
       byPlural.set(pluralId(entry.info), entry);
@@ -129,7 +135,8 @@ export function createResourceRegistry(initial: GroupPlugin[]): ResourceRegistry
     for (const listener of listeners) listener();
   };
 
-  const remove = (removed: readonly ResourceEntry[]) => {
+  /** Takes entries out of the lookups and their plugin out of `groups` (once none of its entries is left). */
+  const unlink = (removed: readonly ResourceEntry[]) => {
     const gone = new Set(removed);
     for (const entry of removed) {
       if (byPlural.get(pluralId(entry.info)) === entry) byPlural.delete(pluralId(entry.info));
@@ -145,6 +152,10 @@ export function createResourceRegistry(initial: GroupPlugin[]): ResourceRegistry
       const at = plugins.findIndex((p) => p.definition === definition);
       if (at >= 0) plugins.splice(at, 1);
     }
+  };
+
+  const remove = (removed: readonly ResourceEntry[]) => {
+    unlink(removed);
     for (const listener of listeners) listener();
   };
 

@@ -21,7 +21,9 @@ import type { WriteFinisher } from '../plugin.js';
  */
 
 const hasStatusSubresource = (entry: ResourceEntry) => !!entry.info.subresources.status;
-const kindHasSpec = (entry: ResourceEntry) => 'spec' in (entry.group.fieldTree.types[entry.typeKey]?.props ?? {});
+/** Whether objects of the kind carry metadata.generation: kinds with a spec, unless the strategy says. */
+const tracksGeneration = (entry: ResourceEntry) =>
+  entry.strategy.tracksGeneration ?? 'spec' in (entry.group.fieldTree.types[entry.typeKey]?.props ?? {});
 
 /**
  * Sets the type and namespace the URL implies, and checks that the body agrees with them (kube's
@@ -63,7 +65,7 @@ export function beforeCreate(ctx: RequestContext, obj: KubeObject): void {
   delete meta.deletionGracePeriodSeconds;
   delete meta.resourceVersion;
   delete meta.selfLink;
-  if (kindHasSpec(entry)) meta.generation = 1;
+  if (tracksGeneration(entry)) meta.generation = 1;
   else delete meta.generation;
   if (hasStatusSubresource(entry) && !entry.strategy.prepareForCreate) resetStatus(entry, obj);
   entry.strategy.prepareForCreate?.(obj, ctx);
