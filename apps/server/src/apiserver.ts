@@ -15,6 +15,7 @@ import { plugin as rbac } from '@kapi/api-rbac';
 import { plugin as scheduling } from '@kapi/api-scheduling';
 import { plugin as storage } from '@kapi/api-storage';
 import { group as wardle } from '@kapi/api-wardle';
+import { plugin as apiextensions } from '@kapi/apiextensions';
 import { flowControlGroup, priorityAndFairness } from '@kapi/flowcontrol';
 import {
   alwaysAllow,
@@ -53,9 +54,9 @@ const version = typeof __KAPI_SERVER_VERSION__ === 'string' ? __KAPI_SERVER_VERS
 
 /**
  * Every group the sample server serves, in discovery order (core first, as kube-apiserver): a group package's
- * `plugin` where it has hand-written behaviour for its kinds, its generated definition otherwise. The generated
- * admissionregistration.k8s.io, apiextensions.k8s.io and apiregistration.k8s.io packages are not served here:
- * their objects mean nothing without webhooks, CRDs and aggregation, which come with their own plugins.
+ * `plugin` where it has hand-written behaviour for its kinds, its generated definition otherwise; CustomResourceDefinitions
+ * through @kapi/apiextensions. The generated admissionregistration.k8s.io and apiregistration.k8s.io packages are
+ * not served here: their objects mean nothing without webhooks and aggregation, which come with their own plugins.
  */
 export function serverPlugins(config?: Pick<ServerConfig, 'serviceClusterIPRange' | 'serviceNodePortRange' | 'advertiseAddress' | 'securePort' | 'insecurePort'>): GroupPlugin[] {
   return [
@@ -80,6 +81,7 @@ export function serverPlugins(config?: Pick<ServerConfig, 'serviceClusterIPRange
     groupPlugin(node),
     discovery,
     groupPlugin(wardle),
+    apiextensions,
   ];
 }
 

@@ -400,11 +400,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   app.route('/', createDiscoveryRoutes(() => registry.groups));
   app.route('/', createOpenAPIRoutes(() => registry.groups));
   for (const { path, handler } of pluginPaths) app.get(path, (c) => handler(c.req.raw));
-  // Kapi has no CustomResourceDefinitions; kubectl's client-side validation lists them for kinds whose OpenAPI
-  // has no PATCH operation (the access reviews), so the truthful answer is an empty list rather than a 404.
-  app.get('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', (c) =>
-    c.json({ kind: 'CustomResourceDefinitionList', apiVersion: 'apiextensions.k8s.io/v1', metadata: { resourceVersion: '0' }, items: [] }),
-  );
+  // A server without CustomResourceDefinitions (no apiextensions plugin) has none: kubectl's client-side validation
+  // lists them for kinds whose OpenAPI has no PATCH operation (the access reviews), so the truthful answer is an
+  // empty list rather than a 404.
+  app.get('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', async (c, next) => {
+    if (registry.lookup('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')) return next();
+    return c.json({ kind: 'CustomResourceDefinitionList', apiVersion: 'apiextensions.k8s.io/v1', metadata: { resourceVersion: '0' }, items: [] });
+  });
   app.all('*', async (c) => {
     const { url, info: parsed } = requestFacts(c);
     // A path that did not parse (a bad escape) is parsed again, for its 400.

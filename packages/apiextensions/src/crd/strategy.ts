@@ -1,0 +1,52 @@
+import type { CustomResourceDefinition } from '@kapi/api-apiextensions';
+import type { FieldError, KubeObject } from '@kapi/apimachinery';
+import type { RequestContext, Strategy } from '@kapi/apiserver';
+
+/** The finalizer a CRD gets when it is deleted, held until its custom resources are gone. */
+export const CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
+
+/** The checks of a CRD's content (validation/), given to the strategy so they stay in one place. */
+export interface CRDValidation {
+  validate(crd: CustomResourceDefinition): FieldError[];
+  validateUpdate(crd: CustomResourceDefinition, old: CustomResourceDefinition): FieldError[];
+  validateStatus(crd: CustomResourceDefinition, old: CustomResourceDefinition): FieldError[];
+}
+
+const asCRD = (obj: KubeObject) => obj as unknown as CustomResourceDefinition;
+
+/** Adds the storage version to status.storedVersions when it is not listed yet (kube's PrepareForCreate/Update). */
+function recordStorageVersion(crd: CustomResourceDefinition): void {
+  const storage = crd.spec?.versions?.find((v) => v.storage)?.name;
+  const status = (crd.status ??= {});
+  const stored = (status.storedVersions ??= []);
+  if (storage && !stored.includes(storage)) stored.push(storage);
+}
+
+/**
+ * How CustomResourceDefinitions are written (apiextensions-apiserver's registry/customresourcedefinition): a new
+ * CRD starts with empty accepted names and its storage version stored; the storage version is recorded as stored
+ * whenever it changes; deleting a CRD keeps it (deletionTimestamp, the cleanup finalizer) until the controller has
+ * deleted its custom resources.
+ */
+export function crdStrategy(validation: CRDValidation): Strategy {
+  return {
+    prepareForCreate(obj) {
+      obj.status = { acceptedNames: { plural: '', kind: '' } };
+      recordStorageVersion(asCRD(obj));
+    },
+    prepareForUpdate(obj) {
+      recordStorageVersion(asCRD(obj));
+    },
+    validate: (obj) => validation.validate(asCRD(obj)),
+    validateUpdate(obj, old, ctx: RequestContext) {
+      if (ctx.subresource === 'status') return validation.validateStatus(asCRD(obj), asCRD(old));
+      return validation.validateUpdate(asCRD(obj), asCRD(old));
+    },
+    // The first delete holds the CRD back and adds the cleanup finalizer, which then holds it.
+    deletionPending: (obj) => !(obj.metadata as { deletionTimestamp?: string }).deletionTimestamp,
+    prepareForDelete(obj) {
+      const meta = obj.metadata as { finalizers?: string[] };
+      if (!meta.finalizers?.includes(CLEANUP_FINALIZER)) meta.finalizers = [...(meta.finalizers ?? []), CLEANUP_FINALIZER];
+    },
+  };
+}

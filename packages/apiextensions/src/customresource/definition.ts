@@ -1,0 +1,114 @@
+import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from '@kapi/api-apiextensions';
+import {
+  mergeFieldTrees,
+  mergeOpenAPI,
+  metaDescriptor,
+  metaFieldTree,
+  metaOpenAPI,
+  type GroupDefinition,
+  type ObjectValidator,
+  type PrinterColumn,
+  type ResourceInfo,
+} from '@kapi/apimachinery';
+import type { GroupPlugin } from '@kapi/apiserver';
+import type { JSONSchemaProps } from '../schema.js';
+import { customResourceValidator } from './validator.js';
+import { customResourceShape } from './field-tree.js';
+import { customResourceOpenAPI } from './openapi.js';
+import { customResourceStrategy } from './strategy.js';
+
+const VERBS: ResourceInfo['verbs'] = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
+
+/** kube shows a custom resource's age when its version declares no printer columns (serveDefaultColumnsIfEmpty). */
+function ageColumn(): PrinterColumn {
+  const meta = metaOpenAPI.schemas['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta'] as { properties?: Record<string, { description?: string }> };
+  return { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', description: meta?.properties?.creationTimestamp?.description ?? '' };
+}
+
+/** The resource one served version of a CRD declares, as discovery and the request path see it. */
+function resourceInfo(crd: CustomResourceDefinition, version: CustomResourceDefinitionVersion, schema: ReturnType<typeof customResourceShape>): ResourceInfo {
+  const { spec } = crd;
+  const names = crd.status?.acceptedNames?.plural ? crd.status.acceptedNames : spec.names;
+  const scale = version.subresources?.scale;
+  const columns = version.additionalPrinterColumns ?? [];
+  return {
+    group: spec.group,
+    version: version.name,
+    kind: names.kind,
+    listKind: names.listKind ?? `${names.kind}List`,
+    plural: names.plural,
+    singular: names.singular || names.kind.toLowerCase(),
+    scope: spec.scope === 'Cluster' ? 'Cluster' : 'Namespaced',
+    shortNames: names.shortNames ?? [],
+    categories: names.categories ?? [],
+    verbs: VERBS,
+    subresources: {
+      ...(version.subresources?.status ? { status: {} } : {}),
+      ...(scale
+        ? { scale: { specReplicasPath: scale.specReplicasPath, statusReplicasPath: scale.statusReplicasPath, ...(scale.labelSelectorPath ? { labelSelectorPath: scale.labelSelectorPath } : {}) } }
+        : {}),
+    },
+    printerColumns: columns.length
+      ? columns.map((c) => ({ name: c.name, type: c.type as PrinterColumn['type'], jsonPath: c.jsonPath, ...(c.description ? { description: c.description } : {}), ...(c.priority ? { priority: c.priority } : {}), ...(c.format ? { format: c.format } : {}) }))
+      : [ageColumn()],
+    // No Protobuf for custom resources (kube answers 406): an empty message name says so.
+    protobuf: { message: '', listMessage: '' },
+    patchMeta: schema.patchMeta,
+  };
+}
+
+export interface CustomResourceOptions {
+  /** Refuses every create with this error (a CRD being deleted: kube answers 405). */
+  refuseCreate?: () => Error;
+}
+
+/** The open schema of a version without one (a CRD converted from v1beta1 may lack it): anything is kept. */
+const OPEN_SCHEMA: JSONSchemaProps = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+
+/**
+ * The group plugin serving one CustomResourceDefinition's custom resources: a resource per served version, with
+ * the version's schema as validation, pruning, defaulting and OpenAPI, its printer columns, subresources and names.
+ * The names are those the CRD's status accepted (kube serves acceptedNames), else its spec's.
+ */
+export function customResourcePlugin(crd: CustomResourceDefinition, options: CustomResourceOptions = {}): GroupPlugin {
+  const served = crd.spec.versions.filter((v) => v.served);
+  const resources: ResourceInfo[] = [];
+  const validators: Record<string, ObjectValidator> = {};
+  const typeValidators: Record<string, ObjectValidator> = {};
+  const trees = [metaFieldTree];
+  const documents = [metaOpenAPI];
+  const strategies: GroupPlugin['strategies'] = {};
+  for (const version of served) {
+    const schema = (version.schema?.openAPIV3Schema as JSONSchemaProps | undefined) ?? OPEN_SCHEMA;
+    const kind = crd.status?.acceptedNames?.kind || crd.spec.names.kind;
+    const typeKey = `${crd.spec.group}/${version.name}/${kind}`;
+    const shape = customResourceShape(typeKey, schema);
+    const info = resourceInfo(crd, version, shape);
+    resources.push(info);
+    validators[typeKey] = customResourceValidator(schema);
+    // Custom resources are decoded as unstructured JSON: type errors are validation errors, reported with the rest.
+    typeValidators[typeKey] = () => [];
+    trees.push(shape.fieldTree);
+    documents.push(customResourceOpenAPI(info, schema));
+    strategies[kind] = customResourceStrategy(crd, options);
+  }
+  let fieldTree: GroupDefinition['fieldTree'] | undefined;
+  let openapi: GroupDefinition['openapi'] | undefined;
+  const definition: GroupDefinition = {
+    group: crd.spec.group,
+    packageName: `customresourcedefinitions/${crd.metadata?.name}`,
+    versions: served.map((v) => v.name).sort(),
+    strategicMergePatch: false,
+    resources,
+    validators,
+    typeValidators,
+    get fieldTree() {
+      return (fieldTree ??= mergeFieldTrees(trees));
+    },
+    protobuf: metaDescriptor,
+    get openapi() {
+      return (openapi ??= mergeOpenAPI(documents));
+    },
+  };
+  return { definition, strategies };
+}
