@@ -1,0 +1,141 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { CRDS, fixture, startHarness, type Harness } from './harness.js';
+
+const CT = '/apis/stable.example.com/v1/namespaces/default/crontabs';
+const cronTab = (name: string, spec: Record<string, unknown> = {}) => ({
+  apiVersion: 'stable.example.com/v1',
+  kind: 'CronTab',
+  metadata: { name },
+  spec: { cronSpec: '* * * * */5', image: 'my-cron', ...spec },
+});
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.server.stop();
+  h = undefined;
+});
+
+describe('custom resources of an established CRD', () => {
+  it('are served with defaults applied and unknown fields pruned, carry a generation, and appear in discovery', async () => {
+    h = await startHarness();
+    const crd = await h.establish(fixture('crontab-crd.yaml'));
+    expect(crd.status.acceptedNames).toMatchObject({ plural: 'crontabs', kind: 'CronTab', listKind: 'CronTabList', shortNames: ['ct'] });
+    expect(crd.status.storedVersions).toEqual(['v1']);
+    const created = await h.req('POST', CT, { ...cronTab('a', { unknownField: 'x' }), extra: 1 });
+    expect(created.status).toBe(201);
+    expect(created.body.spec).toEqual({ cronSpec: '* * * * */5', image: 'my-cron', replicas: 1 });
+    expect(created.body.extra).toBeUndefined();
+    expect(created.body.metadata.generation).toBe(1);
+    const resources = await h.req('GET', '/apis/stable.example.com/v1');
+    expect(resources.body.resources.map((r: any) => r.name).sort()).toEqual(['crontabs', 'crontabs/scale', 'crontabs/status']);
+    expect(resources.body.resources.find((r: any) => r.name === 'crontabs')).toMatchObject({ kind: 'CronTab', namespaced: true, shortNames: ['ct'], categories: ['all'], singularName: 'crontab' });
+  });
+
+  it('refuses invalid objects with kube\'s field paths and messages', async () => {
+    h = await startHarness();
+    await h.establish(fixture('crontab-crd.yaml'));
+    const refused = async (spec: Record<string, unknown>) => {
+      const res = await h!.req('POST', CT, cronTab('bad', spec));
+      expect(res.status).toBe(422);
+      return res.body.message as string;
+    };
+    expect(await refused({ replicas: 20 })).toBe('CronTab.stable.example.com "bad" is invalid: spec.replicas: Invalid value: 20: spec.replicas in body should be less than or equal to 10');
+    expect(await refused({ replicas: 'three' })).toBe(
+      'CronTab.stable.example.com "bad" is invalid: spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"',
+    );
+    expect(await refused({ color: 'purple' })).toBe('CronTab.stable.example.com "bad" is invalid: spec.color: Unsupported value: "purple": supported values: "red", "green", "blue"');
+    expect(await refused({ image: 'x'.repeat(41) })).toBe('CronTab.stable.example.com "bad" is invalid: spec.image: Too long: may not be more than 40 bytes');
+    expect(await refused({ cronSpec: 'often' })).toBe(
+      `CronTab.stable.example.com "bad" is invalid: spec.cronSpec: Invalid value: "often": spec.cronSpec in body should match '^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$'`,
+    );
+    expect(await refused({ ports: [{ port: 80 }] })).toBe('CronTab.stable.example.com "bad" is invalid: spec.ports[0].name: Required value');
+  });
+
+  it('keep status and spec apart through the status subresource, and scale through scale', async () => {
+    h = await startHarness();
+    await h.establish(fixture('crontab-crd.yaml'));
+    await h.req('POST', CT, { ...cronTab('a'), status: { replicas: 9 } });
+    expect((await h.req('GET', `${CT}/a`)).body.status).toBeUndefined();
+    const status = await h.req('PATCH', `${CT}/a/status`, { status: { replicas: 2, labelSelector: 'app=a' }, spec: { image: 'ignored' } }, { 'content-type': 'application/merge-patch+json' });
+    expect(status.status).toBe(200);
+    expect(status.body).toMatchObject({ status: { replicas: 2 }, spec: { image: 'my-cron' }, metadata: { generation: 1 } });
+    const main = await h.req('PATCH', `${CT}/a`, { status: { replicas: 5 }, spec: { image: 'new' } }, { 'content-type': 'application/merge-patch+json' });
+    expect(main.body).toMatchObject({ status: { replicas: 2 }, spec: { image: 'new' }, metadata: { generation: 2 } });
+    const scale = await h.req('GET', `${CT}/a/scale`);
+    expect(scale.body).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', spec: { replicas: 1 }, status: { replicas: 2, selector: 'app=a' } });
+    const scaled = await h.req('PATCH', `${CT}/a/scale`, { spec: { replicas: 4 } }, { 'content-type': 'application/merge-patch+json' });
+    expect(scaled.status).toBe(200);
+    expect((await h.req('GET', `${CT}/a`)).body.spec.replicas).toBe(4);
+  });
+
+  it('answer Protobuf with 406, strategic merge patch with 415, and select by selectableFields', async () => {
+    h = await startHarness();
+    await h.establish(fixture('crontab-crd.yaml'));
+    await h.req('POST', CT, cronTab('red', { color: 'red' }));
+    await h.req('POST', CT, cronTab('blue', { color: 'blue' }));
+    expect((await h.req('GET', `${CT}/red`, undefined, { accept: 'application/vnd.kubernetes.protobuf' })).status).toBe(406);
+    const smp = await h.req('PATCH', `${CT}/red`, { spec: { image: 'x' } }, { 'content-type': 'application/strategic-merge-patch+json' });
+    expect(smp.status).toBe(415);
+    const selected = await h.req('GET', `${CT}?fieldSelector=spec.color%3Dred`);
+    expect(selected.body.items.map((i: any) => i.metadata.name)).toEqual(['red']);
+    expect((await h.req('GET', `${CT}?fieldSelector=spec.image%3Dx`)).status).toBe(400);
+  });
+
+  it('merge list-map items by their keys under server-side apply', async () => {
+    h = await startHarness();
+    await h.establish(fixture('crontab-crd.yaml'));
+    const apply = (manager: string, ports: unknown[], force = false) =>
+      h!.req('PATCH', `${CT}/a?fieldManager=${manager}${force ? '&force=true' : ''}`, { ...cronTab('a'), spec: { ...cronTab('a').spec, ports } }, { 'content-type': 'application/apply-patch+yaml' });
+    expect((await apply('one', [{ name: 'http', port: 80 }])).status).toBe(201);
+    const both = await apply('two', [{ name: 'admin', port: 9000 }]);
+    expect(both.status).toBe(200);
+    expect(both.body.spec.ports).toEqual([{ name: 'http', port: 80 }, { name: 'admin', port: 9000 }]);
+    const conflict = await apply('two', [{ name: 'http', port: 8080 }]);
+    expect(conflict.status).toBe(409);
+  });
+
+  it('stop being served when the CRD is deleted, after every custom resource is deleted; a new CRD starts empty', async () => {
+    h = await startHarness();
+    const definition = fixture('crontab-crd.yaml');
+    await h.establish(definition);
+    await h.req('POST', CT, cronTab('a'));
+    await h.req('POST', CT, { ...cronTab('held'), metadata: { name: 'held', finalizers: ['example.com/hold'] } });
+    const deleted = await h.req('DELETE', `${CRDS}/crontabs.stable.example.com`);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body.metadata.finalizers).toEqual(['customresourcecleanup.apiextensions.k8s.io']);
+    // The held object keeps the CRD: terminating, new objects refused.
+    const terminating = await h.until(async () => {
+      const crd = (await h!.req('GET', `${CRDS}/crontabs.stable.example.com`)).body;
+      return crd.status?.conditions?.find((c: any) => c.type === 'Terminating' && c.status === 'True') && crd;
+    });
+    expect(terminating.metadata.deletionTimestamp).toBeTruthy();
+    const refused = await h.req('POST', CT, cronTab('late'));
+    expect(refused.status).toBe(405);
+    expect(refused.body.message).toBe('create not allowed while custom resource definition is terminating');
+    await h.until(async () => (await h!.req('GET', CT)).body.items?.map((i: any) => i.metadata.name).join() === 'held');
+    await h.req('PATCH', `${CT}/held`, { metadata: { finalizers: null } }, { 'content-type': 'application/merge-patch+json' });
+    await h.until(async () => (await h!.req('GET', `${CRDS}/crontabs.stable.example.com`)).status === 404);
+    expect((await h.req('GET', CT)).status).toBe(404);
+    expect((await h.req('GET', '/apis')).body.groups.map((g: any) => g.name)).not.toContain('stable.example.com');
+    await h.establish(definition);
+    expect((await h.req('GET', CT)).body.items).toEqual([]);
+  });
+
+  it('refuses names another CRD of the group already serves, through its conditions', async () => {
+    h = await startHarness();
+    await h.establish(fixture('crontab-crd.yaml'));
+    const twin = fixture('crontab-crd.yaml');
+    twin.metadata.name = 'crontabtwins.stable.example.com';
+    twin.spec.names = { plural: 'crontabtwins', singular: 'crontabtwin', kind: 'CronTab' };
+    expect((await h.req('POST', CRDS, twin)).status).toBe(201);
+    const refused = await h.until(async () => {
+      const got = (await h!.req('GET', `${CRDS}/crontabtwins.stable.example.com`)).body;
+      return got.status?.conditions?.length && got;
+    });
+    expect(refused.status.conditions.map((c: any) => [c.type, c.status, c.reason, c.message])).toEqual([
+      ['NamesAccepted', 'False', 'KindConflict', '"CronTab" is already in use'],
+      ['Established', 'False', 'NotAccepted', 'not all names are accepted'],
+    ]);
+    expect((await h.req('GET', '/apis/stable.example.com/v1/namespaces/default/crontabtwins')).status).toBe(404);
+  });
+});

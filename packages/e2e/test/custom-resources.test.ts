@@ -1,0 +1,174 @@
+// CustomResourceDefinitions through real clients: kubectl (apply, wait, get with printer columns and categories,
+// scale, explain, patch, delete), the Python client's CustomObjectsApi and a @kubernetes/client-node informer, on
+// a CRD written here and on real ones nobody here wrote (Gateway API, cert-manager), across a restart.
+import * as k8s from '@kubernetes/client-node';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kubectlBinaries, kubectlOk, kubectlRunner, type KubectlResult } from '../src/kubectl.js';
+import { startServerProcess, type ServerProcess } from '../src/server.js';
+
+const PYTHON = '/usr/bin/python3';
+const hasPythonClient = existsSync(PYTHON) && spawnSync(PYTHON, ['-c', 'import kubernetes'], { stdio: 'ignore' }).status === 0;
+const kubectl = kubectlBinaries()[0];
+const CRONTAB_CRD = join(import.meta.dirname, 'manifests', 'crontab-crd.yaml');
+const CRDS = join(import.meta.dirname, 'crds');
+const yamlFiles = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort().map((f) => join(dir, f));
+const tmp = mkdtempSync(join(tmpdir(), 'kapi-crd-'));
+let files = 0;
+/** A manifest written to a file, for `kubectl apply -f`. */
+const manifest = (text: string) => {
+  const path = join(tmp, `m${files++}.yaml`);
+  writeFileSync(path, text);
+  return path;
+};
+const cronTab = (name: string, spec: string) =>
+  manifest(`apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: ${name}\nspec:\n${spec.replace(/^/gm, '  ')}\n`);
+
+describe.skipIf(!kubectl)('CustomResourceDefinitions with kubectl and client libraries', { timeout: 120_000 }, () => {
+  let server: ServerProcess;
+  let run: (...args: string[]) => KubectlResult;
+  let ok: (...args: string[]) => string;
+  beforeAll(async () => {
+    server = await startServerProcess();
+    run = kubectlRunner(kubectl!.path, server.kubeconfig);
+    ok = (...args) => kubectlOk(run, ...args);
+    ok('apply', '-f', CRONTAB_CRD);
+    ok('wait', '--for=condition=Established', 'crd/crontabs.stable.example.com', '--timeout=20s');
+    ok('create', 'namespace', 'cron');
+  }, 60_000);
+  afterAll(async () => server?.stop());
+
+  it('kubectl serves the custom resource like a built-in: api-resources, apply, get with printer columns and categories, scale, explain', () => {
+    const row = ok('api-resources', '--api-group=stable.example.com', '-o', 'wide').trim().split('\n')[1].split(/\s+/);
+    expect(row).toEqual(['crontabs', 'ct', 'stable.example.com/v1', 'true', 'CronTab', 'delete,deletecollection,get,list,patch,create,update,watch', 'all']);
+    // An unknown field is pruned (kubectl's strict validation is off), the schema's default filled in.
+    expect(ok('apply', '-n', 'cron', '--validate=false', '-f', cronTab('nightly', 'cronSpec: "0 3 * * *"\nimage: backup\nunknownField: x'))).toContain('crontab.stable.example.com/nightly created');
+    const obj = JSON.parse(ok('get', 'ct', 'nightly', '-n', 'cron', '-o', 'json'));
+    expect(obj.spec).toEqual({ cronSpec: '0 3 * * *', image: 'backup', replicas: 1 });
+    const table = ok('get', 'ct', '-n', 'cron').trim().split('\n').map((l) => l.split(/\s{2,}/));
+    expect(table[0]).toEqual(['NAME', 'SPEC', 'REPLICAS', 'AGE']);
+    expect(table[1].slice(0, 3)).toEqual(['nightly', '0 3 * * *', '1']);
+    expect(ok('get', 'all', '-n', 'cron')).toContain('crontab.stable.example.com/nightly');
+    ok('scale', 'ct/nightly', '-n', 'cron', '--replicas=3');
+    expect(ok('get', 'crontab', 'nightly', '-n', 'cron', '-o', 'jsonpath={.spec.replicas} {.metadata.generation}')).toBe('3 2');
+    const explain = ok('explain', 'crontab.spec.replicas');
+    expect(explain).toContain('FIELD: replicas <integer>');
+    // kubectl's strict validation is the server's: the unknown field is refused.
+    const strict = run('apply', '-n', 'cron', '-f', cronTab('strict', 'cronSpec: "0 3 * * *"\nunknownField: x'));
+    expect(strict.status).not.toBe(0);
+    expect(strict.stderr).toContain('unknown field "spec.unknownField"');
+  });
+
+  it('kubectl shows the schema\'s own messages for invalid objects, and refuses a strategic merge patch', () => {
+    const res = run('apply', '-n', 'cron', '-f', cronTab('invalid', 'cronSpec: "0 3 * * *"\nreplicas: 20\ncolor: purple'));
+    expect(res.status).not.toBe(0);
+    expect(res.stderr).toContain('spec.replicas: Invalid value: 20: spec.replicas in body should be less than or equal to 10');
+    expect(res.stderr).toContain('spec.color: Unsupported value: "purple": supported values: "red", "green", "blue"');
+    const smp = run('patch', 'ct', 'nightly', '-n', 'cron', '--type=strategic', '-p', '{"spec":{"image":"x"}}');
+    expect(smp.status).not.toBe(0);
+    expect(smp.stderr).toContain('the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml');
+    ok('patch', 'ct', 'nightly', '-n', 'cron', '--type=merge', '-p', '{"spec":{"image":"merged"}}');
+    expect(ok('get', 'ct', 'nightly', '-n', 'cron', '-o', 'jsonpath={.spec.image}')).toBe('merged');
+  });
+
+  it.skipIf(!hasPythonClient)('python3-kubernetes CustomObjectsApi creates, reads, lists, patches, scales, replaces and deletes', () => {
+    ok('create', 'namespace', 'py');
+    const res = spawnSync(PYTHON, [join(import.meta.dirname, 'python/custom_objects.py'), server.kubeconfig, 'py'], { encoding: 'utf8', timeout: 60_000 });
+    expect(res.stderr).toBe('');
+    expect(JSON.parse(res.stdout)).toEqual({
+      created: { name: 'py', replicas: 1, generation: 1 },
+      got: { cronSpec: '*/5 * * * *', image: 'py-image', replicas: 1 },
+      listed: ['py'],
+      patched: { image: 'patched', generation: 2 },
+      status: { replicas: 3 },
+      scale: { kind: 'Scale', spec: { replicas: 1 }, status: { replicas: 3 } },
+      replaced: 'replaced',
+      invalid: { status: 422, message: 'CronTab.stable.example.com "bad" is invalid: spec.replicas: Invalid value: 99: spec.replicas in body should be less than or equal to 10' },
+      afterDelete: [],
+    });
+  });
+
+  it('a @kubernetes/client-node informer on a custom resource sees add, update and delete', async () => {
+    const kc = new k8s.KubeConfig();
+    kc.loadFromFile(server.kubeconfig);
+    const custom = kc.makeApiClient(k8s.CustomObjectsApi);
+    const core = kc.makeApiClient(k8s.CoreV1Api);
+    await core.createNamespace({ body: { metadata: { name: 'informed' } } });
+    const target = { group: 'stable.example.com', version: 'v1', namespace: 'informed', plural: 'crontabs' };
+    const informer = k8s.makeInformer(kc, '/apis/stable.example.com/v1/namespaces/informed/crontabs', () => custom.listNamespacedCustomObject(target));
+    const seen: string[] = [];
+    const waitFor = (entry: string) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no ${entry}; saw ${seen.join(', ')}`)), 20_000);
+        const check = setInterval(() => {
+          if (seen.includes(entry)) {
+            clearTimeout(timer);
+            clearInterval(check);
+            resolve();
+          }
+        }, 20);
+      });
+    const image = (o: k8s.KubernetesObject) => (o as { spec?: { image?: string } }).spec?.image;
+    informer.on('add', (o) => seen.push(`add ${o.metadata?.name}`));
+    informer.on('update', (o) => seen.push(`update ${o.metadata?.name} ${image(o)}`));
+    informer.on('delete', (o) => seen.push(`delete ${o.metadata?.name}`));
+    informer.on('error', (err) => seen.push(`error ${String(err)}`));
+    const body = (name: string) => ({ apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name }, spec: { cronSpec: '* * * * *', image: 'one' } });
+    await custom.createNamespacedCustomObject({ ...target, body: body('before') });
+    await informer.start();
+    try {
+      await waitFor('add before');
+      await custom.createNamespacedCustomObject({ ...target, body: body('inf') });
+      await waitFor('add inf');
+      await custom.patchNamespacedCustomObject({ ...target, name: 'inf', body: { spec: { image: 'two' } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+      await waitFor('update inf two');
+      await custom.deleteNamespacedCustomObject({ ...target, name: 'inf' });
+      await waitFor('delete inf');
+      expect(informer.list('informed').map((o) => o.metadata?.name)).toEqual(['before']);
+      expect(seen.filter((s) => s.startsWith('error'))).toEqual([]);
+    } finally {
+      await informer.stop();
+    }
+  });
+
+  it('the Gateway API CRDs are established and their examples served; cert-manager\'s very large schemas too', () => {
+    for (const file of yamlFiles(join(CRDS, 'gateway-api'))) ok('apply', '--server-side', '-f', file);
+    for (const file of yamlFiles(join(CRDS, 'cert-manager'))) ok('apply', '--server-side', '-f', file);
+    ok('wait', '--for=condition=Established', 'crd', '--all', '--timeout=60s');
+    const crds = ok('get', 'crd', '-o', 'name').trim().split('\n');
+    expect(crds).toHaveLength(1 + 10 + 6);
+    for (const file of yamlFiles(join(CRDS, 'gateway-api', 'examples'))) {
+      const res = run('apply', '-f', file);
+      expect(`${file}: ${res.status} ${res.stderr}`).toBe(`${file}: 0 `);
+    }
+    const gateways = ok('get', 'gateways', '-A').trim().split('\n');
+    expect(gateways[0].split(/\s{2,}/)).toEqual(['NAMESPACE', 'NAME', 'CLASS', 'ADDRESS', 'PROGRAMMED', 'AGE']);
+    expect(gateways.length).toBeGreaterThan(5);
+    expect(ok('explain', 'certificates.spec.secretName')).toContain('FIELD: secretName <string>');
+    expect(ok('api-resources', '--api-group=cert-manager.io', '-o', 'name').trim().split('\n').sort()).toEqual([
+      'certificaterequests.cert-manager.io', 'certificates.cert-manager.io', 'clusterissuers.cert-manager.io', 'issuers.cert-manager.io',
+    ]);
+  });
+
+  it('deleting a CRD deletes its custom resources and stops serving them; created again, it starts empty', () => {
+    ok('delete', 'crd', 'crontabs.stable.example.com', '--timeout=30s');
+    const gone = run('get', 'ct', '-A');
+    expect(gone.status).not.toBe(0);
+    ok('apply', '-f', CRONTAB_CRD);
+    ok('wait', '--for=condition=Established', 'crd/crontabs.stable.example.com', '--timeout=20s');
+    expect(ok('get', 'ct', '-A', '-o', 'name').trim()).toBe('');
+  });
+
+  it('custom resources and their CRDs survive a restart on SQLite, served at once', async () => {
+    ok('apply', '-n', 'cron', '-f', cronTab('durable', 'cronSpec: "0 4 * * *"\nimage: keep'));
+    await server.stop();
+    server = await startServerProcess([], { dataDir: server.dataDir });
+    run = kubectlRunner(kubectl!.path, server.kubeconfig);
+    ok = (...args) => kubectlOk(run, ...args);
+    expect(ok('get', 'ct', 'durable', '-n', 'cron', '-o', 'jsonpath={.spec.image}')).toBe('keep');
+    expect(ok('get', 'gateways', '-A', '-o', 'name').trim().split('\n').length).toBeGreaterThan(5);
+  });
+});
