@@ -6,6 +6,7 @@
 import type { CRD, JSONSchema } from './types.js';
 import { has, semanticEqual } from './json.js';
 
+/** spec.names and status.acceptedNames. */
 export interface Names {
   plural?: string;
   singular?: string;
@@ -15,21 +16,25 @@ export interface Names {
   categories?: string[];
 }
 
+/** A CustomResourceValidation: a version's `schema` (or the spec-level one). */
 export interface Validation {
   openAPIV3Schema?: JSONSchema;
 }
 
+/** The scale subresource's paths. */
 export interface Scale {
   specReplicasPath?: string;
   statusReplicasPath?: string;
   labelSelectorPath?: string;
 }
 
+/** A version's subresources (or the spec-level ones). */
 export interface Subresources {
   status?: object;
   scale?: Scale;
 }
 
+/** A printer column. */
 export interface Column {
   name?: string;
   type?: string;
@@ -39,16 +44,19 @@ export interface Column {
   jsonPath?: string;
 }
 
+/** A selectable field. */
 export interface SelectableField {
   jsonPath?: string;
 }
 
+/** A conversion webhook's client config (v1 `spec.conversion.webhook.clientConfig`). */
 export interface ClientConfig {
   url?: string;
   service?: { namespace?: string; name?: string; path?: string; port?: number };
   caBundle?: string;
 }
 
+/** A version, without the fields the conversion moved to the spec. */
 export interface Version {
   name: string;
   served: boolean;
@@ -61,6 +69,7 @@ export interface Version {
   selectableFields?: SelectableField[];
 }
 
+/** The internal CustomResourceConversion: the webhook fields one level up from v1's. */
 export interface Conversion {
   strategy: string;
   webhookClientConfig?: ClientConfig;

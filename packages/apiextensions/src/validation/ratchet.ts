@@ -1,9 +1,11 @@
 // On update kube tightens no rule the stored object already breaks: each option below is strict unless the old
 // CRD fails it (ValidateCustomResourceDefinitionUpdate's option functions).
-import { caBundleError, hasValidConversionReviewVersionOrEmpty } from './conversion.js';
+import { hasValidConversionReviewVersionOrEmpty } from './conversion.js';
+import { caBundleError } from './webhook.js';
 import { isEstablished, toInternalSpec, type Spec } from './internal.js';
 import { has, jsonClone, jsonEqual } from './json.js';
-import { mapListKeysMapSet, OPENAPI_V3_TYPES } from './schema/openapi.js';
+import { mapListKeysMapSet } from './schema/extensions.js';
+import { OPENAPI_V3_TYPES } from './schema/openapi.js';
 import { itemsSchema, newStructuralError, properties, schemaHas } from './schema/nodes.js';
 import { prune } from './schema/prune.js';
 import { validateStructural } from './schema/structural.js';

@@ -63,4 +63,60 @@ describe('defaults', () => {
     ]);
     expect(seen).toEqual([['three', `${S}.properties[n].default`]]);
   });
+
+  // kube's "v1.15 era tests for metadata defaults" (pkg/apis/apiextensions/validation/validation_test.go)
+  it('defaults inside TypeMeta and ObjectMeta give valid metadata, and none are set in top-level metadata', () => {
+    const version = (name: string, properties: Record<string, JSONSchema>): object => ({
+      name,
+      served: true,
+      storage: name === 'v1',
+      schema: { openAPIV3Schema: { type: 'object', properties } },
+    });
+    const embedded = (properties: Record<string, JSONSchema>): JSONSchema => ({ type: 'object', 'x-kubernetes-embedded-resource': true, properties });
+    const crd = widgetCRD();
+    crd.spec.versions = [
+      version('v1', {
+        metadata: { type: 'object', default: { name: 'foo' } },
+        embedded: embedded({ metadata: { type: 'object', default: { name: 'foo', unknown: 42 } } }),
+      }),
+      version('v2', {
+        metadata: { type: 'object', properties: { name: { type: 'string', default: 'foo' } } },
+        embedded: embedded({
+          apiVersion: { type: 'string', default: 'v1' },
+          kind: { type: 'string', default: 'Pod' },
+          metadata: { type: 'object', properties: { name: { type: 'string', default: 'foo' } } },
+        }),
+      }),
+      version('v3', {
+        embedded: embedded({
+          apiVersion: { type: 'string', default: 'v1' },
+          kind: { type: 'string', default: '%' },
+          metadata: { type: 'object', default: { labels: { bar: 'x y' } } },
+        }),
+      }),
+      version('v4', {
+        embedded: embedded({
+          metadata: {
+            type: 'object',
+            properties: {
+              name: { type: 'string', default: 42 },
+              labels: { type: 'object', properties: { bar: { type: 'string', default: 42 } } },
+            },
+          },
+        }),
+      }),
+    ];
+    const V = (i: number): string => `spec.versions[${i}].schema.openAPIV3Schema`;
+    expect(validate(crd).map((e) => `${e.type} ${e.field}`)).toEqual([
+      `FieldValueForbidden ${V(0)}.properties[metadata].default`,
+      `FieldValueForbidden ${V(1)}.properties[metadata].properties[name].default`,
+      `FieldValueInvalid ${V(2)}.properties[embedded].properties[kind].default`,
+      `FieldValueInvalid ${V(2)}.properties[embedded].properties[metadata].default`,
+      `FieldValueInvalid ${V(3)}.properties[embedded].properties[metadata].properties[name].default`,
+      `FieldValueInvalid ${V(3)}.properties[embedded].properties[metadata].properties[labels].properties[bar].default`,
+    ]);
+    expect(validate(crd).find((e) => e.field === `${V(2)}.properties[embedded].properties[kind].default`)?.message).toBe(
+      "must result in valid metadata: kind: Invalid value: \"%\": may have mixed case, but should otherwise match: a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
+    );
+  });
 });
