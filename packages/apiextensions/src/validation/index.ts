@@ -1,8 +1,70 @@
-import type { CRDValidation } from '../crd/strategy.js';
+// Validation of CustomResourceDefinition objects, as kube-apiserver validates them
+// (k8s.io/apiextensions-apiserver pkg/apis/apiextensions/validation, kube 1.33).
+import type { FieldError } from '@kapi/apimachinery';
+import { validateAPIApproval, validatePreserveUnknownFields } from './approval.js';
+import { toInternalSpec, toInternalStatus } from './internal.js';
+import { validateCRDName, validateNames } from './names.js';
+import { updateOptions } from './ratchet.js';
+import { CREATE_OPTIONS, validateSpec, validateSpecUpdate } from './spec.js';
+import { validateStoredVersions } from './stored-versions.js';
+import type { CRD, CRDValidationOptions } from './types.js';
 
-// Replaced by the full validation of CRDs (names, versions, structural schemas) in a following commit.
-export const crdValidation: CRDValidation = {
-  validate: () => [],
-  validateUpdate: () => [],
-  validateStatus: () => [],
-};
+export type { CRD, CRDValidationOptions, JSONSchema, RuleContext, ValidationRule } from './types.js';
+
+type Meta = { name?: string; generateName?: string; annotations?: Record<string, string> } | undefined;
+
+/**
+ * Validates a CustomResourceDefinition on create (kube's ValidateCustomResourceDefinition): the name is
+ * `<plural>.<group>`, the spec (group, names, scope, versions, schemas, subresources, printer columns, selectable
+ * fields, conversion), status.acceptedNames and status.storedVersions, the API approval of protected groups.
+ *
+ * Expects what kube's strategy does first: v1 defaults applied (names.singular, names.listKind, conversion None,
+ * service port) and status.storedVersions set to the storage version (PrepareForCreate). Generic ObjectMeta
+ * checks (the name as a DNS subdomain, labels, ...) are the registry's, not repeated here.
+ *
+ * Paths name kube's internal fields: a schema, subresources, printer columns or selectable fields identical in all
+ * versions are reported under `spec.validation`, `spec.subresources`, `spec.additionalPrinterColumns`,
+ * `spec.selectableFields`, as kube reports them; the webhook under `spec.conversion.webhookClientConfig`.
+ */
+export function validateCustomResourceDefinition(crd: CRD, options: CRDValidationOptions = {}): FieldError[] {
+  const spec = toInternalSpec(crd);
+  const status = toInternalStatus(crd);
+  const meta = crd.metadata as Meta;
+  return [
+    ...validateCRDName(meta, spec),
+    ...validateSpec(spec, CREATE_OPTIONS, options),
+    ...validateNames(status.acceptedNames, 'status.acceptedNames'),
+    ...validateStoredVersions(status.storedVersions, spec.versions, 'status.storedVersions'),
+    ...validateAPIApproval(spec.group, meta?.annotations, null),
+    ...validatePreserveUnknownFields(spec.preserveUnknownFields, undefined),
+  ];
+}
+
+/**
+ * Validates an update of a CustomResourceDefinition (kube's ValidateCustomResourceDefinitionUpdate): everything
+ * checked on create, with the schema rules an existing object already breaks not enforced anew; spec.group and
+ * spec.names.plural never change, spec.scope and spec.names.kind not once the CRD is Established; every version in
+ * status.storedVersions stays in spec.versions. Expects status carried over from `old` with the storage version
+ * added (kube's PrepareForUpdate). Generic ObjectMeta update checks are the registry's.
+ */
+export function validateCustomResourceDefinitionUpdate(crd: CRD, old: CRD, options: CRDValidationOptions = {}): FieldError[] {
+  const spec = toInternalSpec(crd);
+  const status = toInternalStatus(crd);
+  const meta = crd.metadata as Meta;
+  const oldMeta = old.metadata as Meta;
+  return [
+    ...validateSpecUpdate(spec, toInternalSpec(old), updateOptions(old), options),
+    ...validateNames(status.acceptedNames, 'status.acceptedNames'),
+    ...validateStoredVersions(status.storedVersions, spec.versions, 'status.storedVersions'),
+    ...validateAPIApproval(spec.group, meta?.annotations, oldMeta?.annotations ?? {}),
+    ...validatePreserveUnknownFields(spec.preserveUnknownFields, (old.spec as { preserveUnknownFields?: boolean } | undefined)?.preserveUnknownFields),
+  ];
+}
+
+/**
+ * Validates a write to the status subresource (kube's ValidateUpdateCustomResourceDefinitionStatus):
+ * status.acceptedNames. status.storedVersions may drop versions here (storage migration), so it is not checked.
+ */
+export function validateCustomResourceDefinitionStatus(crd: CRD, _old: CRD): FieldError[] {
+  return validateNames(toInternalStatus(crd).acceptedNames, 'status.acceptedNames');
+}
