@@ -1,6 +1,7 @@
 import { group } from '@kapi/api-apiextensions';
 import type { GroupPlugin } from '@kapi/apiserver';
 import { createCRDController } from './crd/controller.js';
+import { crdDefaulters } from './crd/defaults.js';
 import { crdStrategy, type CRDValidation } from './crd/strategy.js';
 import { crdValidation } from './validation/index.js';
 
@@ -13,6 +14,7 @@ export function apiextensionsPlugin(options: { validation?: CRDValidation } = {}
   return {
     definition: group,
     strategies: { CustomResourceDefinition: crdStrategy(options.validation ?? crdValidation) },
+    defaulters: crdDefaulters,
     install(host) {
       const entry = host.registry.byKind('apiextensions.k8s.io', 'v1', 'CustomResourceDefinition');
       if (!entry) throw new Error('apiextensions.k8s.io/v1 CustomResourceDefinition is not installed');

@@ -1,6 +1,6 @@
 // Public API of @kapi/apiserver.
 export { createApiServer, ANONYMOUS, SYSTEM_NAMESPACES, type ApiServer, type ApiServerOptions, type FetchEnv } from './server.js';
-export { groupPlugin, type GroupPlugin, type Strategy, type WriteFinisher } from './plugin.js';
+export { groupPlugin, type GroupPlugin, type KindConversion, type Strategy, type WriteFinisher } from './plugin.js';
 export type { InstalledGroup, PluginHost, ServerLimits, SubresourceAction, SubresourceCall, SubresourceTarget } from './host.js';
 export type { Store, UpdateResult, Updater } from './registry/store.js';
 export type { RequestContext } from './registry/context.js';
@@ -76,3 +76,4 @@ export {
   type PrefixTransformer,
   type ValueTransformer,
 } from './encryption/index.js';
+export { compareKubeAwareVersions, sortByVersionPriority } from './discovery/version-priority.js';

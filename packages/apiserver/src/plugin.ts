@@ -78,11 +78,27 @@ export interface GroupPlugin {
    */
   defaulters?: Record<string, TypeDefaulter>;
   /**
+   * How objects of a kind served in several versions are converted between them (kube's conversion), by kind: every
+   * object is stored in the conversion's storage version and answered in the version a request names.
+   */
+  conversions?: Record<string, KindConversion>;
+  /**
    * Hooks the plugin into the server that installs it (controllers, admission, the request gate, subresources), once, while
    * createApiServer builds the server: its store and registry exist, nothing is served yet. A group that is only
    * data needs none.
    */
   install?(host: PluginHost): void;
+}
+
+/** The versions of one kind and how its objects go from one to another. */
+export interface KindConversion {
+  /** The version objects are stored in (`v1`). */
+  storageVersion: string;
+  /**
+   * The object in another version (`apiVersion` is `group/version`); must not mutate `obj`, may throw a StatusError.
+   * Called on every write (to the storage version) and read (to the version asked for) of another version.
+   */
+  convert(obj: KubeObject, toApiVersion: string): KubeObject;
 }
 
 /** Wraps a generated group (`import { group } from '@kapi/api-apps'`) as a plugin. */

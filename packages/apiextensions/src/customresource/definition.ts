@@ -1,6 +1,7 @@
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from '@kapi/api-apiextensions';
 import {
   mergeFieldTrees,
+  newInternalError,
   mergeOpenAPI,
   metaDescriptor,
   metaFieldTree,
@@ -10,7 +11,7 @@ import {
   type PrinterColumn,
   type ResourceInfo,
 } from '@kapi/apimachinery';
-import type { GroupPlugin } from '@kapi/apiserver';
+import { compareKubeAwareVersions, sortByVersionPriority, type GroupPlugin, type KindConversion } from '@kapi/apiserver';
 import type { JSONSchemaProps } from '../schema.js';
 import { customResourceValidator } from './validator.js';
 import { customResourceShape } from './field-tree.js';
@@ -48,6 +49,7 @@ function resourceInfo(crd: CustomResourceDefinition, version: CustomResourceDefi
         ? { scale: { specReplicasPath: scale.specReplicasPath, statusReplicasPath: scale.statusReplicasPath, ...(scale.labelSelectorPath ? { labelSelectorPath: scale.labelSelectorPath } : {}) } }
         : {}),
     },
+    ...(version.deprecated ? { deprecationWarning: version.deprecationWarning ?? defaultDeprecationWarning(crd, version.name) } : {}),
     printerColumns: columns.length
       ? columns.map((c) => ({ name: c.name, type: c.type as PrinterColumn['type'], jsonPath: c.jsonPath, ...(c.description ? { description: c.description } : {}), ...(c.priority ? { priority: c.priority } : {}), ...(c.format ? { format: c.format } : {}) }))
       : [ageColumn()],
@@ -60,6 +62,34 @@ function resourceInfo(crd: CustomResourceDefinition, version: CustomResourceDefi
 export interface CustomResourceOptions {
   /** Refuses every create with this error (a CRD being deleted: kube answers 405). */
   refuseCreate?: () => Error;
+}
+
+/** kube's warning for a deprecated version without its own (defaultDeprecationWarning): the best version to use instead. */
+function defaultDeprecationWarning(crd: CustomResourceDefinition, deprecated: string): string {
+  const { group, names } = crd.spec;
+  const message = `${group}/${deprecated} ${names.kind} is deprecated`;
+  const better = crd.spec.versions.filter((v) => v.served && !v.deprecated && compareKubeAwareVersions(deprecated, v.name) < 0).map((v) => v.name);
+  if (!better.length) return message;
+  return `${message}; use ${group}/${sortByVersionPriority(better)[0]} ${names.kind}`;
+}
+
+/**
+ * How the versions of a CRD convert (spec.conversion): `None` rewrites apiVersion only, as kube does. `Webhook`
+ * conversion is not implemented: an object asked for in another version than it is stored in is answered 500.
+ */
+function conversionOf(crd: CustomResourceDefinition): KindConversion | undefined {
+  const storageVersion = crd.spec.versions.find((v) => v.storage)?.name;
+  if (!storageVersion || crd.spec.versions.length < 2) return undefined;
+  const kind = crd.status?.acceptedNames?.kind || crd.spec.names.kind;
+  if (crd.spec.conversion?.strategy === 'Webhook') {
+    return {
+      storageVersion,
+      convert(obj, toApiVersion) {
+        throw newInternalError(`conversion webhook for ${obj.apiVersion}, Kind=${kind} failed: Webhook conversion to ${toApiVersion} is not supported by this server`);
+      },
+    };
+  }
+  return { storageVersion, convert: (obj, toApiVersion) => ({ ...obj, apiVersion: toApiVersion }) };
 }
 
 /** The open schema of a version without one (a CRD converted from v1beta1 may lack it): anything is kept. */
@@ -110,5 +140,7 @@ export function customResourcePlugin(crd: CustomResourceDefinition, options: Cus
       return (openapi ??= mergeOpenAPI(documents));
     },
   };
-  return { definition, strategies };
+  const conversion = conversionOf(crd);
+  const kind = crd.status?.acceptedNames?.kind || crd.spec.names.kind;
+  return { definition, strategies, ...(conversion ? { conversions: { [kind]: conversion } } : {}) };
 }

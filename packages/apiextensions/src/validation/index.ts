@@ -68,3 +68,10 @@ export function validateCustomResourceDefinitionUpdate(crd: CRD, old: CRD, optio
 export function validateCustomResourceDefinitionStatus(crd: CRD, _old: CRD): FieldError[] {
   return validateNames(toInternalStatus(crd).acceptedNames, 'status.acceptedNames');
 }
+
+/** The validation the CRD strategy runs (kube's, with no CEL compiler yet). */
+export const crdValidation = {
+  validate: (crd: CRD) => validateCustomResourceDefinition(crd),
+  validateUpdate: (crd: CRD, old: CRD) => validateCustomResourceDefinitionUpdate(crd, old),
+  validateStatus: (crd: CRD, old: CRD) => validateCustomResourceDefinitionStatus(crd, old),
+};

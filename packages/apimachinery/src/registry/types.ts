@@ -60,6 +60,8 @@ export interface ResourceInfo {
     others?: OtherSubresource[];
   };
   printerColumns: PrinterColumn[];
+  /** Set when the version is deprecated: the text of the `Warning` header every request to it gets. */
+  deprecationWarning?: string;
   /** Full Protobuf message names of the kind and of its list. */
   protobuf: { message: string; listMessage: string };
   /** Patch metadata by field path; present where the schema has x-kubernetes-patch-* or list/map types. */

@@ -13,6 +13,7 @@ import { createScope, type HandlerFeatures, type RequestScope, type WatchMetrics
 import { updateHandler } from './handlers/update.js';
 import { watchHandler } from './handlers/watch.js';
 import type { MediaType } from './media/index.js';
+import { warningHeader } from './respond.js';
 import { negotiateResponse, type BodyFormat, type ResponseFormat } from './negotiate.js';
 import type { RequestInfo } from './request-info.js';
 
@@ -128,6 +129,9 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
     if (info.subresource && info.subresource !== 'status' && info.subresource !== 'finalize') throw newPathNotFound();
     const handler = HANDLERS[info.verb];
     if (!handler) throw newMethodNotSupported(gr, info.verb);
-    return handler(scope);
+    const res = await handler(scope);
+    // A deprecated version says so on every answer, as kube's deprecation filter does.
+    if (entry.info.deprecationWarning) res.headers.append('Warning', warningHeader([entry.info.deprecationWarning]).Warning);
+    return res;
   };
 }

@@ -12,7 +12,7 @@ import {
   type TablePrinter,
 } from '@kapi/apimachinery';
 import { namespaceStrategy } from '../namespaces/strategy.js';
-import type { GroupPlugin, Strategy } from '../plugin.js';
+import type { GroupPlugin, KindConversion, Strategy } from '../plugin.js';
 
 /** One served resource and everything the Store needs for it. */
 export interface ResourceEntry {
@@ -33,6 +33,8 @@ export interface ResourceEntry {
   keyPrefix: string;
   /** Applies the schema defaults and every installed group's type defaulters to a decoded object (mutates it). */
   defaults(obj: KubeObject): void;
+  /** How the kind's versions convert, when it is served in several: objects are stored in one of them. */
+  conversion?: KindConversion;
 }
 
 export const apiVersionOf = (info: { group: string; version: string }) =>
@@ -97,6 +99,7 @@ export function createResourceRegistry(initial: GroupPlugin[]): ResourceRegistry
         group,
         strategy: plugin.strategies?.[info.kind] ?? (isNamespaceKind(info) ? namespaceStrategy : {}),
         printer: plugin.printers?.[info.kind],
+        conversion: plugin.conversions?.[info.kind],
         typeKey,
         validate,
         checkTypes: group.typeValidators?.[typeKey] ?? validate,

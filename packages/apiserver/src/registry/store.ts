@@ -20,6 +20,7 @@ import { ALL_OBJECTS, validateListOptions, type ListOptions } from './list-optio
 import { fromStorageError, groupResource, OPTIMISTIC_LOCK_MESSAGE } from './errors.js';
 import { generateName } from './names.js';
 import { metaOf } from './object-meta.js';
+import { fromStorageVersion, toStorageVersion } from './versions.js';
 import { apiVersionOf, collectionPrefix, objectKey, type ResourceEntry } from './resources.js';
 import type { RequestContext } from './context.js';
 import type { WriteFinisher } from '../plugin.js';
@@ -144,10 +145,10 @@ export function createStore(config: StoreConfig): Store {
       for (let attempt = 1; ; attempt++) {
         const finish = await beginCreate(ctx, obj);
         try {
-          const stored = await storage(ctx).create(objectKey(ctx.entry, String(meta.namespace ?? ''), String(meta.name)), obj);
+          const stored = await storage(ctx).create(objectKey(ctx.entry, String(meta.namespace ?? ''), String(meta.name)), toStorageVersion(ctx.entry, obj));
           await finish?.(true);
           notify(ctx, 'ADDED', stored);
-          return stored;
+          return fromStorageVersion(ctx.entry, stored);
         } catch (err) {
           await finish?.(false);
           if (generating && isStorageError(err, 'KeyExists')) {
@@ -165,16 +166,21 @@ export function createStore(config: StoreConfig): Store {
       const key = objectKey(entry, ctx.namespace, name);
       const obj = await call(ctx, name, () => config.storage.get(key, { resourceVersion, keyPrefix: entry.keyPrefix }));
       if (!obj) throw newNotFound(groupResource(entry), name);
-      return obj;
+      return fromStorageVersion(entry, obj);
     },
 
-    find: (ctx, name) => call(ctx, name, () => config.storage.get(objectKey(ctx.entry, ctx.namespace, name))),
+    async find(ctx, name) {
+      const obj = await call(ctx, name, () => config.storage.get(objectKey(ctx.entry, ctx.namespace, name)));
+      return obj && fromStorageVersion(ctx.entry, obj);
+    },
 
     async list(ctx, options = ALL_OBJECTS) {
       validateListOptions(options, 'list', false);
       const { request, toList } = listRequest(ctx.entry, ctx.namespace, options);
       try {
-        return toList(await config.storage.getList(request));
+        const list = toList(await config.storage.getList(request));
+        if (ctx.entry.conversion) list.items = list.items.map((item) => fromStorageVersion(ctx.entry, item));
+        return list;
       } catch (err) {
         if (options.continueToken && isStorageError(err, 'Compacted')) throw newResourceExpired(EXPIRED_CONTINUE);
         throw fromStorageError(ctx.entry, '', err);
@@ -196,8 +202,9 @@ export function createStore(config: StoreConfig): Store {
       let outcome;
       try {
         outcome = await call(ctx, name, () =>
-          storage(ctx).guaranteedUpdate(objectKey(entry, ctx.namespace, name), async (current) => {
+          storage(ctx).guaranteedUpdate(objectKey(entry, ctx.namespace, name), async (stored) => {
             created = false;
+            const current = stored && fromStorageVersion(entry, stored);
             const input = await updater(current ? structuredClone(current) : undefined);
             const inputMeta = metaOf(input);
             if (inputMeta.name !== undefined && inputMeta.name !== name) {
@@ -211,7 +218,7 @@ export function createStore(config: StoreConfig): Store {
               await settle(false);
               const admitted = (await admitCreate(ctx, input)).obj;
               finish = await beginCreate(ctx, admitted);
-              return admitted;
+              return toStorageVersion(entry, admitted);
             }
             const rv = inputMeta.resourceVersion;
             if (rv && String(rv) !== String(metaOf(current).resourceVersion)) {
@@ -226,7 +233,7 @@ export function createStore(config: StoreConfig): Store {
             await settle(false);
             finish = await beginUpdate(ctx, obj, current);
             metaOf(obj).resourceVersion = metaOf(current).resourceVersion;
-            return jsonEqual(obj, current) ? current : obj;
+            return jsonEqual(obj, current) ? stored : toStorageVersion(entry, obj);
           }, { ignoreNotFound: true }),
         );
       } catch (err) {
@@ -241,7 +248,7 @@ export function createStore(config: StoreConfig): Store {
         return { obj: gone, created: false, removed: true };
       }
       if (outcome.written) notify(ctx, created ? 'ADDED' : 'MODIFIED', outcome.obj);
-      return { obj: outcome.obj, created };
+      return { obj: fromStorageVersion(entry, outcome.obj), created };
     },
 
     async delete(ctx, name, options = {}) {
@@ -255,10 +262,10 @@ export function createStore(config: StoreConfig): Store {
       );
       if ('deleted' in outcome) {
         notify(ctx, 'DELETED', outcome.deleted);
-        return { obj: outcome.deleted, removed: true };
+        return { obj: fromStorageVersion(entry, outcome.deleted), removed: true };
       }
       if (outcome.written) notify(ctx, 'MODIFIED', outcome.obj);
-      return { obj: outcome.obj, removed: false };
+      return { obj: fromStorageVersion(entry, outcome.obj), removed: false };
     },
 
     async deleteCollection(ctx, listOptions, options = {}) {
@@ -293,7 +300,7 @@ export function createStore(config: StoreConfig): Store {
             apiVersion: apiVersionOf(entry.info),
             metadata: { resourceVersion: String(revision), ...(annotations ? { annotations } : {}) },
           }),
-          frame: watch.frame,
+          frame: entry.conversion ? (event) => watch.frame(event.type === 'BOOKMARK' ? event : { ...event, object: fromStorageVersion(entry, event.object as KubeObject) }) : watch.frame,
           signal: watch.signal,
         }),
       );

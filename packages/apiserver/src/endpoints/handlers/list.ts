@@ -5,7 +5,7 @@ import { encodeCborListInSlices, encodeProtobufListInSlices, STREAM_LIST_ITEMS, 
 import { CBOR_TYPE } from '../media/cbor-codec.js';
 import { YAML_TYPE } from '../media/yaml.js';
 import { render } from '../respond.js';
-import { replyRead, replyReadAsync, transformList, withoutTypeMeta, type RequestScope } from './scope.js';
+import { replyRead, replyReadAsync, listItem, transformList, type RequestScope } from './scope.js';
 
 /** GET of a collection (kube's ListResource), as a list or converted as negotiated (Table, PartialObjectMetadataList). */
 export async function listHandler(scope: RequestScope): Promise<Response> {
@@ -16,7 +16,7 @@ export async function listHandler(scope: RequestScope): Promise<Response> {
     // does not hold up other requests (and it is big: gzip when the client takes it).
     const gzip = scope.features.compression && acceptsGzip(scope.request.headers.get('accept-encoding'));
     const stream = kind === 'json' ? streamJsonList : streamYamlList;
-    const body = stream(list as unknown as KubeObject & { items: unknown[] }, gzip, (item) => withoutTypeMeta(item as KubeObject));
+    const body = stream(list as unknown as KubeObject & { items: unknown[] }, gzip, (item) => listItem(scope)(item as KubeObject));
     return new Response(body, {
       status: 200,
       headers: { 'Content-Type': kind === 'json' ? 'application/json' : YAML_TYPE, Vary: 'Accept-Encoding', ...(gzip ? { 'Content-Encoding': 'gzip' } : {}) },

@@ -112,7 +112,13 @@ export function transformObject(scope: RequestScope, obj: KubeObject): Transform
   return { value: obj, protobuf: protobufOf(scope) };
 }
 
-/** An item of a typed list: kube's typed lists carry the kind once, on the list, not on each item. */
+/**
+ * Items as a list of the scope's kind carries them: kube's typed lists carry the kind once, on the list, not on each
+ * item; unstructured lists (custom resources: kinds without a Protobuf message) keep it on every item.
+ */
+export const listItem = (scope: RequestScope): ((item: KubeObject) => KubeObject) => (scope.entry.info.protobuf.message ? withoutTypeMeta : (item) => item);
+
+/** An item of a typed list, without its kind and apiVersion. */
 export function withoutTypeMeta(item: KubeObject): KubeObject {
   const { kind: _kind, apiVersion: _apiVersion, ...rest } = item;
   return rest as KubeObject;
@@ -123,5 +129,5 @@ export function transformList(scope: RequestScope, list: KubeList): Transformed 
   const as = scope.format.as;
   if (as?.kind === 'Table') return { value: tableOf(scope, list.items, list.metadata as Record<string, unknown>) };
   if (as?.kind === 'PartialObjectMetadataList') return { value: partialObjectMetadataList(list, as.version), protobuf: partialMetadataMessage(true) };
-  return { value: { ...list, items: list.items.map(withoutTypeMeta) } as unknown as KubeObject, protobuf: protobufOf(scope, true) };
+  return { value: { ...list, items: list.items.map(listItem(scope)) } as unknown as KubeObject, protobuf: protobufOf(scope, true) };
 }

@@ -1,0 +1,59 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { CRDS, fixture, startHarness, type Harness } from './harness.js';
+
+const path = (version: string) => `/apis/example.com/${version}/namespaces/default/widgets`;
+const widget = (version: string, name: string) => ({ apiVersion: `example.com/${version}`, kind: 'Widget', metadata: { name }, spec: { size: 'M' } });
+const stored = async (h: Harness, name: string) => JSON.parse(new TextDecoder().decode((await h.storage.get(`/registry/example.com/widgets/default/${name}`)).kv!.value));
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.server.stop();
+  h = undefined;
+});
+
+describe('a CRD with several versions', () => {
+  it('stores every object in the storage version and answers each request in its own (conversion None)', async () => {
+    h = await startHarness();
+    await h.establish(fixture('widgets-crd.yaml'));
+    const created = await h.req('POST', path('v1beta1'), widget('v1beta1', 'a'));
+    expect(created.status).toBe(201);
+    expect(created.body.apiVersion).toBe('example.com/v1beta1');
+    expect((await stored(h, 'a')).apiVersion).toBe('example.com/v1');
+    expect((await h.req('GET', `${path('v1')}/a`)).body.apiVersion).toBe('example.com/v1');
+    expect((await h.req('GET', path('v1beta1'))).body.items.map((i: any) => i.apiVersion)).toEqual(['example.com/v1beta1']);
+    const updated = await h.req('PATCH', `${path('v1beta1')}/a`, { spec: { size: 'L' } }, { 'content-type': 'application/merge-patch+json' });
+    expect(updated.body).toMatchObject({ apiVersion: 'example.com/v1beta1', spec: { size: 'L' } });
+    expect(await stored(h, 'a')).toMatchObject({ apiVersion: 'example.com/v1', spec: { size: 'L' } });
+  });
+
+  it('sends kube\'s deprecation warning on every request to a deprecated version', async () => {
+    h = await startHarness();
+    await h.establish(fixture('widgets-crd.yaml'));
+    const warning = '299 - "example.com/v1beta1 Widget is deprecated; use example.com/v1 Widget"';
+    expect((await h.req('POST', path('v1beta1'), widget('v1beta1', 'a'))).headers.get('warning')).toBe(warning);
+    expect((await h.req('GET', path('v1beta1'))).headers.get('warning')).toBe(warning);
+    expect((await h.req('GET', path('v1'))).headers.get('warning')).toBeNull();
+  });
+
+  it('records a new storage version in status.storedVersions and reads objects stored in the old one', async () => {
+    h = await startHarness();
+    const crd = await h.establish(fixture('widgets-crd.yaml'));
+    await h.req('POST', path('v1'), widget('v1', 'old'));
+    crd.spec.versions[0].storage = true;
+    crd.spec.versions[1].storage = false;
+    const updated = await h.req('PUT', `${CRDS}/widgets.example.com`, crd);
+    expect(updated.status).toBe(200);
+    expect(updated.body.status.storedVersions).toEqual(['v1', 'v1beta1']);
+    // The controller serves the changed CRD right after: the first object written since is stored in v1beta1.
+    let n = 0;
+    const name = await h.until(async () => {
+      const next = `new${n++}`;
+      await h!.req('POST', path('v1'), widget('v1', next));
+      return (await stored(h!, next)).apiVersion === 'example.com/v1beta1' && next;
+    });
+    const items = (await h.req('GET', path('v1'))).body.items;
+    expect(items.map((i: any) => i.apiVersion)).toEqual(items.map(() => 'example.com/v1'));
+    expect(items.map((i: any) => i.metadata.name)).toContain('old');
+    expect(items.map((i: any) => i.metadata.name)).toContain(name);
+  });
+});
