@@ -95,10 +95,11 @@ export interface KindConversion {
   /** The version objects are stored in (`v1`). */
   storageVersion: string;
   /**
-   * The object in another version (`apiVersion` is `group/version`); must not mutate `obj`, may throw a StatusError.
-   * Called on every write (to the storage version) and read (to the version asked for) of another version.
+   * The objects in another version (`apiVersion` is `group/version`), in order; must not mutate them, may throw a
+   * StatusError. Called on every write (to the storage version) and read (to the version asked for) of objects in
+   * another version: a list's items in one call, watch events one by one. May answer asynchronously (a webhook).
    */
-  convert(obj: KubeObject, toApiVersion: string): KubeObject;
+  convert(objects: KubeObject[], toApiVersion: string): KubeObject[] | Promise<KubeObject[]>;
 }
 
 /** Wraps a generated group (`import { group } from '@kapi/api-apps'`) as a plugin. */

@@ -84,12 +84,12 @@ function conversionOf(crd: CustomResourceDefinition): KindConversion | undefined
   if (crd.spec.conversion?.strategy === 'Webhook') {
     return {
       storageVersion,
-      convert(obj, toApiVersion) {
-        throw newInternalError(`conversion webhook for ${obj.apiVersion}, Kind=${kind} failed: Webhook conversion to ${toApiVersion} is not supported by this server`);
+      convert(objects, toApiVersion) {
+        throw newInternalError(`conversion webhook for ${objects[0]?.apiVersion}, Kind=${kind} failed: Webhook conversion to ${toApiVersion} is not supported by this server`);
       },
     };
   }
-  return { storageVersion, convert: (obj, toApiVersion) => ({ ...obj, apiVersion: toApiVersion }) };
+  return { storageVersion, convert: (objects, toApiVersion) => objects.map((obj) => ({ ...obj, apiVersion: toApiVersion })) };
 }
 
 /** The open schema of a version without one (a CRD converted from v1beta1 may lack it): anything is kept. */

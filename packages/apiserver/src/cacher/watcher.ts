@@ -12,8 +12,11 @@ export interface CacheWatcherOptions {
   afterRv: number;
   /** Sent first, whatever the buffer limit: the synthetic ADDED events of the initial state, a bookmark after them. */
   initial: WatcherEvent[];
-  /** Frames one event in the client's media type (the caller caches encodings of shared objects). */
-  frame(event: WatcherEvent): Uint8Array;
+  /**
+   * Frames one event in the client's media type (the caller caches encodings of shared objects); a promise when the
+   * event must first be converted asynchronously (a conversion webhook), awaited in order.
+   */
+  frame(event: WatcherEvent): Uint8Array | Promise<Uint8Array>;
   /** Live events buffered for a client that reads slower than they arrive; past this the watch is ended. */
   maxQueued: number;
   /** Called once when the watcher ends for any reason, to unsubscribe it. */
@@ -152,7 +155,9 @@ export class CacheWatcher implements CacheSubscriber {
       const event = this.queue[this.head];
       let frame: Uint8Array;
       try {
-        frame = this.options.frame(event);
+        const framed = this.options.frame(event);
+        frame = framed instanceof Uint8Array ? framed : await framed;
+        if (this.closed) return;
       } catch (err) {
         // An event that cannot be encoded ends the watch with an ERROR event rather than a broken stream (the
         // ERROR already queued, if the watch was ending with one, or this failure).

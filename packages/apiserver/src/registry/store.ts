@@ -20,7 +20,7 @@ import { ALL_OBJECTS, validateListOptions, type ListOptions } from './list-optio
 import { fromStorageError, groupResource, OPTIMISTIC_LOCK_MESSAGE } from './errors.js';
 import { generateName } from './names.js';
 import { metaOf } from './object-meta.js';
-import { fromStorageVersion, toStorageVersion } from './versions.js';
+import { andThen, fromStorage, fromStorageVersion, toStorageVersion } from './versions.js';
 import { apiVersionOf, collectionPrefix, objectKey, type ResourceEntry } from './resources.js';
 import type { RequestContext } from './context.js';
 import type { WriteFinisher } from '../plugin.js';
@@ -145,10 +145,10 @@ export function createStore(config: StoreConfig): Store {
       for (let attempt = 1; ; attempt++) {
         const finish = await beginCreate(ctx, obj);
         try {
-          const stored = await storage(ctx).create(objectKey(ctx.entry, String(meta.namespace ?? ''), String(meta.name)), toStorageVersion(ctx.entry, obj));
+          const stored = await storage(ctx).create(objectKey(ctx.entry, String(meta.namespace ?? ''), String(meta.name)), await toStorageVersion(ctx.entry, obj));
           await finish?.(true);
           notify(ctx, 'ADDED', stored);
-          return fromStorageVersion(ctx.entry, stored);
+          return fromStorage(ctx.entry, stored);
         } catch (err) {
           await finish?.(false);
           if (generating && isStorageError(err, 'KeyExists')) {
@@ -166,12 +166,12 @@ export function createStore(config: StoreConfig): Store {
       const key = objectKey(entry, ctx.namespace, name);
       const obj = await call(ctx, name, () => config.storage.get(key, { resourceVersion, keyPrefix: entry.keyPrefix }));
       if (!obj) throw newNotFound(groupResource(entry), name);
-      return fromStorageVersion(entry, obj);
+      return fromStorage(entry, obj);
     },
 
     async find(ctx, name) {
       const obj = await call(ctx, name, () => config.storage.get(objectKey(ctx.entry, ctx.namespace, name)));
-      return obj && fromStorageVersion(ctx.entry, obj);
+      return obj && fromStorage(ctx.entry, obj);
     },
 
     async list(ctx, options = ALL_OBJECTS) {
@@ -179,7 +179,7 @@ export function createStore(config: StoreConfig): Store {
       const { request, toList } = listRequest(ctx.entry, ctx.namespace, options);
       try {
         const list = toList(await config.storage.getList(request));
-        if (ctx.entry.conversion) list.items = list.items.map((item) => fromStorageVersion(ctx.entry, item));
+        if (ctx.entry.conversion) list.items = await fromStorageVersion(ctx.entry, list.items);
         return list;
       } catch (err) {
         if (options.continueToken && isStorageError(err, 'Compacted')) throw newResourceExpired(EXPIRED_CONTINUE);
@@ -204,7 +204,7 @@ export function createStore(config: StoreConfig): Store {
         outcome = await call(ctx, name, () =>
           storage(ctx).guaranteedUpdate(objectKey(entry, ctx.namespace, name), async (stored) => {
             created = false;
-            const current = stored && fromStorageVersion(entry, stored);
+            const current = stored && (await fromStorage(entry, stored));
             const input = await updater(current ? structuredClone(current) : undefined);
             const inputMeta = metaOf(input);
             if (inputMeta.name !== undefined && inputMeta.name !== name) {
@@ -248,7 +248,7 @@ export function createStore(config: StoreConfig): Store {
         return { obj: gone, created: false, removed: true };
       }
       if (outcome.written) notify(ctx, created ? 'ADDED' : 'MODIFIED', outcome.obj);
-      return { obj: fromStorageVersion(entry, outcome.obj), created };
+      return { obj: await fromStorage(entry, outcome.obj), created };
     },
 
     async delete(ctx, name, options = {}) {
@@ -262,10 +262,10 @@ export function createStore(config: StoreConfig): Store {
       );
       if ('deleted' in outcome) {
         notify(ctx, 'DELETED', outcome.deleted);
-        return { obj: fromStorageVersion(entry, outcome.deleted), removed: true };
+        return { obj: await fromStorage(entry, outcome.deleted), removed: true };
       }
       if (outcome.written) notify(ctx, 'MODIFIED', outcome.obj);
-      return { obj: fromStorageVersion(entry, outcome.obj), removed: false };
+      return { obj: await fromStorage(entry, outcome.obj), removed: false };
     },
 
     async deleteCollection(ctx, listOptions, options = {}) {
@@ -300,7 +300,7 @@ export function createStore(config: StoreConfig): Store {
             apiVersion: apiVersionOf(entry.info),
             metadata: { resourceVersion: String(revision), ...(annotations ? { annotations } : {}) },
           }),
-          frame: entry.conversion ? (event) => watch.frame(event.type === 'BOOKMARK' ? event : { ...event, object: fromStorageVersion(entry, event.object as KubeObject) }) : watch.frame,
+          frame: entry.conversion ? (event) => (event.type === 'BOOKMARK' || event.type === 'ERROR' ? watch.frame(event) : andThen(fromStorage(entry, event.object as KubeObject), (object) => watch.frame({ ...event, object }))) : watch.frame,
           signal: watch.signal,
         }),
       );

@@ -1,22 +1,41 @@
 import type { KubeObject } from '@kapi/apimachinery';
 import { apiVersionOf, type ResourceEntry } from './resources.js';
 
+/** A value now, or a promise of it: synchronous conversions stay synchronous (watch framing pays no await). */
+export type Maybe<T> = T | Promise<T>;
+
+const isPromise = <T>(value: Maybe<T>): value is Promise<T> => typeof (value as { then?: unknown })?.then === 'function';
+
+/** Applies `f` to a value that may be a promise, staying synchronous when it is not. */
+export const andThen = <T, U>(value: Maybe<T>, f: (v: T) => U): Maybe<U> => (isPromise(value) ? value.then(f) : f(value));
+
+/** Objects in `apiVersion`, converting those in another (one call for all of them). */
+function convertAll(entry: ResourceEntry, objects: KubeObject[], apiVersion: string): Maybe<KubeObject[]> {
+  const conversion = entry.conversion!;
+  const others = objects.filter((o) => o.apiVersion !== apiVersion);
+  if (!others.length) return objects;
+  return andThen(conversion.convert(others, apiVersion), (converted) => {
+    let next = 0;
+    return objects.map((o) => (o.apiVersion === apiVersion ? o : converted[next++]));
+  });
+}
+
 /**
  * Conversion at the storage boundary (kube's storage codec): what the Store writes goes to the kind's storage
  * version, what it reads comes back in the version of the request's resource. Kinds served in one version (no
  * conversion) pass through untouched.
  */
-export function toStorageVersion(entry: ResourceEntry, obj: KubeObject): KubeObject {
+export function toStorageVersion(entry: ResourceEntry, obj: KubeObject): Maybe<KubeObject> {
   const conversion = entry.conversion;
   if (!conversion) return obj;
-  const target = apiVersionOf({ group: entry.info.group, version: conversion.storageVersion });
-  return obj.apiVersion === target ? obj : conversion.convert(obj, target);
+  return andThen(convertAll(entry, [obj], apiVersionOf({ group: entry.info.group, version: conversion.storageVersion })), (o) => o[0]);
 }
 
-/** A stored object (in whichever version it was stored) in the version of `entry`. */
-export function fromStorageVersion(entry: ResourceEntry, obj: KubeObject): KubeObject {
-  const conversion = entry.conversion;
-  if (!conversion) return obj;
-  const target = apiVersionOf(entry.info);
-  return obj.apiVersion === target ? obj : conversion.convert(obj, target);
+/** Stored objects (in whichever version each was stored) in the version of `entry`. */
+export function fromStorageVersion(entry: ResourceEntry, objects: KubeObject[]): Maybe<KubeObject[]> {
+  if (!entry.conversion) return objects;
+  return convertAll(entry, objects, apiVersionOf(entry.info));
 }
+
+/** One stored object in the version of `entry`. */
+export const fromStorage = (entry: ResourceEntry, obj: KubeObject): Maybe<KubeObject> => andThen(fromStorageVersion(entry, [obj]), (o) => o[0]);

@@ -75,7 +75,7 @@ export interface WatchRequest {
   /** The BOOKMARK object for a revision (only the resourceVersion, and annotations on the initial-events end). */
   bookmark(revision: number, annotations?: Record<string, string>): unknown;
   /** Frames one event in the client's media type (the endpoint's concern). */
-  frame(event: WatcherEvent): Uint8Array;
+  frame(event: WatcherEvent): Uint8Array | Promise<Uint8Array>;
   signal: AbortSignal;
 }
 
