@@ -4,6 +4,7 @@ import { ALL_OBJECTS, type InstalledGroup, type PluginHost, type ResourceEntry }
 import { customResourcePlugin } from '../customresource/definition.js';
 import { conditionOf, setCondition } from './conditions.js';
 import { decideNames } from './names.js';
+import { serviceResolver } from './service-resolver.js';
 import { CLEANUP_FINALIZER } from './strategy.js';
 
 /** kube's answer to a create of a custom resource whose CRD is being deleted. */
@@ -36,6 +37,7 @@ const byAge = (a: CustomResourceDefinition, b: CustomResourceDefinition) => {
  */
 export function createCRDController(host: PluginHost, crdEntry: ResourceEntry) {
   const served = new Map<string, Served>();
+  const resolveService = serviceResolver(host);
   let running: Promise<void> = Promise.resolve();
   let again = false;
   let retry: ReturnType<typeof setTimeout> | undefined;
@@ -68,7 +70,7 @@ export function createCRDController(host: PluginHost, crdEntry: ResourceEntry) {
     const current = served.get(name);
     if (current?.key === key) return true;
     try {
-      const plugin = customResourcePlugin(crd, terminating ? { refuseCreate: () => terminatingError(crd) } : {});
+      const plugin = customResourcePlugin(crd, { resolveService, ...(terminating ? { refuseCreate: () => terminatingError(crd) } : {}) });
       const group = await host.installGroup(plugin, { replaces: current?.group });
       served.set(name, { key, group });
       return true;

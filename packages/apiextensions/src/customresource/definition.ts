@@ -1,7 +1,6 @@
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from '@kapi/api-apiextensions';
 import {
   mergeFieldTrees,
-  newInternalError,
   mergeOpenAPI,
   metaDescriptor,
   metaFieldTree,
@@ -17,6 +16,7 @@ import { customResourceValidator } from './validator.js';
 import { customResourceShape } from './field-tree.js';
 import { customResourceOpenAPI } from './openapi.js';
 import { customResourceStrategy } from './strategy.js';
+import { webhookConversion, type ServiceResolver } from './webhook.js';
 
 const VERBS: ResourceInfo['verbs'] = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
 
@@ -62,6 +62,8 @@ function resourceInfo(crd: CustomResourceDefinition, version: CustomResourceDefi
 export interface CustomResourceOptions {
   /** Refuses every create with this error (a CRD being deleted: kube answers 405). */
   refuseCreate?: () => Error;
+  /** Where a conversion webhook's Service is reached (without it, a webhook given by Service has no address). */
+  resolveService?: ServiceResolver;
 }
 
 /** kube's warning for a deprecated version without its own (defaultDeprecationWarning): the best version to use instead. */
@@ -74,21 +76,14 @@ function defaultDeprecationWarning(crd: CustomResourceDefinition, deprecated: st
 }
 
 /**
- * How the versions of a CRD convert (spec.conversion): `None` rewrites apiVersion only, as kube does. `Webhook`
- * conversion is not implemented: an object asked for in another version than it is stored in is answered 500.
+ * How the versions of a CRD convert (spec.conversion): `None` rewrites apiVersion only; `Webhook` asks the CRD's
+ * conversion webhook.
  */
-function conversionOf(crd: CustomResourceDefinition): KindConversion | undefined {
+function conversionOf(crd: CustomResourceDefinition, resolve?: ServiceResolver): KindConversion | undefined {
   const storageVersion = crd.spec.versions.find((v) => v.storage)?.name;
   if (!storageVersion || crd.spec.versions.length < 2) return undefined;
   const kind = crd.status?.acceptedNames?.kind || crd.spec.names.kind;
-  if (crd.spec.conversion?.strategy === 'Webhook') {
-    return {
-      storageVersion,
-      convert(objects, toApiVersion) {
-        throw newInternalError(`conversion webhook for ${objects[0]?.apiVersion}, Kind=${kind} failed: Webhook conversion to ${toApiVersion} is not supported by this server`);
-      },
-    };
-  }
+  if (crd.spec.conversion?.strategy === 'Webhook') return webhookConversion(crd, storageVersion, kind, resolve ?? (async () => undefined));
   return { storageVersion, convert: (objects, toApiVersion) => objects.map((obj) => ({ ...obj, apiVersion: toApiVersion })) };
 }
 
@@ -140,7 +135,7 @@ export function customResourcePlugin(crd: CustomResourceDefinition, options: Cus
       return (openapi ??= mergeOpenAPI(documents));
     },
   };
-  const conversion = conversionOf(crd);
+  const conversion = conversionOf(crd, options.resolveService);
   const kind = crd.status?.acceptedNames?.kind || crd.spec.names.kind;
   return { definition, strategies, ...(conversion ? { conversions: { [kind]: conversion } } : {}) };
 }
