@@ -5,12 +5,13 @@ A Kubernetes API field that is a non-pointer scalar (string, bool, number, or a 
 `omitempty` is left out of kube's JSON when zero, and Go's Protobuf writes it anyway: `minReadySeconds: 0`,
 `paused: false`, `nodeName: ""` from a kubectl Protobuf request mean "unset". Pointer fields (`replicas *int32`)
 keep an explicit zero. The Go types are not in the OpenAPI or the .proto files, so this reads them from
-k8s.io/api and k8s.io/apimachinery at a release tag.
+k8s.io/api, k8s.io/apimachinery and k8s.io/apiextensions-apiserver at a release tag.
 
     python3 codegen/scripts/go-omit-zero.py <k8s.io/api git dir> <k8s.io/apimachinery git dir> <tag> \
-        > codegen/src/import/go-omit-zero.json
+        [<k8s.io/apiextensions-apiserver git dir>] > codegen/src/import/go-omit-zero.json
 
-(for example the bare repositories of github.com/kubernetes/api and github.com/kubernetes/apimachinery at v0.33.9).
+(for example the bare repositories of github.com/kubernetes/api, github.com/kubernetes/apimachinery and
+github.com/kubernetes/apiextensions-apiserver at v0.33.9).
 """
 import json
 import re
@@ -24,14 +25,14 @@ def git(repo, *args):
     return subprocess.run(['git', '--git-dir', repo, *args], check=True, capture_output=True, text=True).stdout
 
 
-def types_files(repo, tag, roots):
-    files = [f for f in git(repo, 'ls-tree', '-r', '--name-only', tag).split('\n') if f.endswith('/types.go')]
+def types_files(repo, tag, roots, pattern=r'/types\.go$'):
+    files = [f for f in git(repo, 'ls-tree', '-r', '--name-only', tag).split('\n') if re.search(pattern, f)]
     return [f for f in files if any(f.startswith(r) for r in roots)]
 
 
 def scan(repo, tag, path, prefix, out):
     source = git(repo, 'show', f'{tag}:{path}')
-    package = prefix + '.' + path[: -len('/types.go')].replace('/', '.')
+    package = prefix + '.' + path[: path.rindex('/')].replace('/', '.')
     named = {m.group(1) for m in re.finditer(r'^type (\w+) (?:string|bool|u?int(?:32|64)?|float(?:32|64))\s*$', source, re.M)}
     struct = None
     for line in source.split('\n'):
@@ -42,7 +43,8 @@ def scan(repo, tag, path, prefix, out):
         if struct and line.startswith('}'):
             struct = None
             continue
-        field = re.match(r'^\t(\w+)\s+(\*?)([\w.]+)\s+`json:"(\w+)((?:,[\w]+)*)"', line) if struct else None
+        # JSON names may hold `$` and `-` (JSONSchemaProps' `$schema`, `x-kubernetes-int-or-string`).
+        field = re.match(r'^\t(\w+)\s+(\*?)([\w.]+)\s+`json:"([\w$][\w$-]*)((?:,[\w]+)*)"', line) if struct else None
         if not field:
             continue
         _, pointer, go_type, name, options = field.groups()
@@ -59,6 +61,10 @@ def main():
         scan(api, tag, path, 'io.k8s.api', out)
     for path in types_files(machinery, tag, ['pkg/apis/meta/v1/']):
         scan(machinery, tag, path, 'io.k8s.apimachinery', out)
+    if len(sys.argv) > 4:
+        # JSONSchemaProps lives in types_jsonschema.go beside types.go.
+        for path in types_files(sys.argv[4], tag, ['pkg/apis/apiextensions/v1/'], r'/types[a-z_]*\.go$'):
+            scan(sys.argv[4], tag, path, 'io.k8s.apiextensions-apiserver', out)
     print(json.dumps(dict(sorted(out.items())), indent=1))
 
 

@@ -121,6 +121,21 @@ describe.skipIf(!HAS_REFERENCE)('import-kubernetes', () => {
     expect(schema('meta/v1/APIResource.json').properties.verbs).toMatchObject({ $ref: './Verbs.json', 'x-kapi-field-number': 4 });
     expect(schema('meta/v1/Verbs.json')).toMatchObject({ type: 'array', items: { type: 'string' } });
     expect(schema('meta/v1/Time.json')).toMatchObject({ type: 'string', format: 'date-time', 'x-kapi-wire-type': 'Time' });
+    // apiextensions' free-form JSON, and the unions of JSONSchemaProps (Go marshals each as one of its fields).
+    expect(schema('apiextensions/v1/JSON.json')).toEqual({
+      description: expect.any(String),
+      'x-kapi-wire-type': 'JSON',
+      'x-kapi-protobuf': { message: 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSON' },
+    });
+    expect(schema('apiextensions/v1/JSONSchemaPropsOrBool.json').oneOf).toEqual([
+      { type: 'boolean', 'x-kapi-field-number': 1 },
+      { $ref: './JSONSchemaProps.json', 'x-kapi-field-number': 2 },
+    ]);
+    expect(schema('apiextensions/v1/JSONSchemaPropsOrStringArray.json').oneOf).toEqual([
+      { $ref: './JSONSchemaProps.json', 'x-kapi-field-number': 1 },
+      { type: 'array', items: { type: 'string' }, 'x-kapi-field-number': 2 },
+    ]);
+    expect(schema('apiextensions/v1/JSONSchemaProps.json').properties.$schema['x-kapi-omit-zero']).toBe(true);
     expect(schema('meta/v1/RuntimeTypeMeta.json')['x-kapi-protobuf']).toEqual({ message: 'k8s.io.apimachinery.pkg.runtime.TypeMeta' });
     expect(schema('apidiscovery/v2/APIResourceDiscovery.json').properties.responseKind).toMatchObject({
       $ref: '../../meta/v1/GroupVersionKind.json',

@@ -1,11 +1,12 @@
 // Schema constructs the meta-schema allows that need care: property names that are not identifiers, recursion,
-// nested type names that clash, integer enums, comment terminators in descriptions, arrays of arrays.
+// nested type names that clash, integer enums, comment terminators in descriptions, arrays of arrays, unions
+// (`oneOf`) and Go's non-pointer omitempty scalars (`x-kapi-omit-zero`).
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
-import { createMessageCodec, mergeDescriptors, type ProtoDescriptor } from '@kapi/apimachinery';
+import { createMessageCodec, findUnknownFields, lazyValidators, mergeDescriptors, type AjvSchemas, type FieldTree, type ProtoDescriptor } from '@kapi/apimachinery';
 import { generate } from '../src/generate.js';
 import { loadSchemas } from '../src/model/load.js';
 import type { SchemaNode, SchemaSet } from '../src/model/schema.js';
@@ -51,6 +52,8 @@ const content = (set: SchemaSet, path: string): string => {
   return out.content;
 };
 const descriptorIn = (source: string): ProtoDescriptor => JSON.parse(source.slice(source.indexOf('= ') + 2).replace(/;\s*$/, ''));
+/** The value a generated `export const x: T = <json>;` module holds. */
+const constIn = <T>(source: string): T => JSON.parse(source.slice(source.indexOf('= ') + 2).replace(/;\s*$/, '')) as T;
 
 describe('generator on schemas with unusual names and shapes', () => {
   const set = withOddGroup({ Odd: odd, Node: node });
@@ -136,6 +139,102 @@ describe('generator on groups that refer to each other', () => {
   it('refuses a cycle of packages, naming it', () => {
     expect(() => generate(group('ping', 'pong'))).toThrow(
       'schemas refer to each other in a cycle of packages: @kapi/api-ping -> @kapi/api-pong -> @kapi/api-ping; move the shared types into one group',
+    );
+  });
+});
+
+describe('generator on unions and omit-zero scalars', () => {
+  // Like apiextensions' JSONSchemaProps: a recursive schema whose fields are unions of a boolean, a schema, arrays.
+  const schema: SchemaNode = {
+    type: 'object',
+    properties: {
+      title: { type: 'string', 'x-kapi-omit-zero': true, 'x-kapi-field-number': 1 },
+      more: { $ref: './SchemaOrBool.json', 'x-kapi-field-number': 2 },
+      items: { $ref: './SchemaOrList.json', 'x-kapi-field-number': 3 },
+      deps: { type: 'object', additionalProperties: { $ref: './SchemaOrNames.json' }, 'x-kapi-field-number': 4 },
+    },
+  };
+  const orBool: SchemaNode = {
+    description: 'SchemaOrBool is a schema or a flag.',
+    oneOf: [{ type: 'boolean', 'x-kapi-field-number': 1 }, { $ref: './Schema.json', 'x-kapi-field-number': 2 }],
+  };
+  const orList: SchemaNode = {
+    oneOf: [{ $ref: './Schema.json', 'x-kapi-field-number': 1 }, { type: 'array', items: { $ref: './Schema.json' }, 'x-kapi-field-number': 2 }],
+  };
+  const orNames: SchemaNode = {
+    oneOf: [{ $ref: './Schema.json', 'x-kapi-field-number': 1 }, { type: 'array', items: { type: 'string' }, 'x-kapi-field-number': 2 }],
+  };
+  const set = withOddGroup({ Odd: odd, Node: node, Schema: schema, SchemaOrBool: orBool, SchemaOrList: orList, SchemaOrNames: orNames });
+  const SCHEMA = 'com.example.odd.v1.Schema';
+  const descriptor = () =>
+    mergeDescriptors([descriptorIn(content(set, `${ODD}/descriptor.ts`)), descriptorIn(content(set, 'packages/apimachinery/src/generated/descriptor.ts'))]);
+
+  it('types a union as the union of its alternatives', () => {
+    expect(content(set, `${ODD}/odd/v1/SchemaOrBool.ts`)).toContain('export type SchemaOrBool = boolean | Schema;\n');
+    expect(content(set, `${ODD}/odd/v1/SchemaOrList.ts`)).toContain('export type SchemaOrList = Schema | Schema[];\n');
+    expect(content(set, `${ODD}/odd/v1/SchemaOrNames.ts`)).toContain('export type SchemaOrNames = Schema | string[];\n');
+    expect(content(set, `${ODD}/odd/v1/Schema.ts`)).toContain('  deps?: Record<string, SchemaOrNames>;\n');
+  });
+
+  it('describes a union as a kapi_one_of message with fields named after JSON types, and omit-zero scalars', () => {
+    const root = protobuf.Root.fromJSON(descriptor() as protobuf.INamespace);
+    const union = root.lookupType('com.example.odd.v1.SchemaOrBool');
+    expect(union.options).toEqual({ kapi_one_of: true });
+    expect(union.fields.boolean).toMatchObject({ id: 1, type: 'bool' });
+    expect(union.fields.object).toMatchObject({ id: 2, type: `.${SCHEMA}` });
+    expect(root.lookupType('com.example.odd.v1.SchemaOrList').fields.array).toMatchObject({ id: 2, repeated: true });
+    expect(root.lookupType(SCHEMA).fields.title.options).toEqual({ kapi_omit_zero: true });
+  });
+
+  it('encodes each JSON form of a union as its field, and decodes it back', () => {
+    const codec = createMessageCodec(descriptor());
+    const hex = (obj: Record<string, unknown>) => Buffer.from(codec.encode(SCHEMA, obj)).toString('hex');
+    // title (a non-pointer string) is always written: `0a 00` when unset.
+    expect(hex({ more: true })).toBe('0a00' + '12020801');
+    expect(hex({ more: { title: 'x' } })).toBe('0a00' + '1207' + '0801' + '1203' + '0a0178');
+    expect(hex({ items: [{}] })).toBe('0a00' + '1a04' + '12020a00');
+    expect(hex({ deps: { a: ['b'] } })).toBe('0a00' + '2208' + '0a0161' + '1203' + '120162');
+    for (const obj of [{ more: false }, { more: {} }, { items: { title: 't' } }, { items: [{ more: true }] }, { deps: { a: {}, b: ['c'] } }, {}]) {
+      expect(codec.decode(SCHEMA, codec.encode(SCHEMA, obj)), JSON.stringify(obj)).toStrictEqual(obj);
+    }
+  });
+
+  it('validates a union by JSON type, and walks its object and array forms for unknown fields', () => {
+    const schemas = constIn<AjvSchemas>(content(set, `${ODD}/ajv-schemas.ts`));
+    const { check } = lazyValidators([schemas], { check: 'kapi://schemas/odd/v1/Schema.json' });
+    expect(check({ more: true, items: [{ more: { title: 'x' } }], deps: { a: ['b'], c: {} } })).toEqual([]);
+    expect(check({ more: 'yes', items: true, deps: { a: [1] } })).toEqual([
+      { type: 'FieldValueTypeInvalid', field: 'more', badValue: 'yes', message: 'must be of type boolean or object' },
+      { type: 'FieldValueTypeInvalid', field: 'items', badValue: true, message: 'must be of type object or array' },
+      { type: 'FieldValueTypeInvalid', field: 'deps.a[0]', badValue: 1, message: 'must be of type string' },
+    ]);
+    const tree = constIn<FieldTree>(content(set, `${ODD}/field-tree.ts`));
+    expect(tree.types['odd.example.com/v1/Schema'].props).toEqual({
+      title: 0,
+      more: 'odd.example.com/v1/Schema',
+      items: { u: ['odd.example.com/v1/Schema', { a: 'odd.example.com/v1/Schema' }] },
+      deps: { m: { u: ['odd.example.com/v1/Schema', { a: 0 }] } },
+    });
+    expect(findUnknownFields(tree, 'odd.example.com/v1/Schema', { more: { x: 1 }, items: [{ y: 2 }], deps: { a: { z: 3 } } })).toEqual([
+      'more.x',
+      'items[0].y',
+      'deps[a].z',
+    ]);
+  });
+
+  it('writes a union into OpenAPI without a type, as kube-openapi does', () => {
+    const openapi = constIn<{ schemas: Record<string, unknown> }>(content(set, `${ODD}/openapi.ts`));
+    expect(openapi.schemas['com.example.odd.v1.SchemaOrBool']).toEqual({ description: 'SchemaOrBool is a schema or a flag.' });
+  });
+
+  it('rejects unions that JSON types cannot tell apart', () => {
+    const twoObjects: SchemaNode = { oneOf: [{ $ref: './Schema.json', 'x-kapi-field-number': 1 }, { $ref: './Node.json', 'x-kapi-field-number': 2 }] };
+    expect(() => generate(withOddGroup({ Odd: odd, Node: node, Schema: schema, SchemaOrBool: orBool, SchemaOrList: twoObjects, SchemaOrNames: orNames }))).toThrow(
+      'schemas/odd/v1/SchemaOrList.json: two oneOf alternatives are objects',
+    );
+    const scalar: SchemaNode = { oneOf: [{ type: 'string', 'x-kapi-field-number': 1 } as SchemaNode] };
+    expect(() => generate(withOddGroup({ Odd: odd, Node: node, Schema: schema, SchemaOrBool: orBool, SchemaOrList: orList, SchemaOrNames: scalar }))).toThrow(
+      'schemas/odd/v1/SchemaOrNames.json: oneOf[0] is not a boolean, an object type or an inline array',
     );
   });
 });

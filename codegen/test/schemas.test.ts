@@ -67,6 +67,7 @@ function* nodes(node: Json, where: string): Generator<[Json, string]> {
   for (const [name, child] of Object.entries<Json>(node.properties ?? {})) yield* nodes(child, `${where}.${name}`);
   if (node.items && typeof node.items === 'object') yield* nodes(node.items, `${where}[]`);
   if (node.additionalProperties && typeof node.additionalProperties === 'object') yield* nodes(node.additionalProperties, `${where}{}`);
+  for (const [i, alt] of (node.oneOf ?? []).entries()) yield* nodes(alt, `${where}|${i}`);
 }
 
 const resolveRef = (from: string, ref: string) => posix.normalize(posix.join(posix.dirname(from), ref));
@@ -123,6 +124,14 @@ function missingFieldNumbers(tree: Tree): string[] {
 function duplicateFieldNumbers(tree: Tree): string[] {
   const errors: string[] = [];
   for (const [path, schema] of schemaFiles(tree)) {
+    // A union's alternatives are the fields of its message.
+    const seen = new Map<number, string>();
+    for (const [i, alt] of (schema.oneOf ?? []).entries()) {
+      const number = alt['x-kapi-field-number'];
+      const other = seen.get(number);
+      if (other) errors.push(`${path}: ${other} and oneOf[${i}] share field number ${number}`);
+      else if (number !== undefined) seen.set(number, `oneOf[${i}]`);
+    }
     for (const { node, where, root } of messages(path, schema)) {
       const seen = new Map<number, string>();
       const fields: [string, number | undefined][] = Object.entries<Json>(node.properties).map(([n, p]) => [n, p['x-kapi-field-number']]);
@@ -245,7 +254,7 @@ describe('the checks reject broken schemas', () => {
   });
 
   it('rejects keywords outside the README tables', () => {
-    expect(metaSchemaErrors(treeWith(thing({ oneOf: [] })))).not.toEqual([]);
+    expect(metaSchemaErrors(treeWith(thing({ anyOf: [] })))).not.toEqual([]);
     const withValidations = thing();
     withValidations.properties.spec['x-kubernetes-validations'] = [{ rule: 'true' }];
     expect(metaSchemaErrors(treeWith(withValidations))).not.toEqual([]);
@@ -271,6 +280,29 @@ describe('the checks reject broken schemas', () => {
     schema.properties.metadata.type = 'object';
     expect(metaSchemaErrors(treeWith(schema))).not.toEqual([]);
     expect(metaSchemaErrors(treeWith(thing(), [['other/group.json', { group: 'x', packages: '@kapi/x' }]]))).not.toEqual([]);
+  });
+
+  it('accepts a union at a schema root only, of alternatives with field numbers', () => {
+    const union = (oneOf: Json[], patch: Json = {}): Json => ({ description: 'A thing or a flag.', oneOf, ...patch });
+    const good = union([{ type: 'boolean', 'x-kapi-field-number': 1 }, { $ref: './Thing.json', 'x-kapi-field-number': 2 }]);
+    expect(allErrors(treeWith(thing(), [['example/v1/ThingOrBool.json', good]]))).toEqual([]);
+    for (const bad of [
+      union([]),
+      union([{ type: 'boolean' }]),
+      union([{ type: 'string', 'x-kapi-field-number': 1 }]),
+      union([{ $ref: './Thing.json', description: 'x', type: 'object', 'x-kapi-field-number': 1 }]),
+      union(good.oneOf, { type: 'object' }),
+      union(good.oneOf, { properties: {} }),
+    ]) {
+      expect(metaSchemaErrors(treeWith(thing(), [['example/v1/ThingOrBool.json', bad]])), JSON.stringify(bad)).not.toEqual([]);
+    }
+    const spec = thing();
+    spec.properties.spec.oneOf = good.oneOf;
+    expect(metaSchemaErrors(treeWith(spec))).not.toEqual([]);
+    const dangling = union([{ type: 'boolean', 'x-kapi-field-number': 1 }, { $ref: './Nope.json', 'x-kapi-field-number': 1 }]);
+    const withDangling = treeWith(thing(), [['example/v1/ThingOrBool.json', dangling]]);
+    expect(danglingRefs(withDangling)).toEqual(['example/v1/ThingOrBool.json|1: $ref ./Nope.json does not resolve']);
+    expect(duplicateFieldNumbers(withDangling)).toEqual(['example/v1/ThingOrBool.json: oneOf[0] and oneOf[1] share field number 1']);
   });
 
   it('finds dangling references', () => {

@@ -1,6 +1,7 @@
 import { GENERATED_HEADER, type OutputFile } from '../output.js';
 import { protoFieldName, type SchemaFile, type SchemaNode, type WireType } from '../model/schema.js';
 import type { TypeDef } from '../model/graph.js';
+import { oneOfAlternatives } from '../model/one-of.js';
 import { emitsTypes, ownKinds, type PackageContext } from './context.js';
 import { WIRE_TYPE_FIELDS, WIRE_TYPE_MESSAGES } from './wire-types.js';
 
@@ -40,7 +41,7 @@ export function buildDescriptor(ctx: PackageContext): Record<string, unknown> {
         needWire.add(wire);
         return { type: '.' + WIRE_TYPE_MESSAGES[wire] };
       }
-      if (target.schema.type === 'object' || target.schema.properties || target.schema.type === 'array' && target.schema['x-kapi-protobuf']) {
+      if (target.schema.type === 'object' || target.schema.properties || target.schema.oneOf || target.schema.type === 'array' && target.schema['x-kapi-protobuf']) {
         return { type: '.' + model.rootType(target).message };
       }
       return fieldType(target, { ...target.schema, ...(override ? { 'x-kapi-protobuf-type': override } : {}) }, where);
@@ -90,6 +91,14 @@ export function buildDescriptor(ctx: PackageContext): Record<string, unknown> {
       return;
     }
     const fields: Record<string, FieldJson> = {};
+    if (node.oneOf) {
+      // A union (Go's JSONSchemaPropsOrBool): one field per alternative, named after the JSON type it carries.
+      for (const { kind, node: alt } of oneOfAlternatives(model, file, node)) {
+        fields[kind] = { ...fieldType(file, alt, `${def.key}.oneOf`), id: alt['x-kapi-field-number']! };
+      }
+      messages.set(def.message, { fields, options: { kapi_one_of: true } });
+      return;
+    }
     if (node.type === 'array' && node.items) {
       // A named list type (Go `type ExtraValue []string`): upstream wraps it in a message with one `items` field.
       fields.items = { ...fieldType(file, node.items, def.key), id: 1, rule: 'repeated' };
@@ -106,6 +115,11 @@ export function buildDescriptor(ctx: PackageContext): Record<string, unknown> {
       // an option.
       const name = protoFieldName(prop);
       if (name !== prop) field.options = { ...field.options, kapi_json_name: prop };
+      if (child['x-kapi-omit-zero']) {
+        // A Go non-pointer scalar tagged omitempty: Go always writes it, and leaves it out of JSON when zero.
+        if (!SCALARS.has(field.type) || field.rule || field.keyType) throw new Error(`${def.key}.${prop}: x-kapi-omit-zero is for scalar fields`);
+        field.options = { ...field.options, kapi_omit_zero: true };
+      }
       const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
       if (!name || has(fields, name) || (name !== prop && has(node.properties, name))) {
         throw new Error(`${def.key}.${prop}: no free Protobuf field name for this property`);

@@ -2,7 +2,7 @@ import { GENERATED_HEADER, type OutputFile } from '../output.js';
 import type { SchemaFile, SchemaNode } from '../model/schema.js';
 import { emitsTypes, type PackageContext } from './context.js';
 
-type Shape = 0 | '*' | string | { a: Shape } | { m: Shape };
+type Shape = 0 | '*' | string | { a: Shape } | { m: Shape } | { u: Shape[] };
 interface TypeShape {
   props: Record<string, Shape>;
   /** Schema `default` values of properties, applied when a property is absent. */
@@ -33,7 +33,13 @@ export function buildFieldTree(ctx: PackageContext): { types: Record<string, Typ
       if (target.schema.properties) return model.rootType(target).key;
       return shapeOf(target, { ...target.schema, properties: undefined });
     }
-    if (node['x-kapi-wire-type'] === 'RawExtension' || node['x-kapi-wire-type'] === 'FieldsV1') return '*';
+    if (node.oneOf) {
+      // A union: the shapes of its alternatives that are walked (objects, arrays), told apart by JSON type.
+      const shapes = node.oneOf.map((alt) => shapeOf(file, alt)).filter((s) => s !== 0);
+      return shapes.length === 0 ? 0 : shapes.length === 1 ? shapes[0] : { u: shapes };
+    }
+    const wire = node['x-kapi-wire-type'];
+    if (wire === 'RawExtension' || wire === 'FieldsV1' || wire === 'JSON') return '*';
     if (node.type === 'array') return node.items ? { a: shapeOf(file, node.items) } : '*';
     const nested = model.nestedType(node);
     if (nested) return nested.key;

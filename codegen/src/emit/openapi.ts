@@ -116,6 +116,10 @@ export function buildOpenAPI(ctx: PackageContext): { schemas: Record<string, Jso
     // An inline nested type's description is its field's: it is written where the field refers to the type only,
     // or clients that show both (kubectl explain) would print it twice.
     if (node.description !== undefined && (isRoot || !def)) out.description = node.description;
+    if (isRoot && node.oneOf) {
+      // A union (JSONSchemaPropsOrBool, ...): kube-openapi writes it without a type (its OpenAPISchemaType is nil).
+      return sorted(out);
+    }
     if (wire === 'IntOrString') {
       // kube: `format: int-or-string` with the two alternatives (OpenAPIV3OneOfTypes), no `type`.
       out.format = 'int-or-string';

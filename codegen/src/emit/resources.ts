@@ -27,6 +27,7 @@ function patchMetaOf(ctx: PackageContext, kind: SchemaFile): Record<string, Patc
       walk(target, target.schema, path, [...stack, target.id]);
       return;
     }
+    for (const alt of node.oneOf ?? []) walk(file, alt, path, stack);
     if (node.items) walk(file, node.items, path, stack);
     if (node.additionalProperties && typeof node.additionalProperties === 'object') {
       walk(file, node.additionalProperties, path, stack);

@@ -139,6 +139,14 @@ function tsType(ctx: PackageContext, file: SchemaFile, node: SchemaNode, imports
     importType(imports, ctx, file, target);
     return target.name;
   }
+  if (node.oneOf) {
+    return node.oneOf
+      .map((alt) => {
+        const t = tsType(ctx, file, alt, imports);
+        return /[|&]/.test(t) ? `(${t})` : t;
+      })
+      .join(' | ');
+  }
   if (node['x-kubernetes-int-or-string'] || node.format === 'int-or-string') return 'number | string';
   if (node['x-kapi-wire-type'] === 'Quantity') return 'string | number';
   if (node.enum && node.enum.length) return node.enum.map((v) => JSON.stringify(v)).join(' | ');

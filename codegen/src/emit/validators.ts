@@ -1,5 +1,6 @@
 import { GENERATED_HEADER, type OutputFile } from '../output.js';
 import type { SchemaFile, SchemaNode } from '../model/schema.js';
+import { oneOfAlternatives, type OneOfAlternative } from '../model/one-of.js';
 import { APIMACHINERY, dependencyPackages, emitsTypes, isOwn, type PackageContext } from './context.js';
 
 const SCHEMA_ID_BASE = 'kapi://schemas/';
@@ -9,15 +10,27 @@ const SCHEMA_ID_BASE = 'kapi://schemas/';
  * extensions, defaults and other formats are dropped (they would bloat what is shipped), and `additionalProperties` of objects with
  * known properties is dropped because unknown fields are field validation's concern, not a type error.
  */
-function forAjv(node: SchemaNode): Record<string, unknown> {
+function forAjv(node: SchemaNode, alternatives?: OneOfAlternative[]): Record<string, unknown> {
   if (node.$ref) return { $ref: node.$ref };
   const out: Record<string, unknown> = {};
   const wire = node['x-kapi-wire-type'];
+  if (alternatives) {
+    // A union told apart by JSON type: the value has one of the alternatives' types, and an alternative's own
+    // checks apply to values of its type only (so a wrong type is one type error, not one per alternative).
+    out.type = alternatives.map((a) => a.kind);
+    const checks = alternatives.flatMap(({ kind, node: alt }) => {
+      const inner = forAjv(alt);
+      return Object.keys(inner).length === 1 && inner.type === kind ? [] : [{ if: { type: kind }, then: inner }];
+    });
+    if (checks.length === 1) Object.assign(out, checks[0]);
+    else if (checks.length > 1) out.allOf = checks;
+    return out;
+  }
   if (node['x-kubernetes-int-or-string'] || node.format === 'int-or-string' || wire === 'IntOrString') {
     out.type = ['integer', 'string'];
   } else if (wire === 'Quantity') {
     out.type = ['string', 'number'];
-  } else if (wire === 'RawExtension' || wire === 'FieldsV1') {
+  } else if (wire === 'RawExtension' || wire === 'FieldsV1' || wire === 'JSON') {
     // any JSON value
   } else if (node.type && !(node.type === 'object' && node['x-kubernetes-preserve-unknown-fields'] && !node.properties)) {
     out.type = node.type;
@@ -58,7 +71,12 @@ export const ajvSchemasExport = (packageName: string) => (packageName === APIMAC
  */
 export function emitValidators(ctx: PackageContext): OutputFile[] {
   const own = ctx.files.filter((f) => emitsTypes(ctx, f));
-  const schemas = Object.fromEntries(own.map((file) => [`${SCHEMA_ID_BASE}${file.id}.json`, forAjv(file.schema)]));
+  const schemas = Object.fromEntries(
+    own.map((file) => [
+      `${SCHEMA_ID_BASE}${file.id}.json`,
+      forAjv(file.schema, file.schema.oneOf ? oneOfAlternatives(ctx.model, file) : undefined),
+    ]),
+  );
   const files = validatedFiles(ctx);
   const runtime = ctx.isApimachinery ? '../validation/lazy.js' : APIMACHINERY;
   const deps = dependencyPackages(ctx);

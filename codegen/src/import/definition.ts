@@ -5,7 +5,7 @@ import { parseField, type ParsedField } from './proto.js';
 import { KUBE_DEFAULTS } from './defaults.js';
 import GO_OMIT_ZERO from './go-omit-zero.json' with { type: 'json' };
 import { convertProperty, type RefSink } from './property.js';
-import { wireTypeOf, wireTypeRoot } from './special.js';
+import { JSON_UNIONS, wireTypeOf, wireTypeRoot } from './special.js';
 import { EMBEDDED_DOCS } from './synthetic/embedded.js';
 import { definitionFromProto, schemaOfField } from './synthetic/from-proto.js';
 import type { KapiSchema, Location, ProtoMessages, SwaggerSchema } from './types.js';
@@ -92,6 +92,17 @@ export function convertDefinition(definition: string, ctx: ConvertContext, refs:
   const fields = ctx.messages[message];
   if (!fields) throw new Error(`protobuf-fields.json has no message ${message} for ${definition}`);
   const where = location.name;
+
+  if (JSON_UNIONS.has(definition)) {
+    // A union: each Protobuf field carries one JSON form of the value (a boolean, a schema, an array).
+    out.oneOf = fields.map((field) => {
+      const parsed = parseField(field, message, ctx.messages);
+      return convertProperty(schemaOfField(parsed), parsed, location, ctx, refs, `${where}.${field.name}`);
+    });
+    Object.assign(out, kubernetesExtensions(swagger));
+    out['x-kapi-protobuf'] = { message };
+    return { definition, location, schema: out };
+  }
 
   if (swagger.type === 'array') {
     // A list wrapper (Verbs, ExtraValue): the array travels as the message's repeated `items` field.

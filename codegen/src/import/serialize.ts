@@ -1,12 +1,12 @@
 import type { KapiSchema } from './types.js';
 
-/** Key order of a schema node: these, then `x-kubernetes-*` keys sorted, then the trailing ones (`properties` last). */
+/** Key order of a schema node: these, then `x-kubernetes-*` keys sorted, then the trailing ones (`properties` and `oneOf` last). */
 const LEADING = [
   '$ref', 'description', 'type', 'format', 'enum', 'default',
   'x-kapi-wire-type', 'x-kapi-protobuf', 'x-kapi-resource',
   'required', 'items', 'additionalProperties',
 ];
-const TRAILING = ['x-kapi-omit-zero', 'x-kapi-protobuf-type', 'x-kapi-field-number', 'properties'];
+const TRAILING = ['x-kapi-omit-zero', 'x-kapi-protobuf-type', 'x-kapi-field-number', 'properties', 'oneOf'];
 
 function rank(key: string): [number, string] {
   const lead = LEADING.indexOf(key);
@@ -17,8 +17,8 @@ function rank(key: string): [number, string] {
 }
 
 /**
- * Puts a schema node's keys in the canonical order, recursively through `properties`, `items` and
- * `additionalProperties`. Property order itself is meaningful (Go struct order) and kept; the values of
+ * Puts a schema node's keys in the canonical order, recursively through `properties`, `items`,
+ * `additionalProperties` and `oneOf`. Property order itself is meaningful (Go struct order) and kept; the values of
  * `x-kapi-*` objects are built in their documented order and kept too.
  */
 export function canonicalSchema(node: KapiSchema): KapiSchema {
@@ -34,6 +34,8 @@ export function canonicalSchema(node: KapiSchema): KapiSchema {
       out[key] = Object.fromEntries(
         Object.entries(value as Record<string, KapiSchema>).map(([name, child]) => [name, canonicalSchema(child)]),
       );
+    } else if (key === 'oneOf' && Array.isArray(value)) {
+      out[key] = (value as KapiSchema[]).map(canonicalSchema);
     } else if ((key === 'items' || key === 'additionalProperties') && value && typeof value === 'object') {
       out[key] = canonicalSchema(value as KapiSchema);
     } else {

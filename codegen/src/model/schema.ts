@@ -10,6 +10,11 @@ export interface SchemaNode {
   items?: SchemaNode;
   additionalProperties?: SchemaNode | boolean;
   $ref?: string;
+  /**
+   * A union (schema root only): the value is one of these alternatives, told apart by JSON type (a boolean, an
+   * object, an array), each carried by its own Protobuf field (`x-kapi-field-number`).
+   */
+  oneOf?: SchemaNode[];
   'x-kubernetes-patch-strategy'?: string;
   'x-kubernetes-patch-merge-key'?: string;
   'x-kubernetes-list-type'?: 'atomic' | 'set' | 'map';
@@ -28,7 +33,7 @@ export interface SchemaNode {
   [key: string]: unknown;
 }
 
-export type WireType = 'Time' | 'MicroTime' | 'Duration' | 'Quantity' | 'IntOrString' | 'RawExtension' | 'FieldsV1';
+export type WireType = 'Time' | 'MicroTime' | 'Duration' | 'Quantity' | 'IntOrString' | 'RawExtension' | 'FieldsV1' | 'JSON';
 
 export interface EmbeddedField {
   name: string;

@@ -3,7 +3,8 @@ import type { Model, SchemaFile, SchemaNode } from '@kapi/codegen';
 /**
  * Builds an object with every field of a schema set to a recognizable non-zero value, like upstream's
  * round-trip fuzzer with fixed choices: strings `<field>Value`, int32 3, int64 7, every list with one element,
- * every map with one entry, and each special wire type in its JSON form (TypeMeta of schema roots excepted). A type already being filled higher up
+ * every map with one entry, each special wire type in its JSON form and each union as its first alternative that
+ * can be filled (TypeMeta of schema roots excepted). A type already being filled higher up
  * (a recursive schema) is left out below itself.
  */
 export function sampleObject(model: Model, file: SchemaFile): Record<string, unknown> {
@@ -18,6 +19,7 @@ const WIRE_SAMPLES: Record<string, unknown> = {
   IntOrString: 'intOrStringValue',
   RawExtension: { apiVersion: 'example.com/v1', kind: 'Sample', spec: { answer: 42 } },
   FieldsV1: { 'f:metadata': { 'f:labels': { '.': {} } } },
+  JSON: { answer: [42, 'forty-two', true, null] },
 };
 
 function sampleNode(model: Model, file: SchemaFile, node: SchemaNode, name: string, stack: string[]): unknown {
@@ -28,6 +30,14 @@ function sampleNode(model: Model, file: SchemaFile, node: SchemaNode, name: stri
   }
   const wire = node['x-kapi-wire-type'];
   if (wire) return WIRE_SAMPLES[wire];
+  if (node.oneOf) {
+    // A union: its first alternative that can be filled (a recursive schema cannot be below itself).
+    for (const alt of node.oneOf) {
+      const value = sampleNode(model, file, alt, name, stack);
+      if (value !== undefined) return value;
+    }
+    return undefined;
+  }
   if (node['x-kubernetes-int-or-string'] || node.format === 'int-or-string') return 3;
   if (node.enum?.length) return node.enum[0];
   switch (node.type) {
@@ -60,7 +70,8 @@ function sampleNode(model: Model, file: SchemaFile, node: SchemaNode, name: stri
   }
   if (node.additionalProperties && typeof node.additionalProperties === 'object') {
     const value = sampleNode(model, file, node.additionalProperties, name, stack);
-    return value === undefined ? {} : { [`${name}Key`]: value };
+    // A map of a type being filled higher up is left out, as an empty map is on the wire (Go omits it).
+    return value === undefined ? undefined : { [`${name}Key`]: value };
   }
   return { sample: { free: 'form' } };
 }

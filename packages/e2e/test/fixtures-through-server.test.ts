@@ -11,8 +11,7 @@ const fixturesDir = join(import.meta.dirname, 'fixtures');
 // Not created as objects of their own: Scale, Eviction and TokenRequest are bodies of subresources
 // (deployments/scale, pods/eviction, serviceaccounts/token), a Binding binds an existing pod (tested with one),
 // ComponentStatuses are read-only, and a LocalSubjectAccessReview must name the URL's namespace, which the
-// fixture's `namespaceValue` (not a valid namespace name) cannot be. The CustomResourceDefinition waits for the
-// Protobuf form of JSONSchemaProps' JSON unions (issue 19).
+// fixture's `namespaceValue` (not a valid namespace name) cannot be.
 const NOT_CREATED = new Set([
   'autoscaling.v1.Scale',
   'policy.v1.Eviction',
@@ -20,7 +19,6 @@ const NOT_CREATED = new Set([
   'core.v1.Binding',
   'core.v1.ComponentStatus',
   'authorization.k8s.io.v1.LocalSubjectAccessReview',
-  'apiextensions.k8s.io.v1.CustomResourceDefinition',
 ]);
 const names = readdirSync(fixturesDir).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).filter((n) => !NOT_CREATED.has(n)).sort();
 

@@ -177,11 +177,17 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "apiVersion": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "kind": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -189,11 +195,17 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "name": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "namespace": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "selector": {
                "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector",
@@ -318,7 +330,10 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "policyName": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "paramRef": {
                "type": ".k8s.io.api.admissionregistration.v1.ParamRef",
@@ -388,7 +403,10 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "observedGeneration": {
                "type": "int64",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "typeChecking": {
                "type": ".k8s.io.api.admissionregistration.v1.TypeChecking",
@@ -486,7 +504,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "message": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "reason": {
                "type": "string",
@@ -494,7 +515,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "messageExpression": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },

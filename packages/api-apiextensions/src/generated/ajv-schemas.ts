@@ -280,14 +280,7 @@ export const ajvSchemas: AjvSchemas = {
    }
   }
  },
- "kapi://schemas/apiextensions/v1/JSON.json": {
-  "type": "object",
-  "properties": {
-   "raw": {
-    "type": "string"
-   }
-  }
- },
+ "kapi://schemas/apiextensions/v1/JSON.json": {},
  "kapi://schemas/apiextensions/v1/JSONSchemaProps.json": {
   "type": "object",
   "properties": {
@@ -459,43 +452,70 @@ export const ajvSchemas: AjvSchemas = {
   }
  },
  "kapi://schemas/apiextensions/v1/JSONSchemaPropsOrArray.json": {
-  "type": "object",
-  "properties": {
-   "schema": {
-    "$ref": "./JSONSchemaProps.json"
-   },
-   "jSONSchemas": {
-    "type": "array",
-    "items": {
+  "type": [
+   "object",
+   "array"
+  ],
+  "allOf": [
+   {
+    "if": {
+     "type": "object"
+    },
+    "then": {
      "$ref": "./JSONSchemaProps.json"
     }
+   },
+   {
+    "if": {
+     "type": "array"
+    },
+    "then": {
+     "type": "array",
+     "items": {
+      "$ref": "./JSONSchemaProps.json"
+     }
+    }
    }
-  }
+  ]
  },
  "kapi://schemas/apiextensions/v1/JSONSchemaPropsOrBool.json": {
-  "type": "object",
-  "properties": {
-   "allows": {
-    "type": "boolean"
-   },
-   "schema": {
-    "$ref": "./JSONSchemaProps.json"
-   }
+  "type": [
+   "boolean",
+   "object"
+  ],
+  "if": {
+   "type": "object"
+  },
+  "then": {
+   "$ref": "./JSONSchemaProps.json"
   }
  },
  "kapi://schemas/apiextensions/v1/JSONSchemaPropsOrStringArray.json": {
-  "type": "object",
-  "properties": {
-   "schema": {
-    "$ref": "./JSONSchemaProps.json"
+  "type": [
+   "object",
+   "array"
+  ],
+  "allOf": [
+   {
+    "if": {
+     "type": "object"
+    },
+    "then": {
+     "$ref": "./JSONSchemaProps.json"
+    }
    },
-   "property": {
-    "type": "array",
-    "items": {
-     "type": "string"
+   {
+    "if": {
+     "type": "array"
+    },
+    "then": {
+     "type": "array",
+     "items": {
+      "type": "string"
+     }
     }
    }
-  }
+  ]
  },
  "kapi://schemas/apiextensions/v1/SelectableField.json": {
   "type": "object",

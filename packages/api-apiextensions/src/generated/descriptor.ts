@@ -30,15 +30,24 @@ export const descriptor: ProtoDescriptor = {
                   },
                   "format": {
                    "type": "string",
-                   "id": 3
+                   "id": 3,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "description": {
                    "type": "string",
-                   "id": 4
+                   "id": 4,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "priority": {
                    "type": "int32",
-                   "id": 5
+                   "id": 5,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "jsonPath": {
                    "type": "string",
@@ -90,11 +99,17 @@ export const descriptor: ProtoDescriptor = {
                   },
                   "reason": {
                    "type": "string",
-                   "id": 4
+                   "id": 4,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "message": {
                    "type": "string",
-                   "id": 5
+                   "id": 5,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "observedGeneration": {
                    "type": "int64",
@@ -123,7 +138,10 @@ export const descriptor: ProtoDescriptor = {
                   },
                   "singular": {
                    "type": "string",
-                   "id": 2
+                   "id": 2,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "shortNames": {
                    "type": "string",
@@ -136,7 +154,10 @@ export const descriptor: ProtoDescriptor = {
                   },
                   "listKind": {
                    "type": "string",
-                   "id": 5
+                   "id": 5,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "categories": {
                    "type": "string",
@@ -170,7 +191,10 @@ export const descriptor: ProtoDescriptor = {
                   },
                   "preserveUnknownFields": {
                    "type": "bool",
-                   "id": 10
+                   "id": 10,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   }
                  }
                 },
@@ -212,7 +236,10 @@ export const descriptor: ProtoDescriptor = {
                   },
                   "deprecated": {
                    "type": "bool",
-                   "id": 7
+                   "id": 7,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "deprecationWarning": {
                    "type": "string",
@@ -281,11 +308,17 @@ export const descriptor: ProtoDescriptor = {
                  "fields": {
                   "description": {
                    "type": "string",
-                   "id": 1
+                   "id": 1,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "url": {
                    "type": "string",
-                   "id": 2
+                   "id": 2,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   }
                  }
                 },
@@ -301,13 +334,17 @@ export const descriptor: ProtoDescriptor = {
                  "fields": {
                   "id": {
                    "type": "string",
-                   "id": 1
+                   "id": 1,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "schema": {
                    "type": "string",
                    "id": 2,
                    "options": {
-                    "kapi_json_name": "$schema"
+                    "kapi_json_name": "$schema",
+                    "kapi_omit_zero": true
                    }
                   },
                   "ref": {
@@ -319,19 +356,31 @@ export const descriptor: ProtoDescriptor = {
                   },
                   "description": {
                    "type": "string",
-                   "id": 4
+                   "id": 4,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "type": {
                    "type": "string",
-                   "id": 5
+                   "id": 5,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "format": {
                    "type": "string",
-                   "id": 6
+                   "id": 6,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "title": {
                    "type": "string",
-                   "id": 7
+                   "id": 7,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "default": {
                    "type": ".k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSON",
@@ -343,7 +392,10 @@ export const descriptor: ProtoDescriptor = {
                   },
                   "exclusiveMaximum": {
                    "type": "bool",
-                   "id": 10
+                   "id": 10,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "minimum": {
                    "type": "double",
@@ -351,7 +403,10 @@ export const descriptor: ProtoDescriptor = {
                   },
                   "exclusiveMinimum": {
                    "type": "bool",
-                   "id": 12
+                   "id": 12,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "maxLength": {
                    "type": "int64",
@@ -363,7 +418,10 @@ export const descriptor: ProtoDescriptor = {
                   },
                   "pattern": {
                    "type": "string",
-                   "id": 15
+                   "id": 15,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "maxItems": {
                    "type": "int64",
@@ -375,7 +433,10 @@ export const descriptor: ProtoDescriptor = {
                   },
                   "uniqueItems": {
                    "type": "bool",
-                   "id": 18
+                   "id": 18,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "multipleOf": {
                    "type": "double",
@@ -460,7 +521,10 @@ export const descriptor: ProtoDescriptor = {
                   },
                   "nullable": {
                    "type": "bool",
-                   "id": 37
+                   "id": 37,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "xKubernetesPreserveUnknownFields": {
                    "type": "bool",
@@ -473,14 +537,16 @@ export const descriptor: ProtoDescriptor = {
                    "type": "bool",
                    "id": 39,
                    "options": {
-                    "kapi_json_name": "x-kubernetes-embedded-resource"
+                    "kapi_json_name": "x-kubernetes-embedded-resource",
+                    "kapi_omit_zero": true
                    }
                   },
                   "xKubernetesIntOrString": {
                    "type": "bool",
                    "id": 40,
                    "options": {
-                    "kapi_json_name": "x-kubernetes-int-or-string"
+                    "kapi_json_name": "x-kubernetes-int-or-string",
+                    "kapi_omit_zero": true
                    }
                   },
                   "xKubernetesListMapKeys": {
@@ -517,40 +583,49 @@ export const descriptor: ProtoDescriptor = {
                 },
                 "JSONSchemaPropsOrArray": {
                  "fields": {
-                  "schema": {
+                  "object": {
                    "type": ".k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps",
                    "id": 1
                   },
-                  "jSONSchemas": {
+                  "array": {
                    "type": ".k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps",
                    "rule": "repeated",
                    "id": 2
                   }
+                 },
+                 "options": {
+                  "kapi_one_of": true
                  }
                 },
                 "JSONSchemaPropsOrBool": {
                  "fields": {
-                  "allows": {
+                  "boolean": {
                    "type": "bool",
                    "id": 1
                   },
-                  "schema": {
+                  "object": {
                    "type": ".k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps",
                    "id": 2
                   }
+                 },
+                 "options": {
+                  "kapi_one_of": true
                  }
                 },
                 "JSONSchemaPropsOrStringArray": {
                  "fields": {
-                  "schema": {
+                  "object": {
                    "type": ".k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps",
                    "id": 1
                   },
-                  "property": {
+                  "array": {
                    "type": "string",
                    "rule": "repeated",
                    "id": 2
                   }
+                 },
+                 "options": {
+                  "kapi_one_of": true
                  }
                 },
                 "SelectableField": {
@@ -589,11 +664,17 @@ export const descriptor: ProtoDescriptor = {
                   },
                   "message": {
                    "type": "string",
-                   "id": 2
+                   "id": 2,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "messageExpression": {
                    "type": "string",
-                   "id": 3
+                   "id": 3,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "reason": {
                    "type": "string",
@@ -601,7 +682,10 @@ export const descriptor: ProtoDescriptor = {
                   },
                   "fieldPath": {
                    "type": "string",
-                   "id": 5
+                   "id": 5,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "optionalOldSelf": {
                    "type": "bool",

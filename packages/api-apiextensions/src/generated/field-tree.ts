@@ -12,7 +12,12 @@ export const fieldTree: FieldTree = {
     "description": 0,
     "priority": 0,
     "jsonPath": 0
-   }
+   },
+   "omitZero": [
+    "format",
+    "description",
+    "priority"
+   ]
   },
   "apiextensions.k8s.io/v1/CustomResourceConversion": {
    "props": {
@@ -38,6 +43,10 @@ export const fieldTree: FieldTree = {
     "message": 0,
     "observedGeneration": 0
    },
+   "omitZero": [
+    "reason",
+    "message"
+   ],
    "times": {
     "lastTransitionTime": "Time"
    }
@@ -54,7 +63,11 @@ export const fieldTree: FieldTree = {
     "categories": {
      "a": 0
     }
-   }
+   },
+   "omitZero": [
+    "singular",
+    "listKind"
+   ]
   },
   "apiextensions.k8s.io/v1/CustomResourceDefinitionSpec": {
    "props": {
@@ -66,7 +79,10 @@ export const fieldTree: FieldTree = {
     },
     "conversion": "apiextensions.k8s.io/v1/CustomResourceConversion",
     "preserveUnknownFields": 0
-   }
+   },
+   "omitZero": [
+    "preserveUnknownFields"
+   ]
   },
   "apiextensions.k8s.io/v1/CustomResourceDefinitionStatus": {
    "props": {
@@ -95,7 +111,10 @@ export const fieldTree: FieldTree = {
     "selectableFields": {
      "a": "apiextensions.k8s.io/v1/SelectableField"
     }
-   }
+   },
+   "omitZero": [
+    "deprecated"
+   ]
   },
   "apiextensions.k8s.io/v1/CustomResourceSubresourceScale": {
    "props": {
@@ -122,12 +141,11 @@ export const fieldTree: FieldTree = {
    "props": {
     "description": 0,
     "url": 0
-   }
-  },
-  "apiextensions.k8s.io/v1/JSON": {
-   "props": {
-    "raw": 0
-   }
+   },
+   "omitZero": [
+    "description",
+    "url"
+   ]
   },
   "apiextensions.k8s.io/v1/JSONSchemaProps": {
    "props": {
@@ -138,7 +156,7 @@ export const fieldTree: FieldTree = {
     "type": 0,
     "format": 0,
     "title": 0,
-    "default": "apiextensions.k8s.io/v1/JSON",
+    "default": "*",
     "maximum": 0,
     "exclusiveMaximum": 0,
     "minimum": 0,
@@ -151,14 +169,21 @@ export const fieldTree: FieldTree = {
     "uniqueItems": 0,
     "multipleOf": 0,
     "enum": {
-     "a": "apiextensions.k8s.io/v1/JSON"
+     "a": "*"
     },
     "maxProperties": 0,
     "minProperties": 0,
     "required": {
      "a": 0
     },
-    "items": "apiextensions.k8s.io/v1/JSONSchemaPropsOrArray",
+    "items": {
+     "u": [
+      "apiextensions.k8s.io/v1/JSONSchemaProps",
+      {
+       "a": "apiextensions.k8s.io/v1/JSONSchemaProps"
+      }
+     ]
+    },
     "allOf": {
      "a": "apiextensions.k8s.io/v1/JSONSchemaProps"
     },
@@ -172,19 +197,26 @@ export const fieldTree: FieldTree = {
     "properties": {
      "m": "apiextensions.k8s.io/v1/JSONSchemaProps"
     },
-    "additionalProperties": "apiextensions.k8s.io/v1/JSONSchemaPropsOrBool",
+    "additionalProperties": "apiextensions.k8s.io/v1/JSONSchemaProps",
     "patternProperties": {
      "m": "apiextensions.k8s.io/v1/JSONSchemaProps"
     },
     "dependencies": {
-     "m": "apiextensions.k8s.io/v1/JSONSchemaPropsOrStringArray"
+     "m": {
+      "u": [
+       "apiextensions.k8s.io/v1/JSONSchemaProps",
+       {
+        "a": 0
+       }
+      ]
+     }
     },
-    "additionalItems": "apiextensions.k8s.io/v1/JSONSchemaPropsOrBool",
+    "additionalItems": "apiextensions.k8s.io/v1/JSONSchemaProps",
     "definitions": {
      "m": "apiextensions.k8s.io/v1/JSONSchemaProps"
     },
     "externalDocs": "apiextensions.k8s.io/v1/ExternalDocumentation",
-    "example": "apiextensions.k8s.io/v1/JSON",
+    "example": "*",
     "nullable": 0,
     "x-kubernetes-preserve-unknown-fields": 0,
     "x-kubernetes-embedded-resource": 0,
@@ -197,29 +229,22 @@ export const fieldTree: FieldTree = {
     "x-kubernetes-validations": {
      "a": "apiextensions.k8s.io/v1/ValidationRule"
     }
-   }
-  },
-  "apiextensions.k8s.io/v1/JSONSchemaPropsOrArray": {
-   "props": {
-    "schema": "apiextensions.k8s.io/v1/JSONSchemaProps",
-    "jSONSchemas": {
-     "a": "apiextensions.k8s.io/v1/JSONSchemaProps"
-    }
-   }
-  },
-  "apiextensions.k8s.io/v1/JSONSchemaPropsOrBool": {
-   "props": {
-    "allows": 0,
-    "schema": "apiextensions.k8s.io/v1/JSONSchemaProps"
-   }
-  },
-  "apiextensions.k8s.io/v1/JSONSchemaPropsOrStringArray": {
-   "props": {
-    "schema": "apiextensions.k8s.io/v1/JSONSchemaProps",
-    "property": {
-     "a": 0
-    }
-   }
+   },
+   "omitZero": [
+    "id",
+    "$schema",
+    "description",
+    "type",
+    "format",
+    "title",
+    "exclusiveMaximum",
+    "exclusiveMinimum",
+    "pattern",
+    "uniqueItems",
+    "nullable",
+    "x-kubernetes-embedded-resource",
+    "x-kubernetes-int-or-string"
+   ]
   },
   "apiextensions.k8s.io/v1/SelectableField": {
    "props": {
@@ -242,7 +267,12 @@ export const fieldTree: FieldTree = {
     "reason": 0,
     "fieldPath": 0,
     "optionalOldSelf": 0
-   }
+   },
+   "omitZero": [
+    "message",
+    "messageExpression",
+    "fieldPath"
+   ]
   },
   "apiextensions.k8s.io/v1/WebhookClientConfig": {
    "props": {

@@ -457,15 +457,7 @@ export const openapi: GroupOpenAPI = {
    "type": "object"
   },
   "io.k8s.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSON": {
-   "description": "JSON represents any valid JSON value. These types are supported: bool, int64, float64, string, []interface{}, map[string]interface{} and nil.",
-   "properties": {
-    "raw": {
-     "description": "Not in the upstream OpenAPI document this schema was imported from; typed from its Protobuf field.",
-     "format": "byte",
-     "type": "string"
-    }
-   },
-   "type": "object"
+   "description": "JSON represents any valid JSON value. These types are supported: bool, int64, float64, string, []interface{}, map[string]interface{} and nil."
   },
   "io.k8s.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps": {
    "description": "JSONSchemaProps is a JSON-Schema following Specification Draft 4 (http://json-schema.org/).",
@@ -673,64 +665,13 @@ export const openapi: GroupOpenAPI = {
    "type": "object"
   },
   "io.k8s.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray": {
-   "description": "JSONSchemaPropsOrArray represents a value that can either be a JSONSchemaProps or an array of JSONSchemaProps. Mainly here for serialization purposes.",
-   "properties": {
-    "jSONSchemas": {
-     "description": "Not in the upstream OpenAPI document this schema was imported from; typed from its Protobuf field.",
-     "items": {
-      "$ref": "#/components/schemas/io.k8s.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps"
-     },
-     "type": "array"
-    },
-    "schema": {
-     "allOf": [
-      {
-       "$ref": "#/components/schemas/io.k8s.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps"
-      }
-     ],
-     "description": "Not in the upstream OpenAPI document this schema was imported from; typed from its Protobuf field."
-    }
-   },
-   "type": "object"
+   "description": "JSONSchemaPropsOrArray represents a value that can either be a JSONSchemaProps or an array of JSONSchemaProps. Mainly here for serialization purposes."
   },
   "io.k8s.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool": {
-   "description": "JSONSchemaPropsOrBool represents JSONSchemaProps or a boolean value. Defaults to true for the boolean property.",
-   "properties": {
-    "allows": {
-     "description": "Not in the upstream OpenAPI document this schema was imported from; typed from its Protobuf field.",
-     "type": "boolean"
-    },
-    "schema": {
-     "allOf": [
-      {
-       "$ref": "#/components/schemas/io.k8s.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps"
-      }
-     ],
-     "description": "Not in the upstream OpenAPI document this schema was imported from; typed from its Protobuf field."
-    }
-   },
-   "type": "object"
+   "description": "JSONSchemaPropsOrBool represents JSONSchemaProps or a boolean value. Defaults to true for the boolean property."
   },
   "io.k8s.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray": {
-   "description": "JSONSchemaPropsOrStringArray represents a JSONSchemaProps or a string array.",
-   "properties": {
-    "property": {
-     "description": "Not in the upstream OpenAPI document this schema was imported from; typed from its Protobuf field.",
-     "items": {
-      "type": "string"
-     },
-     "type": "array"
-    },
-    "schema": {
-     "allOf": [
-      {
-       "$ref": "#/components/schemas/io.k8s.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps"
-      }
-     ],
-     "description": "Not in the upstream OpenAPI document this schema was imported from; typed from its Protobuf field."
-    }
-   },
-   "type": "object"
+   "description": "JSONSchemaPropsOrStringArray represents a JSONSchemaProps or a string array."
   },
   "io.k8s.apiextensions_apiserver.pkg.apis.apiextensions.v1.SelectableField": {
    "description": "SelectableField specifies the JSON path of a field that may be used with field selectors.",

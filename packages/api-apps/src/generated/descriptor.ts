@@ -75,11 +75,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "reason": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "message": {
                "type": "string",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -112,7 +118,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "minReadySeconds": {
                "type": "int32",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "revisionHistoryLimit": {
                "type": "int32",
@@ -140,19 +149,31 @@ export const descriptor: ProtoDescriptor = {
               },
               "observedGeneration": {
                "type": "int64",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "updatedNumberScheduled": {
                "type": "int32",
-               "id": 6
+               "id": 6,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "numberAvailable": {
                "type": "int32",
-               "id": 7
+               "id": 7,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "numberUnavailable": {
                "type": "int32",
-               "id": 8
+               "id": 8,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "collisionCount": {
                "type": "int32",
@@ -169,7 +190,10 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "type": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "rollingUpdate": {
                "type": ".k8s.io.api.apps.v1.RollingUpdateDaemonSet",
@@ -213,11 +237,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "reason": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "message": {
                "type": "string",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -254,7 +284,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "minReadySeconds": {
                "type": "int32",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "revisionHistoryLimit": {
                "type": "int32",
@@ -262,7 +295,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "paused": {
                "type": "bool",
-               "id": 7
+               "id": 7,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "progressDeadlineSeconds": {
                "type": "int32",
@@ -274,27 +310,45 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "observedGeneration": {
                "type": "int64",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "replicas": {
                "type": "int32",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "updatedReplicas": {
                "type": "int32",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "readyReplicas": {
                "type": "int32",
-               "id": 7
+               "id": 7,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "availableReplicas": {
                "type": "int32",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "unavailableReplicas": {
                "type": "int32",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "terminatingReplicas": {
                "type": "int32",
@@ -315,7 +369,10 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "type": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "rollingUpdate": {
                "type": ".k8s.io.api.apps.v1.RollingUpdateDeployment",
@@ -355,11 +412,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "reason": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "message": {
                "type": "string",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -384,7 +447,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "minReadySeconds": {
                "type": "int32",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "selector": {
                "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector",
@@ -404,15 +470,24 @@ export const descriptor: ProtoDescriptor = {
               },
               "fullyLabeledReplicas": {
                "type": "int32",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "readyReplicas": {
                "type": "int32",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "availableReplicas": {
                "type": "int32",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "terminatingReplicas": {
                "type": "int32",
@@ -420,7 +495,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "observedGeneration": {
                "type": "int64",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "conditions": {
                "type": ".k8s.io.api.apps.v1.ReplicaSetCondition",
@@ -497,11 +575,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "reason": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "message": {
                "type": "string",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -530,11 +614,17 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "whenDeleted": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "whenScaled": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -563,7 +653,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "podManagementPolicy": {
                "type": "string",
-               "id": 6
+               "id": 6,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "updateStrategy": {
                "type": ".k8s.io.api.apps.v1.StatefulSetUpdateStrategy",
@@ -575,7 +668,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "minReadySeconds": {
                "type": "int32",
-               "id": 9
+               "id": 9,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "persistentVolumeClaimRetentionPolicy": {
                "type": ".k8s.io.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy",
@@ -591,7 +687,10 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "observedGeneration": {
                "type": "int64",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "replicas": {
                "type": "int32",
@@ -599,23 +698,38 @@ export const descriptor: ProtoDescriptor = {
               },
               "readyReplicas": {
                "type": "int32",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "currentReplicas": {
                "type": "int32",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "updatedReplicas": {
                "type": "int32",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "currentRevision": {
                "type": "string",
-               "id": 6
+               "id": 6,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "updateRevision": {
                "type": "string",
-               "id": 7
+               "id": 7,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "collisionCount": {
                "type": "int32",
@@ -636,7 +750,10 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "type": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "rollingUpdate": {
                "type": ".k8s.io.api.apps.v1.RollingUpdateStatefulSetStrategy",

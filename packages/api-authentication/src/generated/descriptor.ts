@@ -27,15 +27,24 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "kind": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "apiVersion": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "name": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "uid": {
                "type": "string",
@@ -184,7 +193,10 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "token": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "audiences": {
                "type": "string",
@@ -197,7 +209,10 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "authenticated": {
                "type": "bool",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "user": {
                "type": ".k8s.io.api.authentication.v1.UserInfo",
@@ -210,7 +225,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "error": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -218,11 +236,17 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "username": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "uid": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "groups": {
                "type": "string",

@@ -30,7 +30,10 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "rawSelector": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "requirements": {
                "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.FieldSelectorRequirement",
@@ -43,7 +46,10 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "rawSelector": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "requirements": {
                "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement",
@@ -85,11 +91,17 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "path": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "verb": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -111,31 +123,52 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "namespace": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "verb": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "group": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "version": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "resource": {
                "type": "string",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "subresource": {
                "type": "string",
-               "id": 6
+               "id": 6,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "name": {
                "type": "string",
-               "id": 7
+               "id": 7,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "fieldSelector": {
                "type": ".k8s.io.api.authorization.v1.FieldSelectorAttributes",
@@ -245,7 +278,10 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "namespace": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -290,7 +326,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "user": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "groups": {
                "type": "string",
@@ -304,7 +343,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "uid": {
                "type": "string",
-               "id": 6
+               "id": 6,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -316,15 +358,24 @@ export const descriptor: ProtoDescriptor = {
               },
               "denied": {
                "type": "bool",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "reason": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "evaluationError": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -346,7 +397,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "evaluationError": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             }

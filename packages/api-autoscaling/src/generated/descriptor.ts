@@ -47,7 +47,10 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "replicas": {
                "type": "int32",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -59,7 +62,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "selector": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             }
@@ -111,7 +117,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "apiVersion": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -220,11 +229,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "reason": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "message": {
                "type": "string",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "observedGeneration": {
                "type": "int64",
@@ -282,7 +297,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "currentReplicas": {
                "type": "int32",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "desiredReplicas": {
                "type": "int32",

@@ -59,7 +59,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "concurrencyPolicy": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "suspend": {
                "type": "bool",
@@ -132,11 +135,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "reason": {
                "type": "string",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "message": {
                "type": "string",
-               "id": 6
+               "id": 6,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -263,15 +272,24 @@ export const descriptor: ProtoDescriptor = {
               },
               "active": {
                "type": "int32",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "succeeded": {
                "type": "int32",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "failed": {
                "type": "int32",
-               "id": 6
+               "id": 6,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "terminating": {
                "type": "int32",
@@ -279,7 +297,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "completedIndexes": {
                "type": "string",
-               "id": 7
+               "id": 7,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "failedIndexes": {
                "type": "string",

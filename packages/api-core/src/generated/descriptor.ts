@@ -22,15 +22,24 @@ export const descriptor: ProtoDescriptor = {
               },
               "fsType": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "partition": {
                "type": "int32",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "readOnly": {
                "type": "bool",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -114,7 +123,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "readOnly": {
                "type": "bool",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "secretNamespace": {
                "type": "string",
@@ -134,7 +146,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "readOnly": {
                "type": "bool",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -175,11 +190,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "readOnly": {
                "type": "bool",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "fsType": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "volumeAttributes": {
                "type": "string",
@@ -256,15 +277,24 @@ export const descriptor: ProtoDescriptor = {
               },
               "path": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "user": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "secretFile": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "secretRef": {
                "type": ".k8s.io.api.core.v1.SecretReference",
@@ -272,7 +302,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "readOnly": {
                "type": "bool",
-               "id": 6
+               "id": 6,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -285,15 +318,24 @@ export const descriptor: ProtoDescriptor = {
               },
               "path": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "user": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "secretFile": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "secretRef": {
                "type": ".k8s.io.api.core.v1.LocalObjectReference",
@@ -301,7 +343,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "readOnly": {
                "type": "bool",
-               "id": 6
+               "id": 6,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -313,11 +358,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "fsType": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "readOnly": {
                "type": "bool",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "secretRef": {
                "type": ".k8s.io.api.core.v1.SecretReference",
@@ -333,11 +384,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "fsType": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "readOnly": {
                "type": "bool",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "secretRef": {
                "type": ".k8s.io.api.core.v1.LocalObjectReference",
@@ -393,11 +450,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "message": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "error": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -512,7 +575,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "resourceVersion": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "kubeletConfigKey": {
                "type": "string",
@@ -576,7 +642,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "image": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "command": {
                "type": "string",
@@ -590,7 +659,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "workingDir": {
                "type": "string",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "ports": {
                "type": ".k8s.io.api.core.v1.ContainerPort",
@@ -653,15 +725,24 @@ export const descriptor: ProtoDescriptor = {
               },
               "terminationMessagePath": {
                "type": "string",
-               "id": 13
+               "id": 13,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "terminationMessagePolicy": {
                "type": "string",
-               "id": 20
+               "id": 20,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "imagePullPolicy": {
                "type": "string",
-               "id": 14
+               "id": 14,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "securityContext": {
                "type": ".k8s.io.api.core.v1.SecurityContext",
@@ -669,15 +750,24 @@ export const descriptor: ProtoDescriptor = {
               },
               "stdin": {
                "type": "bool",
-               "id": 16
+               "id": 16,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "stdinOnce": {
                "type": "bool",
-               "id": 17
+               "id": 17,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "tty": {
                "type": "bool",
-               "id": 18
+               "id": 18,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -706,7 +796,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "sizeBytes": {
                "type": "int64",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -714,11 +807,17 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "name": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "hostPort": {
                "type": "int32",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "containerPort": {
                "type": "int32",
@@ -726,11 +825,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "protocol": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "hostIP": {
                "type": "string",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -803,15 +908,24 @@ export const descriptor: ProtoDescriptor = {
               },
               "signal": {
                "type": "int32",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "reason": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "message": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "startedAt": {
                "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
@@ -823,7 +937,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "containerID": {
                "type": "string",
-               "id": 7
+               "id": 7,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -831,11 +948,17 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "reason": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "message": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -871,7 +994,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "containerID": {
                "type": "string",
-               "id": 8
+               "id": 8,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "started": {
                "type": "bool",
@@ -976,7 +1102,10 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "medium": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "sizeLimit": {
                "type": ".k8s.io.apimachinery.pkg.api.resource.Quantity",
@@ -996,7 +1125,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "hostname": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "nodeName": {
                "type": "string",
@@ -1012,7 +1144,10 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "name": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "port": {
                "type": "int32",
@@ -1020,7 +1155,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "protocol": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "appProtocol": {
                "type": "string",
@@ -1077,7 +1215,10 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "prefix": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "configMapRef": {
                "type": ".k8s.io.api.core.v1.ConfigMapEnvSource",
@@ -1097,7 +1238,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "value": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "valueFrom": {
                "type": ".k8s.io.api.core.v1.EnvVarSource",
@@ -1133,7 +1277,10 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "targetContainerName": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "ephemeralContainerCommon": {
                "type": ".k8s.io.api.core.v1.EphemeralContainerCommon",
@@ -1152,7 +1299,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "image": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "command": {
                "type": "string",
@@ -1166,7 +1316,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "workingDir": {
                "type": "string",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "ports": {
                "type": ".k8s.io.api.core.v1.ContainerPort",
@@ -1229,15 +1382,24 @@ export const descriptor: ProtoDescriptor = {
               },
               "terminationMessagePath": {
                "type": "string",
-               "id": 13
+               "id": 13,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "terminationMessagePolicy": {
                "type": "string",
-               "id": 20
+               "id": 20,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "imagePullPolicy": {
                "type": "string",
-               "id": 14
+               "id": 14,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "securityContext": {
                "type": ".k8s.io.api.core.v1.SecurityContext",
@@ -1245,15 +1407,24 @@ export const descriptor: ProtoDescriptor = {
               },
               "stdin": {
                "type": "bool",
-               "id": 16
+               "id": 16,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "stdinOnce": {
                "type": "bool",
-               "id": 17
+               "id": 17,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "tty": {
                "type": "bool",
-               "id": 18
+               "id": 18,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -1277,11 +1448,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "reason": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "message": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "source": {
                "type": ".k8s.io.api.core.v1.EventSource",
@@ -1297,11 +1474,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "count": {
                "type": "int32",
-               "id": 8
+               "id": 8,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "type": {
                "type": "string",
-               "id": 9
+               "id": 9,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "eventTime": {
                "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime",
@@ -1313,7 +1496,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "action": {
                "type": "string",
-               "id": 12
+               "id": 12,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "related": {
                "type": ".k8s.io.api.core.v1.ObjectReference",
@@ -1346,7 +1532,10 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "count": {
                "type": "int32",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "lastObservedTime": {
                "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime",
@@ -1358,11 +1547,17 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "component": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "host": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -1400,11 +1595,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "fsType": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "readOnly": {
                "type": "bool",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "wwids": {
                "type": "string",
@@ -1441,7 +1642,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "fsType": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "secretRef": {
                "type": ".k8s.io.api.core.v1.SecretReference",
@@ -1449,7 +1653,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "readOnly": {
                "type": "bool",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "options": {
                "type": "string",
@@ -1466,7 +1673,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "fsType": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "secretRef": {
                "type": ".k8s.io.api.core.v1.LocalObjectReference",
@@ -1474,7 +1684,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "readOnly": {
                "type": "bool",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "options": {
                "type": "string",
@@ -1487,11 +1700,17 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "datasetName": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "datasetUUID": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -1503,15 +1722,24 @@ export const descriptor: ProtoDescriptor = {
               },
               "fsType": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "partition": {
                "type": "int32",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "readOnly": {
                "type": "bool",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -1539,11 +1767,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "revision": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "directory": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -1559,7 +1793,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "readOnly": {
                "type": "bool",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "endpointsNamespace": {
                "type": "string",
@@ -1579,7 +1816,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "readOnly": {
                "type": "bool",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -1587,7 +1827,10 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "path": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "port": {
                "type": ".k8s.io.apimachinery.pkg.util.intstr.IntOrString",
@@ -1595,11 +1838,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "host": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "scheme": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "httpHeaders": {
                "type": ".k8s.io.api.core.v1.HTTPHeader",
@@ -1673,15 +1922,24 @@ export const descriptor: ProtoDescriptor = {
               },
               "iscsiInterface": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "fsType": {
                "type": "string",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "readOnly": {
                "type": "bool",
-               "id": 6
+               "id": 6,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "portals": {
                "type": "string",
@@ -1690,11 +1948,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "chapAuthDiscovery": {
                "type": "bool",
-               "id": 8
+               "id": 8,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "chapAuthSession": {
                "type": "bool",
-               "id": 11
+               "id": 11,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "secretRef": {
                "type": ".k8s.io.api.core.v1.SecretReference",
@@ -1722,15 +1986,24 @@ export const descriptor: ProtoDescriptor = {
               },
               "iscsiInterface": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "fsType": {
                "type": "string",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "readOnly": {
                "type": "bool",
-               "id": 6
+               "id": 6,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "portals": {
                "type": "string",
@@ -1739,11 +2012,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "chapAuthDiscovery": {
                "type": "bool",
-               "id": 8
+               "id": 8,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "chapAuthSession": {
                "type": "bool",
-               "id": 11
+               "id": 11,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "secretRef": {
                "type": ".k8s.io.api.core.v1.LocalObjectReference",
@@ -1759,11 +2038,17 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "reference": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "pullPolicy": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -1919,11 +2204,17 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "ip": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "hostname": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "ipMode": {
                "type": "string",
@@ -1949,7 +2240,10 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "name": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -1969,7 +2263,10 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "targetVolumeAttributesClassName": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "status": {
                "type": "string",
@@ -1989,7 +2286,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "readOnly": {
                "type": "bool",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -2025,11 +2325,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "reason": {
                "type": "string",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "message": {
                "type": "string",
-               "id": 6
+               "id": 6,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -2059,7 +2365,10 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "phase": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "conditions": {
                "type": ".k8s.io.api.core.v1.NamespaceCondition",
@@ -2180,11 +2489,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "reason": {
                "type": "string",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "message": {
                "type": "string",
-               "id": 6
+               "id": 6,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -2212,7 +2527,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "error": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -2322,7 +2640,10 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "podCIDR": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "podCIDRs": {
                "type": "string",
@@ -2331,11 +2652,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "providerID": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "unschedulable": {
                "type": "bool",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "taints": {
                "type": ".k8s.io.api.core.v1.Taint",
@@ -2348,7 +2675,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "externalID": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "podPreemptionPolicy": {
                "type": ".k8s.io.api.core.v1.NodePodPreemptionPolicy",
@@ -2370,7 +2700,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "phase": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "conditions": {
                "type": ".k8s.io.api.core.v1.NodeCondition",
@@ -2485,7 +2818,10 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "apiVersion": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "fieldPath": {
                "type": "string",
@@ -2497,15 +2833,24 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "kind": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "namespace": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "name": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "uid": {
                "type": "string",
@@ -2513,15 +2858,24 @@ export const descriptor: ProtoDescriptor = {
               },
               "apiVersion": {
                "type": "string",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "resourceVersion": {
                "type": "string",
-               "id": 6
+               "id": 6,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "fieldPath": {
                "type": "string",
-               "id": 7
+               "id": 7,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -2577,11 +2931,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "reason": {
                "type": "string",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "message": {
                "type": "string",
-               "id": 6
+               "id": 6,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -2615,7 +2975,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "volumeName": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "storageClassName": {
                "type": "string",
@@ -2643,7 +3006,10 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "phase": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "accessModes": {
                "type": "string",
@@ -2704,7 +3070,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "readOnly": {
                "type": "bool",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -2831,11 +3200,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "persistentVolumeReclaimPolicy": {
                "type": "string",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "storageClassName": {
                "type": "string",
-               "id": 6
+               "id": 6,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "mountOptions": {
                "type": "string",
@@ -2867,15 +3242,24 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "phase": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "message": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "reason": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "lastPhaseTransitionTime": {
                "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
@@ -2891,7 +3275,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "fsType": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -3015,7 +3402,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "observedGeneration": {
                "type": "int64",
-               "id": 7
+               "id": 7,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "status": {
                "type": "string",
@@ -3031,11 +3421,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "reason": {
                "type": "string",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "message": {
                "type": "string",
-               "id": 6
+               "id": 6,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -3062,7 +3458,10 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "name": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "value": {
                "type": "string",
@@ -3246,7 +3645,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "restartPolicy": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "terminationGracePeriodSeconds": {
                "type": "int64",
@@ -3258,7 +3660,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "dnsPolicy": {
                "type": "string",
-               "id": 6
+               "id": 6,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "nodeSelector": {
                "type": "string",
@@ -3267,11 +3672,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "serviceAccountName": {
                "type": "string",
-               "id": 8
+               "id": 8,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "serviceAccount": {
                "type": "string",
-               "id": 9
+               "id": 9,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "automountServiceAccountToken": {
                "type": "bool",
@@ -3279,19 +3690,31 @@ export const descriptor: ProtoDescriptor = {
               },
               "nodeName": {
                "type": "string",
-               "id": 10
+               "id": 10,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "hostNetwork": {
                "type": "bool",
-               "id": 11
+               "id": 11,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "hostPID": {
                "type": "bool",
-               "id": 12
+               "id": 12,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "hostIPC": {
                "type": "bool",
-               "id": 13
+               "id": 13,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "shareProcessNamespace": {
                "type": "bool",
@@ -3308,11 +3731,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "hostname": {
                "type": "string",
-               "id": 16
+               "id": 16,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "subdomain": {
                "type": "string",
-               "id": 17
+               "id": 17,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "affinity": {
                "type": ".k8s.io.api.core.v1.Affinity",
@@ -3320,7 +3749,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "schedulerName": {
                "type": "string",
-               "id": 19
+               "id": 19,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "tolerations": {
                "type": ".k8s.io.api.core.v1.Toleration",
@@ -3334,7 +3766,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "priorityClassName": {
                "type": "string",
-               "id": 24
+               "id": 24,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "priority": {
                "type": "int32",
@@ -3416,11 +3851,17 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "observedGeneration": {
                "type": "int64",
-               "id": 17
+               "id": 17,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "phase": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "conditions": {
                "type": ".k8s.io.api.core.v1.PodCondition",
@@ -3429,19 +3870,31 @@ export const descriptor: ProtoDescriptor = {
               },
               "message": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "reason": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "nominatedNodeName": {
                "type": "string",
-               "id": 11
+               "id": 11,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "hostIP": {
                "type": "string",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "hostIPs": {
                "type": ".k8s.io.api.core.v1.HostIP",
@@ -3450,7 +3903,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "podIP": {
                "type": "string",
-               "id": 6
+               "id": 6,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "podIPs": {
                "type": ".k8s.io.api.core.v1.PodIP",
@@ -3473,7 +3929,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "qosClass": {
                "type": "string",
-               "id": 9
+               "id": 9,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "ephemeralContainerStatuses": {
                "type": ".k8s.io.api.core.v1.ContainerStatus",
@@ -3482,7 +3941,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "resize": {
                "type": "string",
-               "id": 14
+               "id": 14,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "resourceClaimStatuses": {
                "type": ".k8s.io.api.core.v1.PodResourceClaimStatus",
@@ -3592,11 +4054,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "fsType": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "readOnly": {
                "type": "bool",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -3616,23 +4084,38 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "initialDelaySeconds": {
                "type": "int32",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "timeoutSeconds": {
                "type": "int32",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "periodSeconds": {
                "type": "int32",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "successThreshold": {
                "type": "int32",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "failureThreshold": {
                "type": "int32",
-               "id": 6
+               "id": 6,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "terminationGracePeriodSeconds": {
                "type": "int64",
@@ -3696,19 +4179,31 @@ export const descriptor: ProtoDescriptor = {
               },
               "readOnly": {
                "type": "bool",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "user": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "group": {
                "type": "string",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "tenant": {
                "type": "string",
-               "id": 6
+               "id": 6,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -3725,19 +4220,31 @@ export const descriptor: ProtoDescriptor = {
               },
               "fsType": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "pool": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "user": {
                "type": "string",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "keyring": {
                "type": "string",
-               "id": 6
+               "id": 6,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "secretRef": {
                "type": ".k8s.io.api.core.v1.SecretReference",
@@ -3745,7 +4252,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "readOnly": {
                "type": "bool",
-               "id": 8
+               "id": 8,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -3762,19 +4272,31 @@ export const descriptor: ProtoDescriptor = {
               },
               "fsType": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "pool": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "user": {
                "type": "string",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "keyring": {
                "type": "string",
-               "id": 6
+               "id": 6,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "secretRef": {
                "type": ".k8s.io.api.core.v1.LocalObjectReference",
@@ -3782,7 +4304,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "readOnly": {
                "type": "bool",
-               "id": 8
+               "id": 8,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -3818,11 +4343,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "reason": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "message": {
                "type": "string",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -3847,7 +4378,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "minReadySeconds": {
                "type": "int32",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "selector": {
                "type": "string",
@@ -3868,19 +4402,31 @@ export const descriptor: ProtoDescriptor = {
               },
               "fullyLabeledReplicas": {
                "type": "int32",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "readyReplicas": {
                "type": "int32",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "availableReplicas": {
                "type": "int32",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "observedGeneration": {
                "type": "int64",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "conditions": {
                "type": ".k8s.io.api.core.v1.ReplicationControllerCondition",
@@ -3897,7 +4443,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "request": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -3905,7 +4454,10 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "containerName": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "resource": {
                "type": "string",
@@ -3925,7 +4477,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "health": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "message": {
                "type": "string",
@@ -4030,19 +4585,31 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "user": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "role": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "type": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "level": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -4062,31 +4629,52 @@ export const descriptor: ProtoDescriptor = {
               },
               "sslEnabled": {
                "type": "bool",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "protectionDomain": {
                "type": "string",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "storagePool": {
                "type": "string",
-               "id": 6
+               "id": 6,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "storageMode": {
                "type": "string",
-               "id": 7
+               "id": 7,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "volumeName": {
                "type": "string",
-               "id": 8
+               "id": 8,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "fsType": {
                "type": "string",
-               "id": 9
+               "id": 9,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "readOnly": {
                "type": "bool",
-               "id": 10
+               "id": 10,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -4106,31 +4694,52 @@ export const descriptor: ProtoDescriptor = {
               },
               "sslEnabled": {
                "type": "bool",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "protectionDomain": {
                "type": "string",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "storagePool": {
                "type": "string",
-               "id": 6
+               "id": 6,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "storageMode": {
                "type": "string",
-               "id": 7
+               "id": 7,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "volumeName": {
                "type": "string",
-               "id": 8
+               "id": 8,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "fsType": {
                "type": "string",
-               "id": 9
+               "id": 9,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "readOnly": {
                "type": "bool",
-               "id": 10
+               "id": 10,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -4194,7 +4803,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "type": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -4269,11 +4881,17 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "name": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "namespace": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -4281,7 +4899,10 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "secretName": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "items": {
                "type": ".k8s.io.api.core.v1.KeyToPath",
@@ -4409,7 +5030,10 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "audience": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "expirationSeconds": {
                "type": "int64",
@@ -4442,11 +5066,17 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "name": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "protocol": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "appProtocol": {
                "type": "string",
@@ -4462,7 +5092,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "nodePort": {
                "type": "int32",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -4480,7 +5113,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "clusterIP": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "clusterIPs": {
                "type": "string",
@@ -4489,7 +5125,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "type": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "externalIPs": {
                "type": "string",
@@ -4498,11 +5137,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "sessionAffinity": {
                "type": "string",
-               "id": 7
+               "id": 7,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "loadBalancerIP": {
                "type": "string",
-               "id": 8
+               "id": 8,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "loadBalancerSourceRanges": {
                "type": "string",
@@ -4511,19 +5156,31 @@ export const descriptor: ProtoDescriptor = {
               },
               "externalName": {
                "type": "string",
-               "id": 10
+               "id": 10,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "externalTrafficPolicy": {
                "type": "string",
-               "id": 11
+               "id": 11,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "healthCheckNodePort": {
                "type": "int32",
-               "id": 12
+               "id": 12,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "publishNotReadyAddresses": {
                "type": "bool",
-               "id": 13
+               "id": 13,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "sessionAffinityConfig": {
                "type": ".k8s.io.api.core.v1.SessionAffinityConfig",
@@ -4589,19 +5246,31 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "volumeName": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "volumeNamespace": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "fsType": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "readOnly": {
                "type": "bool",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "secretRef": {
                "type": ".k8s.io.api.core.v1.ObjectReference",
@@ -4613,19 +5282,31 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "volumeName": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "volumeNamespace": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "fsType": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "readOnly": {
                "type": "bool",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "secretRef": {
                "type": ".k8s.io.api.core.v1.LocalObjectReference",
@@ -4653,7 +5334,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "host": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -4665,7 +5349,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "value": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "effect": {
                "type": "string",
@@ -4681,19 +5368,31 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "key": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "operator": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "value": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "effect": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "tolerationSeconds": {
                "type": "int64",
@@ -4860,7 +5559,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "readOnly": {
                "type": "bool",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "recursiveReadOnly": {
                "type": "string",
@@ -4872,7 +5574,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "subPath": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "mountPropagation": {
                "type": "string",
@@ -4880,7 +5585,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "subPathExpr": {
                "type": "string",
-               "id": 6
+               "id": 6,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "bindMountOptions": {
                "type": "string",
@@ -4901,7 +5609,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "readOnly": {
                "type": "bool",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "recursiveReadOnly": {
                "type": "string",
@@ -5103,15 +5814,24 @@ export const descriptor: ProtoDescriptor = {
               },
               "fsType": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "storagePolicyName": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "storagePolicyID": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },

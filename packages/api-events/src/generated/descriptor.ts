@@ -30,19 +30,31 @@ export const descriptor: ProtoDescriptor = {
               },
               "reportingController": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "reportingInstance": {
                "type": "string",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "action": {
                "type": "string",
-               "id": 6
+               "id": 6,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "reason": {
                "type": "string",
-               "id": 7
+               "id": 7,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "regarding": {
                "type": ".k8s.io.api.core.v1.ObjectReference",
@@ -54,11 +66,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "note": {
                "type": "string",
-               "id": 10
+               "id": 10,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "type": {
                "type": "string",
-               "id": 11
+               "id": 11,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "deprecatedSource": {
                "type": ".k8s.io.api.core.v1.EventSource",
@@ -74,7 +92,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "deprecatedCount": {
                "type": "int32",
-               "id": 15
+               "id": 15,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },

@@ -54,11 +54,17 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "type": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "status": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "lastTransitionTime": {
                "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
@@ -66,11 +72,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "reason": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "message": {
                "type": "string",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -210,11 +222,17 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "type": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "status": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "lastTransitionTime": {
                "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
@@ -222,11 +240,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "reason": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "message": {
                "type": "string",
-               "id": 5
+               "id": 5,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -311,7 +335,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "clusterScope": {
                "type": "bool",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "namespaces": {
                "type": "string",

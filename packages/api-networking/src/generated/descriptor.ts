@@ -18,7 +18,10 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "path": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "pathType": {
                "type": "string",
@@ -166,7 +169,10 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "controller": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "parameters": {
                "type": ".k8s.io.api.networking.v1.IngressClassParametersReference",
@@ -191,11 +197,17 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "ip": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "hostname": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "ports": {
                "type": ".k8s.io.api.networking.v1.IngressPortStatus",
@@ -233,7 +245,10 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "host": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "ingressRuleValue": {
                "type": ".k8s.io.api.networking.v1.IngressRuleValue",
@@ -303,7 +318,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "secretName": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -419,19 +437,31 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "group": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "resource": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "namespace": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "name": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },
@@ -439,11 +469,17 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "name": {
                "type": "string",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "number": {
                "type": "int32",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             },

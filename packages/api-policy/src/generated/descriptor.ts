@@ -92,7 +92,10 @@ export const descriptor: ProtoDescriptor = {
              "fields": {
               "observedGeneration": {
                "type": "int64",
-               "id": 1
+               "id": 1,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "disruptedPods": {
                "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",

@@ -192,7 +192,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "apiGroup": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "name": {
                "type": "string",
@@ -200,7 +203,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "namespace": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             }

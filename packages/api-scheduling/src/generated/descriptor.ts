@@ -26,11 +26,17 @@ export const descriptor: ProtoDescriptor = {
               },
               "globalDefault": {
                "type": "bool",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "description": {
                "type": "string",
-               "id": 4
+               "id": 4,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "preemptionPolicy": {
                "type": "string",

@@ -385,7 +385,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "message": {
                "type": "string",
-               "id": 2
+               "id": 2,
+               "options": {
+                "kapi_omit_zero": true
+               }
               },
               "errorCode": {
                "type": "int32",

@@ -115,7 +115,10 @@ export const descriptor: ProtoDescriptor = {
               },
               "freshness": {
                "type": "string",
-               "id": 3
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
               }
              }
             }
@@ -198,11 +201,17 @@ export const descriptor: ProtoDescriptor = {
                   },
                   "group": {
                    "type": "string",
-                   "id": 8
+                   "id": 8,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "version": {
                    "type": "string",
-                   "id": 9
+                   "id": 9,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "kind": {
                    "type": "string",
@@ -224,7 +233,10 @@ export const descriptor: ProtoDescriptor = {
                   },
                   "storageVersionHash": {
                    "type": "string",
-                   "id": 10
+                   "id": 10,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   }
                  }
                 },
@@ -267,7 +279,10 @@ export const descriptor: ProtoDescriptor = {
                   },
                   "observedGeneration": {
                    "type": "int64",
-                   "id": 3
+                   "id": 3,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "lastTransitionTime": {
                    "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
@@ -408,15 +423,24 @@ export const descriptor: ProtoDescriptor = {
                  "fields": {
                   "selfLink": {
                    "type": "string",
-                   "id": 1
+                   "id": 1,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "resourceVersion": {
                    "type": "string",
-                   "id": 2
+                   "id": 2,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "continue": {
                    "type": "string",
-                   "id": 3
+                   "id": 3,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "remainingItemCount": {
                    "type": "int64",
@@ -432,15 +456,24 @@ export const descriptor: ProtoDescriptor = {
                  "fields": {
                   "manager": {
                    "type": "string",
-                   "id": 1
+                   "id": 1,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "operation": {
                    "type": "string",
-                   "id": 2
+                   "id": 2,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "apiVersion": {
                    "type": "string",
-                   "id": 3
+                   "id": 3,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "time": {
                    "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
@@ -448,7 +481,10 @@ export const descriptor: ProtoDescriptor = {
                   },
                   "fieldsType": {
                    "type": "string",
-                   "id": 6
+                   "id": 6,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "fieldsV1": {
                    "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1",
@@ -456,7 +492,10 @@ export const descriptor: ProtoDescriptor = {
                   },
                   "subresource": {
                    "type": "string",
-                   "id": 8
+                   "id": 8,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   }
                  }
                 },
@@ -476,19 +515,31 @@ export const descriptor: ProtoDescriptor = {
                  "fields": {
                   "name": {
                    "type": "string",
-                   "id": 1
+                   "id": 1,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "generateName": {
                    "type": "string",
-                   "id": 2
+                   "id": 2,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "namespace": {
                    "type": "string",
-                   "id": 3
+                   "id": 3,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "selfLink": {
                    "type": "string",
-                   "id": 4
+                   "id": 4,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "uid": {
                    "type": "string",
@@ -496,11 +547,17 @@ export const descriptor: ProtoDescriptor = {
                   },
                   "resourceVersion": {
                    "type": "string",
-                   "id": 6
+                   "id": 6,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "generation": {
                    "type": "int64",
-                   "id": 7
+                   "id": 7,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "creationTimestamp": {
                    "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
@@ -630,15 +687,24 @@ export const descriptor: ProtoDescriptor = {
                   },
                   "status": {
                    "type": "string",
-                   "id": 2
+                   "id": 2,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "message": {
                    "type": "string",
-                   "id": 3
+                   "id": 3,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "reason": {
                    "type": "string",
-                   "id": 4
+                   "id": 4,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "details": {
                    "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.StatusDetails",
@@ -646,7 +712,10 @@ export const descriptor: ProtoDescriptor = {
                   },
                   "code": {
                    "type": "int32",
-                   "id": 6
+                   "id": 6,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   }
                  }
                 },
@@ -654,15 +723,24 @@ export const descriptor: ProtoDescriptor = {
                  "fields": {
                   "reason": {
                    "type": "string",
-                   "id": 1
+                   "id": 1,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "message": {
                    "type": "string",
-                   "id": 2
+                   "id": 2,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "field": {
                    "type": "string",
-                   "id": 3
+                   "id": 3,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   }
                  }
                 },
@@ -670,15 +748,24 @@ export const descriptor: ProtoDescriptor = {
                  "fields": {
                   "name": {
                    "type": "string",
-                   "id": 1
+                   "id": 1,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "group": {
                    "type": "string",
-                   "id": 2
+                   "id": 2,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "kind": {
                    "type": "string",
-                   "id": 3
+                   "id": 3,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "uid": {
                    "type": "string",
@@ -691,7 +778,10 @@ export const descriptor: ProtoDescriptor = {
                   },
                   "retryAfterSeconds": {
                    "type": "int32",
-                   "id": 5
+                   "id": 5,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   }
                  }
                 },
@@ -767,11 +857,17 @@ export const descriptor: ProtoDescriptor = {
                   },
                   "reason": {
                    "type": "string",
-                   "id": 3
+                   "id": 3,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   },
                   "message": {
                    "type": "string",
-                   "id": 4
+                   "id": 4,
+                   "options": {
+                    "kapi_omit_zero": true
+                   }
                   }
                  }
                 },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fieldPath, fromAjv, fromAjvErrors, type AjvValidateFunction } from './ajv.js';
+import { lazyValidators } from './lazy.js';
 
 describe('ajv errors as kube field errors', () => {
   const data = { spec: { containers: [{ name: 1 }], selector: { '0': 'x' }, mode: 'Sideways' } };
@@ -37,5 +38,26 @@ describe('ajv errors as kube field errors', () => {
     const check = fromAjv(validate);
     expect(check({})).toEqual([]);
     expect(check('x')).toEqual([{ type: 'FieldValueTypeInvalid', field: '', badValue: 'x', message: 'must be of type object' }]);
+  });
+
+  it("reports a union's failures once: a wrong JSON type as one type error, an alternative's own errors without the if/then summary", () => {
+    // What codegen emits for a union (apiextensions' JSONSchemaPropsOrBool): its JSON types, and each alternative's
+    // checks under `if` its type.
+    const schemas = {
+      'kapi://t/Schema.json': {
+        type: 'object',
+        properties: { minLength: { type: 'integer' }, additionalProperties: { $ref: './OrBool.json' } },
+      },
+      'kapi://t/OrBool.json': { type: ['boolean', 'object'], if: { type: 'object' }, then: { $ref: './Schema.json' } },
+    };
+    const { schema } = lazyValidators([schemas], { schema: 'kapi://t/Schema.json' });
+    expect(schema({ additionalProperties: true })).toEqual([]);
+    expect(schema({ additionalProperties: { additionalProperties: false, minLength: 1 } })).toEqual([]);
+    expect(schema({ additionalProperties: 'yes' })).toEqual([
+      { type: 'FieldValueTypeInvalid', field: 'additionalProperties', badValue: 'yes', message: 'must be of type boolean or object' },
+    ]);
+    expect(schema({ additionalProperties: { minLength: 'x' } })).toEqual([
+      { type: 'FieldValueTypeInvalid', field: 'additionalProperties.minLength', badValue: 'x', message: 'must be of type integer' },
+    ]);
   });
 });

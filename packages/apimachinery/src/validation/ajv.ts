@@ -50,6 +50,9 @@ export function fromAjvErrors(errors: readonly AjvError[], data: unknown): Field
   const out: FieldError[] = [];
   const seen = new Set<string>();
   for (const e of errors) {
+    // A union checks each alternative's schema under `if` its JSON type: the failures inside are reported, not
+    // the summary that the `then` branch failed.
+    if (e.keyword === 'if') continue;
     const path = fieldPath(e.instancePath, data);
     let error: FieldError;
     if (e.keyword === 'required') {

@@ -25,9 +25,11 @@ export type ObjectValidator = (obj: unknown) => FieldError[];
 /**
  * The shape of a group's types, for finding and pruning unknown fields. Generated per group.
  * A shape is: `0` a scalar or any leaf, `'*'` free-form JSON kept as is, a type name (string) of an object type,
- * `{a: shape}` an array of shape, `{m: shape}` a map of string to shape.
+ * `{a: shape}` an array of shape, `{m: shape}` a map of string to shape, `{u: shapes}` a union whose value takes
+ * the one of these shapes that its JSON type fits (apiextensions' JSONSchemaPropsOrArray: a type name for an
+ * object, `{a: ...}` for an array).
  */
-export type FieldShape = 0 | '*' | string | { a: FieldShape } | { m: FieldShape };
+export type FieldShape = 0 | '*' | string | { a: FieldShape } | { m: FieldShape } | { u: FieldShape[] };
 
 export interface FieldTree {
   /** Object types by name: their known properties, and whether unknown properties are kept. */

@@ -55,6 +55,27 @@ describe('findUnknownFields', () => {
     });
   });
 
+  it('walks a union as the alternative its JSON type fits (a schema or a list of schemas)', () => {
+    const schemas: FieldTree = {
+      types: {
+        'v1/Schema': {
+          props: { type: 0, items: { u: ['v1/Schema', { a: 'v1/Schema' }] }, additionalProperties: 'v1/Schema', dependencies: { m: { u: ['v1/Schema', { a: 0 }] } } },
+        },
+      },
+    };
+    const value = {
+      items: { type: 'object', bogus: 1, items: [{ type: 'string', typo: 2 }] },
+      additionalProperties: true,
+      dependencies: { a: ['b'], c: { extra: 3 }, d: null },
+    };
+    expect(findUnknownFields(schemas, 'v1/Schema', value)).toEqual([
+      'items.bogus',
+      'items.items[0].typo',
+      'dependencies[c].extra',
+    ]);
+    expect(findUnknownFields(schemas, 'v1/Schema', { items: true, additionalProperties: { nope: 1 } })).toEqual(['additionalProperties.nope']);
+  });
+
   it('rejects a type the tree does not have', () => {
     expect(() => findUnknownFields(tree, 'v1/Nope', {})).toThrow(/no type v1\/Nope/);
   });

@@ -12,10 +12,19 @@ export interface FieldTreeVisitor {
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
+/** Whether a value has the JSON type of a shape: an array for `{a}`, an object for a type or a map. */
+function fits(shape: FieldShape, value: unknown): boolean {
+  if (shape === 0) return false;
+  if (shape === '*') return true;
+  if (typeof shape === 'string' || 'm' in shape) return isObject(value);
+  if ('a' in shape) return Array.isArray(value);
+  return shape.u.some((s) => fits(s, value));
+}
+
 /**
  * Walks a JSON value as `shape` of a group's field tree, with kube-style paths (`spec.containers[0].name`, map
  * entries as `labels[key]`). Free-form values (`'*'`) and scalars are not entered; known properties are walked in
- * document order.
+ * document order; a union's value is walked as the alternative its JSON type fits.
  */
 export function walkFieldTree(tree: FieldTree, shape: FieldShape, value: unknown, visitor: FieldTreeVisitor, path = ''): void {
   if (shape === 0 || shape === '*' || value === null || value === undefined) return;
@@ -30,6 +39,11 @@ export function walkFieldTree(tree: FieldTree, shape: FieldShape, value: unknown
       if (known === undefined) visitor.onUnknown?.(type, value, key, child);
       else walkFieldTree(tree, known, value[key], visitor, child);
     }
+    return;
+  }
+  if ('u' in shape) {
+    const alternative = shape.u.find((s) => fits(s, value));
+    if (alternative !== undefined) walkFieldTree(tree, alternative, value, visitor, path);
     return;
   }
   if ('a' in shape) {

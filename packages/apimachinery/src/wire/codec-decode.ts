@@ -1,6 +1,6 @@
 // Protobuf bytes → kube JSON, walking the message plans. Fields come out in declaration order (kube's JSON order);
 // inline (embedded) messages are spread into their parent; unknown fields are skipped; packed and unpacked repeated
-// scalars are both read.
+// scalars are both read; Go's non-pointer omitempty scalars (`kapi_omit_zero`) are left out when zero.
 import type { Reader } from 'protobufjs';
 import type { FieldPlan, MessagePlan, ValueKind } from './codec-plan.js';
 import { wireTypeOf } from './codec-plan.js';
@@ -37,6 +37,7 @@ function readValue(r: Reader, f: FieldPlan, value: ValueKind, wireType: number, 
       const sub = limit(r, end);
       const plan = value.plan();
       const decoded = decodeMessage(r, plan, sub);
+      if (plan.oneOf) return oneOfValue(plan, decoded);
       return plan.listWrapperField === undefined ? decoded : (decoded[plan.listWrapperField] ?? []);
     }
     case 'special': {
@@ -49,14 +50,31 @@ function readValue(r: Reader, f: FieldPlan, value: ValueKind, wireType: number, 
   }
 }
 
+/**
+ * The JSON value of a decoded union, as Go's MarshalJSON of apiextensions' unions picks it: the `array` field when
+ * it has elements, else the `object` field when present, else the `boolean` field (false when absent: Go's zero
+ * bool), else null.
+ */
+function oneOfValue(plan: MessagePlan, decoded: Record<string, unknown>): unknown {
+  const { array, object, boolean } = plan.oneOf!;
+  const elements = array && decoded[array.name];
+  if (Array.isArray(elements) && elements.length > 0) return elements;
+  if (object && decoded[object.name] !== undefined) return decoded[object.name];
+  if (boolean) return decoded[boolean.name] ?? false;
+  return null;
+}
+
 function zeroValue(value: ValueKind): unknown {
   switch (value.kind) {
     case 'scalar':
       return zeroScalar(value.type);
     case 'enum':
       return 0;
-    case 'message':
-      return value.plan().listWrapperField === undefined ? {} : [];
+    case 'message': {
+      const plan = value.plan();
+      if (plan.oneOf) return oneOfValue(plan, {});
+      return plan.listWrapperField === undefined ? {} : [];
+    }
     case 'special':
       return specialZero(value.special);
   }
@@ -125,6 +143,8 @@ export function decodeMessage(r: Reader, plan: MessagePlan, end: number): Record
   for (const f of plan.declared) {
     if (!values.has(f)) continue;
     const v = values.get(f);
+    // Go's non-pointer omitempty scalar: its zero value is what Go writes for unset, and Go's JSON leaves it out.
+    if (f.omitZero && (v === 0 || v === false || v === '')) continue;
     if (f.inline) Object.assign(out, v);
     else out[f.name] = v;
   }

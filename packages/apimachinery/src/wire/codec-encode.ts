@@ -1,8 +1,9 @@
 // kube JSON → Protobuf bytes, walking the message plans. Byte layout follows Go's generated marshallers: fields in
-// field-number order, every present field written (empty strings, zeros and false included), map entries sorted by
-// key bytes, repeated scalars unpacked (proto2), embedded (inline) structs always written.
+// field-number order, every present field written (empty strings, zeros and false included), Go's non-pointer
+// omitempty scalars (`kapi_omit_zero`) written also when absent (as their zero value), map entries sorted by key
+// bytes, repeated scalars unpacked (proto2), embedded (inline) structs always written.
 import type { Writer } from 'protobufjs';
-import type { FieldPlan, MessagePlan, ValueKind } from './codec-plan.js';
+import type { FieldPlan, MessagePlan, OneOfKind, OneOfPlan, ValueKind } from './codec-plan.js';
 import { wireTypeOf } from './codec-plan.js';
 import { shapeError, writeScalar, zeroScalar } from './codec-scalars.js';
 import { NULLABLE_SPECIALS, specialZero, writeSpecial } from './codec-special.js';
@@ -33,6 +34,12 @@ function writeValue(w: Writer, id: number, value: ValueKind, v: unknown, path: s
       return;
     case 'message': {
       const plan = value.plan();
+      if (plan.oneOf) {
+        w.uint32(tag(id, 2)).fork();
+        encodeOneOf(w, plan, plan.oneOf, v, path);
+        w.ldelim();
+        return;
+      }
       let body: Record<string, unknown>;
       if (plan.listWrapperField !== undefined) {
         if (v !== null && !Array.isArray(v)) throw shapeError(path, 'an array', v);
@@ -82,6 +89,32 @@ function writeRepeated(w: Writer, f: FieldPlan, v: unknown, path: string): void 
   v.forEach((item, i) => writeValue(w, f.id, f.value, item, `${path}[${i}]`));
 }
 
+const jsonKind = (v: unknown): OneOfKind | undefined =>
+  typeof v === 'boolean' ? 'boolean' : Array.isArray(v) ? 'array' : isObject(v) ? 'object' : undefined;
+
+/**
+ * Writes a union's JSON value as the field its JSON type picks: an object as the `object` field, an array as the
+ * `array` field's elements, a boolean as the `boolean` field. The `boolean` field is always written, as Go writes
+ * a non-pointer bool: true for `true` and for an object (JSONSchemaPropsOrBool: a schema allows), false otherwise.
+ * null (an element or map value, where Go keeps the zero union) writes no other field.
+ */
+function encodeOneOf(w: Writer, plan: MessagePlan, oneOf: OneOfPlan, v: unknown, path: string): void {
+  const kind = jsonKind(v);
+  const member = kind === undefined ? undefined : oneOf[kind];
+  if (v !== null && member === undefined) {
+    const kinds = Object.keys(oneOf).map((k) => (k === 'boolean' ? 'a boolean' : k === 'object' ? 'an object' : 'an array'));
+    throw shapeError(path, kinds.join(' or '), v);
+  }
+  for (const f of plan.byNumber) {
+    if (f === oneOf.boolean) writeValue(w, f.id, f.value, v === true || kind === 'object', path);
+    else if (f === member) {
+      if (f.mapKey !== undefined) writeMap(w, f, v, path);
+      else if (f.repeated) writeRepeated(w, f, v, path);
+      else writeValue(w, f.id, f.value, v, path);
+    }
+  }
+}
+
 /** Writes the fields of `obj` as message `plan` (without a tag or length). */
 export function encodeMessage(w: Writer, plan: MessagePlan, obj: Record<string, unknown>, path: string): void {
   for (const f of plan.byNumber) {
@@ -95,6 +128,11 @@ export function encodeMessage(w: Writer, plan: MessagePlan, obj: Record<string, 
       continue;
     }
     const v = obj[f.name];
+    if (f.omitZero && (v === undefined || v === null) && f.value.kind === 'scalar') {
+      // Go's non-pointer scalar: unset is its zero value, and Go writes it.
+      writeValue(w, f.id, f.value, zeroScalar(f.value.type), fieldPath);
+      continue;
+    }
     if (v === undefined) continue;
     if (f.mapKey !== undefined) {
       if (v !== null) writeMap(w, f, v, fieldPath);

@@ -2,7 +2,7 @@
 import protobuf from 'protobufjs';
 import type { Field, MapField, Type } from 'protobufjs';
 
-/** apimachinery types with a special JSON form, by full Protobuf name. */
+/** Types with a special JSON form (apimachinery's, and apiextensions' free-form `JSON`), by full Protobuf name. */
 export const SPECIAL_TYPES = {
   'k8s.io.apimachinery.pkg.apis.meta.v1.Time': 'Time',
   'k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime': 'MicroTime',
@@ -11,6 +11,7 @@ export const SPECIAL_TYPES = {
   'k8s.io.apimachinery.pkg.api.resource.Quantity': 'Quantity',
   'k8s.io.apimachinery.pkg.util.intstr.IntOrString': 'IntOrString',
   'k8s.io.apimachinery.pkg.runtime.RawExtension': 'RawExtension',
+  'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSON': 'JSON',
 } as const;
 
 export type SpecialType = (typeof SPECIAL_TYPES)[keyof typeof SPECIAL_TYPES];
@@ -33,7 +34,19 @@ export interface FieldPlan {
   mapKey?: string;
   /** A Go-embedded struct whose fields are flattened into the parent JSON object. */
   inline: boolean;
+  /**
+   * A Go non-pointer scalar tagged omitempty (option `kapi_omit_zero`): Go always writes it on the wire (its zero
+   * value when unset) and leaves it out of JSON when zero.
+   */
+  omitZero: boolean;
 }
+
+/** The JSON types a union's alternatives may have; each alternative is the union message's field of that name. */
+export const ONE_OF_KINDS = ['boolean', 'object', 'array'] as const;
+export type OneOfKind = (typeof ONE_OF_KINDS)[number];
+
+/** The fields of a union message, by the JSON type of the value each one carries. */
+export type OneOfPlan = { [K in OneOfKind]?: FieldPlan };
 
 export interface MessagePlan {
   fullName: string;
@@ -42,6 +55,11 @@ export interface MessagePlan {
    * held by its one repeated field, named here.
    */
   listWrapperField?: string;
+  /**
+   * A union message (option `kapi_one_of`, Go types with their own JSON marshalling such as apiextensions'
+   * JSONSchemaPropsOrBool): its JSON form is the value of one of its fields, told apart by JSON type.
+   */
+  oneOf?: OneOfPlan;
   /** Fields in field-number order, the order Go writes them. */
   byNumber: FieldPlan[];
   /** Fields in declaration order, the order of kube's JSON. */
@@ -83,11 +101,13 @@ export function createPlanner(lookup: (name: string) => Type): (name: string) =>
         packed: field.options?.packed === true,
         mapKey: map ? (field as MapField).keyType : undefined,
         inline: field.options?.kapi_inline === true,
+        omitZero: field.options?.kapi_omit_zero === true && !map && !field.repeated && !(field.resolvedType instanceof protobuf.Type),
       };
     });
     const plan: MessagePlan = {
       fullName: key,
       listWrapperField: type.options?.kapi_list_wrapper === true ? listWrapperField(type, key) : undefined,
+      oneOf: type.options?.kapi_one_of === true ? oneOfPlan(declared, key) : undefined,
       declared,
       byNumber: [...declared].sort((a, b) => a.id - b.id),
       byId: new Map(declared.map((f) => [f.id, f])),
@@ -103,6 +123,27 @@ function listWrapperField(type: Type, name: string): string {
   const [field, ...rest] = type.fieldsArray;
   if (!field || rest.length > 0 || !field.repeated) throw new Error(`${name}: a list wrapper must have exactly one repeated field`);
   return field.name;
+}
+
+// A union's fields are named after the JSON type they carry: `boolean` a bool, `object` one message (or special or
+// map), `array` a repeated field.
+function oneOfPlan(fields: FieldPlan[], name: string): OneOfPlan {
+  const plan: OneOfPlan = {};
+  for (const f of fields) {
+    const kind = (ONE_OF_KINDS as readonly string[]).includes(f.name) ? (f.name as OneOfKind) : undefined;
+    const fits =
+      kind === 'boolean'
+        ? !f.repeated && f.mapKey === undefined && f.value.kind === 'scalar' && f.value.type === 'bool'
+        : kind === 'object'
+          ? !f.repeated && (f.mapKey !== undefined || f.value.kind === 'message' || f.value.kind === 'special')
+          : kind === 'array' && f.repeated;
+    if (!kind || !fits || f.inline) {
+      throw new Error(`${name}: a union's fields are a bool named boolean, a message or map named object and a repeated field named array; not ${f.name}`);
+    }
+    plan[kind] = f;
+  }
+  if (fields.length === 0) throw new Error(`${name}: a union needs at least one field`);
+  return plan;
 }
 
 /** Protobuf wire type of a scalar type. */

@@ -5,6 +5,10 @@
 //   ProtoMicroTime and Unmarshal do); zero time as an empty message.
 // - Duration: Go duration string ↔ {duration: nanoseconds}, always written.
 // - FieldsV1 and RawExtension: any JSON ↔ {Raw/raw: its compact JSON bytes}; null as an empty message.
+// - JSON (apiextensions.k8s.io/v1, a CustomResourceDefinition schema's `default`, `example` and `enum` values): any
+//   JSON ↔ {raw: its compact JSON bytes}; null (an `enum` entry) as an empty message, and an empty message or empty
+//   bytes read as null, as Go's JSON.MarshalJSON writes an empty Raw. Its fields are Go pointers (`*JSON`), which
+//   JSON null leaves nil: a null field is not written.
 // - Quantity: string ↔ {string}, always written.
 // - IntOrString: number | string ↔ {type, intVal, strVal}; Go writes all three.
 import type { Reader, Writer } from 'protobufjs';
@@ -68,6 +72,10 @@ export function writeSpecial(w: Writer, special: SpecialType, v: unknown, path: 
       if (v === null || v === undefined) return;
       w.uint32(0x0a).bytes(v instanceof Uint8Array ? v : jsonBytes(v));
       return;
+    case 'JSON':
+      if (v === null || v === undefined) return;
+      w.uint32(0x0a).bytes(jsonBytes(v));
+      return;
     case 'Quantity':
       if (typeof v !== 'string' && typeof v !== 'number') throw shapeError(path, 'a quantity string', v);
       w.uint32(0x0a).string(String(v));
@@ -90,6 +98,7 @@ const WIRE_TYPES: Record<SpecialType, Record<number, number>> = {
   Duration: { 1: 0 },
   FieldsV1: { 1: 2 },
   RawExtension: { 1: 2 },
+  JSON: { 1: 2 },
   Quantity: { 1: 2 },
   IntOrString: { 1: 0, 2: 0, 3: 2 },
 };
@@ -142,6 +151,15 @@ export function readSpecial(r: Reader, special: SpecialType, end: number): unkno
       } catch {
         // Not JSON (an embedded Protobuf object, for instance): hand the bytes to the caller.
         return Uint8Array.from(raw);
+      }
+    }
+    case 'JSON': {
+      const raw = bytes(fields.get(1));
+      if (raw === undefined || raw.length === 0) return null;
+      try {
+        return JSON.parse(textDecoder.decode(raw));
+      } catch {
+        throw new Error('raw of JSON is not a JSON value');
       }
     }
     case 'Quantity': {

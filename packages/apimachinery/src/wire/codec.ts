@@ -12,12 +12,14 @@ import type { MessageCodec, ProtoDescriptor } from './types.js';
  * conventions). The protobufjs root and the per-message plans are built on first use and kept.
  *
  * Encoding writes what Go writes for the same object: fields in number order, every field present in the JSON
- * (empty strings, `0` and `false` included), maps sorted by key bytes, inline structs always, special types in
- * Go's layout. A field absent from the JSON is not written (Go would write the zero value of a non-pointer field,
- * which the descriptor cannot tell apart from a pointer).
+ * (empty strings, `0` and `false` included), maps sorted by key bytes, inline structs always, special types and
+ * unions in Go's layout. A field absent from the JSON is not written, except Go's non-pointer omitempty scalars
+ * (`kapi_omit_zero`), written as their zero value as Go writes them; other non-pointer fields Go would write too,
+ * but the descriptor cannot tell them apart from pointers (kube's JSON always has them).
  *
  * Decoding gives kube's JSON form: absent fields stay absent; fields present on the wire appear even when zero
- * (`""`, `0`, `false`); an empty message field decodes to `{}` (Time, MicroTime, FieldsV1 and RawExtension to
+ * (`""`, `0`, `false`), except the zero value of a `kapi_omit_zero` field, which Go's JSON leaves out; an empty
+ * message field decodes to `{}` (Time, MicroTime, FieldsV1, RawExtension and JSON to `null`, a union to `false` or
  * `null`); an empty list or map cannot be told apart from an absent one on the wire and is omitted; fields come
  * in declaration order. Errors: encode throws a 500 InternalError StatusError, decode a 400 BadRequest.
  *

@@ -2,9 +2,4 @@
 import type { JSONSchemaProps } from "./JSONSchemaProps.js";
 
 /** JSONSchemaPropsOrArray represents a value that can either be a JSONSchemaProps or an array of JSONSchemaProps. Mainly here for serialization purposes. */
-export interface JSONSchemaPropsOrArray {
-  /** Not in the upstream OpenAPI document this schema was imported from; typed from its Protobuf field. */
-  schema?: JSONSchemaProps;
-  /** Not in the upstream OpenAPI document this schema was imported from; typed from its Protobuf field. */
-  jSONSchemas?: JSONSchemaProps[];
-}
+export type JSONSchemaPropsOrArray = JSONSchemaProps | JSONSchemaProps[];

@@ -2,9 +2,4 @@
 import type { JSONSchemaProps } from "./JSONSchemaProps.js";
 
 /** JSONSchemaPropsOrBool represents JSONSchemaProps or a boolean value. Defaults to true for the boolean property. */
-export interface JSONSchemaPropsOrBool {
-  /** Not in the upstream OpenAPI document this schema was imported from; typed from its Protobuf field. */
-  allows?: boolean;
-  /** Not in the upstream OpenAPI document this schema was imported from; typed from its Protobuf field. */
-  schema?: JSONSchemaProps;
-}
+export type JSONSchemaPropsOrBool = boolean | JSONSchemaProps;

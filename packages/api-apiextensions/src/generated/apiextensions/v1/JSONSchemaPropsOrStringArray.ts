@@ -2,9 +2,4 @@
 import type { JSONSchemaProps } from "./JSONSchemaProps.js";
 
 /** JSONSchemaPropsOrStringArray represents a JSONSchemaProps or a string array. */
-export interface JSONSchemaPropsOrStringArray {
-  /** Not in the upstream OpenAPI document this schema was imported from; typed from its Protobuf field. */
-  schema?: JSONSchemaProps;
-  /** Not in the upstream OpenAPI document this schema was imported from; typed from its Protobuf field. */
-  property?: string[];
-}
+export type JSONSchemaPropsOrStringArray = JSONSchemaProps | string[];
