@@ -1,0 +1,78 @@
+// Compiling one CEL expression: parse, check against the variables' static types, meter, plan.
+import { isCelError, parse, plan, type CelError, type CelInput, type CelValue } from '@bufbuild/cel';
+import type { ParsedExpr } from './ast.js';
+import { checkExpression, type Issue } from './check.js';
+import { instrumentComprehensions } from './cost.js';
+import { ruleEnv } from './env.js';
+import { typeName, type StaticType } from './types.js';
+
+/** A compiled expression: evaluate it with the variables bound. */
+export interface Program {
+  readonly source: string;
+  /** Whether the expression references `oldSelf`. */
+  readonly usesOldSelf: boolean;
+  eval(vars: Record<string, CelInput | CelError>): CelValue | CelError;
+}
+
+/** The outcome of compiling: a program, or kube's compile error text. */
+export type CompileResult = { program: Program; error?: undefined } | { program?: undefined; error: string };
+
+/** cel-go's issue text: `ERROR: <input>:1:6: message` and the source line with a caret under the column. */
+export function formatIssues(source: string, issues: Issue[]): string {
+  return issues
+    .map(({ offset, message }) => {
+      const chars = [...source];
+      const before = chars.slice(0, offset).join('');
+      const line = before.split('\n').length;
+      const lineStart = before.lastIndexOf('\n') + 1;
+      const column = [...before.slice(lineStart)].length;
+      const text = source.split('\n')[line - 1] ?? '';
+      return `ERROR: <input>:${line}:${column + 1}: ${message}\n | ${text}\n | ${'.'.repeat(column)}^`;
+    })
+    .join('\n');
+}
+
+function parseOrIssue(source: string): ParsedExpr | Issue {
+  try {
+    return parse(source);
+  } catch (e) {
+    const err = e as Error & { location?: { start?: { offset?: number } }; rawMessage?: string };
+    const detail = err.rawMessage ?? err.message.replace(/^<input>:\d+:\d+: /, '');
+    return { offset: err.location?.start?.offset ?? 0, message: `Syntax error: ${detail}` };
+  }
+}
+
+/**
+ * Compiles `source` with the given variables. `expect` is the type the result must have (`bool` for rules, `string`
+ * for messageExpressions); kube's text for a wrong one is returned as the error.
+ */
+export function compileExpression(source: string, vars: Map<string, StaticType>, expect: 'bool' | 'string'): CompileResult {
+  const parsed = parseOrIssue(source);
+  const what = expect === 'bool' ? 'compilation failed' : 'messageExpression compilation failed';
+  if (!('expr' in parsed)) return { error: `${what}: ${formatIssues(source, [parsed])}` };
+  const env = ruleEnv();
+  const checked = checkExpression(env, parsed, vars);
+  if (checked.issues.length > 0) return { error: `${what}: ${formatIssues(source, checked.issues)}` };
+  if (checked.type.k !== 'dyn' && typeName(checked.type) !== expect) {
+    return { error: expect === 'bool' ? 'cel expression must evaluate to a bool' : 'messageExpression must evaluate to a string' };
+  }
+  instrumentComprehensions(parsed.expr);
+  let run: (ctx: Record<string, CelInput | CelError>) => CelValue | CelError;
+  try {
+    run = plan(env, parsed) as typeof run;
+  } catch (e) {
+    return { error: `program instantiation failed: ${(e as Error).message}` };
+  }
+  return {
+    program: {
+      source,
+      usesOldSelf: checked.usesOldSelf,
+      eval: (ctx) => {
+        const r = run(ctx);
+        return r;
+      },
+    },
+  };
+}
+
+export { isCelError };
