@@ -23,6 +23,8 @@ export interface CheckResult {
 
 const TYPE_NAMES = new Set(['int', 'uint', 'double', 'bool', 'string', 'bytes', 'list', 'map', 'null_type', 'type', 'dyn', 'google.protobuf.Timestamp', 'google.protobuf.Duration']);
 const BOOL = named('bool');
+/** kube 1.32's two-variable comprehension macros, which @bufbuild/cel's parser does not expand. */
+const TWO_VARIABLE_MACROS = new Set(['all', 'exists', 'existsOne', 'exists_one', 'transformList', 'transformMap', 'transformMapEntry']);
 
 function qualifiedName(e: Expr | undefined): string | undefined {
   if (!e) return undefined;
@@ -169,6 +171,9 @@ class Checker {
     const qualified = call.target ? qualifiedName(call.target) : undefined;
     if (qualified !== undefined && this.groups.has(`${qualified}.${fn}`) && !scope.has(qualified.split('.')[0])) {
       return this.overload(e, `${qualified}.${fn}`, undefined, call.args.map((a) => this.check(a, scope)));
+    }
+    if (call.target && TWO_VARIABLE_MACROS.has(fn) && call.args.length >= 3 && call.args.slice(0, 2).every((a) => a.exprKind.case === 'identExpr')) {
+      return this.report(e, `two-variable comprehensions ('${fn}') are not supported by Kapi's CEL`);
     }
     const target = call.target ? this.check(call.target, scope) : undefined;
     const args = call.args.map((a) => this.check(a, scope));

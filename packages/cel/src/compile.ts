@@ -1,5 +1,5 @@
 // Compiling one CEL expression: parse, check against the variables' static types, meter, plan.
-import { isCelError, parse, plan, type CelError, type CelInput, type CelValue } from '@bufbuild/cel';
+import { parse, plan, type CelError, type CelInput, type CelValue } from '@bufbuild/cel';
 import type { ParsedExpr } from './ast.js';
 import { checkExpression, type Issue } from './check.js';
 import { instrumentComprehensions } from './cost.js';
@@ -38,7 +38,10 @@ function parseOrIssue(source: string): ParsedExpr | Issue {
   } catch (e) {
     const err = e as Error & { location?: { start?: { offset?: number } }; rawMessage?: string };
     const detail = err.rawMessage ?? err.message.replace(/^<input>:\d+:\d+: /, '');
-    return { offset: err.location?.start?.offset ?? 0, message: `Syntax error: ${detail}` };
+    const offset = err.location?.start?.offset ?? 0;
+    // kube accepts optional field selection and indexing; @bufbuild/cel's parser does not.
+    const optional = /^[.[]\?/.test(source.slice(offset)) || /^\?/.test(source.slice(offset + 1));
+    return { offset, message: `Syntax error: ${detail}${optional ? ' (optional selection `.?` and `[?` are not supported by Kapi\'s CEL)' : ''}` };
   }
 }
 
@@ -67,12 +70,8 @@ export function compileExpression(source: string, vars: Map<string, StaticType>,
     program: {
       source,
       usesOldSelf: checked.usesOldSelf,
-      eval: (ctx) => {
-        const r = run(ctx);
-        return r;
-      },
+      eval: run,
     },
   };
 }
 
-export { isCelError };

@@ -33,6 +33,11 @@ export function fieldErrorForReason(field: string, value: unknown, detail: strin
 export function celErrorText(message: string): string {
   const noKey = /^field not found: (.*)$/.exec(message);
   if (noKey) return `no such key: ${noKey[1]}`;
+  const index = /^index (-?\d+) out of bounds/.exec(message);
+  if (index) return `index out of bounds: ${index[1]}`;
+  if (/^u?int divide by zero$/.test(message)) return 'division by zero';
+  if (/^u?int modulus by zero$/.test(message)) return 'modulus by zero';
+  if (/^u?int overflow/.test(message)) return 'integer overflow';
   return message;
 }
 

@@ -94,24 +94,24 @@ class Run {
     else this.errors.push(e);
   }
 
-  private evaluate(program: Program, vars: Record<string, CelInput | CelError>): { value?: unknown; error?: string; limit?: boolean } {
+  private evaluate(program: Program, vars: Record<string, CelInput | CelError>): { value?: unknown; error?: string; limit?: 'cost' | 'time' } {
     const tracker = new CostTracker(Math.min(this.limits.perCallLimit, Math.max(this.budget, 0) + 1), this.deadline);
     let result: ReturnType<Program['eval']> | undefined;
-    let limit = false;
     try {
       result = withCostTracker(tracker, () => program.eval(vars));
     } catch (e) {
       if (!(e instanceof CostLimitExceeded)) throw e;
-      limit = true;
     }
     this.budget -= tracker.cost;
-    if (limit || tracker.exceeded) return { limit: true };
+    if (tracker.exceeded) return { limit: tracker.exceeded };
     if (result !== undefined && isCelError(result)) return { error: result.message };
     return { value: result };
   }
 
-  private rules(n: RuleNode, path: string, obj: unknown, old: unknown, unchanged: boolean): void {
+  private rules(n: RuleNode, nodePath: string, obj: unknown, old: unknown, unchanged: boolean): void {
     if (n.rules.length === 0) return;
+    // kube's root field.Path is nil and prints as `<nil>`.
+    const path = nodePath === '' ? '<nil>' : nodePath;
     const type = typeOf(n);
     if (this.budget <= 0) {
       this.errors.push({ type: 'FieldValueInvalid', field: path, badValue: type, message: 'validation failed due to running out of cost budget, no further validation rules will be run' });
@@ -135,14 +135,15 @@ class Run {
       const budgetBefore = this.budget;
       const r = this.evaluate(program, vars);
       if (r.limit) {
-        const exhausted = budgetBefore < this.limits.perCallLimit;
+        const exhausted = r.limit === 'cost' && budgetBefore < this.limits.perCallLimit;
+        const cancelled = r.limit === 'cost' ? 'actual cost limit exceeded' : 'evaluation time limit exceeded';
         this.errors.push({
           type: 'FieldValueInvalid',
           field: path,
           badValue: type,
           message: exhausted
             ? 'validation failed due to running out of cost budget, no further validation rules will be run'
-            : `'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleErrorString(rule)}`,
+            : `'operation cancelled: ${cancelled}': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleErrorString(rule)}`,
         });
         this.stopped = true;
         return;
@@ -152,7 +153,7 @@ class Run {
         continue;
       }
       if (r.value === true) continue;
-      const field = compiled.fieldPath ? child(path, compiled.fieldPath) : path;
+      const field = compiled.fieldPath ? child(nodePath, compiled.fieldPath) : path;
       let detail = ruleMessageOrDefault(rule);
       if (compiled.message) {
         const vars: Record<string, CelInput> = { self };

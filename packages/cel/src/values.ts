@@ -40,7 +40,8 @@ export class ValueConverter {
     const s = root ? withTypeAndObjectMeta(schema) : schema;
     const out = new Map<string, CelInput>();
     for (const [k, prop] of Object.entries(s.properties ?? {})) {
-      if (!Object.hasOwn(obj, k) || obj[k] === undefined) continue;
+      // Null values of declared properties are absent, as kube treats them.
+      if (!Object.hasOwn(obj, k) || obj[k] === undefined || obj[k] === null) continue;
       const name = escapeProperty(k);
       if (name === undefined) continue;
       out.set(name, this.convert(obj[k], prop, !!prop['x-kubernetes-embedded-resource']));

@@ -16,12 +16,13 @@ export function applyDefaults<T>(schema: Schema | undefined, value: T): T {
   if (Array.isArray(value)) {
     for (const item of value) applyDefaults(schema.items, item);
   } else if (isObject(value)) {
+    const obj: Record<string, unknown> = value;
     for (const [k, p] of Object.entries(schema.properties ?? {})) {
-      if (!(k in value) && p.default !== undefined) value[k] = structuredClone(p.default);
-      if (k in value) applyDefaults(p, value[k]);
+      if (!(k in obj) && p.default !== undefined) obj[k] = structuredClone(p.default);
+      if (k in obj) applyDefaults(p, obj[k]);
     }
     const ap = schema.additionalProperties;
-    if (ap && typeof ap === 'object') for (const v of Object.values(value)) applyDefaults(ap, v);
+    if (ap && typeof ap === 'object') for (const v of Object.values(obj)) applyDefaults(ap, v);
   }
   return value;
 }

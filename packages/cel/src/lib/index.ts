@@ -7,6 +7,7 @@ import { listsLibrary } from './lists.js';
 import { optionalLibrary } from './optional.js';
 import { quantityLibrary } from './quantity.js';
 import { compileRegex, regexLibrary } from './regex.js';
+import { semverLibrary } from './semver.js';
 import { setsLibrary } from './sets.js';
 import { urlsLibrary } from './urls.js';
 
@@ -26,6 +27,7 @@ export const kubeLibraries: CelFunc[] = [
   ...ipLibrary,
   ...cidrLibrary,
   ...formatLibrary,
+  ...semverLibrary,
   ...setsLibrary,
   ...optionalLibrary,
 ];
