@@ -19,6 +19,8 @@ export interface CheckResult {
   issues: Issue[];
   type: StaticType;
   usesOldSelf: boolean;
+  /** The type of each expression node, by id. */
+  types: Map<bigint, StaticType>;
 }
 
 const TYPE_NAMES = new Set(['int', 'uint', 'double', 'bool', 'string', 'bytes', 'list', 'map', 'null_type', 'type', 'dyn', 'google.protobuf.Timestamp', 'google.protobuf.Duration']);
@@ -43,6 +45,7 @@ function common(types: StaticType[]): StaticType {
 
 class Checker {
   readonly issues: Issue[] = [];
+  readonly types = new Map<bigint, StaticType>();
   usesOldSelf = false;
   private readonly groups = new Map<string, CelFunc[]>();
 
@@ -66,6 +69,12 @@ class Checker {
 
   check(e: Expr | undefined, scope: Map<string, StaticType>): StaticType {
     if (!e) return DYN;
+    const t = this.checkNode(e, scope);
+    this.types.set(e.id, t);
+    return t;
+  }
+
+  private checkNode(e: Expr, scope: Map<string, StaticType>): StaticType {
     const k = e.exprKind;
     switch (k.case) {
       case 'constExpr':
@@ -223,5 +232,5 @@ const schemaTypeOf = (prop: Parameters<typeof schemaType>[0]) => schemaType(prop
 export function checkExpression(env: CelEnv, parsed: ParsedExpr, vars: Map<string, StaticType>): CheckResult {
   const checker = new Checker(env, parsed, vars);
   const type = checker.check(parsed.expr, new Map());
-  return { issues: checker.issues, type, usesOldSelf: checker.usesOldSelf };
+  return { issues: checker.issues, type, usesOldSelf: checker.usesOldSelf, types: checker.types };
 }

@@ -79,12 +79,13 @@ describe('compile errors', () => {
   it('forbids oldSelf under lists whose items do not correlate', () => {
     const schema = resource(
       object({
-        atomic: { type: 'array', items: object({ a: { type: 'string' } }, [{ rule: 'self.a == oldSelf.a' }]) },
+        atomic: { type: 'array', maxItems: 8, items: object({ a: { type: 'string', maxLength: 8 } }, [{ rule: 'self.a == oldSelf.a' }]) },
         keyed: {
           type: 'array',
+          maxItems: 8,
           'x-kubernetes-list-type': 'map',
           'x-kubernetes-list-map-keys': ['a'],
-          items: object({ a: { type: 'string' } }, [{ rule: 'self.a == oldSelf.a' }], { required: ['a'] }),
+          items: object({ a: { type: 'string', maxLength: 8 } }, [{ rule: 'self.a == oldSelf.a' }], { required: ['a'] }),
         },
       }),
     );
@@ -105,7 +106,7 @@ describe('compile errors', () => {
         apiVersion: { type: 'string' },
         kind: { type: 'string' },
         metadata: { type: 'object' },
-        spec: object({ 'x-y': { type: 'string' }, namespace: { type: 'string' }, ip: { type: 'string' } }),
+        spec: object({ 'x-y': { type: 'string', maxLength: 63 }, namespace: { type: 'string', maxLength: 63 }, ip: { type: 'string', maxLength: 64 } }),
       },
       [
         { rule: "self.metadata.name.startsWith('a') && self.kind == 'K' && self.apiVersion != ''" },

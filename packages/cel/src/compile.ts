@@ -3,6 +3,7 @@ import { parse, plan, type CelError, type CelInput, type CelValue } from '@bufbu
 import type { ParsedExpr } from './ast.js';
 import { checkExpression, type Issue } from './check.js';
 import { instrumentComprehensions } from './cost.js';
+import { estimateCost } from './estimate.js';
 import { ruleEnv } from './env.js';
 import { typeName, type StaticType } from './types.js';
 
@@ -11,6 +12,8 @@ export interface Program {
   readonly source: string;
   /** Whether the expression references `oldSelf`. */
   readonly usesOldSelf: boolean;
+  /** The estimated worst-case cost of one evaluation (cel-go's estimate; Infinity when unbounded). */
+  readonly maxCost: number;
   eval(vars: Record<string, CelInput | CelError>): CelValue | CelError;
 }
 
@@ -59,6 +62,7 @@ export function compileExpression(source: string, vars: Map<string, StaticType>,
   if (checked.type.k !== 'dyn' && typeName(checked.type) !== expect) {
     return { error: expect === 'bool' ? 'cel expression must evaluate to a bool' : 'messageExpression must evaluate to a string' };
   }
+  const maxCost = estimateCost(parsed.expr, checked.types, vars.get('self') ?? { k: 'dyn' });
   instrumentComprehensions(parsed.expr);
   let run: (ctx: Record<string, CelInput | CelError>) => CelValue | CelError;
   try {
@@ -70,6 +74,7 @@ export function compileExpression(source: string, vars: Map<string, StaticType>,
     program: {
       source,
       usesOldSelf: checked.usesOldSelf,
+      maxCost,
       eval: run,
     },
   };

@@ -3,7 +3,9 @@
 import type { FieldError } from '@kapi/apimachinery';
 import { compileExpression, type CompileResult } from './compile.js';
 import { validFieldPath } from './field-path.js';
+import { CostTotal, costErrorMessage, STATIC_ESTIMATED_COST_LIMIT } from './cost-limits.js';
 import { isMapList, mapValueSchema, type StructuralSchema, type ValidationRule } from './schema.js';
+import { childCardinality, unboundedCardinality } from './sizes.js';
 import type { CompiledRule, RuleNode } from './tree.js';
 import { named, schemaType, type StaticType } from './types.js';
 import { RuleValidator, type CelValidator, type ValidatorOptions } from './validator.js';
@@ -17,6 +19,11 @@ export interface CompileSchemaOptions extends ValidatorOptions {
   schemaPath?: string;
   /** Whether the schema is the root of a resource (apiVersion, kind and metadata.name visible to rules). Default true. */
   isResourceRoot?: boolean;
+  /**
+   * Leave out the per-expression estimated cost errors, as kube does on a CRD update for a version whose schema did
+   * not change. The estimated total of the schema is still checked.
+   */
+  suppressPerExpressionCost?: boolean;
 }
 
 /** The result of {@link compileSchemaRules}. */
@@ -30,43 +37,74 @@ export interface CompiledSchemaRules {
 const REASONS = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
 const hasNewlines = (s: string) => /[\n\r]/.test(s);
 
+/** Where a schema node is: its field path, whether it is a resource root, the nearest list whose items do not
+ * correlate (oldSelf is forbidden under it), and how often its value can occur in one object (undefined: unbounded). */
+interface NodeContext {
+  path: string;
+  root: boolean;
+  uncorrelatable: string | undefined;
+  cardinality: number | undefined;
+}
+
 class SchemaCompiler {
   readonly errors: FieldError[] = [];
+  readonly costs = new CostTotal();
+
+  constructor(private readonly suppressPerExpressionCost: boolean) {}
 
   /**
    * The rules of the validation schema `v` at a node whose types are those of the node schema `s` (the same schema,
    * except in an `allOf` entry, which declares rules but no types).
    */
-  node(v: StructuralSchema, s: StructuralSchema, path: string, root: boolean, uncorrelatable: string | undefined): RuleNode | undefined {
+  node(v: StructuralSchema, s: StructuralSchema, ctx: NodeContext): RuleNode | undefined {
     if (!v || typeof v !== 'object' || !s || typeof s !== 'object') return undefined;
-    const rules = this.rules(v, s, path, root, uncorrelatable);
+    const { path, uncorrelatable, cardinality } = ctx;
+    const rules = this.rules(v, s, ctx);
+    const embedded = (x: StructuralSchema) => !!x['x-kubernetes-embedded-resource'];
     const properties = new Map<string, RuleNode>();
     for (const [k, p] of Object.entries(v.properties ?? {})) {
       const sp = s.properties && Object.hasOwn(s.properties, k) ? s.properties[k] : undefined;
       if (!sp) continue;
-      const n = this.node(p, sp, `${path}.properties[${k}]`, !!sp['x-kubernetes-embedded-resource'], uncorrelatable);
+      const n = this.node(p, sp, { path: `${path}.properties[${k}]`, root: embedded(sp), uncorrelatable, cardinality: childCardinality(cardinality, s, false) });
       if (n) properties.set(k, n);
     }
     const vValues = mapValueSchema(v);
     const sValues = mapValueSchema(s);
     const additionalProperties =
-      vValues && sValues ? this.node(vValues, sValues, `${path}.additionalProperties`, !!sValues['x-kubernetes-embedded-resource'], uncorrelatable) : undefined;
-    const itemsUncorrelatable = isMapList(s) ? uncorrelatable : (uncorrelatable ?? path);
+      vValues && sValues
+        ? this.node(vValues, sValues, { path: `${path}.additionalProperties`, root: embedded(sValues), uncorrelatable, cardinality: childCardinality(cardinality, s, true) })
+        : undefined;
     const items =
-      v.items && s.items ? this.node(v.items, s.items, `${path}.items`, !!s.items['x-kubernetes-embedded-resource'], itemsUncorrelatable) : undefined;
+      v.items && s.items
+        ? this.node(v.items, s.items, {
+            path: `${path}.items`,
+            root: embedded(s.items),
+            uncorrelatable: isMapList(s) ? uncorrelatable : (uncorrelatable ?? path),
+            cardinality: childCardinality(cardinality, s, true),
+          })
+        : undefined;
     const allOf = (v.allOf ?? [])
-      .map((a, i) => this.node(a, s, `${path}.allOf[${i}]`, root, uncorrelatable))
+      .map((a, i) => this.node(a, s, { ...ctx, path: `${path}.allOf[${i}]` }))
       .filter((n): n is RuleNode => !!n);
     if (rules.length === 0 && properties.size === 0 && !additionalProperties && !items && allOf.length === 0) return undefined;
     return {
       schema: s,
-      root,
+      root: ctx.root,
       rules,
       properties: properties.size ? properties : undefined,
       additionalProperties,
       items,
       allOf: allOf.length ? allOf : undefined,
     };
+  }
+
+  /** kube's check of an expression's estimated cost, times how often the node can occur; added to the total. */
+  private observeCost(what: 'rule' | 'messageExpression', field: string, maxCost: number, s: StructuralSchema, cardinality: number | undefined): void {
+    const cost = maxCost === 0 ? 0 : maxCost * (cardinality ?? unboundedCardinality(s));
+    if (cost > STATIC_ESTIMATED_COST_LIMIT && !this.suppressPerExpressionCost) {
+      this.errors.push({ type: 'FieldValueForbidden', field, message: costErrorMessage(`estimated ${what} cost`, cost, STATIC_ESTIMATED_COST_LIMIT) });
+    }
+    this.costs.observe(field, cost);
   }
 
   /** kube's checks of a rule's fields before compiling (schema errors); true when there were none. */
@@ -100,7 +138,7 @@ class SchemaCompiler {
     return this.errors.length === before;
   }
 
-  private rules(v: StructuralSchema, s: StructuralSchema, path: string, root: boolean, uncorrelatable: string | undefined): CompiledRule[] {
+  private rules(v: StructuralSchema, s: StructuralSchema, { path, root, uncorrelatable, cardinality }: NodeContext): CompiledRule[] {
     const list = v['x-kubernetes-validations'] ?? [];
     if (list.length === 0) return [];
     const selfType = schemaType(s, root);
@@ -131,6 +169,8 @@ class SchemaCompiler {
         }
       }
       if (fieldsValid.every(Boolean)) {
+        this.observeCost('rule', `${at}.rule`, compiled.program?.maxCost ?? 0, s, cardinality);
+        if (message) this.observeCost('messageExpression', `${at}.messageExpression`, message.maxCost, s, cardinality);
         if (compiled.error !== undefined) {
           this.errors.push({ type: 'FieldValueInvalid', field: `${at}.rule`, badValue: rule, message: compiled.error });
         } else if (compiled.program.usesOldSelf) {
@@ -159,7 +199,9 @@ class SchemaCompiler {
  * under lists whose items do not correlate.
  */
 export function compileSchemaRules(schema: object, options: CompileSchemaOptions = {}): CompiledSchemaRules {
-  const compiler = new SchemaCompiler();
-  const root = compiler.node(schema as StructuralSchema, schema as StructuralSchema, options.schemaPath ?? 'openAPIV3Schema', options.isResourceRoot ?? true, undefined);
-  return { validator: new RuleValidator(root, options), errors: compiler.errors };
+  const compiler = new SchemaCompiler(options.suppressPerExpressionCost ?? false);
+  const schemaPath = options.schemaPath ?? 'openAPIV3Schema';
+  const s = schema as StructuralSchema;
+  const root = compiler.node(s, s, { path: schemaPath, root: options.isResourceRoot ?? true, uncorrelatable: undefined, cardinality: 1 });
+  return { validator: new RuleValidator(root, options), errors: [...compiler.errors, ...compiler.costs.errors(schemaPath)] };
 }

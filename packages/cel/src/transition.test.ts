@@ -7,16 +7,17 @@ const immutable = { rule: 'self == oldSelf', message: 'is immutable' };
 describe('transition rules', () => {
   const schema = resource(
     object({
-      name: { type: 'string', 'x-kubernetes-validations': [immutable] },
+      name: { type: 'string', maxLength: 63, 'x-kubernetes-validations': [immutable] },
       count: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self >= oldSelf', message: 'may not decrease' }] },
-      byKey: { type: 'object', additionalProperties: { type: 'string', 'x-kubernetes-validations': [immutable] } },
+      byKey: { type: 'object', maxProperties: 16, additionalProperties: { type: 'string', maxLength: 63, 'x-kubernetes-validations': [immutable] } },
       ports: {
         type: 'array',
+        maxItems: 16,
         'x-kubernetes-list-type': 'map',
         'x-kubernetes-list-map-keys': ['name'],
         items: object({ name: { type: 'string' }, port: { type: 'integer', 'x-kubernetes-validations': [immutable] } }, [], { required: ['name'] }),
       },
-      tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
+      tags: { type: 'array', maxItems: 16, 'x-kubernetes-list-type': 'set', items: { type: 'string', maxLength: 63 } },
     }),
   );
   const v = validatorOf(schema);
@@ -69,13 +70,13 @@ describe('transition rules', () => {
   });
 
   it('uses oldSelf in messageExpression', () => {
-    const s = resource(object({ n: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self >= oldSelf', messageExpression: '"was " + string(oldSelf) + ", is " + string(self)' }] } }));
+    const s = resource(object({ n: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self >= oldSelf', messageExpression: "'was %d, is %d'.format([oldSelf, self])" }] } }));
     expect(validatorOf(s)({ spec: { n: 1 } }, { spec: { n: 3 } })).toEqual(['spec.n: Invalid value: "integer": was 3, is 1']);
   });
 });
 
 describe('ratcheting', () => {
-  const schema = resource(object({ a: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self.size() < 3', message: 'too long' }] }, b: { type: 'string' } }));
+  const schema = resource(object({ a: { type: 'string', maxLength: 63, 'x-kubernetes-validations': [{ rule: 'self.size() < 3', message: 'too long' }] }, b: { type: 'string' } }));
   const v = validatorOf(schema);
 
   it('turns errors at unchanged values into warnings on update', () => {

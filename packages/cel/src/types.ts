@@ -4,47 +4,52 @@ import { mapValueSchema, withTypeAndObjectMeta, type StructuralSchema } from './
 
 /** A static type: `dyn`, a named type (`int`, `google.protobuf.Timestamp`, `kubernetes.Quantity`...), a list, a map, or an object of a schema. */
 export type StaticType =
-  | { k: 'dyn' }
-  | { k: 'named'; name: string }
-  | { k: 'list'; elem: StaticType }
-  | { k: 'map'; key: StaticType; value: StaticType }
+  | { k: 'dyn'; schema?: StructuralSchema }
+  | { k: 'named'; name: string; schema?: StructuralSchema }
+  | { k: 'list'; elem: StaticType; schema?: StructuralSchema }
+  | { k: 'map'; key: StaticType; value: StaticType; schema?: StructuralSchema }
   | { k: 'object'; schema: StructuralSchema };
 
 export const DYN: StaticType = { k: 'dyn' };
 export const named = (name: string): StaticType => ({ k: 'named', name });
 export const TIMESTAMP_NAME = 'google.protobuf.Timestamp';
 export const DURATION_NAME = 'google.protobuf.Duration';
+/** The keys of a map from a schema: strings whose size kube estimates as 0 (its StringType has no MaxElements). */
+const MAP_KEY: StaticType = { k: 'named', name: 'string', schema: { type: 'string', maxLength: 0 } };
 
 /** The type of values at a schema node (`root`: a resource root, where apiVersion, kind and metadata.name are added). */
 export function schemaType(s: StructuralSchema | undefined, root = false): StaticType {
-  if (!s || s['x-kubernetes-int-or-string']) return DYN;
+  if (!s) return DYN;
+  if (s['x-kubernetes-int-or-string']) return { k: 'dyn', schema: s };
   if (root) s = withTypeAndObjectMeta(s);
+  const schema = s;
+  const scalar = (name: string): StaticType => ({ k: 'named', name, schema });
   switch (s.type) {
     case 'array':
-      return s.items ? { k: 'list', elem: schemaType(s.items, !!s.items['x-kubernetes-embedded-resource']) } : DYN;
+      return s.items ? { k: 'list', elem: schemaType(s.items, !!s.items['x-kubernetes-embedded-resource']), schema } : DYN;
     case 'object': {
       const values = mapValueSchema(s);
-      if (values) return { k: 'map', key: named('string'), value: schemaType(values, !!values['x-kubernetes-embedded-resource']) };
+      if (values) return { k: 'map', key: MAP_KEY, value: schemaType(values, !!values['x-kubernetes-embedded-resource']), schema };
       return { k: 'object', schema: s };
     }
     case 'string':
       switch (s.format) {
         case 'byte':
-          return named('bytes');
+          return scalar('bytes');
         case 'duration':
-          return named(DURATION_NAME);
+          return scalar(DURATION_NAME);
         case 'date':
         case 'date-time':
-          return named(TIMESTAMP_NAME);
+          return scalar(TIMESTAMP_NAME);
         default:
-          return named('string');
+          return scalar('string');
       }
     case 'boolean':
-      return named('bool');
+      return scalar('bool');
     case 'number':
-      return named('double');
+      return scalar('double');
     case 'integer':
-      return named('int');
+      return scalar('int');
     default:
       return DYN;
   }
