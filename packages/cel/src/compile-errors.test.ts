@@ -94,6 +94,13 @@ describe('compile errors', () => {
     ]);
   });
 
+  it("applies cel-go's parser limits instead of overflowing the stack", () => {
+    const deep = errorsOf([{ rule: `${Array(5000).fill('1').join(' + ')} > 0` }, { rule: `${'('.repeat(3000)}true${')'.repeat(3000)}` }]);
+    expect(deep[0]).toContain('compilation failed: ERROR: <input>:1:1: expression recursion limit exceeded: 250');
+    expect(deep[1]).toContain('compilation failed: ERROR: <input>:1:1: expression recursion limit exceeded: 250');
+    expect(errorsOf([{ rule: `'${'x'.repeat(100_000)}' == ''` }])[0]).toContain('expression code point size exceeds limit: size: 100008, limit 100000');
+  });
+
   it('says which kube syntax it does not support', () => {
     const errs = errorsOf([{ rule: 'self.?name.orValue("") == ""' }, { rule: 'self.list.all(i, v, v != "")' }]);
     expect(errs[0]).toContain("Syntax error: found . but expecting end of input (optional selection `.?` and `[?` are not supported by Kapi's CEL)");

@@ -1,6 +1,6 @@
 // Compiling one CEL expression: parse, check against the variables' static types, meter, plan.
 import { parse, plan, type CelError, type CelInput, type CelValue } from '@bufbuild/cel';
-import type { ParsedExpr } from './ast.js';
+import { depth, type ParsedExpr } from './ast.js';
 import { checkExpression, type Issue } from './check.js';
 import { instrumentComprehensions } from './cost.js';
 import { estimateCost } from './estimate.js';
@@ -35,10 +35,21 @@ export function formatIssues(source: string, issues: Issue[]): string {
     .join('\n');
 }
 
+/** cel-go's parser limits. */
+const MAX_CODE_POINTS = 100_000;
+const MAX_RECURSION_DEPTH = 250;
+const RECURSION_ISSUE = (offset = 0): Issue => ({ offset, message: `expression recursion limit exceeded: ${MAX_RECURSION_DEPTH}` });
+
 function parseOrIssue(source: string): ParsedExpr | Issue {
+  const size = [...source].length;
+  if (size > MAX_CODE_POINTS) return { offset: 0, message: `expression code point size exceeds limit: size: ${size}, limit ${MAX_CODE_POINTS}` };
   try {
-    return parse(source);
+    const parsed = parse(source);
+    // Deeper trees would also overflow the stack of the check and the evaluation.
+    if (depth(parsed.expr) > MAX_RECURSION_DEPTH) return RECURSION_ISSUE();
+    return parsed;
   } catch (e) {
+    if (e instanceof RangeError) return RECURSION_ISSUE();
     const err = e as Error & { location?: { start?: { offset?: number } }; rawMessage?: string };
     const detail = err.rawMessage ?? err.message.replace(/^<input>:\d+:\d+: /, '');
     const offset = err.location?.start?.offset ?? 0;

@@ -7,5 +7,6 @@ export { compileSchemaRules, type CompileSchemaOptions, type CompiledSchemaRules
 export type { CelValidator, ValidateOptions, ValidatorOptions } from './validator.js';
 export type { StructuralSchema, ValidationRule } from './schema.js';
 export { PER_CALL_LIMIT, RUNTIME_COST_BUDGET } from './cost.js';
+export { STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT } from './cost-limits.js';
 export { escapeProperty } from './escape.js';
 export { validFieldPath } from './field-path.js';

@@ -6,8 +6,6 @@ import { escapeProperty } from './escape.js';
 import { mapValueSchema, withTypeAndObjectMeta, type StructuralSchema } from './schema.js';
 import { parseDuration, parseTimestamp } from './time.js';
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** Converts JSON values to CEL inputs, reusing the conversion of a subtree already converted for the same schema. */
 export class ValueConverter {
   private readonly cache = new WeakMap<object, { schema: StructuralSchema; root: boolean; value: CelInput }>();
@@ -94,4 +92,3 @@ function stringValue(value: string, schema: StructuralSchema | undefined): CelIn
   }
 }
 
-export { isObject };
