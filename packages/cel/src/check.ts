@@ -5,6 +5,7 @@
 import type { CelEnv, CelFunc } from '@bufbuild/cel';
 import type { Expr, ParsedExpr } from './ast.js';
 import { escapeProperty } from './escape.js';
+import { hasCelType } from './values.js';
 import { TICK } from './cost.js';
 import { assignable, DYN, fromCelType, named, sameType, schemaType, typeName, type StaticType } from './types.js';
 
@@ -147,7 +148,7 @@ class Checker {
         return operand.value;
       case 'object': {
         for (const [name, prop] of Object.entries(operand.schema.properties ?? {})) {
-          if (escapeProperty(name) === field) return schemaTypeOf(prop);
+          if (escapeProperty(name) === field && hasCelType(prop)) return schemaTypeOf(prop);
         }
         return this.report(e, `undefined field '${field}'`);
       }

@@ -24,20 +24,31 @@ export function oldItemFinder(schema: StructuralSchema, oldList: unknown): (item
   };
 }
 
-/** JSON deep equality (kube's CachedDeepEqual of correlated values, used for ratcheting). */
+/** JSON deep equality (kube's CachedDeepEqual of correlated values, used for ratcheting), without recursion. */
 export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((x, i) => jsonEqual(x, bb[i]));
+  const stack: [unknown, unknown][] = [[a, b]];
+  while (stack.length > 0) {
+    const [x, y] = stack.pop()!;
+    if (x === y) continue;
+    if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
+    if (Array.isArray(x) !== Array.isArray(y)) return false;
+    if (Array.isArray(x)) {
+      const ys = y as unknown[];
+      if (x.length !== ys.length) return false;
+      x.forEach((v, i) => stack.push([v, ys[i]]));
+      continue;
+    }
+    const xo = x as Record<string, unknown>;
+    const yo = y as Record<string, unknown>;
+    const xk = Object.keys(xo).filter((k) => xo[k] !== undefined);
+    const yk = Object.keys(yo).filter((k) => yo[k] !== undefined);
+    if (xk.length !== yk.length) return false;
+    for (const k of xk) {
+      if (!Object.hasOwn(yo, k)) return false;
+      stack.push([xo[k], yo[k]]);
+    }
   }
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  const ak = Object.keys(ao).filter((k) => ao[k] !== undefined);
-  const bk = Object.keys(bo).filter((k) => bo[k] !== undefined);
-  return ak.length === bk.length && ak.every((k) => Object.hasOwn(bo, k) && jsonEqual(ao[k], bo[k]));
+  return true;
 }
 
 export { isObject };

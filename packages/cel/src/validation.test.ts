@@ -1,6 +1,6 @@
 // Evaluating rules: `self` at each node, types from the schema, kube's error texts, messages, fieldPath, reason.
 import { describe, expect, it } from 'vitest';
-import { object, resource, validatorOf } from '../test/helpers.js';
+import { compileErrors, object, resource, validatorOf } from '../test/helpers.js';
 
 // Bounded, as kube's estimated cost limits require for rules that iterate or scan strings.
 const props = {
@@ -142,6 +142,25 @@ describe('rule evaluation', () => {
     expect(v({ ...obj, metadata: { name: 'x' } })).toEqual([
       `<nil>: Invalid value: "object": failed rule: self.kind == 'Widget' && self.metadata.name.startsWith('w-') && !has(self.metadata.generateName)`,
     ]);
+  });
+
+  it('does not show typeless (preserve-unknown-fields) values to rules, however deep they are', () => {
+    const schema = resource(
+      object({ free: { 'x-kubernetes-preserve-unknown-fields': true }, blob: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } }, [
+        { rule: 'has(self.blob) && self.blob == oldSelf.blob', message: 'blob changed' },
+      ]),
+    );
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 20_000; i++) deep = { x: deep };
+    const v = validatorOf(schema);
+    // The blob's unknown content is invisible: it compares equal to any other object.
+    expect(v({ spec: { free: deep, blob: deep } }, { spec: { free: deep, blob: { x: 1 } } })).toEqual([]);
+    expect(compileErrors(resource(object({ free: { 'x-kubernetes-preserve-unknown-fields': true } }, [{ rule: 'has(self.free)' }])))[0]).toContain(
+      "undefined field 'free'",
+    );
+    expect(compileErrors(resource(object({ blob: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } }, [{ rule: 'has(self.blob.x)' }])))[0]).toContain(
+      "undefined field 'x'",
+    );
   });
 
   it('prefixes the given path', () => {

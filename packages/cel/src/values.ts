@@ -27,19 +27,21 @@ export class ValueConverter {
       return value.map((v) => this.convert(v, items, !!items?.['x-kubernetes-embedded-resource']));
     }
     const obj = value as Record<string, unknown>;
-    if (!schema) return this.untyped(obj);
+    // Values without a schema are not visible to rules (kube gives them no CEL type).
+    if (!schema) return new Map();
     const values = mapValueSchema(schema);
     if (values) {
       const out = new Map<string, CelInput>();
       for (const [k, v] of Object.entries(obj)) out.set(k, this.convert(v, values, !!values['x-kubernetes-embedded-resource']));
       return out;
     }
-    if (!schema.type && !schema.properties) return this.untyped(obj);
     const s = root ? withTypeAndObjectMeta(schema) : schema;
     const out = new Map<string, CelInput>();
     for (const [k, prop] of Object.entries(s.properties ?? {})) {
       // Null values of declared properties are absent, as kube treats them.
       if (!Object.hasOwn(obj, k) || obj[k] === undefined || obj[k] === null) continue;
+      // Properties without a type (x-kubernetes-preserve-unknown-fields alone) have no CEL type in kube.
+      if (!hasCelType(prop)) continue;
       const name = escapeProperty(k);
       if (name === undefined) continue;
       out.set(name, this.convert(obj[k], prop, !!prop['x-kubernetes-embedded-resource']));
@@ -47,12 +49,11 @@ export class ValueConverter {
     return out;
   }
 
-  /** Values without a schema (under x-kubernetes-preserve-unknown-fields): integers are ints, other numbers doubles. */
-  private untyped(obj: Record<string, unknown>): CelInput {
-    const out = new Map<string, CelInput>();
-    for (const [k, v] of Object.entries(obj)) out.set(k, this.convert(v, undefined));
-    return out;
-  }
+}
+
+/** Whether kube gives values of the schema a CEL type (SchemaDeclType is not nil). */
+export function hasCelType(s: StructuralSchema): boolean {
+  return !!s['x-kubernetes-int-or-string'] || ['array', 'object', 'string', 'boolean', 'number', 'integer'].includes(s.type ?? '');
 }
 
 function scalar(value: unknown, schema: StructuralSchema | undefined): CelInput {
