@@ -11,4 +11,4 @@ export {
 } from './envelope.js';
 export { encodeProtobufObject, decodeProtobufObject } from './protobuf-object.js';
 export { canonicalTime, formatTime, formatMicroTime, nowTimestamp, parseRFC3339, formatDuration, parseDuration, type Timestamp } from './go-time.js';
-export { canonicalQuantity, QUANTITY_FORMAT_ERROR } from './quantity.js';
+export { canonicalQuantity, parseQuantity, formatQuantity, QUANTITY_FORMAT_ERROR, type Decimal as QuantityDecimal, type ParsedQuantity, type QuantityFormat } from './quantity.js';

@@ -5,7 +5,9 @@ const PATTERN = "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 /** kube's error for a string that is not a quantity. */
 export const QUANTITY_FORMAT_ERROR = `quantities must match the regular expression ${PATTERN}`;
 
-type Format = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
+/** How a quantity is written: `1k` (DecimalSI), `1Ki` (BinarySI) or `1e3` (DecimalExponent). */
+export type QuantityFormat = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
+type Format = QuantityFormat;
 
 const DECIMAL_SI: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
 const BINARY_SI: Record<string, number> = { Ki: 1, Mi: 2, Gi: 3, Ti: 4, Pi: 5, Ei: 6 };
@@ -17,8 +19,8 @@ const NANO = -9;
 const pow10 = (n: number) => 10n ** BigInt(n);
 const abs = (n: bigint) => (n < 0n ? -n : n);
 
-/** value = n × 10^e */
-interface Decimal {
+/** An exact decimal: value = n × 10^e */
+export interface Decimal {
   n: bigint;
   e: number;
 }
@@ -30,7 +32,7 @@ function compareAbs(a: Decimal, b: bigint): number {
   return left === right ? 0 : left < right ? -1 : 1;
 }
 
-function parse(text: string): { value: Decimal; format: Format } {
+function parse(text: string): ParsedQuantity {
   const m = /^([+-]?)(\d*)(?:\.(\d*))?([a-zA-Z]*)([-+]?\d*)$/.exec(text);
   if (!m || (m[2] === '' && (m[3] ?? '') === '')) throw new Error(QUANTITY_FORMAT_ERROR);
   const [, sign, whole, fraction = '', letters, exponentDigits] = m;
@@ -97,5 +99,23 @@ export function canonicalQuantity(input: string | number): string {
   const text = typeof input === 'number' ? (Number.isFinite(input) ? String(input) : '') : input.trim();
   if (text === '') throw new Error(QUANTITY_FORMAT_ERROR);
   const { value, format } = parse(text);
+  return canonical(value, format);
+}
+
+/** A parsed quantity: its exact value (rounded up to nanos and capped at the int64 maximum, as kube does) and format. */
+export interface ParsedQuantity {
+  value: Decimal;
+  format: QuantityFormat;
+}
+
+/** Parses a quantity string as resource.ParseQuantity; throws an Error with kube's message when it is not one. */
+export function parseQuantity(input: string): ParsedQuantity {
+  const text = input.trim();
+  if (text === '') throw new Error(QUANTITY_FORMAT_ERROR);
+  return parse(text);
+}
+
+/** The canonical text of a quantity value in a format, as Quantity.String() writes it. */
+export function formatQuantity(value: Decimal, format: QuantityFormat): string {
   return canonical(value, format);
 }
