@@ -4,6 +4,7 @@ import { ALL_OBJECTS, type InstalledGroup, type PluginHost, type ResourceEntry }
 import { customResourcePlugin } from '../customresource/definition.js';
 import { conditionOf, setCondition } from './conditions.js';
 import { decideNames } from './names.js';
+import { apiApprovalState, isProtectedCommunityGroup } from '../validation/approval.js';
 import { serviceResolver } from './service-resolver.js';
 import { CLEANUP_FINALIZER } from './strategy.js';
 
@@ -131,6 +132,12 @@ export function createCRDController(host: PluginHost, crdEntry: ResourceEntry) {
       setCondition(next, { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' });
     } else if (conditionOf(next, 'Established')?.status !== 'True') {
       setCondition(next, { type: 'Established', status: 'False', reason: 'NotAccepted', message: 'not all names are accepted' });
+    }
+    // kube's API approval controller: CRDs of protected groups (*.k8s.io, *.kubernetes.io) say whether they are approved.
+    if (isProtectedCommunityGroup(crd.spec.group)) {
+      const [state, message] = apiApprovalState(crd.metadata?.annotations as Record<string, string> | undefined);
+      const reason = { Approved: 'ApprovedAnnotation', Bypassed: 'UnapprovedAnnotation', Missing: 'MissingAnnotation', Invalid: 'InvalidAnnotation' }[state];
+      setCondition(next, { type: 'KubernetesAPIApprovalPolicyConformant', status: state === 'Approved' ? 'True' : 'False', reason, message });
     }
     if (JSON.stringify(next.status) !== JSON.stringify(crd.status)) await writeStatus(next);
     return next;

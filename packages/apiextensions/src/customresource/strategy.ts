@@ -1,6 +1,7 @@
 import type { CustomResourceDefinition } from '@kapi/api-apiextensions';
 import type { KubeObject } from '@kapi/apimachinery';
 import type { Strategy } from '@kapi/apiserver';
+import { compileSchemaRules, type CelValidator } from '@kapi/cel';
 
 /** The value at a selectable field's JSONPath (`.spec.color`), as a field selector compares it. */
 function valueAt(obj: KubeObject, jsonPath: string): string {
@@ -10,18 +11,44 @@ function valueAt(obj: KubeObject, jsonPath: string): string {
 }
 
 /**
+ * The CEL validator of each served version with rules, by apiVersion, compiled on first use: installing a CRD with
+ * many rules costs nothing until its resources are written. (The CRD's rules were checked when it was written.)
+ */
+function celValidators(crd: CustomResourceDefinition): (apiVersion: unknown) => CelValidator | undefined {
+  const compiled = new Map<string, CelValidator | undefined>();
+  const schemas = new Map(crd.spec.versions.map((v) => [`${crd.spec.group}/${v.name}`, v.schema?.openAPIV3Schema as object | undefined]));
+  return (apiVersion) => {
+    const key = String(apiVersion);
+    if (!compiled.has(key)) {
+      const schema = schemas.get(key);
+      compiled.set(key, schema && JSON.stringify(schema).includes('"x-kubernetes-validations"') ? compileSchemaRules(schema).validator : undefined);
+    }
+    return compiled.get(key);
+  };
+}
+
+/**
  * How custom resources of a CRD are written (kube's customResourceStrategy): generation on every object (bumped
  * when anything but metadata and status changes), status by its subresource when the version enables it (the
- * Store's rules for kinds with a status subresource), and field selectors over the CRD's selectableFields.
+ * Store's rules for kinds with a status subresource), field selectors over the CRD's selectableFields, and the
+ * versions' CEL validation rules.
  */
 export function customResourceStrategy(crd: CustomResourceDefinition, options: { refuseCreate?: () => Error } = {}): Strategy {
+  const rules = celValidators(crd);
   const fieldLabels: Record<string, (obj: KubeObject) => string> = {};
   for (const version of crd.spec.versions) {
     for (const field of version.selectableFields ?? []) {
       fieldLabels[field.jsonPath.replace(/^\./, '')] = (obj) => valueAt(obj, field.jsonPath);
     }
   }
-  const strategy: Strategy = { tracksGeneration: true, fieldLabels };
+  const strategy: Strategy = {
+    tracksGeneration: true,
+    fieldLabels,
+    // The version's x-kubernetes-validations (CEL), on the object as written (defaults applied); on update with the old
+    // object, for transition rules and ratcheting (errors at values the update left alone are not held against it).
+    validate: (obj) => rules(obj.apiVersion)?.validate(obj) ?? [],
+    validateUpdate: (obj, old) => rules(obj.apiVersion)?.validate(obj, old) ?? [],
+  };
   if (options.refuseCreate) {
     const refuse = options.refuseCreate;
     strategy.prepareForCreate = () => {

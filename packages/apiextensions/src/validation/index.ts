@@ -1,6 +1,7 @@
 // Validation of CustomResourceDefinition objects, as kube-apiserver validates them
 // (k8s.io/apiextensions-apiserver pkg/apis/apiextensions/validation, kube 1.33).
 import type { FieldError } from '@kapi/apimachinery';
+import { compileSchemaRules } from '@kapi/cel';
 import { validateAPIApproval, validatePreserveUnknownFields } from './approval.js';
 import { toInternalSpec, toInternalStatus } from './internal.js';
 import { validateCRDName, validateNames } from './names.js';
@@ -69,9 +70,39 @@ export function validateCustomResourceDefinitionStatus(crd: CRD, _old: CRD): Fie
   return validateNames(toInternalStatus(crd).acceptedNames, 'status.acceptedNames');
 }
 
-/** The validation the CRD strategy runs (kube's, with no CEL compiler yet). */
+/**
+ * The CEL compile errors of a CRD's x-kubernetes-validations (kube's compilation at CRD create and update), at
+ * kube's paths: `spec.validation.openAPIV3Schema...` when every version has the same schema (kube's internal form),
+ * else per version. A schema that already failed the structural checks is not compiled, as in kube; on update, a
+ * version whose schema did not change is not held to the per-expression cost limit again.
+ */
+export function compileCRDRules(crd: CRD, errors: readonly FieldError[], old?: CRD): FieldError[] {
+  const versions = (crd.spec?.versions ?? []) as { name: string; schema?: { openAPIV3Schema?: object } }[];
+  const schemas = versions.map((v) => v.schema?.openAPIV3Schema);
+  if (!schemas.some((s) => s && JSON.stringify(s).includes('"x-kubernetes-validations"'))) return [];
+  const oldSchema = (name: string) =>
+    ((old?.spec?.versions ?? []) as { name: string; schema?: { openAPIV3Schema?: object } }[]).find((v) => v.name === name)?.schema?.openAPIV3Schema;
+  const shared = schemas.every((s) => JSON.stringify(s) === JSON.stringify(schemas[0]));
+  const targets = shared
+    ? [{ schema: schemas[0], path: 'spec.validation.openAPIV3Schema', unchanged: versions.every((v, i) => JSON.stringify(oldSchema(v.name)) === JSON.stringify(schemas[i])) }]
+    : versions.map((v, i) => ({ schema: schemas[i], path: `spec.versions[${i}].schema.openAPIV3Schema`, unchanged: JSON.stringify(oldSchema(v.name)) === JSON.stringify(schemas[i]) }));
+  const out: FieldError[] = [];
+  for (const { schema, path, unchanged } of targets) {
+    if (!schema || errors.some((e) => e.field.startsWith(path))) continue;
+    out.push(...compileSchemaRules(schema, { schemaPath: path, suppressPerExpressionCost: !!old && unchanged }).errors);
+  }
+  return out;
+}
+
+/** The validation the CRD strategy runs: kube's, then the compilation of its CEL rules. */
 export const crdValidation = {
-  validate: (crd: CRD) => validateCustomResourceDefinition(crd),
-  validateUpdate: (crd: CRD, old: CRD) => validateCustomResourceDefinitionUpdate(crd, old),
+  validate(crd: CRD) {
+    const errors = validateCustomResourceDefinition(crd);
+    return [...errors, ...compileCRDRules(crd, errors)];
+  },
+  validateUpdate(crd: CRD, old: CRD) {
+    const errors = validateCustomResourceDefinitionUpdate(crd, old);
+    return [...errors, ...compileCRDRules(crd, errors, old)];
+  },
   validateStatus: (crd: CRD, old: CRD) => validateCustomResourceDefinitionStatus(crd, old),
 };

@@ -7,9 +7,11 @@ const JSON_TYPES: Record<string, string> = { string: 'string', number: 'number',
 /**
  * A value of the wrong type is a decoding error in kube (400 at every validation level, reporting only the first
  * one and nothing about unknown or duplicate fields), not a validation error: the error kube's decoder gives for
- * the first such value among `errs`, if any.
+ * the first such value among `errs`, if any. Kinds decoded as unstructured JSON (custom resources: no Protobuf
+ * message) have no such step: their schema reports wrong types with the other validation errors.
  */
 export function decodeTypeError(entry: ResourceEntry, errs: readonly FieldError[]) {
+  if (!entry.info.protobuf.message) return undefined;
   const fatal = errs.find((e) => e.type === 'FieldValueTypeInvalid');
   if (!fatal) return undefined;
   const { kind, version } = entry.info;
