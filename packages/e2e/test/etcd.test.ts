@@ -64,6 +64,31 @@ describe.skipIf(skipWithoutEtcd())('two kapi-servers on one etcd', () => {
     }
   });
 
+  it('serve a CustomResourceDefinition created through one: the other serves its resources and deletes them with it', async () => {
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'things.example.com' },
+      spec: {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { plural: 'things', kind: 'Thing' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { n: { type: 'integer', maximum: 5 } } } } } } }],
+      },
+    };
+    expect((await request('POST', `${a.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, crd)).status).toBe(201);
+    const path = '/apis/example.com/v1/namespaces/default/things';
+    // b learns of the CRD through its watch on etcd and serves the resource, with the CRD's schema.
+    await eventually(async () => ((await request('GET', `${b.url}${path}`)).status === 200 ? true : undefined), 50, 100);
+    const thing = (name: string, n: number) => ({ apiVersion: 'example.com/v1', kind: 'Thing', metadata: { name }, spec: { n } });
+    expect((await request('POST', `${b.url}${path}`, thing('from-b', 1))).status).toBe(201);
+    expect((await request('POST', `${b.url}${path}`, thing('too-big', 9))).status).toBe(422);
+    expect((await request('GET', `${a.url}${path}/from-b`)).body.spec).toEqual({ n: 1 });
+    expect((await request('DELETE', `${b.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions/things.example.com`)).status).toBe(200);
+    await eventually(async () => ((await request('GET', `${a.url}${path}`)).status === 404 && (await request('GET', `${b.url}${path}`)).status === 404 ? true : undefined), 50, 100);
+    expect((await request('GET', `${a.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions/things.example.com`)).status).toBe(404);
+  });
+
   it('store keys under --etcd-prefix as the registry names them, values as JSON', async () => {
     const created = await request('POST', `${a.url}/apis/apps/v1/namespaces/default/deployments`, {
       apiVersion: 'apps/v1',
