@@ -38,6 +38,31 @@ export function isDNS1123Subdomain(value: string): string[] {
   return errs;
 }
 
+const DNS1123_LABEL_ERR =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
+const DNS1035_LABEL_FMT = '[a-z]([-a-z0-9]*[a-z0-9])?';
+const DNS1035_LABEL_ERR =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
+const DNS_LABEL_MAX = 63;
+const dns1123Label = new RegExp(`^${DNS1123_LABEL_FMT}$`);
+const dns1035Label = new RegExp(`^${DNS1035_LABEL_FMT}$`);
+
+/** Problems with `value` as an RFC 1123 label (`[]` when valid): kube's IsDNS1123Label. */
+export function isDNS1123Label(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > DNS_LABEL_MAX) errs.push(maxLenError(DNS_LABEL_MAX));
+  if (!dns1123Label.test(value)) errs.push(regexError(DNS1123_LABEL_ERR, DNS1123_LABEL_FMT, 'my-name', '123-abc'));
+  return errs;
+}
+
+/** Problems with `value` as a DNS-1035 label (`[]` when valid): kube's IsDNS1035Label. */
+export function isDNS1035Label(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > DNS_LABEL_MAX) errs.push(maxLenError(DNS_LABEL_MAX));
+  if (!dns1035Label.test(value)) errs.push(regexError(DNS1035_LABEL_ERR, DNS1035_LABEL_FMT, 'my-name', 'abc-123'));
+  return errs;
+}
+
 /** Problems with `value` as a label key (`prefix/name` or `name`), `[]` when valid. Also kube's qualified names. */
 export function isLabelKey(value: string): string[] {
   const errs: string[] = [];

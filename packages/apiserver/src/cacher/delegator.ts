@@ -38,8 +38,9 @@ export function createCacheDelegator(storage: ObjectStorage, cache: WatchCache):
     async getList(req: ListRequest): Promise<ListPage> {
       const { plan } = req;
       const collection = cache.collection(req.keyPrefix);
-      // A collection added while the server runs is read from storage until it is filled.
-      if (!collection.filled) return storage.getList(plan.mode === 'any' ? { ...req, plan: { mode: 'consistent' } } : req);
+      // A collection added while the cache follows storage is read from storage until it is filled. (Before the
+      // cache is first ready no collection is: the plans below wait for it or go to storage as they always do.)
+      if (cache.ready && !collection.filled) return storage.getList(plan.mode === 'any' ? { ...req, plan: { mode: 'consistent' } } : req);
       /**
        * The page from the cache, selected in slices of SCAN_SLICE keys with a turn of the event loop between them, so
        * a long selection (a big collection, a heavy selector) does not hold up other requests. Every slice reads
