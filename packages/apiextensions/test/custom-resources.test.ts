@@ -51,6 +51,21 @@ describe('custom resources of an established CRD', () => {
     expect(await refused({ ports: [{ port: 80 }] })).toBe('CronTab.stable.example.com "bad" is invalid: spec.ports[0].name: Required value');
   });
 
+  it("match patterns as Go's RE2 does, in linear time: a hostile value cannot make a pattern backtrack", async () => {
+    h = await startHarness();
+    const crd = fixture('crontab-crd.yaml');
+    crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.image.pattern = '^(a+)+$';
+    crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.image.maxLength = 100;
+    await h.establish(crd);
+    // A backtracking engine takes about 2^60 steps for this value: the test would never end.
+    const res = await h.req('POST', CT, cronTab('evil', { image: `${'a'.repeat(60)}b` }));
+    expect(res.status).toBe(422);
+    expect(res.body.message).toContain(`spec.image in body should match '^(a+)+$'`);
+    const fine = await h.req('POST', CT, cronTab('fine', { image: 'aaa' }));
+    expect(fine.body.message).toBeUndefined();
+    expect(fine.status).toBe(201);
+  });
+
   it('keep status and spec apart through the status subresource, and scale through scale', async () => {
     h = await startHarness();
     await h.establish(fixture('crontab-crd.yaml'));
@@ -119,6 +134,25 @@ describe('custom resources of an established CRD', () => {
     expect((await h.req('GET', '/apis')).body.groups.map((g: any) => g.name)).not.toContain('stable.example.com');
     await h.establish(definition);
     expect((await h.req('GET', CT)).body.items).toEqual([]);
+  });
+
+  it('follow a CRD update at once: new short names in discovery, new printer columns in tables, new schema rules', async () => {
+    h = await startHarness();
+    const crd = await h.establish(fixture('crontab-crd.yaml'));
+    await h.req('POST', CT, cronTab('a', { color: 'red' }));
+    crd.spec.names.shortNames = ['ct', 'cron'];
+    crd.spec.versions[0].additionalPrinterColumns.push({ name: 'Color', type: 'string', jsonPath: '.spec.color' });
+    crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.image.maxLength = 5;
+    expect((await h.req('PUT', `${CRDS}/crontabs.stable.example.com`, crd)).status).toBe(200);
+    const resource = await h.until(async () => {
+      const found = (await h!.req('GET', '/apis/stable.example.com/v1')).body.resources?.find((r: any) => r.name === 'crontabs');
+      return found?.shortNames?.length === 2 && found;
+    });
+    expect(resource.shortNames).toEqual(['ct', 'cron']);
+    const table = await h.req('GET', CT, undefined, { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' });
+    expect(table.body.columnDefinitions.map((c: any) => c.name)).toEqual(['Name', 'Spec', 'Replicas', 'Age', 'Color']);
+    expect(table.body.rows[0].cells[4]).toBe('red');
+    expect((await h.req('POST', CT, cronTab('b', { image: 'too-long' }))).status).toBe(422);
   });
 
   it('refuses names another CRD of the group already serves, through its conditions', async () => {

@@ -1,5 +1,8 @@
 import type { JSONSchemaProps } from '../schema.js';
 
+/** The keyword a `pattern` becomes: matched with RE2 (linear time, Go's syntax) rather than ajv's RegExp. */
+export const RE2_PATTERN = 'x-kapi-re2-pattern';
+
 /**
  * The JSON Schema (draft-07, as ajv reads it) that checks what kube's OpenAPI validator checks of a custom resource:
  * OpenAPI v3.0's `nullable` and boolean `exclusiveMinimum`/`exclusiveMaximum`, kube's `x-kubernetes-int-or-string`,
@@ -11,7 +14,9 @@ export function toAjvSchema(node: JSONSchemaProps, root = true): Record<string, 
   const out: Record<string, unknown> = {};
   if (node['x-kubernetes-int-or-string']) out.anyOf = [{ type: 'integer' }, { type: 'string' }];
   else if (node.type) out.type = node.nullable ? [node.type, 'null'] : node.type;
-  for (const key of ['format', 'pattern', 'multipleOf', 'minLength', 'maxLength', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties', 'required'] as const) {
+  // Patterns are Go RE2 expressions, matched by the validator's own keyword (validator.ts), never by a RegExp.
+  if (node.pattern !== undefined) out[RE2_PATTERN] = node.pattern;
+  for (const key of ['format', 'multipleOf', 'minLength', 'maxLength', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties', 'required'] as const) {
     if (node[key] !== undefined) out[key] = node[key];
   }
   if (node.enum) out.enum = node.nullable ? [...node.enum, null] : node.enum;

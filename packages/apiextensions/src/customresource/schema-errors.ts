@@ -1,4 +1,5 @@
 import { fieldNotSupported, fieldPath, type FieldError } from '@kapi/apimachinery';
+import { RE2_PATTERN } from './ajv-schema.js';
 
 /** An ajv error as ajv reports it with `verbose` (the failing value in `data`, its schema in `parentSchema`). */
 export interface VerboseAjvError {
@@ -55,6 +56,8 @@ function toFieldError(e: VerboseAjvError, root: unknown): FieldError | undefined
       return invalid(path, value, `${name} in body must validate one and only one schema (oneOf)`);
     case 'not':
       return invalid(path, value, `${name} in body must not validate the schema (not)`);
+    case RE2_PATTERN:
+      return invalid(path, value, `${name} in body should match '${String(e.parentSchema?.[RE2_PATTERN])}'`);
   }
   const detail = DETAILS[e.keyword]?.(p);
   return detail === undefined ? invalid(path, value, `${name} in body ${e.keyword}`) : invalid(path, value, `${name} in body ${detail}`);
@@ -65,7 +68,6 @@ const invalid = (field: string, badValue: unknown, message: string): FieldError 
 /** go-openapi's wording of the other checks, after `<path> in body `. */
 const DETAILS: Record<string, (p: Record<string, unknown>) => string> = {
   minLength: (p) => `should be at least ${p.limit} chars long`,
-  pattern: (p) => `should match '${p.pattern}'`,
   minimum: (p) => `should be greater than or equal to ${p.limit}`,
   exclusiveMinimum: (p) => `should be greater than ${p.limit}`,
   maximum: (p) => `should be less than or equal to ${p.limit}`,
