@@ -2,8 +2,10 @@
 // scale, explain, patch, delete), the Python client's CustomObjectsApi and a @kubernetes/client-node informer, on
 // a CRD written here and on real ones nobody here wrote (Gateway API, cert-manager), across a restart.
 import * as k8s from '@kubernetes/client-node';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +14,7 @@ import { startServerProcess, type ServerProcess } from '../src/server.js';
 
 const PYTHON = '/usr/bin/python3';
 const hasPythonClient = existsSync(PYTHON) && spawnSync(PYTHON, ['-c', 'import kubernetes'], { stdio: 'ignore' }).status === 0;
+const hasOpenssl = spawnSync('openssl', ['version'], { stdio: 'ignore' }).status === 0;
 const kubectl = kubectlBinaries()[0];
 const CRONTAB_CRD = join(import.meta.dirname, 'manifests', 'crontab-crd.yaml');
 const CRDS = join(import.meta.dirname, 'crds');
@@ -24,6 +27,17 @@ const manifest = (text: string) => {
   writeFileSync(path, text);
   return path;
 };
+/** kubectl as a child process this one does not wait on synchronously (so a webhook served here can answer). */
+const runAsync = (...args: string[]): Promise<KubectlResult> =>
+  new Promise((resolve) => {
+    const child = spawn(kubectl!.path, ['--kubeconfig', kubeconfigPath, ...args]);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('close', (status) => resolve({ status: status ?? -1, stdout, stderr }));
+  });
+let kubeconfigPath = '';
 const cronTab = (name: string, spec: string) =>
   manifest(`apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: ${name}\nspec:\n${spec.replace(/^/gm, '  ')}\n`);
 
@@ -32,7 +46,9 @@ describe.skipIf(!kubectl)('CustomResourceDefinitions with kubectl and client lib
   let run: (...args: string[]) => KubectlResult;
   let ok: (...args: string[]) => string;
   beforeAll(async () => {
-    server = await startServerProcess();
+    writeFileSync(join(tmp, 'tokens.csv'), 'bob-token,bob,uid-bob\n');
+    server = await startServerProcess([`--token-auth-file=${join(tmp, 'tokens.csv')}`]);
+    kubeconfigPath = server.kubeconfig;
     run = kubectlRunner(kubectl!.path, server.kubeconfig);
     ok = (...args) => kubectlOk(run, ...args);
     ok('apply', '-f', CRONTAB_CRD);
@@ -72,6 +88,26 @@ describe.skipIf(!kubectl)('CustomResourceDefinitions with kubectl and client lib
     expect(smp.stderr).toContain('the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml');
     ok('patch', 'ct', 'nightly', '-n', 'cron', '--type=merge', '-p', '{"spec":{"image":"merged"}}');
     expect(ok('get', 'ct', 'nightly', '-n', 'cron', '-o', 'jsonpath={.spec.image}')).toBe('merged');
+  });
+
+  it('RBAC decides who reads and writes custom resources, and who may define them', () => {
+    const admin = JSON.parse(ok('config', 'view', '--raw', '-o', 'json'));
+    admin.users = [{ name: 'bob', user: { token: 'bob-token' } }];
+    admin.contexts[0].context.user = 'bob';
+    const bobConfig = join(tmp, 'bob.kubeconfig');
+    writeFileSync(bobConfig, JSON.stringify(admin));
+    const asBob = kubectlRunner(kubectl!.path, bobConfig);
+    const listed = asBob('get', 'ct', '-n', 'cron');
+    expect(listed.stderr).toContain('crontabs.stable.example.com is forbidden: User "bob" cannot list resource "crontabs" in API group "stable.example.com" in the namespace "cron"');
+    const defined = asBob('apply', '-f', CRONTAB_CRD);
+    expect(defined.status).not.toBe(0);
+    expect(defined.stderr).toContain('User "bob" cannot');
+    ok('create', 'role', 'crontab-reader', '-n', 'cron', '--verb=get,list', '--resource=crontabs.stable.example.com');
+    ok('create', 'rolebinding', 'bob-reads-crontabs', '-n', 'cron', '--role=crontab-reader', '--user=bob');
+    expect(kubectlOk(asBob, 'get', 'ct', '-n', 'cron', '-o', 'name')).toContain('crontab.stable.example.com/nightly');
+    const deleted = asBob('delete', 'ct', 'nightly', '-n', 'cron');
+    expect(deleted.stderr).toContain('User "bob" cannot delete resource "crontabs" in API group "stable.example.com" in the namespace "cron"');
+    expect(asBob('get', 'ct', '-n', 'default').stderr).toContain('cannot list resource "crontabs" in API group "stable.example.com" in the namespace "default"');
   });
 
   it.skipIf(!hasPythonClient)('python3-kubernetes CustomObjectsApi creates, reads, lists, patches, scales, replaces and deletes', () => {
@@ -198,6 +234,55 @@ spec:
     expect(changed.status).not.toBe(0);
     expect(changed.stderr).toContain('spec.controllerName: Invalid value: "string": field is immutable');
     expect(current.spec.controllerName).toBe('acme.io/gateway-controller');
+  });
+
+  it.skipIf(!hasOpenssl)('kubectl reads and writes each version of a CRD whose versions convert through a webhook written here', async () => {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
+      '-keyout', join(tmp, 'hook.key'), '-out', join(tmp, 'hook.crt')], { stdio: 'ignore' });
+    const cert = readFileSync(join(tmp, 'hook.crt'));
+    // v1beta1 has spec.size, v1 spec.dimensions.size.
+    const webhook = createHttpsServer({ key: readFileSync(join(tmp, 'hook.key')), cert }, (req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        const { uid, desiredAPIVersion, objects } = JSON.parse(body).request;
+        const convertedObjects = objects.map((o: any) => ({
+          ...o,
+          apiVersion: desiredAPIVersion,
+          spec: desiredAPIVersion.endsWith('/v1') ? { dimensions: { size: o.spec?.size } } : { size: o.spec?.dimensions?.size },
+        }));
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview', response: { uid, convertedObjects, result: { status: 'Success' } } }));
+      });
+    });
+    await new Promise<void>((resolve) => webhook.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `https://127.0.0.1:${(webhook.address() as AddressInfo).port}/convert`;
+      const schema = (spec: object) => ({ openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: spec } } } });
+      ok('apply', '-f', manifest(JSON.stringify({
+        apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'gadgets.example.com' },
+        spec: {
+          group: 'example.com', scope: 'Namespaced', names: { plural: 'gadgets', kind: 'Gadget' },
+          conversion: { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { url, caBundle: cert.toString('base64') } } },
+          versions: [
+            { name: 'v1beta1', served: true, storage: false, deprecated: true, schema: schema({ size: { type: 'string' } }) },
+            { name: 'v1', served: true, storage: true, schema: schema({ dimensions: { type: 'object', properties: { size: { type: 'string' } } } }) },
+          ],
+        },
+      })));
+      ok('wait', '--for=condition=Established', 'crd/gadgets.example.com', '--timeout=20s');
+      // kubectl runs beside this process (not spawnSync): the webhook it reaches through the server answers from here.
+      const created = await runAsync('apply', '-n', 'cron', '-f', manifest('apiVersion: example.com/v1beta1\nkind: Gadget\nmetadata:\n  name: g\nspec:\n  size: M\n'));
+      expect(created.stderr).toContain('Warning: example.com/v1beta1 Gadget is deprecated; use example.com/v1 Gadget');
+      expect(created.status).toBe(0);
+      expect((await runAsync('get', 'gadgets.v1.example.com', 'g', '-n', 'cron', '-o', 'jsonpath={.apiVersion} {.spec.dimensions.size}')).stdout).toBe('example.com/v1 M');
+      expect((await runAsync('get', 'gadgets.v1beta1.example.com', 'g', '-n', 'cron', '-o', 'jsonpath={.apiVersion} {.spec.size}')).stdout).toBe('example.com/v1beta1 M');
+    } finally {
+      await new Promise<void>((resolve) => webhook.close(() => resolve()));
+    }
+    // The webhook is gone: reading the other version is a 500 naming it.
+    const broken = run('get', 'gadgets.v1beta1.example.com', 'g', '-n', 'cron');
+    expect(broken.stderr).toContain('conversion webhook for example.com/v1, Kind=Gadget failed: Post "https://127.0.0.1:');
   });
 
   it('deleting a CRD deletes its custom resources and stops serving them; created again, it starts empty', () => {
