@@ -173,3 +173,23 @@ describe('custom resources of an established CRD', () => {
     expect((await h.req('GET', '/apis/stable.example.com/v1/namespaces/default/crontabtwins')).status).toBe(404);
   });
 });
+
+describe('the defaults of a CRD', () => {
+  it('must validate against the schema node that declares them, with its CEL rules', async () => {
+    h = await startHarness();
+    const crd = fixture('crontab-crd.yaml');
+    const spec = crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties;
+    spec.replicas.default = 'one';
+    spec.color.default = 'purple';
+    spec.image.default = 'ab';
+    spec.image['x-kubernetes-validations'] = [{ rule: 'size(self) > 2', message: 'image names are longer' }];
+    const refused = await h.req('POST', CRDS, crd);
+    expect(refused.status).toBe(422);
+    const causes = refused.body.details.causes.map((c: any) => `${c.field}: ${c.message}`);
+    expect(causes).toEqual([
+      'spec.validation.openAPIV3Schema.properties[spec].properties[image].default: Invalid value: "string": image names are longer',
+      'spec.validation.openAPIV3Schema.properties[spec].properties[color].default: Unsupported value: "purple": supported values: "red", "green", "blue"',
+      'spec.validation.openAPIV3Schema.properties[spec].properties[replicas].default: Invalid value: "string":  in body must be of type integer: "string"',
+    ]);
+  });
+});

@@ -29,7 +29,8 @@ const isIntOrString = (schema: Record<string, unknown> | undefined) =>
  */
 function toFieldError(e: VerboseAjvError, root: unknown): FieldError | undefined {
   const path = fieldPath(e.instancePath, root);
-  const name = path || '.';
+  // go-openapi names a value by its path from the validated root; the root itself has no name.
+  const name = path;
   const value = e.data;
   const p = e.params;
   switch (e.keyword) {

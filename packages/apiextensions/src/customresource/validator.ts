@@ -1,6 +1,6 @@
 import Ajv from 'ajv';
 import { RE2JS } from 're2js';
-import type { ObjectValidator } from '@kapi/apimachinery';
+import type { FieldError, ObjectValidator } from '@kapi/apimachinery';
 import type { JSONSchemaProps } from '../schema.js';
 import { RE2_PATTERN, toAjvSchema } from './ajv-schema.js';
 import { STRING_FORMATS } from './formats.js';
@@ -17,8 +17,21 @@ const AjvCtor: AjvClass = ((Ajv as unknown as { default?: AjvClass }).default ??
 export function customResourceValidator(schema: JSONSchemaProps): ObjectValidator {
   let validate: ((obj: unknown) => boolean) & { errors?: unknown[] | null };
   return (obj) => {
-    validate ??= compile(schema);
+    validate ??= newAjv().compile(toAjvSchema(schema));
     return validate(obj) ? [] : schemaFieldErrors((validate.errors ?? []) as VerboseAjvError[], obj);
+  };
+}
+
+/**
+ * Validates values against nodes of a schema (a CRD's defaults, each against the node that declares it), with one
+ * ajv instance for all of them: errors as for custom resources, at paths below `path`.
+ */
+export function schemaNodeChecker(): (value: unknown, node: JSONSchemaProps, path: string) => FieldError[] {
+  const ajv = newAjv();
+  return (value, node, path) => {
+    const validate = ajv.compile(toAjvSchema(node, false));
+    if (validate(value)) return [];
+    return schemaFieldErrors((validate.errors ?? []) as VerboseAjvError[], value).map((e) => ({ ...e, field: e.field ? `${path}.${e.field}` : path }));
   };
 }
 
@@ -38,9 +51,9 @@ function re2Pattern(pattern: string) {
   return (data: unknown) => typeof data !== 'string' || matches(data);
 }
 
-function compile(schema: JSONSchemaProps) {
+function newAjv() {
   const ajv = new AjvCtor({ strict: false, allErrors: true, verbose: true, logger: false });
   ajv.addKeyword({ keyword: RE2_PATTERN, schemaType: 'string', compile: re2Pattern });
   for (const [name, check] of Object.entries(STRING_FORMATS)) ajv.addFormat(name, { type: 'string', validate: check });
-  return ajv.compile(toAjvSchema(schema));
+  return ajv;
 }

@@ -2,6 +2,8 @@
 // (k8s.io/apiextensions-apiserver pkg/apis/apiextensions/validation, kube 1.33).
 import type { FieldError } from '@kapi/apimachinery';
 import { compileSchemaRules } from '@kapi/cel';
+import { schemaNodeChecker } from '../customresource/validator.js';
+import type { JSONSchemaProps } from '../schema.js';
 import { validateAPIApproval, validatePreserveUnknownFields } from './approval.js';
 import { toInternalSpec, toInternalStatus } from './internal.js';
 import { validateCRDName, validateNames } from './names.js';
@@ -94,14 +96,30 @@ export function compileCRDRules(crd: CRD, errors: readonly FieldError[], old?: C
   return out;
 }
 
+/**
+ * Each default validated against the schema node that declares it, as custom resources are (kube's
+ * ValidateDefaults): its OpenAPI schema, then its CEL rules (only when the schema holds).
+ */
+const withDefaults = (): CRDValidationOptions => {
+  const check = schemaNodeChecker();
+  return {
+    validateDefault(value, schema, path) {
+      const errors = check(value, schema as JSONSchemaProps, path);
+      if (errors.length || !JSON.stringify(schema).includes('"x-kubernetes-validations"')) return errors;
+      const rules = compileSchemaRules(schema, { schemaPath: path, isResourceRoot: false });
+      return rules.errors.length ? [] : rules.validator.validate(value, undefined, { path });
+    },
+  };
+};
+
 /** The validation the CRD strategy runs: kube's, then the compilation of its CEL rules. */
 export const crdValidation = {
   validate(crd: CRD) {
-    const errors = validateCustomResourceDefinition(crd);
+    const errors = validateCustomResourceDefinition(crd, withDefaults());
     return [...errors, ...compileCRDRules(crd, errors)];
   },
   validateUpdate(crd: CRD, old: CRD) {
-    const errors = validateCustomResourceDefinitionUpdate(crd, old);
+    const errors = validateCustomResourceDefinitionUpdate(crd, old, withDefaults());
     return [...errors, ...compileCRDRules(crd, errors, old)];
   },
   validateStatus: (crd: CRD, old: CRD) => validateCustomResourceDefinitionStatus(crd, old),

@@ -71,7 +71,8 @@ export function beforeCreate(ctx: RequestContext, obj: KubeObject): void {
   entry.strategy.prepareForCreate?.(obj, ctx);
   if (!meta.name && meta.generateName) meta.name = generateName(String(meta.generateName));
   dropEmptyMetadata(obj);
-  throwIfInvalid(entry, obj, [...validateObjectMeta(entry, obj), ...entry.validate(obj), ...(entry.strategy.validate?.(obj) ?? [])]);
+  const schemaErrors = entry.validate(obj);
+  throwIfInvalid(entry, obj, [...validateObjectMeta(entry, obj), ...schemaErrors, ...(entry.strategy.validate?.(obj) ?? [])], schemaErrors);
   entry.strategy.canonicalize?.(obj);
   orderKeys(entry.group.fieldTree, entry.typeKey, obj);
   addWarnings(ctx.warnings, entry.strategy.warnings?.(obj));
@@ -110,12 +111,13 @@ export function beforeUpdate(ctx: RequestContext, input: KubeObject, old: KubeOb
   if (ctx.subresource === '') entry.strategy.prepareForUpdate?.(obj, old, ctx);
   if (meta.generation !== undefined && specChanged(obj, old)) meta.generation = Number(meta.generation) + 1;
   dropEmptyMetadata(obj);
-  throwIfInvalid(entry, obj, [
-    ...validateObjectMeta(entry, obj),
-    ...validateObjectMetaUpdate(obj, old),
-    ...entry.validate(obj),
-    ...(entry.strategy.validateUpdate?.(obj, old, ctx) ?? entry.strategy.validate?.(obj) ?? []),
-  ]);
+  const schemaErrors = entry.validate(obj);
+  throwIfInvalid(
+    entry,
+    obj,
+    [...validateObjectMeta(entry, obj), ...validateObjectMetaUpdate(obj, old), ...schemaErrors, ...(entry.strategy.validateUpdate?.(obj, old, ctx) ?? entry.strategy.validate?.(obj) ?? [])],
+    schemaErrors,
+  );
   entry.strategy.canonicalize?.(obj);
   orderKeys(entry.group.fieldTree, entry.typeKey, obj);
   addWarnings(ctx.warnings, entry.strategy.warnings?.(obj, old));

@@ -25,10 +25,13 @@ export function decodeTypeError(entry: ResourceEntry, errs: readonly FieldError[
   return newBadRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: json: cannot unmarshal ${got} into Go struct field ${fatal.field} of type ${want}`);
 }
 
-/** Throws the 400 of a wrongly typed value, or 422 Invalid naming every field error. */
-export function throwIfInvalid(entry: ResourceEntry, obj: KubeObject, errs: readonly FieldError[]): void {
+/**
+ * Throws the 400 of a wrongly typed value (among `schemaErrs`, the kind's schema validation: what kube's decoding
+ * would have refused), or 422 Invalid naming every field error.
+ */
+export function throwIfInvalid(entry: ResourceEntry, obj: KubeObject, errs: readonly FieldError[], schemaErrs: readonly FieldError[] = errs): void {
   if (!errs.length) return;
-  const typeError = decodeTypeError(entry, errs);
+  const typeError = decodeTypeError(entry, schemaErrs);
   if (typeError) throw typeError;
   throw newInvalid({ group: entry.info.group, kind: entry.info.kind }, String(metaOf(obj).name ?? ''), [...errs]);
 }
