@@ -153,6 +153,14 @@ describe('custom resources of an established CRD', () => {
     expect(table.body.columnDefinitions.map((c: any) => c.name)).toEqual(['Name', 'Spec', 'Replicas', 'Age', 'Color']);
     expect(table.body.rows[0].cells[4]).toBe('red');
     expect((await h.req('POST', CT, cronTab('b', { image: 'too-long' }))).status).toBe(422);
+    // A new default reaches objects stored before it, in reads from the watch cache too (kube decodes them anew).
+    expect((await h.req('POST', CT, cronTab('plain', { image: 'x' }))).status).toBe(201);
+    const current = (await h.req('GET', `${CRDS}/crontabs.stable.example.com`)).body;
+    current.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.color.default = 'green';
+    expect((await h.req('PUT', `${CRDS}/crontabs.stable.example.com`, current)).status).toBe(200);
+    await h.until(async () => (await h!.req('GET', `${CT}/plain?resourceVersion=0`)).body.spec?.color === 'green');
+    const items = (await h.req('GET', `${CT}?resourceVersion=0`)).body.items;
+    expect(Object.fromEntries(items.map((i: any) => [i.metadata.name, i.spec.color]))).toEqual({ a: 'red', plain: 'green' });
   });
 
   it('refuses names another CRD of the group already serves, through its conditions', async () => {

@@ -62,10 +62,11 @@ export interface PluginHost extends AuthorizerHost {
    * CustomResourceDefinition's). Resolves once the watch cache holds their collections; from then on they are
    * served on every path shape and listed by discovery and OpenAPI. Throws, serving none, when one of its resources
    * is already served. With `replaces`, the new group takes the place of one installed earlier in one step (a
-   * changed CRD): collections both share keep their cache and their watchers. The plugin's `install` is not
-   * called: the caller is already a plugin.
+   * changed CRD): collections both share keep their cache and their watchers, unless `refresh` asks for them to
+   * be read again (the kind's schema changed: its defaults apply to every object; open watches end). The plugin's
+   * `install` is not called: the caller is already a plugin.
    */
-  installGroup(plugin: GroupPlugin, options?: { replaces?: InstalledGroup }): Promise<InstalledGroup>;
+  installGroup(plugin: GroupPlugin, options?: { replaces?: InstalledGroup; refresh?: boolean }): Promise<InstalledGroup>;
 }
 
 /** A group installed while the server runs. */

@@ -276,7 +276,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       if (!authorizer) throw new Error('authorize: the server has no authorizer before createApiServer returns');
       return authorizer.authorize(attributes);
     },
-    async installGroup(plugin, { replaces } = {}) {
+    async installGroup(plugin, { replaces, refresh } = {}) {
       const entries = registry.prepare(plugin);
       const prefixes = [...new Set(entries.map((e) => e.keyPrefix))];
       const release = (list: string[]) => list.forEach((p) => cache.removeCollection(p));
@@ -291,6 +291,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       if (replaces) {
         installedGroups.delete(replaces);
         release([...new Set(replaced.map((e) => e.keyPrefix))]);
+        if (refresh) for (const prefix of prefixes) await cache.refreshCollection(prefix);
       }
       const group: InstalledGroup = {
         entries,

@@ -20,6 +20,8 @@ const RETRY_MS = 1000;
 interface Served {
   /** What the served group was built from: a change of it reinstalls the group. */
   key: string;
+  /** The versions' schemas: a change of them reads the stored objects again (new defaults apply). */
+  schemas: string;
   group: InstalledGroup;
 }
 
@@ -68,12 +70,13 @@ export function createCRDController(host: PluginHost, crdEntry: ResourceEntry) {
   const serve = async (crd: CustomResourceDefinition, terminating = false): Promise<boolean> => {
     const name = crd.metadata!.name!;
     const key = JSON.stringify([crd.spec, crd.status?.acceptedNames, terminating]);
+    const schemas = JSON.stringify(crd.spec.versions.map((v) => v.schema));
     const current = served.get(name);
     if (current?.key === key) return true;
     try {
       const plugin = customResourcePlugin(crd, { resolveService, ...(terminating ? { refuseCreate: () => terminatingError(crd) } : {}) });
-      const group = await host.installGroup(plugin, { replaces: current?.group });
-      served.set(name, { key, group });
+      const group = await host.installGroup(plugin, { replaces: current?.group, refresh: !!current && current.schemas !== schemas });
+      served.set(name, { key, schemas, group });
       return true;
     } catch (err) {
       log(`${name}: cannot serve its resources: ${(err as Error).message}`);

@@ -64,6 +64,11 @@ export interface WatchCache {
   addCollection(prefix: string): Promise<void>;
   /** Forgets a collection added with addCollection once every adder removed it; its watchers end. */
   removeCollection(prefix: string): void;
+  /**
+   * Reads a collection again from storage (its objects are decoded anew: the defaults of a changed kind apply); its
+   * watchers end and its history starts over, as when kube recreates a resource's storage. Resolves once filled.
+   */
+  refreshCollection(prefix: string): Promise<void>;
   /** Fills the cache and starts following storage; resolves once ready. Idempotent. */
   start(): Promise<void>;
   /** Resolves true once the cache is ready, false after `timeoutMs`. */
@@ -411,6 +416,13 @@ export function createWatchCache(
       caches.delete(prefix);
       filling.delete(cache);
       for (const w of [...watchers.keys()]) if (cache.subscribers.has(w)) w.end();
+    },
+    async refreshCollection(prefix) {
+      const cache = caches.get(prefix);
+      if (!cache || !ready) return;
+      for (const w of [...watchers.keys()]) if (cache.subscribers.has(w)) w.end();
+      cache.filled = false;
+      await fillCollection(cache);
     },
     start() {
       if (!starting) {
