@@ -96,6 +96,30 @@ describe('custom resources of an established CRD', () => {
     expect((await h.req('GET', `${CT}?fieldSelector=spec.image%3Dx`)).status).toBe(400);
   });
 
+  it('get what every kind gets: chunked lists, dry-run, fieldValidation, YAML, managedFields, OpenAPI v2 and v3', async () => {
+    h = await startHarness();
+    await h.establish(fixture('crontab-crd.yaml'));
+    for (const name of ['a', 'b', 'c']) await h.req('POST', `${CT}?fieldManager=tester`, cronTab(name));
+    const first = await h.req('GET', `${CT}?limit=2`);
+    expect(first.body.items.map((i: any) => i.metadata.name)).toEqual(['a', 'b']);
+    const rest = await h.req('GET', `${CT}?limit=2&continue=${encodeURIComponent(first.body.metadata.continue)}`);
+    expect(rest.body.items.map((i: any) => i.metadata.name)).toEqual(['c']);
+    const dry = await h.req('POST', `${CT}?dryRun=All`, cronTab('dry'));
+    expect(dry.status).toBe(201);
+    expect((await h.req('GET', `${CT}/dry`)).status).toBe(404);
+    const warned = await h.req('POST', `${CT}?fieldValidation=Warn`, { ...cronTab('warned'), spec: { ...cronTab('warned').spec, extra: 1 } });
+    expect(warned.status).toBe(201);
+    expect(warned.headers.get('warning')).toBe('299 - "unknown field \\"spec.extra\\""');
+    expect((await h.req('POST', `${CT}?fieldValidation=Strict`, { ...cronTab('strict'), spec: { ...cronTab('strict').spec, extra: 1 } })).status).toBe(400);
+    const yaml = await h.req('GET', `${CT}/a`, undefined, { accept: 'application/yaml' });
+    expect(yaml.body).toContain('kind: CronTab');
+    expect((await h.req('GET', `${CT}/a`)).body.metadata.managedFields[0]).toMatchObject({ manager: 'tester', operation: 'Update', apiVersion: 'stable.example.com/v1' });
+    const v2 = await h.req('GET', '/openapi/v2');
+    expect(v2.body.definitions['com.example.stable.v1.CronTab'].properties.spec.properties.replicas).toMatchObject({ type: 'integer', maximum: 10 });
+    const v3 = await h.req('GET', '/openapi/v3/apis/stable.example.com/v1');
+    expect(v3.body.components.schemas['com.example.stable.v1.CronTab']['x-kubernetes-group-version-kind']).toEqual([{ group: 'stable.example.com', kind: 'CronTab', version: 'v1' }]);
+  });
+
   it('merge list-map items by their keys under server-side apply', async () => {
     h = await startHarness();
     await h.establish(fixture('crontab-crd.yaml'));
