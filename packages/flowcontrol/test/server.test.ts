@@ -216,7 +216,8 @@ describe('API Priority and Fairness in a server', () => {
     // 20 seats for the server: global-default's own are ceil(20 × 20 / 245) = 2.
     await start({ maxRequestsInflight: 10, maxMutatingRequestsInflight: 10 }, priorityAndFairness({ borrowingPeriodMs: 50 }));
     const flood = Array.from({ length: 10 }, (_, i) => req('flood-token', 'POST', '/api/v1/namespaces/default/configmaps', configMap(`b-${i}`)));
-    await eventually(async () => (gate.arrivals() === 2 ? true : undefined), 'two run');
+    // At least the level's own two run at once (on a slow machine the borrowing period may already have let more in).
+    await eventually(async () => (gate.arrivals() >= 2 ? true : undefined), 'two run');
     const before = (await admin('GET', '/metrics')).body as string;
     expect(before).toContain('apiserver_flowcontrol_nominal_limit_seats{priority_level="global-default"} 2');
     // After a borrowing period, the other levels' idle seats let the rest run.
