@@ -51,6 +51,15 @@ describe('custom resources of an established CRD', () => {
     expect(await refused({ ports: [{ port: 80 }] })).toBe('CronTab.stable.example.com "bad" is invalid: spec.ports[0].name: Required value');
   });
 
+  it('refuse metadata of the wrong types rather than store it', async () => {
+    h = await startHarness();
+    await h.establish(fixture('crontab-crd.yaml'));
+    const res = await h.req('POST', CT, { ...cronTab('typed'), metadata: { name: 'typed', labels: { a: 1 }, annotations: ['x'] } });
+    expect(res.status).toBe(422);
+    expect(res.body.details.causes.map((c: any) => c.field).sort()).toEqual(['metadata.annotations', 'metadata.labels.a']);
+    expect((await h.req('GET', `${CT}/typed`)).status).toBe(404);
+  });
+
   it("match patterns as Go's RE2 does, in linear time: a hostile value cannot make a pattern backtrack", async () => {
     h = await startHarness();
     const crd = fixture('crontab-crd.yaml');
@@ -203,6 +212,20 @@ describe('custom resources of an established CRD', () => {
       ['Established', 'False', 'NotAccepted', 'not all names are accepted'],
     ]);
     expect((await h.req('GET', '/apis/stable.example.com/v1/namespaces/default/crontabtwins')).status).toBe(404);
+    // A short name another CRD uses is enough to keep a new CRD from being established and served.
+    const shorty = fixture('crontab-crd.yaml');
+    shorty.metadata.name = 'shorties.stable.example.com';
+    shorty.spec.names = { plural: 'shorties', singular: 'shorty', kind: 'Shorty', shortNames: ['ct'] };
+    expect((await h.req('POST', CRDS, shorty)).status).toBe(201);
+    const held = await h.until(async () => {
+      const got = (await h!.req('GET', `${CRDS}/shorties.stable.example.com`)).body;
+      return got.status?.conditions?.length && got;
+    });
+    expect(held.status.conditions.map((c: any) => [c.type, c.status, c.reason])).toEqual([
+      ['NamesAccepted', 'False', 'ShortNamesConflict'],
+      ['Established', 'False', 'NotAccepted'],
+    ]);
+    expect((await h.req('POST', '/apis/stable.example.com/v1/namespaces/default/shorties', { apiVersion: 'stable.example.com/v1', kind: 'Shorty', metadata: { name: 's' } })).status).toBe(404);
   });
 });
 

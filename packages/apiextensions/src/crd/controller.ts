@@ -130,7 +130,10 @@ export function createCRDController(host: PluginHost, crdEntry: ResourceEntry) {
         ? { type: 'NamesAccepted', status: 'False', reason: conflict.reason, message: conflict.message }
         : { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found' },
     );
-    const servable = !!accepted.plural && !!accepted.kind && (await serve(next));
+    // kube's naming controller: a CRD is established only once all its names are accepted; one established before
+    // stays served by the names accepted then while a rename waits.
+    const established = conditionOf(crd, 'Established')?.status === 'True';
+    const servable = !!accepted.plural && !!accepted.kind && (!conflict || established) && (await serve(next));
     if (servable) {
       setCondition(next, { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' });
     } else if (conditionOf(next, 'Established')?.status !== 'True') {

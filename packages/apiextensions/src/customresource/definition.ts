@@ -5,6 +5,7 @@ import {
   metaDescriptor,
   metaFieldTree,
   metaOpenAPI,
+  metaValidators,
   type GroupDefinition,
   type ObjectValidator,
   type PrinterColumn,
@@ -87,6 +88,23 @@ function conversionOf(crd: CustomResourceDefinition, resolve?: ServiceResolver):
   return { storageVersion, convert: (objects, toApiVersion) => objects.map((obj) => ({ ...obj, apiVersion: toApiVersion })) };
 }
 
+const objectMetaValidator = metaValidators['meta.k8s.io/v1/ObjectMeta'];
+
+/**
+ * The schema's validation, and ObjectMeta's types in `metadata` (kube decodes a custom resource's metadata into a
+ * typed ObjectMeta): labels of numbers or lists are refused, never stored.
+ */
+function withObjectMeta(validate: ObjectValidator): ObjectValidator {
+  return (obj) => {
+    const errors = validate(obj);
+    const meta = (obj as { metadata?: unknown } | null)?.metadata;
+    if (meta && typeof meta === 'object' && objectMetaValidator) {
+      for (const e of objectMetaValidator(meta)) errors.push({ ...e, field: e.field ? `metadata.${e.field}` : 'metadata' });
+    }
+    return errors;
+  };
+}
+
 /** The open schema of a version without one (a CRD converted from v1beta1 may lack it): anything is kept. */
 const OPEN_SCHEMA: JSONSchemaProps = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
 
@@ -110,7 +128,7 @@ export function customResourcePlugin(crd: CustomResourceDefinition, options: Cus
     const shape = customResourceShape(typeKey, schema);
     const info = resourceInfo(crd, version, shape);
     resources.push(info);
-    validators[typeKey] = customResourceValidator(schema);
+    validators[typeKey] = withObjectMeta(customResourceValidator(schema));
     // Custom resources are decoded as unstructured JSON: type errors are validation errors, reported with the rest.
     typeValidators[typeKey] = () => [];
     trees.push(shape.fieldTree);
