@@ -1,4 +1,4 @@
-import type { JSONSchemaProps } from '../schema.js';
+import { itemsOf, type JSONSchemaProps } from '../schema.js';
 
 /** The keyword a `pattern` becomes: matched with RE2 (linear time, Go's syntax) rather than ajv's RegExp. */
 export const RE2_PATTERN = 'x-kapi-re2-pattern';
@@ -31,7 +31,7 @@ export function toAjvSchema(node: JSONSchemaProps, root = true): Record<string, 
   }
   if (typeof node.additionalProperties === 'object') out.additionalProperties = toAjvSchema(node.additionalProperties, false);
   else if (node.additionalProperties === false) out.additionalProperties = false;
-  const items = Array.isArray(node.items) ? node.items[0] : node.items;
+  const items = itemsOf(node);
   if (items) out.items = toAjvSchema(items, false);
   for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
     const list = node[key];

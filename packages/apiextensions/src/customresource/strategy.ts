@@ -1,14 +1,7 @@
 import type { CustomResourceDefinition } from '@kapi/api-apiextensions';
-import type { KubeObject } from '@kapi/apimachinery';
+import { at, type KubeObject } from '@kapi/apimachinery';
 import type { Strategy } from '@kapi/apiserver';
 import { compileSchemaRules, type CelValidator } from '@kapi/cel';
-
-/** The value at a selectable field's JSONPath (`.spec.color`), as a field selector compares it. */
-function valueAt(obj: KubeObject, jsonPath: string): string {
-  let value: unknown = obj;
-  for (const part of jsonPath.split('.').filter(Boolean)) value = value && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
-  return value === undefined || value === null ? '' : String(value);
-}
 
 /**
  * The CEL validator of each served version with rules, by apiVersion, compiled on first use: installing a CRD with
@@ -38,7 +31,12 @@ export function customResourceStrategy(crd: CustomResourceDefinition, options: {
   const fieldLabels: Record<string, (obj: KubeObject) => string> = {};
   for (const version of crd.spec.versions) {
     for (const field of version.selectableFields ?? []) {
-      fieldLabels[field.jsonPath.replace(/^\./, '')] = (obj) => valueAt(obj, field.jsonPath);
+      // The value at the field's JSONPath (`.spec.color`), as a field selector compares it.
+      const path = field.jsonPath.replace(/^\./, '');
+      fieldLabels[path] = (obj) => {
+        const value = at(obj, path);
+        return value === undefined || value === null ? '' : String(value);
+      };
     }
   }
   const strategy: Strategy = {
