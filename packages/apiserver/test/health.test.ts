@@ -1,7 +1,7 @@
 // /healthz, /livez and /readyz tell the truth about the storage backend and the watch cache, as kube's do.
 import { createMemoryBackend, type StorageBackend } from '@kapi/storage';
 import { describe, expect, it } from 'vitest';
-import { startHarness } from './harness.js';
+import { startHarness, type Harness } from './harness.js';
 
 /** A memory backend whose reads can be made to fail or to hang. */
 function flakyBackend() {
@@ -18,13 +18,16 @@ function flakyBackend() {
   return { backend, state };
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+/** Lets the watch cache's fill run: it is queued behind I/O, and a loaded machine can need more than one turn. */
+async function settle(h: Harness) {
+  while ((await h.req('GET', '/readyz/watch-cache')).status !== 200) await new Promise((resolve) => setTimeout(resolve, 20));
+}
 
 describe('health checks', () => {
   it('report a storage backend that fails: readyz and healthz 500 naming it, livez still 200', async () => {
     const { backend, state } = flakyBackend();
     const h = await startHarness({}, { storage: backend });
-    await settle();
+    await settle(h);
     expect((await h.req('GET', '/readyz')).body).toBe('ok');
     expect((await h.req('GET', '/readyz?verbose')).body).toBe(
       '[+]ping ok\n[+]log ok\n[+]etcd ok\n[+]etcd-readiness ok\n[+]watch-cache ok\n[+]poststarthook/start-kapi-controllers ok\n[+]shutdown ok\nreadyz check passed\n',
@@ -49,7 +52,7 @@ describe('health checks', () => {
   it('count a backend that does not answer as failed, after the check deadline (2 s)', async () => {
     const { backend, state } = flakyBackend();
     const h = await startHarness({}, { storage: backend });
-    await settle();
+    await settle(h);
     state.mode = 'hang';
     const res = await h.req('GET', '/readyz/etcd');
     expect(res).toMatchObject({ status: 500, body: 'internal server error: timed out after 2000ms\n' });
@@ -59,7 +62,7 @@ describe('health checks', () => {
     const h = await startHarness();
     // In process, nothing has let the fill (queued behind I/O) run yet.
     expect((await h.req('GET', '/readyz/watch-cache')).status).toBe(500);
-    await settle();
+    await settle(h);
     expect((await h.req('GET', '/readyz/watch-cache')).body).toBe('ok');
     await h.server.stop();
     const readyz = await h.req('GET', '/readyz?verbose');
@@ -72,7 +75,7 @@ describe('health checks', () => {
 describe('graceful shutdown hooks', () => {
   it('beginShutdown makes readyz fail while requests are served; endWatches ends open watch streams cleanly', async () => {
     const h = await startHarness();
-    await settle();
+    await settle(h);
     const watch = await h.server.fetch(new Request('http://kapi.test/api/v1/namespaces/default/configmaps?watch=true'));
     expect(watch.status).toBe(200);
     const reader = watch.body!.getReader();
