@@ -56,4 +56,57 @@ describe('a CRD with several versions', () => {
     expect(items.map((i: any) => i.metadata.name)).toContain('old');
     expect(items.map((i: any) => i.metadata.name)).toContain(name);
   });
+
+  it('migrates objects stored in an old storage version with unchanged updates, and leaves the others alone', async () => {
+    h = await startHarness();
+    const crd = await h.establish(fixture('widgets-crd.yaml'));
+    await h.req('POST', path('v1'), widget('v1', 'old'));
+    crd.spec.versions[0].storage = true;
+    crd.spec.versions[1].storage = false;
+    expect((await h.req('PUT', `${CRDS}/widgets.example.com`, crd)).status).toBe(200);
+    await h.until(async () => {
+      await h!.req('POST', path('v1'), widget('v1', 'probe'));
+      const inNew = (await stored(h!, 'probe')).apiVersion === 'example.com/v1beta1';
+      await h!.req('DELETE', `${path('v1')}/probe`);
+      return inNew;
+    });
+    expect((await stored(h, 'old')).apiVersion).toBe('example.com/v1');
+    // What `kubectl get widgets -A -o json | kubectl replace -f -` sends: each object back, unchanged.
+    const old = (await h.req('GET', `${path('v1')}/old`)).body;
+    const replaced = await h.req('PUT', `${path('v1')}/old`, old);
+    expect(replaced.status).toBe(200);
+    expect(replaced.body.spec).toEqual(old.spec);
+    expect(replaced.body.metadata.resourceVersion).not.toBe(old.metadata.resourceVersion);
+    expect(await stored(h, 'old')).toMatchObject({ apiVersion: 'example.com/v1beta1', spec: { size: 'M' } });
+    // An object already in the storage version is not rewritten by an unchanged update.
+    const again = await h.req('PUT', `${path('v1')}/old`, replaced.body);
+    expect(again.body.metadata.resourceVersion).toBe(replaced.body.metadata.resourceVersion);
+  });
+
+  it('converts and encodes a live event once per version, however many watchers get it', async () => {
+    h = await startHarness();
+    await h.establish(fixture('widgets-crd.yaml'));
+    const abort = new AbortController();
+    const watchers = await Promise.all(
+      ['v1', 'v1', 'v1', 'v1beta1', 'v1beta1', 'v1beta1'].map((version) =>
+        h!.server.fetch(new Request(`http://kapi.test${path(version)}?watch=1&resourceVersion=0`, { signal: abort.signal })),
+      ),
+    );
+    const firstEvent = (res: Response) => res.body!.getReader().read().then(({ value }) => JSON.parse(new TextDecoder().decode(value).split('\n')[0]));
+    const events = watchers.map(firstEvent);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await h.req('POST', path('v1'), widget('v1', 'a'))).status).toBe(201);
+    const received = await Promise.all(events);
+    expect(received.map((e) => `${e.type} ${e.object.apiVersion} ${e.object.metadata.name}`)).toEqual([
+      ...Array(3).fill('ADDED example.com/v1 a'),
+      ...Array(3).fill('ADDED example.com/v1beta1 a'),
+    ]);
+    const counted = async (version: string) => {
+      const { values } = await h!.server.metrics.registry.getSingleMetric('kapi_watch_event_encodings_total')!.get();
+      return values.find((v) => v.labels.version === version && v.labels.kind === 'Widget')?.value;
+    };
+    expect(await counted('v1')).toBe(1);
+    expect(await counted('v1beta1')).toBe(1);
+    abort.abort();
+  });
 });

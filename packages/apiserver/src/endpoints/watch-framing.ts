@@ -43,11 +43,11 @@ const frames = new WeakMap<object, Map<string, Uint8Array>>();
  * for live events, as kube's cachingObject is; the synthetic ADDED events of a watch's initial state are framed
  * per watcher, so a collection's current objects do not all carry encodings.
  */
-export function frameOnce(encoder: WatchEncoder, type: WatchEventType, object: object): Uint8Array {
+export function frameOnce(encoder: WatchEncoder, type: WatchEventType, object: object, encode = encoder.encode): Uint8Array {
   let byKey = frames.get(object);
   if (!byKey) frames.set(object, (byKey = new Map()));
   const key = `${type} ${encoder.id}`;
   let frame = byKey.get(key);
-  if (!frame) byKey.set(key, (frame = encoder.encode(type, object)));
+  if (!frame) byKey.set(key, (frame = encode(type, object)));
   return frame;
 }

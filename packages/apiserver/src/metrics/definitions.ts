@@ -64,6 +64,7 @@ export function defineMetrics(registry: Registry) {
     ),
     registeredWatchers: gauge('apiserver_registered_watchers', 'Number of currently registered watchers for a given resources', GVK),
     watchEvents: counter('apiserver_watch_events_total', 'Number of events sent in watch clients', GVK),
+    watchEncodings: counter('kapi_watch_event_encodings_total', 'Number of times a live watch event was encoded (once per version and media type however many watchers get it)', GVK),
     watchEventSizes: histogram('apiserver_watch_events_sizes', 'Watch event size distribution in bytes', exponential(1024, 2, 8), GVK),
     etcdRequestDuration: histogram('etcd_request_duration_seconds', 'Etcd request latency in seconds for each operation and object type.', LATENCY_BUCKETS, [
       'operation',

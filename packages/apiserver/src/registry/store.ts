@@ -20,7 +20,7 @@ import { ALL_OBJECTS, validateListOptions, type ListOptions } from './list-optio
 import { fromStorageError, groupResource, OPTIMISTIC_LOCK_MESSAGE } from './errors.js';
 import { generateName } from './names.js';
 import { metaOf } from './object-meta.js';
-import { andThen, fromStorage, fromStorageVersion, toStorageVersion } from './versions.js';
+import { andThen, fromStorage, fromStorageShared, fromStorageVersion, inStorageVersion, toStorageVersion } from './versions.js';
 import { apiVersionOf, collectionPrefix, objectKey, type ResourceEntry } from './resources.js';
 import type { RequestContext } from './context.js';
 import type { WriteFinisher } from '../plugin.js';
@@ -233,7 +233,9 @@ export function createStore(config: StoreConfig): Store {
             await settle(false);
             finish = await beginUpdate(ctx, obj, current);
             metaOf(obj).resourceVersion = metaOf(current).resourceVersion;
-            return jsonEqual(obj, current) ? stored : toStorageVersion(entry, obj);
+            // Nothing changed: no write, unless the object is stored in another version than its kind's storage
+            // version (a storage migration rewrites objects with unchanged updates, as kube's migrator does).
+            return jsonEqual(obj, current) && inStorageVersion(entry, stored) ? stored : toStorageVersion(entry, obj);
           }, { ignoreNotFound: true }),
         );
       } catch (err) {
@@ -300,7 +302,7 @@ export function createStore(config: StoreConfig): Store {
             apiVersion: apiVersionOf(entry.info),
             metadata: { resourceVersion: String(revision), ...(annotations ? { annotations } : {}) },
           }),
-          frame: entry.conversion ? (event) => (event.type === 'BOOKMARK' || event.type === 'ERROR' ? watch.frame(event) : andThen(fromStorage(entry, event.object as KubeObject), (object) => watch.frame({ ...event, object }))) : watch.frame,
+          frame: entry.conversion ? (event) => (event.type === 'BOOKMARK' || event.type === 'ERROR' ? watch.frame(event) : andThen(fromStorageShared(entry, event.object as KubeObject), (object) => watch.frame({ ...event, object }))) : watch.frame,
           signal: watch.signal,
         }),
       );

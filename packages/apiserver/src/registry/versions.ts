@@ -1,4 +1,5 @@
 import type { KubeObject } from '@kapi/apimachinery';
+import { deepFreeze } from '../cacher/cache-event.js';
 import { apiVersionOf, type ResourceEntry } from './resources.js';
 
 /** A value now, or a promise of it: synchronous conversions stay synchronous (watch framing pays no await). */
@@ -39,3 +40,31 @@ export function fromStorageVersion(entry: ResourceEntry, objects: KubeObject[]):
 
 /** One stored object in the version of `entry`. */
 export const fromStorage = (entry: ResourceEntry, obj: KubeObject): Maybe<KubeObject> => andThen(fromStorageVersion(entry, [obj]), (o) => o[0]);
+
+/** Whether a stored object is in its kind's storage version (a write of it unchanged must still rewrite it if not). */
+export function inStorageVersion(entry: ResourceEntry, stored: KubeObject): boolean {
+  const conversion = entry.conversion;
+  return !conversion || stored.apiVersion === apiVersionOf({ group: entry.info.group, version: conversion.storageVersion });
+}
+
+const shared = new WeakMap<KubeObject, Map<string, Maybe<KubeObject>>>();
+
+/**
+ * A frozen stored object that every watcher shares (the watch cache's) in the version of `entry`, converted once
+ * per version however many watchers ask, and frozen in turn so that its encodings are shared too (frameOnce).
+ */
+export function fromStorageShared(entry: ResourceEntry, obj: KubeObject): Maybe<KubeObject> {
+  if (!entry.conversion || !Object.isFrozen(obj)) return fromStorage(entry, obj);
+  const apiVersion = apiVersionOf(entry.info);
+  if (obj.apiVersion === apiVersion) return obj;
+  let byVersion = shared.get(obj);
+  if (!byVersion) shared.set(obj, (byVersion = new Map()));
+  let converted = byVersion.get(apiVersion);
+  if (!converted) {
+    converted = andThen(fromStorage(entry, obj), (o) => deepFreeze(o));
+    byVersion.set(apiVersion, converted);
+    // A conversion that failed is not kept: the next watcher tries again and gets its own error.
+    if (converted instanceof Promise) converted.then((o) => byVersion.set(apiVersion, o), () => byVersion.delete(apiVersion));
+  }
+  return converted;
+}

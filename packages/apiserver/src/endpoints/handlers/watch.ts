@@ -11,7 +11,12 @@ import { tableOf, type RequestScope } from './scope.js';
  */
 export async function watchHandler(scope: RequestScope): Promise<Response> {
   const table = scope.format.as?.kind === 'Table';
+  const { group, version, kind } = scope.entry.info;
+  const metrics = scope.metrics;
+  const encoded = metrics?.watchEncodings.bind(group, version, kind);
   const encoder = createWatchEncoder(scope.format, scope.entry);
+  // Live events are encoded once per version and media type and shared by every watcher (frameOnce): counted here.
+  const encodeShared = encoded ? (type: WatcherEvent['type'], object: unknown) => (encoded(), encoder.encode(type, object)) : encoder.encode;
   let first = true;
   const encode = ({ type, object, live }: WatcherEvent): Uint8Array => {
     if (type === 'ERROR' || type === 'BOOKMARK') return encoder.encode(type, object);
@@ -21,10 +26,8 @@ export async function watchHandler(scope: RequestScope): Promise<Response> {
       first = false;
       return encoder.encode(type, row);
     }
-    return live ? frameOnce(encoder, type, object as object) : encoder.encode(type, object);
+    return live ? frameOnce(encoder, type, object as object, encodeShared) : encoder.encode(type, object);
   };
-  const { group, version, kind } = scope.entry.info;
-  const metrics = scope.metrics;
   const sizes = metrics?.watchEventSizes.labels(group, version, kind);
   const frame = (event: WatcherEvent): Uint8Array => {
     const bytes = encode(event);
