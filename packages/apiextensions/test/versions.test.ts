@@ -33,6 +33,11 @@ describe('a CRD with several versions', () => {
     expect((await h.req('POST', path('v1beta1'), widget('v1beta1', 'a'))).headers.get('warning')).toBe(warning);
     expect((await h.req('GET', path('v1beta1'))).headers.get('warning')).toBe(warning);
     expect((await h.req('GET', path('v1'))).headers.get('warning')).toBeNull();
+    // kube's apiserver_requested_deprecated_apis marks the deprecated version requested, and only it.
+    const { values } = await h.server.metrics.registry.getSingleMetric('apiserver_requested_deprecated_apis')!.get();
+    expect(values.map((v) => ({ ...v.labels, value: v.value }))).toEqual([
+      { group: 'example.com', version: 'v1beta1', resource: 'widgets', subresource: '', removed_release: '', value: 1 },
+    ]);
   });
 
   it('records a new storage version in status.storedVersions and reads objects stored in the old one', async () => {

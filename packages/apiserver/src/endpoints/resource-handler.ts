@@ -44,7 +44,7 @@ export interface ResourceHandlerDeps extends HandlerFeatures {
   anonymousUser: UserInfo;
   /** The authorizer chain, for permissions a request needs beyond its own verb (forced deletion). */
   authorizer?: Authorizer;
-  /** Where watches count the events they send (apiserver_watch_events_total and _sizes). */
+  /** Where watches count the events they send (apiserver_watch_events_total and _sizes) and deprecated APIs are marked requested. */
   metrics?: WatchMetrics;
 }
 
@@ -131,7 +131,10 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
     if (!handler) throw newMethodNotSupported(gr, info.verb);
     const res = await handler(scope);
     // A deprecated version says so on every answer, as kube's deprecation filter does.
-    if (entry.info.deprecationWarning) res.headers.append('Warning', warningHeader([entry.info.deprecationWarning]).Warning);
+    if (entry.info.deprecationWarning) {
+      res.headers.append('Warning', warningHeader([entry.info.deprecationWarning]).Warning);
+      deps.metrics?.requestedDeprecatedApis.set({ group: info.group, version: info.version, resource: info.resource, subresource: info.subresource, removed_release: '' }, 1);
+    }
     return res;
   };
 }

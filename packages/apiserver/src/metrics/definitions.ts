@@ -62,6 +62,11 @@ export function defineMetrics(registry: Registry) {
       'Number of requests rejected by API Priority and Fairness subsystem',
       ['flow_schema', 'priority_level', 'reason'],
     ),
+    requestedDeprecatedApis: gauge(
+      'apiserver_requested_deprecated_apis',
+      'Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.',
+      ['group', 'version', 'resource', 'subresource', 'removed_release'],
+    ),
     registeredWatchers: gauge('apiserver_registered_watchers', 'Number of currently registered watchers for a given resources', GVK),
     watchEvents: counter('apiserver_watch_events_total', 'Number of events sent in watch clients', GVK),
     watchEncodings: counter('kapi_watch_event_encodings_total', 'Number of times a live watch event was encoded (once per version and media type however many watchers get it)', GVK),

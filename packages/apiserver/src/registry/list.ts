@@ -3,6 +3,7 @@ import type { ListPage, ListRequest, ReadPlan } from '../storage/interfaces.js';
 import { fieldLabels } from './field-labels.js';
 import { EXACT, NOT_OLDER_THAN, parseResourceVersion, type ListOptions } from './list-options.js';
 import { apiVersionOf, collectionPrefix, type ResourceEntry } from './resources.js';
+import { fromStorageShared } from './versions.js';
 
 export { ALL_OBJECTS, parseListOptions, type ListOptions } from './list-options.js';
 
@@ -36,7 +37,22 @@ export function selects(entry: ResourceEntry, options: Pick<ListOptions, 'labelS
   const labels = (obj.metadata as { labels?: Record<string, string> } | undefined)?.labels;
   if (!options.labelSelector.matches(labels)) return false;
   // Field labels are worth computing only for a selector that reads them (every watcher runs this per event).
-  return options.fieldSelector.isEmpty() || options.fieldSelector.matches(fieldLabels(entry, obj));
+  return options.fieldSelector.isEmpty() || options.fieldSelector.matches(fieldLabels(entry, inRequestVersion(entry, obj)));
+}
+
+/**
+ * A stored object as field labels read it: in the version of the request, whose fields the selector names (kube
+ * serves each version of a custom resource from its own storage). A conversion that only answers asynchronously (a
+ * webhook) is not waited for here: the object's own version is read then, its fields usually of the same names.
+ */
+function inRequestVersion(entry: ResourceEntry, obj: KubeObject): KubeObject {
+  if (!entry.conversion) return obj;
+  try {
+    const converted = fromStorageShared(entry, obj);
+    return converted instanceof Promise ? obj : converted;
+  } catch {
+    return obj; // the read that answers the object reports the failed conversion
+  }
 }
 
 /** The read plan of a list without a continue token, per kube's list table (docs/lists-and-watches.md). */

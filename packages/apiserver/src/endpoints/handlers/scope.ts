@@ -26,7 +26,7 @@ export interface HandlerFeatures {
 }
 
 /** The metrics a watch counts its events into. */
-export type WatchMetrics = Pick<MetricSet, 'watchEvents' | 'watchEventSizes' | 'watchEncodings'>;
+export type WatchMetrics = Pick<MetricSet, 'watchEvents' | 'watchEventSizes' | 'watchEncodings' | 'requestedDeprecatedApis'>;
 
 /**
  * Everything a verb's handler needs about one request (k8s.io/apiserver's RequestScope plus the request): the
