@@ -1,5 +1,8 @@
-import { newInvalid, type KubeObject } from '@kapi/apimachinery';
-import { applyObject, BUILTIN_CREATE_BASE, resetFieldsFor, updateManagedFields, type ApplySchema } from '../apply/index.js';
+import { newInvalid, type KubeObject, type ManagedFieldsEntry } from '@kapi/apimachinery';
+import {
+  applyAcrossVersions, applyObject, BUILTIN_CREATE_BASE, resetFieldsFor, updateAcrossVersions, updateManagedFields,
+  type ApplyResult, type ApplySchema, type VersionConverter,
+} from '../apply/index.js';
 import { nowTimestamp } from '../registry/object-meta.js';
 import { apiVersionOf, type ResourceEntry } from '../registry/resources.js';
 
@@ -22,19 +25,63 @@ export function fieldManagerOf(query: URLSearchParams, userAgent: string | null,
   return given;
 }
 
+const schemas = new WeakMap<ResourceEntry, ApplySchema>();
+
+/** The apply schema of an entry, built once (the engine resolves it once per schema object). */
 function schemaOf(entry: ResourceEntry): ApplySchema {
-  return { patchMeta: entry.info.patchMeta, fieldTree: entry.group.fieldTree, rootType: entry.typeKey };
+  let schema = schemas.get(entry);
+  if (!schema) schemas.set(entry, (schema = { patchMeta: entry.info.patchMeta, fieldTree: entry.group.fieldTree, rootType: entry.typeKey }));
+  return schema;
 }
 
 /** The Go zero value kube starts a create from: built-in kinds have spec and status structs; others start empty. */
 const createBaseOf = (entry: ResourceEntry) => (entry.group.strategicMergePatch ? BUILTIN_CREATE_BASE : {});
 
+/** The entry of the written kind in another version of its group (the registry's byKind), if it is served in it. */
+export type VersionLookup = (version: string) => ResourceEntry | undefined;
+
+/**
+ * How field ownership reaches the other versions of a kind served in several (kube's versionConverter): a version's
+ * schema is its entry's, and objects convert with the kind's conversion. None for a kind served in one version.
+ */
+function converterOf(entry: ResourceEntry, subresource: string, lookup: VersionLookup | undefined): VersionConverter | undefined {
+  const conversion = entry.conversion;
+  if (!conversion || !lookup) return undefined;
+  const { group, kind } = entry.info;
+  return {
+    version(apiVersion) {
+      const slash = apiVersion.lastIndexOf('/');
+      if ((slash < 0 ? '' : apiVersion.slice(0, slash)) !== group) return undefined;
+      const other = lookup(apiVersion.slice(slash + 1));
+      if (!other || other.info.kind !== kind) return undefined;
+      return { meta: schemaOf(other), resetFields: resetFieldsFor(other.info, subresource || undefined) };
+    },
+    // The engine's objects may lack their type (the zero object of a create): conversions read it.
+    convert: (objects, from, to) => conversion.convert(objects.map((o) => ({ ...(o as KubeObject), apiVersion: from, kind })), to),
+  };
+}
+
+function setManagedFields(obj: KubeObject, managedFields: readonly ManagedFieldsEntry[]): void {
+  const meta = (obj.metadata ??= {}) as Record<string, unknown>;
+  if (managedFields.length) meta.managedFields = managedFields;
+  else delete meta.managedFields;
+}
+
 /**
  * Records who changed what on an ordinary write (create, update, patch): the manager takes the fields it set or
- * changed, as an `Update` entry of metadata.managedFields.
+ * changed, as an `Update` entry of metadata.managedFields. For a kind served in several versions (`lookup` finds
+ * them), managers of other versions are compared in theirs, which may take an asynchronous conversion: the answer is
+ * then a promise, to await before `updated` is complete. Synchronous otherwise.
  */
-export function trackWrite(entry: ResourceEntry, subresource: string, manager: string, old: KubeObject | undefined, updated: KubeObject): void {
-  const managedFields = updateManagedFields({
+export function trackWrite(
+  entry: ResourceEntry,
+  subresource: string,
+  manager: string,
+  old: KubeObject | undefined,
+  updated: KubeObject,
+  lookup?: VersionLookup,
+): void | Promise<void> {
+  const input = {
     old,
     updated,
     manager,
@@ -44,15 +91,19 @@ export function trackWrite(entry: ResourceEntry, subresource: string, manager: s
     now: nowTimestamp(),
     resetFields: resetFieldsFor(entry.info, subresource || undefined),
     createBase: createBaseOf(entry),
-  });
-  const meta = (updated.metadata ??= {}) as Record<string, unknown>;
-  if (managedFields.length) meta.managedFields = managedFields;
-  else delete meta.managedFields;
+  };
+  const converter = converterOf(entry, subresource, lookup);
+  if (!converter) return setManagedFields(updated, updateManagedFields(input));
+  const managedFields = updateAcrossVersions(input, converter);
+  if (managedFields instanceof Promise) return managedFields.then((m) => setManagedFields(updated, m));
+  setManagedFields(updated, managedFields);
 }
 
 /**
  * Server-side apply of a configuration to the live object (or to nothing, for a create): merged per the
- * schema's list and map types, with ownership in metadata.managedFields and 409 on conflicts unless forced.
+ * schema's list and map types, with ownership in metadata.managedFields and 409 on conflicts unless forced. For a
+ * kind served in several versions (`lookup` finds them), managers of other versions are compared in theirs, and the
+ * answer may be a promise (an asynchronous conversion's).
  */
 export function applyConfiguration(
   entry: ResourceEntry,
@@ -61,8 +112,9 @@ export function applyConfiguration(
   applied: KubeObject,
   manager: string,
   force: boolean,
-): KubeObject {
-  const result = applyObject({
+  lookup?: VersionLookup,
+): KubeObject | Promise<KubeObject> {
+  const input = {
     live,
     applied,
     manager,
@@ -73,9 +125,15 @@ export function applyConfiguration(
     now: nowTimestamp(),
     resetFields: resetFieldsFor(entry.info, subresource || undefined),
     createBase: createBaseOf(entry),
-  });
+  };
+  const converter = converterOf(entry, subresource, lookup);
+  if (!converter) return storedForm(applyObject(input));
+  const result = applyAcrossVersions(input, converter);
+  return result instanceof Promise ? result.then(storedForm) : storedForm(result);
+}
+
+function storedForm(result: ApplyResult): KubeObject {
   const object = result.object as KubeObject;
-  (object.metadata as Record<string, unknown>).managedFields = result.managedFields;
-  if (!result.managedFields.length) delete (object.metadata as Record<string, unknown>).managedFields;
+  setManagedFields(object, result.managedFields);
   return object;
 }

@@ -3,7 +3,7 @@ import { gzip, gzipSync } from 'node:zlib';
 import type { KubeList, KubeObject } from '@kapi/apimachinery';
 import type { Authorizer } from '../../auth/types.js';
 import type { MetricSet } from '../../metrics/definitions.js';
-import type { ResourceEntry } from '../../registry/resources.js';
+import type { ResourceEntry, ResourceRegistry } from '../../registry/resources.js';
 import type { RequestContext, Store } from '../../registry/store.js';
 import { buildTable } from '../../table/table.js';
 import { acceptsGzip, GZIP_THRESHOLD_BYTES } from '../compression.js';
@@ -46,6 +46,8 @@ export interface RequestScope {
   /** The authorizer chain, for permissions a request needs beyond its own verb (forced deletion). */
   authorizer?: Authorizer;
   metrics?: WatchMetrics;
+  /** The served resources: field ownership of a kind served in several versions reaches the other versions here. */
+  registry?: ResourceRegistry;
   /** The request body's bytes (read once). */
   body(): Promise<Uint8Array>;
   /** The request body's format, from Content-Type (415 when unsupported). */
@@ -67,6 +69,16 @@ export const protobufOf = (scope: RequestScope, list = false) => ({
   codec: scope.entry.codec(),
   message: list ? scope.entry.info.protobuf.listMessage : scope.entry.info.protobuf.message,
 });
+
+/**
+ * How field ownership finds the request's kind in the other versions of its group (only for a kind served in several:
+ * undefined otherwise, so that single-version kinds take the synchronous path).
+ */
+export function versionLookup(scope: RequestScope): ((version: string) => ResourceEntry | undefined) | undefined {
+  const { entry, registry } = scope;
+  if (!entry.conversion || !registry) return undefined;
+  return (version) => registry.byKind(entry.info.group, version, entry.info.kind);
+}
 
 /** A written object (or a list of them) in the negotiated format, with the strategy's and validation's warnings. */
 export function reply(scope: RequestScope, obj: KubeObject, status: number, list = false): Response {
