@@ -167,4 +167,15 @@ describe('managed fields of a kind served in two versions', () => {
     expect((await apply(h, 'v2', 'bob', { other: 'o' })).status).toBe(200);
     expect(calls.filter((to) => to === `${GROUP}/v1`)).toHaveLength(3);
   });
+
+  it('a kind served in one version drops only entries of versions it is not served in', async () => {
+    const { h } = await start();
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: '1' } };
+    const created = await h.req('POST', '/api/v1/namespaces/default/configmaps?fieldManager=alice', cm);
+    const alice = created.body.metadata.managedFields[0];
+    const ghost = { ...alice, manager: 'ghost', apiVersion: 'v0' };
+    const put = await h.req('PUT', '/api/v1/namespaces/default/configmaps/c?fieldManager=bob', { ...created.body, data: { a: '1', b: '2' }, metadata: { ...created.body.metadata, managedFields: [alice, ghost] } });
+    expect(put.status).toBe(200);
+    expect(put.body.metadata.managedFields.map((e: any) => `${e.manager} ${e.apiVersion}`)).toEqual(['alice v1', 'bob v1']);
+  });
 });

@@ -119,7 +119,7 @@ export function withoutMissingVersions(v: Versions, managers: Managers): Manager
   if (!v.converter) return managers;
   let out: Managers | undefined;
   for (const [id, m] of managers) {
-    if (v.view(m.apiVersion)) continue;
+    if (m.apiVersion === v.request || v.view(m.apiVersion)) continue;
     out ??= new Map(managers);
     out.delete(id);
   }

@@ -22,8 +22,10 @@ export interface VersionConverter {
   /**
    * Objects of version `from` in version `to`, in order (one call for several objects); may answer asynchronously.
    * Must not mutate them. Throwing {@link MissingVersionError} drops the managers of `to`; other errors fail the write.
+   * Absent for a kind whose versions do not convert: managers of a version it is served in are compared in the
+   * request's version (as they always were), and only those of versions it is not served in are dropped.
    */
-  convert(objects: readonly unknown[], from: string, to: string): unknown[] | Promise<unknown[]>;
+  convert?(objects: readonly unknown[], from: string, to: string): unknown[] | Promise<unknown[]>;
 }
 
 /** A conversion's way to say that it does not know a version (kube's runtime.IsNotRegisteredError): its managers are dropped. */
@@ -74,7 +76,7 @@ export class Versions {
    * version) the request's, as the engine has always compared them.
    */
   of(apiVersion: string): string {
-    return this.converter ? apiVersion : this.request;
+    return this.converter?.convert ? apiVersion : this.request;
   }
 
   /** The view of a version; undefined when it is not served. */
@@ -139,7 +141,7 @@ export function drive<T>(steps: Steps<T>, converter: VersionConverter | undefine
     const request = next.value;
     let answer: unknown[] | Promise<unknown[]>;
     try {
-      if (!converter) throw new Error('a conversion was asked for without a converter');
+      if (!converter?.convert) throw new Error('a conversion was asked for without a converter');
       answer = converter.convert(request.objects, request.from, request.to);
     } catch (err) {
       next = steps.throw(err);
@@ -160,7 +162,7 @@ async function finish<T>(steps: Steps<T>, pending: Promise<unknown[]>, converter
     const next = 'error' in settled ? steps.throw(settled.error) : steps.next(settled.value);
     if (next.done) return next.value;
     const { objects, from, to } = next.value;
-    settled = await settle(Promise.resolve().then(() => converter.convert(objects, from, to)));
+    settled = await settle(Promise.resolve().then(() => converter.convert!(objects, from, to)));
   }
 }
 

@@ -4,7 +4,7 @@ import {
   type ApplyResult, type ApplySchema, type VersionConverter,
 } from '../apply/index.js';
 import { nowTimestamp } from '../registry/object-meta.js';
-import { apiVersionOf, type ResourceEntry } from '../registry/resources.js';
+import { apiVersionOf, type ResourceEntry, type ResourceRegistry } from '../registry/resources.js';
 
 const MAX_MANAGER_LENGTH = 128;
 
@@ -37,28 +37,36 @@ function schemaOf(entry: ResourceEntry): ApplySchema {
 /** The Go zero value kube starts a create from: built-in kinds have spec and status structs; others start empty. */
 const createBaseOf = (entry: ResourceEntry) => (entry.group.strategicMergePatch ? BUILTIN_CREATE_BASE : {});
 
-/** The entry of the written kind in another version of its group (the registry's byKind), if it is served in it. */
-export type VersionLookup = (version: string) => ResourceEntry | undefined;
+/** Where field ownership finds the written kind in the other versions of its group (the server's registry). */
+export type VersionRegistry = Pick<ResourceRegistry, 'byKind'>;
+
+const inOtherVersion = (obj: KubeObject | undefined, apiVersion: string): boolean => {
+  const entries = (obj?.metadata as { managedFields?: unknown } | undefined)?.managedFields;
+  return Array.isArray(entries) && entries.some((e) => (e as ManagedFieldsEntry | null)?.apiVersion !== apiVersion);
+};
 
 /**
- * How field ownership reaches the other versions of a kind served in several (kube's versionConverter): a version's
- * schema is its entry's, and objects convert with the kind's conversion. None for a kind served in one version.
+ * How field ownership reaches the other versions of the kind written (kube's versionConverter): a version's schema
+ * is its entry's, and objects convert with the kind's conversion. A kind whose versions do not convert needs the
+ * others only to drop managers of versions it is not served in: none when every entry is in the request's version.
  */
-function converterOf(entry: ResourceEntry, subresource: string, lookup: VersionLookup | undefined): VersionConverter | undefined {
+function converterOf(entry: ResourceEntry, subresource: string, registry: VersionRegistry | undefined, a: KubeObject | undefined, b?: KubeObject): VersionConverter | undefined {
+  if (!registry) return undefined;
   const conversion = entry.conversion;
-  if (!conversion || !lookup) return undefined;
   const { group, kind } = entry.info;
-  return {
+  if (!conversion && !inOtherVersion(a, apiVersionOf(entry.info)) && !inOtherVersion(b, apiVersionOf(entry.info))) return undefined;
+  const converter: VersionConverter = {
     version(apiVersion) {
       const slash = apiVersion.lastIndexOf('/');
       if ((slash < 0 ? '' : apiVersion.slice(0, slash)) !== group) return undefined;
-      const other = lookup(apiVersion.slice(slash + 1));
-      if (!other || other.info.kind !== kind) return undefined;
+      const other = registry.byKind(group, apiVersion.slice(slash + 1), kind);
+      if (!other) return undefined;
       return { meta: schemaOf(other), resetFields: resetFieldsFor(other.info, subresource || undefined) };
     },
-    // The engine's objects may lack their type (the zero object of a create): conversions read it.
-    convert: (objects, from, to) => conversion.convert(objects.map((o) => ({ ...(o as KubeObject), apiVersion: from, kind })), to),
   };
+  // The engine's objects may lack their type (the zero object of a create): conversions read it.
+  if (conversion) converter.convert = (objects, from, to) => conversion.convert(objects.map((o) => ({ ...(o as KubeObject), apiVersion: from, kind })), to);
+  return converter;
 }
 
 function setManagedFields(obj: KubeObject, managedFields: readonly ManagedFieldsEntry[]): void {
@@ -69,9 +77,9 @@ function setManagedFields(obj: KubeObject, managedFields: readonly ManagedFields
 
 /**
  * Records who changed what on an ordinary write (create, update, patch): the manager takes the fields it set or
- * changed, as an `Update` entry of metadata.managedFields. For a kind served in several versions (`lookup` finds
- * them), managers of other versions are compared in theirs, which may take an asynchronous conversion: the answer is
- * then a promise, to await before `updated` is complete. Synchronous otherwise.
+ * changed, as an `Update` entry of metadata.managedFields. With the `registry`, managers of other versions are
+ * compared in theirs (those of versions no longer served are dropped); when that takes an asynchronous conversion,
+ * the answer is a promise, to await before `updated` is complete. Synchronous otherwise.
  */
 export function trackWrite(
   entry: ResourceEntry,
@@ -79,7 +87,7 @@ export function trackWrite(
   manager: string,
   old: KubeObject | undefined,
   updated: KubeObject,
-  lookup?: VersionLookup,
+  registry?: VersionRegistry,
 ): void | Promise<void> {
   const input = {
     old,
@@ -92,7 +100,7 @@ export function trackWrite(
     resetFields: resetFieldsFor(entry.info, subresource || undefined),
     createBase: createBaseOf(entry),
   };
-  const converter = converterOf(entry, subresource, lookup);
+  const converter = converterOf(entry, subresource, registry, old, updated);
   if (!converter) return setManagedFields(updated, updateManagedFields(input));
   const managedFields = updateAcrossVersions(input, converter);
   if (managedFields instanceof Promise) return managedFields.then((m) => setManagedFields(updated, m));
@@ -101,9 +109,9 @@ export function trackWrite(
 
 /**
  * Server-side apply of a configuration to the live object (or to nothing, for a create): merged per the
- * schema's list and map types, with ownership in metadata.managedFields and 409 on conflicts unless forced. For a
- * kind served in several versions (`lookup` finds them), managers of other versions are compared in theirs, and the
- * answer may be a promise (an asynchronous conversion's).
+ * schema's list and map types, with ownership in metadata.managedFields and 409 on conflicts unless forced. With
+ * the `registry`, managers of other versions are compared in theirs (those of versions no longer served are
+ * dropped), and the answer may be a promise (an asynchronous conversion's).
  */
 export function applyConfiguration(
   entry: ResourceEntry,
@@ -112,7 +120,7 @@ export function applyConfiguration(
   applied: KubeObject,
   manager: string,
   force: boolean,
-  lookup?: VersionLookup,
+  registry?: VersionRegistry,
 ): KubeObject | Promise<KubeObject> {
   const input = {
     live,
@@ -126,7 +134,7 @@ export function applyConfiguration(
     resetFields: resetFieldsFor(entry.info, subresource || undefined),
     createBase: createBaseOf(entry),
   };
-  const converter = converterOf(entry, subresource, lookup);
+  const converter = converterOf(entry, subresource, registry, live);
   if (!converter) return storedForm(applyObject(input));
   const result = applyAcrossVersions(input, converter);
   return result instanceof Promise ? result.then(storedForm) : storedForm(result);

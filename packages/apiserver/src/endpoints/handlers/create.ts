@@ -2,7 +2,7 @@ import { auditRequestObject } from '../../audit/context.js';
 import { decodeObjectWithDuplicates } from '../decode.js';
 import { checkFields, parseFieldValidation } from '../field-validation.js';
 import { fieldManagerOf, trackWrite } from '../managed-fields.js';
-import { reply, versionLookup, type RequestScope } from './scope.js';
+import { reply, type RequestScope } from './scope.js';
 
 /** POST to a collection (kube's CreateResource). */
 export async function createHandler(scope: RequestScope): Promise<Response> {
@@ -13,7 +13,7 @@ export async function createHandler(scope: RequestScope): Promise<Response> {
   auditRequestObject(obj);
   checkFields(entry, obj, level, scope.ctx.warnings!, duplicates);
   // A kind served in one version tracks synchronously; another may wait for a conversion.
-  const tracking = trackWrite(entry, '', manager, undefined, obj, versionLookup(scope));
+  const tracking = trackWrite(entry, '', manager, undefined, obj, scope.registry);
   if (tracking) await tracking;
   return reply(scope, await scope.store.create(scope.ctx, obj), 201);
 }

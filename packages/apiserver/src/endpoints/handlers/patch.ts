@@ -6,7 +6,7 @@ import { checkFields, parseFieldValidation } from '../field-validation.js';
 import { applyConfiguration, fieldManagerOf, trackWrite } from '../managed-fields.js';
 import { applyPatch, patchTypeOf } from '../patch.js';
 import { andThen } from '../../registry/versions.js';
-import { reply, versionLookup, type RequestScope } from './scope.js';
+import { reply, type RequestScope } from './scope.js';
 
 /**
  * PATCH of an object or its status (kube's PatchResource): JSON, merge and strategic merge patches change the
@@ -21,14 +21,13 @@ export async function patchHandler(scope: RequestScope): Promise<Response> {
   const force = parseForce(query, apply);
   const manager = fieldManagerOf(query, scope.request.headers.get('user-agent'), { apply, optionsKind: 'PatchOptions' });
   const raw = await scope.body();
-  const lookup = versionLookup(scope);
   if (apply) {
     const applied = decodeLoose(type === 'apply-cbor' ? 'cbor' : 'yaml', raw) as KubeObject;
     if (!applied || typeof applied !== 'object' || Array.isArray(applied)) throw newBadRequest('the apply configuration must be an object');
     auditRequestObject(applied);
     checkFields(entry, applied, level, ctx.warnings!, [], { defaults: false });
     const result = await scope.store.update(ctx, info.name, (current) =>
-      andThen(applyConfiguration(entry, info.subresource, current, applied, manager, force, lookup), (merged) => {
+      andThen(applyConfiguration(entry, info.subresource, current, applied, manager, force, scope.registry), (merged) => {
         entry.defaults(merged);
         return merged;
       }), { allowCreate: info.subresource === '' });
@@ -41,7 +40,7 @@ export async function patchHandler(scope: RequestScope): Promise<Response> {
     if (!current) throw newNotFound({ group: entry.info.group, resource: entry.info.plural }, info.name);
     const patched = applyPatch(type, current, patch, gk, info.name, entry.info.patchMeta);
     checkFields(entry, patched, level, ctx.warnings!);
-    return andThen(trackWrite(entry, info.subresource, manager, current, patched, lookup), () => patched);
+    return andThen(trackWrite(entry, info.subresource, manager, current, patched, scope.registry), () => patched);
   }, { allowCreate: false });
   return reply(scope, result.obj, 200);
 }

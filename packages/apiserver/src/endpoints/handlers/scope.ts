@@ -70,16 +70,6 @@ export const protobufOf = (scope: RequestScope, list = false) => ({
   message: list ? scope.entry.info.protobuf.listMessage : scope.entry.info.protobuf.message,
 });
 
-/**
- * How field ownership finds the request's kind in the other versions of its group (only for a kind served in several:
- * undefined otherwise, so that single-version kinds take the synchronous path).
- */
-export function versionLookup(scope: RequestScope): ((version: string) => ResourceEntry | undefined) | undefined {
-  const { entry, registry } = scope;
-  if (!entry.conversion || !registry) return undefined;
-  return (version) => registry.byKind(entry.info.group, version, entry.info.kind);
-}
-
 /** A written object (or a list of them) in the negotiated format, with the strategy's and validation's warnings. */
 export function reply(scope: RequestScope, obj: KubeObject, status: number, list = false): Response {
   const rendered = render(obj, scope.format, { pretty: scope.pretty, protobuf: protobufOf(scope, list) });

@@ -3,7 +3,7 @@ import { decodeObjectWithDuplicates } from '../decode.js';
 import { checkFields, parseFieldValidation } from '../field-validation.js';
 import { fieldManagerOf, trackWrite } from '../managed-fields.js';
 import { andThen } from '../../registry/versions.js';
-import { reply, versionLookup, type RequestScope } from './scope.js';
+import { reply, type RequestScope } from './scope.js';
 
 /** PUT of an object or its status (kube's UpdateResource): replaces it, or creates it where the kind allows. */
 export async function updateHandler(scope: RequestScope): Promise<Response> {
@@ -13,10 +13,9 @@ export async function updateHandler(scope: RequestScope): Promise<Response> {
   const { obj, duplicates } = decodeObjectWithDuplicates(entry, scope.bodyFormat(), await scope.body());
   auditRequestObject(obj);
   checkFields(entry, obj, level, scope.ctx.warnings!, duplicates);
-  const lookup = versionLookup(scope);
   const result = await scope.store.update(scope.ctx, info.name, (current) => {
     const next = structuredClone(obj);
-    return andThen(trackWrite(entry, info.subresource, manager, current, next, lookup), () => next);
+    return andThen(trackWrite(entry, info.subresource, manager, current, next, scope.registry), () => next);
   });
   return reply(scope, result.obj, result.created ? 201 : 200);
 }
