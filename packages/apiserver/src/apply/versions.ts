@@ -58,18 +58,17 @@ export interface VersionView {
  * managers of that version there are.
  */
 export class Versions {
-  private readonly views = new Map<string, VersionView | undefined>();
-  private readonly cache = new Map<unknown, Map<string, unknown>>();
+  // Made on first use: a write of a kind served in one version allocates none of them.
+  private views?: Map<string, VersionView | undefined>;
+  private cache?: Map<unknown, Map<string, unknown>>;
   /** Objects that are the same in every version (the zero object a create starts from). */
-  private readonly everywhere = new Set<unknown>();
+  private everywhere?: Set<unknown>;
 
   constructor(
     readonly request: string,
-    requestView: VersionView,
+    private readonly requestView: VersionView,
     readonly converter?: VersionConverter,
-  ) {
-    this.views.set(request, requestView);
-  }
+  ) {}
 
   /**
    * The version a manager's fields are compared in: its own, or (without a converter: a kind served in one
@@ -81,16 +80,17 @@ export class Versions {
 
   /** The view of a version; undefined when it is not served. */
   view(apiVersion: string): VersionView | undefined {
-    if (this.views.has(apiVersion)) return this.views.get(apiVersion);
+    if (apiVersion === this.request) return this.requestView;
+    if (this.views?.has(apiVersion)) return this.views.get(apiVersion);
     const v = this.converter?.version(apiVersion);
     const view = v && { schema: resolveSchema(v.meta), reset: toResetSet(v.resetFields) };
-    this.views.set(apiVersion, view);
+    (this.views ??= new Map()).set(apiVersion, view);
     return view;
   }
 
   /** Marks an object as the same in every version (not converted). */
   same(obj: unknown): void {
-    this.everywhere.add(obj);
+    (this.everywhere ??= new Set()).add(obj);
   }
 
   /**
@@ -102,11 +102,12 @@ export class Versions {
     const out: unknown[] = new Array(objects.length);
     const todo: number[] = [];
     objects.forEach((o, i) => {
-      if (this.everywhere.has(o)) out[i] = o;
-      else if (this.cache.get(o)?.has(to)) out[i] = this.cache.get(o)!.get(to);
+      if (this.everywhere?.has(o)) out[i] = o;
+      else if (this.cache?.get(o)?.has(to)) out[i] = this.cache.get(o)!.get(to);
       else todo.push(i);
     });
     if (todo.length) {
+      const cache = (this.cache ??= new Map());
       let converted: unknown[];
       try {
         converted = yield { objects: todo.map((i) => objects[i]), from, to };
@@ -116,12 +117,12 @@ export class Versions {
       }
       todo.forEach((i, k) => {
         out[i] = converted[k];
-        let byVersion = this.cache.get(objects[i]);
-        if (!byVersion) this.cache.set(objects[i], (byVersion = new Map()));
+        let byVersion = cache.get(objects[i]);
+        if (!byVersion) cache.set(objects[i], (byVersion = new Map()));
         byVersion.set(to, converted[k]);
         // The way back is known too: converting the result to `from` gives the original.
-        let back = this.cache.get(converted[k]);
-        if (!back) this.cache.set(converted[k], (back = new Map()));
+        let back = cache.get(converted[k]);
+        if (!back) cache.set(converted[k], (back = new Map()));
         back.set(from, objects[i]);
       });
     }
