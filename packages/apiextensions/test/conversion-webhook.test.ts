@@ -114,6 +114,29 @@ describe.skipIf(!hasOpenssl)('a CRD whose versions convert through a webhook', (
     expect(reviews[0]).toMatchObject({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview', request: { desiredAPIVersion: 'example.com/v1' } });
   });
 
+  it('compares an applier of another version in its own fields, converting through the webhook', async () => {
+    h = await startHarness();
+    await h.establish(gadgets(url, caBundle));
+    const apply = (version: string, manager: string, spec: unknown, force = false) =>
+      h!.req('PATCH', `${path(version)}/g?fieldManager=${manager}${force ? '&force=true' : ''}`, { apiVersion: `example.com/${version}`, kind: 'Gadget', metadata: { name: 'g' }, spec },
+        { 'content-type': 'application/apply-patch+yaml' });
+    expect((await apply('v1beta1', 'alice', { size: 'S' })).status).toBe(201);
+    // v1's spec.dimensions.size is v1beta1's spec.size: alice's field, named as she wrote it.
+    const conflict = await apply('v1', 'bob', { dimensions: { size: 'L' } });
+    expect(conflict.status).toBe(409);
+    expect(conflict.body.message).toBe('Apply failed with 1 conflict: conflict with "alice": .spec.size');
+    const forced = await apply('v1', 'bob', { dimensions: { size: 'L' } }, true);
+    expect(forced.status).toBe(200);
+    expect(forced.body.spec).toEqual({ dimensions: { size: 'L' } });
+    const byManager = Object.fromEntries(forced.body.metadata.managedFields.map((e: any) => [e.manager, e]));
+    expect(Object.keys(byManager)).toEqual(['bob']);
+    expect(byManager.bob).toMatchObject({ operation: 'Apply', apiVersion: 'example.com/v1', fieldsV1: { 'f:spec': { 'f:dimensions': { 'f:size': {} } } } });
+    // Read in v1beta1, the entry is still bob's v1 one.
+    const read = await h.req('GET', `${path('v1beta1')}/g`);
+    expect(read.body.spec).toEqual({ size: 'L' });
+    expect(read.body.metadata.managedFields).toEqual(forced.body.metadata.managedFields);
+  });
+
   it('answers 500 naming the webhook when it refuses or cannot be reached', async () => {
     h = await startHarness();
     await h.establish(gadgets(url, caBundle));

@@ -114,4 +114,44 @@ describe('a CRD with several versions', () => {
     expect(await counted('v1beta1')).toBe(1);
     abort.abort();
   });
+
+  describe('server-side apply from two versions', () => {
+    const APPLY = { 'content-type': 'application/apply-patch+yaml' };
+    const apply = (version: string, manager: string, spec: Record<string, unknown>, force = false) =>
+      h!.req('PATCH', `${path(version)}/w?fieldManager=${manager}${force ? '&force=true' : ''}`, { apiVersion: `example.com/${version}`, kind: 'Widget', metadata: { name: 'w' }, spec }, APPLY);
+    const entries = (obj: any) => obj.metadata.managedFields.map((e: any) => `${e.manager} ${e.operation} ${e.apiVersion} ${Object.keys(e.fieldsV1['f:spec'] ?? {}).sort().join(',')}`).sort();
+
+    it('conflicts with the applier of the other version, and force moves the field; entries keep their apiVersion', async () => {
+      h = await startHarness();
+      await h.establish(fixture('widgets-crd.yaml'));
+      expect((await apply('v1beta1', 'alice', { size: 'S' })).status).toBe(201);
+      const conflict = await apply('v1', 'bob', { size: 'L' });
+      expect(conflict.status).toBe(409);
+      expect(conflict.body.message).toBe('Apply failed with 1 conflict: conflict with "alice": .spec.size');
+      const forced = await apply('v1', 'bob', { size: 'L' }, true);
+      expect(forced.status).toBe(200);
+      expect(entries(forced.body)).toEqual(['bob Apply example.com/v1 f:size']);
+      // alice applies again what she had: the conflict is now with bob.
+      const back = await apply('v1beta1', 'alice', { size: 'S' });
+      expect(back.status).toBe(409);
+      expect(back.body.message).toBe('Apply failed with 1 conflict: conflict with "bob": .spec.size');
+      // The same value from both: shared, each entry in its own version.
+      expect((await apply('v1beta1', 'alice', { size: 'L' })).status).toBe(200);
+      const read = await h.req('GET', `${path('v1')}/w`);
+      expect(entries(read.body)).toEqual(['alice Apply example.com/v1beta1 f:size', 'bob Apply example.com/v1 f:size']);
+    });
+
+    it('drops the entries of a version removed from the CRD at the next write', async () => {
+      h = await startHarness();
+      const crd = await h.establish(fixture('widgets-crd.yaml'));
+      expect((await apply('v1beta1', 'alice', { size: 'S' })).status).toBe(201);
+      crd.spec.versions = crd.spec.versions.filter((v: any) => v.name !== 'v1beta1');
+      expect((await h.req('PUT', `${CRDS}/widgets.example.com`, crd)).status).toBe(200);
+      await h.until(async () => (await h!.req('GET', path('v1beta1'))).status === 404);
+      // alice's v1beta1 entry names a version no longer served: bob's apply drops it instead of conflicting.
+      const next = await apply('v1', 'bob', { size: 'L' });
+      expect(next.status).toBe(200);
+      expect(entries(next.body)).toEqual(['bob Apply example.com/v1 f:size']);
+    });
+  });
 });

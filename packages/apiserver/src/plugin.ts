@@ -98,6 +98,8 @@ export interface KindConversion {
    * The objects in another version (`apiVersion` is `group/version`), in order; must not mutate them, may throw a
    * StatusError. Called on every write (to the storage version) and read (to the version asked for) of objects in
    * another version: a list's items in one call, watch events one by one. May answer asynchronously (a webhook).
+   * Field ownership also converts objects to the versions other managers wrote their managedFields in; a version
+   * the conversion no longer knows may throw MissingVersionError there, which drops those managers (as kube does).
    */
   convert(objects: KubeObject[], toApiVersion: string): KubeObject[] | Promise<KubeObject[]>;
 }

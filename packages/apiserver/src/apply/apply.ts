@@ -11,13 +11,14 @@ import { typedObjectError } from './invalid.js';
 import { isObject } from './list-items.js';
 import { decodeManagedFields, encodeManagedFields, managerIdentifier, ManagedFieldsError, type ManagedSet, type Managers } from './managers.js';
 import { mergeObjects } from './merge.js';
-import { filterReset, reassign } from './ownership.js';
+import { filterReset, reassignSteps } from './ownership.js';
 import { valuesEqual } from './path-element.js';
 import { removeFields } from './remove.js';
 import { STRIP_SET, toResetSet, type ResetFieldsInput } from './reset-fields.js';
 import { resolveSchema, type Schema, type SchemaInput } from './schema.js';
 import { rawFieldSet } from './to-field-set.js';
-import { BUILTIN_CREATE_BASE, trackUpdate } from './update.js';
+import { BUILTIN_CREATE_BASE, trackUpdate, withoutMissingVersions } from './update.js';
+import { drive, Versions, type Steps, type VersionConverter } from './versions.js';
 import { validateTyped } from './validate.js';
 
 export interface ApplyInput {
@@ -69,28 +70,66 @@ function dropAppliedNulls(merged: unknown, config: unknown): unknown {
 
 /**
  * Removes what the applier owned last time and no longer applies, unless another manager (or its new configuration)
- * owns it; unowned fields it did not own are left alone (merge.Updater.prune).
+ * owns it; unowned fields it did not own are left alone (merge.Updater.prune). The removal is made in the version
+ * the applier last applied in, and owned items are added back in each manager's version (addBackOwnedItems).
  */
-function prune(s: Schema, merged: unknown, managers: Managers, lastSet: FieldSet | undefined): unknown {
-  if (!lastSet || isEmpty(lastSet)) return merged;
-  const named = (set: FieldSet) => ensureNamedFieldsAreMembers(s, set);
-  const last = named(lastSet);
-  let pruned = removeFields(s, merged, last) ?? {};
-  let managed = EMPTY_SET;
-  for (const m of managers.values()) managed = union(managed, m.set);
-  const mergedSet = named(rawFieldSet(s, merged));
-  pruned = removeFields(s, merged, difference(mergedSet, union(named(rawFieldSet(s, pruned)), named(managed)))) ?? {};
-  const dangling = intersection(difference(mergedSet, named(rawFieldSet(s, pruned))), last);
-  return removeFields(s, merged, dangling) ?? {};
+function* prune(v: Versions, merged: unknown, managers: Managers, last: ManagedSet | undefined): Steps<unknown> {
+  if (!last || isEmpty(last.set)) return merged;
+  const lastVersion = v.of(last.apiVersion);
+  const lv = v.view(lastVersion);
+  const mergedLast = lv && (yield* v.convert([merged], v.request, lastVersion));
+  if (!lv || !mergedLast) return merged;
+  const s = lv.schema;
+  const named = (sc: Schema, set: FieldSet) => ensureNamedFieldsAreMembers(sc, set);
+  const lastSet = named(s, last.set);
+  let pruned: unknown = removeFields(s, mergedLast[0], lastSet) ?? {};
+  // Owned items back, by version: the pruned version first (a conversion may need what was pruned).
+  const managedAt = new Map<string, FieldSet>([[lastVersion, EMPTY_SET]]);
+  for (const m of managers.values()) managedAt.set(v.of(m.apiVersion), union(managedAt.get(v.of(m.apiVersion)) ?? EMPTY_SET, m.set));
+  let at = lastVersion;
+  let mergedAt = mergedLast[0];
+  for (const [version, managed] of managedAt) {
+    const view = v.view(version);
+    const both = view && (yield* v.convert([mergedAt, pruned], at, version));
+    if (!view || !both) continue;
+    [mergedAt, pruned] = both;
+    at = version;
+    const vs = view.schema;
+    const mergedSet = named(vs, rawFieldSet(vs, mergedAt));
+    pruned = removeFields(vs, mergedAt, difference(mergedSet, union(named(vs, rawFieldSet(vs, pruned)), named(vs, managed)))) ?? {};
+  }
+  // Dangling items: what is gone that the applier did not own last time comes back (addBackDanglingItems).
+  const prunedLast = yield* v.convert([pruned], at, lastVersion);
+  if (!prunedLast) return yield* back(v, mergedLast[0], lastVersion);
+  const mergedSet = named(s, rawFieldSet(s, mergedLast[0]));
+  const dangling = intersection(difference(mergedSet, named(s, rawFieldSet(s, prunedLast[0]))), lastSet);
+  return yield* back(v, removeFields(s, mergedLast[0], dangling) ?? {}, lastVersion);
+}
+
+/** An object of `from` in the request's version. */
+function* back(v: Versions, obj: unknown, from: string): Steps<unknown> {
+  const converted = yield* v.convert([obj], from, v.request);
+  if (!converted) throw new Error(`failed to convert the pruned object to ${v.request}`);
+  return converted[0];
 }
 
 /**
  * Applies `applied` over `live` for `manager`. Throws {@link ApplyConflictError} (409) on conflicts when not forced,
  * a 400 StatusError for a configuration with managedFields or another apiVersion, an ApplyInvalidError (500, kube's
  * message) for lists it cannot address (a key field missing, a repeated key), and ManagedFieldsError when the live
- * managedFields do not decode. Pure: inputs are not changed.
+ * managedFields do not decode. Pure: inputs are not changed. With a `converter`, managers of other versions are
+ * compared in theirs, and the answer may be a promise (a conversion's); its errors fail the apply.
  */
 export function applyObject(input: ApplyInput): ApplyResult {
+  return applyAcrossVersions(input) as ApplyResult;
+}
+
+/**
+ * {@link applyObject} for a kind served in several versions: managers of other versions are compared in theirs,
+ * reached through `converter`, and the answer is a promise when a conversion answers with one. A conversion's
+ * error fails the apply (as kube's "failed to convert ..."); a missing version drops its managers.
+ */
+export function applyAcrossVersions(input: ApplyInput, converter?: VersionConverter): ApplyResult | Promise<ApplyResult> {
   const { applied, live } = input;
   if (!isObject(applied)) throw newBadRequest('the applied configuration must be an object');
   const appliedMeta = metadataOf(applied);
@@ -124,9 +163,18 @@ export function applyObject(input: ApplyInput): ApplyResult {
       apiVersion: input.apiVersion, subresource: input.subresource, now: input.now, reset,
     });
   }
+  const v = new Versions(input.apiVersion, { schema: s, reset }, converter);
+  // What a create starts from is nothing, in every version.
+  if (!isObject(live)) v.same(base);
+  managers = withoutMissingVersions(v, managers);
+  return drive(applySteps(v, input, config, base, managers), converter);
+}
 
+function* applySteps(v: Versions, input: ApplyInput, config: Record<string, unknown>, base: Record<string, unknown>, managers: Managers): Steps<ApplyResult> {
+  const { schema: s, reset } = v.view(v.request)!;
   const info = { manager: input.manager || 'unknown', operation: 'Apply' as const, apiVersion: input.apiVersion, ...(input.subresource ? { subresource: input.subresource } : {}) };
   const id = managerIdentifier(info);
+  // An applier has one entry whatever the version it applies in: the new one replaces it, in the request's version.
   const previous = managers.get(id);
   const appliedSet = filterReset(rawFieldSet(s, config), reset);
   const withApplier: Managers = new Map(managers);
@@ -135,9 +183,9 @@ export function applyObject(input: ApplyInput): ApplyResult {
   withApplier.set(id, entry);
 
   let merged: unknown = mergeObjects(s, base, config) ?? {};
-  merged = prune(s, merged, withApplier, previous?.set);
+  merged = yield* prune(v, merged, withApplier, previous);
 
-  const result = reassign(s, withApplier, base, merged, id, input.force, reset);
+  const result = yield* reassignSteps(v, withApplier, base, merged, id, input.force);
   if (result.conflicts.length) throw new ApplyConflictError(result.conflicts);
   const out: Managers = new Map(result.managers);
   const mine = out.get(id);

@@ -13,5 +13,6 @@ export { STRIP_SET, resetFieldsFor, type ResetFieldsInput } from './reset-fields
 export { decodeManagedFields, encodeManagedFields, managerIdentifier, ManagedFieldsError, type ManagedSet, type Managers, type ManagerInfo, type Operation } from './managers.js';
 export { ApplyConflictError, conflictMessage, conflictCauses, printManager, type ApplyConflict } from './conflicts.js';
 export { ApplyInvalidError } from './invalid.js';
-export { applyObject, type ApplyInput, type ApplyResult } from './apply.js';
-export { updateManagedFields, BUILTIN_CREATE_BASE, type UpdateManagedFieldsInput } from './update.js';
+export { applyObject, applyAcrossVersions, type ApplyInput, type ApplyResult } from './apply.js';
+export { updateManagedFields, updateAcrossVersions, BUILTIN_CREATE_BASE, type UpdateManagedFieldsInput } from './update.js';
+export { MissingVersionError, type VersionConverter, type VersionSchema } from './versions.js';

@@ -6,11 +6,12 @@ import { capUpdateManagers } from './cap-managers.js';
 import { difference, isEmpty, union } from './field-set.js';
 import { isObject } from './list-items.js';
 import { decodeManagedFields, encodeManagedFields, managerIdentifier, type Managers } from './managers.js';
-import { filterReset, reassign } from './ownership.js';
+import { filterReset, reassignSteps } from './ownership.js';
 import { STRIP_SET, toResetSet, type ResetFieldsInput } from './reset-fields.js';
 import { resolveSchema, type Schema, type SchemaInput } from './schema.js';
 import { validateTyped } from './validate.js';
 import type { FieldSet } from './field-set.js';
+import { drive, driveSync, Versions, type Steps, type VersionConverter } from './versions.js';
 
 /**
  * What a new object of a kind looks like before a create, as kube's Go types serialize their zero value: the fields
@@ -90,11 +91,11 @@ export interface TrackUpdateInput {
 }
 
 /** The ownership step of an Update on decoded managers (shared with apply's "before-first-apply"). */
-export function trackUpdate(input: TrackUpdateInput): Managers {
-  const { schema, old, updated, now, reset } = input;
+export function* trackUpdateSteps(v: Versions, input: Omit<TrackUpdateInput, 'schema' | 'reset'>): Steps<Managers> {
+  const { old, updated, now } = input;
   const actor = '\u0000current-operation';
-  const { managers, comparison } = reassign(schema, input.managers, old, updated, actor, true, reset);
-  let own = filterReset(union(comparison.modified, comparison.added), reset);
+  const { managers, comparison } = yield* reassignSteps(v, input.managers, old, updated, actor, true);
+  let own = filterReset(union(comparison.modified, comparison.added), v.view(v.request)!.reset);
   own = difference(own, STRIP_SET);
   if (isEmpty(own)) return managers;
   const info = { manager: input.manager || 'unknown', operation: 'Update' as const, apiVersion: input.apiVersion, ...(input.subresource ? { subresource: input.subresource } : {}) };
@@ -105,22 +106,62 @@ export function trackUpdate(input: TrackUpdateInput): Managers {
   return out;
 }
 
+/** {@link trackUpdateSteps} for a kind served in one version. */
+export function trackUpdate(input: TrackUpdateInput): Managers {
+  return driveSync(trackUpdateSteps(new Versions(input.apiVersion, { schema: input.schema, reset: input.reset }), input));
+}
+
+/**
+ * Drops the managers of versions the kind is no longer served in (SMD's reconcileManagedFieldsWithSchemaChanges
+ * skips them on IsMissingVersionError); without a converter every manager is kept.
+ */
+export function withoutMissingVersions(v: Versions, managers: Managers): Managers {
+  if (!v.converter) return managers;
+  let out: Managers | undefined;
+  for (const [id, m] of managers) {
+    if (m.apiVersion === v.request || v.view(m.apiVersion)) continue;
+    out ??= new Map(managers);
+    out.delete(id);
+  }
+  return out ?? managers;
+}
+
 /**
  * The managedFields an Update-type write leaves on `updated` (kube's FieldManager.UpdateNoErrors): the manager owns
  * what it added or changed relative to `old`; on a create, everything it set. An empty array means none (omit the
  * field). If the objects cannot be typed (a map-list element without its key), the old managedFields are kept.
  */
 export function updateManagedFields(input: UpdateManagedFieldsInput): ManagedFieldsEntry[] {
+  return updateAcrossVersions(input) as ManagedFieldsEntry[];
+}
+
+/**
+ * {@link updateManagedFields} for a kind served in several versions: managers of other versions are compared in
+ * theirs, reached through `converter`, and the answer is a promise when a conversion answers with one. When a
+ * conversion fails, the old managedFields are kept (kube's UpdateNoErrors); a missing version drops its managers.
+ */
+export function updateAcrossVersions(input: UpdateManagedFieldsInput, converter?: VersionConverter): ManagedFieldsEntry[] | Promise<ManagedFieldsEntry[]> {
   const schema = resolveSchema(input.meta);
-  const old = input.old === undefined ? (input.createBase ?? BUILTIN_CREATE_BASE) : withoutManagedFields(input.old);
+  const created = input.old === undefined;
+  const old = created ? (input.createBase ?? BUILTIN_CREATE_BASE) : withoutManagedFields(input.old);
   const updated = withoutManagedFields(input.updated);
   const starting = startingManagers(input.old, input.updated, input.subresource);
-  if (validateTyped(old, schema, true).length || validateTyped(updated, schema, true).length) {
-    return [...(managedFieldsOf(input.old) ?? [])];
-  }
-  const managers = trackUpdate({
-    schema, managers: starting, old, updated, manager: input.manager, apiVersion: input.apiVersion,
-    subresource: input.subresource, now: input.now, reset: toResetSet(input.resetFields),
+  const kept = () => [...(managedFieldsOf(input.old) ?? [])];
+  if (validateTyped(old, schema, true).length || validateTyped(updated, schema, true).length) return kept();
+  const v = new Versions(input.apiVersion, { schema, reset: toResetSet(input.resetFields) }, converter);
+  // What a create starts from is nothing, in every version.
+  if (created && v.converter) v.same(old);
+  const steps = trackUpdateSteps(v, {
+    managers: withoutMissingVersions(v, starting), old, updated, manager: input.manager, apiVersion: input.apiVersion,
+    subresource: input.subresource, now: input.now,
   });
-  return encodeManagedFields(capUpdateManagers(managers));
+  const encode = (managers: Managers) => encodeManagedFields(capUpdateManagers(managers));
+  if (!v.converter) return encode(driveSync(steps));
+  let result: Managers | Promise<Managers>;
+  try {
+    result = drive(steps, v.converter);
+  } catch {
+    return kept();
+  }
+  return result instanceof Promise ? result.then(encode, kept) : encode(result);
 }

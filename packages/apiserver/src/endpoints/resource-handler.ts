@@ -119,7 +119,7 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
     const metadata = !info.subresource && readVerb ? (info.verb === 'list' ? 'list' : 'object') : undefined;
     const served = entry.info.protobuf.message ? features : withoutProtobuf;
     const format = negotiateResponse(request.headers.get('accept'), served.media, { table: readVerb, metadata });
-    const scope = createScope({ request, info, entry, ctx, store, query, format, features: served, authorizer: deps.authorizer, metrics: deps.metrics });
+    const scope = createScope({ request, info, entry, ctx, store, query, format, features: served, authorizer: deps.authorizer, metrics: deps.metrics, registry });
     const special =
       deps.special[specialKey(info.group, info.resource, info.subresource)] ??
       (info.subresource === 'scale' && entry.info.subresources.scale ? deps.scale : undefined);

@@ -12,6 +12,8 @@ export async function createHandler(scope: RequestScope): Promise<Response> {
   const { obj, duplicates } = decodeObjectWithDuplicates(entry, scope.bodyFormat(), await scope.body());
   auditRequestObject(obj);
   checkFields(entry, obj, level, scope.ctx.warnings!, duplicates);
-  trackWrite(entry, '', manager, undefined, obj);
+  // A kind served in one version tracks synchronously; another may wait for a conversion.
+  const tracking = trackWrite(entry, '', manager, undefined, obj, scope.registry);
+  if (tracking) await tracking;
   return reply(scope, await scope.store.create(scope.ctx, obj), 201);
 }

@@ -5,6 +5,7 @@ import { decodeLoose } from '../decode.js';
 import { checkFields, parseFieldValidation } from '../field-validation.js';
 import { applyConfiguration, fieldManagerOf, trackWrite } from '../managed-fields.js';
 import { applyPatch, patchTypeOf } from '../patch.js';
+import { andThen } from '../../registry/versions.js';
 import { reply, type RequestScope } from './scope.js';
 
 /**
@@ -25,11 +26,11 @@ export async function patchHandler(scope: RequestScope): Promise<Response> {
     if (!applied || typeof applied !== 'object' || Array.isArray(applied)) throw newBadRequest('the apply configuration must be an object');
     auditRequestObject(applied);
     checkFields(entry, applied, level, ctx.warnings!, [], { defaults: false });
-    const result = await scope.store.update(ctx, info.name, (current) => {
-      const merged = applyConfiguration(entry, info.subresource, current, applied, manager, force);
-      entry.defaults(merged);
-      return merged;
-    }, { allowCreate: info.subresource === '' });
+    const result = await scope.store.update(ctx, info.name, (current) =>
+      andThen(applyConfiguration(entry, info.subresource, current, applied, manager, force, scope.registry), (merged) => {
+        entry.defaults(merged);
+        return merged;
+      }), { allowCreate: info.subresource === '' });
     return reply(scope, result.obj, result.created ? 201 : 200);
   }
   const patch = decodeLoose('json', raw);
@@ -39,8 +40,7 @@ export async function patchHandler(scope: RequestScope): Promise<Response> {
     if (!current) throw newNotFound({ group: entry.info.group, resource: entry.info.plural }, info.name);
     const patched = applyPatch(type, current, patch, gk, info.name, entry.info.patchMeta);
     checkFields(entry, patched, level, ctx.warnings!);
-    trackWrite(entry, info.subresource, manager, current, patched);
-    return patched;
+    return andThen(trackWrite(entry, info.subresource, manager, current, patched, scope.registry), () => patched);
   }, { allowCreate: false });
   return reply(scope, result.obj, 200);
 }

@@ -3,7 +3,7 @@ import { gzip, gzipSync } from 'node:zlib';
 import type { KubeList, KubeObject } from '@kapi/apimachinery';
 import type { Authorizer } from '../../auth/types.js';
 import type { MetricSet } from '../../metrics/definitions.js';
-import type { ResourceEntry } from '../../registry/resources.js';
+import type { ResourceEntry, ResourceRegistry } from '../../registry/resources.js';
 import type { RequestContext, Store } from '../../registry/store.js';
 import { buildTable } from '../../table/table.js';
 import { acceptsGzip, GZIP_THRESHOLD_BYTES } from '../compression.js';
@@ -46,6 +46,8 @@ export interface RequestScope {
   /** The authorizer chain, for permissions a request needs beyond its own verb (forced deletion). */
   authorizer?: Authorizer;
   metrics?: WatchMetrics;
+  /** The served resources: field ownership of a kind served in several versions reaches the other versions here. */
+  registry?: ResourceRegistry;
   /** The request body's bytes (read once). */
   body(): Promise<Uint8Array>;
   /** The request body's format, from Content-Type (415 when unsupported). */

@@ -2,6 +2,7 @@ import { auditRequestObject } from '../../audit/context.js';
 import { decodeObjectWithDuplicates } from '../decode.js';
 import { checkFields, parseFieldValidation } from '../field-validation.js';
 import { fieldManagerOf, trackWrite } from '../managed-fields.js';
+import { andThen } from '../../registry/versions.js';
 import { reply, type RequestScope } from './scope.js';
 
 /** PUT of an object or its status (kube's UpdateResource): replaces it, or creates it where the kind allows. */
@@ -14,8 +15,7 @@ export async function updateHandler(scope: RequestScope): Promise<Response> {
   checkFields(entry, obj, level, scope.ctx.warnings!, duplicates);
   const result = await scope.store.update(scope.ctx, info.name, (current) => {
     const next = structuredClone(obj);
-    trackWrite(entry, info.subresource, manager, current, next);
-    return next;
+    return andThen(trackWrite(entry, info.subresource, manager, current, next, scope.registry), () => next);
   });
   return reply(scope, result.obj, result.created ? 201 : 200);
 }
