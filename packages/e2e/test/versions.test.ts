@@ -98,7 +98,7 @@ describe.skipIf(!kubectl)('one kind in several versions, with kubectl and client
     ok('apply', '--server-side', '--field-manager=alpha', '-n', 'ssa', '-f', flunderV1alpha1('s', 'reference: fish\nreferenceType: Fischer'));
     const conflict = run('apply', '--server-side', '--field-manager=beta', '-n', 'ssa', '-f', flunderV1beta1('s', 'fischerReference: shark\nreferenceType: Fischer'));
     expect(conflict.status).not.toBe(0);
-    expect(conflict.stderr).toContain('conflict with "alpha" using wardle.example.com/v1alpha1: .spec.reference');
+    expect(conflict.stderr).toContain('conflict with "alpha": .spec.reference');
     ok('apply', '--server-side', '--force-conflicts', '--field-manager=beta', '-n', 'ssa', '-f', flunderV1beta1('s', 'fischerReference: shark\nreferenceType: Fischer'));
     const obj = JSON.parse(ok('get', '-n', 'ssa', 'flunders.v1alpha1.wardle.example.com', 's', '-o', 'json', '--show-managed-fields'));
     expect(obj.spec).toEqual({ reference: 'shark', referenceType: 'Fischer' });
