@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import {
   alwaysDeny,
   createApiServer,
-  groupPlugin,
   privilegedGroups,
   rbacAuthorizer,
   tokenFileAuthenticator,

@@ -1,6 +1,6 @@
 import { group as wardle } from '@kapi/api-wardle';
 import { describe, expect, it } from 'vitest';
-import { groupPlugin, type GroupPlugin, type PluginHost } from '../src/index.js';
+import type { GroupPlugin, PluginHost } from '../src/index.js';
 import { ALL_PLUGINS, startHarness, dataPlugin } from './harness.js';
 
 const FLUNDERS = '/apis/wardle.example.com/v1alpha1/namespaces/default/flunders';

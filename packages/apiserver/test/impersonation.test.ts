@@ -2,7 +2,7 @@
 // the `impersonate` verb, and the request then runs as the impersonated user.
 import { createMemoryBackend } from '@kapi/storage';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createApiServer, groupPlugin, rbacAuthorizer, tokenFileAuthenticator, x509Authenticator, type FetchEnv } from '../src/index.js';
+import { createApiServer, rbacAuthorizer, tokenFileAuthenticator, x509Authenticator, type FetchEnv } from '../src/index.js';
 import { ALL_GROUPS, dataPlugin } from './harness.js';
 
 const TOKENS = 'jane-token,jane,uid-jane,"dev"\n';

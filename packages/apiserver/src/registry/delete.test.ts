@@ -1,7 +1,6 @@
 import { isStatusError, type KubeObject } from '@kapi/apimachinery';
 import { describe, expect, it } from 'vitest';
 import { ALL_GROUPS, dataPlugin } from '../../test/harness.js';
-import { groupPlugin } from '../plugin.js';
 import { checkPreconditions, validateUnsafeDelete } from './delete.js';
 import { createResourceRegistry } from './resources.js';
 

@@ -2,7 +2,6 @@ import { isStatusError, parseLabelSelector, type KubeObject } from '@kapi/apimac
 import { createMemoryBackend } from '@kapi/storage';
 import { describe, expect, it } from 'vitest';
 import { ALL_GROUPS, dataPlugin } from '../../test/harness.js';
-import { groupPlugin } from '../plugin.js';
 import { ALL_OBJECTS, type ListOptions } from './list-options.js';
 import { listRequest } from './list.js';
 import { createResourceRegistry } from './resources.js';
