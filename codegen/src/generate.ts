@@ -9,6 +9,7 @@ import { emitFieldTree } from './emit/field-tree.js';
 import { emitResources } from './emit/resources.js';
 import { emitIndex, emitScaffold } from './emit/package.js';
 import { emitOpenAPI } from './emit/openapi.js';
+import { emitConversions } from './emit/conversions.js';
 
 export interface GenerateOptions {
   /** Version ranges written into new packages' dependencies. */
@@ -33,6 +34,7 @@ export function generate(set: SchemaSet, options: GenerateOptions = {}): OutputF
       ...emitValidators(ctx),
       emitFieldTree(ctx),
       emitResources(ctx),
+      ...emitConversions(ctx),
       emitOpenAPI(ctx),
       ...emitIndex(ctx),
       ...emitScaffold(ctx, versions),

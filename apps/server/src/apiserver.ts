@@ -14,7 +14,7 @@ import { plugin as policy } from '@kapi/api-policy';
 import { plugin as rbac } from '@kapi/api-rbac';
 import { plugin as scheduling } from '@kapi/api-scheduling';
 import { plugin as storage } from '@kapi/api-storage';
-import { group as wardle } from '@kapi/api-wardle';
+import { plugin as wardle } from '@kapi/api-wardle';
 import { plugin as apiextensions } from '@kapi/apiextensions';
 import { flowControlGroup, priorityAndFairness } from '@kapi/flowcontrol';
 import {
@@ -80,7 +80,7 @@ export function serverPlugins(config?: Pick<ServerConfig, 'serviceClusterIPRange
     coordination,
     groupPlugin(node),
     discovery,
-    groupPlugin(wardle),
+    wardle,
     apiextensions,
   ];
 }

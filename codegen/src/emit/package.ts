@@ -1,4 +1,5 @@
 import { GENERATED_HEADER, type OutputFile } from '../output.js';
+import { conversionNeeds } from './conversions.js';
 import { APIMACHINERY, dependencyPackages, groupDependencies, ownKinds, type PackageContext } from './context.js';
 
 /** The dependencies a group package needs: @kapi/apimachinery, and the packages owning the types it refers to. */
@@ -36,6 +37,11 @@ export function emitIndex(ctx: PackageContext): OutputFile[] {
   const out: OutputFile[] = [];
   if (!ctx.isApimachinery) {
     lines.push(`export { group } from './group.js';`);
+    const conversion = conversionNeeds(ctx);
+    if (conversion.hooks) lines.push(`export { createConversions, type ConversionHooks } from './conversions.js';`);
+    else if (conversion.any) lines.push(`export { conversions } from './conversions.js';`);
+    // Installed with the definition when no hand-written hook is needed; otherwise the group's plugin brings them.
+    const ownConversions = conversion.any && !conversion.hooks;
     const g = ctx.model.group(ctx.folders[0]);
     const versions = [...new Set(ownKinds(ctx).map((f) => f.version))].sort();
     // The group's descriptor and field tree are its own merged with those of the packages whose types it uses.
@@ -49,6 +55,7 @@ export function emitIndex(ctx: PackageContext): OutputFile[] {
       `import { openapi } from './openapi.js';`,
       `import { resources } from './resources.js';`,
       `import { typeValidators, validators } from './validators.js';`,
+      ...(ownConversions ? [`import { conversions } from './conversions.js';`] : []),
     ];
     const uses = (what: string, meta: string) => `[${[what, meta, ...depNames.map(([, n]) => `${n}.${what === 'descriptor' ? 'protobuf' : what}`)].join(', ')}]`;
     const depOpenAPI = `[${['openapi', 'metaOpenAPI', ...depNames.map(([, n]) => `${n}.openapi!`)].join(', ')}]`;
@@ -62,6 +69,7 @@ export function emitIndex(ctx: PackageContext): OutputFile[] {
         `export const group: GroupDefinition = {\n` +
         `  group: ${JSON.stringify(g.group)},\n  packageName: ${JSON.stringify(ctx.packageName)},\n` +
         `  versions: ${JSON.stringify(versions)},\n  strategicMergePatch: ${g.strategicMergePatch},\n  resources,\n  validators,\n  typeValidators,\n` +
+        (ownConversions ? `  conversions,\n` : '') +
         `  get fieldTree() {\n    return (merged.fieldTree ??= mergeFieldTrees(${uses('fieldTree', 'metaFieldTree')}));\n  },\n` +
         `  get protobuf() {\n    return (merged.protobuf ??= mergeDescriptors(${uses('descriptor', 'metaDescriptor')}));\n  },\n` +
         `  get openapi() {\n    return (merged.openapi ??= mergeOpenAPI(${depOpenAPI}));\n  },\n};\n`,

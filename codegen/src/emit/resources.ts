@@ -40,6 +40,16 @@ function patchMetaOf(ctx: PackageContext, kind: SchemaFile): Record<string, Patc
   return out;
 }
 
+/**
+ * The warning every request to a deprecated version gets: its own text, or kube's (k8s.io/apiserver's
+ * deprecation.WarningMessage: `<apiVersion> <Kind> is deprecated; use <apiVersion> <Kind>`).
+ */
+function deprecationWarning(apiVersion: string, kind: string, deprecated: { replacement?: string; warning?: string }): string {
+  if (deprecated.warning) return deprecated.warning;
+  const text = `${apiVersion} ${kind} is deprecated`;
+  return deprecated.replacement ? `${text}; use ${deprecated.replacement}` : text;
+}
+
 /** The resource registry: one ResourceInfo per kind the package serves. */
 export function buildResources(ctx: PackageContext): unknown[] {
   return ownKinds(ctx).map((file) => {
@@ -56,6 +66,7 @@ export function buildResources(ctx: PackageContext): unknown[] {
       shortNames: h.shortNames ?? [],
       categories: h.categories ?? [],
       ...(h.nameValidation ? { nameValidation: h.nameValidation } : {}),
+      ...(h.deprecated ? { deprecationWarning: deprecationWarning(ctx.model.groupVersion(file), h.kind, h.deprecated) } : {}),
       verbs: h.verbs,
       subresources: h.subresources ?? {},
       printerColumns: h.printerColumns ?? [],

@@ -58,13 +58,50 @@ export function emitTypes(ctx: PackageContext): OutputFile[] {
   }
 
   const top: string[] = [];
-  for (const [barrel, names] of [...barrels].sort(([a], [b]) => (a < b ? -1 : 1))) {
+  const sorted = [...barrels].sort(([a], [b]) => (a < b ? -1 : 1));
+  for (const [barrel, names] of sorted) {
     const lines = names.map((n) => `export type * from './${n}.js';`);
     outputs.push({ path: `${ctx.directory}/src/generated/${barrel}/index.ts`, content: `${GENERATED_HEADER}\n${lines.join('\n')}\n` });
     top.push(`export type * from './${barrel}/index.js';`);
   }
+  top.push(...versionedExports(ctx, sorted));
   outputs.push({ path: `${ctx.directory}/src/generated/types.ts`, content: `${GENERATED_HEADER}\n${top.join('\n')}\n` });
   return outputs;
+}
+
+/**
+ * A group whose folder has several versions exports each as a namespace (`v1alpha1.Flunder`); a name several
+ * versions define (a kind served in several) is exported flat from the preferred one (kube's version priority:
+ * GA, then beta, then alpha, newest first), which an explicit export resolves.
+ */
+function versionedExports(ctx: PackageContext, barrels: [string, string[]][]): string[] {
+  if (ctx.isApimachinery || ctx.folders.length !== 1 || barrels.length < 2) return [];
+  const out = barrels.map(([barrel]) => `export type * as ${barrel.split('/')[1]} from './${barrel}/index.js';`);
+  // Every exported name (file roots, nested types, list kinds) with the modules defining it, by version.
+  const homes = new Map<string, { version: string; module: string }[]>();
+  for (const file of ctx.files.filter((f) => isOwn(ctx, f))) {
+    const header = file.schema['x-kapi-resource'];
+    const names = [...ctx.model.types(file).map((d) => d.name), ...(header ? [header.listKind ?? `${header.kind}List`] : [])];
+    for (const n of names) homes.set(n, [...(homes.get(n) ?? []), { version: file.version, module: `./${modulePath(file)}.js` }]);
+  }
+  for (const [name, where] of [...homes].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (where.length < 2) continue;
+    const preferred = [...where].sort((a, b) => compareVersions(b.version, a.version))[0];
+    out.push(`export type { ${name} } from '${preferred.module}';`);
+  }
+  return out;
+}
+
+/** kube's version priority (`v1` > `v1beta2` > `v1beta1` > `v1alpha1`): negative when `a` comes before `b`. */
+export function compareVersions(a: string, b: string): number {
+  const rank = (v: string): [number, number, number] => {
+    const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
+    if (!m) return [-1, 0, 0];
+    return [m[2] === undefined ? 2 : m[2] === 'beta' ? 1 : 0, Number(m[1]), Number(m[3] ?? 0)];
+  };
+  const [x, y] = [rank(a), rank(b)];
+  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function interfaceFor(

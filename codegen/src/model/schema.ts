@@ -26,6 +26,11 @@ export interface SchemaNode {
   /** A Go non-pointer scalar tagged omitempty: its zero value (0, false, "") means unset (codegen/scripts/go-omit-zero.py). */
   'x-kapi-omit-zero'?: boolean;
   'x-kapi-field-number'?: number;
+  /**
+   * How a property with no counterpart in another version of its kind converts: `manual` (the group's hand-written
+   * hook) or `preserve` (kept in the `conversion.kapi.dev/<version>` annotation of the converted object).
+   */
+  'x-kapi-conversion'?: 'manual' | 'preserve';
   'x-kapi-protobuf-type'?: string;
   'x-kapi-wire-type'?: WireType;
   'x-kapi-protobuf'?: { message?: string; embedded?: EmbeddedField[] };
@@ -50,6 +55,10 @@ export interface ResourceHeader {
   scope: 'Namespaced' | 'Cluster';
   shortNames?: string[];
   categories?: string[];
+  /** The one version a kind served in several versions is stored in. */
+  storageVersion?: boolean;
+  /** The version is deprecated: kube's warning (`<apiVersion> <Kind> is deprecated; use <replacement>`) or `warning`. */
+  deprecated?: { replacement?: string; warning?: string };
   /** kube's name rule of the kind: `DNS1123Subdomain` (the default), `DNS1123Label`, `DNS1035Label`, `PathSegment`. */
   nameValidation?: 'DNS1123Subdomain' | 'DNS1123Label' | 'DNS1035Label' | 'PathSegment';
   verbs: string[];

@@ -4,6 +4,7 @@ export * from './selectors/index.js';
 export * from './wire/index.js';
 export * from './meta/index.js';
 export * from './printing/index.js';
+export * from './conversion/index.js';
 
 export type * from './registry/types.js';
 export type * from './registry/group.js';

@@ -1,4 +1,4 @@
-import type { FieldError, GroupDefinition, KubeObject, TablePrinter, TypeDefaulter } from '@kapi/apimachinery';
+import type { FieldError, GroupDefinition, KindConversion, KubeObject, TablePrinter, TypeDefaulter } from '@kapi/apimachinery';
 import type { PluginHost } from './host.js';
 import type { RequestContext } from './registry/context.js';
 
@@ -90,19 +90,8 @@ export interface GroupPlugin {
   install?(host: PluginHost): void;
 }
 
-/** The versions of one kind and how its objects go from one to another. */
-export interface KindConversion {
-  /** The version objects are stored in (`v1`). */
-  storageVersion: string;
-  /**
-   * The objects in another version (`apiVersion` is `group/version`), in order; must not mutate them, may throw a
-   * StatusError. Called on every write (to the storage version) and read (to the version asked for) of objects in
-   * another version: a list's items in one call, watch events one by one. May answer asynchronously (a webhook).
-   * Field ownership also converts objects to the versions other managers wrote their managedFields in; a version
-   * the conversion no longer knows may throw MissingVersionError there, which drops those managers (as kube does).
-   */
-  convert(objects: KubeObject[], toApiVersion: string): KubeObject[] | Promise<KubeObject[]>;
-}
+/** The versions of one kind and how its objects go from one to another; defined in @kapi/apimachinery. */
+export type { KindConversion };
 
 /** Wraps a generated group (`import { group } from '@kapi/api-apps'`) as a plugin. */
 export function groupPlugin(definition: GroupDefinition, strategies: Record<string, Strategy> = {}): GroupPlugin {

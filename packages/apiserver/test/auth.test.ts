@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import {
   alwaysDeny,
   createApiServer,
-  groupPlugin,
   privilegedGroups,
   rbacAuthorizer,
   tokenFileAuthenticator,
@@ -14,7 +13,7 @@ import {
   type FetchEnv,
   type UserInfo,
 } from '../src/index.js';
-import { ALL_GROUPS, configMap } from './harness.js';
+import { ALL_GROUPS, configMap, dataPlugin } from './harness.js';
 
 const TOKENS = 'jane-token,jane,uid-jane,"dev,qa"\nbob-token,bob,uid-bob\n';
 const ADMIN_CERT: FetchEnv = { peerCertificate: { subject: { CN: 'kapi-admin', O: 'system:masters' } } };
@@ -22,7 +21,7 @@ const ADMIN_CERT: FetchEnv = { peerCertificate: { subject: { CN: 'kapi-admin', O
 async function serve(options: Partial<ApiServerOptions> = {}) {
   const server = createApiServer({
     storage: createMemoryBackend(),
-    plugins: ALL_GROUPS.map((g) => groupPlugin(g)),
+    plugins: ALL_GROUPS.map(dataPlugin),
     authenticators: [x509Authenticator(), tokenFileAuthenticator(TOKENS)],
     ...options,
   });
@@ -275,7 +274,7 @@ describe('RBAC mode', () => {
   });
 
   it('defaults are unchanged: anonymous and AlwaysAllow', async () => {
-    const server = createApiServer({ storage: createMemoryBackend(), plugins: ALL_GROUPS.map((g) => groupPlugin(g)) });
+    const server = createApiServer({ storage: createMemoryBackend(), plugins: ALL_GROUPS.map(dataPlugin) });
     await server.start();
     const res = await server.fetch(new Request(`http://x${CM}`));
     expect(res.status).toBe(200);

@@ -1,7 +1,7 @@
 import { group as wardle } from '@kapi/api-wardle';
 import { describe, expect, it } from 'vitest';
-import { groupPlugin, type GroupPlugin, type PluginHost } from '../src/index.js';
-import { ALL_PLUGINS, startHarness } from './harness.js';
+import type { GroupPlugin, PluginHost } from '../src/index.js';
+import { ALL_PLUGINS, startHarness, dataPlugin } from './harness.js';
 
 const FLUNDERS = '/apis/wardle.example.com/v1alpha1/namespaces/default/flunders';
 const flunder = (name: string) => ({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name }, spec: {} });
@@ -43,7 +43,7 @@ describe('groups installed while the server runs', () => {
     const stored = { ...flunder('old'), metadata: { name: 'old', namespace: 'default', uid: 'u-old', creationTimestamp: '2026-01-01T00:00:00Z' } };
     await h.storage.create('/registry/wardle.example.com/flunders/default/old', new TextEncoder().encode(JSON.stringify(stored)));
 
-    const installed = await h.host.installGroup(groupPlugin(wardle));
+    const installed = await h.host.installGroup(dataPlugin(wardle));
     expect(installed.entries.map((e) => e.info.plural)).toContain('flunders');
     const list = await h.req('GET', FLUNDERS);
     expect(list.status).toBe(200);
@@ -70,7 +70,7 @@ describe('groups installed while the server runs', () => {
     expect((await h.req('GET', '/apis')).body.groups.map((g: any) => g.name)).not.toContain('wardle.example.com');
 
     // Installed again, it serves what is stored.
-    const again = await h.host.installGroup(groupPlugin(wardle));
+    const again = await h.host.installGroup(dataPlugin(wardle));
     expect((await h.req('GET', FLUNDERS)).body.items.map((i: any) => i.metadata.name)).toEqual(['new', 'old']);
     again.uninstall();
     await h.server.stop();
@@ -78,12 +78,12 @@ describe('groups installed while the server runs', () => {
 
   it('replaces an installed group in one step: the new behaviour applies at once and open watches go on', async () => {
     const h = await startWithoutWardle();
-    const first = await h.host.installGroup(groupPlugin(wardle));
+    const first = await h.host.installGroup(dataPlugin(wardle));
     const list = await h.req('GET', FLUNDERS);
     const watch = await h.server.fetch(new Request(`http://kapi.test${FLUNDERS}?watch=1&resourceVersion=${list.body.metadata.resourceVersion}`));
-    const strict = groupPlugin(wardle, {
+    const strict: GroupPlugin = { ...dataPlugin(wardle), strategies: {
       Flunder: { validate: (obj) => (String(obj.metadata?.name).startsWith('bad') ? [{ type: 'FieldValueInvalid', field: 'metadata.name', badValue: obj.metadata?.name, message: 'no' }] : []) },
-    });
+    } };
     const second = await h.host.installGroup(strict, { replaces: first });
     expect((await h.req('POST', FLUNDERS, flunder('bad-one'))).status).toBe(422);
     expect((await h.req('POST', FLUNDERS, flunder('good'))).status).toBe(201);
@@ -99,8 +99,8 @@ describe('groups installed while the server runs', () => {
 
   it('refuses a group whose resources are already served, serving none of it', async () => {
     const h = await startWithoutWardle();
-    const first = await h.host.installGroup(groupPlugin(wardle));
-    await expect(h.host.installGroup(groupPlugin(wardle))).rejects.toThrow(/installed twice/);
+    const first = await h.host.installGroup(dataPlugin(wardle));
+    await expect(h.host.installGroup(dataPlugin(wardle))).rejects.toThrow(/installed twice/);
     expect((await h.req('GET', FLUNDERS)).status).toBe(200);
     first.uninstall();
     await h.server.stop();

@@ -6,8 +6,9 @@ import { group as coordination, plugin as coordinationPlugin } from '@kapi/api-c
 import { group as core, plugin as corePlugin } from '@kapi/api-core';
 import { group as policy, plugin as policyPlugin } from '@kapi/api-policy';
 import { group as rbac, plugin as rbacPlugin } from '@kapi/api-rbac';
-import { group as wardle } from '@kapi/api-wardle';
+import { group as wardle, plugin as wardlePlugin } from '@kapi/api-wardle';
 import { createMemoryBackend, type StorageBackend } from '@kapi/storage';
+import type { GroupDefinition } from '@kapi/apimachinery';
 import { createApiServer, groupPlugin, type ApiServer, type ApiServerOptions, type GroupPlugin } from '../src/index.js';
 
 export const ALL_GROUPS = [core, apps, autoscaling, policy, coordination, rbac, authorization, authentication, wardle];
@@ -22,8 +23,14 @@ export const ALL_PLUGINS: GroupPlugin[] = [
   rbacPlugin,
   groupPlugin(authorization),
   groupPlugin(authentication),
-  groupPlugin(wardle),
+  wardlePlugin,
 ];
+
+/**
+ * A group without the behaviour of its kinds (no strategies), but with what serving it needs: wardle's Flunder is
+ * served in two versions and needs its plugin's conversion.
+ */
+export const dataPlugin = (g: GroupDefinition): GroupPlugin => (g === wardle ? { definition: g, conversions: wardlePlugin.conversions } : groupPlugin(g));
 
 export interface Harness {
   server: ApiServer;

@@ -2,8 +2,8 @@
 // the `impersonate` verb, and the request then runs as the impersonated user.
 import { createMemoryBackend } from '@kapi/storage';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createApiServer, groupPlugin, rbacAuthorizer, tokenFileAuthenticator, x509Authenticator, type FetchEnv } from '../src/index.js';
-import { ALL_GROUPS } from './harness.js';
+import { createApiServer, rbacAuthorizer, tokenFileAuthenticator, x509Authenticator, type FetchEnv } from '../src/index.js';
+import { ALL_GROUPS, dataPlugin } from './harness.js';
 
 const TOKENS = 'jane-token,jane,uid-jane,"dev"\n';
 const ADMIN: FetchEnv = { peerCertificate: { subject: { CN: 'kapi-admin', O: 'system:masters' } } };
@@ -18,7 +18,7 @@ describe('impersonation', () => {
     audit = [];
     const server = createApiServer({
       storage: createMemoryBackend(),
-      plugins: ALL_GROUPS.map((g) => groupPlugin(g)),
+      plugins: ALL_GROUPS.map(dataPlugin),
       authenticators: [x509Authenticator(), tokenFileAuthenticator(TOKENS)],
       authorizers: [rbacAuthorizer()],
       audit: { write: (line) => void audit.push(JSON.parse(line)) },

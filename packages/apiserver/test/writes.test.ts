@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryBackend } from '@kapi/storage';
 import { group as wardle } from '@kapi/api-wardle';
 import { createApiServer, groupPlugin, type AdmissionPlugin, type Strategy } from '../src/index.js';
-import { ALL_GROUPS, startHarness } from './harness.js';
+import { ALL_GROUPS, startHarness, dataPlugin } from './harness.js';
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const APPLY = { 'content-type': 'application/apply-patch+yaml' };
@@ -133,7 +133,7 @@ describe('forced deletion needs both verbs', () => {
     const storage = createMemoryBackend();
     const server = createApiServer({
       storage,
-      plugins: ALL_GROUPS.map((g) => groupPlugin(g)),
+      plugins: ALL_GROUPS.map(dataPlugin),
       featureGates: { AllowUnsafeMalformedObjectDeletion: true },
       authenticators: [(req) => {
         const name = req.headers.get('x-test-user');
@@ -161,7 +161,7 @@ describe('forced deletion needs both verbs', () => {
 describe('the order of a write (mutating admission, strategy, validating admission)', () => {
   const F = '/apis/wardle.example.com/v1alpha1/namespaces/default/flunders';
   const serve = async (strategy: Strategy, admission: AdmissionPlugin[] = []) => {
-    const plugins = ALL_GROUPS.map((g) => (g === wardle ? groupPlugin(g, { Flunder: strategy }) : groupPlugin(g)));
+    const plugins = ALL_GROUPS.map((g) => (g === wardle ? { ...dataPlugin(g), strategies: { Flunder: strategy } } : groupPlugin(g)));
     return startHarness({}, { plugins, admission });
   };
 
@@ -212,7 +212,7 @@ describe('validation runs once per write', () => {
     const count = <T extends Record<string, (o: never) => unknown>>(validators: T, key: 'validate' | 'types'): T =>
       Object.fromEntries(Object.entries(validators).map(([k, v]) => [k, (o: never) => (k.endsWith('/Flunder') && calls[key]++, v(o))])) as T;
     const counted = { ...wardle, validators: count(wardle.validators, 'validate'), typeValidators: count(wardle.typeValidators!, 'types') };
-    const plugins = ALL_GROUPS.map((g) => groupPlugin(g === wardle ? counted : g));
+    const plugins = ALL_GROUPS.map((g) => (g === wardle ? { ...dataPlugin(g), definition: counted } : groupPlugin(g)));
     const h = await startHarness({}, { plugins });
     const F = '/apis/wardle.example.com/v1alpha1/namespaces/default/flunders';
     const created = await h.req('POST', F, { metadata: { name: 'once' } });

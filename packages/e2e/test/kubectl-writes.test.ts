@@ -99,7 +99,9 @@ describe.skipIf(!kubectlPath)('kubectl writes against kapi-server', () => {
     expect(diff.stdout).toMatch(/^-  reference: one$/m);
     expect(diff.stdout).toMatch(/^\+  reference: two$/m);
     expect(ok('apply', '-f', second)).toBe('flunder.wardle.example.com/f configured\n');
-    expect(jsonpath('{.spec.reference}', 'flunder', 'f')).toBe('two');
+    // kubectl get reads the preferred version (v1beta1); v1alpha1's reference is its flunderReference.
+    expect(jsonpath('{.spec.reference}', 'flunders.v1alpha1.wardle.example.com', 'f')).toBe('two');
+    expect(jsonpath('{.spec.flunderReference}', 'flunder', 'f')).toBe('two');
     expect(kubectl('diff', '-f', second)).toMatchObject({ status: 0, stdout: '' });
   });
 

@@ -39,7 +39,7 @@ describe.skipIf(binaries.length === 0)('kubectl against kapi-server over TLS', (
         const out = ok('api-resources');
         expect(out).toMatch(/^configmaps\s+cm\s+v1\s+true\s+ConfigMap$/m);
         expect(out).toMatch(/^deployments\s+deploy\s+apps\/v1\s+true\s+Deployment$/m);
-        expect(out).toMatch(/^flunders\s+wardle\.example\.com\/v1alpha1\s+true\s+Flunder$/m);
+        expect(out).toMatch(/^flunders\s+wardle\.example\.com\/v1beta1\s+true\s+Flunder$/m);
         expect(out).toMatch(/^namespaces\s+ns\s+v1\s+false\s+Namespace$/m);
       });
 

@@ -55,5 +55,41 @@ export const ajvSchemas: AjvSchemas = {
     "properties": {}
    }
   }
+ },
+ "kapi://schemas/wardle/v1beta1/Flunder.json": {
+  "type": "object",
+  "properties": {
+   "kind": {
+    "type": "string"
+   },
+   "apiVersion": {
+    "type": "string"
+   },
+   "metadata": {
+    "$ref": "../../meta/v1/ObjectMeta.json"
+   },
+   "spec": {
+    "type": "object",
+    "properties": {
+     "flunderReference": {
+      "type": "string"
+     },
+     "fischerReference": {
+      "type": "string"
+     },
+     "referenceType": {
+      "type": "string",
+      "enum": [
+       "Flunder",
+       "Fischer"
+      ]
+     }
+    }
+   },
+   "status": {
+    "type": "object",
+    "properties": {}
+   }
+  }
  }
 };

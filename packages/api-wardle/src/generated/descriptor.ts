@@ -83,6 +83,58 @@ export const descriptor: ProtoDescriptor = {
            "fields": {}
           }
          }
+        },
+        "v1beta1": {
+         "nested": {
+          "Flunder": {
+           "fields": {
+            "metadata": {
+             "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+             "id": 1
+            },
+            "spec": {
+             "type": ".com.example.wardle.v1beta1.FlunderSpec",
+             "id": 2
+            },
+            "status": {
+             "type": ".com.example.wardle.v1beta1.FlunderStatus",
+             "id": 3
+            }
+           }
+          },
+          "FlunderList": {
+           "fields": {
+            "metadata": {
+             "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+             "id": 1
+            },
+            "items": {
+             "type": ".com.example.wardle.v1beta1.Flunder",
+             "id": 2,
+             "rule": "repeated"
+            }
+           }
+          },
+          "FlunderSpec": {
+           "fields": {
+            "flunderReference": {
+             "type": "string",
+             "id": 1
+            },
+            "fischerReference": {
+             "type": "string",
+             "id": 2
+            },
+            "referenceType": {
+             "type": "string",
+             "id": 3
+            }
+           }
+          },
+          "FlunderStatus": {
+           "fields": {}
+          }
+         }
         }
        }
       }

@@ -34,6 +34,25 @@ export const fieldTree: FieldTree = {
   },
   "wardle.example.com/v1alpha1/Flunder.Status": {
    "props": {}
+  },
+  "wardle.example.com/v1beta1/Flunder": {
+   "props": {
+    "kind": 0,
+    "apiVersion": 0,
+    "metadata": "meta.k8s.io/v1/ObjectMeta",
+    "spec": "wardle.example.com/v1beta1/Flunder.Spec",
+    "status": "wardle.example.com/v1beta1/Flunder.Status"
+   }
+  },
+  "wardle.example.com/v1beta1/Flunder.Spec": {
+   "props": {
+    "flunderReference": 0,
+    "fischerReference": 0,
+    "referenceType": 0
+   }
+  },
+  "wardle.example.com/v1beta1/Flunder.Status": {
+   "props": {}
   }
  }
 };

@@ -13,7 +13,7 @@ const merged: Partial<Pick<GroupDefinition, 'fieldTree' | 'protobuf' | 'openapi'
 export const group: GroupDefinition = {
   group: "wardle.example.com",
   packageName: "@kapi/api-wardle",
-  versions: ["v1alpha1"],
+  versions: ["v1alpha1","v1beta1"],
   strategicMergePatch: false,
   resources,
   validators,

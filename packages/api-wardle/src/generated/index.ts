@@ -7,3 +7,4 @@ export { openapi } from './openapi.js';
 export { resources } from './resources.js';
 export { validators } from './validators.js';
 export { group } from './group.js';
+export { createConversions, type ConversionHooks } from './conversions.js';

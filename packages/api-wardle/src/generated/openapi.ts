@@ -188,6 +188,115 @@ export const openapi: GroupOpenAPI = {
   "com.example.wardle.v1alpha1.FlunderStatus": {
    "properties": {},
    "type": "object"
+  },
+  "com.example.wardle.v1beta1.Flunder": {
+   "description": "Flunder is the sample namespaced kind of the wardle group (k8s.io/sample-apiserver).",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object.",
+     "type": "string"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. In CamelCase.",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      }
+     ],
+     "description": "Standard object's metadata."
+    },
+    "spec": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/com.example.wardle.v1beta1.FlunderSpec"
+      }
+     ],
+     "description": "FlunderSpec is the specification of a Flunder."
+    },
+    "status": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/com.example.wardle.v1beta1.FlunderStatus"
+      }
+     ],
+     "description": "FlunderStatus is the status of a Flunder."
+    }
+   },
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "wardle.example.com",
+     "kind": "Flunder",
+     "version": "v1beta1"
+    }
+   ]
+  },
+  "com.example.wardle.v1beta1.FlunderList": {
+   "description": "FlunderList is a list of Flunder objects.",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "items": {
+     "description": "items is the list of Flunder.",
+     "items": {
+      "$ref": "#/components/schemas/com.example.wardle.v1beta1.Flunder"
+     },
+     "type": "array"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+     ],
+     "description": "Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+    }
+   },
+   "required": [
+    "items"
+   ],
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "wardle.example.com",
+     "kind": "FlunderList",
+     "version": "v1beta1"
+    }
+   ]
+  },
+  "com.example.wardle.v1beta1.FlunderSpec": {
+   "properties": {
+    "fischerReference": {
+     "description": "A name of a fischer, mutually exclusive to the FlunderReference.",
+     "type": "string"
+    },
+    "flunderReference": {
+     "description": "A name of another flunder, mutually exclusive to the FischerReference.",
+     "type": "string"
+    },
+    "referenceType": {
+     "description": "The reference type: Flunder or Fischer.",
+     "enum": [
+      "Flunder",
+      "Fischer"
+     ],
+     "type": "string"
+    }
+   },
+   "type": "object"
+  },
+  "com.example.wardle.v1beta1.FlunderStatus": {
+   "properties": {},
+   "type": "object"
   }
  }
 };

@@ -97,5 +97,52 @@ export const resources: ResourceInfo[] = [
     "listType": "atomic"
    }
   }
+ },
+ {
+  "group": "wardle.example.com",
+  "version": "v1beta1",
+  "kind": "Flunder",
+  "listKind": "FlunderList",
+  "plural": "flunders",
+  "singular": "flunder",
+  "scope": "Namespaced",
+  "shortNames": [],
+  "categories": [],
+  "verbs": [
+   "create",
+   "delete",
+   "deletecollection",
+   "get",
+   "list",
+   "patch",
+   "update",
+   "watch"
+  ],
+  "subresources": {
+   "status": {}
+  },
+  "printerColumns": [],
+  "protobuf": {
+   "message": "com.example.wardle.v1beta1.Flunder",
+   "listMessage": "com.example.wardle.v1beta1.FlunderList"
+  },
+  "patchMeta": {
+   "metadata.ownerReferences": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "uid",
+    "listType": "map",
+    "listMapKeys": [
+     "uid"
+    ],
+    "mapType": "atomic"
+   },
+   "metadata.finalizers": {
+    "patchStrategy": "merge",
+    "listType": "set"
+   },
+   "metadata.managedFields": {
+    "listType": "atomic"
+   }
+  }
  }
 ];

@@ -8,6 +8,7 @@ const schemas: AjvSchemas[] = [ajvSchemas, metaAjvSchemas];
 const keys: Record<string, string> = {
   "wardle.example.com/v1alpha1/Fischer": "kapi://schemas/wardle/v1alpha1/Fischer.json",
   "wardle.example.com/v1alpha1/Flunder": "kapi://schemas/wardle/v1alpha1/Flunder.json",
+  "wardle.example.com/v1beta1/Flunder": "kapi://schemas/wardle/v1beta1/Flunder.json",
 };
 
 /** Validators (types, required fields, enums) by key, compiled on first use. */

@@ -1,5 +1,6 @@
 import type { FieldTree, ObjectValidator } from '../validation/types.js';
 import type { ProtoDescriptor } from '../wire/types.js';
+import type { KindConversion } from '../conversion/types.js';
 import type { ResourceInfo } from './types.js';
 
 /**
@@ -37,4 +38,9 @@ export interface GroupDefinition {
   protobuf: ProtoDescriptor;
   /** OpenAPI schemas the server's /openapi/v2 and /openapi/v3 documents are built from (absent in older groups). */
   openapi?: GroupOpenAPI;
+  /**
+   * How the kinds served in several versions convert between them, by kind, when codegen could convert every field
+   * (`generated/conversions.ts`); a group with hand-written conversion hooks has its plugin supply them instead.
+   */
+  conversions?: Record<string, KindConversion>;
 }

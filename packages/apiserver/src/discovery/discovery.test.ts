@@ -84,8 +84,12 @@ describe('unaggregated discovery', () => {
       kind: 'APIGroup',
       apiVersion: 'v1',
       name: 'wardle.example.com',
-      versions: [{ groupVersion: 'wardle.example.com/v1alpha1', version: 'v1alpha1' }],
-      preferredVersion: { groupVersion: 'wardle.example.com/v1alpha1', version: 'v1alpha1' },
+      // Flunder is served in v1beta1 too, which sample-apiserver prefers (kube's version priority).
+      versions: [
+        { groupVersion: 'wardle.example.com/v1beta1', version: 'v1beta1' },
+        { groupVersion: 'wardle.example.com/v1alpha1', version: 'v1alpha1' },
+      ],
+      preferredVersion: { groupVersion: 'wardle.example.com/v1beta1', version: 'v1beta1' },
     });
   });
 

@@ -97,7 +97,7 @@ describe('discovery routes', () => {
       kind: 'Scale',
     });
     const group = await json(get('/apis/wardle.example.com'));
-    expect(group).toMatchObject({ kind: 'APIGroup', name: 'wardle.example.com', preferredVersion: { version: 'v1alpha1' } });
+    expect(group).toMatchObject({ kind: 'APIGroup', name: 'wardle.example.com', preferredVersion: { version: 'v1beta1' } });
   });
 
   it('answers 404 with kube Status for unknown groups and versions', async () => {

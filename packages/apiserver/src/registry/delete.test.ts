@@ -1,11 +1,10 @@
 import { isStatusError, type KubeObject } from '@kapi/apimachinery';
 import { describe, expect, it } from 'vitest';
-import { ALL_GROUPS } from '../../test/harness.js';
-import { groupPlugin } from '../plugin.js';
+import { ALL_GROUPS, dataPlugin } from '../../test/harness.js';
 import { checkPreconditions, validateUnsafeDelete } from './delete.js';
 import { createResourceRegistry } from './resources.js';
 
-const configMaps = createResourceRegistry(ALL_GROUPS.map((g) => groupPlugin(g))).lookup('', 'v1', 'configmaps')!;
+const configMaps = createResourceRegistry(ALL_GROUPS.map(dataPlugin)).lookup('', 'v1', 'configmaps')!;
 const stored: KubeObject = { metadata: { name: 'c', uid: 'u-1', resourceVersion: '9' } };
 const statusOf = (fn: () => void) => {
   try {
@@ -45,7 +44,7 @@ describe('delete preconditions, further', () => {
   });
 
   it('name the group of a grouped resource', () => {
-    const deployments = createResourceRegistry(ALL_GROUPS.map((g) => groupPlugin(g))).lookup('apps', 'v1', 'deployments')!;
+    const deployments = createResourceRegistry(ALL_GROUPS.map(dataPlugin)).lookup('apps', 'v1', 'deployments')!;
     expect(statusOf(() => checkPreconditions(deployments, 'd', stored, { preconditions: { resourceVersion: '1' } }))?.message).toBe(
       'Operation cannot be fulfilled on deployments.apps "d": Precondition failed: ResourceVersion in precondition: 1, ResourceVersion in object meta: 9',
     );

@@ -1,15 +1,14 @@
 import { isStatusError, parseLabelSelector, type KubeObject } from '@kapi/apimachinery';
 import { createMemoryBackend } from '@kapi/storage';
 import { describe, expect, it } from 'vitest';
-import { ALL_GROUPS } from '../../test/harness.js';
-import { groupPlugin } from '../plugin.js';
+import { ALL_GROUPS, dataPlugin } from '../../test/harness.js';
 import { ALL_OBJECTS, type ListOptions } from './list-options.js';
 import { listRequest } from './list.js';
 import { createResourceRegistry } from './resources.js';
 import { encodeForStorage } from '../storage/codec.js';
 import { createObjectStorage } from '../storage/object-storage.js';
 
-const registry = createResourceRegistry(ALL_GROUPS.map((g) => groupPlugin(g)));
+const registry = createResourceRegistry(ALL_GROUPS.map(dataPlugin));
 const configMaps = registry.lookup('', 'v1', 'configmaps')!;
 const opts = (o: Partial<ListOptions>): ListOptions => ({ ...ALL_OBJECTS, ...o });
 const plan = (o: Partial<ListOptions>) => listRequest(configMaps, 'default', opts(o)).request.plan;

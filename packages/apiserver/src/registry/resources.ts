@@ -90,6 +90,8 @@ export function createResourceRegistry(initial: GroupPlugin[]): ResourceRegistry
   const prepare = (plugin: GroupPlugin): ResourceEntry[] => {
     const group = plugin.definition;
     let codec: MessageCodec | undefined;
+    const conversionOf = (kind: string) => plugin.conversions?.[kind] ?? group.conversions?.[kind];
+    checkConversions(group, conversionOf);
     return group.resources.map((info) => {
       const typeKey = `${apiVersionOf(info)}/${info.kind}`;
       const validate = group.validators[typeKey];
@@ -99,7 +101,7 @@ export function createResourceRegistry(initial: GroupPlugin[]): ResourceRegistry
         group,
         strategy: plugin.strategies?.[info.kind] ?? (isNamespaceKind(info) ? namespaceStrategy : {}),
         printer: plugin.printers?.[info.kind],
-        conversion: plugin.conversions?.[info.kind],
+        conversion: conversionOf(info.kind),
         typeKey,
         validate,
         checkTypes: group.typeValidators?.[typeKey] ?? validate,
@@ -181,6 +183,22 @@ export function createResourceRegistry(initial: GroupPlugin[]): ResourceRegistry
     remove,
     onChange: (listener) => void listeners.push(listener),
   };
+}
+
+/**
+ * A kind served in several versions needs a conversion (from its plugin, or generated into its group when no
+ * hand-written hook is needed): without one, objects written in one version would be read back unconverted.
+ */
+function checkConversions(group: GroupDefinition, conversionOf: (kind: string) => KindConversion | undefined): void {
+  const versions = new Map<string, string[]>();
+  for (const info of group.resources) versions.set(info.kind, [...(versions.get(info.kind) ?? []), info.version]);
+  for (const [kind, served] of versions) {
+    if (served.length > 1 && !conversionOf(kind)) {
+      throw new Error(
+        `${group.group || 'core'} ${kind} is served in ${served.join(', ')} but has no conversion: install the group's plugin (createConversions)`,
+      );
+    }
+  }
 }
 
 /** The storage key of one object. */

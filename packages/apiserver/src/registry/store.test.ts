@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ALL_GROUPS, ALL_PLUGINS } from '../../test/harness.js';
 import { createAdmissionChain } from '../admission/chain.js';
 import type { AdmissionPlugin } from '../admission/types.js';
-import { groupPlugin, type Strategy } from '../plugin.js';
+import type { Strategy } from '../plugin.js';
 import type { ObjectStorage } from '../storage/interfaces.js';
 import { createObjectStorage } from '../storage/object-storage.js';
 import { ALL_OBJECTS } from './list-options.js';
@@ -33,7 +33,7 @@ describe('Store', () => {
 
   const build = (options: { admission?: AdmissionPlugin[]; flunder?: Strategy; wrap?: (s: ObjectStorage) => ObjectStorage } = {}) => {
     backend = createMemoryBackend();
-    const plugins = ALL_PLUGINS.map((p) => (p.definition.group === FLUNDER && options.flunder ? groupPlugin(p.definition, { Flunder: options.flunder }) : p));
+    const plugins = ALL_PLUGINS.map((p) => (p.definition.group === FLUNDER && options.flunder ? { ...p, strategies: { Flunder: options.flunder } } : p));
     registry = createResourceRegistry(plugins);
     writes = [];
     store = createStore({

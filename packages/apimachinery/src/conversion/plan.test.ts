@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { addPreserved, applyPlan, collectPreserved, restorePreserved } from './plan.js';
+import type { ConversionPlan } from './types.js';
+
+const plan: ConversionPlan = {
+  props: {
+    name: 1,
+    spec: { props: { size: 1, items: { items: { props: { id: 1 }, preserve: ['extra'] } } }, preserve: ['legacy'] },
+    labels: { values: { props: { v: 1 }, preserve: ['old'] } },
+  },
+};
+
+describe('applyPlan', () => {
+  it('copies the fields the plan names, leaves out the others, and shares nothing with the input', () => {
+    const input = Object.freeze({
+      name: 'a',
+      manual: 'x',
+      spec: Object.freeze({ size: 2, legacy: true, items: Object.freeze([Object.freeze({ id: 1, extra: 'e' })]) }),
+      labels: { k: { v: 1, old: 2 } },
+    });
+    const out = applyPlan(plan, input) as Record<string, any>;
+    expect(out).toEqual({ name: 'a', spec: { size: 2, items: [{ id: 1 }] }, labels: { k: { v: 1 } } });
+    expect(Object.isFrozen(out.spec)).toBe(false);
+    out.spec.items[0].id = 9;
+    expect(input.spec.items[0].id).toBe(1);
+  });
+
+  it('deep-copies whole values under a plan of 1', () => {
+    const input = { nested: { list: [{ a: 1 }] } };
+    const out = applyPlan(1, input) as typeof input;
+    expect(out).toEqual(input);
+    expect(out.nested).not.toBe(input.nested);
+    expect(out.nested.list[0]).not.toBe(input.nested.list[0]);
+  });
+
+  it('copies a value of an unexpected type as it is', () => {
+    expect(applyPlan({ items: 1 }, 'text')).toBe('text');
+    expect(applyPlan({ props: {} }, [1, 2])).toEqual([1, 2]);
+  });
+});
+
+describe('collectPreserved', () => {
+  it('gathers preserved fields at any depth, list elements by index, map values by key', () => {
+    const input = {
+      name: 'a',
+      spec: { legacy: 'L', items: [{ id: 1 }, { id: 2, extra: { deep: [1] } }] },
+      labels: { k: { v: 1, old: 'o' }, j: { v: 2 } },
+    };
+    expect(collectPreserved(plan, input)).toEqual({
+      spec: { legacy: 'L', items: { 1: { extra: { deep: [1] } } } },
+      labels: { k: { old: 'o' } },
+    });
+  });
+
+  it('answers undefined when nothing is preserved', () => {
+    expect(collectPreserved(plan, { name: 'a', spec: { items: [{ id: 1 }] } })).toBeUndefined();
+    expect(collectPreserved(1, { legacy: 1 })).toBeUndefined();
+  });
+});
+
+describe('restorePreserved', () => {
+  it('restores fields, creating objects on the way, and list elements only where they still exist', () => {
+    const target: Record<string, any> = { spec: { items: [{ id: 1 }] } };
+    restorePreserved(target, { spec: { legacy: 'L', items: { 0: { extra: 'e0' }, 3: { extra: 'gone' } } }, status: { x: 1 } });
+    expect(target).toEqual({ spec: { legacy: 'L', items: [{ id: 1, extra: 'e0' }] }, status: { x: 1 } });
+  });
+
+  it('does not share the preserved values with the target', () => {
+    const preserved = { a: { list: [1] } };
+    const target: Record<string, any> = {};
+    restorePreserved(target, preserved);
+    target.a.list.push(2);
+    expect(preserved.a.list).toEqual([1]);
+  });
+
+  it('ignores indexes that are no list index', () => {
+    const target: Record<string, any> = { items: [{ a: 1 }] };
+    restorePreserved(target, { items: { x: { b: 1 }, '-1': { b: 2 } } });
+    expect(target).toEqual({ items: [{ a: 1 }] });
+  });
+});
+
+describe('addPreserved', () => {
+  it('sets a value at a path of a partial object, creating objects on the way', () => {
+    const into = { spec: { a: 1 } };
+    addPreserved(into, ['spec', 'list', 2, 'b'], { c: 1 });
+    expect(into).toEqual({ spec: { a: 1, list: { 2: { b: { c: 1 } } } } });
+  });
+});

@@ -1,0 +1,49 @@
+// A kind served in several versions (wardle's Flunder: v1alpha1, and v1beta1 its storage version) through the
+// whole server: the generated converters with the group's hooks, at the storage boundary.
+import { group as wardle } from '@kapi/api-wardle';
+import { kindConversion, type GroupDefinition } from '@kapi/apimachinery';
+import { describe, expect, it } from 'vitest';
+import { createResourceRegistry } from '../src/registry/resources.js';
+import { groupPlugin } from '../src/index.js';
+import { startHarness } from './harness.js';
+
+const ALPHA = '/apis/wardle.example.com/v1alpha1/namespaces/default/flunders';
+const BETA = '/apis/wardle.example.com/v1beta1/namespaces/default/flunders';
+
+describe('a kind served in several versions', () => {
+  it('is written in one version and read in the other, converted by the group hooks, losslessly', async () => {
+    const h = await startHarness();
+    const created = await h.req('POST', ALPHA, { metadata: { name: 'a', annotations: { mine: 'x' } }, spec: { reference: 'fi', referenceType: 'Fischer' } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ apiVersion: 'wardle.example.com/v1alpha1', spec: { reference: 'fi', referenceType: 'Fischer' } });
+    const beta = await h.req('GET', `${BETA}/a`);
+    expect(beta.body).toMatchObject({ apiVersion: 'wardle.example.com/v1beta1', spec: { fischerReference: 'fi', referenceType: 'Fischer' } });
+    expect(beta.body.metadata.annotations).toEqual({ mine: 'x' });
+
+    // v1beta1 holds both references; v1alpha1 shows one and keeps the other in the annotation, so an update through
+    // v1alpha1 loses nothing.
+    const both = await h.req('POST', BETA, { metadata: { name: 'b' }, spec: { flunderReference: 'f2', fischerReference: 'fi', referenceType: 'Fischer' } });
+    expect(both.status).toBe(201);
+    const alpha = await h.req('GET', `${ALPHA}/b`);
+    expect(alpha.body.spec).toEqual({ reference: 'fi', referenceType: 'Fischer' });
+    expect(alpha.body.metadata.annotations).toEqual({ 'conversion.kapi.dev/v1beta1': '{"spec":{"flunderReference":"f2"}}' });
+    expect((await h.req('PUT', `${ALPHA}/b`, alpha.body)).status).toBe(200);
+    const after = await h.req('GET', `${BETA}/b`);
+    expect(after.body.spec).toEqual({ flunderReference: 'f2', fischerReference: 'fi', referenceType: 'Fischer' });
+    expect(after.body.metadata.annotations).toBeUndefined();
+    await h.server.stop();
+  });
+
+  it('cannot be installed without a conversion', () => {
+    expect(() => createResourceRegistry([groupPlugin(wardle)])).toThrow(
+      "wardle.example.com Flunder is served in v1alpha1, v1beta1 but has no conversion: install the group's plugin (createConversions)",
+    );
+  });
+
+  it("takes the group definition's generated conversion when the plugin brings none", () => {
+    const conversion = kindConversion({ group: 'wardle.example.com', kind: 'Flunder', storageVersion: 'v1beta1', versions: { v1alpha1: { toStorage: { plan: 1 }, fromStorage: { plan: 1 } } } });
+    const definition: GroupDefinition = { ...wardle, conversions: { Flunder: conversion } };
+    const registry = createResourceRegistry([groupPlugin(definition)]);
+    expect(registry.lookup('wardle.example.com', 'v1alpha1', 'flunders')?.conversion).toBe(conversion);
+  });
+});
