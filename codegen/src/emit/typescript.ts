@@ -3,6 +3,7 @@ import { posix } from 'node:path';
 import { GENERATED_HEADER, type OutputFile } from '../output.js';
 import type { SchemaFile, SchemaNode } from '../model/schema.js';
 import { emitsTypes, isOwn, ownerOf, type PackageContext } from './context.js';
+import { packageBarrel } from './package-barrel.js';
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -18,6 +19,7 @@ export function emitTypes(ctx: PackageContext): OutputFile[] {
   const project = new Project({ useInMemoryFileSystem: true });
   const outputs: OutputFile[] = [];
   const barrels = new Map<string, string[]>();
+  const exported = new Map<string, string[]>();
 
   for (const file of ctx.files.filter((f) => emitsTypes(ctx, f))) {
     const path = modulePath(file);
@@ -54,16 +56,18 @@ export function emitTypes(ctx: PackageContext): OutputFile[] {
     if (isOwn(ctx, file)) {
       const barrel = `${file.folder}/${file.version}`;
       barrels.set(barrel, [...(barrels.get(barrel) ?? []), file.name]);
+      const names = ctx.model.types(file).map((d) => d.name);
+      if (header) names.push(header.listKind ?? `${header.kind}List`);
+      exported.set(barrel, [...(exported.get(barrel) ?? []), ...names]);
     }
   }
 
-  const top: string[] = [];
   for (const [barrel, names] of [...barrels].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const lines = names.map((n) => `export type * from './${n}.js';`);
     outputs.push({ path: `${ctx.directory}/src/generated/${barrel}/index.ts`, content: `${GENERATED_HEADER}\n${lines.join('\n')}\n` });
-    top.push(`export type * from './${barrel}/index.js';`);
   }
-  outputs.push({ path: `${ctx.directory}/src/generated/types.ts`, content: `${GENERATED_HEADER}\n${top.join('\n')}\n` });
+  const top = [...barrels.keys()].map((path) => ({ path, names: exported.get(path) ?? [] }));
+  outputs.push({ path: `${ctx.directory}/src/generated/types.ts`, content: packageBarrel(top) });
   return outputs;
 }
 
