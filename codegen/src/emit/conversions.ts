@@ -21,10 +21,13 @@ interface KindPlans {
   versions: VersionConversion[];
 }
 
-/** The package's kinds served in several versions and how they convert; throws naming every unconvertible field. */
+/**
+ * The package's kinds served in several versions and how they convert (but those the group's plugin converts whole);
+ * throws naming every unconvertible field.
+ */
 export function conversionPlans(ctx: PackageContext): KindPlans[] {
   const errors: string[] = [];
-  const kinds = multiVersionKinds(ctx.model, ctx.folders).map((k) => {
+  const kinds = multiVersionKinds(ctx.model, ctx.folders).filter((k) => !k.manual).map((k) => {
     const apiVersion = (f: SchemaFile) => ctx.model.groupVersion(f);
     const versions = k.others.map((file) => {
       const pair = matchVersions(ctx.model, file, k.storage, {

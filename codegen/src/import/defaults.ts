@@ -62,6 +62,10 @@ export const KUBE_DEFAULTS: Record<string, Record<string, unknown>> = {
   'io.k8s.api.apps.v1.DaemonSetSpec': { revisionHistoryLimit: 10, updateStrategy: {} },
   'io.k8s.api.apps.v1.DaemonSetUpdateStrategy': { type: 'RollingUpdate' },
   'io.k8s.api.apps.v1.DaemonSet': { status: { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 } },
+  // autoscaling/v1 (SetDefaults_HorizontalPodAutoscaler): minReplicas only; its CPU target is defaulted by conversion.
+  // Go writes v1's status counts even when zero.
+  'io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerSpec': { minReplicas: 1 },
+  'io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler': { status: { currentReplicas: 0, desiredReplicas: 0 } },
   'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec': { minReplicas: 1 },
   'io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler': { status: { desiredReplicas: 0 } },
   'io.k8s.api.core.v1.ReplicationControllerSpec': { replicas: 1 },

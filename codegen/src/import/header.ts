@@ -11,6 +11,14 @@ export function gvkOf(definition: string, swagger: SwaggerSchema): GroupVersionK
   return gvks[0];
 }
 
+/**
+ * Kinds kube serves in several versions of one group: the version objects are stored in (kube's storage factory),
+ * and `manual` where the group's plugin converts the kind whole (kube's hand-written conversion.go).
+ */
+const STORAGE_VERSIONS: Record<string, { version: string; conversion?: 'manual' }> = {
+  'autoscaling/HorizontalPodAutoscaler': { version: 'v2', conversion: 'manual' },
+};
+
 /** The `x-kapi-resource` header of a kind: REST shape from swagger paths, the rest from the hand table. */
 export function resourceHeader(
   definition: string,
@@ -29,6 +37,11 @@ export function resourceHeader(
     singular: gvk.kind.toLowerCase(),
     scope: shape.scope,
   };
+  const storage = STORAGE_VERSIONS[`${gvk.group}/${gvk.kind}`];
+  if (storage?.version === gvk.version) {
+    header.storageVersion = true;
+    if (storage.conversion) header.conversion = storage.conversion;
+  }
   if (table.shortNames) header.shortNames = table.shortNames;
   if (table.categories) header.categories = table.categories;
   if (table.nameValidation) header.nameValidation = table.nameValidation;

@@ -9,7 +9,8 @@ export const KINDS: readonly string[] = [
   ].map((k) => `io.k8s.api.core.v1.${k}`),
   ...['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'ControllerRevision'].map((k) => `io.k8s.api.apps.v1.${k}`),
   'io.k8s.api.autoscaling.v1.Scale',
-  // autoscaling/v1 HorizontalPodAutoscaler is the same resource in another version: it waits for conversion.
+  // The same resource in two versions, stored as v2: @kapi/api-autoscaling converts between them.
+  'io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler',
   'io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler',
   ...['Job', 'CronJob'].map((k) => `io.k8s.api.batch.v1.${k}`),
   'io.k8s.api.policy.v1.PodDisruptionBudget',

@@ -57,6 +57,11 @@ export interface ResourceHeader {
   categories?: string[];
   /** The one version a kind served in several versions is stored in. */
   storageVersion?: boolean;
+  /**
+   * On the storage version: `manual` when the group's plugin converts the kind whole (its `conversions`), as Go's
+   * `+k8s:conversion-gen=false`: codegen then matches no fields and generates no converter for it.
+   */
+  conversion?: 'manual';
   /** The version is deprecated: kube's warning (`<apiVersion> <Kind> is deprecated; use <replacement>`) or `warning`. */
   deprecated?: { replacement?: string; warning?: string };
   /** kube's name rule of the kind: `DNS1123Subdomain` (the default), `DNS1123Label`, `DNS1035Label`, `PathSegment`. */

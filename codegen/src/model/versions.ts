@@ -8,6 +8,8 @@ export interface MultiVersionKind {
   storage: SchemaFile;
   /** The other versions' files, by version name. */
   others: SchemaFile[];
+  /** The group's plugin converts the kind whole (`"conversion": "manual"` on the storage version). */
+  manual: boolean;
 }
 
 /**
@@ -37,7 +39,7 @@ export function multiVersionKinds(model: Model, folders: string[]): MultiVersion
       );
       continue;
     }
-    out.push({ group: h.group, kind: h.kind, storage: marked[0], others: files.filter((f) => f !== marked[0]) });
+    out.push({ group: h.group, kind: h.kind, storage: marked[0], others: files.filter((f) => f !== marked[0]), manual: marked[0].schema['x-kapi-resource']!.conversion === 'manual' });
   }
   if (errors.length) throw new Error(errors.join('\n'));
   return out;

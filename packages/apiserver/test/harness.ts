@@ -1,7 +1,7 @@
 import { group as apps, plugin as appsPlugin } from '@kapi/api-apps';
 import { group as authentication } from '@kapi/api-authentication';
 import { group as authorization } from '@kapi/api-authorization';
-import { group as autoscaling } from '@kapi/api-autoscaling';
+import { group as autoscaling, plugin as autoscalingPlugin } from '@kapi/api-autoscaling';
 import { group as coordination, plugin as coordinationPlugin } from '@kapi/api-coordination';
 import { group as core, plugin as corePlugin } from '@kapi/api-core';
 import { group as policy, plugin as policyPlugin } from '@kapi/api-policy';
@@ -17,7 +17,7 @@ export const ALL_GROUPS = [core, apps, autoscaling, policy, coordination, rbac, 
 export const ALL_PLUGINS: GroupPlugin[] = [
   corePlugin,
   appsPlugin,
-  groupPlugin(autoscaling),
+  autoscalingPlugin,
   policyPlugin,
   coordinationPlugin,
   rbacPlugin,

@@ -38,11 +38,14 @@ describe('upstream fixtures through the HTTP server: created from JSON, read bac
   for (const name of names) {
     it(name, async () => {
       const fixture = JSON.parse(readFileSync(join(fixturesDir, `${name}.json`), 'utf8'));
-      const group = groups.find((g) => g.resources.some((r) => (r.group ? `${r.group}/${r.version}` : r.version) === fixture.apiVersion && r.kind === fixture.kind))!;
-      const info = group.resources.find((r) => r.kind === fixture.kind)!;
+      const served = (r: { group: string; version: string; kind: string }) => (r.group ? `${r.group}/${r.version}` : r.version) === fixture.apiVersion && r.kind === fixture.kind;
+      const group = groups.find((g) => g.resources.some(served))!;
+      const info = group.resources.find(served)!;
       const base = `${info.group ? `/apis/${info.group}` : '/api'}/${info.version}`;
       for (const field of SERVER_FIELDS) delete fixture.metadata[field];
-      fixture.metadata.name = 'fixture';
+      // one name per fixture: the versions of a kind (autoscaling/v1 and v2 HorizontalPodAutoscaler) share a collection
+      const objectName = name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+      fixture.metadata.name = objectName;
       const namespaced = info.scope === 'Namespaced';
       if (namespaced) fixture.metadata.namespace = 'namespacevalue';
       else delete fixture.metadata.namespace;
@@ -55,8 +58,8 @@ describe('upstream fixtures through the HTTP server: created from JSON, read bac
         return;
       }
       expect([created.status, createdBody.kind]).toEqual([201, fixture.kind]);
-      const asJson = (await (await server.fetch(new Request(`http://x${collection}/fixture`))).json()) as Record<string, unknown>;
-      const res = await server.fetch(new Request(`http://x${collection}/fixture`, { headers: { accept: PB } }));
+      const asJson = (await (await server.fetch(new Request(`http://x${collection}/${objectName}`))).json()) as Record<string, unknown>;
+      const res = await server.fetch(new Request(`http://x${collection}/${objectName}`, { headers: { accept: PB } }));
       expect(res.headers.get('content-type')).toBe(PB);
       const bytes = new Uint8Array(await res.arrayBuffer());
       const codec = createMessageCodec(group.protobuf);

@@ -3,6 +3,104 @@ import type { AjvSchemas } from '@kapi/apimachinery';
 
 /** This package's schemas as the validators check them (types, required fields, enums), by `$id`. */
 export const ajvSchemas: AjvSchemas = {
+ "kapi://schemas/autoscaling/v1/CrossVersionObjectReference.json": {
+  "type": "object",
+  "required": [
+   "kind",
+   "name"
+  ],
+  "properties": {
+   "kind": {
+    "type": "string"
+   },
+   "name": {
+    "type": "string"
+   },
+   "apiVersion": {
+    "type": "string"
+   }
+  }
+ },
+ "kapi://schemas/autoscaling/v1/HorizontalPodAutoscaler.json": {
+  "type": "object",
+  "required": [
+   "spec"
+  ],
+  "properties": {
+   "kind": {
+    "type": "string"
+   },
+   "apiVersion": {
+    "type": "string"
+   },
+   "metadata": {
+    "$ref": "../../meta/v1/ObjectMeta.json"
+   },
+   "spec": {
+    "$ref": "./HorizontalPodAutoscalerSpec.json"
+   },
+   "status": {
+    "$ref": "./HorizontalPodAutoscalerStatus.json"
+   }
+  }
+ },
+ "kapi://schemas/autoscaling/v1/HorizontalPodAutoscalerSpec.json": {
+  "type": "object",
+  "required": [
+   "scaleTargetRef",
+   "maxReplicas"
+  ],
+  "properties": {
+   "scaleTargetRef": {
+    "$ref": "./CrossVersionObjectReference.json"
+   },
+   "minReplicas": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "maxReplicas": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "targetCPUUtilizationPercentage": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   }
+  }
+ },
+ "kapi://schemas/autoscaling/v1/HorizontalPodAutoscalerStatus.json": {
+  "type": "object",
+  "required": [
+   "currentReplicas",
+   "desiredReplicas"
+  ],
+  "properties": {
+   "observedGeneration": {
+    "type": "integer"
+   },
+   "lastScaleTime": {
+    "$ref": "../../meta/v1/Time.json"
+   },
+   "currentReplicas": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "desiredReplicas": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   },
+   "currentCPUUtilizationPercentage": {
+    "type": "integer",
+    "minimum": -2147483648,
+    "maximum": 2147483647
+   }
+  }
+ },
  "kapi://schemas/autoscaling/v1/Scale.json": {
   "type": "object",
   "properties": {

@@ -14,6 +14,98 @@ export const descriptor: ProtoDescriptor = {
          "nested": {
           "v1": {
            "nested": {
+            "CrossVersionObjectReference": {
+             "fields": {
+              "kind": {
+               "type": "string",
+               "id": 1
+              },
+              "name": {
+               "type": "string",
+               "id": 2
+              },
+              "apiVersion": {
+               "type": "string",
+               "id": 3,
+               "options": {
+                "kapi_omit_zero": true
+               }
+              }
+             }
+            },
+            "HorizontalPodAutoscaler": {
+             "fields": {
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+               "id": 1
+              },
+              "spec": {
+               "type": ".k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerSpec",
+               "id": 2
+              },
+              "status": {
+               "type": ".k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerStatus",
+               "id": 3
+              }
+             }
+            },
+            "HorizontalPodAutoscalerList": {
+             "fields": {
+              "metadata": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
+               "id": 1
+              },
+              "items": {
+               "type": ".k8s.io.api.autoscaling.v1.HorizontalPodAutoscaler",
+               "id": 2,
+               "rule": "repeated"
+              }
+             }
+            },
+            "HorizontalPodAutoscalerSpec": {
+             "fields": {
+              "scaleTargetRef": {
+               "type": ".k8s.io.api.autoscaling.v1.CrossVersionObjectReference",
+               "id": 1
+              },
+              "minReplicas": {
+               "type": "int32",
+               "id": 2
+              },
+              "maxReplicas": {
+               "type": "int32",
+               "id": 3
+              },
+              "targetCPUUtilizationPercentage": {
+               "type": "int32",
+               "id": 4
+              }
+             }
+            },
+            "HorizontalPodAutoscalerStatus": {
+             "fields": {
+              "observedGeneration": {
+               "type": "int64",
+               "id": 1
+              },
+              "lastScaleTime": {
+               "type": ".k8s.io.apimachinery.pkg.apis.meta.v1.Time",
+               "id": 2
+              },
+              "currentReplicas": {
+               "type": "int32",
+               "id": 3
+              },
+              "desiredReplicas": {
+               "type": "int32",
+               "id": 4
+              },
+              "currentCPUUtilizationPercentage": {
+               "type": "int32",
+               "id": 5
+              }
+             }
+            },
             "Scale": {
              "fields": {
               "metadata": {

@@ -4,6 +4,54 @@ import type { FieldTree } from '@kapi/apimachinery';
 /** Known fields of this package's own object types, for unknown-field detection and pruning. */
 export const fieldTree: FieldTree = {
  "types": {
+  "autoscaling/v1/CrossVersionObjectReference": {
+   "props": {
+    "kind": 0,
+    "name": 0,
+    "apiVersion": 0
+   },
+   "omitZero": [
+    "apiVersion"
+   ]
+  },
+  "autoscaling/v1/HorizontalPodAutoscaler": {
+   "props": {
+    "kind": 0,
+    "apiVersion": 0,
+    "metadata": "meta.k8s.io/v1/ObjectMeta",
+    "spec": "autoscaling/v1/HorizontalPodAutoscalerSpec",
+    "status": "autoscaling/v1/HorizontalPodAutoscalerStatus"
+   },
+   "defaults": {
+    "status": {
+     "currentReplicas": 0,
+     "desiredReplicas": 0
+    }
+   }
+  },
+  "autoscaling/v1/HorizontalPodAutoscalerSpec": {
+   "props": {
+    "scaleTargetRef": "autoscaling/v1/CrossVersionObjectReference",
+    "minReplicas": 0,
+    "maxReplicas": 0,
+    "targetCPUUtilizationPercentage": 0
+   },
+   "defaults": {
+    "minReplicas": 1
+   }
+  },
+  "autoscaling/v1/HorizontalPodAutoscalerStatus": {
+   "props": {
+    "observedGeneration": 0,
+    "lastScaleTime": 0,
+    "currentReplicas": 0,
+    "desiredReplicas": 0,
+    "currentCPUUtilizationPercentage": 0
+   },
+   "times": {
+    "lastScaleTime": "Time"
+   }
+  },
   "autoscaling/v1/Scale": {
    "props": {
     "kind": 0,

@@ -7,6 +7,192 @@ import type { GroupOpenAPI } from '@kapi/apimachinery';
  */
 export const openapi: GroupOpenAPI = {
  "schemas": {
+  "io.k8s.api.autoscaling.v1.CrossVersionObjectReference": {
+   "description": "CrossVersionObjectReference contains enough information to let you identify the referred resource.",
+   "properties": {
+    "apiVersion": {
+     "description": "apiVersion is the API version of the referent",
+     "type": "string"
+    },
+    "kind": {
+     "description": "kind is the kind of the referent; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "name": {
+     "description": "name is the name of the referent; More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names",
+     "type": "string"
+    }
+   },
+   "required": [
+    "kind",
+    "name"
+   ],
+   "type": "object",
+   "x-kubernetes-map-type": "atomic"
+  },
+  "io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler": {
+   "description": "configuration of a horizontal pod autoscaler.",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      }
+     ],
+     "description": "Standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+    },
+    "spec": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerSpec"
+      }
+     ],
+     "description": "spec defines the behaviour of autoscaler. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status."
+    },
+    "status": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerStatus"
+      }
+     ],
+     "default": {
+      "currentReplicas": 0,
+      "desiredReplicas": 0
+     },
+     "description": "status is the current information about the autoscaler."
+    }
+   },
+   "required": [
+    "spec"
+   ],
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "autoscaling",
+     "kind": "HorizontalPodAutoscaler",
+     "version": "v1"
+    }
+   ]
+  },
+  "io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerList": {
+   "description": "HorizontalPodAutoscalerList is a list of HorizontalPodAutoscaler objects.",
+   "properties": {
+    "apiVersion": {
+     "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+     "type": "string"
+    },
+    "items": {
+     "description": "items is the list of HorizontalPodAutoscaler.",
+     "items": {
+      "$ref": "#/components/schemas/io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler"
+     },
+     "type": "array"
+    },
+    "kind": {
+     "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+     "type": "string"
+    },
+    "metadata": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+     ],
+     "description": "Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+    }
+   },
+   "required": [
+    "items"
+   ],
+   "type": "object",
+   "x-kubernetes-group-version-kind": [
+    {
+     "group": "autoscaling",
+     "kind": "HorizontalPodAutoscalerList",
+     "version": "v1"
+    }
+   ]
+  },
+  "io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerSpec": {
+   "description": "specification of a horizontal pod autoscaler.",
+   "properties": {
+    "maxReplicas": {
+     "description": "maxReplicas is the upper limit for the number of pods that can be set by the autoscaler; cannot be smaller than MinReplicas.",
+     "format": "int32",
+     "type": "integer"
+    },
+    "minReplicas": {
+     "default": 1,
+     "description": "minReplicas is the lower limit for the number of replicas to which the autoscaler can scale down.  It defaults to 1 pod.  minReplicas is allowed to be 0 if the alpha feature gate HPAScaleToZero is enabled and at least one Object or External metric is configured.  Scaling is active as long as at least one metric value is available.",
+     "format": "int32",
+     "type": "integer"
+    },
+    "scaleTargetRef": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.api.autoscaling.v1.CrossVersionObjectReference"
+      }
+     ],
+     "description": "reference to scaled resource; horizontal pod autoscaler will learn the current resource consumption and will set the desired number of pods by using its Scale subresource."
+    },
+    "targetCPUUtilizationPercentage": {
+     "description": "targetCPUUtilizationPercentage is the target average CPU utilization (represented as a percentage of requested CPU) over all the pods; if not specified the default autoscaling policy will be used.",
+     "format": "int32",
+     "type": "integer"
+    }
+   },
+   "required": [
+    "scaleTargetRef",
+    "maxReplicas"
+   ],
+   "type": "object"
+  },
+  "io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerStatus": {
+   "description": "current status of a horizontal pod autoscaler",
+   "properties": {
+    "currentCPUUtilizationPercentage": {
+     "description": "currentCPUUtilizationPercentage is the current average CPU utilization over all pods, represented as a percentage of requested CPU, e.g. 70 means that an average pod is using now 70% of its requested CPU.",
+     "format": "int32",
+     "type": "integer"
+    },
+    "currentReplicas": {
+     "description": "currentReplicas is the current number of replicas of pods managed by this autoscaler.",
+     "format": "int32",
+     "type": "integer"
+    },
+    "desiredReplicas": {
+     "description": "desiredReplicas is the  desired number of replicas of pods managed by this autoscaler.",
+     "format": "int32",
+     "type": "integer"
+    },
+    "lastScaleTime": {
+     "allOf": [
+      {
+       "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      }
+     ],
+     "description": "lastScaleTime is the last time the HorizontalPodAutoscaler scaled the number of pods; used by the autoscaler to control how often the number of pods is changed."
+    },
+    "observedGeneration": {
+     "description": "observedGeneration is the most recent generation observed by this autoscaler.",
+     "format": "int64",
+     "type": "integer"
+    }
+   },
+   "required": [
+    "currentReplicas",
+    "desiredReplicas"
+   ],
+   "type": "object"
+  },
   "io.k8s.api.autoscaling.v1.Scale": {
    "description": "Scale represents a scaling request for a resource.",
    "properties": {

@@ -6,6 +6,97 @@ export const resources: ResourceInfo[] = [
  {
   "group": "autoscaling",
   "version": "v1",
+  "kind": "HorizontalPodAutoscaler",
+  "listKind": "HorizontalPodAutoscalerList",
+  "plural": "horizontalpodautoscalers",
+  "singular": "horizontalpodautoscaler",
+  "scope": "Namespaced",
+  "shortNames": [
+   "hpa"
+  ],
+  "categories": [
+   "all"
+  ],
+  "verbs": [
+   "create",
+   "delete",
+   "deletecollection",
+   "get",
+   "list",
+   "patch",
+   "update",
+   "watch"
+  ],
+  "subresources": {
+   "status": {}
+  },
+  "printerColumns": [
+   {
+    "name": "Reference",
+    "type": "string",
+    "jsonPath": ".spec.scaleTargetRef.name",
+    "description": "name is the name of the referent; More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names. kubectl shows Kind/name of the target; this column is the name."
+   },
+   {
+    "name": "Targets",
+    "type": "string",
+    "jsonPath": ".spec.metrics[*].type",
+    "description": "The metrics and their targets. kubectl shows current/target of each metric (\"cpu: 40%/80%\"); this column lists the metric types."
+   },
+   {
+    "name": "MinPods",
+    "type": "string",
+    "jsonPath": ".spec.minReplicas",
+    "description": "minReplicas is the lower limit for the number of replicas to which the autoscaler can scale down.  It defaults to 1 pod.  minReplicas is allowed to be 0 if the alpha feature gate HPAScaleToZero is enabled and at least one Object or External metric is configured.  Scaling is active as long as at least one metric value is available."
+   },
+   {
+    "name": "MaxPods",
+    "type": "string",
+    "jsonPath": ".spec.maxReplicas",
+    "description": "maxReplicas is the upper limit for the number of pods that can be set by the autoscaler; cannot be smaller than MinReplicas."
+   },
+   {
+    "name": "Replicas",
+    "type": "string",
+    "jsonPath": ".status.currentReplicas",
+    "description": "currentReplicas is the current number of replicas of pods managed by this autoscaler."
+   },
+   {
+    "name": "Age",
+    "type": "date",
+    "jsonPath": ".metadata.creationTimestamp",
+    "description": "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+   }
+  ],
+  "protobuf": {
+   "message": "k8s.io.api.autoscaling.v1.HorizontalPodAutoscaler",
+   "listMessage": "k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerList"
+  },
+  "patchMeta": {
+   "metadata.ownerReferences": {
+    "patchStrategy": "merge",
+    "patchMergeKey": "uid",
+    "listType": "map",
+    "listMapKeys": [
+     "uid"
+    ],
+    "mapType": "atomic"
+   },
+   "metadata.finalizers": {
+    "patchStrategy": "merge",
+    "listType": "set"
+   },
+   "metadata.managedFields": {
+    "listType": "atomic"
+   },
+   "spec.scaleTargetRef": {
+    "mapType": "atomic"
+   }
+  }
+ },
+ {
+  "group": "autoscaling",
+  "version": "v1",
   "kind": "Scale",
   "listKind": "ScaleList",
   "plural": "scales",

@@ -3,3 +3,8 @@ export type * from './autoscaling/v1/index.js';
 export type * from './autoscaling/v2/index.js';
 export type * as v1 from './autoscaling/v1/index.js';
 export type * as v2 from './autoscaling/v2/index.js';
+export type { CrossVersionObjectReference } from './autoscaling/v2/CrossVersionObjectReference.js';
+export type { HorizontalPodAutoscaler } from './autoscaling/v2/HorizontalPodAutoscaler.js';
+export type { HorizontalPodAutoscalerList } from './autoscaling/v2/HorizontalPodAutoscaler.js';
+export type { HorizontalPodAutoscalerSpec } from './autoscaling/v2/HorizontalPodAutoscalerSpec.js';
+export type { HorizontalPodAutoscalerStatus } from './autoscaling/v2/HorizontalPodAutoscalerStatus.js';

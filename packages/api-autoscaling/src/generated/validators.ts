@@ -6,6 +6,10 @@ const schemas: AjvSchemas[] = [ajvSchemas, metaAjvSchemas];
 
 /** Schema `$id` by validator key (`<apiVersion>/<Name>`). */
 const keys: Record<string, string> = {
+  "autoscaling/v1/CrossVersionObjectReference": "kapi://schemas/autoscaling/v1/CrossVersionObjectReference.json",
+  "autoscaling/v1/HorizontalPodAutoscaler": "kapi://schemas/autoscaling/v1/HorizontalPodAutoscaler.json",
+  "autoscaling/v1/HorizontalPodAutoscalerSpec": "kapi://schemas/autoscaling/v1/HorizontalPodAutoscalerSpec.json",
+  "autoscaling/v1/HorizontalPodAutoscalerStatus": "kapi://schemas/autoscaling/v1/HorizontalPodAutoscalerStatus.json",
   "autoscaling/v1/Scale": "kapi://schemas/autoscaling/v1/Scale.json",
   "autoscaling/v1/ScaleSpec": "kapi://schemas/autoscaling/v1/ScaleSpec.json",
   "autoscaling/v1/ScaleStatus": "kapi://schemas/autoscaling/v1/ScaleStatus.json",

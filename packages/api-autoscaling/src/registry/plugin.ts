@@ -1,12 +1,19 @@
 import { age, at, int, listAt, str, type KubeObject, type TablePrinter } from '@kapi/apimachinery';
 import type { GroupPlugin } from '@kapi/apiserver';
 import { group } from '../generated/index.js';
+import { hpaConversion } from './hpa-conversion.js';
+import { hpaStrategy } from './hpa-strategy.js';
 
 const UNKNOWN = '<unknown>';
 const quantity = (v: unknown): string => (typeof v === 'number' ? String(v) : str(v));
 
+/** The object as v2, whose fields the printer reads (kube prints the internal type, v2-shaped). */
+const asV2 = (obj: KubeObject): KubeObject =>
+  obj.apiVersion === 'autoscaling/v1' ? (hpaConversion.convert([obj], 'autoscaling/v2') as KubeObject[])[0]! : obj;
+
 /** formatHPAMetrics: `current/target` per metric (`cpu: 40%/80%`, `<unknown>` before the first reading), two at most. */
-function hpaTargets(obj: KubeObject): string {
+function hpaTargets(hpa: KubeObject): string {
+  const obj = asV2(hpa);
   const specs = listAt(obj, 'spec.metrics');
   if (specs.length === 0) return '<none>';
   const statuses = listAt(obj, 'status.currentMetrics');
@@ -54,5 +61,13 @@ const hpa: TablePrinter = {
   },
 };
 
-/** The autoscaling group as a server installs it: the HorizontalPodAutoscaler's table printer. */
-export const plugin: GroupPlugin = { definition: group, printers: { HorizontalPodAutoscaler: hpa } };
+/**
+ * The autoscaling group as a server installs it: the HorizontalPodAutoscaler served as autoscaling/v1 and v2, stored
+ * as v2, with its strategy and table printer.
+ */
+export const plugin: GroupPlugin = {
+  definition: group,
+  strategies: { HorizontalPodAutoscaler: hpaStrategy },
+  printers: { HorizontalPodAutoscaler: hpa },
+  conversions: { HorizontalPodAutoscaler: hpaConversion },
+};

@@ -41,8 +41,10 @@ describe('servedGroups', () => {
     ]);
   });
 
-  it('leaves out kinds without verbs and versions with nothing to serve (autoscaling/v1 only has Scale)', () => {
-    expect([...find('autoscaling').resources.keys()]).toEqual(['v2']);
+  it('leaves out kinds without verbs (autoscaling/v1 Scale, policy/v1 Eviction)', () => {
+    expect([...find('autoscaling').resources.keys()].sort()).toEqual(['v1', 'v2']);
+    expect(find('autoscaling').versions).toEqual(['v2', 'v1']);
+    expect(find('autoscaling').resources.get('v1')!.map((r) => r.plural)).toEqual(['horizontalpodautoscalers']);
     expect(find('policy').resources.get('v1')!.map((r) => r.plural)).toEqual(['poddisruptionbudgets']);
   });
 
