@@ -177,3 +177,13 @@ describe('deprecated versions', () => {
     expect(resources({ warning: 'gadgets v1 go away in 2027' })[0].deprecationWarning).toBe('gadgets v1 go away in 2027');
   });
 });
+
+describe('a kind the group converts whole ("conversion": "manual" on the storage version)', () => {
+  it('needs no field marks and gets no generated converter, where without it codegen names the fields', () => {
+    const v1 = { 'v1/Gadget': gadget('v1', { old: str(2) }) };
+    expect(failure(withMultiGroup({ ...v1, 'v2/Gadget': gadget('v2', { new: str(2) }, { storageVersion: true }) }))).toContain('spec.old has no counterpart');
+    const manual = withMultiGroup({ ...v1, 'v2/Gadget': gadget('v2', { new: str(2) }, { storageVersion: true, conversion: 'manual' }) });
+    expect(generate(manual).map((o) => o.path)).not.toContain(`${DIR}/conversions.ts`);
+    expect(content(manual, `${DIR}/group.ts`)).not.toContain('conversions');
+  });
+});
