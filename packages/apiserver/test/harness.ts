@@ -27,10 +27,13 @@ export const ALL_PLUGINS: GroupPlugin[] = [
 ];
 
 /**
- * A group without the behaviour of its kinds (no strategies), but with what serving it needs: wardle's Flunder is
- * served in two versions and needs its plugin's conversion.
+ * A group without the behaviour of its kinds (no strategies), but with what serving it needs: wardle's Flunder and
+ * autoscaling's HorizontalPodAutoscaler are served in two versions and need their plugin's conversions.
  */
-export const dataPlugin = (g: GroupDefinition): GroupPlugin => (g === wardle ? { definition: g, conversions: wardlePlugin.conversions } : groupPlugin(g));
+export const dataPlugin = (g: GroupDefinition): GroupPlugin => {
+  const conversions = g === wardle ? wardlePlugin.conversions : g === autoscaling ? autoscalingPlugin.conversions : undefined;
+  return conversions ? { definition: g, conversions } : groupPlugin(g);
+};
 
 export interface Harness {
   server: ApiServer;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryBackend } from '@kapi/storage';
 import { group as wardle } from '@kapi/api-wardle';
-import { createApiServer, groupPlugin, type AdmissionPlugin, type Strategy } from '../src/index.js';
+import { createApiServer, type AdmissionPlugin, type Strategy } from '../src/index.js';
 import { ALL_GROUPS, startHarness, dataPlugin } from './harness.js';
 
 const CM = '/api/v1/namespaces/default/configmaps';
@@ -161,7 +161,7 @@ describe('forced deletion needs both verbs', () => {
 describe('the order of a write (mutating admission, strategy, validating admission)', () => {
   const F = '/apis/wardle.example.com/v1alpha1/namespaces/default/flunders';
   const serve = async (strategy: Strategy, admission: AdmissionPlugin[] = []) => {
-    const plugins = ALL_GROUPS.map((g) => (g === wardle ? { ...dataPlugin(g), strategies: { Flunder: strategy } } : groupPlugin(g)));
+    const plugins = ALL_GROUPS.map((g) => (g === wardle ? { ...dataPlugin(g), strategies: { Flunder: strategy } } : dataPlugin(g)));
     return startHarness({}, { plugins, admission });
   };
 
@@ -212,7 +212,7 @@ describe('validation runs once per write', () => {
     const count = <T extends Record<string, (o: never) => unknown>>(validators: T, key: 'validate' | 'types'): T =>
       Object.fromEntries(Object.entries(validators).map(([k, v]) => [k, (o: never) => (k.endsWith('/Flunder') && calls[key]++, v(o))])) as T;
     const counted = { ...wardle, validators: count(wardle.validators, 'validate'), typeValidators: count(wardle.typeValidators!, 'types') };
-    const plugins = ALL_GROUPS.map((g) => (g === wardle ? { ...dataPlugin(g), definition: counted } : groupPlugin(g)));
+    const plugins = ALL_GROUPS.map((g) => (g === wardle ? { ...dataPlugin(g), definition: counted } : dataPlugin(g)));
     const h = await startHarness({}, { plugins });
     const F = '/apis/wardle.example.com/v1alpha1/namespaces/default/flunders';
     const created = await h.req('POST', F, { metadata: { name: 'once' } });
