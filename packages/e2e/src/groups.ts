@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { findRepoRoot, loadSchemas, buildModel, type Model } from '@kapi/codegen';
-import type { GroupDefinition } from '@kapi/apimachinery';
+import type { GroupDefinition, KindConversion } from '@kapi/apimachinery';
+import type { GroupPlugin } from '@kapi/apiserver';
 
 export const repoRoot = findRepoRoot(import.meta.dirname);
 
@@ -15,14 +16,23 @@ export function repoModel(): Model {
  * so a group added by dropping in schemas is tested without edits here.
  */
 export async function loadGroups(model: Model = repoModel()): Promise<GroupDefinition[]> {
-  const groups: GroupDefinition[] = [];
+  return (await loadDataPlugins(model)).map((p) => p.definition);
+}
+
+/**
+ * Every generated group package as a plugin without the behaviour of its kinds (no strategies, printers or
+ * controllers), but with what serving it needs: the conversions of kinds served in several versions, from the
+ * package's `plugin` where the generated definition has none (hand-written hooks).
+ */
+export async function loadDataPlugins(model: Model = repoModel()): Promise<GroupPlugin[]> {
+  const groups: GroupPlugin[] = [];
   const seen = new Set<string>();
   for (const g of model.set.groups.values()) {
     if (g.packageName === '@kapi/apimachinery' || seen.has(g.packageName)) continue;
     seen.add(g.packageName);
     const entry = pathToFileURL(join(repoRoot, g.directory, 'dist', 'index.js')).href;
-    const mod = (await import(entry)) as { group: GroupDefinition };
-    groups.push(mod.group);
+    const mod = (await import(entry)) as { group: GroupDefinition; plugin?: { conversions?: Record<string, KindConversion> } };
+    groups.push({ definition: mod.group, conversions: mod.plugin?.conversions });
   }
   return groups;
 }

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createApiServer, groupPlugin, type ApiServer } from '@kapi/apiserver';
+import { createApiServer, type ApiServer } from '@kapi/apiserver';
 import { createMessageCodec, decodeProtobufObject, encodeProtobufObject, type GroupDefinition } from '@kapi/apimachinery';
 import { createMemoryBackend } from '@kapi/storage';
-import { loadGroups } from '../src/groups.js';
+import { loadDataPlugins, loadGroups } from '../src/groups.js';
 
 const PB = 'application/vnd.kubernetes.protobuf';
 const fixturesDir = join(import.meta.dirname, 'fixtures');
@@ -30,7 +30,7 @@ describe('upstream fixtures through the HTTP server: created from JSON, read bac
   let groups: GroupDefinition[];
   beforeAll(async () => {
     groups = await loadGroups();
-    server = createApiServer({ storage: createMemoryBackend(), plugins: groups.map((g) => groupPlugin(g)) });
+    server = createApiServer({ storage: createMemoryBackend(), plugins: await loadDataPlugins() });
     await server.start();
     await server.fetch(new Request('http://x/api/v1/namespaces', { method: 'POST', body: JSON.stringify({ metadata: { name: 'namespacevalue' } }), headers: { 'content-type': 'application/json' } }));
   });

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createCorePlugin } from '@kapi/api-core';
-import { createApiServer, groupPlugin, type ApiServer } from '@kapi/apiserver';
+import { createApiServer, type ApiServer } from '@kapi/apiserver';
 import { createMemoryBackend, type StorageBackend } from '@kapi/storage';
 import { createSqliteBackend } from '@kapi/storage-sqlite';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadGroups } from '../src/groups.js';
+import { loadDataPlugins } from '../src/groups.js';
 
-const others = (await loadGroups()).filter((g) => g.group !== '').map((g) => groupPlugin(g));
+const others = (await loadDataPlugins()).filter((p) => p.definition.group !== '');
 
 /** Every group, the core one with the given service ranges, on `storage`. */
 async function start(storage: StorageBackend, ranges: { clusterIPRange?: string; nodePortRange?: string } = {}): Promise<ApiServer> {
