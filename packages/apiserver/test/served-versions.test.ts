@@ -1,11 +1,11 @@
 // A kind served in several versions (wardle's Flunder: v1alpha1, and v1beta1 its storage version) through the
 // whole server: the generated converters with the group's hooks, at the storage boundary.
-import { group as wardle } from '@kapi/api-wardle';
-import { kindConversion, type GroupDefinition } from '@kapi/apimachinery';
+import { conversionHooks, createConversions, group as wardle } from '@kapi/api-wardle';
+import { kindConversion, newInvalid, type GroupDefinition } from '@kapi/apimachinery';
 import { describe, expect, it } from 'vitest';
 import { createResourceRegistry } from '../src/registry/resources.js';
 import { groupPlugin } from '../src/index.js';
-import { startHarness } from './harness.js';
+import { ALL_PLUGINS, startHarness } from './harness.js';
 
 const ALPHA = '/apis/wardle.example.com/v1alpha1/namespaces/default/flunders';
 const BETA = '/apis/wardle.example.com/v1beta1/namespaces/default/flunders';
@@ -45,5 +45,37 @@ describe('a kind served in several versions', () => {
     const definition: GroupDefinition = { ...wardle, conversions: { Flunder: conversion } };
     const registry = createResourceRegistry([groupPlugin(definition)]);
     expect(registry.lookup('wardle.example.com', 'v1alpha1', 'flunders')?.conversion).toBe(conversion);
+  });
+
+  it('answers a conversion the hook refuses with its Status, and stores nothing', async () => {
+    // A hook that cannot convert some input throws a StatusError naming the field.
+    const conversions = createConversions({
+      Flunder: {
+        ...conversionHooks.Flunder,
+        toV1beta1FromV1alpha1(from, to, ctx) {
+          if (from.spec?.reference === 'x/y') {
+            throw newInvalid({ group: 'wardle.example.com', kind: 'Flunder' }, from.metadata?.name ?? '', [
+              { type: 'FieldValueInvalid', field: 'spec.reference', badValue: 'x/y', message: 'cannot be converted to v1beta1' },
+            ]);
+          }
+          conversionHooks.Flunder.toV1beta1FromV1alpha1(from, to, ctx);
+        },
+      },
+    });
+    const plugins = ALL_PLUGINS.map((p) => (p.definition === wardle ? { ...p, conversions } : p));
+    const h = await startHarness({}, { plugins });
+    const refused = await h.req('POST', ALPHA, { metadata: { name: 'bad' }, spec: { reference: 'x/y', referenceType: 'Flunder' } });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ kind: 'Status', reason: 'Invalid', details: { causes: [{ field: 'spec.reference' }] } });
+    expect(refused.body.message).toBe('Flunder.wardle.example.com "bad" is invalid: spec.reference: Invalid value: "x/y": cannot be converted to v1beta1');
+    expect((await h.req('GET', `${BETA}/bad`)).status).toBe(404);
+    expect((await h.storage.get('/registry/wardle.example.com/flunders/default/bad')).kv).toBeUndefined();
+    // An update refused the same way leaves the stored object as it was.
+    expect((await h.req('POST', ALPHA, { metadata: { name: 'good' }, spec: { reference: 'ok', referenceType: 'Flunder' } })).status).toBe(201);
+    const before = await h.req('GET', `${BETA}/good`);
+    const patch = await h.req('PATCH', `${ALPHA}/good`, { spec: { reference: 'x/y' } }, { 'content-type': 'application/merge-patch+json' });
+    expect(patch.status).toBe(422);
+    expect(await h.req('GET', `${BETA}/good`)).toMatchObject({ status: 200, body: before.body });
+    await h.server.stop();
   });
 });
