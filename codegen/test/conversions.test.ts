@@ -173,6 +173,13 @@ describe('deprecated versions', () => {
     expect(resources({})[0].deprecationWarning).toBe('multi.example.com/v1 Gadget is deprecated');
   });
 
+  it("name the releases as kube's built-in deprecations do", () => {
+    const [v1] = resources({ in: '1.25', removedIn: '1.29', replacement: 'multi.example.com/v2 Gadget' }) as { deprecationWarning?: string; removedRelease?: string }[];
+    expect(v1.deprecationWarning).toBe('multi.example.com/v1 Gadget is deprecated in v1.25+, unavailable in v1.29+; use multi.example.com/v2 Gadget');
+    expect(v1.removedRelease).toBe('1.29');
+    expect(resources({ in: '1.25' })[0].deprecationWarning).toBe('multi.example.com/v1 Gadget is deprecated in v1.25+');
+  });
+
   it('or their own text', () => {
     expect(resources({ warning: 'gadgets v1 go away in 2027' })[0].deprecationWarning).toBe('gadgets v1 go away in 2027');
   });

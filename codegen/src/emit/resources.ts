@@ -1,5 +1,5 @@
 import { GENERATED_HEADER, type OutputFile } from '../output.js';
-import type { SchemaFile, SchemaNode } from '../model/schema.js';
+import type { ResourceHeader, SchemaFile, SchemaNode } from '../model/schema.js';
 import { ownKinds, type PackageContext } from './context.js';
 
 type PatchMeta = Record<string, unknown>;
@@ -40,13 +40,18 @@ function patchMetaOf(ctx: PackageContext, kind: SchemaFile): Record<string, Patc
   return out;
 }
 
+type Deprecation = NonNullable<ResourceHeader['deprecated']>;
+
 /**
  * The warning every request to a deprecated version gets: its own text, or kube's (k8s.io/apiserver's
- * deprecation.WarningMessage: `<apiVersion> <Kind> is deprecated; use <apiVersion> <Kind>`).
+ * deprecation.WarningMessage: `<apiVersion> <Kind> is deprecated in v1.25+, unavailable in v1.29+; use <apiVersion>
+ * <Kind>`, each release part only when given, as a CRD's default text has none).
  */
-function deprecationWarning(apiVersion: string, kind: string, deprecated: { replacement?: string; warning?: string }): string {
+function deprecationWarning(apiVersion: string, kind: string, deprecated: Deprecation): string {
   if (deprecated.warning) return deprecated.warning;
-  const text = `${apiVersion} ${kind} is deprecated`;
+  let text = `${apiVersion} ${kind} is deprecated`;
+  if (deprecated.in) text += ` in v${deprecated.in}+`;
+  if (deprecated.removedIn) text += `${deprecated.in ? ',' : ''} unavailable in v${deprecated.removedIn}+`;
   return deprecated.replacement ? `${text}; use ${deprecated.replacement}` : text;
 }
 
@@ -67,6 +72,7 @@ export function buildResources(ctx: PackageContext): unknown[] {
       categories: h.categories ?? [],
       ...(h.nameValidation ? { nameValidation: h.nameValidation } : {}),
       ...(h.deprecated ? { deprecationWarning: deprecationWarning(ctx.model.groupVersion(file), h.kind, h.deprecated) } : {}),
+      ...(h.deprecated?.removedIn ? { removedRelease: h.deprecated.removedIn } : {}),
       verbs: h.verbs,
       subresources: h.subresources ?? {},
       printerColumns: h.printerColumns ?? [],

@@ -62,8 +62,11 @@ export interface ResourceHeader {
    * `+k8s:conversion-gen=false`: codegen then matches no fields and generates no converter for it.
    */
   conversion?: 'manual';
-  /** The version is deprecated: kube's warning (`<apiVersion> <Kind> is deprecated; use <replacement>`) or `warning`. */
-  deprecated?: { replacement?: string; warning?: string };
+  /**
+   * The version is deprecated: kube's warning (`<apiVersion> <Kind> is deprecated[ in v<in>+][, unavailable in
+   * v<removedIn>+][; use <replacement>]`) or `warning`. `in` and `removedIn` are releases (`1.25`).
+   */
+  deprecated?: { in?: string; removedIn?: string; replacement?: string; warning?: string };
   /** kube's name rule of the kind: `DNS1123Subdomain` (the default), `DNS1123Label`, `DNS1035Label`, `PathSegment`. */
   nameValidation?: 'DNS1123Subdomain' | 'DNS1123Label' | 'DNS1035Label' | 'PathSegment';
   verbs: string[];

@@ -62,6 +62,8 @@ export interface ResourceInfo {
   printerColumns: PrinterColumn[];
   /** Set when the version is deprecated: the text of the `Warning` header every request to it gets. */
   deprecationWarning?: string;
+  /** The release a deprecated version goes away in (`1.29`): apiserver_requested_deprecated_apis' removed_release. */
+  removedRelease?: string;
   /** Full Protobuf message names of the kind and of its list. */
   protobuf: { message: string; listMessage: string };
   /** Patch metadata by field path; present where the schema has x-kubernetes-patch-* or list/map types. */

@@ -133,7 +133,7 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
     // A deprecated version says so on every answer, as kube's deprecation filter does.
     if (entry.info.deprecationWarning) {
       res.headers.append('Warning', warningHeader([entry.info.deprecationWarning]).Warning);
-      deps.metrics?.requestedDeprecatedApis.set({ group: info.group, version: info.version, resource: info.resource, subresource: info.subresource, removed_release: '' }, 1);
+      deps.metrics?.requestedDeprecatedApis.set({ group: info.group, version: info.version, resource: info.resource, subresource: info.subresource, removed_release: entry.info.removedRelease ?? '' }, 1);
     }
     return res;
   };
