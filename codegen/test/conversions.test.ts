@@ -109,8 +109,8 @@ describe('fields without counterpart', () => {
     expect(source).toContain('toV1FromV2(from: v2.Gadget, to: v1.Gadget, ctx: ConversionContext): void;');
     expect(source).toContain(' * Manual fields of v1: spec.size');
     expect(source).toContain(' * Manual fields of v2: spec.replicas');
-    expect(source).toContain(`toStorage: { plan: {"props":{"apiVersion":1,"kind":1,"metadata":1,"spec":{"props":{"name":1},"preserve":["old"]}}}, hook:`);
-    expect(source).toContain(`fromStorage: { plan: {"props":{"apiVersion":1,"kind":1,"metadata":1,"spec":{"props":{"name":1},"preserve":["tags"]}}}, hook:`);
+    expect(source).toContain(`toStorage: { plan: {"props":{"apiVersion":1,"kind":1,"metadata":1,"spec":{"props":{"name":1},"preserve":["old"],"manual":["size"]}}}, hook:`);
+    expect(source).toContain(`fromStorage: { plan: {"props":{"apiVersion":1,"kind":1,"metadata":1,"spec":{"props":{"name":1},"preserve":["tags"],"manual":["replicas"]}}}, hook:`);
     expect(content(set, `${DIR}/index.ts`)).toContain(`export { createConversions, type ConversionHooks } from './conversions.js';`);
     // With hooks, the group's plugin installs the converters: the definition has none.
     expect(content(set, `${DIR}/group.ts`)).not.toContain('conversions');

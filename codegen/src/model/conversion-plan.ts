@@ -2,7 +2,7 @@ import type { Model } from './graph.js';
 import type { SchemaFile, SchemaNode } from './schema.js';
 
 /** How one version's value becomes another's: the runtime's ConversionPlan (@kapi/apimachinery). */
-export type Plan = 1 | { props: Record<string, Plan>; preserve?: string[] } | { items: Plan } | { values: Plan };
+export type Plan = 1 | { props: Record<string, Plan>; preserve?: string[]; manual?: string[] } | { items: Plan } | { values: Plan };
 
 /** Both directions between two versions of a kind, A (a served version) and B (the storage version). */
 export interface VersionPair {
@@ -52,10 +52,13 @@ export function matchVersions(model: Model, a: SchemaFile, b: SchemaFile, descri
     return { file: target, node: target.schema, id: target.id };
   };
 
-  const unmatched = (side: Side, prop: string, path: string, other: string, manual: string[], preserve: string[]) => {
+  const unmatched = (side: Side, prop: string, path: string, other: string, manual: string[], level: { preserve: string[]; manual: string[] }) => {
     const mark = side.node.properties![prop]['x-kapi-conversion'];
-    if (mark === 'preserve') preserve.push(prop);
-    else if (mark === 'manual') manual.push(path);
+    if (mark === 'preserve') level.preserve.push(prop);
+    else if (mark === 'manual') {
+      manual.push(path);
+      level.manual.push(prop);
+    }
     else {
       out.errors.push(
         `schemas/${side.file.id}.json: ${path} has no counterpart in ${other}; ` +
@@ -74,8 +77,8 @@ export function matchVersions(model: Model, a: SchemaFile, b: SchemaFile, descri
     const propsB = sb.node.properties ?? {};
     const ab: Record<string, Plan> = {};
     const ba: Record<string, Plan> = {};
-    const preserveA: string[] = [];
-    const preserveB: string[] = [];
+    const levelA = { preserve: [] as string[], manual: [] as string[] };
+    const levelB = { preserve: [] as string[], manual: [] as string[] };
     const at = (prop: string) => (path ? `${path}.${prop}` : prop);
     for (const [prop, child] of Object.entries(propsA)) {
       const twin = propsB[prop];
@@ -83,19 +86,22 @@ export function matchVersions(model: Model, a: SchemaFile, b: SchemaFile, descri
       if (m) {
         ab[prop] = m.ab;
         ba[prop] = m.ba;
-      } else unmatched(sa, prop, at(prop), describe.b, out.manualA, preserveA);
+      } else unmatched(sa, prop, at(prop), describe.b, out.manualA, levelA);
     }
     for (const prop of Object.keys(propsB)) {
-      if (!(prop in ab)) unmatched(sb, prop, at(prop), describe.a, out.manualB, preserveB);
+      if (!(prop in ab)) unmatched(sb, prop, at(prop), describe.a, out.manualB, levelB);
     }
     pairs.pop();
     const names = Object.keys(ab);
     const whole = names.length === Object.keys(propsA).length && names.length === Object.keys(propsB).length;
     if (whole && names.every((n) => ab[n] === 1 && ba[n] === 1)) return { ab: 1, ba: 1 };
-    return {
-      ab: preserveA.length ? { props: ab, preserve: preserveA } : { props: ab },
-      ba: preserveB.length ? { props: ba, preserve: preserveB } : { props: ba },
-    };
+    // Each plan names its source's fields without counterpart at this level: what a conversion back may restore.
+    const plan = (props: Record<string, Plan>, level: { preserve: string[]; manual: string[] }): Plan => ({
+      props,
+      ...(level.preserve.length ? { preserve: level.preserve } : {}),
+      ...(level.manual.length ? { manual: level.manual } : {}),
+    });
+    return { ab: plan(ab, levelA), ba: plan(ba, levelB) };
   };
 
   const match = (rawA: Side, rawB: Side, path: string): { ab: Plan; ba: Plan } | undefined => {

@@ -78,4 +78,69 @@ describe('a kind served in several versions', () => {
     expect(await h.req('GET', `${BETA}/good`)).toMatchObject({ status: 200, body: before.body });
     await h.server.stop();
   });
+
+  describe('the conversion annotation, which any client may write', () => {
+    const ANNOTATION = 'conversion.kapi.dev/v1beta1';
+    const withAnnotation = (name: string, value: string, spec: Record<string, unknown> = { reference: 'a', referenceType: 'Flunder' }) => ({
+      metadata: { name, annotations: { mine: 'kept', [ANNOTATION]: value } },
+      spec,
+    });
+    const stored = async (h: Awaited<ReturnType<typeof startHarness>>, name: string) =>
+      JSON.parse(new TextDecoder().decode((await h.storage.get(`/registry/wardle.example.com/flunders/default/${name}`)).kv!.value));
+
+    it('never follows __proto__: the server stays healthy and nothing is polluted', async () => {
+      const h = await startHarness();
+      expect((await h.req('POST', ALPHA, withAnnotation('pp', '{"__proto__":{"pollutedKapi":"yes"},"spec":{"__proto__":{"pollutedKapi":"yes"}}}'))).status).toBe(201);
+      expect(({} as Record<string, unknown>).pollutedKapi).toBeUndefined();
+      expect((await h.req('GET', '/healthz')).status).toBe(200);
+      expect((await h.req('GET', `${ALPHA}/pp`)).status).toBe(200);
+      await h.server.stop();
+    });
+
+    it('restores only what the version has no counterpart for: not metadata, status, automatic or unknown fields', async () => {
+      const h = await startHarness();
+      const forged = JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Fischer',
+        metadata: { name: 'other', namespace: 'kube-system', uid: 'forged', finalizers: ['evil/x'], deletionTimestamp: '2000-01-01T00:00:00Z' },
+        status: { evil: true },
+        spec: { referenceType: 'Bogus', extra: 1 },
+      });
+      expect((await h.req('POST', ALPHA, withAnnotation('inj', forged))).status).toBe(201);
+      const obj = await stored(h, 'inj');
+      expect(obj).toMatchObject({ apiVersion: 'wardle.example.com/v1beta1', kind: 'Flunder', metadata: { name: 'inj', namespace: 'default' } });
+      expect(obj.metadata.uid).not.toBe('forged');
+      expect(obj.metadata.finalizers).toBeUndefined();
+      expect(obj.metadata.deletionTimestamp).toBeUndefined();
+      expect(obj.metadata.annotations).toEqual({ mine: 'kept' });
+      expect(obj.spec).toEqual({ flunderReference: 'a', referenceType: 'Flunder' });
+      expect(obj.status ?? {}).toEqual({});
+      // Annotations too deep to follow, or not JSON objects, are dropped and ignored.
+      const deep = `${'{"spec":{"fischerReference":'.repeat(1)}${'{"x":'.repeat(3000)}1${'}'.repeat(3000)}}}`;
+      expect((await h.req('POST', ALPHA, withAnnotation('deep', deep))).status).toBe(201);
+      expect((await stored(h, 'deep')).spec).toEqual({ flunderReference: 'a', referenceType: 'Flunder' });
+      await h.server.stop();
+    });
+
+    it('checks the types of what it restores against the storage version: a wrong one is 422 and nothing is stored', async () => {
+      const h = await startHarness();
+      const res = await h.req('POST', ALPHA, withAnnotation('typed', '{"spec":{"fischerReference":{"a":1}}}'));
+      expect(res.status).toBe(422);
+      expect(res.body.details.causes).toEqual([expect.objectContaining({ field: 'spec.fischerReference' })]);
+      expect((await h.storage.get('/registry/wardle.example.com/flunders/default/typed')).kv).toBeUndefined();
+      await h.server.stop();
+    });
+
+    it("loses to what the client changed: a new value the hook converted is not overwritten by the old one kept", async () => {
+      const h = await startHarness();
+      expect((await h.req('POST', BETA, { metadata: { name: 'both' }, spec: { flunderReference: 'a', fischerReference: 'b', referenceType: 'Flunder' } })).status).toBe(201);
+      const patched = await h.req('PATCH', `${ALPHA}/both`, { spec: { referenceType: 'Fischer', reference: 'NEWFISH' } }, { 'content-type': 'application/merge-patch+json' });
+      expect(patched.status).toBe(200);
+      expect(patched.body.spec).toEqual({ reference: 'NEWFISH', referenceType: 'Fischer' });
+      // v1alpha1's `reference` was the flunderReference `a`: the client replaced it; the kept fischerReference `b` lost
+    // to the new value, as sample-apiserver's conversion stores it.
+    expect((await stored(h, 'both')).spec).toEqual({ fischerReference: 'NEWFISH', referenceType: 'Fischer' });
+      await h.server.stop();
+    });
+  });
 });

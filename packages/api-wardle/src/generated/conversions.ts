@@ -32,8 +32,8 @@ export function createConversions(hooks: ConversionHooks): Record<string, KindCo
       storageVersion: "v1beta1",
       versions: {
         v1alpha1: {
-          toStorage: { plan: {"props":{"kind":1,"apiVersion":1,"metadata":1,"spec":{"props":{"referenceType":1}},"status":1}}, hook: (from, to, ctx) => hooks.Flunder.toV1beta1FromV1alpha1(from as never, to as never, ctx) },
-          fromStorage: { plan: {"props":{"kind":1,"apiVersion":1,"metadata":1,"spec":{"props":{"referenceType":1}},"status":1}}, hook: (from, to, ctx) => hooks.Flunder.toV1alpha1FromV1beta1(from as never, to as never, ctx) },
+          toStorage: { plan: {"props":{"kind":1,"apiVersion":1,"metadata":1,"spec":{"props":{"referenceType":1},"manual":["reference"]},"status":1}}, hook: (from, to, ctx) => hooks.Flunder.toV1beta1FromV1alpha1(from as never, to as never, ctx) },
+          fromStorage: { plan: {"props":{"kind":1,"apiVersion":1,"metadata":1,"spec":{"props":{"referenceType":1},"manual":["flunderReference","fischerReference"]},"status":1}}, hook: (from, to, ctx) => hooks.Flunder.toV1alpha1FromV1beta1(from as never, to as never, ctx) },
         },
       },
     }),

@@ -28,10 +28,27 @@ export function takePreserved(obj: KubeObject, version: string): Preserved | und
   if (text === undefined) return undefined;
   try {
     const parsed: unknown = JSON.parse(text);
-    return isObj(parsed) ? (parsed as Obj) : undefined;
+    return isObj(parsed) && depthOf(parsed) <= MAX_DEPTH ? (parsed as Obj) : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** As deep as a request body may be (the decoder's limit): deeper annotations are ignored, not followed. */
+const MAX_DEPTH = 256;
+
+/** How deeply a JSON value nests, counted without recursion (a hostile annotation may nest thousands deep). */
+function depthOf(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > MAX_DEPTH) return deepest;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return deepest;
 }
 
 function takeAnnotation(obj: KubeObject, key: string): string | undefined {

@@ -14,14 +14,14 @@ const spec = (overrides: Partial<KindConversionSpec> = {}): KindConversionSpec =
   versions: {
     v1: {
       toStorage: {
-        plan: { props: { apiVersion: 1, kind: 1, metadata: 1, spec: { props: { color: 1 }, preserve: ['legacy'] } } },
+        plan: { props: { apiVersion: 1, kind: 1, metadata: 1, spec: { props: { color: 1 }, preserve: ['legacy'], manual: ['size'] } } },
         hook: (from, to) => {
           const size = (from.spec as { size?: number } | undefined)?.size;
           if (size !== undefined) ((to.spec ??= {}) as Record<string, unknown>).replicas = size;
         },
       },
       fromStorage: {
-        plan: { props: { apiVersion: 1, kind: 1, metadata: 1, spec: { props: { color: 1 }, preserve: ['notes'] } } },
+        plan: { props: { apiVersion: 1, kind: 1, metadata: 1, spec: { props: { color: 1 }, preserve: ['notes'], manual: ['replicas'] } } },
         hook: (from, to) => {
           const replicas = (from.spec as { replicas?: number } | undefined)?.replicas;
           if (replicas !== undefined) ((to.spec ??= {}) as Record<string, unknown>).size = replicas;

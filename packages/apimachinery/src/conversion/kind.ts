@@ -10,7 +10,7 @@ import type { ConversionStep, KindConversion, KindConversionSpec } from './types
  * counterpart go into the source version's annotation, and the target version's own, kept there by an earlier
  * conversion, come back (their annotation removed). Neither `from` nor anything in it is mutated.
  */
-function convertStep(spec: KindConversionSpec, step: ConversionStep, from: KubeObject, fromVersion: string, toVersion: string): KubeObject {
+function convertStep(spec: KindConversionSpec, step: ConversionStep, back: ConversionStep, from: KubeObject, fromVersion: string, toVersion: string): KubeObject {
   const to = applyPlan(step.plan, from) as KubeObject;
   to.apiVersion = spec.group ? `${spec.group}/${toVersion}` : toVersion;
   to.kind = spec.kind;
@@ -23,7 +23,8 @@ function convertStep(spec: KindConversionSpec, step: ConversionStep, from: KubeO
   });
   const restored = takePreserved(to, toVersion);
   writePreserved(to, fromVersion, kept);
-  if (restored) restorePreserved(to, restored);
+  // `back` is the other direction: its plan describes the target version's fields, which say what may be restored.
+  if (restored) restorePreserved(to, restored, back.plan);
   return to;
 }
 
@@ -49,9 +50,9 @@ export function kindConversion(spec: KindConversionSpec): KindConversion {
     return gv.version;
   };
   const toStorage = (obj: KubeObject, version: string) =>
-    version === spec.storageVersion ? obj : convertStep(spec, spec.versions[version].toStorage, obj, version, spec.storageVersion);
+    version === spec.storageVersion ? obj : convertStep(spec, spec.versions[version].toStorage, spec.versions[version].fromStorage, obj, version, spec.storageVersion);
   const fromStorage = (obj: KubeObject, version: string) =>
-    version === spec.storageVersion ? obj : convertStep(spec, spec.versions[version].fromStorage, obj, spec.storageVersion, version);
+    version === spec.storageVersion ? obj : convertStep(spec, spec.versions[version].fromStorage, spec.versions[version].toStorage, obj, spec.storageVersion, version);
 
   const convertOne = (obj: KubeObject, target: string): KubeObject => {
     const source = versionOf(obj.apiVersion);

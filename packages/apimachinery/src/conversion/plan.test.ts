@@ -59,24 +59,51 @@ describe('collectPreserved', () => {
 });
 
 describe('restorePreserved', () => {
+  // The target version's plan: spec.items[] elements have `extra` without counterpart, spec has `legacy` (preserve)
+  // and `renamed` (manual); metadata and status convert automatically.
+  const target_plan: ConversionPlan = {
+    props: { metadata: 1, status: 1, spec: { props: { items: { items: { props: { id: 1 }, preserve: ['extra'] } } }, preserve: ['legacy'], manual: ['renamed'] } },
+  };
+
   it('restores fields, creating objects on the way, and list elements only where they still exist', () => {
     const target: Record<string, any> = { spec: { items: [{ id: 1 }] } };
-    restorePreserved(target, { spec: { legacy: 'L', items: { 0: { extra: 'e0' }, 3: { extra: 'gone' } } }, status: { x: 1 } });
-    expect(target).toEqual({ spec: { legacy: 'L', items: [{ id: 1, extra: 'e0' }] }, status: { x: 1 } });
+    restorePreserved(target, { spec: { legacy: 'L', renamed: { a: 1 }, items: { 0: { extra: 'e0' }, 3: { extra: 'gone' } } } }, target_plan);
+    expect(target).toEqual({ spec: { legacy: 'L', renamed: { a: 1 }, items: [{ id: 1, extra: 'e0' }] } });
   });
 
   it('does not share the preserved values with the target', () => {
-    const preserved = { a: { list: [1] } };
+    const preserved = { spec: { legacy: { list: [1] } } };
     const target: Record<string, any> = {};
-    restorePreserved(target, preserved);
-    target.a.list.push(2);
-    expect(preserved.a.list).toEqual([1]);
+    restorePreserved(target, preserved, target_plan);
+    target.spec.legacy.list.push(2);
+    expect(preserved.spec.legacy.list).toEqual([1]);
   });
 
   it('ignores indexes that are no list index', () => {
-    const target: Record<string, any> = { items: [{ a: 1 }] };
-    restorePreserved(target, { items: { x: { b: 1 }, '-1': { b: 2 } } });
-    expect(target).toEqual({ items: [{ a: 1 }] });
+    const target: Record<string, any> = { spec: { items: [{ id: 1 }] } };
+    restorePreserved(target, { spec: { items: { x: { extra: 1 }, '-1': { extra: 2 } } } }, target_plan);
+    expect(target).toEqual({ spec: { items: [{ id: 1 }] } });
+  });
+
+  it('restores nothing a client could not write through validation: automatic fields, unknown fields, metadata, status', () => {
+    const target: Record<string, any> = { metadata: { name: 'a' }, spec: { items: [{ id: 1 }] }, status: { ok: true } };
+    const before = structuredClone(target);
+    restorePreserved(target, {
+      metadata: { finalizers: ['x'], uid: 'forged' },
+      status: { ok: false, injected: 1 },
+      spec: { items: { 0: { id: 99 } }, unknown: 'x' },
+      extra: 1,
+    }, target_plan);
+    expect(target).toEqual(before);
+  });
+
+  it('never follows __proto__ (JSON.parse makes it an own key)', () => {
+    const target: Record<string, any> = { spec: {} };
+    const hostile = JSON.parse('{"__proto__":{"polluted":1},"spec":{"__proto__":{"polluted":2},"legacy":{"__proto__":{"polluted":3}}}}');
+    restorePreserved(target, hostile, target_plan);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(target.spec)).toBe(Object.prototype);
+    expect(target.spec.legacy).toEqual({});
   });
 });
 

@@ -57,25 +57,61 @@ export function addPreserved(into: Preserved, path: readonly (string | number)[]
   node[String(path[path.length - 1])] = structuredClone(value);
 }
 
-/**
- * Writes preserved fields back into `target` (mutated): objects are created on the way, but inside a list only
- * elements that still exist are restored (a list element is addressed by its index).
- */
-export function restorePreserved(target: Obj, preserved: Preserved): void {
-  for (const [key, value] of Object.entries(preserved)) {
-    const current = target[key];
-    if (isObj(value) && Array.isArray(current)) restoreInList(current, value);
-    else if (isObj(value) && isObj(current)) restorePreserved(current, value);
-    else target[key] = structuredClone(value);
-  }
+/** A key a partial object may not set: JSON.parse makes `__proto__` an own key, which assignment would follow. */
+const unsafeKey = (key: string): boolean => key === '__proto__';
+
+/** A deep copy of a JSON value without `__proto__` keys at any depth. */
+function cleanCopy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(cleanCopy);
+  if (!isObj(value)) return value;
+  const out: Obj = {};
+  for (const [k, v] of Object.entries(value)) if (!unsafeKey(k)) out[k] = cleanCopy(v);
+  return out;
 }
 
-function restoreInList(list: unknown[], preserved: Preserved): void {
-  for (const [index, value] of Object.entries(preserved)) {
-    const i = Number(index);
-    if (!Number.isInteger(i) || i < 0 || i >= list.length) continue;
-    const element = list[i];
-    if (isObj(value) && isObj(element)) restorePreserved(element, value);
-    else if (isObj(value) && Array.isArray(element)) restoreInList(element, value);
+/**
+ * Merges a preserved value into `target[key]` where the target has none: what the conversion just set (a hook
+ * converting the client's new value) wins over what an older conversion kept; objects merge key by key.
+ */
+function mergeInto(target: Obj, key: string, value: unknown): void {
+  if (unsafeKey(key)) return;
+  if (!Object.hasOwn(target, key) || target[key] === undefined) {
+    target[key] = cleanCopy(value);
+    return;
+  }
+  const current = target[key];
+  if (isObj(value) && isObj(current)) for (const [k, v] of Object.entries(value)) mergeInto(current, k, v);
+}
+
+/**
+ * Writes preserved fields back into `target` (mutated), guided by `plan`, which describes `target`'s version (its
+ * plan toward the other version): only the fields it has without counterpart (`preserve` and `manual` ones) are
+ * restored, at the places the plan says; automatic fields, and fields the version does not have, never come from
+ * the annotation (a client may write any annotation, so it must not set what validation has not seen). Inside a
+ * list only elements that still exist are restored (a list element is addressed by its index).
+ */
+export function restorePreserved(target: unknown, preserved: Preserved, plan: ConversionPlan): void {
+  if (plan === 1) return;
+  if ('items' in plan) {
+    if (!Array.isArray(target)) return;
+    for (const [index, value] of Object.entries(preserved)) {
+      const i = Number(index);
+      if (Number.isInteger(i) && i >= 0 && i < target.length && isObj(value)) restorePreserved(target[i], value, plan.items);
+    }
+    return;
+  }
+  if (!isObj(target)) return;
+  for (const [key, value] of Object.entries(preserved)) {
+    if (unsafeKey(key) || !Object.hasOwn(preserved, key)) continue;
+    if ('values' in plan) {
+      if (Object.hasOwn(target, key) && isObj(value)) restorePreserved(target[key], value, plan.values);
+    } else if (plan.preserve?.includes(key) || plan.manual?.includes(key)) {
+      mergeInto(target, key, value);
+    } else if (Object.hasOwn(plan.props, key) && isObj(value)) {
+      const child = plan.props[key];
+      // An object the version has, with fields of its own below: created when absent, as the annotation needs it.
+      if (child !== 1 && 'props' in child && !Object.hasOwn(target, key)) target[key] = {};
+      restorePreserved(target[key], value, child);
+    }
   }
 }

@@ -18,14 +18,14 @@ export interface KindConversion {
 /**
  * How one version's value becomes another's, as codegen computes it from the two schemas (`conversions.ts`):
  * - `1`: both versions have the very same shape here: a deep copy;
- * - `{ props, preserve }`: an object converted field by field: each field in `props` with its own plan (fields of
- *   the same name and shape), the fields in `preserve` kept in the conversion annotation (no counterpart); other
- *   fields of the source are `manual` ones, converted by the group's hook;
+ * - `{ props, preserve, manual }`: an object converted field by field: each field in `props` with its own plan
+ *   (fields of the same name and shape), the fields in `preserve` kept in the conversion annotation (no
+ *   counterpart), those in `manual` converted by the group's hook; any other field of the source is dropped;
  * - `{ items }`: a list whose elements convert by the plan; `{ values }`: a map whose values do.
  */
 export type ConversionPlan =
   | 1
-  | { props: Record<string, ConversionPlan>; preserve?: string[] }
+  | { props: Record<string, ConversionPlan>; preserve?: string[]; manual?: string[] }
   | { items: ConversionPlan }
   | { values: ConversionPlan };
 

@@ -1,4 +1,4 @@
-import type { KubeObject } from '@kapi/apimachinery';
+import { newInvalid, type KubeObject } from '@kapi/apimachinery';
 import { deepFreeze } from '../cacher/cache-event.js';
 import { apiVersionOf, type ResourceEntry } from './resources.js';
 
@@ -29,7 +29,21 @@ function convertAll(entry: ResourceEntry, objects: KubeObject[], apiVersion: str
 export function toStorageVersion(entry: ResourceEntry, obj: KubeObject): Maybe<KubeObject> {
   const conversion = entry.conversion;
   if (!conversion) return obj;
-  return andThen(convertAll(entry, [obj], apiVersionOf({ group: entry.info.group, version: conversion.storageVersion })), (o) => o[0]);
+  const storageApiVersion = apiVersionOf({ group: entry.info.group, version: conversion.storageVersion });
+  if (obj.apiVersion === storageApiVersion) return obj;
+  return andThen(convertAll(entry, [obj], storageApiVersion), ([converted]) => checkConverted(entry, converted, storageApiVersion));
+}
+
+/**
+ * The types of what a conversion produced, checked against the storage version's schema before it is stored, as
+ * kube validates the converted (internal) object: values a conversion restored from an annotation (which any
+ * client may write) never reach storage with a type the storage version does not allow.
+ */
+function checkConverted(entry: ResourceEntry, obj: KubeObject, storageApiVersion: string): KubeObject {
+  const check = entry.group.typeValidators?.[`${storageApiVersion}/${entry.info.kind}`];
+  const errors = check?.(obj) ?? [];
+  if (errors.length) throw newInvalid({ group: entry.info.group, kind: entry.info.kind }, String(obj.metadata?.name ?? ''), errors);
+  return obj;
 }
 
 /** Stored objects (in whichever version each was stored) in the version of `entry`. */
