@@ -58,6 +58,17 @@ describe.skipIf(!kubectl)('one kind in several versions, with kubectl and client
     expect(unknown.stderr).toContain('NotFound');
   });
 
+  it.each(binaries)('kubectl $name reads each version by its full resource name and explains it', ({ path }) => {
+    const other = kubectlRunner(path, server.kubeconfig);
+    const get = other('get', '-n', 'kc', 'flunders.v1alpha1.wardle.example.com', 'one', '-o', 'jsonpath={.apiVersion} {.spec.reference}');
+    expect(get.stderr).toBe('');
+    expect(get.stdout).toBe('wardle.example.com/v1alpha1 two');
+    const explain = other('explain', 'flunders.spec', '--api-version=wardle.example.com/v1alpha1');
+    expect(explain.stdout).toMatch(/VERSION:\s+v1alpha1/);
+    expect(explain.stdout).toMatch(/^\s+reference\s+<string>/m);
+    expect(explain.stdout).not.toContain('fischerReference');
+  });
+
   it('a kubectl watch in v1alpha1 and a client-node watch in v1beta1 each get every change in their own version', async () => {
     ok('create', 'namespace', 'watched');
     const kc = new k8s.KubeConfig();
