@@ -21,6 +21,13 @@ function convertAll(entry: ResourceEntry, objects: KubeObject[], apiVersion: str
   });
 }
 
+/** The apiVersion a kind's objects are stored in: its conversion's, in its own group or another's (storedAs). */
+export const storageApiVersionOf = (entry: ResourceEntry): string | undefined => {
+  const conversion = entry.conversion;
+  if (!conversion) return undefined;
+  return conversion.storageApiVersion ?? apiVersionOf({ group: entry.info.group, version: conversion.storageVersion });
+};
+
 /**
  * Conversion at the storage boundary (kube's storage codec): what the Store writes goes to the kind's storage
  * version, what it reads comes back in the version of the request's resource. Kinds served in one version (no
@@ -29,7 +36,7 @@ function convertAll(entry: ResourceEntry, objects: KubeObject[], apiVersion: str
 export function toStorageVersion(entry: ResourceEntry, obj: KubeObject): Maybe<KubeObject> {
   const conversion = entry.conversion;
   if (!conversion) return obj;
-  return andThen(convertAll(entry, [obj], apiVersionOf({ group: entry.info.group, version: conversion.storageVersion })), (o) => o[0]);
+  return andThen(convertAll(entry, [obj], storageApiVersionOf(entry)!), (o) => o[0]);
 }
 
 /** Stored objects (in whichever version each was stored) in the version of `entry`. */
@@ -43,8 +50,7 @@ export const fromStorage = (entry: ResourceEntry, obj: KubeObject): Maybe<KubeOb
 
 /** Whether a stored object is in its kind's storage version (a write of it unchanged must still rewrite it if not). */
 export function inStorageVersion(entry: ResourceEntry, stored: KubeObject): boolean {
-  const conversion = entry.conversion;
-  return !conversion || stored.apiVersion === apiVersionOf({ group: entry.info.group, version: conversion.storageVersion });
+  return !entry.conversion || stored.apiVersion === storageApiVersionOf(entry);
 }
 
 const shared = new WeakMap<KubeObject, Map<string, Maybe<KubeObject>>>();
