@@ -122,20 +122,27 @@ describe.skipIf(!kubectl)('core and events.k8s.io Events are one stored object, 
   });
 
   it('a kubectl watch through events.k8s.io sees writes made through core, and deletes go through both', async () => {
-    const child = spawn(kubectl!.path, ['--kubeconfig', server.kubeconfig, 'get', '-n', 'evs', 'events.v1.events.k8s.io', '--watch-only', '--output-watch-events', '-o', 'json']);
+    const child = spawn(kubectl!.path, ['--kubeconfig', server.kubeconfig, 'get', '-n', 'evs', 'events.v1.events.k8s.io', '--watch', '--output-watch-events', '-o', 'json']);
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const seen = () => out.split(/\n(?=\{)/).filter((s) => s.trim()).map((s) => JSON.parse(s) as { type: string; object: { apiVersion: string; note: string; metadata: { name: string } } });
+    const until = async (done: () => boolean) => {
+      while (!done()) {
+        if (child.exitCode !== null) throw new Error(`kubectl watch ended: ${out}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
     try {
-      // give the watch time to open before writing
-      await new Promise((r) => setTimeout(r, 1500));
+      // the watch is open once the current state (the two Events) has arrived
+      await until(() => seen().length >= 2);
       ok('patch', '-n', 'evs', 'events', 'from-core', '--type=merge', '-p', '{"message":"Restarted"}');
       ok('delete', '-n', 'evs', 'events.v1.events.k8s.io', 'from-core');
-      const deadline = Date.now() + 20_000;
-      while (!/"type":\s*"DELETED"/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      const events = out.split(/\n(?=\{)/).filter((s) => s.trim()).map((s) => JSON.parse(s));
-      expect(events.map((e: { type: string; object: { apiVersion: string; note: string } }) => [e.type, e.object.apiVersion, e.object.note])).toEqual([
-        ['MODIFIED', 'events.k8s.io/v1', 'Restarted'],
-        ['DELETED', 'events.k8s.io/v1', 'Restarted'],
+      await until(() => seen().some((e) => e.type === 'DELETED'));
+      expect(seen().map((e) => [e.type, e.object.metadata.name, e.object.apiVersion, e.object.note])).toEqual([
+        ['ADDED', 'from-core', 'events.k8s.io/v1', 'Started container app'],
+        ['ADDED', 'from-events', 'events.k8s.io/v1', 'Synced the deployment'],
+        ['MODIFIED', 'from-core', 'events.k8s.io/v1', 'Restarted'],
+        ['DELETED', 'from-core', 'events.k8s.io/v1', 'Restarted'],
       ]);
     } finally {
       child.kill();
