@@ -2,3 +2,4 @@
 // the hand-written behaviour of its kinds is under ./registry, exported as `plugin`.
 export * from './generated/index.js';
 export { plugin } from './registry/plugin.js';
+export { coreToEvents, eventConversion, eventsToCore } from './registry/conversion.js';

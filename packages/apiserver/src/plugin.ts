@@ -83,11 +83,27 @@ export interface GroupPlugin {
    */
   conversions?: Record<string, KindConversion>;
   /**
+   * Kinds whose objects are stored with another group's resource (kube's cohabiting resources), by kind: the
+   * kind is served from that resource's collection (`{ group: '', resource: 'events' }`: `/registry/events/`), so
+   * an object written through either group is read, listed and watched through both. The kind needs a conversion
+   * whose `storageApiVersion` is the other group's stored apiVersion. Authorization, discovery and admission stay
+   * the kind's own group's; encryption at rest and storage metrics follow the stored resource.
+   */
+  storedAs?: Record<string, StoredResource>;
+  /**
    * Hooks the plugin into the server that installs it (controllers, admission, the request gate, subresources), once, while
    * createApiServer builds the server: its store and registry exist, nothing is served yet. A group that is only
    * data needs none.
    */
   install?(host: PluginHost): void;
+}
+
+/** A group's resource another group's kind is stored with (GroupPlugin.storedAs). */
+export interface StoredResource {
+  /** API group (`""` for core). */
+  group: string;
+  /** Plural resource name (`events`). */
+  resource: string;
 }
 
 /** The versions of one kind and how its objects go from one to another; defined in @kapi/apimachinery. */

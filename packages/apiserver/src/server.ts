@@ -20,7 +20,7 @@ import { requestAuditId } from './endpoints/audit-id.js';
 import { requestEntry } from './endpoints/entry.js';
 import type { LogSink } from './logging/types.js';
 import { createMetricsRoute } from './endpoints/metrics-route.js';
-import { collectCacheState, groupResource } from './metrics/collectors.js';
+import { collectCacheState } from './metrics/collectors.js';
 import { createApiServerMetrics, instrumentedStorage, requestMetrics, type ApiServerMetrics } from './metrics/index.js';
 import { tracedStorage, withTracing } from './tracing/index.js';
 import { httpLog } from './logging/httplog.js';
@@ -168,7 +168,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const metrics = createApiServerMetrics();
   const resourceOf = (key: string) => {
     const entry = registry.forKey(key);
-    return entry ? groupResource(entry) : '';
+    if (!entry) return '';
+    // the resource the key is stored as (a kind stored with another group's resource counts as that one)
+    return entry.storedAs.group ? `${entry.storedAs.resource}.${entry.storedAs.group}` : entry.storedAs.resource;
   };
   options = { ...options, storage: instrumentedStorage(options.storage, metrics, resourceOf) };
   if (options.tracerProvider) options = { ...options, storage: tracedStorage(options.storage, options.tracerProvider, resourceOf) };

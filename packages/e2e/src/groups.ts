@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { findRepoRoot, loadSchemas, buildModel, type Model } from '@kapi/codegen';
-import type { GroupDefinition, KindConversion } from '@kapi/apimachinery';
+import type { GroupDefinition } from '@kapi/apimachinery';
 import type { GroupPlugin } from '@kapi/apiserver';
 
 export const repoRoot = findRepoRoot(import.meta.dirname);
@@ -22,7 +22,8 @@ export async function loadGroups(model: Model = repoModel()): Promise<GroupDefin
 /**
  * Every generated group package as a plugin without the behaviour of its kinds (no strategies, printers or
  * controllers), but with what serving it needs: the conversions of kinds served in several versions, from the
- * package's `plugin` where the generated definition has none (hand-written hooks).
+ * package's `plugin` where the generated definition has none (hand-written hooks), and the kinds stored with another
+ * group's resource (events.k8s.io Events in core's `events`) with their conversions.
  */
 export async function loadDataPlugins(model: Model = repoModel()): Promise<GroupPlugin[]> {
   const groups: GroupPlugin[] = [];
@@ -31,8 +32,8 @@ export async function loadDataPlugins(model: Model = repoModel()): Promise<Group
     if (g.packageName === '@kapi/apimachinery' || seen.has(g.packageName)) continue;
     seen.add(g.packageName);
     const entry = pathToFileURL(join(repoRoot, g.directory, 'dist', 'index.js')).href;
-    const mod = (await import(entry)) as { group: GroupDefinition; plugin?: { conversions?: Record<string, KindConversion> } };
-    groups.push({ definition: mod.group, conversions: mod.plugin?.conversions });
+    const mod = (await import(entry)) as { group: GroupDefinition; plugin?: Pick<GroupPlugin, 'conversions' | 'storedAs'> };
+    groups.push({ definition: mod.group, conversions: mod.plugin?.conversions, ...(mod.plugin?.storedAs ? { storedAs: mod.plugin.storedAs } : {}) });
   }
   return groups;
 }

@@ -2,8 +2,14 @@ import type { KubeObject } from '../meta/object.js';
 
 /** The versions of one kind and how its objects go from one to another (a group plugin's `conversions`). */
 export interface KindConversion {
-  /** The version objects are stored in (`v1`). */
+  /** The version objects are stored in (`v1`), in the kind's own group. */
   storageVersion: string;
+  /**
+   * The full apiVersion objects are stored in when it is another group's (`v1` for events.k8s.io Events, stored as
+   * core v1 Events: kube's cohabiting resources, declared with the plugin's `storedAs`); `convert` then converts
+   * between the kind's versions and this one. Unset: `<group>/<storageVersion>`.
+   */
+  storageApiVersion?: string;
   /**
    * The objects in another version (`apiVersion` is `group/version`), in order; must not mutate them, may throw a
    * StatusError. Called on every write (to the storage version) and read (to the version asked for) of objects in

@@ -23,6 +23,9 @@ export function collectCacheState(metrics: ApiServerMetrics, registry: ResourceR
       metrics.storageObjects.set({ resource }, collection.size);
       metrics.registeredWatchers.set({ group, version, kind }, collection.subscribers.size);
       metrics.watchCacheResourceVersion.set({ resource }, cache.revision);
+      // The cache's counters belong to its collection, once: a kind stored with another group's resource
+      // (events.k8s.io Events in core `events`) shares that one's, counted under its own resource.
+      if (entry.cohabiting) continue;
       const last = seen.get(resource) ?? { received: 0, dispatched: 0, initializations: 0 };
       const now = { ...collection.stats };
       metrics.watchCacheEventsReceived.inc({ resource }, now.received - last.received);

@@ -12,7 +12,7 @@ import {
   type TablePrinter,
 } from '@kapi/apimachinery';
 import { namespaceStrategy } from '../namespaces/strategy.js';
-import type { GroupPlugin, KindConversion, Strategy } from '../plugin.js';
+import type { GroupPlugin, KindConversion, StoredResource, Strategy } from '../plugin.js';
 
 /** One served resource and everything the Store needs for it. */
 export interface ResourceEntry {
@@ -31,6 +31,14 @@ export interface ResourceEntry {
   codec(): MessageCodec;
   /** Storage key prefix of the collection: `/registry/pods/`, `/registry/apps/deployments/`. */
   keyPrefix: string;
+  /**
+   * The resource the kind's objects are stored as: its own (`{ group: 'apps', resource: 'deployments' }`), or the
+   * other group's its plugin declares in `storedAs` (events.k8s.io Events are stored as core `events`). Encryption
+   * at rest and storage metrics name this resource.
+   */
+  storedAs: StoredResource;
+  /** Whether the kind is stored with another group's resource (GroupPlugin.storedAs). */
+  cohabiting: boolean;
   /** Applies the schema defaults and every installed group's type defaulters to a decoded object (mutates it). */
   defaults(obj: KubeObject): void;
   /** How the kind's versions convert, when it is served in several: objects are stored in one of them. */
@@ -51,8 +59,9 @@ export interface ResourceRegistry {
   lookup(group: string, version: string, plural: string): ResourceEntry | undefined;
   byKind(group: string, version: string, kind: string): ResourceEntry | undefined;
   /**
-   * The entry of the collection a storage key belongs to; the versions of a kind share one collection, and
-   * `apiVersion` (a stored object's) picks among them.
+   * The entry of the collection a storage key belongs to; the versions of a kind share one collection (so do kinds
+   * stored with another group's resource), and `apiVersion` (a stored object's) picks among them; without one (or
+   * when none matches), the collection's own resource's entry comes first.
    */
   forKey(key: string, apiVersion?: string): ResourceEntry | undefined;
   /** Builds a plugin's entries without serving them (throws when one is not valid). */
@@ -92,7 +101,10 @@ export function createResourceRegistry(initial: GroupPlugin[]): ResourceRegistry
     let codec: MessageCodec | undefined;
     const conversionOf = (kind: string) => plugin.conversions?.[kind] ?? group.conversions?.[kind];
     checkConversions(group, conversionOf);
+    checkStoredAs(plugin, conversionOf);
     return group.resources.map((info) => {
+      const other = plugin.storedAs?.[info.kind];
+      const storedAs = other ?? { group: info.group, resource: info.plural };
       const typeKey = `${apiVersionOf(info)}/${info.kind}`;
       const validate = group.validators[typeKey];
       if (!validate) throw new Error(`${group.packageName}: no validator for ${typeKey}`);
@@ -106,7 +118,9 @@ export function createResourceRegistry(initial: GroupPlugin[]): ResourceRegistry
         validate,
         checkTypes: group.typeValidators?.[typeKey] ?? validate,
         codec: () => (codec ??= createMessageCodec(group.protobuf)),
-        keyPrefix: keyPrefixOf(info),
+        keyPrefix: keyPrefixOf({ group: storedAs.group, plural: storedAs.resource }),
+        storedAs,
+        cohabiting: !!other,
         defaults: (obj) => {
           try {
             applyDefaults(group.fieldTree, typeKey, obj, defaulters);
@@ -133,7 +147,9 @@ export function createResourceRegistry(initial: GroupPlugin[]): ResourceRegistry
     for (const entry of added) {
       byPlural.set(pluralId(entry.info), entry);
       byKind.set(kindId(entry.info), entry);
-      byPrefix.set(entry.keyPrefix, [...(byPrefix.get(entry.keyPrefix) ?? []), entry]);
+      // The resource's own entries first: a key read with no apiVersion (encryption, metrics) is theirs.
+      const sharing = [...(byPrefix.get(entry.keyPrefix) ?? []), entry];
+      byPrefix.set(entry.keyPrefix, [...sharing.filter((e) => !e.cohabiting), ...sharing.filter((e) => e.cohabiting)]);
     }
     plugins.push(plugin);
     entries = [...entries, ...added];
@@ -197,6 +213,22 @@ function checkConversions(group: GroupDefinition, conversionOf: (kind: string) =
       throw new Error(
         `${group.group || 'core'} ${kind} is served in ${served.join(', ')} but has no conversion: install the group's plugin (createConversions)`,
       );
+    }
+  }
+}
+
+/**
+ * A kind stored with another group's resource (GroupPlugin.storedAs) needs a conversion that names the stored
+ * apiVersion: objects are stored in the other group's form.
+ */
+function checkStoredAs(plugin: GroupPlugin, conversionOf: (kind: string) => KindConversion | undefined): void {
+  const group = plugin.definition;
+  for (const [kind, other] of Object.entries(plugin.storedAs ?? {})) {
+    const name = `${group.group || 'core'} ${kind}`;
+    if (!group.resources.some((r) => r.kind === kind)) throw new Error(`storedAs: ${name} is not a kind of the group`);
+    if (other.group === group.group) throw new Error(`storedAs: ${name} names its own group; its versions share one collection already`);
+    if (!conversionOf(kind)?.storageApiVersion) {
+      throw new Error(`${name} is stored as ${other.group || 'core'} ${other.resource} but its conversion has no storageApiVersion`);
     }
   }
 }

@@ -21,6 +21,13 @@ function convertAll(entry: ResourceEntry, objects: KubeObject[], apiVersion: str
   });
 }
 
+/** The apiVersion a kind's objects are stored in: its conversion's, in its own group or another's (storedAs). */
+export const storageApiVersionOf = (entry: ResourceEntry): string | undefined => {
+  const conversion = entry.conversion;
+  if (!conversion) return undefined;
+  return conversion.storageApiVersion ?? apiVersionOf({ group: entry.info.group, version: conversion.storageVersion });
+};
+
 /**
  * Conversion at the storage boundary (kube's storage codec): what the Store writes goes to the kind's storage
  * version, what it reads comes back in the version of the request's resource. Kinds served in one version (no
@@ -29,7 +36,7 @@ function convertAll(entry: ResourceEntry, objects: KubeObject[], apiVersion: str
 export function toStorageVersion(entry: ResourceEntry, obj: KubeObject): Maybe<KubeObject> {
   const conversion = entry.conversion;
   if (!conversion) return obj;
-  const storageApiVersion = apiVersionOf({ group: entry.info.group, version: conversion.storageVersion });
+  const storageApiVersion = storageApiVersionOf(entry)!;
   if (obj.apiVersion === storageApiVersion) return obj;
   return andThen(convertAll(entry, [obj], storageApiVersion), ([converted]) => checkConverted(entry, converted, storageApiVersion));
 }
@@ -37,7 +44,8 @@ export function toStorageVersion(entry: ResourceEntry, obj: KubeObject): Maybe<K
 /**
  * The types of what a conversion produced, checked against the storage version's schema before it is stored, as
  * kube validates the converted (internal) object: values a conversion restored from an annotation (which any
- * client may write) never reach storage with a type the storage version does not allow.
+ * client may write) never reach storage with a type the storage version does not allow. (A kind stored as another
+ * group's resource has no validator of that form in its group: its conversion is trusted.)
  */
 function checkConverted(entry: ResourceEntry, obj: KubeObject, storageApiVersion: string): KubeObject {
   const check = entry.group.typeValidators?.[`${storageApiVersion}/${entry.info.kind}`];
@@ -57,8 +65,7 @@ export const fromStorage = (entry: ResourceEntry, obj: KubeObject): Maybe<KubeOb
 
 /** Whether a stored object is in its kind's storage version (a write of it unchanged must still rewrite it if not). */
 export function inStorageVersion(entry: ResourceEntry, stored: KubeObject): boolean {
-  const conversion = entry.conversion;
-  return !conversion || stored.apiVersion === apiVersionOf({ group: entry.info.group, version: conversion.storageVersion });
+  return !entry.conversion || stored.apiVersion === storageApiVersionOf(entry);
 }
 
 const shared = new WeakMap<KubeObject, Map<string, Maybe<KubeObject>>>();
