@@ -1,22 +1,14 @@
 // core/v1 Events and events.k8s.io/v1 Events are one stored object, as in kube (cohabiting resources), through
 // kubectl against the sample server: created through one group, listed, read, watched and deleted through the other.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectlBinaries, kubectlOk, kubectlRunner, type KubectlResult } from '../src/kubectl.js';
+import { manifestWriter } from '../src/manifests.js';
 import { startServerProcess, type ServerProcess } from '../src/server.js';
 
 const binaries = kubectlBinaries();
 const kubectl = binaries[binaries.length - 1];
-const tmp = mkdtempSync(join(tmpdir(), 'kapi-events-'));
-let files = 0;
-const manifest = (text: string) => {
-  const path = join(tmp, `m${files++}.yaml`);
-  writeFileSync(path, text);
-  return path;
-};
+const manifest = manifestWriter('kapi-events-');
 
 const coreEvent = (name: string) =>
   manifest(`apiVersion: v1

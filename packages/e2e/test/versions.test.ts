@@ -5,24 +5,18 @@
 // server-side apply by two managers in two versions.
 import * as k8s from '@kubernetes/client-node';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectlBinaries, kubectlOk, kubectlRunner, type KubectlResult } from '../src/kubectl.js';
+import { manifestWriter } from '../src/manifests.js';
 import { startServerProcess, type ServerProcess } from '../src/server.js';
 
 const PYTHON = '/usr/bin/python3';
 const hasPythonClient = existsSync(PYTHON) && spawnSync(PYTHON, ['-c', 'import kubernetes'], { stdio: 'ignore' }).status === 0;
 const binaries = kubectlBinaries();
 const kubectl = binaries[binaries.length - 1];
-const tmp = mkdtempSync(join(tmpdir(), 'kapi-versions-'));
-let files = 0;
-const manifest = (text: string) => {
-  const path = join(tmp, `m${files++}.yaml`);
-  writeFileSync(path, text);
-  return path;
-};
+const manifest = manifestWriter('kapi-versions-');
 const flunderV1alpha1 = (name: string, spec: string) =>
   manifest(`apiVersion: wardle.example.com/v1alpha1\nkind: Flunder\nmetadata:\n  name: ${name}\nspec:\n${spec.replace(/^/gm, '  ')}\n`);
 const flunderV1beta1 = (name: string, spec: string) =>
