@@ -59,7 +59,9 @@ const goQuantityStruct = (value: bigint, scale: number, s: string, format: strin
 /**
  * `%#v` of the Quantity resource.ParseQuantity makes of `input` (as json.Unmarshal hands it the text): its int64 fast
  * path exactly, with the text cached when it is canonical. Values that need an inf.Dec print a pointer kube's output
- * shows as an address, which no one can reproduce; it is shown as `(*inf.Dec)(…)` here.
+ * shows as an address, which no one can reproduce; it is shown as `(*inf.Dec)(…)` here. The server hands the strategy
+ * quantities already in canonical form, so a client's non-canonical text (`-0.5`, `-2000`) prints as its canonical
+ * form would (`-500m`, `-2k`), where kube prints the parse of the text sent (`value:-5, scale:-1, s:""`).
  */
 export function goQuantityRepr(input: string | number): string {
   const str = (typeof input === 'number' ? String(input) : input).trim();
