@@ -50,12 +50,19 @@ describe('HorizontalPodAutoscaler served as autoscaling/v1 and v2 through one se
     const updated = await req('PUT', `${V2}/web`, { ...asV2.body, spec: { ...asV2.body.spec, metrics: [...asV2.body.spec.metrics, pods], behavior } });
     expect(updated.status).toBe(200);
     expect(updated.body.metadata.generation).toBe(2);
+    // v2 defaulting (SetDefaults_HorizontalPodAutoscalerBehavior) fills the scale-up rules left out
+    const defaultedBehavior = {
+      scaleUp: { stabilizationWindowSeconds: 0, selectPolicy: 'Max', policies: [{ type: 'Pods', value: 4, periodSeconds: 15 }, { type: 'Percent', value: 100, periodSeconds: 15 }] },
+      ...behavior,
+    };
+    expect(updated.body.spec.behavior).toEqual(defaultedBehavior);
 
     const asV1 = await req('GET', `${V1}/web`);
     expect(asV1.body.spec.targetCPUUtilizationPercentage).toBe(60);
     expect(asV1.body.metadata.annotations[METRICS]).toBe('[{"type":"Pods","pods":{"metricName":"tps","targetAverageValue":"1500m"}}]');
     expect(asV1.body.metadata.annotations[BEHAVIOR]).toBe(
-      '{"ScaleUp":null,"ScaleDown":{"StabilizationWindowSeconds":120,"SelectPolicy":"Min","Policies":[{"Type":"Percent","Value":10,"PeriodSeconds":60}],"Tolerance":null}}',
+      '{"ScaleUp":{"StabilizationWindowSeconds":0,"SelectPolicy":"Max","Policies":[{"Type":"Pods","Value":4,"PeriodSeconds":15},{"Type":"Percent","Value":100,"PeriodSeconds":15}],"Tolerance":null},' +
+        '"ScaleDown":{"StabilizationWindowSeconds":120,"SelectPolicy":"Min","Policies":[{"Type":"Percent","Value":10,"PeriodSeconds":60}],"Tolerance":null}}',
     );
 
     const put = await req('PUT', `${V1}/web`, asV1.body);
@@ -64,7 +71,7 @@ describe('HorizontalPodAutoscaler served as autoscaling/v1 and v2 through one se
     const again = await req('GET', `${V2}/web`);
     // unchanged in v1: nothing is written (kapi compares in the request's version), so the order stays
     expect(again.body.spec.metrics).toEqual([asV2.body.spec.metrics[0], pods]);
-    expect(again.body.spec.behavior).toEqual(behavior);
+    expect(again.body.spec.behavior).toEqual(defaultedBehavior);
     expect(again.body.metadata.annotations).toBeUndefined();
 
     // a v1 change of what only the annotations carry is a spec change
@@ -75,7 +82,7 @@ describe('HorizontalPodAutoscaler served as autoscaling/v1 and v2 through one se
     const rewritten = await req('GET', `${V2}/web`);
     // written from v1: the other metrics first, the CPU target last, as kube orders them
     expect(rewritten.body.spec.metrics).toEqual([{ type: 'Pods', pods: { metric: { name: 'rps' }, target: { type: 'AverageValue', averageValue: '2' } } }, asV2.body.spec.metrics[0]]);
-    expect(rewritten.body.spec.behavior).toEqual(behavior);
+    expect(rewritten.body.spec.behavior).toEqual(defaultedBehavior);
   });
 
   it('keeps status out of a v1 create and a v1 update, annotations included, and v2 objects free of round-trip annotations', async () => {

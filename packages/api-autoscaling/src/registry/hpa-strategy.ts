@@ -5,6 +5,7 @@ import type { Strategy } from '@kapi/apiserver';
 import { group } from '../generated/index.js';
 import { hpaConversion } from './hpa-conversion.js';
 import { CONDITIONS, METRIC_STATUSES, dropRoundTrip } from './hpa/annotations.js';
+import { validateHorizontalPodAutoscaler, validateHorizontalPodAutoscalerStatusUpdate, validateHorizontalPodAutoscalerUpdate } from './hpa/validation.js';
 
 const STATUS_ANNOTATIONS = [METRIC_STATUSES, CONDITIONS];
 const isV1 = (hpa: KubeObject) => hpa.apiVersion === 'autoscaling/v1';
@@ -39,6 +40,9 @@ const canonicalText = (v: unknown): string =>
 /** The v2 spec a v1 object stands for, as text (conversion output has a fixed key order). */
 const v2Spec = (hpa: KubeObject): string => JSON.stringify((hpaConversion.convert([hpa], 'autoscaling/v2') as KubeObject[])[0]!.spec);
 
+/** The object as kube validates it: its internal, v2-shaped form (a v1 object converted, its annotations read). */
+const asV2 = (hpa: KubeObject): KubeObject => (isV1(hpa) ? (hpaConversion.convert([hpa], 'autoscaling/v2') as KubeObject[])[0]! : hpa);
+
 export const hpaStrategy: Strategy = {
   /** kube's PrepareForCreate: the status is the empty one, whatever a v1 object's annotations say of it. */
   prepareForCreate(hpa) {
@@ -58,5 +62,12 @@ export const hpaStrategy: Strategy = {
       if (typeof meta.generation === 'number' && canonicalText(hpa.spec) === canonicalText(old.spec) && v2Spec(hpa) !== v2Spec(old)) meta.generation += 1;
     }
     dropFromV2(hpa);
+  },
+  /** kube's ValidateHorizontalPodAutoscaler on the v2 form: field paths are v2's, whichever version was sent. */
+  validate: (hpa) => validateHorizontalPodAutoscaler(asV2(hpa)),
+  /** ValidateHorizontalPodAutoscalerUpdate, or ValidateHorizontalPodAutoscalerStatusUpdate for the status subresource. */
+  validateUpdate(hpa, old, ctx) {
+    if (ctx.subresource === 'status') return validateHorizontalPodAutoscalerStatusUpdate(asV2(hpa));
+    return validateHorizontalPodAutoscalerUpdate(asV2(hpa), asV2(old));
   },
 };

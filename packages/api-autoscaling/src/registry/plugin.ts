@@ -3,6 +3,7 @@ import type { GroupPlugin } from '@kapi/apiserver';
 import { group } from '../generated/index.js';
 import { hpaConversion } from './hpa-conversion.js';
 import { hpaStrategy } from './hpa-strategy.js';
+import { hpaBehaviorDefaulter } from './hpa/defaults.js';
 
 const UNKNOWN = '<unknown>';
 const quantity = (v: unknown): string => (typeof v === 'number' ? String(v) : str(v));
@@ -63,11 +64,12 @@ const hpa: TablePrinter = {
 
 /**
  * The autoscaling group as a server installs it: the HorizontalPodAutoscaler served as autoscaling/v1 and v2, stored
- * as v2, with its strategy and table printer.
+ * as v2, with its strategy (kube's validation), table printer and v2 behavior defaults.
  */
 export const plugin: GroupPlugin = {
   definition: group,
   strategies: { HorizontalPodAutoscaler: hpaStrategy },
   printers: { HorizontalPodAutoscaler: hpa },
   conversions: { HorizontalPodAutoscaler: hpaConversion },
+  defaulters: { 'autoscaling/v2/HorizontalPodAutoscalerBehavior': hpaBehaviorDefaulter },
 };

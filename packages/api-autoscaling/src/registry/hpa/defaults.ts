@@ -1,0 +1,38 @@
+// autoscaling/v2's SetDefaults_HorizontalPodAutoscalerBehavior (pkg/apis/autoscaling/v2/defaults.go): a behavior
+// that is set has every rule the client left out filled from kube's defaults, field by field.
+import { isObj, type Obj, type TypeDefaulter } from '@kapi/apimachinery';
+
+/** defaultHPAScaleUpRules */
+const scaleUpDefaults = (): Obj => ({
+  stabilizationWindowSeconds: 0,
+  selectPolicy: 'Max',
+  policies: [
+    { type: 'Pods', value: 4, periodSeconds: 15 },
+    { type: 'Percent', value: 100, periodSeconds: 15 },
+  ],
+});
+/** defaultHPAScaleDownRules (no stabilization window: the controller's flag decides it) */
+const scaleDownDefaults = (): Obj => ({ selectPolicy: 'Max', policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] });
+
+/** copyHPAScalingRules: what the client set (a list, even empty, included) over the defaults. */
+function withDefaults(from: unknown, defaults: Obj): Obj {
+  if (!isObj(from)) return defaults;
+  // in kube's field order: stabilizationWindowSeconds, selectPolicy, policies, tolerance
+  const out: Obj = {};
+  for (const key of ['stabilizationWindowSeconds', 'selectPolicy', 'policies', 'tolerance']) {
+    const value = from[key] !== undefined && from[key] !== null ? from[key] : defaults[key];
+    if (value !== undefined) out[key] = value;
+  }
+  for (const [key, value] of Object.entries(from)) if (!(key in out)) out[key] = value;
+  return out;
+}
+
+/** For `autoscaling/v2/HorizontalPodAutoscalerBehavior`. */
+export const hpaBehaviorDefaulter: TypeDefaulter = (behavior) => {
+  const scaleUp = withDefaults(behavior.scaleUp, scaleUpDefaults());
+  const scaleDown = withDefaults(behavior.scaleDown, scaleDownDefaults());
+  // in kube's field order (scaleUp, scaleDown, then anything else), as a defaulted Go struct is written
+  const rest = Object.entries(behavior).filter(([key]) => key !== 'scaleUp' && key !== 'scaleDown');
+  for (const key of Object.keys(behavior)) delete behavior[key];
+  Object.assign(behavior, { scaleUp, scaleDown }, Object.fromEntries(rest));
+};

@@ -1,0 +1,439 @@
+// kube's HorizontalPodAutoscaler validation (pkg/apis/autoscaling/validation/validation.go, release 1.33, default
+// feature gates: HPAScaleToZero and HPAConfigurableTolerance off), on the v2 form of the object (kube validates its
+// internal, v2-shaped type, so the field paths are v2's whatever version the request spoke).
+import { isDNS1123Label, isDNS1123Subdomain, isObj, parseQuantity, type FieldError, type KubeObject, type Obj } from '@kapi/apimachinery';
+
+/** The largest allowed scaling policy period (seconds): MaxPeriodSeconds. */
+export const MAX_PERIOD_SECONDS = 1800;
+/** The largest allowed stabilization window (seconds): MaxStabilizationWindowSeconds. */
+export const MAX_STABILIZATION_WINDOW_SECONDS = 3600;
+
+const obj = (v: unknown): Obj => (isObj(v) ? v : {});
+const has = (o: Obj, key: string) => o[key] !== undefined && o[key] !== null;
+const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
+const child = (path: string, name: string) => (path ? `${path}.${name}` : name);
+
+const required = (field: string, message = ''): FieldError => ({ type: 'FieldValueRequired', field, message });
+const invalid = (field: string, badValue: unknown, message: string): FieldError => ({ type: 'FieldValueInvalid', field, badValue, message });
+const forbidden = (field: string, message: string): FieldError => ({ type: 'FieldValueForbidden', field, message });
+/** field.NotSupported: the value as Go's %#v shows a named string type (quoted), the supported ones sorted and quoted. */
+const notSupported = (field: string, badValue: string, supported: readonly string[]): FieldError => ({
+  type: 'FieldValueNotSupported',
+  field,
+  badValue,
+  message: `supported values: ${supported.map((v) => JSON.stringify(v)).join(', ')}`,
+});
+
+/** pathvalidation.IsValidPathSegmentName: not `.` or `..`; else every one of `/` and `%` it contains. */
+export function isValidPathSegmentName(name: string): string[] {
+  for (const illegal of ['.', '..']) if (name === illegal) return [`may not be '${illegal}'`];
+  return ['/', '%'].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`);
+}
+
+// ---- resource.Quantity as Go's %#v prints it (field.Invalid derefs the *Quantity; a Quantity value is no Stringer) ----
+
+const QUANTITY_SUFFIX: Record<string, { format: string; exponent: number }> = {
+  '': { format: 'DecimalSI', exponent: 0 },
+  n: { format: 'DecimalSI', exponent: -9 },
+  u: { format: 'DecimalSI', exponent: -6 },
+  m: { format: 'DecimalSI', exponent: -3 },
+  k: { format: 'DecimalSI', exponent: 3 },
+  M: { format: 'DecimalSI', exponent: 6 },
+  G: { format: 'DecimalSI', exponent: 9 },
+  T: { format: 'DecimalSI', exponent: 12 },
+  P: { format: 'DecimalSI', exponent: 15 },
+  E: { format: 'DecimalSI', exponent: 18 },
+  Ki: { format: 'BinarySI', exponent: 10 },
+  Mi: { format: 'BinarySI', exponent: 20 },
+  Gi: { format: 'BinarySI', exponent: 30 },
+  Ti: { format: 'BinarySI', exponent: 40 },
+  Pi: { format: 'BinarySI', exponent: 50 },
+  Ei: { format: 'BinarySI', exponent: 60 },
+};
+const INT64_MAX = (1n << 63n) - 1n;
+
+const goQuantityStruct = (value: bigint, scale: number, s: string, format: string, dec = '(*inf.Dec)(nil)') =>
+  `resource.Quantity{i:resource.int64Amount{value:${value}, scale:${scale}}, d:resource.infDecAmount{Dec:${dec}}, s:${JSON.stringify(s)}, Format:${JSON.stringify(format)}}`;
+
+/**
+ * `%#v` of the Quantity resource.ParseQuantity makes of `input` (as json.Unmarshal hands it the text): its int64 fast
+ * path exactly, with the text cached when it is canonical. Values that need an inf.Dec print a pointer kube's output
+ * shows as an address, which no one can reproduce; it is shown as `(*inf.Dec)(…)` here. The server hands the strategy
+ * quantities already in canonical form, so a client's non-canonical text (`-0.5`, `-2000`) prints as its canonical
+ * form would (`-500m`, `-2k`), where kube prints the parse of the text sent (`value:-5, scale:-1, s:""`).
+ */
+export function goQuantityRepr(input: string | number): string {
+  const str = (typeof input === 'number' ? String(input) : input).trim();
+  if (str === '0') return goQuantityStruct(0n, 0, '0', 'DecimalSI');
+  const m = /^([+-]?)(\d*)(?:\.(\d*))?(.*)$/.exec(str);
+  const positive = m?.[1] !== '-';
+  const numPart = m?.[2] || '0';
+  const denom = m?.[3] ?? '';
+  const suffix = m?.[4] ?? '';
+  let format: string;
+  let exponent: number;
+  const exp = /^[eE]([-+]?\d+)$/.exec(suffix);
+  if (exp) {
+    format = 'DecimalExponent';
+    exponent = Number(exp[1]);
+  } else {
+    ({ format, exponent } = QUANTITY_SUFFIX[suffix] ?? { format: 'DecimalSI', exponent: 0 });
+  }
+  let precision: number;
+  let scale = 0;
+  let mantissa = 1n;
+  if (format === 'BinarySI') {
+    if (exponent >= 0 && denom.length === 0) {
+      mantissa = 1n << BigInt(exponent);
+      precision = 15 - numPart.length - Math.trunc((exponent * 3) / 10) - 1;
+    } else precision = -1;
+  } else {
+    scale = exponent;
+    precision = 18 - (numPart.length + denom.length);
+  }
+  if (precision >= 0) {
+    scale -= denom.length;
+    if (scale >= -9) {
+      const shifted = numPart + denom;
+      const value = BigInt(shifted);
+      const product = value * mantissa;
+      if (value <= INT64_MAX && product <= INT64_MAX) {
+        const result = positive ? product : -product;
+        const canonical =
+          format === 'BinarySI' ? exponent % 10 === 0 && (value & 7n) !== 0n : scale % 3 === 0 && !shifted.endsWith('000') && shifted[0] !== '0';
+        return goQuantityStruct(result, scale, canonical ? str : '', format);
+      }
+    }
+  }
+  return `resource.Quantity{i:resource.int64Amount{value:0, scale:0}, d:resource.infDecAmount{Dec:(*inf.Dec)(…)}, s:"", Format:${JSON.stringify(format)}}`;
+}
+
+/** Quantity.Sign(); 0 for what is no quantity (the schema refuses those before). */
+function quantitySign(v: unknown): number {
+  try {
+    const { value } = parseQuantity(typeof v === 'number' ? String(v) : text(v));
+    return value.n === 0n ? 0 : value.n > 0n ? 1 : -1;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * field.Invalid on a *Quantity. The bad value goes in the detail, already formatted as Go prints it, so that the
+ * body reads `Invalid value: resource.Quantity{...}: must be positive` exactly as kube's.
+ */
+const invalidQuantity = (field: string, q: unknown, message: string): FieldError => ({
+  type: 'FieldValueInvalid',
+  field,
+  message: `${goQuantityRepr(typeof q === 'number' ? q : text(q))}: ${message}`,
+});
+
+// ---- spec ----
+
+/** ValidateCrossVersionObjectReference */
+export function validateCrossVersionObjectReference(ref: unknown, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  for (const key of ['kind', 'name']) {
+    const value = text(obj(ref)[key]);
+    if (value.length === 0) errs.push(required(child(path, key)));
+    else for (const msg of isValidPathSegmentName(value)) errs.push(invalid(child(path, key), value, msg));
+  }
+  return errs;
+}
+
+/** validateMetricIdentifier */
+export function validateMetricIdentifier(id: unknown, path: string): FieldError[] {
+  const name = text(obj(id).name);
+  if (name.length === 0) return [required(child(path, 'name'), 'must specify a metric name')];
+  return isValidPathSegmentName(name).map((msg) => invalid(child(path, 'name'), name, msg));
+}
+
+/** validateMetricTarget */
+export function validateMetricTarget(target: unknown, path: string): FieldError[] {
+  const mt = obj(target);
+  const errs: FieldError[] = [];
+  const type = text(mt.type);
+  if (type.length === 0) errs.push(required(child(path, 'type'), 'must specify a metric target type'));
+  if (type !== 'Utilization' && type !== 'Value' && type !== 'AverageValue') {
+    errs.push(invalid(child(path, 'type'), type, 'must be either Utilization, Value, or AverageValue'));
+  }
+  if (has(mt, 'value') && quantitySign(mt.value) !== 1) errs.push(invalidQuantity(child(path, 'value'), mt.value, 'must be positive'));
+  if (has(mt, 'averageValue') && quantitySign(mt.averageValue) !== 1) {
+    errs.push(invalidQuantity(child(path, 'averageValue'), mt.averageValue, 'must be positive'));
+  }
+  if (has(mt, 'averageUtilization') && num(mt.averageUtilization) < 1) {
+    errs.push(invalid(child(path, 'averageUtilization'), mt.averageUtilization, 'must be greater than 0'));
+  }
+  return errs;
+}
+
+function validateObjectSource(src: Obj, path: string): FieldError[] {
+  const target = obj(src.target);
+  const errs = [
+    ...validateCrossVersionObjectReference(src.describedObject, child(path, 'describedObject')),
+    ...validateMetricIdentifier(src.metric, child(path, 'metric')),
+    ...validateMetricTarget(src.target, child(path, 'target')),
+  ];
+  if (!has(target, 'value') && !has(target, 'averageValue')) {
+    errs.push(required(`${path}.target.averageValue`, 'must set either a target value or averageValue'));
+  }
+  return errs;
+}
+
+function validateExternalSource(src: Obj, path: string): FieldError[] {
+  const target = obj(src.target);
+  const errs = [...validateMetricIdentifier(src.metric, child(path, 'metric')), ...validateMetricTarget(src.target, child(path, 'target'))];
+  if (!has(target, 'value') && !has(target, 'averageValue')) {
+    errs.push(required(`${path}.target.averageValue`, 'must set either a target value for metric or a per-pod target'));
+  }
+  if (has(target, 'value') && has(target, 'averageValue')) {
+    errs.push(forbidden(`${path}.target.value`, 'may not set both a target value for metric and a per-pod target'));
+  }
+  return errs;
+}
+
+function validatePodsSource(src: Obj, path: string): FieldError[] {
+  const errs = [...validateMetricIdentifier(src.metric, child(path, 'metric')), ...validateMetricTarget(src.target, child(path, 'target'))];
+  if (!has(obj(src.target), 'averageValue')) errs.push(required(`${path}.target.averageValue`, 'must specify a positive target averageValue'));
+  return errs;
+}
+
+/** The utilization-or-raw-value rule Resource and ContainerResource metrics share. */
+function utilizationOrValue(target: Obj, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!has(target, 'averageUtilization') && !has(target, 'averageValue')) {
+    errs.push(required(`${path}.target.averageUtilization`, 'must set either a target raw value or a target utilization'));
+  }
+  if (has(target, 'averageUtilization') && has(target, 'averageValue')) {
+    errs.push(forbidden(`${path}.target.averageValue`, 'may not set both a target raw value and a target utilization'));
+  }
+  return errs;
+}
+
+function validateResourceSource(src: Obj, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  if (text(src.name).length === 0) errs.push(required(child(path, 'name'), 'must specify a resource name'));
+  errs.push(...validateMetricTarget(src.target, child(path, 'target')));
+  errs.push(...utilizationOrValue(obj(src.target), path));
+  return errs;
+}
+
+// core's resource name helpers (pkg/apis/core/helper), as ValidateContainerResourceName uses them
+const STANDARD_CONTAINER_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage']);
+const STANDARD_RESOURCES = new Set([
+  'cpu',
+  'memory',
+  'ephemeral-storage',
+  'requests.cpu',
+  'requests.memory',
+  'requests.ephemeral-storage',
+  'limits.cpu',
+  'limits.memory',
+  'limits.ephemeral-storage',
+  'pods',
+  'services',
+  'replicationcontrollers',
+  'resourcequotas',
+  'secrets',
+  'persistentvolumeclaims',
+  'configmaps',
+  'storage',
+  'requests.storage',
+  'services.nodeports',
+  'services.loadbalancers',
+]);
+const isHugePage = (name: string) => name.startsWith('hugepages-');
+const isStandardResourceName = (name: string) => STANDARD_RESOURCES.has(name) || isHugePage(name) || name.startsWith('requests.hugepages-');
+const isStandardContainerResourceName = (name: string) => STANDARD_CONTAINER_RESOURCES.has(name) || isHugePage(name);
+const isNativeResource = (name: string) => !name.includes('/') || name.includes('kubernetes.io/');
+
+const QUALIFIED_NAME_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
+const QUALIFIED_NAME_ERR = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const qualifiedNamePart = new RegExp(`^${QUALIFIED_NAME_FMT}$`);
+const qualifiedRegexError = `${QUALIFIED_NAME_ERR} (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '${QUALIFIED_NAME_FMT}')`;
+
+/** validation.IsQualifiedName */
+export function isQualifiedName(value: string): string[] {
+  const parts = value.split('/');
+  let name: string;
+  const errs: string[] = [];
+  if (parts.length === 1) name = parts[0];
+  else if (parts.length === 2) {
+    const [prefix] = parts;
+    name = parts[1];
+    if (prefix.length === 0) errs.push('prefix part must be non-empty');
+    else errs.push(...isDNS1123Subdomain(prefix).map((m) => `prefix part ${m}`));
+  } else {
+    return [`a qualified name ${qualifiedRegexError} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
+  }
+  if (name.length === 0) errs.push('name part must be non-empty');
+  else if (Buffer.byteLength(name, 'utf8') > 63) errs.push('name part must be no more than 63 characters');
+  if (!qualifiedNamePart.test(name)) errs.push(`name part ${qualifiedRegexError}`);
+  return errs;
+}
+
+const isExtendedResourceName = (name: string) => !isNativeResource(name) && !name.startsWith('requests.') && isQualifiedName(`requests.${name}`).length === 0;
+
+/** corevalidation.ValidateContainerResourceName (core/v1/validation), after ValidateResourceName. */
+export function validateContainerResourceName(name: string, path: string): FieldError[] {
+  let errs = isQualifiedName(name).map((msg) => invalid(path, name, msg));
+  if (errs.length === 0 && !name.includes('/') && !isStandardResourceName(name)) {
+    errs = [invalid(path, name, 'must be a standard resource type or fully qualified')];
+  }
+  if (!name.includes('/')) {
+    if (!isStandardContainerResourceName(name)) errs.push(invalid(path, name, 'must be a standard resource for containers'));
+  } else if (!isNativeResource(name) && !isExtendedResourceName(name)) {
+    errs.push(invalid(path, name, "doesn't follow extended resource name standard"));
+  }
+  return errs;
+}
+
+function validateContainerResourceSource(src: Obj, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const name = text(src.name);
+  if (name.length === 0) errs.push(required(child(path, 'name'), 'must specify a resource name'));
+  else errs.push(...validateContainerResourceName(name, child(path, 'name')));
+  const container = text(src.container);
+  if (container.length === 0) errs.push(required(child(path, 'container'), 'must specify a container'));
+  else errs.push(...isDNS1123Label(container).map((msg) => invalid(child(path, 'container'), container, msg)));
+  errs.push(...validateMetricTarget(src.target, child(path, 'target')));
+  errs.push(...utilizationOrValue(obj(src.target), path));
+  return errs;
+}
+
+const METRIC_SOURCE_TYPES = ['ContainerResource', 'External', 'Object', 'Pods', 'Resource'];
+// the order validateMetricSpec looks at the sources, with the field each type expects
+const SOURCES: [field: string, type: string, validate: (src: Obj, path: string) => FieldError[]][] = [
+  ['object', 'Object', validateObjectSource],
+  ['external', 'External', validateExternalSource],
+  ['pods', 'Pods', validatePodsSource],
+  ['resource', 'Resource', validateResourceSource],
+  ['containerResource', 'ContainerResource', validateContainerResourceSource],
+];
+
+/** validateMetricSpec */
+export function validateMetricSpec(metric: unknown, path: string): FieldError[] {
+  const spec = obj(metric);
+  const errs: FieldError[] = [];
+  const type = text(spec.type);
+  if (type.length === 0) errs.push(required(child(path, 'type'), 'must specify a metric source type'));
+  if (!METRIC_SOURCE_TYPES.includes(type)) errs.push(notSupported(child(path, 'type'), type, METRIC_SOURCE_TYPES));
+
+  // only the first source present is validated
+  const present: string[] = [];
+  for (const [field, , validate] of SOURCES) {
+    if (!has(spec, field)) continue;
+    present.push(field);
+    if (present.length === 1) errs.push(...validate(obj(spec[field]), child(path, field)));
+  }
+
+  const expected = SOURCES.find(([, t]) => t === type);
+  if (expected) {
+    if (!has(spec, expected[0])) errs.push(required(child(path, expected[0]), 'must populate information for the given metric source'));
+  } else {
+    errs.push(notSupported(child(path, 'type'), type, METRIC_SOURCE_TYPES));
+  }
+
+  // Go ranges over a set (a map) here: its order is random; a fixed one (the order of the sources above) here.
+  if (present.length !== 1) {
+    for (const field of present) if (field !== expected?.[0]) errs.push(forbidden(child(path, field), 'must populate the given metric source only'));
+  }
+  return errs;
+}
+
+/** validateMetrics */
+export function validateMetrics(metrics: unknown, path: string, minReplicas: number | undefined): FieldError[] {
+  const list = Array.isArray(metrics) ? metrics : [];
+  const errs = list.flatMap((m, i) => validateMetricSpec(m, `${path}[${i}]`));
+  const types = list.map((m) => text(obj(m).type));
+  if (minReplicas === 0 && !types.includes('Object') && !types.includes('External')) {
+    errs.push(forbidden(path, 'must specify at least one Object or External metric to support scaling to zero replicas'));
+  }
+  return errs;
+}
+
+const SELECT_POLICIES = ['Disabled', 'Max', 'Min'];
+const POLICY_TYPES = ['Percent', 'Pods'];
+
+/** validateScalingPolicy */
+export function validateScalingPolicy(policy: unknown, path: string): FieldError[] {
+  const p = obj(policy);
+  const errs: FieldError[] = [];
+  const type = text(p.type);
+  if (type !== 'Pods' && type !== 'Percent') errs.push(notSupported(child(path, 'type'), type, POLICY_TYPES));
+  const value = num(p.value);
+  if (value <= 0) errs.push(invalid(child(path, 'value'), value, 'must be greater than zero'));
+  const period = num(p.periodSeconds);
+  if (period <= 0) errs.push(invalid(child(path, 'periodSeconds'), period, 'must be greater than zero'));
+  if (period > MAX_PERIOD_SECONDS) errs.push(invalid(child(path, 'periodSeconds'), period, `must be less than or equal to ${MAX_PERIOD_SECONDS}`));
+  return errs;
+}
+
+/** validateScalingRules (tolerance is not validated: with HPAConfigurableTolerance off kube drops it before). */
+export function validateScalingRules(scalingRules: unknown, path: string): FieldError[] {
+  if (!isObj(scalingRules)) return [];
+  const rules = scalingRules;
+  const errs: FieldError[] = [];
+  if (has(rules, 'stabilizationWindowSeconds')) {
+    const window = num(rules.stabilizationWindowSeconds);
+    const field = child(path, 'stabilizationWindowSeconds');
+    if (window < 0) errs.push(invalid(field, window, 'must be greater than or equal to zero'));
+    if (window > MAX_STABILIZATION_WINDOW_SECONDS) errs.push(invalid(field, window, `must be less than or equal to ${MAX_STABILIZATION_WINDOW_SECONDS}`));
+  }
+  if (has(rules, 'selectPolicy') && !SELECT_POLICIES.includes(text(rules.selectPolicy))) {
+    errs.push(notSupported(child(path, 'selectPolicy'), text(rules.selectPolicy), SELECT_POLICIES));
+  }
+  const policiesPath = child(path, 'policies');
+  const policies = Array.isArray(rules.policies) ? rules.policies : [];
+  if (policies.length === 0) errs.push(required(policiesPath, 'must specify at least one Policy'));
+  policies.forEach((p, i) => errs.push(...validateScalingPolicy(p, `${policiesPath}[${i}]`)));
+  return errs;
+}
+
+/** validateBehavior */
+export function validateBehavior(behavior: unknown, path: string): FieldError[] {
+  if (!isObj(behavior)) return [];
+  return [...validateScalingRules(behavior.scaleUp, child(path, 'scaleUp')), ...validateScalingRules(behavior.scaleDown, child(path, 'scaleDown'))];
+}
+
+/** validateHorizontalPodAutoscalerSpec, minReplicas at least `minReplicasLowerBound`. */
+export function validateHorizontalPodAutoscalerSpec(hpaSpec: unknown, path: string, minReplicasLowerBound: number): FieldError[] {
+  const spec = obj(hpaSpec);
+  const errs: FieldError[] = [];
+  const minReplicas = has(spec, 'minReplicas') ? num(spec.minReplicas) : undefined;
+  const maxReplicas = num(spec.maxReplicas);
+  if (minReplicas !== undefined && minReplicas < minReplicasLowerBound) {
+    errs.push(invalid(child(path, 'minReplicas'), minReplicas, `must be greater than or equal to ${minReplicasLowerBound}`));
+  }
+  if (maxReplicas < 1) errs.push(invalid(child(path, 'maxReplicas'), maxReplicas, 'must be greater than 0'));
+  if (minReplicas !== undefined && maxReplicas < minReplicas) {
+    errs.push(invalid(child(path, 'maxReplicas'), maxReplicas, 'must be greater than or equal to `minReplicas`'));
+  }
+  errs.push(...validateCrossVersionObjectReference(spec.scaleTargetRef, child(path, 'scaleTargetRef')));
+  errs.push(...validateMetrics(spec.metrics, child(path, 'metrics'), minReplicas));
+  errs.push(...validateBehavior(spec.behavior, child(path, 'behavior')));
+  return errs;
+}
+
+/** ValidateHorizontalPodAutoscaler (without the metadata, the Store's): minReplicas at least 1 (HPAScaleToZero off). */
+export function validateHorizontalPodAutoscaler(hpa: KubeObject): FieldError[] {
+  return validateHorizontalPodAutoscalerSpec(hpa.spec, 'spec', 1);
+}
+
+/** ValidateHorizontalPodAutoscalerUpdate (without the metadata): minReplicas 0 stays allowed where it already was. */
+export function validateHorizontalPodAutoscalerUpdate(hpa: KubeObject, old: KubeObject): FieldError[] {
+  const oldMin = obj(old.spec).minReplicas;
+  return validateHorizontalPodAutoscalerSpec(hpa.spec, 'spec', oldMin === 0 ? 0 : 1);
+}
+
+/** ValidateHorizontalPodAutoscalerStatusUpdate (without the metadata): ValidateNonnegativeField of both counts. */
+export function validateHorizontalPodAutoscalerStatusUpdate(hpa: KubeObject): FieldError[] {
+  const status = obj(hpa.status);
+  const errs: FieldError[] = [];
+  for (const key of ['currentReplicas', 'desiredReplicas']) {
+    const value = num(status[key]);
+    if (value < 0) errs.push(invalid(`status.${key}`, value, 'must be greater than or equal to 0'));
+  }
+  return errs;
+}
