@@ -106,4 +106,19 @@ describe('HorizontalPodAutoscaler validation through the server (kube 1.33)', ()
     expect(empty.status).toBe(422);
     expect(empty.body.message).toBe('HorizontalPodAutoscaler.autoscaling "empty" is invalid: spec.behavior.scaleUp.policies: Required value: must specify at least one Policy');
   });
+
+  it('v2 without metrics gets kube\'s CPU utilization target of 80%, where Go writes it; tolerance is dropped (HPAConfigurableTolerance off)', async () => {
+    const res = await req('POST', V2, {
+      metadata: { name: 'nometrics' },
+      spec: { scaleTargetRef: ref, maxReplicas: 3, behavior: { scaleUp: { tolerance: '0.05' } } },
+    });
+    expect(res.status).toBe(201);
+    expect(Object.keys(res.body.spec)).toEqual(['scaleTargetRef', 'minReplicas', 'maxReplicas', 'metrics', 'behavior']);
+    expect(res.body.spec.metrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }]);
+    expect(res.body.spec.behavior.scaleUp.tolerance).toBeUndefined();
+    expect(res.body.spec.behavior.scaleDown.tolerance).toBeUndefined();
+    // Given metrics are kept as they are.
+    const given = await req('POST', V2, { metadata: { name: 'given' }, spec: { scaleTargetRef: ref, maxReplicas: 3, metrics: [{ type: 'Pods', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '10' } } }] } });
+    expect(given.body.spec.metrics).toEqual([{ type: 'Pods', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '10' } } }]);
+  });
 });

@@ -33,6 +33,19 @@ const dropFromV2 = (hpa: KubeObject) => {
   if (!isV1(hpa)) setAnnotations(hpa, dropRoundTrip(metadataOf(hpa).annotations as Obj | undefined));
 };
 
+/**
+ * kube's dropDisabledFields with HPAConfigurableTolerance off (1.33's default): `tolerance` of the scaling rules is
+ * dropped unless the old object already uses it.
+ */
+function dropTolerance(hpa: KubeObject, old?: KubeObject): void {
+  const rules = (o: KubeObject | undefined) => {
+    const behavior = isObj(o?.spec) && isObj(o.spec.behavior) ? o.spec.behavior : undefined;
+    return [behavior?.scaleUp, behavior?.scaleDown].filter(isObj);
+  };
+  if (rules(old).some((r) => r.tolerance !== undefined)) return;
+  for (const r of rules(hpa)) delete r.tolerance;
+}
+
 /** A JSON value as text with every object's keys sorted: equal texts, equal values. */
 const canonicalText = (v: unknown): string =>
   JSON.stringify(v, (_k, value: unknown) => (isObj(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1))) : value));
@@ -50,6 +63,7 @@ export const hpaStrategy: Strategy = {
     hpa.status = structuredClone(initial ?? {});
     if (isV1(hpa)) keepStatusAnnotations(hpa, undefined);
     dropFromV2(hpa);
+    dropTolerance(hpa);
   },
   /**
    * kube's PrepareForUpdate keeps the old status: for v1, its annotations too. A change of the spec a v1 object's
@@ -62,6 +76,7 @@ export const hpaStrategy: Strategy = {
       if (typeof meta.generation === 'number' && canonicalText(hpa.spec) === canonicalText(old.spec) && v2Spec(hpa) !== v2Spec(old)) meta.generation += 1;
     }
     dropFromV2(hpa);
+    dropTolerance(hpa, old);
   },
   /** kube's ValidateHorizontalPodAutoscaler on the v2 form: field paths are v2's, whichever version was sent. */
   validate: (hpa) => validateHorizontalPodAutoscaler(asV2(hpa)),

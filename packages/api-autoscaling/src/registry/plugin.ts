@@ -3,7 +3,7 @@ import type { GroupPlugin } from '@kapi/apiserver';
 import { group } from '../generated/index.js';
 import { hpaConversion } from './hpa-conversion.js';
 import { hpaStrategy } from './hpa-strategy.js';
-import { hpaBehaviorDefaulter } from './hpa/defaults.js';
+import { hpaBehaviorDefaulter, hpaSpecDefaulter } from './hpa/defaults.js';
 
 const UNKNOWN = '<unknown>';
 const quantity = (v: unknown): string => (typeof v === 'number' ? String(v) : str(v));
@@ -71,5 +71,5 @@ export const plugin: GroupPlugin = {
   strategies: { HorizontalPodAutoscaler: hpaStrategy },
   printers: { HorizontalPodAutoscaler: hpa },
   conversions: { HorizontalPodAutoscaler: hpaConversion },
-  defaulters: { 'autoscaling/v2/HorizontalPodAutoscalerBehavior': hpaBehaviorDefaulter },
+  defaulters: { 'autoscaling/v2/HorizontalPodAutoscalerBehavior': hpaBehaviorDefaulter, 'autoscaling/v2/HorizontalPodAutoscalerSpec': hpaSpecDefaulter },
 };

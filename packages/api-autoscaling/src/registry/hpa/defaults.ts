@@ -36,3 +36,19 @@ export const hpaBehaviorDefaulter: TypeDefaulter = (behavior) => {
   for (const key of Object.keys(behavior)) delete behavior[key];
   Object.assign(behavior, { scaleUp, scaleDown }, Object.fromEntries(rest));
 };
+
+/** kube's DefaultCPUUtilization: the target of the metric an HPA without metrics gets. */
+const DEFAULT_CPU_UTILIZATION = 80;
+
+/**
+ * For `autoscaling/v2/HorizontalPodAutoscalerSpec`: SetDefaults_HorizontalPodAutoscaler gives a spec without metrics
+ * one CPU utilization target of 80%, placed where Go writes `metrics` (after maxReplicas, before behavior).
+ */
+export const hpaSpecDefaulter: TypeDefaulter = (spec) => {
+  if (Array.isArray(spec.metrics) && spec.metrics.length) return;
+  const metrics = [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: DEFAULT_CPU_UTILIZATION } } }];
+  const entries = Object.entries(spec).filter(([key]) => key !== 'metrics');
+  const before = new Set(['scaleTargetRef', 'minReplicas', 'maxReplicas']);
+  for (const key of Object.keys(spec)) delete spec[key];
+  Object.assign(spec, Object.fromEntries(entries.filter(([key]) => before.has(key))), { metrics }, Object.fromEntries(entries.filter(([key]) => !before.has(key))));
+};
