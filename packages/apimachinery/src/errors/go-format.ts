@@ -64,3 +64,10 @@ export function goStringSlice(values: readonly string[] | undefined): string {
   if (values === undefined) return '[]string(nil)';
   return `[]string{${values.map(goQuote).join(', ')}}`;
 }
+
+/**
+ * Go's encoding/json HTML-safe escaping of JSON text (json.Marshal's default): `<`, `>`, `&`, U+2028 and U+2029
+ * as `\u003c` and the like. They can only stand inside strings, so JSON.stringify's text escapes as Go's would.
+ */
+export const goJSONEscape = (json: string): string =>
+  json.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

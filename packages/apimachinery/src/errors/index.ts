@@ -4,4 +4,4 @@ export * from './factories.js';
 export * from './predicates.js';
 export { toStatus } from './to-status.js';
 export { fieldErrorBody, fieldErrorToCause, fieldErrorTypeText, fieldNotSupported, formatFieldError, aggregateMessages } from './field-errors.js';
-export { goFloat, goQuote, goStringSlice } from './go-format.js';
+export { goFloat, goJSONEscape, goQuote, goStringSlice } from './go-format.js';

@@ -8,11 +8,11 @@ export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== nu
 export const at = (v: unknown, path: string): unknown =>
   path.split('.').reduce<unknown>((cur, key) => (isObj(cur) ? cur[key] : undefined), v);
 
+/** The value itself when it is an object, `{}` otherwise (Go's zero struct). */
+export const asObj = (v: unknown): Obj => (isObj(v) ? v : {});
+
 /** The object at a dotted path, `{}` when missing or not an object. */
-export const objAt = (v: unknown, path: string): Obj => {
-  const found = at(v, path);
-  return isObj(found) ? found : {};
-};
+export const objAt = (v: unknown, path: string): Obj => asObj(at(v, path));
 
 /** The array at a dotted path, `[]` when missing or not an array. */
 export const listAt = (v: unknown, path: string): unknown[] => {

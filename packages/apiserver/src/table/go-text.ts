@@ -1,5 +1,6 @@
 // How kube prints one JSONPath match as text (client-go jsonpath PrintResults): maps and lists as Go's json.Marshal
 // writes them, scalars as fmt.Fprint does, and a JSON null as template's "<no value>".
+import { goJSONEscape } from '@kapi/apimachinery';
 
 /** Go's fmt %v of a float64: shortest digits, exponent form below 1e-4 and from 1e6 (`1.5e+06`). */
 export function goFloat(value: number): string {
@@ -17,12 +18,10 @@ function goNumber(value: number): string {
   return Number.isInteger(value) && Math.abs(value) < 2 ** 63 ? BigInt(value).toString() : goFloat(value);
 }
 
-const GO_ESCAPES: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' };
-
 /** Go's json.Marshal of decoded JSON: object keys sorted, `<`, `>`, `&`, U+2028 and U+2029 escaped. */
 export function goJSON(value: unknown): string {
   if (value === null || value === undefined) return 'null';
-  if (typeof value === 'string') return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => GO_ESCAPES[c]);
+  if (typeof value === 'string') return goJSONEscape(JSON.stringify(value));
   if (typeof value === 'number') return Number.isFinite(value) ? JSON.stringify(value) : 'null';
   if (typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return `[${value.map(goJSON).join(',')}]`;

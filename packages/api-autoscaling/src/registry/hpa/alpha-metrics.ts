@@ -1,10 +1,9 @@
 // autoscaling/v2 metrics and the autoscaling/v1 alpha types kube keeps them in, in the annotations of a v1 object
 // (k8s.io/api/autoscaling/v1 MetricSpec, MetricStatus; pkg/apis/autoscaling/v1/conversion.go's per-source functions).
-import { canonicalQuantity, isObj, str, type Obj } from '@kapi/apimachinery';
+import { asObj, canonicalQuantity, isObj, str, type Obj } from '@kapi/apimachinery';
 import { goInt, goQuantity, goString, goStruct, type Decoder, type GoField } from './go-json.js';
 import { selectorFromGo, selectorToGo } from './label-selector.js';
 
-const obj = (v: unknown): Obj => (isObj(v) ? v : {});
 const quantity = (v: unknown): string | undefined => (typeof v === 'string' || typeof v === 'number' ? canonicalQuantity(v) : undefined);
 const int = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
 /** Copies the defined values, in order: Go's omitempty for pointers. */
@@ -12,7 +11,7 @@ const defined = (entries: [string, unknown][]): Obj => Object.fromEntries(entrie
 
 /** A v1 CrossVersionObjectReference as Go writes it (apiVersion omitempty). */
 const refToGo = (ref: unknown): Obj => {
-  const r = obj(ref);
+  const r = asObj(ref);
   return defined([['kind', str(r.kind)], ['name', str(r.name)], ['apiVersion', str(r.apiVersion) || undefined]]);
 };
 
@@ -22,7 +21,7 @@ type Source = (typeof SOURCES)[number];
 
 /** `{type, <source>...}` in Go's order, each present source converted. */
 function metricToGo(metric: unknown, convert: Record<Source, (source: Obj) => Obj>): Obj {
-  const m = obj(metric);
+  const m = asObj(metric);
   const out: Obj = { type: str(m.type) };
   for (const source of SOURCES) if (isObj(m[source])) out[source] = convert[source](m[source]);
   return out;
@@ -32,40 +31,40 @@ function metricToGo(metric: unknown, convert: Record<Source, (source: Obj) => Ob
 export const metricSpecToGo = (metric: unknown): Obj =>
   metricToGo(metric, {
     object: (s) => {
-      const target = obj(s.target);
+      const target = asObj(s.target);
       return defined([
         ['target', refToGo(s.describedObject)],
-        ['metricName', str(obj(s.metric).name)],
+        ['metricName', str(asObj(s.metric).name)],
         ['targetValue', quantity(target.value) ?? '0'],
-        ['selector', selectorToGo(obj(s.metric).selector)],
+        ['selector', selectorToGo(asObj(s.metric).selector)],
         ['averageValue', quantity(target.averageValue)],
       ]);
     },
     pods: (s) =>
       defined([
-        ['metricName', str(obj(s.metric).name)],
-        ['targetAverageValue', quantity(obj(s.target).averageValue) ?? '0'],
-        ['selector', selectorToGo(obj(s.metric).selector)],
+        ['metricName', str(asObj(s.metric).name)],
+        ['targetAverageValue', quantity(asObj(s.target).averageValue) ?? '0'],
+        ['selector', selectorToGo(asObj(s.metric).selector)],
       ]),
     resource: (s) =>
       defined([
         ['name', str(s.name)],
-        ['targetAverageUtilization', int(obj(s.target).averageUtilization)],
-        ['targetAverageValue', quantity(obj(s.target).averageValue)],
+        ['targetAverageUtilization', int(asObj(s.target).averageUtilization)],
+        ['targetAverageValue', quantity(asObj(s.target).averageValue)],
       ]),
     containerResource: (s) =>
       defined([
         ['name', str(s.name)],
-        ['targetAverageUtilization', int(obj(s.target).averageUtilization)],
-        ['targetAverageValue', quantity(obj(s.target).averageValue)],
+        ['targetAverageUtilization', int(asObj(s.target).averageUtilization)],
+        ['targetAverageValue', quantity(asObj(s.target).averageValue)],
         ['container', str(s.container)],
       ]),
     external: (s) =>
       defined([
-        ['metricName', str(obj(s.metric).name)],
-        ['metricSelector', selectorToGo(obj(s.metric).selector)],
-        ['targetValue', quantity(obj(s.target).value)],
-        ['targetAverageValue', quantity(obj(s.target).averageValue)],
+        ['metricName', str(asObj(s.metric).name)],
+        ['metricSelector', selectorToGo(asObj(s.metric).selector)],
+        ['targetValue', quantity(asObj(s.target).value)],
+        ['targetAverageValue', quantity(asObj(s.target).averageValue)],
       ]),
   });
 
@@ -73,40 +72,40 @@ export const metricSpecToGo = (metric: unknown): Obj =>
 export const metricStatusToGo = (metric: unknown): Obj =>
   metricToGo(metric, {
     object: (s) => {
-      const current = obj(s.current);
+      const current = asObj(s.current);
       return defined([
         ['target', refToGo(s.describedObject)],
-        ['metricName', str(obj(s.metric).name)],
+        ['metricName', str(asObj(s.metric).name)],
         ['currentValue', quantity(current.value) ?? '0'],
-        ['selector', selectorToGo(obj(s.metric).selector)],
+        ['selector', selectorToGo(asObj(s.metric).selector)],
         ['averageValue', quantity(current.averageValue)],
       ]);
     },
     pods: (s) =>
       defined([
-        ['metricName', str(obj(s.metric).name)],
-        ['currentAverageValue', quantity(obj(s.current).averageValue) ?? '0'],
-        ['selector', selectorToGo(obj(s.metric).selector)],
+        ['metricName', str(asObj(s.metric).name)],
+        ['currentAverageValue', quantity(asObj(s.current).averageValue) ?? '0'],
+        ['selector', selectorToGo(asObj(s.metric).selector)],
       ]),
     resource: (s) =>
       defined([
         ['name', str(s.name)],
-        ['currentAverageUtilization', int(obj(s.current).averageUtilization)],
-        ['currentAverageValue', quantity(obj(s.current).averageValue) ?? '0'],
+        ['currentAverageUtilization', int(asObj(s.current).averageUtilization)],
+        ['currentAverageValue', quantity(asObj(s.current).averageValue) ?? '0'],
       ]),
     containerResource: (s) =>
       defined([
         ['name', str(s.name)],
-        ['currentAverageUtilization', int(obj(s.current).averageUtilization)],
-        ['currentAverageValue', quantity(obj(s.current).averageValue) ?? '0'],
+        ['currentAverageUtilization', int(asObj(s.current).averageUtilization)],
+        ['currentAverageValue', quantity(asObj(s.current).averageValue) ?? '0'],
         ['container', str(s.container)],
       ]),
     external: (s) =>
       defined([
-        ['metricName', str(obj(s.metric).name)],
-        ['metricSelector', selectorToGo(obj(s.metric).selector)],
-        ['currentValue', quantity(obj(s.current).value) ?? '0'],
-        ['currentAverageValue', quantity(obj(s.current).averageValue)],
+        ['metricName', str(asObj(s.metric).name)],
+        ['metricSelector', selectorToGo(asObj(s.metric).selector)],
+        ['currentValue', quantity(asObj(s.current).value) ?? '0'],
+        ['currentAverageValue', quantity(asObj(s.current).averageValue)],
       ]),
   });
 
@@ -120,7 +119,7 @@ const selector: GoField = { decode: selectorFromGo, pointer: true };
 const ref: GoField = { decode: goStruct({ kind: text, name: text, apiVersion: text }), zero: { kind: '', name: '', apiVersion: '' } };
 
 const refFromGo = (r: unknown): Obj => {
-  const { kind, name, apiVersion } = obj(r);
+  const { kind, name, apiVersion } = asObj(r);
   return defined([['kind', kind], ['name', name], ['apiVersion', apiVersion || undefined]]);
 };
 const identifier = (name: unknown, sel: unknown): Obj => defined([['name', name], ['selector', sel]]);

@@ -1,15 +1,14 @@
 // spec.behavior in the `autoscaling.alpha.kubernetes.io/behavior` annotation. kube marshals its internal type there
 // (pkg/apis/autoscaling HorizontalPodAutoscalerBehavior, no json tags): Go field names as keys, nil pointers as null.
-import { canonicalQuantity, isObj, type Obj } from '@kapi/apimachinery';
+import { asObj, canonicalQuantity, isObj, type Obj } from '@kapi/apimachinery';
 import { goInt, goQuantity, goSlice, goString, goStruct, type GoField } from './go-json.js';
 
-const obj = (v: unknown): Obj => (isObj(v) ? v : {});
 const orNull = (v: unknown): unknown => (v === undefined ? null : v);
 
 function rulesToGo(rules: unknown): Obj | null {
   if (!isObj(rules)) return null;
   const policies = Array.isArray(rules.policies)
-    ? rules.policies.map((p) => ({ Type: obj(p).type ?? '', Value: obj(p).value ?? 0, PeriodSeconds: obj(p).periodSeconds ?? 0 }))
+    ? rules.policies.map((p) => ({ Type: asObj(p).type ?? '', Value: asObj(p).value ?? 0, PeriodSeconds: asObj(p).periodSeconds ?? 0 }))
     : null;
   const tolerance = rules.tolerance;
   return {

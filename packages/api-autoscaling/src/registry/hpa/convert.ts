@@ -1,6 +1,6 @@
 // autoscaling/v1 ⇄ autoscaling/v2 HorizontalPodAutoscaler, as kube converts through its internal (v2-shaped) type:
 // pkg/apis/autoscaling/v1/conversion.go and v2/conversion.go. Pure: inputs are never mutated.
-import { isObj, listAt, str, type KubeObject, type Obj } from '@kapi/apimachinery';
+import { asObj, isObj, listAt, str, type KubeObject, type Obj } from '@kapi/apimachinery';
 import { BEHAVIOR, CONDITIONS, METRIC_SPECS, METRIC_STATUSES, dropRoundTrip } from './annotations.js';
 import { decodeMetricSpec, decodeMetricStatus, metricSpecFromGo, metricSpecToGo, metricStatusFromGo, metricStatusToGo } from './alpha-metrics.js';
 import { behaviorFromGo, behaviorToGo, decodeBehavior } from './behavior.js';
@@ -10,12 +10,11 @@ import { goMarshal, goSlice, goUnmarshal } from './go-json.js';
 /** autoscaling/v1 formerly defaulted the CPU target in its controller; conversion applies it (DefaultCPUUtilization). */
 export const DEFAULT_CPU_UTILIZATION = 80;
 
-const obj = (v: unknown): Obj => (isObj(v) ? v : {});
 const int = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
 
 /** A v2 metric of type Resource for cpu: the one v1's CPU fields stand for. */
-const isCpuResource = (m: unknown): boolean => str(obj(m).type) === 'Resource' && isObj(obj(m).resource) && str(obj(obj(m).resource).name) === 'cpu';
-const cpuTarget = (m: unknown): number | undefined => (isCpuResource(m) ? int(obj(obj(obj(m).resource).target).averageUtilization) : undefined);
+const isCpuResource = (m: unknown): boolean => str(asObj(m).type) === 'Resource' && isObj(asObj(m).resource) && str(asObj(asObj(m).resource).name) === 'cpu';
+const cpuTarget = (m: unknown): number | undefined => (isCpuResource(m) ? int(asObj(asObj(asObj(m).resource).target).averageUtilization) : undefined);
 
 /** Sets or removes a key, keeping `out`'s key order otherwise. */
 const put = (out: Obj, key: string, value: unknown) => {
@@ -25,7 +24,7 @@ const put = (out: Obj, key: string, value: unknown) => {
 
 /** metadata with these annotations (none: the key left out, as Go's omitempty leaves an empty map out). */
 function withAnnotations(metadata: unknown, annotations: Obj | undefined): Obj {
-  const meta = { ...obj(metadata) };
+  const meta = { ...asObj(metadata) };
   put(meta, 'annotations', annotations && Object.keys(annotations).length ? annotations : undefined);
   return meta;
 }
@@ -33,8 +32,8 @@ function withAnnotations(metadata: unknown, annotations: Obj | undefined): Obj {
 /** Convert_autoscaling_HorizontalPodAutoscaler_To_v1_HorizontalPodAutoscaler, from a v2 object. */
 export function v2ToV1(input: KubeObject): KubeObject {
   const hpa = structuredClone(input) as Obj;
-  const spec = obj(hpa.spec);
-  const status = obj(hpa.status);
+  const spec = asObj(hpa.spec);
+  const status = asObj(hpa.status);
   const metrics = listAt(spec, 'metrics');
   const currentMetrics = listAt(status, 'currentMetrics');
   const conditions = listAt(status, 'conditions');
@@ -52,11 +51,11 @@ export function v2ToV1(input: KubeObject): KubeObject {
   v1Status.desiredReplicas = status.desiredReplicas ?? 0;
   // kube keeps the last cpu utilization reading
   let currentCpu: number | undefined;
-  for (const m of currentMetrics) if (isCpuResource(m)) currentCpu = int(obj(obj(obj(m).resource).current).averageUtilization) ?? currentCpu;
+  for (const m of currentMetrics) if (isCpuResource(m)) currentCpu = int(asObj(asObj(asObj(m).resource).current).averageUtilization) ?? currentCpu;
   put(v1Status, 'currentCPUUtilizationPercentage', currentCpu);
 
-  const meta = obj(hpa.metadata);
-  const annotations = { ...dropRoundTrip(obj(meta.annotations) as Obj) };
+  const meta = asObj(hpa.metadata);
+  const annotations = { ...dropRoundTrip(asObj(meta.annotations) as Obj) };
   const others = metrics.filter((m) => cpuTarget(m) === undefined);
   if (others.length) annotations[METRIC_SPECS] = goMarshal(others.map(metricSpecToGo));
   if (currentMetrics.length) annotations[METRIC_STATUSES] = goMarshal(currentMetrics.map(metricStatusToGo));
@@ -81,10 +80,10 @@ function read<T>(annotations: Obj, key: string, decode: (v: unknown) => T): { va
 /** Convert_v1_HorizontalPodAutoscaler_To_autoscaling_HorizontalPodAutoscaler, to a v2 object. */
 export function v1ToV2(input: KubeObject): KubeObject {
   const hpa = structuredClone(input) as Obj;
-  const spec = obj(hpa.spec);
-  const status = obj(hpa.status);
-  const meta = obj(hpa.metadata);
-  const annotations = obj(meta.annotations);
+  const spec = asObj(hpa.spec);
+  const status = asObj(hpa.status);
+  const meta = asObj(hpa.metadata);
+  const annotations = asObj(meta.annotations);
 
   const cpu = int(spec.targetCPUUtilizationPercentage);
   const cpuMetric = (utilization: number): Obj => ({ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: utilization } } });

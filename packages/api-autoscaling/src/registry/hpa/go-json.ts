@@ -1,11 +1,10 @@
 // Go's encoding/json as kube's conversion uses it for the HorizontalPodAutoscaler round-trip annotations: the bytes
 // json.Marshal writes, and json.Unmarshal's reading of them into Go structs (case-insensitive field names, null a
 // no-op on values, any type mismatch an error).
-import { canonicalQuantity, canonicalTime, isObj } from '@kapi/apimachinery';
+import { canonicalQuantity, canonicalTime, goJSONEscape, isObj } from '@kapi/apimachinery';
 
 /** json.Marshal's text of a value whose keys are already in Go's order: `<`, `>`, `&`, U+2028 and U+2029 escaped. */
-export const goMarshal = (value: unknown): string =>
-  JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+export const goMarshal = (value: unknown): string => goJSONEscape(JSON.stringify(value));
 
 /** json.Unmarshal failed (the annotation is not well-formed for its Go type). */
 export class GoDecodeError extends Error {}

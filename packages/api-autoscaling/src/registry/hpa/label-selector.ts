@@ -1,8 +1,6 @@
 // metav1.LabelSelector inside the round-trip annotations: written as Go writes it, read back as json.Unmarshal does.
-import { isObj, str, type Obj } from '@kapi/apimachinery';
+import { at, isObj, listAt, str, type Obj } from '@kapi/apimachinery';
 import { goSlice, goString, goStringMap, goStruct, type Decoder } from './go-json.js';
-
-const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 /** A selector in Go's field order, empty maps and lists left out (omitempty), map keys sorted. */
 export function selectorToGo(selector: unknown): Obj | undefined {
@@ -11,19 +9,17 @@ export function selectorToGo(selector: unknown): Obj | undefined {
   const labels = isObj(selector.matchLabels) ? selector.matchLabels : {};
   const keys = Object.keys(labels).sort();
   if (keys.length) out.matchLabels = Object.fromEntries(keys.map((k) => [k, labels[k]]));
-  const expressions = list(selector.matchExpressions);
+  const expressions = listAt(selector, 'matchExpressions');
   if (expressions.length) {
     out.matchExpressions = expressions.map((e) => {
       const requirement: Obj = { key: str(at(e, 'key')), operator: str(at(e, 'operator')) };
-      const values = list(at(e, 'values'));
+      const values = listAt(e, 'values');
       if (values.length) requirement.values = values;
       return requirement;
     });
   }
   return out;
 }
-
-const at = (v: unknown, key: string): unknown => (isObj(v) ? v[key] : undefined);
 
 const requirement = goStruct({
   key: { decode: goString, zero: '' },

@@ -1,14 +1,13 @@
 // kube's HorizontalPodAutoscaler validation (pkg/apis/autoscaling/validation/validation.go, release 1.33, default
 // feature gates: HPAScaleToZero and HPAConfigurableTolerance off), on the v2 form of the object (kube validates its
 // internal, v2-shaped type, so the field paths are v2's whatever version the request spoke).
-import { isDNS1123Label, isDNS1123Subdomain, isObj, parseQuantity, type FieldError, type KubeObject, type Obj } from '@kapi/apimachinery';
+import { asObj, isDNS1123Label, isDNS1123Subdomain, isObj, parseQuantity, type FieldError, type KubeObject, type Obj } from '@kapi/apimachinery';
 
 /** The largest allowed scaling policy period (seconds): MaxPeriodSeconds. */
 export const MAX_PERIOD_SECONDS = 1800;
 /** The largest allowed stabilization window (seconds): MaxStabilizationWindowSeconds. */
 export const MAX_STABILIZATION_WINDOW_SECONDS = 3600;
 
-const obj = (v: unknown): Obj => (isObj(v) ? v : {});
 const has = (o: Obj, key: string) => o[key] !== undefined && o[key] !== null;
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
 const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
@@ -135,7 +134,7 @@ const invalidQuantity = (field: string, q: unknown, message: string): FieldError
 export function validateCrossVersionObjectReference(ref: unknown, path: string): FieldError[] {
   const errs: FieldError[] = [];
   for (const key of ['kind', 'name']) {
-    const value = text(obj(ref)[key]);
+    const value = text(asObj(ref)[key]);
     if (value.length === 0) errs.push(required(child(path, key)));
     else for (const msg of isValidPathSegmentName(value)) errs.push(invalid(child(path, key), value, msg));
   }
@@ -144,14 +143,14 @@ export function validateCrossVersionObjectReference(ref: unknown, path: string):
 
 /** validateMetricIdentifier */
 export function validateMetricIdentifier(id: unknown, path: string): FieldError[] {
-  const name = text(obj(id).name);
+  const name = text(asObj(id).name);
   if (name.length === 0) return [required(child(path, 'name'), 'must specify a metric name')];
   return isValidPathSegmentName(name).map((msg) => invalid(child(path, 'name'), name, msg));
 }
 
 /** validateMetricTarget */
 export function validateMetricTarget(target: unknown, path: string): FieldError[] {
-  const mt = obj(target);
+  const mt = asObj(target);
   const errs: FieldError[] = [];
   const type = text(mt.type);
   if (type.length === 0) errs.push(required(child(path, 'type'), 'must specify a metric target type'));
@@ -169,7 +168,7 @@ export function validateMetricTarget(target: unknown, path: string): FieldError[
 }
 
 function validateObjectSource(src: Obj, path: string): FieldError[] {
-  const target = obj(src.target);
+  const target = asObj(src.target);
   const errs = [
     ...validateCrossVersionObjectReference(src.describedObject, child(path, 'describedObject')),
     ...validateMetricIdentifier(src.metric, child(path, 'metric')),
@@ -182,7 +181,7 @@ function validateObjectSource(src: Obj, path: string): FieldError[] {
 }
 
 function validateExternalSource(src: Obj, path: string): FieldError[] {
-  const target = obj(src.target);
+  const target = asObj(src.target);
   const errs = [...validateMetricIdentifier(src.metric, child(path, 'metric')), ...validateMetricTarget(src.target, child(path, 'target'))];
   if (!has(target, 'value') && !has(target, 'averageValue')) {
     errs.push(required(`${path}.target.averageValue`, 'must set either a target value for metric or a per-pod target'));
@@ -195,7 +194,7 @@ function validateExternalSource(src: Obj, path: string): FieldError[] {
 
 function validatePodsSource(src: Obj, path: string): FieldError[] {
   const errs = [...validateMetricIdentifier(src.metric, child(path, 'metric')), ...validateMetricTarget(src.target, child(path, 'target'))];
-  if (!has(obj(src.target), 'averageValue')) errs.push(required(`${path}.target.averageValue`, 'must specify a positive target averageValue'));
+  if (!has(asObj(src.target), 'averageValue')) errs.push(required(`${path}.target.averageValue`, 'must specify a positive target averageValue'));
   return errs;
 }
 
@@ -215,7 +214,7 @@ function validateResourceSource(src: Obj, path: string): FieldError[] {
   const errs: FieldError[] = [];
   if (text(src.name).length === 0) errs.push(required(child(path, 'name'), 'must specify a resource name'));
   errs.push(...validateMetricTarget(src.target, child(path, 'target')));
-  errs.push(...utilizationOrValue(obj(src.target), path));
+  errs.push(...utilizationOrValue(asObj(src.target), path));
   return errs;
 }
 
@@ -298,7 +297,7 @@ function validateContainerResourceSource(src: Obj, path: string): FieldError[] {
   if (container.length === 0) errs.push(required(child(path, 'container'), 'must specify a container'));
   else errs.push(...isDNS1123Label(container).map((msg) => invalid(child(path, 'container'), container, msg)));
   errs.push(...validateMetricTarget(src.target, child(path, 'target')));
-  errs.push(...utilizationOrValue(obj(src.target), path));
+  errs.push(...utilizationOrValue(asObj(src.target), path));
   return errs;
 }
 
@@ -314,7 +313,7 @@ const SOURCES: [field: string, type: string, validate: (src: Obj, path: string) 
 
 /** validateMetricSpec */
 export function validateMetricSpec(metric: unknown, path: string): FieldError[] {
-  const spec = obj(metric);
+  const spec = asObj(metric);
   const errs: FieldError[] = [];
   const type = text(spec.type);
   if (type.length === 0) errs.push(required(child(path, 'type'), 'must specify a metric source type'));
@@ -325,7 +324,7 @@ export function validateMetricSpec(metric: unknown, path: string): FieldError[] 
   for (const [field, , validate] of SOURCES) {
     if (!has(spec, field)) continue;
     present.push(field);
-    if (present.length === 1) errs.push(...validate(obj(spec[field]), child(path, field)));
+    if (present.length === 1) errs.push(...validate(asObj(spec[field]), child(path, field)));
   }
 
   const expected = SOURCES.find(([, t]) => t === type);
@@ -346,7 +345,7 @@ export function validateMetricSpec(metric: unknown, path: string): FieldError[] 
 export function validateMetrics(metrics: unknown, path: string, minReplicas: number | undefined): FieldError[] {
   const list = Array.isArray(metrics) ? metrics : [];
   const errs = list.flatMap((m, i) => validateMetricSpec(m, `${path}[${i}]`));
-  const types = list.map((m) => text(obj(m).type));
+  const types = list.map((m) => text(asObj(m).type));
   if (minReplicas === 0 && !types.includes('Object') && !types.includes('External')) {
     errs.push(forbidden(path, 'must specify at least one Object or External metric to support scaling to zero replicas'));
   }
@@ -358,7 +357,7 @@ const POLICY_TYPES = ['Percent', 'Pods'];
 
 /** validateScalingPolicy */
 export function validateScalingPolicy(policy: unknown, path: string): FieldError[] {
-  const p = obj(policy);
+  const p = asObj(policy);
   const errs: FieldError[] = [];
   const type = text(p.type);
   if (type !== 'Pods' && type !== 'Percent') errs.push(notSupported(child(path, 'type'), type, POLICY_TYPES));
@@ -399,7 +398,7 @@ export function validateBehavior(behavior: unknown, path: string): FieldError[] 
 
 /** validateHorizontalPodAutoscalerSpec, minReplicas at least `minReplicasLowerBound`. */
 export function validateHorizontalPodAutoscalerSpec(hpaSpec: unknown, path: string, minReplicasLowerBound: number): FieldError[] {
-  const spec = obj(hpaSpec);
+  const spec = asObj(hpaSpec);
   const errs: FieldError[] = [];
   const minReplicas = has(spec, 'minReplicas') ? num(spec.minReplicas) : undefined;
   const maxReplicas = num(spec.maxReplicas);
@@ -423,13 +422,13 @@ export function validateHorizontalPodAutoscaler(hpa: KubeObject): FieldError[] {
 
 /** ValidateHorizontalPodAutoscalerUpdate (without the metadata): minReplicas 0 stays allowed where it already was. */
 export function validateHorizontalPodAutoscalerUpdate(hpa: KubeObject, old: KubeObject): FieldError[] {
-  const oldMin = obj(old.spec).minReplicas;
+  const oldMin = asObj(old.spec).minReplicas;
   return validateHorizontalPodAutoscalerSpec(hpa.spec, 'spec', oldMin === 0 ? 0 : 1);
 }
 
 /** ValidateHorizontalPodAutoscalerStatusUpdate (without the metadata): ValidateNonnegativeField of both counts. */
 export function validateHorizontalPodAutoscalerStatusUpdate(hpa: KubeObject): FieldError[] {
-  const status = obj(hpa.status);
+  const status = asObj(hpa.status);
   const errs: FieldError[] = [];
   for (const key of ['currentReplicas', 'desiredReplicas']) {
     const value = num(status[key]);
