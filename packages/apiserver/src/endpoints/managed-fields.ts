@@ -5,6 +5,7 @@ import {
 } from '../apply/index.js';
 import { nowTimestamp } from '../registry/object-meta.js';
 import { apiVersionOf, type ResourceEntry, type ResourceRegistry } from '../registry/resources.js';
+import { andThen } from '../registry/versions.js';
 
 const MAX_MANAGER_LENGTH = 128;
 
@@ -102,9 +103,7 @@ export function trackWrite(
   };
   const converter = converterOf(entry, subresource, registry, old, updated);
   if (!converter) return setManagedFields(updated, updateManagedFields(input));
-  const managedFields = updateAcrossVersions(input, converter);
-  if (managedFields instanceof Promise) return managedFields.then((m) => setManagedFields(updated, m));
-  setManagedFields(updated, managedFields);
+  return andThen(updateAcrossVersions(input, converter), (managedFields) => setManagedFields(updated, managedFields));
 }
 
 /**
@@ -136,8 +135,7 @@ export function applyConfiguration(
   };
   const converter = converterOf(entry, subresource, registry, live);
   if (!converter) return storedForm(applyObject(input));
-  const result = applyAcrossVersions(input, converter);
-  return result instanceof Promise ? result.then(storedForm) : storedForm(result);
+  return andThen(applyAcrossVersions(input, converter), storedForm);
 }
 
 function storedForm(result: ApplyResult): KubeObject {
