@@ -27,11 +27,11 @@ export const ALL_PLUGINS: GroupPlugin[] = [
 ];
 
 /**
- * A group without the behaviour of its kinds (no strategies), but with what serving it needs: wardle's Flunder and
- * autoscaling's HorizontalPodAutoscaler are served in two versions and need their plugin's conversions.
+ * A group without the behaviour of its kinds (no strategies), but with what serving it needs: the conversions of
+ * its package's plugin (wardle's Flunder and autoscaling's HorizontalPodAutoscaler are served in two versions).
  */
 export const dataPlugin = (g: GroupDefinition): GroupPlugin => {
-  const conversions = g === wardle ? wardlePlugin.conversions : g === autoscaling ? autoscalingPlugin.conversions : undefined;
+  const conversions = ALL_PLUGINS.find((p) => p.definition === g)?.conversions;
   return conversions ? { definition: g, conversions } : groupPlugin(g);
 };
 
