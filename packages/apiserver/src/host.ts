@@ -1,3 +1,4 @@
+import type { KubeObject, ResourceInfo } from '@kapi/apimachinery';
 import type { AuthorizerHost } from './auth/host.js';
 import type { AuthorizationAttributes, Decision } from './auth/types.js';
 import type { RequestGate } from './limits/gate.js';
@@ -67,6 +68,17 @@ export interface PluginHost extends AuthorizerHost {
    * `install` is not called: the caller is already a plugin.
    */
   installGroup(plugin: GroupPlugin, options?: { replaces?: InstalledGroup; refresh?: boolean }): Promise<InstalledGroup>;
+  /**
+   * The served resources equivalent to `resource` (kube's EquivalentResourceMapper, what admission's
+   * `matchPolicy: Equivalent` matches): the other versions of the resource and the resources stored with it (core
+   * and events.k8s.io Events), `resource` itself not included.
+   */
+  equivalentResources(resource: ResourceInfo): ResourceInfo[];
+  /**
+   * `obj`, of a kind the server serves, in the version of `to` (an equivalent resource), converted through its
+   * kind's storage version as a request to `to` would read it. StatusError when it cannot be converted.
+   */
+  convertObject(obj: KubeObject, to: ResourceInfo): Promise<KubeObject>;
 }
 
 /** A group installed while the server runs. */

@@ -78,3 +78,6 @@ export {
   type ValueTransformer,
 } from './encryption/index.js';
 export { compareKubeAwareVersions, sortByVersionPriority } from './discovery/version-priority.js';
+export { createWebhookClient, WebhookCallError, type ServiceResolver, type WebhookClient, type WebhookClientConfig } from './webhook/client.js';
+export { serviceResolver } from './webhook/service-resolver.js';
+export { applyPatch, type PatchType } from './endpoints/patch.js';

@@ -41,6 +41,7 @@ import type { InstalledGroup, PluginHost, ServerLimits } from './host.js';
 import { watchChanges } from './registry/informer.js';
 import type { GroupPlugin } from './plugin.js';
 import { createResourceRegistry, type ResourceEntry } from './registry/resources.js';
+import { convertObject } from './registry/versions.js';
 import { createStore, type RequestContext } from './registry/store.js';
 import { createCacheDelegator } from './cacher/delegator.js';
 import { createObjectStorage } from './storage/object-storage.js';
@@ -260,7 +261,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     limits,
     onStart: (hook: () => Promise<void>) => void startHooks.push(hook),
     onStop: (hook) => void stopHooks.push(hook),
-    addAdmission: (plugin: AdmissionPlugin) => void admissionPlugins.push(plugin),
+    addAdmission(plugin: AdmissionPlugin) {
+      // Dynamic admission stays at the end of the chain, whatever is added after it.
+      const firstDynamic = plugin.stage === 'dynamic' ? -1 : admissionPlugins.findIndex((p) => p.stage === 'dynamic');
+      if (firstDynamic < 0) admissionPlugins.push(plugin);
+      else admissionPlugins.splice(firstDynamic, 0, plugin);
+    },
     setRequestGate(gate) {
       if (requestGate) throw new Error('a request gate is already set: a server has one');
       requestGate = gate;
@@ -306,6 +312,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       installedGroups.set(group, entries);
       return group;
     },
+    equivalentResources(resource) {
+      const entry = registry.lookup(resource.group, resource.version, resource.plural);
+      return entry ? registry.entries.filter((e) => e !== entry && e.keyPrefix === entry.keyPrefix).map((e) => e.info) : [];
+    },
+    convertObject: (obj, to) => convertObject(registry, obj, to),
     addSubresource(target, action) {
       const key = specialKey(target.group, target.resource, target.subresource ?? '');
       if (pluginSubresources.has(key)) throw new Error(`subresource ${key} is served twice`);

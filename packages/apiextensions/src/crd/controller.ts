@@ -1,11 +1,10 @@
 import type { CustomResourceDefinition } from '@kapi/api-apiextensions';
 import { newMethodNotSupported, StatusError, type KubeObject } from '@kapi/apimachinery';
-import { ALL_OBJECTS, type InstalledGroup, type PluginHost, type ResourceEntry } from '@kapi/apiserver';
+import { ALL_OBJECTS, createWebhookClient, serviceResolver, type InstalledGroup, type PluginHost, type ResourceEntry } from '@kapi/apiserver';
 import { customResourcePlugin } from '../customresource/definition.js';
 import { conditionOf, setCondition } from './conditions.js';
 import { decideNames } from './names.js';
 import { apiApprovalState, isProtectedCommunityGroup } from '../validation/approval.js';
-import { serviceResolver } from './service-resolver.js';
 import { CLEANUP_FINALIZER } from './strategy.js';
 
 /** kube's answer to a create of a custom resource whose CRD is being deleted. */
@@ -40,7 +39,7 @@ const byAge = (a: CustomResourceDefinition, b: CustomResourceDefinition) => {
  */
 export function createCRDController(host: PluginHost, crdEntry: ResourceEntry) {
   const served = new Map<string, Served>();
-  const resolveService = serviceResolver(host);
+  const webhookClient = createWebhookClient(serviceResolver(host));
   let running: Promise<void> = Promise.resolve();
   let again = false;
   let retry: ReturnType<typeof setTimeout> | undefined;
@@ -74,7 +73,7 @@ export function createCRDController(host: PluginHost, crdEntry: ResourceEntry) {
     const current = served.get(name);
     if (current?.key === key) return true;
     try {
-      const plugin = customResourcePlugin(crd, { resolveService, ...(terminating ? { refuseCreate: () => terminatingError(crd) } : {}) });
+      const plugin = customResourcePlugin(crd, { webhookClient, ...(terminating ? { refuseCreate: () => terminatingError(crd) } : {}) });
       const group = await host.installGroup(plugin, { replaces: current?.group, refresh: !!current && current.schemas !== schemas });
       served.set(name, { key, schemas, group });
       return true;
@@ -202,6 +201,7 @@ export function createCRDController(host: PluginHost, crdEntry: ResourceEntry) {
     stop() {
       stopped = true;
       if (retry) clearTimeout(retry);
+      webhookClient.close();
     },
   };
 }

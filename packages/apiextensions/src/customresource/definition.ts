@@ -11,13 +11,13 @@ import {
   type PrinterColumn,
   type ResourceInfo,
 } from '@kapi/apimachinery';
-import { compareKubeAwareVersions, sortByVersionPriority, type GroupPlugin, type KindConversion } from '@kapi/apiserver';
+import { compareKubeAwareVersions, createWebhookClient, sortByVersionPriority, type GroupPlugin, type KindConversion, type WebhookClient } from '@kapi/apiserver';
 import type { JSONSchemaProps } from '../schema.js';
 import { customResourceValidator } from './validator.js';
 import { customResourceShape } from './field-tree.js';
 import { customResourceOpenAPI } from './openapi.js';
 import { customResourceStrategy } from './strategy.js';
-import { webhookConversion, type ServiceResolver } from './webhook.js';
+import { webhookConversion } from './webhook.js';
 
 const VERBS: ResourceInfo['verbs'] = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
 
@@ -63,8 +63,8 @@ function resourceInfo(crd: CustomResourceDefinition, version: CustomResourceDefi
 export interface CustomResourceOptions {
   /** Refuses every create with this error (a CRD being deleted: kube answers 405). */
   refuseCreate?: () => Error;
-  /** Where a conversion webhook's Service is reached (without it, a webhook given by Service has no address). */
-  resolveService?: ServiceResolver;
+  /** How a conversion webhook is called (the server's shared webhook client); without it, webhook conversion fails. */
+  webhookClient?: WebhookClient;
 }
 
 /** kube's warning for a deprecated version without its own (defaultDeprecationWarning): the best version to use instead. */
@@ -80,11 +80,11 @@ function defaultDeprecationWarning(crd: CustomResourceDefinition, deprecated: st
  * How the versions of a CRD convert (spec.conversion): `None` rewrites apiVersion only; `Webhook` asks the CRD's
  * conversion webhook.
  */
-function conversionOf(crd: CustomResourceDefinition, resolve?: ServiceResolver): KindConversion | undefined {
+function conversionOf(crd: CustomResourceDefinition, client?: WebhookClient): KindConversion | undefined {
   const storageVersion = crd.spec.versions.find((v) => v.storage)?.name;
   if (!storageVersion || crd.spec.versions.length < 2) return undefined;
   const kind = crd.status?.acceptedNames?.kind || crd.spec.names.kind;
-  if (crd.spec.conversion?.strategy === 'Webhook') return webhookConversion(crd, storageVersion, kind, resolve ?? (async () => undefined));
+  if (crd.spec.conversion?.strategy === 'Webhook') return webhookConversion(crd, storageVersion, kind, client ?? createWebhookClient(async () => undefined));
   return { storageVersion, convert: (objects, toApiVersion) => objects.map((obj) => ({ ...obj, apiVersion: toApiVersion })) };
 }
 
@@ -153,7 +153,7 @@ export function customResourcePlugin(crd: CustomResourceDefinition, options: Cus
       return (openapi ??= mergeOpenAPI(documents));
     },
   };
-  const conversion = conversionOf(crd, options.resolveService);
+  const conversion = conversionOf(crd, options.webhookClient);
   const kind = crd.status?.acceptedNames?.kind || crd.spec.names.kind;
   return { definition, strategies, ...(conversion ? { conversions: { [kind]: conversion } } : {}) };
 }

@@ -10,6 +10,9 @@ const attrs = (operation: AdmissionAttributes['operation']): AdmissionAttributes
   namespace: 'default',
   name: 'a',
   object: { metadata: { name: 'a' } },
+  options: {},
+  warn: () => {},
+  annotate: () => {},
   user: { username: 'u', groups: [] },
   dryRun: false,
 });

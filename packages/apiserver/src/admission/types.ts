@@ -23,6 +23,15 @@ export interface AdmissionAttributes {
   oldObject?: KubeObject;
   user: UserInfo;
   dryRun: boolean;
+  /**
+   * The request's options as kube's admission sees them: a CreateOptions, UpdateOptions or DeleteOptions object
+   * (`kind`, `apiVersion: meta.k8s.io/v1`, `dryRun`, `fieldManager`, `fieldValidation`, or the DeleteOptions sent).
+   */
+  options: Record<string, unknown>;
+  /** Adds a warning to the response (a `Warning: 299` header), once per text. */
+  warn(message: string): void;
+  /** Records an annotation on the request's audit event (a webhook's or policy's audit annotations). */
+  annotate(key: string, value: string): void;
 }
 
 /**
@@ -38,6 +47,12 @@ export interface AdmissionPlugin {
    * plugin with `Some` or `Unknown` side effects fails. Absent means None (in-process plugins).
    */
   sideEffects?: 'None' | 'NoneOnDryRun' | 'Some' | 'Unknown';
+  /**
+   * `dynamic` plugins (webhooks and policies configured through the API) run after every in-process plugin, as
+   * kube's chain ends with MutatingAdmissionWebhook, ValidatingAdmissionPolicy and ValidatingAdmissionWebhook;
+   * among themselves, in the order they were added.
+   */
+  stage?: 'dynamic';
   /** Operations this plugin handles; absent means all. */
   operations?: AdmissionOperation[];
   mutate?(attrs: AdmissionAttributes): void | Promise<void>;

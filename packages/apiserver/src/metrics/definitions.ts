@@ -105,6 +105,38 @@ export function defineMetrics(registry: Registry) {
       ADMISSION_BUCKETS,
       ['name', ...ADMISSION_STEP],
     ),
+    webhookAdmission: histogram(
+      'apiserver_admission_webhook_admission_duration_seconds',
+      'Admission webhook latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).',
+      ADMISSION_BUCKETS,
+      ['name', 'type', 'operation', 'rejected'],
+    ),
+    webhookRequests: counter(
+      'apiserver_admission_webhook_request_total',
+      'Admission webhook request total, identified by name and broken out for each admission type (validating or mutating) and operation. Additional labels specify whether the request was rejected or not and an HTTP status code. Codes greater than 600 are truncated to 600, to keep the metrics cardinality bounded.',
+      ['name', 'type', 'operation', 'code', 'rejected'],
+    ),
+    webhookRejections: counter(
+      'apiserver_admission_webhook_rejection_count',
+      'Admission webhook rejection count, identified by name and broken out for each admission type (validating or admit) and operation. Additional labels specify an error type (calling_webhook_error or apiserver_internal_error if an error occurred; no_error otherwise) and optionally a non-zero rejection code if the webhook rejects the request with an HTTP status code (honored by the apiserver when the code is greater or equal to 400). Codes greater than 600 are truncated to 600, to keep the metrics cardinality bounded.',
+      ['name', 'type', 'operation', 'error_type', 'rejection_code'],
+    ),
+    webhookFailOpen: counter(
+      'apiserver_admission_webhook_fail_open_count',
+      'Admission webhook fail open count, identified by name and broken out for each admission type (validating or admit).',
+      ['name', 'type'],
+    ),
+    policyChecks: counter(
+      'apiserver_validating_admission_policy_check_total',
+      'Validation admission policy check total, labeled by policy and further identified by binding and enforcement action taken.',
+      ['policy', 'policy_binding', 'error_type', 'enforcement_action'],
+    ),
+    policyCheckDuration: histogram(
+      'apiserver_validating_admission_policy_check_duration_seconds',
+      'Validation admission latency for individual validation expressions in seconds, labeled by policy and further including binding and enforcement action taken.',
+      [0.0000005, 0.001, 0.01, 0.1, 1.0],
+      ['policy', 'policy_binding', 'error_type', 'enforcement_action'],
+    ),
     auditEvents: counter('apiserver_audit_event_total', 'Counter of audit events generated and sent to the audit backend.'),
     auditErrors: counter('apiserver_audit_error_total', 'Counter of audit events that failed to be audited properly. Plugin identifies the plugin affected by the error.', [
       'plugin',

@@ -12,6 +12,11 @@ export interface RequestContext {
   subresource: string;
   /** Where the strategy's warnings go (the `Warning` response header); undefined drops them. */
   warnings?: string[];
+  /**
+   * What the request's options say beyond dryRun, for admission (kube's CreateOptions, UpdateOptions or
+   * DeleteOptions): `fieldManager` and `fieldValidation` of a write, the DeleteOptions of a delete.
+   */
+  options?: Record<string, unknown>;
 }
 
 /**

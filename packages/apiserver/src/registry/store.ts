@@ -9,7 +9,7 @@ import {
 } from '@kapi/apimachinery';
 import { DELETE, isStorageError } from '@kapi/storage';
 import type { AdmissionChain } from '../admission/chain.js';
-import type { AdmissionAttributes, AdmissionOperation } from '../admission/types.js';
+import { admissionAttributes, admissionDeleteOptions } from './admission-attributes.js';
 import { dryRunnable } from '../storage/dry-run.js';
 import type { ObjectStorage, WatcherEvent } from '../storage/interfaces.js';
 import { CorruptObjectError } from '../storage/codec.js';
@@ -97,23 +97,7 @@ export function createStore(config: StoreConfig): Store {
     if (!ctx.dryRun) config.onWrite?.(ctx.entry, type, obj);
   };
 
-  const attributes = (
-    ctx: RequestContext,
-    operation: AdmissionOperation,
-    name: string,
-    object?: KubeObject,
-    oldObject?: KubeObject,
-  ): AdmissionAttributes => ({
-    operation,
-    resource: ctx.entry.info,
-    subresource: ctx.subresource,
-    namespace: ctx.namespace,
-    name,
-    object,
-    oldObject,
-    user: ctx.user,
-    dryRun: ctx.dryRun,
-  });
+  const attributes = admissionAttributes;
 
   /**
    * The object a create stores: mutating admission, then the strategy, then validating admission. `generated` is
@@ -258,7 +242,10 @@ export function createStore(config: StoreConfig): Store {
       const outcome = await call(ctx, name, () =>
         storage(ctx).guaranteedUpdate(objectKey(entry, ctx.namespace, name), async (current) => {
           checkPreconditions(entry, name, current!, options);
-          await admission.validate(attributes(ctx, 'DELETE', name, undefined, current));
+          // kube's AdmissionToValidateObjectDeleteFunc: mutating, then validating admission, on the stored object.
+          const attrs = attributes(ctx, 'DELETE', name, undefined, current, admissionDeleteOptions(options));
+          await admission.mutate(attrs);
+          await admission.validate(attrs);
           return beforeDelete(ctx, current!) ?? DELETE;
         }),
       );

@@ -1,6 +1,6 @@
-import { newInvalid, type KubeObject } from '@kapi/apimachinery';
+import { newInternalError, newInvalid, type KubeObject, type ResourceInfo } from '@kapi/apimachinery';
 import { deepFreeze } from '../cacher/cache-event.js';
-import { apiVersionOf, type ResourceEntry } from './resources.js';
+import { apiVersionOf, type ResourceEntry, type ResourceRegistry } from './resources.js';
 
 /** A value now, or a promise of it: synchronous conversions stay synchronous (watch framing pays no await). */
 export type Maybe<T> = T | Promise<T>;
@@ -88,4 +88,17 @@ export function fromStorageShared(entry: ResourceEntry, obj: KubeObject): Maybe<
     if (converted instanceof Promise) converted.then((o) => byVersion.set(apiVersion, o), () => byVersion.delete(apiVersion));
   }
   return converted;
+}
+
+/**
+ * `obj` in the version of `to`, a resource equivalent to the one of obj's kind (PluginHost.convertObject): to the
+ * kind's storage version, then to `to`'s version, as a write through one and a read through the other would.
+ */
+export async function convertObject(registry: ResourceRegistry, obj: KubeObject, to: ResourceInfo): Promise<KubeObject> {
+  const target = registry.lookup(to.group, to.version, to.plural);
+  const [group, version] = String(obj.apiVersion).includes('/') ? String(obj.apiVersion).split('/') : ['', String(obj.apiVersion)];
+  const source = registry.byKind(group, version, String(obj.kind));
+  if (!target || !source) throw newInternalError(`cannot convert ${String(obj.apiVersion)}, Kind=${String(obj.kind)} to ${apiVersionOf(to)}`);
+  if (source === target) return obj;
+  return fromStorage(target, await toStorageVersion(source, obj));
 }

@@ -2,12 +2,13 @@ import { auditRequestObject } from '../../audit/context.js';
 import { decodeObjectWithDuplicates } from '../decode.js';
 import { checkFields, parseFieldValidation } from '../field-validation.js';
 import { fieldManagerOf, trackWrite } from '../managed-fields.js';
-import { reply, type RequestScope } from './scope.js';
+import { reply, writeOptions, type RequestScope } from './scope.js';
 
 /** POST to a collection (kube's CreateResource). */
 export async function createHandler(scope: RequestScope): Promise<Response> {
   const { entry, query } = scope;
   const level = parseFieldValidation(query);
+  scope.ctx.options = writeOptions(query);
   const manager = fieldManagerOf(query, scope.request.headers.get('user-agent'), { apply: false, optionsKind: 'CreateOptions' });
   const { obj, duplicates } = decodeObjectWithDuplicates(entry, scope.bodyFormat(), await scope.body());
   auditRequestObject(obj);

@@ -6,7 +6,7 @@ import { checkFields, parseFieldValidation } from '../field-validation.js';
 import { applyConfiguration, fieldManagerOf, trackWrite } from '../managed-fields.js';
 import { applyPatch, patchTypeOf } from '../patch.js';
 import { andThen } from '../../registry/versions.js';
-import { reply, type RequestScope } from './scope.js';
+import { reply, writeOptions, type RequestScope } from './scope.js';
 
 /**
  * PATCH of an object or its status (kube's PatchResource): JSON, merge and strategic merge patches change the
@@ -16,6 +16,7 @@ import { reply, type RequestScope } from './scope.js';
 export async function patchHandler(scope: RequestScope): Promise<Response> {
   const { entry, query, info, ctx } = scope;
   const level = parseFieldValidation(query);
+  scope.ctx.options = writeOptions(query);
   const type = patchTypeOf(scope.request.headers.get('content-type'), { strategic: !!entry.group.strategicMergePatch, cbor: scope.features.media.some((m) => m.name === 'cbor') });
   const apply = type === 'apply' || type === 'apply-cbor';
   const force = parseForce(query, apply);

@@ -133,3 +133,16 @@ export function transformList(scope: RequestScope, list: KubeList): Transformed 
   if (as?.kind === 'PartialObjectMetadataList') return { value: partialObjectMetadataList(list, as.version), protobuf: partialMetadataMessage(true) };
   return { value: { ...list, items: list.items.map(listItem(scope)) } as unknown as KubeObject, protobuf: protobufOf(scope, true) };
 }
+
+/**
+ * The options of a create, update or patch as kube decodes them from the query, for admission (a webhook's
+ * `request.options`): `fieldManager` and `fieldValidation` when given.
+ */
+export function writeOptions(query: URLSearchParams): Record<string, unknown> {
+  const options: Record<string, unknown> = {};
+  for (const key of ['fieldManager', 'fieldValidation']) {
+    const value = query.get(key);
+    if (value) options[key] = value;
+  }
+  return options;
+}

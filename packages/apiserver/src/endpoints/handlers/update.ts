@@ -3,12 +3,13 @@ import { decodeObjectWithDuplicates } from '../decode.js';
 import { checkFields, parseFieldValidation } from '../field-validation.js';
 import { fieldManagerOf, trackWrite } from '../managed-fields.js';
 import { andThen } from '../../registry/versions.js';
-import { reply, type RequestScope } from './scope.js';
+import { reply, writeOptions, type RequestScope } from './scope.js';
 
 /** PUT of an object or its status (kube's UpdateResource): replaces it, or creates it where the kind allows. */
 export async function updateHandler(scope: RequestScope): Promise<Response> {
   const { entry, query, info } = scope;
   const level = parseFieldValidation(query);
+  scope.ctx.options = writeOptions(query);
   const manager = fieldManagerOf(query, scope.request.headers.get('user-agent'), { apply: false, optionsKind: 'UpdateOptions' });
   const { obj, duplicates } = decodeObjectWithDuplicates(entry, scope.bodyFormat(), await scope.body());
   auditRequestObject(obj);

@@ -1,6 +1,6 @@
 import type { KubeObject } from '@kapi/apimachinery';
-import type { PluginHost } from '@kapi/apiserver';
-import type { ServiceResolver } from '../customresource/webhook.js';
+import type { PluginHost } from '../host.js';
+import type { ServiceResolver } from './client.js';
 
 interface ServicePort {
   name?: string;
