@@ -159,7 +159,9 @@ export class AdmissionActivation {
   private runVariable(v: CompiledVariable): CelValue | CelError | undefined {
     if (v.error !== undefined || !v.program) return celError(`composited variable "${v.name}" fails to compile: ${v.error}`);
     const r = this.runOnce(v.program);
-    if (r.pending && !r.exceeded) return undefined;
+    // A pending check also retries a run that went over the limit: with the error in place of the answer, CEL may
+    // have evaluated branches the answer would have cut short.
+    if (r.pending) return undefined;
     this.variableCost += r.cost;
     if (r.exceeded) return celError(`composited variable "${v.name}" fails to evaluate: operation cancelled: actual cost limit exceeded`);
     if (r.result === undefined || isCelError(r.result)) return celError(`composited variable "${v.name}" fails to evaluate: ${celErrorText(r.result?.message ?? 'no result')}`);
@@ -176,7 +178,7 @@ export class AdmissionActivation {
     if (expr.error !== undefined) return { error: `compilation error: ${expr.error}` };
     if (!expr.program) return { error: 'unexpected internal error compiling expression' };
     let r = this.runOnce(expr.program);
-    for (let round = 1; r.pending && !r.exceeded && this.decisions; round++) {
+    for (let round = 1; r.pending && this.decisions; round++) {
       if (round > MAX_AUTHORIZATION_ROUNDS) {
         return { error: `expression '${expr.expression}' resulted in error: more than ${MAX_AUTHORIZATION_ROUNDS} rounds of authorization checks` };
       }

@@ -174,6 +174,12 @@ describe('authorizer', () => {
     expect(calls).toHaveLength(1);
   });
 
+  it('retries a round that went over the limit only because an answer was missing', async () => {
+    const expensive = '[1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b, [1,2,3,4,5,6,7,8,9,10].all(c, [1,2,3,4,5,6,7,8,9,10].all(d, [1,2,3,4,5,6,7,8,9,10].all(e, [1,2,3,4,5,6,7,8,9,10].all(f, true))))))';
+    const { fn } = recording(() => ({ decision: 'allow' }));
+    expect(await value(`authorizer.path('/a').check('get').allowed() || ${expensive}`, { ...create, authorizer: fn }, { authorizer: true })).toBe(true);
+  });
+
   it('is not bound without an authorizer', async () => {
     expect((await run("authorizer.path('/x').check('get').allowed()", create, { authorizer: true })).error).toMatch(/^expression .* resulted in error: /);
   });
