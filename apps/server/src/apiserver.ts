@@ -16,6 +16,7 @@ import { plugin as scheduling } from '@kapi/api-scheduling';
 import { plugin as storage } from '@kapi/api-storage';
 import { plugin as wardle } from '@kapi/api-wardle';
 import { plugin as apiextensions } from '@kapi/apiextensions';
+import { plugin as admissionWebhooks } from '@kapi/admission-webhooks';
 import { flowControlGroup, priorityAndFairness } from '@kapi/flowcontrol';
 import {
   alwaysAllow,
@@ -55,8 +56,9 @@ const version = typeof __KAPI_SERVER_VERSION__ === 'string' ? __KAPI_SERVER_VERS
 /**
  * Every group the sample server serves, in discovery order (core first, as kube-apiserver): a group package's
  * `plugin` where it has hand-written behaviour for its kinds, its generated definition otherwise; CustomResourceDefinitions
- * through @kapi/apiextensions. The generated admissionregistration.k8s.io and apiregistration.k8s.io packages are
- * not served here: their objects mean nothing without webhooks and aggregation, which come with their own plugins.
+ * through @kapi/apiextensions; admissionregistration.k8s.io with its webhooks and policies through
+ * @kapi/admission-webhooks. The generated apiregistration.k8s.io package is not served here: its objects mean
+ * nothing without aggregation.
  */
 export function serverPlugins(config?: Pick<ServerConfig, 'serviceClusterIPRange' | 'serviceNodePortRange' | 'advertiseAddress' | 'securePort' | 'insecurePort'>): GroupPlugin[] {
   return [
@@ -76,6 +78,7 @@ export function serverPlugins(config?: Pick<ServerConfig, 'serviceClusterIPRange
     policy,
     rbac,
     storage,
+    admissionWebhooks,
     scheduling,
     coordination,
     groupPlugin(node),

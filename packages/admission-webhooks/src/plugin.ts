@@ -1,4 +1,4 @@
-import { group } from '@kapi/api-admissionregistration';
+import { admissionregistrationPlugin, type CheckExpression } from '@kapi/api-admissionregistration';
 import { createWebhookClient, serviceResolver, type GroupPlugin, type PluginHost, type ResourceEntry } from '@kapi/apiserver';
 import type { KubeObject } from '@kapi/apimachinery';
 import type { ConditionCompiler } from './conditions.js';
@@ -12,6 +12,8 @@ const GROUP = 'admissionregistration.k8s.io';
 export interface AdmissionWebhooksOptions {
   /** Compiles CEL match conditions; the default is @kapi/cel's admission environment. */
   compileCondition?: ConditionCompiler;
+  /** Checks the CEL expressions of configurations and policies as they are written (422 when one does not compile). */
+  checkExpression?: CheckExpression;
 }
 
 const entryOf = (host: PluginHost, kind: string): ResourceEntry => {
@@ -62,7 +64,7 @@ export function installWebhooks(host: PluginHost, compile: ConditionCompiler): v
  */
 export function admissionWebhooksPlugin(options: AdmissionWebhooksOptions = {}): GroupPlugin {
   return {
-    definition: group,
+    ...admissionregistrationPlugin({ checkExpression: options.checkExpression }),
     install(host) {
       installWebhooks(host, options.compileCondition ?? (() => ({ error: 'CEL is not available' })));
     },

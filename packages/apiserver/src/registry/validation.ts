@@ -27,11 +27,16 @@ export function decodeTypeError(entry: ResourceEntry, errs: readonly FieldError[
 
 /**
  * Throws the 400 of a wrongly typed value (among `schemaErrs`, the kind's schema validation: what kube's decoding
- * would have refused), or 422 Invalid naming every field error.
+ * would have refused), or 422 Invalid naming every field error. A schema error the kind's own validation also
+ * reports (the same type at the same field, kube's text) is left out: kube reports its hand-written one only.
  */
 export function throwIfInvalid(entry: ResourceEntry, obj: KubeObject, errs: readonly FieldError[], schemaErrs: readonly FieldError[] = errs): void {
   if (!errs.length) return;
   const typeError = decodeTypeError(entry, schemaErrs);
   if (typeError) throw typeError;
-  throw newInvalid({ group: entry.info.group, kind: entry.info.kind }, String(metaOf(obj).name ?? ''), [...errs]);
+  const key = (e: FieldError) => `${e.type}\u0000${e.field}`;
+  const schema = new Set(schemaErrs);
+  const own = new Set(errs.filter((e) => !schema.has(e)).map(key));
+  const reported = own.size ? errs.filter((e) => !schema.has(e) || !own.has(key(e))) : errs;
+  throw newInvalid({ group: entry.info.group, kind: entry.info.kind }, String(metaOf(obj).name ?? ''), [...reported]);
 }
