@@ -135,6 +135,8 @@ class Checker {
   private select(e: Expr, sel: { operand?: Expr; field: string; testOnly: boolean }, scope: Map<string, StaticType>): StaticType {
     const qualified = qualifiedName(e);
     if (qualified !== undefined && TYPE_NAMES.has(qualified)) return named('type');
+    // A variable with a qualified name (`authorizer.requestResource`) wins over field selection, as in cel-go.
+    if (qualified !== undefined && !sel.testOnly && this.vars.has(qualified) && !scope.has(qualified.split('.')[0])) return this.vars.get(qualified)!;
     const operand = this.check(sel.operand, scope);
     const result = this.field(e, operand, sel.field);
     return sel.testOnly ? BOOL : result;
@@ -151,6 +153,10 @@ class Checker {
           if (escapeProperty(name) === field && hasCelType(prop)) return schemaTypeOf(prop);
         }
         return this.report(e, `undefined field '${field}'`);
+      }
+      case 'record': {
+        const t = operand.fields.get(field);
+        return t ?? this.report(e, `undefined field '${field}'`);
       }
       default:
         return this.report(e, `type '${typeName(operand)}' does not support field selection`);

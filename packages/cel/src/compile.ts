@@ -1,7 +1,7 @@
 // Compiling one CEL expression: parse, check against the variables' static types, meter, plan.
 import { parse, plan, type CelError, type CelInput, type CelValue } from '@bufbuild/cel';
 import { depth, type ParsedExpr } from './ast.js';
-import { checkExpression, type Issue } from './check.js';
+import { checkExpression, type CheckResult, type Issue } from './check.js';
 import { instrumentComprehensions } from './cost.js';
 import { estimateCost } from './estimate.js';
 import { ruleEnv } from './env.js';
@@ -59,35 +59,50 @@ function parseOrIssue(source: string): ParsedExpr | Issue {
   }
 }
 
+/** How {@link compileProgram} words its errors. */
+export interface CompileWording {
+  /** The prefix of issue texts (`compilation failed`). */
+  issuePrefix: string;
+  /** The error for a result of the wrong static type, or undefined when the type is accepted. */
+  resultError(type: StaticType): string | undefined;
+}
+
+/** The parsed and checked form of an expression, or cel-go's issue text. */
+export function parseAndCheck(source: string, vars: Map<string, StaticType>): { parsed: ParsedExpr; checked: CheckResult } | { issues: string } {
+  const parsed = parseOrIssue(source);
+  if (!('expr' in parsed)) return { issues: formatIssues(source, [parsed]) };
+  const checked = checkExpression(ruleEnv(), parsed, vars);
+  if (checked.issues.length > 0) return { issues: formatIssues(source, checked.issues) };
+  return { parsed, checked };
+}
+
+/** Compiles `source` with the given variables, worded by `wording`; `self` sizes the cost estimate. */
+export function compileProgram(source: string, vars: Map<string, StaticType>, wording: CompileWording): CompileResult & { type?: StaticType } {
+  const result = parseAndCheck(source, vars);
+  if ('issues' in result) return { error: `${wording.issuePrefix}: ${result.issues}` };
+  const { parsed, checked } = result;
+  const wrongType = wording.resultError(checked.type);
+  if (wrongType !== undefined) return { error: wrongType };
+  const maxCost = estimateCost(parsed.expr, checked.types, vars.get('self') ?? { k: 'dyn' });
+  instrumentComprehensions(parsed.expr);
+  let run: (ctx: Record<string, CelInput | CelError>) => CelValue | CelError;
+  try {
+    run = plan(ruleEnv(), parsed) as typeof run;
+  } catch (e) {
+    return { error: `program instantiation failed: ${(e as Error).message}` };
+  }
+  return { program: { source, usesOldSelf: checked.usesOldSelf, maxCost, eval: run }, type: checked.type };
+}
+
 /**
  * Compiles `source` with the given variables. `expect` is the type the result must have (`bool` for rules, `string`
  * for messageExpressions); kube's text for a wrong one is returned as the error.
  */
 export function compileExpression(source: string, vars: Map<string, StaticType>, expect: 'bool' | 'string'): CompileResult {
-  const parsed = parseOrIssue(source);
-  const what = expect === 'bool' ? 'compilation failed' : 'messageExpression compilation failed';
-  if (!('expr' in parsed)) return { error: `${what}: ${formatIssues(source, [parsed])}` };
-  const env = ruleEnv();
-  const checked = checkExpression(env, parsed, vars);
-  if (checked.issues.length > 0) return { error: `${what}: ${formatIssues(source, checked.issues)}` };
-  if (checked.type.k !== 'dyn' && typeName(checked.type) !== expect) {
-    return { error: expect === 'bool' ? 'cel expression must evaluate to a bool' : 'messageExpression must evaluate to a string' };
-  }
-  const maxCost = estimateCost(parsed.expr, checked.types, vars.get('self') ?? { k: 'dyn' });
-  instrumentComprehensions(parsed.expr);
-  let run: (ctx: Record<string, CelInput | CelError>) => CelValue | CelError;
-  try {
-    run = plan(env, parsed) as typeof run;
-  } catch (e) {
-    return { error: `program instantiation failed: ${(e as Error).message}` };
-  }
-  return {
-    program: {
-      source,
-      usesOldSelf: checked.usesOldSelf,
-      maxCost,
-      eval: run,
-    },
-  };
+  const { program, error } = compileProgram(source, vars, {
+    issuePrefix: expect === 'bool' ? 'compilation failed' : 'messageExpression compilation failed',
+    resultError: (t) =>
+      t.k === 'dyn' || typeName(t) === expect ? undefined : expect === 'bool' ? 'cel expression must evaluate to a bool' : 'messageExpression must evaluate to a string',
+  });
+  return program ? { program } : { error: error! };
 }
-

@@ -56,8 +56,9 @@ function sizeCost(v: CelValue | undefined): number {
   return 0;
 }
 
-/** `f` charging the active tracker for each call. */
-function metered(f: CelFunc): CelFunc {
+/** `f` charging the active tracker for each call (a fixed cost from `fixedCosts` by name, else by size). */
+function metered(f: CelFunc, fixedCosts: ReadonlyMap<string, number>): CelFunc {
+  const fixed = fixedCosts.get(f.name);
   return {
     [Symbol.for('@bufbuild/cel/func')]: {},
     id: f.id,
@@ -66,19 +67,21 @@ function metered(f: CelFunc): CelFunc {
     arguments: f.arguments,
     result: f.result,
     call(id: number, target: CelValue | undefined, args: CelValue[]) {
-      if (active) {
-        let cost = 1 + sizeCost(target);
-        for (const a of args) cost += sizeCost(a);
+      const result = f.call(id, target, args);
+      // The group tries each overload in turn: only the one that answered is charged.
+      if (active && result !== undefined) {
+        let cost = fixed ?? 1 + sizeCost(target);
+        if (fixed === undefined) for (const a of args) cost += sizeCost(a);
         active.charge(cost);
       }
-      return f.call(id, target, args);
+      return result;
     },
   } as unknown as CelFunc;
 }
 
-/** The functions, each charging the active tracker when called. */
-export function meterFunctions(funcs: Iterable<CelFunc>): CelFunc[] {
-  return [...funcs].map(metered);
+/** The functions, each charging the active tracker when called; `fixedCosts`: kube's fixed call costs by function name. */
+export function meterFunctions(funcs: Iterable<CelFunc>, fixedCosts: ReadonlyMap<string, number> = new Map()): CelFunc[] {
+  return [...funcs].map((f) => metered(f, fixedCosts));
 }
 
 /** The name of the function that meters comprehension iterations. */

@@ -183,6 +183,9 @@ class Estimator {
         return 1 + base;
       case 'validate':
         return factor(factor(as(0), STRING_TRAVERSAL), MAX_NAME_FORMAT_REGEX_SIZE * REGEX_LENGTH) + base;
+      case 'check':
+        // kube's fixed cost of an authorization check (library/cost.go), which allows two per expression.
+        return 350_000 + base;
       case 'sets.contains':
       case 'sets.equivalent':
       case 'sets.intersects':

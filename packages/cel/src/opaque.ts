@@ -23,6 +23,7 @@ export const opaqueRegistry = createFileRegistry(
   createFileRegistry(file('kapi/cel/kubernetes.proto', 'kubernetes', ['Quantity', 'URL', 'NamedFormat', 'Semver']), () => undefined),
   createFileRegistry(file('kapi/cel/net.proto', 'net', ['IP', 'CIDR']), () => undefined),
   createFileRegistry(file('kapi/cel/optional.proto', '', ['optional_type']), () => undefined),
+  createFileRegistry(file('kapi/cel/authz.proto', 'kubernetes.authorization', ['Authorizer', 'PathCheck', 'GroupCheck', 'ResourceCheck', 'Decision']), () => undefined),
 );
 
 function desc(name: string): DescMessage {
@@ -58,6 +59,13 @@ export const NAMED_FORMAT = opaque('kubernetes.NamedFormat');
 export const SEMVER = opaque('kubernetes.Semver');
 export const IP_TYPE = opaque('net.IP');
 export const CIDR_TYPE = opaque('net.CIDR');
+
+/** kube's authorization library types (library/authz.go). */
+export const AUTHORIZER = opaque('kubernetes.authorization.Authorizer');
+export const PATH_CHECK = opaque('kubernetes.authorization.PathCheck');
+export const GROUP_CHECK = opaque('kubernetes.authorization.GroupCheck');
+export const RESOURCE_CHECK = opaque('kubernetes.authorization.ResourceCheck');
+export const DECISION = opaque('kubernetes.authorization.Decision');
 
 const OPTIONAL = opaque('optional_type');
 const optionalValues = new WeakMap<object, CelValue>();

@@ -8,7 +8,9 @@ export type StaticType =
   | { k: 'named'; name: string; schema?: StructuralSchema }
   | { k: 'list'; elem: StaticType; schema?: StructuralSchema }
   | { k: 'map'; key: StaticType; value: StaticType; schema?: StructuralSchema }
-  | { k: 'object'; schema: StructuralSchema };
+  | { k: 'object'; schema: StructuralSchema }
+  /** A named object type with declared fields and no schema (kube's `kubernetes.AdmissionRequest`, `kubernetes.variables`). */
+  | { k: 'record'; name: string; fields: ReadonlyMap<string, StaticType> };
 
 export const DYN: StaticType = { k: 'dyn' };
 export const named = (name: string): StaticType => ({ k: 'named', name });
@@ -81,6 +83,8 @@ export function assignable(t: StaticType, p: CelType): boolean {
       return p.kind === 'map' && assignable(t.key, p.key) && assignable(t.value, p.value);
     case 'object':
       return p.kind === 'map';
+    case 'record':
+      return p.kind === 'object' && p.name === t.name;
   }
 }
 
@@ -97,6 +101,8 @@ export function typeName(t: StaticType): string {
       return `map(${typeName(t.key)}, ${typeName(t.value)})`;
     case 'object':
       return 'object';
+    case 'record':
+      return t.name;
   }
 }
 
@@ -114,6 +120,8 @@ export function sameType(a: StaticType, b: StaticType): boolean {
       return sameType(a.key, (b as typeof a).key) && sameType(a.value, (b as typeof a).value);
     case 'object':
       return a.schema === (b as typeof a).schema;
+    case 'record':
+      return a.name === (b as typeof a).name;
   }
 }
 

@@ -1,6 +1,7 @@
 // kube's CEL libraries as @bufbuild/cel functions.
 import { celMethod, CelScalar, type CelFunc } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
+import { authzLibrary } from './authz.js';
 import { formatLibrary } from './format.js';
 import { cidrLibrary, ipLibrary } from './ip.js';
 import { listsLibrary } from './lists.js';
@@ -30,4 +31,5 @@ export const kubeLibraries: CelFunc[] = [
   ...semverLibrary,
   ...setsLibrary,
   ...optionalLibrary,
+  ...authzLibrary,
 ];
