@@ -1,10 +1,14 @@
 import { admissionregistrationPlugin, type CheckExpression } from '@kapi/api-admissionregistration';
-import { createWebhookClient, serviceResolver, type GroupPlugin, type PluginHost, type ResourceEntry } from '@kapi/apiserver';
+import { createWebhookClient, serviceResolver, type AdmissionPlugin, type GroupPlugin, type PluginHost, type ResourceEntry } from '@kapi/apiserver';
 import type { KubeObject } from '@kapi/apimachinery';
+import { celCheckExpression } from './cel-check.js';
+import { celConditionCompiler } from './cel-conditions.js';
 import type { ConditionCompiler } from './conditions.js';
+import { policyAdmission } from './policy/server.js';
+import { policyStatusController } from './policy/status.js';
 import type { NamespaceGetter } from './match/index.js';
 import { dispatchMutating } from './webhook/mutating.js';
-import { createWebhookSource } from './webhook/source.js';
+import { followWebhooks } from './webhook/source.js';
 import { dispatchValidating } from './webhook/validating.js';
 
 const GROUP = 'admissionregistration.k8s.io';
@@ -12,7 +16,7 @@ const GROUP = 'admissionregistration.k8s.io';
 export interface AdmissionWebhooksOptions {
   /** Compiles CEL match conditions; the default is @kapi/cel's admission environment. */
   compileCondition?: ConditionCompiler;
-  /** Checks the CEL expressions of configurations and policies as they are written (422 when one does not compile). */
+  /** Checks the CEL expressions of configurations and policies as they are written (422 when one does not compile); @kapi/cel's by default. */
   checkExpression?: CheckExpression;
 }
 
@@ -32,29 +36,25 @@ export function namespaceGetter(host: PluginHost): NamespaceGetter {
 }
 
 /**
- * Installs dynamic admission in a server: the webhook configurations are followed as they change, and the
- * MutatingAdmissionWebhook and ValidatingAdmissionWebhook admission plugins call them, at the end of the chain.
+ * The webhook admission plugins of a server (kube's MutatingAdmissionWebhook and ValidatingAdmissionWebhook): the
+ * webhook configurations are followed as they change, and called through one kept-alive client.
  */
-export function installWebhooks(host: PluginHost, compile: ConditionCompiler): void {
+export function webhookAdmission(host: PluginHost, compile: ConditionCompiler): { mutating: AdmissionPlugin; validating: AdmissionPlugin } {
   const client = createWebhookClient(serviceResolver(host));
-  const getNamespace = namespaceGetter(host);
   const deps = {
     client,
     host,
-    getNamespace,
+    getNamespace: namespaceGetter(host),
     metrics: host.metrics,
     defaults: (obj: KubeObject, info: { group: string; version: string; plural: string }) => host.registry.lookup(info.group, info.version, info.plural)?.defaults(obj),
   };
-  const mutatingEntry = entryOf(host, 'MutatingWebhookConfiguration');
-  const validatingEntry = entryOf(host, 'ValidatingWebhookConfiguration');
-  const mutating = createWebhookSource(host, mutatingEntry, 'mutating', compile);
-  const validating = createWebhookSource(host, validatingEntry, 'validating', compile);
-  host.onStart(() => Promise.all([mutating.sync(), validating.sync()]).then(() => undefined));
-  host.onObjectsChange(mutatingEntry, () => void mutating.sync());
-  host.onObjectsChange(validatingEntry, () => void validating.sync());
+  const mutating = followWebhooks(host, entryOf(host, 'MutatingWebhookConfiguration'), 'mutating', compile);
+  const validating = followWebhooks(host, entryOf(host, 'ValidatingWebhookConfiguration'), 'validating', compile);
   host.onStop(() => client.close());
-  host.addAdmission({ name: 'MutatingAdmissionWebhook', stage: 'dynamic', mutate: (attrs) => dispatchMutating(mutating.webhooks(), attrs, deps) });
-  host.addAdmission({ name: 'ValidatingAdmissionWebhook', stage: 'dynamic', validate: (attrs) => dispatchValidating(validating.webhooks(), attrs, deps) });
+  return {
+    mutating: { name: 'MutatingAdmissionWebhook', stage: 'dynamic', mutate: (attrs) => dispatchMutating(mutating(), attrs, deps) },
+    validating: { name: 'ValidatingAdmissionWebhook', stage: 'dynamic', validate: (attrs) => dispatchValidating(validating(), attrs, deps) },
+  };
 }
 
 /**
@@ -64,9 +64,15 @@ export function installWebhooks(host: PluginHost, compile: ConditionCompiler): v
  */
 export function admissionWebhooksPlugin(options: AdmissionWebhooksOptions = {}): GroupPlugin {
   return {
-    ...admissionregistrationPlugin({ checkExpression: options.checkExpression }),
+    ...admissionregistrationPlugin({ checkExpression: options.checkExpression ?? celCheckExpression }),
     install(host) {
-      installWebhooks(host, options.compileCondition ?? (() => ({ error: 'CEL is not available' })));
+      // kube's order: MutatingAdmissionWebhook, ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, all after
+      // the in-process plugins.
+      const webhooks = webhookAdmission(host, options.compileCondition ?? celConditionCompiler);
+      const policies = entryOf(host, 'ValidatingAdmissionPolicy');
+      host.addAdmission(webhooks.mutating);
+      host.addAdmission(policyAdmission(host, policies, entryOf(host, 'ValidatingAdmissionPolicyBinding'), namespaceGetter(host), policyStatusController(host, policies)));
+      host.addAdmission(webhooks.validating);
     },
   };
 }

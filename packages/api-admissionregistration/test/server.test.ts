@@ -30,7 +30,7 @@ describe('admissionregistration through the server', () => {
   };
 
   beforeAll(async () => {
-    const plugin = admissionregistrationPlugin({ checkExpression: (e) => (e.includes('(') && !e.includes(')') ? "ERROR: <input>:1:2: Syntax error: missing ')'" : undefined) });
+    const plugin = admissionregistrationPlugin({ checkExpression: (e) => (e.includes('(') && !e.includes(')') ? "compilation failed: ERROR: <input>:1:2: Syntax error: missing ')'" : undefined) });
     server = createApiServer({ storage: createMemoryBackend(), plugins: [plugin] });
     await server.start();
   });

@@ -1,6 +1,7 @@
 import type { KubeObject } from '@kapi/apimachinery';
-import { ALL_OBJECTS, type PluginHost, type ResourceEntry } from '@kapi/apiserver';
+import type { PluginHost, ResourceEntry } from '@kapi/apiserver';
 import { compileMatchConditions, type ConditionCompiler } from '../conditions.js';
+import { followObjects } from '../list-source.js';
 import type { Webhook } from './types.js';
 
 interface WebhookSpec {
@@ -18,23 +19,14 @@ interface WebhookSpec {
   matchConditions?: { name: string; expression: string }[];
 }
 
-/** The webhooks of the configurations of one kind, in kube's order: by configuration name, then as listed. */
-export interface WebhookSource {
-  webhooks(): readonly Webhook[];
-  /** Reads the configurations again (called on every change of them). */
-  sync(): Promise<void>;
-}
-
 /**
- * Follows the Mutating- or ValidatingWebhookConfigurations of a server (kube's configuration manager): read at
- * start and again whenever one changes, so a change takes effect without a restart. Each webhook's match
- * conditions are compiled once, when its configuration is read.
+ * The webhooks of the Mutating- or ValidatingWebhookConfigurations of a server (kube's configuration manager), in
+ * kube's order: by configuration name, then as listed; current within a second of a change. Each configuration's
+ * match conditions are compiled once per resourceVersion.
  */
-export function createWebhookSource(host: PluginHost, entry: ResourceEntry, type: Webhook['type'], compile: ConditionCompiler): WebhookSource {
+export function followWebhooks(host: PluginHost, entry: ResourceEntry, type: Webhook['type'], compile: ConditionCompiler): () => readonly Webhook[] {
   let current: Webhook[] = [];
   const compiled = new Map<string, { rv: string; hooks: Webhook[] }>();
-  let running: Promise<void> | undefined;
-  let again = false;
 
   const toWebhooks = (config: KubeObject): Webhook[] => {
     const meta = config.metadata as { name: string; resourceVersion?: string };
@@ -63,43 +55,10 @@ export function createWebhookSource(host: PluginHost, entry: ResourceEntry, type
     return hooks;
   };
 
-  const load = async () => {
-    const list = await host.store.list(host.systemContext(entry), ALL_OBJECTS);
-    const configs = (list.items as KubeObject[]).slice().sort((a, b) => {
-      const an = String((a.metadata as { name: string }).name);
-      const bn = String((b.metadata as { name: string }).name);
-      return an < bn ? -1 : an > bn ? 1 : 0;
-    });
-    const names = new Set<string>();
-    const hooks: Webhook[] = [];
-    for (const config of configs) {
-      names.add(String((config.metadata as { name: string }).name));
-      hooks.push(...toWebhooks(config));
-    }
+  followObjects(host, entry, (configs) => {
+    const names = new Set(configs.map((c) => String((c.metadata as { name: string }).name)));
     for (const name of compiled.keys()) if (!names.has(name)) compiled.delete(name);
-    current = hooks.map((h, index) => ({ ...h, index }));
-  };
-
-  return {
-    webhooks: () => current,
-    async sync() {
-      if (running) {
-        again = true;
-        return running;
-      }
-      running = (async () => {
-        try {
-          do {
-            again = false;
-            await load();
-          } while (again);
-        } catch (err) {
-          host.log(1, `${type} webhook configurations: ${(err as Error).message}`);
-        } finally {
-          running = undefined;
-        }
-      })();
-      return running;
-    },
-  };
+    current = configs.flatMap(toWebhooks).map((h, index) => ({ ...h, index }));
+  });
+  return () => current;
 }

@@ -32,7 +32,7 @@ export interface ExpressionContext {
   variables: readonly string[];
 }
 
-/** Compiles one expression: undefined when it compiles, else the compiler's message (reported as kube's `compilation failed: <message>`). */
+/** Compiles one expression: undefined when it compiles, else the compiler's message as kube reports it (`compilation failed: ERROR: ...`). */
 export type CheckExpression = (expression: string, kind: ExpressionKind, context: ExpressionContext) => string | undefined;
 
 export interface AdmissionRegistrationOptions {

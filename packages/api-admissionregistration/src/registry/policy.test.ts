@@ -102,7 +102,7 @@ describe('ValidatingAdmissionPolicy validation (ValidateValidatingAdmissionPolic
     const calls: [string, ExpressionKind, ExpressionContext][] = [];
     const check: CheckExpression = (e, k, c) => {
       calls.push([e, k, c]);
-      return e.includes('bad') ? 'ERROR: <input>:1:1: syntax error' : undefined;
+      return e.includes('bad') ? 'compilation failed: ERROR: <input>:1:1: syntax error' : undefined;
     };
     const p = policy({
       paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },

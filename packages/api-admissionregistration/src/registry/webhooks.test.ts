@@ -120,11 +120,11 @@ describe('webhook configuration validation (ValidateValidatingWebhookConfigurati
     expect(messages(withHook({ matchConditions: many }))).toEqual(['webhooks[0].matchConditions: Too many: 65: must have at most 64 items']);
   });
 
-  it('match condition expressions go to the caller’s CEL check, trimmed, its message as `compilation failed`', () => {
+  it('match condition expressions go to the caller’s CEL check, trimmed, its message as the error', () => {
     const seen: unknown[] = [];
     const check = (expression: string, kind: string, context: unknown) => {
       seen.push({ expression, kind, context });
-      return expression === 'bad' ? "ERROR: <input>:1:1: undeclared reference to 'bad'" : undefined;
+      return expression === 'bad' ? "compilation failed: ERROR: <input>:1:1: undeclared reference to 'bad'" : undefined;
     };
     const config = withHook({ matchConditions: [{ name: 'a', expression: ' bad ' }, { name: 'b', expression: 'true' }] });
     expect(validateWebhookConfiguration(config, false, createOptions(check)).map(formatFieldError)).toEqual([

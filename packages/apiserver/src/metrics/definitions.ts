@@ -126,17 +126,6 @@ export function defineMetrics(registry: Registry) {
       'Admission webhook fail open count, identified by name and broken out for each admission type (validating or admit).',
       ['name', 'type'],
     ),
-    policyChecks: counter(
-      'apiserver_validating_admission_policy_check_total',
-      'Validation admission policy check total, labeled by policy and further identified by binding and enforcement action taken.',
-      ['policy', 'policy_binding', 'error_type', 'enforcement_action'],
-    ),
-    policyCheckDuration: histogram(
-      'apiserver_validating_admission_policy_check_duration_seconds',
-      'Validation admission latency for individual validation expressions in seconds, labeled by policy and further including binding and enforcement action taken.',
-      [0.0000005, 0.001, 0.01, 0.1, 1.0],
-      ['policy', 'policy_binding', 'error_type', 'enforcement_action'],
-    ),
     auditEvents: counter('apiserver_audit_event_total', 'Counter of audit events generated and sent to the audit backend.'),
     auditErrors: counter('apiserver_audit_error_total', 'Counter of audit events that failed to be audited properly. Plugin identifies the plugin affected by the error.', [
       'plugin',

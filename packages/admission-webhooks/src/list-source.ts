@@ -1,0 +1,51 @@
+import type { KubeObject } from '@kapi/apimachinery';
+import { ALL_OBJECTS, type PluginHost, type ResourceEntry } from '@kapi/apiserver';
+
+/** The objects of one resource as last read, kept current (an informer's cache). */
+export interface ListSource {
+  objects(): readonly KubeObject[];
+  /** Reads them again; concurrent calls coalesce (one more read after the running one). */
+  sync(): Promise<void>;
+}
+
+/**
+ * Follows every object of a resource: read at start and again whenever one changes (on this server or another
+ * sharing its storage), so admission configuration takes effect without a restart. `onLoad` sees each new list,
+ * sorted by name.
+ */
+export function followObjects(host: PluginHost, entry: ResourceEntry, onLoad: (objects: readonly KubeObject[]) => void = () => {}): ListSource {
+  let current: readonly KubeObject[] = [];
+  let running: Promise<void> | undefined;
+  let again = false;
+  const name = (o: KubeObject) => String((o.metadata as { name?: string }).name ?? '');
+  const load = async () => {
+    const list = await host.store.list(host.systemContext(entry), ALL_OBJECTS);
+    current = (list.items as KubeObject[]).slice().sort((a, b) => (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0));
+    onLoad(current);
+  };
+  const source: ListSource = {
+    objects: () => current,
+    sync() {
+      if (running) {
+        again = true;
+        return running;
+      }
+      running = (async () => {
+        try {
+          do {
+            again = false;
+            await load();
+          } while (again);
+        } catch (err) {
+          host.log(1, `${entry.info.plural}.${entry.info.group}: ${(err as Error).message}`);
+        } finally {
+          running = undefined;
+        }
+      })();
+      return running;
+    },
+  };
+  host.onStart(() => source.sync());
+  host.onObjectsChange(entry, () => void source.sync());
+  return source;
+}
