@@ -294,4 +294,43 @@ describe.skipIf(!hasOpenssl)('admission webhooks over HTTPS', () => {
     await h.until(async () => (await h.req('POST', CMS, configMap('x'))).status === 201);
     expect(wh.reviews.filter((r) => r.review.request.resource.group === 'admissionregistration.k8s.io')).toEqual([]);
   });
+
+  it('matchConditions in CEL: a false condition skips the webhook; one that fails to evaluate refuses the request (403)', async () => {
+    await configure(VWC, 'conditional', [
+      {
+        name: 'cond.example.com',
+        path: '/cond',
+        rules: [rule(['configmaps'])],
+        matchConditions: [
+          { name: 'not-skipped', expression: "object.metadata.name != 'skip'" },
+          { name: 'by-admin', expression: "request.userInfo.username != 'nobody'" },
+        ],
+      },
+    ]);
+    await reaches('/cond', () => h.req('POST', `${CMS}?dryRun=All`, configMap('probe')));
+    wh.reviews.length = 0;
+    expect((await h.req('POST', CMS, configMap('skip'))).status).toBe(201);
+    expect(wh.reviews).toEqual([]);
+    expect((await h.req('POST', CMS, configMap('seen'))).status).toBe(201);
+    expect(wh.reviews.map((r) => r.path)).toEqual(['/cond']);
+
+    const bad = await h.req('POST', VWC, {
+      metadata: { name: 'bad-condition' },
+      webhooks: [{ name: 'bad.example.com', admissionReviewVersions: ['v1'], sideEffects: 'None', clientConfig: { url: wh.url('/x'), caBundle }, rules: [rule(['configmaps'])], matchConditions: [{ name: 'c', expression: 'object.metadata.name' }] }],
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.details.causes[0]).toMatchObject({ field: 'webhooks[0].matchConditions[0].expression' });
+    expect(bad.body.details.causes[0].message).toContain('must evaluate to bool');
+
+    await configure(VWC, 'erroring', [
+      { name: 'err.example.com', path: '/err', rules: [rule(['configmaps'])], matchConditions: [{ name: 'needs-data', expression: "object.data.missing == 'x'" }] },
+    ]);
+    const refused = await h.until(async () => {
+      const res = await h.req('POST', `${CMS}?dryRun=All`, configMap('e', { other: 'y' }));
+      return res.status === 403 && res;
+    });
+    expect(refused.body.message).toContain('configmaps "e" is forbidden:');
+    expect(refused.body.message).toContain("no such key: missing");
+  });
 });
+

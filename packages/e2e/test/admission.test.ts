@@ -134,3 +134,94 @@ describe.skipIf(!kubectls.length || !hasOpenssl)('admission webhooks with kubect
     expect(JSON.parse(err.body).message).toBe('admission webhook "deny.kapi.example.com" denied the request: the key "forbidden" is not allowed');
   });
 });
+
+describe.skipIf(!kubectls.length)('ValidatingAdmissionPolicy with kubectl', { timeout: 120_000 }, () => {
+  let server: ServerProcess;
+  const kubectl = (bin: string, ...args: string[]) => runAsync(bin, ['--kubeconfig', server.kubeconfig, ...args]);
+  const ok = async (bin: string, ...args: string[]) => {
+    const res = await kubectl(bin, ...args);
+    if (res.status !== 0) throw new Error(`kubectl ${args.join(' ')}: ${res.stderr}`);
+    return res.stdout;
+  };
+  const main = kubectls[0].path;
+  const policy = (actions: string) =>
+    manifest(`apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: replica-limit
+spec:
+  failurePolicy: Fail
+  paramKind: {apiVersion: v1, kind: ConfigMap}
+  matchConstraints:
+    resourceRules:
+      - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [deployments]}
+  validations:
+    - expression: "object.spec.replicas <= int(params.data.maxReplicas)"
+      messageExpression: "'replicas must be no greater than ' + params.data.maxReplicas"
+      reason: Invalid
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: replica-limit-binding
+spec:
+  policyName: replica-limit
+  validationActions: [${actions}]
+  paramRef: {name: replica-limits, namespace: vap, parameterNotFoundAction: Deny}
+  matchResources:
+    namespaceSelector:
+      matchLabels: {kubernetes.io/metadata.name: vap}
+`);
+
+  beforeAll(async () => {
+    server = await startServerProcess();
+    await ok(main, 'create', 'namespace', 'vap');
+    await ok(main, 'create', 'configmap', 'replica-limits', '-n', 'vap', '--from-literal=maxReplicas=3');
+  }, 60_000);
+  afterAll(() => server?.stop());
+
+  /** Waits until the policy's binding acts (a configuration change takes effect within a second). */
+  const until = async (check: () => Promise<boolean>) => {
+    for (let i = 0; i < 50; i++) {
+      if (await check()) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('the policy did not take effect');
+  };
+
+  for (const { name, path } of kubectls) {
+    it(`kubectl ${name}: Deny refuses a Deployment over the param's limit; Warn lets it through and kubectl prints the warning`, async () => {
+      await ok(path, 'apply', '-f', policy('Deny'));
+      const big = `big-${name.replace('.', '-')}`;
+      await until(async () => (await kubectl(path, 'create', 'deployment', 'probe', '-n', 'vap', '--image=nginx', '--replicas=9', '--dry-run=server')).status !== 0);
+      const denied = await kubectl(path, 'create', 'deployment', big, '-n', 'vap', '--image=nginx', '--replicas=5');
+      expect(denied.status).not.toBe(0);
+      expect(denied.stderr).toContain(
+        `deployments.apps "${big}" is forbidden: ValidatingAdmissionPolicy 'replica-limit' with binding 'replica-limit-binding' denied request: replicas must be no greater than 3`,
+      );
+      expect(await ok(path, 'create', 'deployment', `small-${big}`, '-n', 'vap', '--image=nginx', '--replicas=2')).toContain('created');
+
+      await ok(path, 'apply', '-f', policy('Warn, Audit'));
+      await until(async () => (await kubectl(path, 'create', 'deployment', 'probe', '-n', 'vap', '--image=nginx', '--replicas=9', '--dry-run=server')).status === 0);
+      const warned = await kubectl(path, 'create', 'deployment', big, '-n', 'vap', '--image=nginx', '--replicas=5');
+      expect(warned.status, warned.stderr).toBe(0);
+      expect(warned.stderr).toContain(
+        `Warning: Validation failed for ValidatingAdmissionPolicy 'replica-limit' with binding 'replica-limit-binding': replicas must be no greater than 3`,
+      );
+      await ok(path, 'delete', 'deployment', big, `small-${big}`, '-n', 'vap');
+      await ok(path, 'delete', 'validatingadmissionpolicybinding', 'replica-limit-binding');
+    });
+  }
+
+  it('kubectl get shows policies and bindings with kube\'s columns, and the policy\'s status', async () => {
+    await ok(main, 'apply', '-f', policy('Deny'));
+    const policies = (await ok(main, 'get', 'validatingadmissionpolicies')).trim().split('\n').map((l) => l.split(/\s{2,}/));
+    expect(policies[0]).toEqual(['NAME', 'VALIDATIONS', 'PARAMKIND', 'AGE']);
+    expect(policies[1].slice(0, 3)).toEqual(['replica-limit', '1', 'v1/ConfigMap']);
+    const bindings = (await ok(main, 'get', 'validatingadmissionpolicybindings')).trim().split('\n').map((l) => l.split(/\s{2,}/));
+    expect(bindings[0]).toEqual(['NAME', 'POLICYNAME', 'PARAMREF', 'AGE']);
+    expect(bindings[1].slice(0, 3)).toEqual(['replica-limit-binding', 'replica-limit', 'vap/replica-limits']);
+    await until(async () => (await ok(main, 'get', 'validatingadmissionpolicy', 'replica-limit', '-o', 'jsonpath={.status.observedGeneration}')) !== '');
+    expect(JSON.parse(await ok(main, 'get', 'validatingadmissionpolicy', 'replica-limit', '-o', 'jsonpath={.status}'))).toMatchObject({ typeChecking: {} });
+  });
+});
