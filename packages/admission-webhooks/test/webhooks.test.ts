@@ -332,5 +332,38 @@ describe.skipIf(!hasOpenssl)('admission webhooks over HTTPS', () => {
     expect(refused.body.message).toContain('configmaps "e" is forbidden:');
     expect(refused.body.message).toContain("no such key: missing");
   });
+
+  it('an eviction is admitted as kube admits it: CREATE of pods/eviction with the Eviction; the delete it makes is not sent again', async () => {
+    wh.handle('/evict', (req) => (req.object.metadata.name === 'keep' ? { allowed: false, status: { message: 'keep stays' } } : { allowed: true }));
+    await configure(VWC, 'evictions', [
+      { name: 'evict.example.com', path: '/evict', rules: [rule(['pods/eviction'], ['CREATE'])] },
+      { name: 'pod-delete.example.com', path: '/pod-delete', rules: [rule(['pods'], ['DELETE'])] },
+    ]);
+    expect((await h.req('POST', PODS, pod('keep'))).status).toBe(201);
+    expect((await h.req('POST', PODS, pod('go'))).status).toBe(201);
+    const eviction = (name: string) => ({ apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace: 'default' } });
+    // Probing with a pod that does not exist: admission judges the eviction before it is carried out (404 then).
+    await reaches('/evict', () => h.req('POST', `${PODS}/ghost/eviction`, eviction('ghost')));
+    const refused = await h.req('POST', `${PODS}/keep/eviction`, eviction('keep'));
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe('admission webhook "evict.example.com" denied the request: keep stays');
+    expect((await h.req('GET', `${PODS}/keep`)).status).toBe(200);
+
+    wh.reviews.length = 0;
+    expect((await h.req('POST', `${PODS}/go/eviction`, eviction('go'))).status).toBe(201);
+    expect((await h.req('GET', `${PODS}/go`)).status).toBe(404);
+    expect(wh.reviews.map((r) => r.path)).toEqual(['/evict']);
+    const req = wh.reviews[0].review.request;
+    expect(req).toMatchObject({
+      operation: 'CREATE',
+      kind: { group: 'policy', version: 'v1', kind: 'Eviction' },
+      resource: { group: '', version: 'v1', resource: 'pods' },
+      subResource: 'eviction',
+      requestKind: { group: 'policy', version: 'v1', kind: 'Eviction' },
+      name: 'go',
+      namespace: 'default',
+    });
+    expect(req.object.kind).toBe('Eviction');
+  });
 });
 

@@ -320,7 +320,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     addSubresource(target, action) {
       const key = specialKey(target.group, target.resource, target.subresource ?? '');
       if (pluginSubresources.has(key)) throw new Error(`subresource ${key} is served twice`);
-      pluginSubresources.set(key, pluginSubresourceHandler(registry, action));
+      pluginSubresources.set(key, pluginSubresourceHandler(registry, action, admission));
     },
   };
   for (const plugin of options.plugins) plugin.install?.(host);

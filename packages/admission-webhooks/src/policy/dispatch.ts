@@ -36,10 +36,10 @@ interface Denied {
 /** The `request` variable at the matched resource (kube's CreateAdmissionRequest). */
 function celRequest(attrs: AdmissionAttributes, matched: ResourceInfo, resource: ResourceInfo): AdmissionRequest {
   return {
-    kind: { group: matched.group, version: matched.version, kind: matched.kind },
+    kind: matched === attrs.resource && attrs.kind ? attrs.kind : { group: matched.group, version: matched.version, kind: matched.kind },
     resource: { group: resource.group, version: resource.version, resource: resource.plural },
     subResource: attrs.subresource,
-    requestKind: { group: attrs.resource.group, version: attrs.resource.version, kind: attrs.resource.kind },
+    requestKind: attrs.kind ?? { group: attrs.resource.group, version: attrs.resource.version, kind: attrs.resource.kind },
     requestResource: { group: attrs.resource.group, version: attrs.resource.version, resource: attrs.resource.plural },
     requestSubResource: attrs.subresource,
     name: attrs.name,

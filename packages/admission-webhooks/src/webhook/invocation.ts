@@ -22,7 +22,8 @@ export class VersionedObjects {
   /** The objects in `info`'s version: the request's own when it is the request's resource. */
   at(info: ResourceInfo): Promise<{ object?: KubeObject; oldObject?: KubeObject }> {
     const own = this.attrs.resource;
-    if (info.group === own.group && info.version === own.version && info.plural === own.plural) {
+    // A subresource's own kind (an Eviction) has no other versions to be converted to.
+    if (this.attrs.kind || (info.group === own.group && info.version === own.version && info.plural === own.plural)) {
       return Promise.resolve({ object: this.attrs.object, oldObject: this.attrs.oldObject });
     }
     const key = `${info.group}/${info.version}/${info.plural}`;

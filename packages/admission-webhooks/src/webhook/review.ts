@@ -22,10 +22,10 @@ export function admissionRequest(uid: string, attrs: AdmissionAttributes, invoca
   const user = attrs.user;
   return {
     uid,
-    kind: { group: info.group, version: info.version, kind: info.kind },
+    kind: info === req && attrs.kind ? attrs.kind : { group: info.group, version: info.version, kind: info.kind },
     resource: { group: info.group, version: info.version, resource: info.plural },
     ...(attrs.subresource ? { subResource: attrs.subresource } : {}),
-    requestKind: { group: req.group, version: req.version, kind: req.kind },
+    requestKind: attrs.kind ?? { group: req.group, version: req.version, kind: req.kind },
     requestResource: { group: req.group, version: req.version, resource: req.plural },
     ...(attrs.subresource ? { requestSubResource: attrs.subresource } : {}),
     ...(attrs.name ? { name: attrs.name } : {}),

@@ -14,6 +14,11 @@ export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 export interface AdmissionAttributes {
   operation: AdmissionOperation;
   resource: ResourceInfo;
+  /**
+   * The kind of `object` when it is not the resource's own: a subresource that takes another kind (pods/eviction
+   * takes a policy/v1 Eviction, pods/binding a v1 Binding). Absent: the resource's kind.
+   */
+  kind?: { group: string; version: string; kind: string };
   subresource: string;
   namespace: string;
   name: string;

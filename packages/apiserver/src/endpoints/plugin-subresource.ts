@@ -1,5 +1,7 @@
 import type { KubeObject } from '@kapi/apimachinery';
+import type { AdmissionChain } from '../admission/chain.js';
 import type { SubresourceAction } from '../host.js';
+import { admissionAttributes } from '../registry/admission-attributes.js';
 import type { ResourceEntry, ResourceRegistry } from '../registry/resources.js';
 import { decodeLoose, decodeObject } from './decode.js';
 import type { SubresourceHandler } from './resource-handler.js';
@@ -13,21 +15,39 @@ function bodyEntry(registry: ResourceRegistry, entry: ResourceEntry, subresource
   return registry.byKind(other.group ?? entry.info.group, other.version ?? entry.info.version, other.kind);
 }
 
+const isObject = (v: unknown): v is KubeObject => !!v && typeof v === 'object' && !Array.isArray(v);
+
 /**
  * A plugin's subresource action as a handler: its body decoded from JSON, YAML, CBOR or Protobuf (as the kind the
  * subresource takes, kubectl sends some bodies as Protobuf), its answer written in the format the client
- * negotiated.
+ * negotiated. A create (pods/eviction, pods/binding, bindings) is admitted as kube admits it, a CREATE of the
+ * subresource with the body as the object (mutating admission may change it before the action reads it); the
+ * writes the action then makes are not admitted again.
  */
-export function pluginSubresourceHandler(registry: ResourceRegistry, action: SubresourceAction): SubresourceHandler {
+export function pluginSubresourceHandler(registry: ResourceRegistry, action: SubresourceAction, admission?: AdmissionChain): SubresourceHandler {
   return async ({ info, ctx, format, body, bodyFormat }) => {
-    const decoded = async () => {
-      const kind = bodyFormat();
-      const bytes = await body();
-      if (kind !== 'protobuf') return decodeLoose(kind, bytes);
-      const target = bodyEntry(registry, ctx.entry, info.subresource);
-      return target ? decodeObject(target, 'protobuf', bytes) : undefined;
-    };
-    const { status, object } = await action({ ctx, name: info.name, verb: info.verb, body: decoded });
+    const target = bodyEntry(registry, ctx.entry, info.subresource);
+    let decodedBody: Promise<unknown> | undefined;
+    const decoded = () =>
+      (decodedBody ??= (async () => {
+        const kind = bodyFormat();
+        const bytes = await body();
+        if (kind !== 'protobuf') return decodeLoose(kind, bytes);
+        return target ? decodeObject(target, 'protobuf', bytes) : undefined;
+      })());
+    let actionCtx = ctx;
+    if (admission && info.verb === 'create') {
+      const obj = await decoded();
+      if (isObject(obj)) {
+        const attrs = admissionAttributes(ctx, 'CREATE', info.name, obj);
+        const declared = ctx.entry.info.subresources.others?.find((o) => o.name === info.subresource);
+        if (declared?.kind) attrs.kind = { group: declared.group ?? ctx.entry.info.group, version: declared.version ?? ctx.entry.info.version, kind: declared.kind };
+        await admission.mutate(attrs);
+        await admission.validate(attrs);
+      }
+      actionCtx = { ...ctx, admitted: true };
+    }
+    const { status, object } = await action({ ctx: actionCtx, name: info.name, verb: info.verb, body: decoded });
     return response(render(object as KubeObject, format), status);
   };
 }

@@ -17,6 +17,12 @@ export interface RequestContext {
    * DeleteOptions): `fieldManager` and `fieldValidation` of a write, the DeleteOptions of a delete.
    */
   options?: Record<string, unknown>;
+  /**
+   * Set on the writes a subresource action makes on behalf of a request admission has already judged (kube's
+   * eviction and binding write to storage without admission): the Store does not run admission for them. Only
+   * the server sets it; no request can.
+   */
+  admitted?: boolean;
 }
 
 /**

@@ -88,9 +88,12 @@ export interface Store {
 }
 
 const GENERATE_NAME_ATTEMPTS = 8;
+const ADMITTED: AdmissionChain = { mutate: async () => {}, validate: async () => {} };
 
 export function createStore(config: StoreConfig): Store {
   const { admission } = config;
+  // Writes a subresource action makes for a request that was already admitted skip admission (RequestContext.admitted).
+  const admissionOf = (ctx: RequestContext): AdmissionChain => (ctx.admitted ? ADMITTED : admission);
   const storageFor = dryRunnable(config.storage);
   const storage = (ctx: RequestContext) => storageFor(ctx.dryRun);
   const notify = (ctx: RequestContext, type: WriteType, obj: KubeObject) => {
@@ -106,10 +109,10 @@ export function createStore(config: StoreConfig): Store {
   async function admitCreate(ctx: RequestContext, obj: KubeObject): Promise<{ obj: KubeObject; generated: boolean }> {
     stampTypeAndNamespace(ctx, obj);
     const meta = metaOf(obj);
-    await admission.mutate(attributes(ctx, 'CREATE', String(meta.name ?? ''), obj));
+    await admissionOf(ctx).mutate(attributes(ctx, 'CREATE', String(meta.name ?? ''), obj));
     const generated = !meta.name && !!meta.generateName;
     beforeCreate(ctx, obj);
-    await admission.validate(attributes(ctx, 'CREATE', String(meta.name), obj));
+    await admissionOf(ctx).validate(attributes(ctx, 'CREATE', String(meta.name), obj));
     return { obj, generated };
   }
 
@@ -209,9 +212,9 @@ export function createStore(config: StoreConfig): Store {
               throw newConflict(groupResource(entry), name, OPTIMISTIC_LOCK_MESSAGE);
             }
             stampTypeAndNamespace(ctx, input);
-            await admission.mutate(attributes(ctx, 'UPDATE', name, input, current));
+            await admissionOf(ctx).mutate(attributes(ctx, 'UPDATE', name, input, current));
             const obj = beforeUpdate(ctx, input, current);
-            await admission.validate(attributes(ctx, 'UPDATE', name, obj, current));
+            await admissionOf(ctx).validate(attributes(ctx, 'UPDATE', name, obj, current));
             finalizedObj = finalized(entry, obj) ? obj : undefined;
             if (finalizedObj) return DELETE;
             await settle(false);
@@ -244,8 +247,8 @@ export function createStore(config: StoreConfig): Store {
           checkPreconditions(entry, name, current!, options);
           // kube's AdmissionToValidateObjectDeleteFunc: mutating, then validating admission, on the stored object.
           const attrs = attributes(ctx, 'DELETE', name, undefined, current, admissionDeleteOptions(options));
-          await admission.mutate(attrs);
-          await admission.validate(attrs);
+          await admissionOf(ctx).mutate(attrs);
+          await admissionOf(ctx).validate(attrs);
           return beforeDelete(ctx, current!) ?? DELETE;
         }),
       );
