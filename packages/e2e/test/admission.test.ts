@@ -29,15 +29,21 @@ const runAsync = (cmd: string, args: string[]): Promise<KubectlResult> =>
     child.on('close', (status) => resolve({ status: status ?? -1, stdout, stderr }));
   });
 
-describe.skipIf(!kubectls.length || !hasOpenssl)('admission webhooks with kubectl and client libraries', { timeout: 120_000 }, () => {
-  let server: ServerProcess;
-  let wh: TestWebhook;
-  const kubectl = (bin: string, ...args: string[]) => runAsync(bin, ['--kubeconfig', server.kubeconfig, ...args]);
+/** kubectl against a server, run asynchronously; `ok` throws with kubectl's stderr when it fails. */
+function kubectlOf(server: () => ServerProcess) {
+  const kubectl = (bin: string, ...args: string[]) => runAsync(bin, ['--kubeconfig', server().kubeconfig, ...args]);
   const ok = async (bin: string, ...args: string[]) => {
     const res = await kubectl(bin, ...args);
     if (res.status !== 0) throw new Error(`kubectl ${args.join(' ')}: ${res.stderr}`);
     return res.stdout;
   };
+  return { kubectl, ok };
+}
+
+describe.skipIf(!kubectls.length || !hasOpenssl)('admission webhooks with kubectl and client libraries', { timeout: 120_000 }, () => {
+  let server: ServerProcess;
+  let wh: TestWebhook;
+  const { kubectl, ok } = kubectlOf(() => server);
   const main = kubectls[0].path;
 
   beforeAll(async () => {
@@ -137,12 +143,7 @@ describe.skipIf(!kubectls.length || !hasOpenssl)('admission webhooks with kubect
 
 describe.skipIf(!kubectls.length)('ValidatingAdmissionPolicy with kubectl', { timeout: 120_000 }, () => {
   let server: ServerProcess;
-  const kubectl = (bin: string, ...args: string[]) => runAsync(bin, ['--kubeconfig', server.kubeconfig, ...args]);
-  const ok = async (bin: string, ...args: string[]) => {
-    const res = await kubectl(bin, ...args);
-    if (res.status !== 0) throw new Error(`kubectl ${args.join(' ')}: ${res.stderr}`);
-    return res.stdout;
-  };
+  const { kubectl, ok } = kubectlOf(() => server);
   const main = kubectls[0].path;
   const policy = (actions: string) =>
     manifest(`apiVersion: admissionregistration.k8s.io/v1
