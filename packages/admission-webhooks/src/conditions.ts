@@ -25,7 +25,7 @@ export interface CompiledMatchConditions {
   readonly size: number;
   /**
    * kube's matchconditions.Matcher: every condition is evaluated; any false one means no match (even when others
-   * fail); otherwise an error of any one is the error, naming the condition.
+   * fail); otherwise the errors are the error (kube's aggregate: one as it is, several as `[e1, e2]`).
    */
   match(input: AdmissionCelInput): Promise<{ matches: boolean; error?: string }>;
 }
@@ -44,7 +44,7 @@ export function compileMatchConditions(conditions: readonly { name: string; expr
         try {
           if (!(await program.evaluate(input))) return { matches: false };
         } catch (err) {
-          errors.push(`matchCondition '${name}': ${(err as Error).message}`);
+          errors.push((err as Error).message);
         }
       }
       if (errors.length) return { matches: false, error: errors.length === 1 ? errors[0] : `[${errors.join(', ')}]` };

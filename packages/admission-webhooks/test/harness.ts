@@ -1,7 +1,8 @@
 import { plugin as apps } from '@kapi/api-apps';
 import { plugin as autoscaling } from '@kapi/api-autoscaling';
 import { createCorePlugin } from '@kapi/api-core';
-import { createApiServer, type ApiServer } from '@kapi/apiserver';
+import { group as authentication } from '@kapi/api-authentication';
+import { createApiServer, groupPlugin, type ApiServer } from '@kapi/apiserver';
 import { createMemoryBackend } from '@kapi/storage';
 import { admissionWebhooksPlugin } from '../src/index.js';
 
@@ -14,7 +15,7 @@ export interface Harness {
 
 /** A started server with the core and apps groups and dynamic admission, driven through its fetch handler. */
 export async function startHarness(): Promise<Harness> {
-  const server = createApiServer({ storage: createMemoryBackend(), plugins: [createCorePlugin(), apps, autoscaling, admissionWebhooksPlugin()] });
+  const server = createApiServer({ storage: createMemoryBackend(), plugins: [createCorePlugin(), apps, autoscaling, groupPlugin(authentication), admissionWebhooksPlugin()] });
   await server.start();
   const req: Harness['req'] = async (method, path, body, headers = {}) => {
     const init: RequestInit = { method, headers: { ...headers } };

@@ -83,7 +83,7 @@ describe('ValidatingAdmissionPolicies through the server', () => {
     await create(`${ADM}/validatingadmissionpolicybindings`, binding('replica-limit-warn', ['Warn', 'Audit']));
     const warned = await h.until(async () => {
       const res = await h.req('POST', `${DEPLOYMENTS}?dryRun=All`, deployment('w', 2));
-      return res.headers.get('warning') && res;
+      return res.headers.get('warning') ? res : undefined;
     });
     expect(warned.status).toBe(201);
     expect(warned.headers.get('warning')).toBe(

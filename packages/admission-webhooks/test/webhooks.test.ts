@@ -365,5 +365,109 @@ describe.skipIf(!hasOpenssl)('admission webhooks over HTTPS', () => {
     });
     expect(req.object.kind).toBe('Eviction');
   });
+
+  it('reinvocation as kube\'s reinvocation context: two IfNeeded webhooks that both change the object are called A, B, A, B', async () => {
+    let n = 0;
+    const bump = (who: string) => () => ({ allowed: true, ...patchOf([{ op: 'add', path: `/metadata/annotations`, value: { [`${who}`]: String(++n) } }]) });
+    wh.handle('/ra', bump('a'));
+    wh.handle('/rb', bump('b'));
+    await configure(MWC, 'r', [
+      { name: 'a.example.com', path: '/ra', reinvocationPolicy: 'IfNeeded', rules: [rule(['configmaps'])] },
+      { name: 'b.example.com', path: '/rb', reinvocationPolicy: 'IfNeeded', rules: [rule(['configmaps'])] },
+    ]);
+    await reaches('/rb', () => h.req('POST', `${CMS}?dryRun=All`, configMap('probe')));
+    wh.reviews.length = 0;
+    expect((await h.req('POST', CMS, configMap('r'))).status).toBe(201);
+    expect(wh.reviews.map((r) => r.path)).toEqual(['/ra', '/rb', '/ra', '/rb']);
+  });
+
+  it('a match condition that fails to evaluate skips a webhook whose failurePolicy is Ignore', async () => {
+    await configure(VWC, 'ignore-cond', [
+      { name: 'ig.example.com', path: '/ig', failurePolicy: 'Ignore', rules: [rule(['configmaps'])], matchConditions: [{ name: 'boom', expression: "object.data.missing == 'x'" }] },
+      { name: 'seen.example.com', path: '/seen', rules: [rule(['configmaps'])] },
+    ]);
+    await reaches('/seen', () => h.req('POST', `${CMS}?dryRun=All`, configMap('probe')));
+    wh.reviews.length = 0;
+    expect((await h.req('POST', CMS, configMap('c', { other: 'y' }))).status).toBe(201);
+    expect(wh.reviews.map((r) => r.path)).toEqual(['/seen']);
+  });
+
+  it('a webhook slower than the request\'s own timeout: 504, told the time left, and nothing is stored', async () => {
+    wh.handle('/sleepy', () => new Promise((resolve) => setTimeout(() => resolve({ allowed: true }), 2500)));
+    await configure(VWC, 'sleepy', [{ name: 'sleepy.example.com', path: '/sleepy', failurePolicy: 'Ignore', rules: [rule(['configmaps'])] }]);
+    await reaches('/sleepy', () => h.req('POST', `${CMS}?dryRun=All&timeout=1s`, configMap('probe')));
+    const res = await h.req('POST', `${CMS}?timeout=1s`, configMap('late'));
+    expect(res.status).toBe(504);
+    await new Promise((r) => setTimeout(r, 2000));
+    expect((await h.req('GET', `${CMS}/late`)).status).toBe(404);
+    const asked = wh.reviews.filter((r) => r.path === '/sleepy').map((r) => r.review.request.name);
+    expect(asked).toContain('late');
+  });
+
+  it('answers Go would not decode are failures to call the webhook, never passed on to the client', async () => {
+    const answers: Record<string, unknown> = {
+      '/msg-object': { allowed: false, status: { message: { nested: true } } },
+      '/causes-string': { allowed: false, status: { message: 'no', details: { causes: 'nope' } } },
+      '/bad-base64': { allowed: true, patchType: 'JSONPatch', patch: `${Buffer.from('[]').toString('base64')}@@@` },
+    };
+    for (const [path, answer] of Object.entries(answers)) wh.handle(path, () => answer as Record<string, unknown>);
+    for (const [i, path] of Object.keys(answers).entries()) {
+      const collection = path === '/bad-base64' ? MWC : VWC;
+      await configure(collection, `strict-${i}`, [{ name: `strict${i}.example.com`, path, rules: [rule(['configmaps'])] }]);
+      const res = await h.until(async () => {
+        const r = await h.req('POST', `${CMS}?dryRun=All`, configMap('x'));
+        return r.status === 500 && String(r.body.message).includes(`strict${i}.example.com`) && r;
+      });
+      expect(res.body.message).toContain(`failed calling webhook "strict${i}.example.com": received invalid webhook response:`);
+      await h.req('DELETE', `${collection}/strict-${i}`);
+    }
+    configs.length = 0;
+  });
+
+  it('warnings past kube\'s limit are cut as kube cuts them, and ones with control characters dropped', async () => {
+    wh.handle('/noisy', () => ({ allowed: true, warnings: ['has\nnewline', ...Array.from({ length: 1000 }, (_, i) => `warning ${i} `.padEnd(120, 'x'))] }));
+    await configure(VWC, 'noisy', [{ name: 'noisy.example.com', path: '/noisy', rules: [rule(['configmaps'])] }]);
+    const res = await h.until(async () => {
+      const r = await h.req('POST', `${CMS}?dryRun=All`, configMap('n'));
+      return r.headers.get('warning') ? r : undefined;
+    });
+    const header = res.headers.get('warning')!;
+    expect(header).not.toContain('newline');
+    expect(header.length).toBeLessThan(6000);
+    expect(header.startsWith('299 - "warning 0 ')).toBe(true);
+  });
+
+  it('scale: webhooks see an autoscaling/v1 Scale and can change only the replicas; TokenReviews are admitted too', async () => {
+    wh.handle('/scale', () => ({ allowed: true, ...patchOf([{ op: 'replace', path: '/spec/replicas', value: 2 }, { op: 'add', path: '/metadata/labels', value: { sneaky: 'yes' } }]) }));
+    await configure(MWC, 'scale', [{ name: 'scale.example.com', path: '/scale', rules: [rule(['deployments/scale'], ['UPDATE'], ['apps'], ['v1'])] }]);
+    const dep = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', labels: { app: 'web' } },
+      spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'a', image: 'nginx' }] } } },
+    };
+    expect((await h.req('POST', '/apis/apps/v1/namespaces/default/deployments', dep)).status).toBe(201);
+    const scaled = await h.until(async () => {
+      const r = await h.req('PATCH', '/apis/apps/v1/namespaces/default/deployments/web/scale', { spec: { replicas: 5 } }, { 'content-type': 'application/merge-patch+json' });
+      return r.body.spec?.replicas === 2 && r;
+    });
+    expect(scaled.body.kind).toBe('Scale');
+    const review = wh.reviews.filter((r) => r.path === '/scale').at(-1)!.review.request;
+    expect(review).toMatchObject({ operation: 'UPDATE', kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, resource: { group: 'apps', version: 'v1', resource: 'deployments' }, subResource: 'scale' });
+    expect(review.object.kind).toBe('Scale');
+    expect(review.oldObject.kind).toBe('Scale');
+    const got = await h.req('GET', '/apis/apps/v1/namespaces/default/deployments/web');
+    expect(got.body.spec.replicas).toBe(2);
+    expect(got.body.metadata.labels).toEqual({ app: 'web' });
+    await h.req('DELETE', '/apis/apps/v1/namespaces/default/deployments/web');
+
+    wh.handle('/reviews', () => ({ allowed: false, status: { message: 'no reviews today' } }));
+    await configure(VWC, 'reviews', [{ name: 'reviews.example.com', path: '/reviews', rules: [rule(['tokenreviews', 'subjectaccessreviews'], ['CREATE'], ['authentication.k8s.io', 'authorization.k8s.io'])] }]);
+    const review2 = await h.until(async () => {
+      const r = await h.req('POST', '/apis/authentication.k8s.io/v1/tokenreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: 'x' } });
+      return r.status === 400 && r;
+    });
+    expect(review2.body.message).toBe('admission webhook "reviews.example.com" denied the request: no reviews today');
+  });
 });
 

@@ -43,6 +43,7 @@ import type { GroupPlugin } from './plugin.js';
 import { createResourceRegistry, type ResourceEntry } from './registry/resources.js';
 import { convertObject } from './registry/versions.js';
 import { createStore, type RequestContext } from './registry/store.js';
+import type { RequestDeadline } from './registry/context.js';
 import { createCacheDelegator } from './cacher/delegator.js';
 import { createObjectStorage } from './storage/object-storage.js';
 import { storageHistoryBudget } from './storage/history-budget.js';
@@ -335,14 +336,14 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const special: Record<string, SubresourceHandler> = Object.fromEntries(pluginSubresources);
   for (const { info } of registry.entries) {
     const answer = info.group.endsWith('.k8s.io') ? answers[info.plural] : undefined;
-    if (answer && info.verbs.length === 1 && info.verbs[0] === 'create') special[specialKey(info.group, info.plural, '')] = reviewHandler(answer);
+    if (answer && info.verbs.length === 1 && info.verbs[0] === 'create') special[specialKey(info.group, info.plural, '')] = reviewHandler(answer, admission);
   }
   const media = offeredMediaTypes(gates);
   const handleResource = createResourceHandler({
     registry,
     store,
     special,
-    scale: scaleHandler(store),
+    scale: scaleHandler(store, admission),
     anonymousUser: ANONYMOUS,
     media,
     compression: gates.APIResponseCompression,
@@ -427,7 +428,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const info = parsed ?? parseRequestInfo(c.req.method, url.pathname, url.searchParams);
     if (!info) return errorResponse(newPathNotFound());
     try {
-      return await handleResource(c.req.raw, info, c.get('user'));
+      return await handleResource(c.req.raw, info, c.get('user'), (c.get as (key: string) => unknown)('deadline') as RequestDeadline | undefined);
     } catch (err) {
       return errorResponse(err, requestLog(c), errorFormat(c.req.header('accept')));
     }

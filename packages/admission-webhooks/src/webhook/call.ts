@@ -34,9 +34,13 @@ export async function callWebhook(client: WebhookClient, hook: Webhook, attrs: A
   const version = reviewVersionOf(hook.admissionReviewVersions);
   if (!version) throw new CallingWebhookError(hook.name, 'could not create admission objects: webhook does not accept known AdmissionReview versions (v1, v1beta1)', 400);
   const uid = randomUUID();
+  // The webhook's own timeout, or what is left of the request's (kube derives the call's context from the request's).
+  const left = attrs.deadline ? attrs.deadline.at - Date.now() : Infinity;
+  const timeoutMs = Math.min(hook.timeoutSeconds * 1000, left);
   let answer: unknown;
   try {
-    answer = await client.post(hook.clientConfig, admissionReview(version, admissionRequest(uid, attrs, invocation)), hook.timeoutSeconds * 1000);
+    if (timeoutMs <= 0) throw new WebhookCallError('context deadline exceeded', 'timeout');
+    answer = await client.post(hook.clientConfig, admissionReview(version, admissionRequest(uid, attrs, invocation)), timeoutMs, attrs.deadline?.signal);
   } catch (err) {
     const code = err instanceof WebhookCallError && err.statusCode ? err.statusCode : 503;
     throw new CallingWebhookError(hook.name, `failed to call webhook: ${(err as Error).message}`, code);
@@ -59,6 +63,7 @@ export async function callWebhook(client: WebhookClient, hook: Webhook, attrs: A
 export function rejection(webhook: string, result: AdmissionResponse['result']): StatusError {
   const deniedBy = `admission webhook "${webhook}" denied the request`;
   const r = result ?? {};
+  // kube raises a code below 400 to 400 and keeps the rest; one above 599 (which a fetch Response cannot carry) is 400 too.
   const code = typeof r.code === 'number' && r.code >= 400 && r.code <= 599 ? r.code : 400;
   const message = r.message ? `${deniedBy}: ${r.message}` : r.reason ? `${deniedBy}: ${r.reason}` : `${deniedBy} without explanation`;
   return new StatusError({

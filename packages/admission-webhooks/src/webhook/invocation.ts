@@ -86,7 +86,8 @@ export async function shouldCallHook(
   const invocation: Invocation = { info: matched.info, ...objects };
   if (hook.matchConditions.size > 0) {
     const result = await hook.matchConditions.match(celInput(attrs, invocation, host));
-    if (result.error) throw newForbidden({ group: attrs.resource.group, resource: attrs.resource.plural }, attrs.name, result.error);
+    // kube's matchconditions.Matcher: an error skips the webhook under failurePolicy Ignore, refuses the request under Fail.
+    if (result.error && hook.failurePolicy === 'Fail') throw newForbidden({ group: attrs.resource.group, resource: attrs.resource.plural }, attrs.name, result.error);
     if (!result.matches) return undefined;
   }
   return invocation;

@@ -2,7 +2,7 @@ import type { AdmissionAttributes } from '@kapi/apiserver';
 import { applyPatch } from '@kapi/apiserver';
 import { newInternalError, type KubeObject, type ResourceInfo } from '@kapi/apimachinery';
 import { callWebhook, CallingWebhookError, rejection } from './call.js';
-import { exemptFromAdmission, withFailurePolicy, type DispatchDeps } from './dispatch.js';
+import { checkRequestDeadline, exemptFromAdmission, withFailurePolicy, type DispatchDeps } from './dispatch.js';
 import { shouldCallHook, VersionedObjects } from './invocation.js';
 import type { AdmissionResponse, Invocation } from './review.js';
 import type { Webhook } from './types.js';
@@ -20,17 +20,22 @@ const isObject = (v: unknown): v is KubeObject => !!v && typeof v === 'object' &
 /**
  * kube's mutating webhook dispatcher: the webhooks that apply are called one at a time, in order, each seeing
  * what the ones before made of the object; a JSONPatch answer is applied (then the kind's defaults), in the
- * version the webhook matched. Webhooks with `reinvocationPolicy: IfNeeded` are called once more when a later
- * webhook changed the object after them. The object in `attrs` is changed in place; nothing of a failed patch is
+ * version the webhook matched. Webhooks with `reinvocationPolicy: IfNeeded` are called once more, in a second
+ * round, when a webhook after them changed the object (in either round, as kube's reinvocation context). The object in `attrs` is changed in place; nothing of a failed patch is
  * kept.
  */
 export async function dispatchMutating(hooks: readonly Webhook[], attrs: AdmissionAttributes, deps: MutatingDeps): Promise<void> {
   if (hooks.length === 0 || exemptFromAdmission(attrs)) return;
   const versions = new VersionedObjects(attrs, deps.host);
-  const outputs = new Map<Webhook, string>();
+  // kube's webhookReinvokeContext: the IfNeeded webhooks called so far, and those to call again because the object
+  // changed after them.
+  const invoked = new Set<Webhook>();
+  const reinvoke = new Set<Webhook>();
 
-  const round = async (r: number, list: readonly Webhook[]) => {
-    for (const hook of list) {
+  const round = async (r: number) => {
+    for (const hook of hooks) {
+      if (r > 0 && !reinvoke.has(hook)) continue;
+      checkRequestDeadline(attrs);
       const invocation = await shouldCallHook(hook, attrs, versions, deps.host, deps.getNamespace);
       if (!invocation) continue;
       const mutated = await withFailurePolicy(deps, hook, attrs, `${FAILED_OPEN}round_${r}_index_${hook.index}`, async () => {
@@ -41,16 +46,16 @@ export async function dispatchMutating(hooks: readonly Webhook[], attrs: Admissi
       if (mutated !== undefined) {
         attrs.annotate(`${MUTATION}round_${r}_index_${hook.index}`, JSON.stringify({ configuration: hook.configuration, webhook: hook.name, mutated }));
       }
-      if (mutated) versions.invalidate();
-      if (hook.reinvocationPolicy === 'IfNeeded' && attrs.object) outputs.set(hook, JSON.stringify(attrs.object));
+      if (mutated) {
+        versions.invalidate();
+        for (const earlier of invoked) reinvoke.add(earlier);
+      }
+      if (hook.reinvocationPolicy === 'IfNeeded') invoked.add(hook);
     }
   };
 
-  await round(0, hooks);
-  if (!attrs.object) return;
-  const final = JSON.stringify(attrs.object);
-  const again = hooks.filter((h) => outputs.has(h) && outputs.get(h) !== final);
-  if (again.length) await round(1, again);
+  await round(0);
+  if (reinvoke.size > 0 && attrs.object) await round(1);
 }
 
 /** Applies a mutating webhook's answer to the request's object; true when it changed it. */
@@ -76,7 +81,8 @@ async function applyMutation(hook: Webhook, response: AdmissionResponse, attrs: 
   if (!isObject(patched) || patched.apiVersion !== current.apiVersion || patched.kind !== current.kind) {
     throw newInternalError(`admission webhook "${hook.name}" returned a patch that changes the object's apiVersion or kind`);
   }
-  deps.defaults(patched, invocation.info);
+  // The kind's defaults, as kube defaults the patched object; a subresource's own kind (a Scale) has none here.
+  if (!attrs.kind) deps.defaults(patched, invocation.info);
   const changed = JSON.stringify(patched) !== JSON.stringify(current);
   if (!changed) return false;
   const converted = invocation.info === attrs.resource ? patched : await deps.host.convertObject(patched, attrs.resource);

@@ -92,20 +92,62 @@ export function verifyAdmissionResponse(uid: string, version: 'v1' | 'v1beta1', 
   } else if (mutating) {
     patchType = patch ? 'JSONPatch' : undefined;
   }
-  const allowed = response.allowed;
-  if (allowed !== undefined && typeof allowed !== 'boolean') throw new Error('response.allowed must be a boolean');
+  // What Go's strict decoding into admissionv1.AdmissionResponse refuses, Kapi refuses too.
+  expectType(response.allowed, 'boolean', 'response.allowed');
+  if (patch !== undefined) checkBase64(patch);
+  const status = response.status ?? undefined;
+  if (status !== undefined) {
+    expectType(status, 'object', 'response.status');
+    const st = status as Record<string, unknown>;
+    expectType(st.message, 'string', 'response.status.message');
+    expectType(st.reason, 'string', 'response.status.reason');
+    expectType(st.status, 'string', 'response.status.status');
+    expectType(st.code, 'integer', 'response.status.code');
+    if (st.details != null) {
+      expectType(st.details, 'object', 'response.status.details');
+      expectType((st.details as Record<string, unknown>).causes, 'array', 'response.status.details.causes');
+    }
+  }
+  expectType(response.warnings, 'array', 'response.warnings');
+  const warnings = (response.warnings as unknown[] | null | undefined) ?? [];
+  warnings.forEach((w, i) => expectType(w, 'string', `response.warnings[${i}]`));
+  expectType(response.auditAnnotations, 'object', 'response.auditAnnotations');
+  const annotations = (response.auditAnnotations as Record<string, unknown> | null | undefined) ?? {};
+  for (const [k, v] of Object.entries(annotations)) expectType(v, 'string', `response.auditAnnotations[${JSON.stringify(k)}]`);
   return {
-    allowed: allowed === true,
-    result: response.status && typeof response.status === 'object' ? (response.status as AdmissionResponse['result']) : undefined,
+    allowed: response.allowed === true,
+    result: status as AdmissionResponse['result'],
     patch: mutating ? patch : undefined,
     patchType: mutating ? patchType : undefined,
-    auditAnnotations: stringMap(response.auditAnnotations),
-    warnings: Array.isArray(response.warnings) ? response.warnings.filter((w): w is string => typeof w === 'string') : [],
+    auditAnnotations: annotations as Record<string, string>,
+    warnings: warnings as string[],
   };
 }
 
-const stringMap = (v: unknown): Record<string, string> =>
-  v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter(([, x]) => typeof x === 'string')) : {};
+const GO_TYPES = { boolean: 'bool', string: 'string', integer: 'int32', object: 'struct', array: 'slice' } as const;
+
+/** Go's `json: cannot unmarshal <kind> into ... of type <type>` for a field of the wrong type (null is absent). */
+function expectType(value: unknown, type: keyof typeof GO_TYPES, field: string): void {
+  if (value === undefined || value === null) return;
+  const ok =
+    type === 'array' ? Array.isArray(value)
+    : type === 'object' ? typeof value === 'object' && !Array.isArray(value)
+    : type === 'integer' ? Number.isInteger(value)
+    : typeof value === type;
+  if (ok) return;
+  const kind = Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : typeof value === 'number' ? 'number' : typeof value;
+  throw new Error(`json: cannot unmarshal ${kind} into Go struct field ${field} of type ${GO_TYPES[type]}`);
+}
+
+/** Go's base64.StdEncoding: `illegal base64 data at input byte N` for anything but canonical padded base64. */
+function checkBase64(text: string): void {
+  const bad = /[^A-Za-z0-9+/=]/.exec(text);
+  if (bad) throw new Error(`illegal base64 data at input byte ${bad.index}`);
+  const padding = text.indexOf('=');
+  if (text.length % 4 !== 0 || (padding >= 0 && (padding < text.length - 2 || /[^=]/.test(text.slice(padding))))) {
+    throw new Error(`illegal base64 data at input byte ${padding >= 0 ? padding : text.length - (text.length % 4)}`);
+  }
+}
 
 /** Go's schema.GroupVersionKind.String(): `admission.k8s.io/v1, Kind=AdmissionReview`. */
 function goGVK(apiVersion: unknown, kind: unknown): string {

@@ -33,6 +33,11 @@ export interface AdmissionAttributes {
    * (`kind`, `apiVersion: meta.k8s.io/v1`, `dryRun`, `fieldManager`, `fieldValidation`, or the DeleteOptions sent).
    */
   options: Record<string, unknown>;
+  /**
+   * When the request times out, if it can (webhooks are given the time left and a call still running then is
+   * abandoned); undefined for the server's own writes.
+   */
+  deadline?: { at: number; signal: AbortSignal };
   /** Adds a warning to the response (a `Warning: 299` header), once per text. */
   warn(message: string): void;
   /** Records an annotation on the request's audit event (a webhook's or policy's audit annotations). */

@@ -3,6 +3,7 @@ import type { UserInfo } from '../admission/types.js';
 import type { Authorizer } from '../auth/types.js';
 import type { ResourceEntry, ResourceRegistry } from '../registry/resources.js';
 import type { RequestContext, Store } from '../registry/store.js';
+import type { RequestDeadline } from '../registry/context.js';
 import { createHandler } from './handlers/create.js';
 import { deleteCollectionHandler } from './handlers/delete-collection.js';
 import { deleteHandler } from './handlers/delete.js';
@@ -90,7 +91,7 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
   // Kinds without a Protobuf message (custom resources) are not offered in it: 406 and 415, as kube answers.
   const withoutProtobuf: HandlerFeatures = { ...features, media: deps.media.filter((m) => m.name !== 'protobuf') };
 
-  return async function handle(request: Request, info: RequestInfo, user: UserInfo = deps.anonymousUser): Promise<Response> {
+  return async function handle(request: Request, info: RequestInfo, user: UserInfo = deps.anonymousUser, deadline?: RequestDeadline): Promise<Response> {
     const entry = registry.lookup(info.group, info.version, info.resource);
     if (!entry) throw newPathNotFound();
     const query = new URL(request.url).searchParams;
@@ -115,6 +116,7 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
       dryRun: readVerb ? false : parseDryRun(query),
       subresource: info.subresource,
       warnings: [],
+      deadline,
     };
     const metadata = !info.subresource && readVerb ? (info.verb === 'list' ? 'list' : 'object') : undefined;
     const served = entry.info.protobuf.message ? features : withoutProtobuf;

@@ -61,11 +61,53 @@ export function utf8HeaderValue(text: string): string {
   return out;
 }
 
+/** kube's warning recorder limits (endpoints/filters/warning.go): all warnings' text, and each one once over it. */
+const WARNING_TOTAL_RUNES = 4 * 1024;
+const WARNING_ITEM_RUNES = 256;
+// Unicode's control characters (Go's unicode.IsControl): C0, DEL and C1.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
 /**
- * The `Warning` header value kube sends: one `299 - "<text>"` item per warning, the text in UTF-8 (warnings
- * quote what clients sent, such as unknown field names, in any script).
+ * The warnings kube's recorder would write, in order: empty ones and those with control characters dropped (kube's
+ * NewWarningHeader refuses them); once their text passes 4,096 characters, each is cut to 256 characters and those
+ * past the 4,096 left out, so a webhook's or strategy's warnings never make a header clients cannot read.
+ */
+export function recordedWarnings(warnings: readonly string[]): string[] {
+  const valid = warnings.filter((w) => w.length > 0 && !CONTROL.test(w));
+  const runes = (w: string) => [...w].length;
+  if (valid.reduce((n, w) => n + runes(w), 0) <= WARNING_TOTAL_RUNES) return valid;
+  // As the recorder: the warning that passes the limit and all before it are written again cut to 256 characters;
+  // later ones, cut too, while fewer than 4,096 characters are written.
+  const out: string[] = [];
+  let written = 0;
+  let truncating = false;
+  for (const w of valid) {
+    if (truncating && written >= WARNING_TOTAL_RUNES) break;
+    if (!truncating && written + runes(w) > WARNING_TOTAL_RUNES) {
+      truncating = true;
+      written = 0;
+      for (const earlier of out.splice(0)) {
+        const cut = [...earlier].slice(0, WARNING_ITEM_RUNES);
+        written += cut.length;
+        out.push(cut.join(''));
+      }
+    }
+    const chars = [...w];
+    const text = truncating && chars.length > WARNING_ITEM_RUNES ? chars.slice(0, WARNING_ITEM_RUNES).join('') : w;
+    written += truncating ? Math.min(chars.length, WARNING_ITEM_RUNES) : chars.length;
+    out.push(text);
+  }
+  return out;
+}
+
+/**
+ * The `Warning` header value kube sends: one `299 - "<text>"` item per warning kube's recorder keeps
+ * (recordedWarnings), the text in UTF-8 (warnings quote what clients sent, such as unknown field names, in any
+ * script).
  */
 export function warningHeader(warnings: readonly string[]): Record<string, string> {
-  if (!warnings.length) return {};
-  return { Warning: utf8HeaderValue(warnings.map((w) => `299 - ${JSON.stringify(w)}`).join(', ')) };
+  const kept = recordedWarnings(warnings);
+  if (!kept.length) return {};
+  return { Warning: utf8HeaderValue(kept.map((w) => `299 - ${JSON.stringify(w)}`).join(', ')) };
 }

@@ -52,6 +52,8 @@ export function requestTimeout(limits: RequestLimits = {}): MiddlewareHandler {
     // The request gate lets a request wait for a quarter of this (kube's request wait limit).
     c.set('deadlineMs' as never, ms as never);
     const expiry = new AbortController();
+    // What the request path sees of it (RequestContext.deadline): webhooks get the time left, writes check it.
+    c.set('deadline' as never, { at: Date.now() + ms, signal: expiry.signal } as never);
     const raw = c.req.raw;
     if (carriesBody(raw) && raw.body) c.req.raw = withBody(raw, raw.body, AbortSignal.any([raw.signal, expiry.signal]));
     let timer: ReturnType<typeof setTimeout> | undefined;

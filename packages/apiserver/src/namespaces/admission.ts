@@ -20,7 +20,10 @@ export function namespaceLifecycle(getNamespace: (name: string) => Promise<KubeO
         }
         return;
       }
-      if (isNamespace || attrs.resource.scope !== 'Namespaced' || !attrs.namespace) return;
+      // kube's lifecycle plugin lets access reviews through: a LocalSubjectAccessReview asks about a namespace that
+      // need not exist.
+      const accessReview = attrs.resource.group === 'authorization.k8s.io' && attrs.resource.plural === 'localsubjectaccessreviews';
+      if (isNamespace || accessReview || attrs.resource.scope !== 'Namespaced' || !attrs.namespace) return;
       const ns = await getNamespace(attrs.namespace);
       if (!ns) throw newNotFound({ group: '', resource: 'namespaces' }, attrs.namespace);
       const terminating =

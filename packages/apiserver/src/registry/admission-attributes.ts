@@ -39,6 +39,7 @@ export function admissionAttributes(
     user: ctx.user,
     dryRun: ctx.dryRun,
     options,
+    deadline: ctx.deadline,
     warn: (message) => addWarnings(ctx.warnings, [message]),
     annotate: auditAnnotate,
   };

@@ -23,6 +23,19 @@ export interface RequestContext {
    * the server sets it; no request can.
    */
   admitted?: boolean;
+  /** When the request times out (`--request-timeout` or its `?timeout=`); absent for long-running requests. */
+  deadline?: RequestDeadline;
+}
+
+/** A request's deadline: the time (epoch ms) and the signal aborted (with the 504 StatusError) when it passes. */
+export interface RequestDeadline {
+  at: number;
+  signal: AbortSignal;
+}
+
+/** Throws the request's timeout when its deadline has passed: a write must not land after the client got 504. */
+export function checkDeadline(ctx: RequestContext): void {
+  if (ctx.deadline?.signal.aborted) throw ctx.deadline.signal.reason;
 }
 
 /**

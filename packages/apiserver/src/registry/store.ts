@@ -22,7 +22,7 @@ import { generateName } from './names.js';
 import { metaOf } from './object-meta.js';
 import { andThen, fromStorage, fromStorageShared, fromStorageVersion, inStorageVersion, toStorageVersion } from './versions.js';
 import { apiVersionOf, collectionPrefix, objectKey, type ResourceEntry } from './resources.js';
-import type { RequestContext } from './context.js';
+import { checkDeadline, type RequestContext } from './context.js';
 import type { WriteFinisher } from '../plugin.js';
 import { beforeCreate, beforeDelete, beforeUpdate, beginCreate, beginUpdate, finalized, stampTypeAndNamespace } from './rest.js';
 
@@ -113,6 +113,7 @@ export function createStore(config: StoreConfig): Store {
     const generated = !meta.name && !!meta.generateName;
     beforeCreate(ctx, obj);
     await admissionOf(ctx).validate(attributes(ctx, 'CREATE', String(meta.name), obj));
+    checkDeadline(ctx);
     return { obj, generated };
   }
 
@@ -213,8 +214,14 @@ export function createStore(config: StoreConfig): Store {
             }
             stampTypeAndNamespace(ctx, input);
             await admissionOf(ctx).mutate(attributes(ctx, 'UPDATE', name, input, current));
+            // A mutation that changed the resourceVersion asks for another revision than the stored one (kube: 409).
+            const mutatedRv = metaOf(input).resourceVersion;
+            if (mutatedRv && String(mutatedRv) !== String(metaOf(current).resourceVersion)) {
+              throw newConflict(groupResource(entry), name, OPTIMISTIC_LOCK_MESSAGE);
+            }
             const obj = beforeUpdate(ctx, input, current);
             await admissionOf(ctx).validate(attributes(ctx, 'UPDATE', name, obj, current));
+            checkDeadline(ctx);
             finalizedObj = finalized(entry, obj) ? obj : undefined;
             if (finalizedObj) return DELETE;
             await settle(false);
@@ -249,6 +256,7 @@ export function createStore(config: StoreConfig): Store {
           const attrs = attributes(ctx, 'DELETE', name, undefined, current, admissionDeleteOptions(options));
           await admissionOf(ctx).mutate(attrs);
           await admissionOf(ctx).validate(attrs);
+          checkDeadline(ctx);
           return beforeDelete(ctx, current!) ?? DELETE;
         }),
       );

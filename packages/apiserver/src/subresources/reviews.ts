@@ -1,5 +1,7 @@
 import { isStatusError, newBadRequest, newInvalid, type FieldError, type KubeObject } from '@kapi/apimachinery';
 import type { UserInfo } from '../admission/types.js';
+import type { AdmissionChain } from '../admission/chain.js';
+import { admissionAttributes } from '../registry/admission-attributes.js';
 import { withAuthenticatedGroup } from '../auth/authenticators.js';
 import type { AuthorizationAttributes, Authenticator, Authorizer } from '../auth/types.js';
 import { decodeObject } from '../endpoints/decode.js';
@@ -14,13 +16,21 @@ export type ReviewAnswer = (review: KubeObject, ctx: RequestContext) => Promise<
  * The access reviews (authorization.k8s.io/v1, authentication.k8s.io/v1): virtual resources that answer a POSTed
  * question and store nothing.
  */
-export function reviewHandler(answer: ReviewAnswer): SubresourceHandler {
+export function reviewHandler(answer: ReviewAnswer, admission?: AdmissionChain): SubresourceHandler {
   return async ({ ctx, format, body, bodyFormat }) => {
     const review = decodeObject(ctx.entry, bodyFormat(), await body());
     if (!review.spec && ctx.entry.info.kind !== 'SelfSubjectReview') throw newBadRequest('spec is required');
     const meta = { ...(review.metadata as Record<string, unknown> | undefined) };
     if (ctx.entry.info.scope === 'Namespaced') meta.namespace = ctx.namespace;
-    const out = { ...review, metadata: meta, status: await answer({ ...review, metadata: meta }, ctx) };
+    const asked = { ...review, metadata: meta };
+    // A review is a create kube admits like any other (its REST Create runs createValidation): webhooks and
+    // policies see it, and may refuse it.
+    if (admission) {
+      const attrs = admissionAttributes(ctx, 'CREATE', String(meta.name ?? ''), asked);
+      await admission.mutate(attrs);
+      await admission.validate(attrs);
+    }
+    const out = { ...asked, status: await answer(asked, ctx) };
     return response(render(out, format, {
       protobuf: { codec: ctx.entry.codec(), message: ctx.entry.info.protobuf.message },
     }), 201);

@@ -5,6 +5,8 @@ import type { SubresourceHandler } from '../endpoints/resource-handler.js';
 import { render, response } from '../endpoints/respond.js';
 import type { ResourceEntry } from '../registry/resources.js';
 import type { Store } from '../registry/store.js';
+import type { AdmissionChain } from '../admission/chain.js';
+import { admissionAttributes } from '../registry/admission-attributes.js';
 
 /** Reads a value at a CRD-style path (`.spec.replicas`). */
 function at(obj: unknown, path: string): unknown {
@@ -46,8 +48,14 @@ export function scaleOf(entry: ResourceEntry, obj: KubeObject): KubeObject {
   };
 }
 
-/** `<resource>/scale`: GET the Scale; PUT or PATCH a Scale to change the parent's replicas. */
-export function scaleHandler(store: Store): SubresourceHandler {
+const SCALE_KIND = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
+
+/**
+ * `<resource>/scale`: GET the Scale; PUT or PATCH a Scale to change the parent's replicas. Admission sees the
+ * write as kube shows it, an UPDATE of the scale subresource with the autoscaling/v1 Scale (a mutating webhook can
+ * change only what a Scale holds); the parent's own write is not admitted again.
+ */
+export function scaleHandler(store: Store, admission?: AdmissionChain): SubresourceHandler {
   return async ({ request, info, ctx, body, bodyFormat }) => {
     const { entry } = ctx;
     const paths = entry.info.subresources.scale!;
@@ -56,11 +64,17 @@ export function scaleHandler(store: Store): SubresourceHandler {
     const raw = await body();
     const patchType = info.verb === 'patch' ? patchTypeOf(request.headers.get('content-type'), { strategic: true }) : undefined;
     const input = patchType ? decodeLoose('json', raw) : decodeLoose(bodyFormat() === 'yaml' ? 'yaml' : 'json', raw);
-    const result = await store.update({ ...ctx, subresource: 'scale' }, info.name, (current) => {
+    const scaleCtx = { ...ctx, subresource: 'scale' };
+    const result = await store.update({ ...scaleCtx, admitted: !!admission }, info.name, async (current) => {
       if (!current) throw newNotFound(gr, info.name);
       const currentScale = scaleOf(entry, current);
       const scale = (patchType ? applyPatch(patchType, currentScale, input, { group: 'autoscaling', kind: 'Scale' }, info.name) : input) as KubeObject;
-      if (!scale || typeof scale !== 'object') throw newBadRequest('the body must be a Scale object');
+      if (!scale || typeof scale !== 'object' || Array.isArray(scale)) throw newBadRequest('the body must be a Scale object');
+      const attrs = admission && admissionAttributes(scaleCtx, 'UPDATE', info.name, scale, currentScale);
+      if (attrs) {
+        attrs.kind = SCALE_KIND;
+        await admission!.mutate(attrs);
+      }
       const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas ?? 0;
       if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
         throw newInvalid({ group: 'autoscaling', kind: 'Scale' }, info.name, [
@@ -72,6 +86,7 @@ export function scaleHandler(store: Store): SubresourceHandler {
       if (rv) (updated.metadata as Record<string, unknown>).resourceVersion = rv;
       else delete (updated.metadata as Record<string, unknown>).resourceVersion;
       setAt(updated as Record<string, unknown>, paths.specReplicasPath, replicas);
+      if (attrs) await admission!.validate(attrs);
       return updated;
     }, { allowCreate: false });
     return response(render(scaleOf(entry, result.obj), { kind: 'json' }), 200);

@@ -22,6 +22,21 @@ export class WebhookCallError extends Error {
   }
 }
 
+/** The most a webhook may answer with: far beyond any AdmissionReview or ConversionReview of an object Kapi stores. */
+const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * client-go's error for a non-2xx answer: the message of a Status body, else `an error on the server ("<body>")
+ * has prevented the request from succeeding`, else the bare code.
+ */
+function statusMessage(code: number, parsed: unknown, text: string): string {
+  const status = parsed as { kind?: unknown; message?: unknown } | undefined;
+  if (status && status.kind === 'Status' && typeof status.message === 'string' && status.message) return status.message;
+  const body = text.trim();
+  if (body) return `an error on the server (${JSON.stringify(body.length > 1024 ? `${body.slice(0, 1024)}...` : body)}) has prevented the request from succeeding`;
+  return `the server responded with the status code ${code} but did not return more information`;
+}
+
 /** Go's rendering of a call's deadline as the `timeout` query parameter (`10s`), whole seconds rounded up. */
 const goSeconds = (ms: number) => `${Math.ceil(ms / 1000)}s`;
 
@@ -32,7 +47,8 @@ const goSeconds = (ms: number) => `${Math.ceil(ms / 1000)}s`;
  * bundle. Failures are WebhookCallErrors with Go's `Post "<url>": <reason>` text.
  */
 export interface WebhookClient {
-  post(config: WebhookClientConfig, body: unknown, timeoutMs: number): Promise<unknown>;
+  /** `signal` abandons the call (the request it serves timed out). */
+  post(config: WebhookClientConfig, body: unknown, timeoutMs: number, signal?: AbortSignal): Promise<unknown>;
   /** Closes the pooled connections. */
   close(): void;
 }
@@ -59,7 +75,7 @@ export function createWebhookClient(resolve: ServiceResolver): WebhookClient {
     return { url: new URL(service.path ?? '/', base), servername: `${service.name}.${service.namespace}.svc` };
   };
   return {
-    async post(config, body, timeoutMs) {
+    async post(config, body, timeoutMs, signal) {
       let resolved;
       try {
         resolved = await target(config);
@@ -81,25 +97,47 @@ export function createWebhookClient(resolve: ServiceResolver): WebhookClient {
           },
           (res) => {
             const chunks: Buffer[] = [];
-            res.on('data', (c: Buffer) => chunks.push(c));
+            let size = 0;
+            res.on('data', (c: Buffer) => {
+              size += c.length;
+              if (size > MAX_RESPONSE_BYTES) {
+                clearTimeout(timer);
+                req.destroy();
+                fail(new WebhookCallError(`Post "${url.href}": the response is larger than ${MAX_RESPONSE_BYTES} bytes`, 'decode'));
+                return;
+              }
+              chunks.push(c);
+            });
             res.on('end', () => {
               clearTimeout(timer);
-              const text = Buffer.concat(chunks).toString('utf8');
+              if (size > MAX_RESPONSE_BYTES) return;
               const code = res.statusCode ?? 0;
-              if (code < 200 || code >= 300) return fail(new WebhookCallError(`the server responded with the status code ${code} but did not return more information`, 'status', code));
+              let text = '';
+              let parsed: unknown;
               try {
-                resolvePost(JSON.parse(text));
+                text = Buffer.concat(chunks).toString('utf8');
+                parsed = JSON.parse(text);
               } catch (err) {
-                fail(new WebhookCallError(`Post "${url.href}": ${(err as Error).message}`, 'decode'));
+                if (code >= 200 && code < 300) return fail(new WebhookCallError(`Post "${url.href}": ${(err as Error).message}`, 'decode'));
               }
+              if (code < 200 || code >= 300) return fail(new WebhookCallError(statusMessage(code, parsed, text), 'status', code));
+              resolvePost(parsed);
             });
             res.on('error', (err) => fail(new WebhookCallError(`Post "${url.href}": ${err.message}`, 'transport')));
           },
         );
+        const abandon = () => {
+          clearTimeout(timer);
+          req.destroy();
+          fail(new WebhookCallError(`Post "${url.href}": context deadline exceeded`, 'timeout'));
+        };
+        if (signal?.aborted) queueMicrotask(abandon);
+        else signal?.addEventListener('abort', abandon, { once: true });
         const timer = setTimeout(() => {
           req.destroy();
           fail(new WebhookCallError(`Post "${url.href}": context deadline exceeded`, 'timeout'));
         }, timeoutMs);
+        req.on('close', () => signal?.removeEventListener('abort', abandon));
         req.on('error', (err) => {
           clearTimeout(timer);
           fail(new WebhookCallError(`Post "${url.href}": ${err.message}`, 'transport'));
