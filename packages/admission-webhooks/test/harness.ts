@@ -8,6 +8,8 @@ import { admissionWebhooksPlugin } from '../src/index.js';
 
 export interface Harness {
   server: ApiServer;
+  /** The audit log's lines (every request at Metadata level). */
+  auditLines: string[];
   req(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
   /** Waits until `check` holds (polling), failing after a few seconds. */
   until<T>(check: () => Promise<T | undefined | false>): Promise<T>;
@@ -15,7 +17,8 @@ export interface Harness {
 
 /** A started server with the core and apps groups and dynamic admission, driven through its fetch handler. */
 export async function startHarness(): Promise<Harness> {
-  const server = createApiServer({ storage: createMemoryBackend(), plugins: [createCorePlugin(), apps, autoscaling, groupPlugin(authentication), admissionWebhooksPlugin()] });
+  const auditLines: string[] = [];
+  const server = createApiServer({ storage: createMemoryBackend(), audit: { write: (line) => void auditLines.push(line) }, plugins: [createCorePlugin(), apps, autoscaling, groupPlugin(authentication), admissionWebhooksPlugin()] });
   await server.start();
   const req: Harness['req'] = async (method, path, body, headers = {}) => {
     const init: RequestInit = { method, headers: { ...headers } };
@@ -41,5 +44,5 @@ export async function startHarness(): Promise<Harness> {
     }
     throw new Error('condition not met in 5 s');
   };
-  return { server, req, until };
+  return { server, auditLines, req, until };
 }

@@ -54,7 +54,7 @@ describe.skipIf(!hasOpenssl)('admission webhooks over HTTPS', () => {
   const rule = (resources: string[], operations = ['CREATE'], apiGroups = [''], apiVersions = ['v1']) => ({ apiGroups, apiVersions, resources, operations });
 
   beforeAll(async () => {
-    const pki = makePki();
+    const pki = makePki(['hooksvc.default.svc']);
     caBundle = pki.caBundle;
     wh = await startWebhook(pki);
     h = await startHarness();
@@ -469,5 +469,49 @@ describe.skipIf(!hasOpenssl)('admission webhooks over HTTPS', () => {
     });
     expect(review2.body.message).toBe('admission webhook "reviews.example.com" denied the request: no reviews today');
   });
-});
 
+  it('a webhook reached through a Service: an ExternalName Service to localhost, its TLS name <service>.<namespace>.svc', async () => {
+    expect((await h.req('POST', '/api/v1/namespaces/default/services', { metadata: { name: 'hooksvc' }, spec: { type: 'ExternalName', externalName: 'localhost' } })).status).toBe(201);
+    wh.handle('/via-service', () => ({ allowed: false, status: { message: 'seen through the service' } }));
+    await configure(VWC, 'via-service', [
+      { name: 'svc.example.com', path: '/unused', clientConfig: { url: undefined, service: { namespace: 'default', name: 'hooksvc', path: '/via-service', port: wh.port } }, rules: [rule(['configmaps'])] },
+    ]);
+    const res = await h.until(async () => {
+      const r = await h.req('POST', `${CMS}?dryRun=All`, configMap('s'));
+      return r.status === 400 && r;
+    });
+    expect(res.body.message).toBe('admission webhook "svc.example.com" denied the request: seen through the service');
+    await h.req('DELETE', '/api/v1/namespaces/default/services/hooksvc');
+  });
+
+  it('a slow webhook holds only the requests it matches', async () => {
+    wh.handle('/slow-cm', () => new Promise((resolve) => setTimeout(() => resolve({ allowed: true }), 1500)));
+    await configure(VWC, 'slow-cm', [{ name: 'slowcm.example.com', path: '/slow-cm', rules: [rule(['configmaps'])] }]);
+    await reaches('/slow-cm', () => h.req('POST', `${CMS}?dryRun=All`, configMap('probe')));
+    const finished: string[] = [];
+    const slow = h.req('POST', CMS, configMap('slow')).then((r) => finished.push(`configmap ${r.status}`));
+    const fast = h.req('POST', '/api/v1/namespaces/default/secrets', { metadata: { name: 'fast' }, stringData: { a: 'b' } }).then((r) => finished.push(`secret ${r.status}`));
+    await Promise.all([slow, fast]);
+    expect(finished).toEqual(['secret 201', 'configmap 201']);
+    await h.req('DELETE', '/api/v1/namespaces/default/secrets/fast');
+  });
+
+  it('audit annotations and metrics: a webhook\'s auditAnnotations and the mutation record reach the audit event; calls are counted', async () => {
+    wh.handle('/annotate', () => ({ allowed: true, auditAnnotations: { checked: 'yes' } }));
+    wh.handle('/mutate-audit', () => ({ allowed: true, ...patchOf([{ op: 'add', path: '/metadata/labels', value: { m: 'y' } }]) }));
+    await configure(VWC, 'annotate', [{ name: 'annotate.example.com', path: '/annotate', rules: [rule(['configmaps'])] }]);
+    await configure(MWC, 'mutate-audit', [{ name: 'mutaudit.example.com', path: '/mutate-audit', rules: [rule(['configmaps'])] }]);
+    await reaches('/annotate', () => h.req('POST', `${CMS}?dryRun=All`, configMap('probe')));
+    await reaches('/mutate-audit', () => h.req('POST', `${CMS}?dryRun=All`, configMap('probe')));
+    h.auditLines.length = 0;
+    expect((await h.req('POST', CMS, configMap('audited'))).status).toBe(201);
+    const events = h.auditLines.map((l) => JSON.parse(l)).filter((e) => e.objectRef?.name === 'audited' || e.requestURI?.endsWith('/configmaps'));
+    const annotations = Object.assign({}, ...events.map((e) => e.annotations ?? {}));
+    expect(annotations['annotate.example.com/checked']).toBe('yes');
+    const mutation = Object.entries(annotations).find(([k]) => k.startsWith('mutation.webhook.admission.k8s.io/round_0_index_'));
+    expect(JSON.parse(String(mutation?.[1]))).toEqual({ configuration: 'mutate-audit', webhook: 'mutaudit.example.com', mutated: true });
+    const metrics = await (await h.server.fetch(new Request('http://kapi.test/metrics'))).text();
+    expect(metrics).toMatch(/apiserver_admission_webhook_request_total\{name="annotate.example.com",type="validating",operation="CREATE",code="200",rejected="false"\} \d+/);
+    expect(metrics).toMatch(/apiserver_admission_webhook_admission_duration_seconds_count\{name="mutaudit.example.com",type="admit",operation="CREATE",rejected="false"\} \d+/);
+  });
+});
