@@ -45,6 +45,7 @@ export function resourceHeader(
   if (table.shortNames) header.shortNames = table.shortNames;
   if (table.categories) header.categories = table.categories;
   if (table.nameValidation) header.nameValidation = table.nameValidation;
+  if (table.deprecated) header.deprecated = table.deprecated;
   header.verbs = shape.verbs;
   if (shape.subresources) header.subresources = shape.subresources;
   if (table.printerColumns) header.printerColumns = printerColumns(gvk.kind, swagger, table.printerColumns, definitions);

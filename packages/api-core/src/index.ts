@@ -3,6 +3,12 @@
 export * from './generated/index.js';
 export { createCorePlugin, plugin, type CorePluginOptions } from './registry/plugin.js';
 export type { ApiServerEndpoint } from './registry/service/index.js';
+export {
+  DEFAULT_COMPONENT_PROBES,
+  STORAGE_COMPONENT,
+  type ComponentProbe,
+  type ComponentStatusOptions,
+} from './registry/component-status/index.js';
 export { parseCidr, parsePortRange } from './registry/service/cidr.js';
 export { CORE_DEFAULTERS, imageTag } from './registry/defaulters.js';
 export { isConfigMapKey, MAX_DATA_BYTES } from './registry/config-data.js';

@@ -54,6 +54,19 @@ export interface PluginHost extends AuthorizerHost {
    */
   addSubresource(target: SubresourceTarget, action: SubresourceAction): void;
   /**
+   * Answers get and list of a resource the plugin's group declares from `resource` instead of storage: objects
+   * computed on every read and never stored (kube's componentstatuses). The server does the rest as for a stored
+   * resource: authentication, authorization and the request gate, 404 for a name `get` does not know, the list's
+   * label and field selectors (the kind's field labels), Table, PartialObjectMetadata and every media type as
+   * negotiated, the version's deprecation warning. Other verbs are 405. One source per resource: a second call throws.
+   */
+  addComputedResource(target: ComputedTarget, resource: ComputedResource): void;
+  /**
+   * One read of the storage backend, the one the `etcd` check of /readyz and /healthz makes: resolves when the
+   * backend answers, rejects with why not.
+   */
+  probeStorage(): Promise<void>;
+  /**
    * Asks the server's authorizers (once it serves), for checks a request needs beyond its own verb: approving a
    * CertificateSigningRequest needs `approve` on its signer.
    */
@@ -96,6 +109,24 @@ export interface SubresourceTarget {
   resource: string;
   /** Empty or left out: the action serves the resource itself (a virtual, create-only resource). */
   subresource?: string;
+}
+
+/** Which resource a computed source serves: by group and plural, in every version the group serves it. */
+export interface ComputedTarget {
+  group: string;
+  resource: string;
+}
+
+/**
+ * The objects of a computed resource, computed anew on every read (kube's rest.Getter and rest.Lister). Objects
+ * need only their metadata and fields: the server sets apiVersion and kind. `ctx` is the request's (its user, its
+ * deadline).
+ */
+export interface ComputedResource {
+  /** The object named `name`, or undefined when there is none (the client gets 404). Called on every get. */
+  get(ctx: RequestContext, name: string): Promise<KubeObject | undefined>;
+  /** Every object, in the order they are listed; the server then applies the request's selectors. Called on every list. */
+  list(ctx: RequestContext): Promise<KubeObject[]>;
 }
 
 /** One request to a plugin's subresource. */

@@ -2,7 +2,16 @@
 export { createApiServer, ANONYMOUS, SYSTEM_NAMESPACES, type ApiServer, type ApiServerOptions, type FetchEnv } from './server.js';
 export { groupPlugin, type GroupPlugin, type KindConversion, type StoredResource, type Strategy, type WriteFinisher } from './plugin.js';
 export { MissingVersionError } from './apply/versions.js';
-export type { InstalledGroup, PluginHost, ServerLimits, SubresourceAction, SubresourceCall, SubresourceTarget } from './host.js';
+export type {
+  ComputedResource,
+  ComputedTarget,
+  InstalledGroup,
+  PluginHost,
+  ServerLimits,
+  SubresourceAction,
+  SubresourceCall,
+  SubresourceTarget,
+} from './host.js';
 export type { Store, UpdateResult, Updater } from './registry/store.js';
 export type { RequestContext } from './registry/context.js';
 export type { ResourceEntry, ResourceRegistry } from './registry/resources.js';

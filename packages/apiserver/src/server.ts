@@ -42,7 +42,8 @@ import { watchChanges } from './registry/informer.js';
 import type { GroupPlugin } from './plugin.js';
 import { createResourceRegistry, type ResourceEntry } from './registry/resources.js';
 import { convertObject } from './registry/versions.js';
-import { createStore, type RequestContext } from './registry/store.js';
+import { createStore, type RequestContext, type Store } from './registry/store.js';
+import { computedStore } from './registry/computed.js';
 import type { RequestDeadline } from './registry/context.js';
 import { createCacheDelegator } from './cacher/delegator.js';
 import { createObjectStorage } from './storage/object-storage.js';
@@ -243,6 +244,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   let requestGate: RequestGate | undefined;
   const pluginPaths: { path: string; handler: (request: Request) => Response | Promise<Response> }[] = [];
   const pluginSubresources = new Map<string, SubresourceHandler>();
+  const computedResources = new Map<string, Store>();
+  // The storage check of /readyz and /healthz, which plugins may also run (PluginHost.probeStorage).
+  const probeStorage = () => options.storage.get('/registry/health');
   /** Groups installed while the server runs, with their entries while they are served. */
   const installedGroups = new Map<InstalledGroup, readonly ResourceEntry[]>();
   // Set right after the plugins are installed (an authorizer may read what they register).
@@ -323,6 +327,14 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       if (pluginSubresources.has(key)) throw new Error(`subresource ${key} is served twice`);
       pluginSubresources.set(key, pluginSubresourceHandler(registry, action, admission));
     },
+    addComputedResource(target, resource) {
+      const key = specialKey(target.group, target.resource, '');
+      if (computedResources.has(key)) throw new Error(`computed resource ${key} is served twice`);
+      computedResources.set(key, computedStore(resource));
+    },
+    async probeStorage() {
+      await probeStorage();
+    },
   };
   for (const plugin of options.plugins) plugin.install?.(host);
   const serverAuthorizer = unionAuthorizer(
@@ -343,6 +355,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     registry,
     store,
     special,
+    computed: Object.fromEntries(computedResources),
     scale: scaleHandler(store, admission),
     anonymousUser: ANONYMOUS,
     media,
@@ -374,7 +387,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
   // Health as kube reports it: the storage check reads the backend itself, so a dead etcd shows as `[-]etcd failed`.
   const healthChecks = serverHealthChecks({
-    probeStorage: () => options.storage.get('/registry/health'),
+    probeStorage,
     started: () => ready,
     cacheReady: () => cache.ready,
     stopping: () => stopping,

@@ -147,6 +147,9 @@ describe.skipIf(skipWithoutEtcd())('kapi-server when etcd goes away and comes ba
     const before = await request('POST', path, configMap('before-outage', { k: 'v' }));
     expect(before.status).toBe(201);
     const w = await watch(`${path}?watch=1&resourceVersion=${before.body.metadata.resourceVersion}`);
+    // componentstatuses names the backend etcd-0 and checks it as /readyz does.
+    const etcdStatus = `${server.url}/api/v1/componentstatuses/etcd-0`;
+    expect((await request('GET', etcdStatus)).body.conditions).toEqual([{ type: 'Healthy', status: 'True', message: 'ok' }]);
 
     await etcd.stop('SIGKILL');
 
@@ -177,6 +180,9 @@ describe.skipIf(skipWithoutEtcd())('kapi-server when etcd goes away and comes ba
     expect(readyBody).toContain('[-]etcd failed: reason withheld');
     expect((await text('/healthz'))[0]).toBe(500);
     expect(await text('/livez')).toEqual([200, 'ok']);
+    const [unhealthy] = (await request('GET', etcdStatus)).body.conditions;
+    expect(unhealthy).toMatchObject({ type: 'Healthy', status: 'False' });
+    expect(unhealthy.error).toBeTruthy();
 
     await etcd.start();
     await eventually(async () => ((await text('/readyz'))[0] === 200 ? true : undefined));

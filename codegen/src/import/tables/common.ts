@@ -15,6 +15,8 @@ export interface KindTable {
   nameValidation?: 'DNS1123Label' | 'DNS1035Label' | 'PathSegment';
   categories?: string[];
   printerColumns?: ColumnSpec[];
+  /** The kind is deprecated (kube's `+k8s:prerelease-lifecycle-gen:deprecated`): every request to it gets kube's warning. */
+  deprecated?: { in?: string; removedIn?: string; replacement?: string };
 }
 
 export const AGE: ColumnSpec = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };

@@ -188,6 +188,8 @@ export const CORE_TABLES: Record<string, KindTable> = {
   '/Binding': {},
   '/ComponentStatus': {
     shortNames: ['cs'],
+    // ComponentStatus is served but deprecated since 1.19, with no replacement and no removal release.
+    deprecated: { in: '1.19' },
     printerColumns: [
       { name: 'Status', type: 'string', jsonPath: '.conditions[?(@.type=="Healthy")].status', description: 'Status of the component conditions', computed: 'kubectl shows Healthy or Unhealthy; this column is the Healthy condition\'s status.' },
       { name: 'Message', type: 'string', jsonPath: '.conditions[?(@.type=="Healthy")].message', description: 'Message of the component conditions' },

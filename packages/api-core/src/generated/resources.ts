@@ -56,6 +56,7 @@ export const resources: ResourceInfo[] = [
    "cs"
   ],
   "categories": [],
+  "deprecationWarning": "v1 ComponentStatus is deprecated in v1.19+",
   "verbs": [
    "get",
    "list"

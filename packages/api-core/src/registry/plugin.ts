@@ -1,6 +1,7 @@
 import type { GroupPlugin } from '@kapi/apiserver';
 import { group } from '../generated/index.js';
 import { bindingAction } from './binding.js';
+import { componentStatuses, type ComponentStatusOptions } from './component-status/index.js';
 import { configMapStrategy, secretStrategy } from './config-data.js';
 import { CORE_DEFAULTERS } from './defaulters.js';
 import { evictionAction } from './eviction.js';
@@ -10,12 +11,16 @@ import { createServices, type ServiceOptions } from './service/index.js';
 import { podStrategy, serviceAccountStrategy } from './strategies.js';
 import { persistentVolumeClaimStrategy } from './volumes.js';
 
-export type CorePluginOptions = ServiceOptions;
+export interface CorePluginOptions extends ServiceOptions {
+  /** What componentstatuses checks: kube-apiserver's scheduler and controller-manager probes by default. */
+  componentStatus?: ComponentStatusOptions;
+}
 
 /**
  * The core group as a server installs it (`createApiServer({ plugins: [createCorePlugin(), ...] })`): its kinds'
  * strategies, table printers and defaulters, Service cluster IPs and node ports, the `kubernetes` Service, and the
- * pods/eviction, pods/binding and bindings subresources (kube's pkg/registry/core).
+ * pods/eviction, pods/binding and bindings subresources, and componentstatuses computed on every read (kube's
+ * pkg/registry/core).
  */
 export function createCorePlugin(options: CorePluginOptions = {}): GroupPlugin {
   const services = createServices(options);
@@ -38,6 +43,7 @@ export function createCorePlugin(options: CorePluginOptions = {}): GroupPlugin {
       host.addSubresource({ group: '', resource: 'pods', subresource: 'eviction' }, evictionAction(host));
       host.addSubresource({ group: '', resource: 'pods', subresource: 'binding' }, bindingAction(host));
       host.addSubresource({ group: '', resource: 'bindings' }, bindingAction(host));
+      host.addComputedResource({ group: '', resource: 'componentstatuses' }, componentStatuses(host, options.componentStatus));
       services.install(host);
     },
   };

@@ -19,6 +19,7 @@ import {
   type KubeObject,
   type TablePrinter,
 } from '@kapi/apimachinery';
+import { componentStatusPrinter } from './component-status/printer.js';
 import { MORE_CORE_PRINTERS } from './more-printers.js';
 
 // ---- Pod ---------------------------------------------------------------------------------------------------
@@ -302,5 +303,6 @@ export const CORE_PRINTERS: Record<string, TablePrinter> = {
   // stringData is merged into data on the way in; counted here for objects stored without that step
   Secret: { cells: { Type: (obj) => str(at(obj, 'type')), Data: (obj) => keyCount(at(obj, 'data'), at(obj, 'stringData')), Age: age } },
   ServiceAccount: { cells: { Secrets: (obj) => listAt(obj, 'secrets').length, Age: age } },
+  ComponentStatus: componentStatusPrinter,
   ...MORE_CORE_PRINTERS,
 };

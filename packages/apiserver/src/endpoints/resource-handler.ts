@@ -39,6 +39,11 @@ export interface ResourceHandlerDeps extends HandlerFeatures {
   store: Store;
   /** Handlers by {@link specialKey}: `apps/deployments/scale`, `/pods/eviction`, or `<group>/<resource>` for virtual resources. */
   special: Record<string, SubresourceHandler>;
+  /**
+   * Stores of computed resources by {@link specialKey} (`<group>/<resource>`): their get and list read these
+   * instead of storage (PluginHost.addComputedResource).
+   */
+  computed?: Record<string, Store>;
   /** The scale subresource of every resource whose info declares one (no handler of its own in `special`). */
   scale?: SubresourceHandler;
   /** Who a request runs as when the caller passes no user (the server passes the authenticated one). */
@@ -121,7 +126,8 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
     const metadata = !info.subresource && readVerb ? (info.verb === 'list' ? 'list' : 'object') : undefined;
     const served = entry.info.protobuf.message ? features : withoutProtobuf;
     const format = negotiateResponse(request.headers.get('accept'), served.media, { table: readVerb, metadata });
-    const scope = createScope({ request, info, entry, ctx, store, query, format, features: served, authorizer: deps.authorizer, metrics: deps.metrics, registry });
+    const computed = info.subresource ? undefined : deps.computed?.[specialKey(info.group, info.resource, '')];
+    const scope = createScope({ request, info, entry, ctx, store: computed ?? store, query, format, features: served, authorizer: deps.authorizer, metrics: deps.metrics, registry });
     const special =
       deps.special[specialKey(info.group, info.resource, info.subresource)] ??
       (info.subresource === 'scale' && entry.info.subresources.scale ? deps.scale : undefined);
