@@ -89,12 +89,12 @@ describe('componentstatuses', () => {
     ]);
   });
 
-  it('gets one component, checked alone; another name is 404', async () => {
+  it('gets one component, checked alone; another name is kube\'s 500 Component not found', async () => {
     const one = await req(`${CS}/scheduler`);
     expect(one.body).toEqual({ kind: 'ComponentStatus', apiVersion: 'v1', metadata: { name: 'scheduler' }, conditions: [{ type: 'Healthy', status: 'True', message: 'ok' }] });
     const missing = await req(`${CS}/kubelet`);
-    expect(missing.status).toBe(404);
-    expect(missing.body.message).toBe('componentstatuses "kubelet" not found');
+    expect(missing.status).toBe(500);
+    expect(missing.body).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Component not found: kubelet', code: 500 });
   });
 
   it('filters by field and label selectors (ComponentStatuses have no labels)', async () => {

@@ -41,14 +41,14 @@ describe.skipIf(!kubectl || !noControlPlane)('kubectl get componentstatuses', { 
     ]);
   });
 
-  it('gets one by name as JSON, and answers NotFound for another', () => {
+  it('gets one by name as JSON, and answers kube\'s Component not found for another', () => {
     const etcd = JSON.parse(kubectlOk(run, 'get', 'componentstatus', 'etcd-0', '-o', 'json'));
     expect(etcd).toEqual({ apiVersion: 'v1', kind: 'ComponentStatus', metadata: { name: 'etcd-0' }, conditions: [{ type: 'Healthy', status: 'True', message: 'ok' }] });
     const scheduler = JSON.parse(kubectlOk(run, 'get', 'cs', 'scheduler', '-o', 'json'));
     expect(scheduler.conditions).toEqual([{ type: 'Healthy', status: 'False', message: down(10259) }]);
     const missing = run('get', 'cs', 'kubelet');
     expect(missing.status).toBe(1);
-    expect(missing.stderr).toContain('Error from server (NotFound): componentstatuses "kubelet" not found');
+    expect(missing.stderr).toContain('Error from server: Component not found: kubelet');
   });
 
   it('filters with --field-selector and -l', () => {

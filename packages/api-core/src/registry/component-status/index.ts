@@ -1,4 +1,4 @@
-import type { KubeObject } from '@kapi/apimachinery';
+import { StatusError, type KubeObject } from '@kapi/apimachinery';
 import { KUBE_API_LEVEL, type ComputedResource, type PluginHost } from '@kapi/apiserver';
 import { httpProbe, type ProbeOutcome, type ProbeResult } from './http-probe.js';
 
@@ -89,7 +89,9 @@ export function componentStatuses(host: Pick<PluginHost, 'probeStorage'>, option
   return {
     async get(_ctx, name) {
       const check = checks.get(name);
-      return check && componentStatus(name, await check());
+      // kube's componentstatus REST answers an unknown name with a plain error: 500, no reason.
+      if (!check) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `Component not found: ${name}`, code: 500 });
+      return componentStatus(name, await check());
     },
     async list() {
       return Promise.all([...checks].map(async ([name, check]) => componentStatus(name, await check())));
