@@ -134,6 +134,11 @@ describe('built-in kinds are defaulted as kube defaults them', () => {
       ],
       dnsPolicy: 'ClusterFirst', enableServiceLinks: true, restartPolicy: 'Always', schedulerName: 'default-scheduler',
       securityContext: {}, terminationGracePeriodSeconds: 30,
+      // Not a default: kube's DefaultTolerationSeconds admission (the core plugin's), which kube runs too.
+      tolerations: [
+        { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+        { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+      ],
     });
   });
 

@@ -122,6 +122,35 @@ describe.skipIf(!kubectl)('an ordinary application on the built-in kinds of kube
     expect(changed.stderr).toContain('The Job "migrate" is invalid: spec.template: Invalid value: field is immutable');
   });
 
+  it('kubectl patch grows a Bound claim only when its StorageClass allows volume expansion, as kube does', () => {
+    const grow = (name: string, storage: string) => run('patch', 'pvc', name, '-n', 'shop', '-p', JSON.stringify({ spec: { resources: { requests: { storage } } } }));
+    const bind = (name: string) =>
+      ok('patch', 'pvc', name, '-n', 'shop', '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { phase: 'Bound', capacity: { storage: '1Gi' } } }));
+    // The manifest's claim is Pending (nothing binds it): its request cannot change.
+    const pending = grow('data', '2Gi');
+    expect(pending.status).not.toBe(0);
+    expect(pending.stderr).toContain(
+      'The PersistentVolumeClaim "data" is invalid: spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims',
+    );
+    // Bound, but without a StorageClass that allows expansion: 403 from PersistentVolumeClaimResize.
+    bind('data');
+    const refused = grow('data', '2Gi');
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toContain(
+      'persistentvolumeclaims "data" is forbidden: only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize',
+    );
+    writeFileSync(join(dir, 'expandable.json'), JSON.stringify({
+      apiVersion: 'v1', kind: 'List', items: [
+        { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'expandable' }, provisioner: 'example.com/disk', allowVolumeExpansion: true },
+        { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'grows', namespace: 'shop' }, spec: { accessModes: ['ReadWriteOnce'], storageClassName: 'expandable', resources: { requests: { storage: '1Gi' } } } },
+      ],
+    }));
+    ok('create', '-f', join(dir, 'expandable.json'));
+    bind('grows');
+    expect(grow('grows', '5Gi').stdout).toContain('persistentvolumeclaim/grows patched');
+    expect(ok('get', 'pvc', 'grows', '-n', 'shop', '-o', 'jsonpath={.spec.resources.requests.storage}')).toBe('5Gi');
+  });
+
   it.skipIf(!hasOpenssl)('kubectl certificate approve records the decision; without approve on the signer it is 403, and /status cannot decide', () => {
     execFileSync('openssl', ['req', '-new', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'u.key'), '-subj', '/CN=jane', '-out', join(dir, 'u.csr')], { stdio: 'ignore' });
     const csr = (name: string) => ({

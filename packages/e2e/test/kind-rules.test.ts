@@ -32,20 +32,30 @@ const NS = '/api/v1/namespaces/default';
 const pod = (name: string) => ({ metadata: { name }, spec: { containers: [{ name: 'c', image: 'busybox' }] } });
 
 describe("kube's rules of the built-in kinds, through the group plugins", () => {
-  it('PersistentVolumeClaims: Pending on create; only the storage request may change', async () => {
-    const claim = await req('POST', `${NS}/persistentvolumeclaims`, {
+  it('PersistentVolumeClaims: Pending on create; a Bound claim may grow if its StorageClass allows expansion', async () => {
+    const CLAIMS = `${NS}/persistentvolumeclaims`;
+    await req('POST', '/apis/storage.k8s.io/v1/storageclasses', { metadata: { name: 'expandable' }, provisioner: 'example.com/disk', allowVolumeExpansion: true });
+    const claim = await req('POST', CLAIMS, {
       metadata: { name: 'data' },
-      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+      spec: { accessModes: ['ReadWriteOnce'], storageClassName: 'expandable', resources: { requests: { storage: '1Gi' } } },
     });
     expect(claim.body.status).toEqual({ phase: 'Pending' });
     expect(claim.body.spec.volumeMode).toBe('Filesystem');
-    const grown = await req('PUT', `${NS}/persistentvolumeclaims/data`, { ...claim.body, spec: { ...claim.body.spec, resources: { requests: { storage: '2Gi' } } } });
+    const resize = (body: any, storage: string) => req('PUT', `${CLAIMS}/data`, { ...body, spec: { ...body.spec, resources: { requests: { storage } } } });
+    const immutable = 'PersistentVolumeClaim "data" is invalid: spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims';
+    // Pending: the request is as immutable as the rest.
+    expect(await resize(claim.body, '2Gi')).toMatchObject({ status: 422, body: { message: immutable } });
+    const bound = await req('PUT', `${CLAIMS}/data/status`, { ...claim.body, status: { phase: 'Bound', capacity: { storage: '1Gi' } } });
+    expect(bound.status).toBe(200);
+    const grown = await resize(bound.body, '2Gi');
     expect(grown.status).toBe(200);
-    const moved = await req('PUT', `${NS}/persistentvolumeclaims/data`, { ...grown.body, spec: { ...grown.body.spec, accessModes: ['ReadWriteMany'] } });
-    expect(moved.status).toBe(422);
-    expect(moved.body.message).toBe(
-      'PersistentVolumeClaim "data" is invalid: spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims',
-    );
+    expect(grown.body.spec.resources.requests.storage).toBe('2Gi');
+    expect(await resize(grown.body, '1Gi')).toMatchObject({
+      status: 422,
+      body: { message: 'PersistentVolumeClaim "data" is invalid: spec.resources.requests.storage: Forbidden: field can not be less than status.capacity' },
+    });
+    const moved = await req('PUT', `${CLAIMS}/data`, { ...grown.body, spec: { ...grown.body.spec, accessModes: ['ReadWriteMany'] } });
+    expect(moved).toMatchObject({ status: 422, body: { message: immutable } });
   });
 
   it('StorageClasses keep their provisioner and parameters; PriorityClasses their value, and system- names are reserved', async () => {
@@ -61,6 +71,7 @@ describe("kube's rules of the built-in kinds, through the group plugins", () => 
     const res = await server.fetch(new Request('http://kapi.test/apis/storage.k8s.io/v1/storageclasses', { headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } }));
     const rows = ((await res.json()) as any).rows.map((r: any) => r.cells.slice(0, 5));
     expect(rows).toEqual([
+      ['expandable', 'example.com/disk', 'Delete', 'Immediate', true],
       ['fast', 'example.com/disk', 'Delete', 'Immediate', false],
       ['standard (default)', 'example.com/disk', 'Delete', 'Immediate', false],
     ]);
@@ -98,6 +109,14 @@ describe("kube's rules of the built-in kinds, through the group plugins", () => 
     await req('DELETE', '/apis/scheduling.k8s.io/v1/priorityclasses/default-low');
   });
 
+  it("kube's DefaultTolerationSeconds admission: pods tolerate not-ready and unreachable nodes for 300s", async () => {
+    const created = await req('POST', `${NS}/pods`, pod('tolerant'));
+    expect(created.body.spec.tolerations).toEqual([
+      { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+      { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+    ]);
+  });
+
   it('Jobs: pods that restart Always are refused; a manual selector must select the template', async () => {
     const jobs = '/apis/batch/v1/namespaces/default/jobs';
     const always = await req('POST', jobs, { metadata: { name: 'always' }, spec: { template: { spec: { containers: [{ name: 'c', image: 'busybox' }] } } } });
@@ -112,6 +131,14 @@ describe("kube's rules of the built-in kinds, through the group plugins", () => 
     // The generated name is in the template's labels: the selector is made after the name, as in kube's Validate.
     expect(ok.body.spec.template.metadata.labels['batch.kubernetes.io/job-name']).toBe(ok.body.metadata.name);
     expect(ok.body.spec).toMatchObject({ completions: 1, parallelism: 1, backoffLimit: 6, completionMode: 'NonIndexed', suspend: false, podReplacementPolicy: 'TerminatingOrFailed' });
+    // A suspended Job that never started may be moved to other nodes (JobMutableNodeSchedulingDirectives).
+    const suspended = await req('POST', jobs, { metadata: { name: 'later' }, spec: { suspend: true, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } });
+    const withTemplate = (spec: object) => ({ ...suspended.body, spec: { ...suspended.body.spec, template: { ...suspended.body.spec.template, spec: { ...suspended.body.spec.template.spec, ...spec } } } });
+    const moved = await req('PUT', `${jobs}/later`, withTemplate({ nodeSelector: { zone: 'b' } }));
+    expect(moved.status).toBe(200);
+    expect(moved.body.spec.template.spec.nodeSelector).toEqual({ zone: 'b' });
+    const recontained = await req('PUT', `${jobs}/later`, { ...withTemplate({ containers: [{ name: 'c', image: 'alpine' }] }), metadata: moved.body.metadata });
+    expect(recontained).toMatchObject({ status: 422, body: { message: 'Job.batch "later" is invalid: spec.template: Invalid value: field is immutable' } });
   });
 
   it('workload controllers are defaulted as kube defaults them', async () => {

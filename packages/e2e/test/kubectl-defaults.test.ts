@@ -1,7 +1,7 @@
 // What `kubectl create` then `kubectl get -o yaml` shows for built-in kinds: kube 1.33's defaults, field by field.
 // The expected objects are what kube-apiserver 1.33 returns for the same commands, without what the server sets
 // per object (uid, times, resourceVersion, managedFields), without what kube's controllers and admission plugins
-// add later (deployment revision annotation, pod service account volumes, tolerations, priority, cluster IPs),
+// add later (deployment revision annotation, pod service account volumes, cluster IPs),
 // and without Go's `creationTimestamp: null` in pod templates.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -57,6 +57,11 @@ describe.skipIf(!kubectlPath)('kubectl sees defaulted built-in objects', () => {
       securityContext: {}, terminationGracePeriodSeconds: 30,
       // kube's Priority admission: no class and no global default.
       preemptionPolicy: 'PreemptLowerPriority', priority: 0,
+      // kube's DefaultTolerationSeconds admission.
+      tolerations: [
+        { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+        { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+      ],
     });
     ok('create', 'service', 'clusterip', 'web', '--tcp=80:8080');
     const service = parse(ok('get', 'service', 'web', '-o', 'yaml'));

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { fieldNotSupported, labelSelectorFromObject, type FieldError, type KubeObject, type LabelSelector, type TypeDefaulter } from '@kapi/apimachinery';
 import type { Strategy } from '@kapi/apiserver';
+import { jobTemplateUpdateErrors } from './job-template-update.js';
 
 type Template = { metadata?: { labels?: Record<string, string> }; spec?: { restartPolicy?: string } };
 type JobSpec = {
@@ -72,7 +73,8 @@ const immutable = (field: string): FieldError => ({ type: 'FieldValueInvalid', f
 
 /**
  * Jobs (kube's pkg/registry/batch/job): a new Job gets, in validation as kube does it (the uid and a generated
- * name are known by then), its generated selector; its selector and pod template never change. (Its status starts
+ * name are known by then), its generated selector; its selector never changes, nor its pod template but for the
+ * scheduling directives of a suspended Job that never started (./job-template-update.ts). (Its status starts
  * empty: the schema's default, which the store gives kinds with a status subresource.)
  */
 export const jobStrategy: Strategy = {
@@ -84,7 +86,7 @@ export const jobStrategy: Strategy = {
     const [now, before] = [(obj as Job).spec ?? {}, (old as Job).spec ?? {}];
     const errs = validateJob(obj as Job);
     if (!isDeepStrictEqual(now.selector, before.selector)) errs.push(immutable('spec.selector'));
-    if (!isDeepStrictEqual(now.template, before.template)) errs.push(immutable('spec.template'));
+    errs.push(...jobTemplateUpdateErrors(obj as Job, old as Job));
     return errs;
   },
 };

@@ -1,8 +1,10 @@
 import type { GroupPlugin } from '@kapi/apiserver';
 import { group } from '../generated/index.js';
 import { bindingAction } from './binding.js';
+import { claimResizeAdmission } from './claim-resize.js';
 import { componentStatuses, type ComponentStatusOptions } from './component-status/index.js';
 import { configMapStrategy, secretStrategy } from './config-data.js';
+import { defaultTolerationSecondsAdmission, type DefaultTolerationSecondsOptions } from './default-toleration-seconds.js';
 import { CORE_DEFAULTERS } from './defaulters.js';
 import { evictionAction } from './eviction.js';
 import { EVENT_FIELD_LABELS, NODE_FIELD_LABELS, POD_FIELD_LABELS, REPLICATION_CONTROLLER_FIELD_LABELS, SECRET_FIELD_LABELS } from './field-labels.js';
@@ -14,13 +16,16 @@ import { persistentVolumeClaimStrategy } from './volumes.js';
 export interface CorePluginOptions extends ServiceOptions {
   /** What componentstatuses checks: kube-apiserver's scheduler and controller-manager probes by default. */
   componentStatus?: ComponentStatusOptions;
+  /** `--default-not-ready-toleration-seconds` and `--default-unreachable-toleration-seconds` (300 each). */
+  defaultTolerationSeconds?: DefaultTolerationSecondsOptions;
 }
 
 /**
  * The core group as a server installs it (`createApiServer({ plugins: [createCorePlugin(), ...] })`): its kinds'
  * strategies, table printers and defaulters, Service cluster IPs and node ports, the `kubernetes` Service, and the
- * pods/eviction, pods/binding and bindings subresources, and componentstatuses computed on every read (kube's
- * pkg/registry/core).
+ * pods/eviction, pods/binding and bindings subresources, componentstatuses computed on every read (kube's
+ * pkg/registry/core), and two of kube's default admission plugins: DefaultTolerationSeconds and
+ * PersistentVolumeClaimResize.
  */
 export function createCorePlugin(options: CorePluginOptions = {}): GroupPlugin {
   const services = createServices(options);
@@ -45,6 +50,8 @@ export function createCorePlugin(options: CorePluginOptions = {}): GroupPlugin {
       host.addSubresource({ group: '', resource: 'bindings' }, bindingAction(host));
       host.addComputedResource({ group: '', resource: 'componentstatuses' }, componentStatuses(host, options.componentStatus));
       services.install(host);
+      host.addAdmission(defaultTolerationSecondsAdmission(options.defaultTolerationSeconds));
+      host.addAdmission(claimResizeAdmission(host));
     },
   };
 }

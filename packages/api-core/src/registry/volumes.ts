@@ -1,28 +1,94 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { FieldError } from '@kapi/apimachinery';
+import type { FieldError, KubeObject } from '@kapi/apimachinery';
 import type { Strategy } from '@kapi/apiserver';
+import { compareQuantities } from './quantity.js';
 
-type ClaimSpec = { resources?: { requests?: unknown }; volumeAttributesClassName?: unknown; volumeName?: string } & Record<string, unknown>;
+type ClaimSpec = {
+  resources?: { requests?: Record<string, unknown> } & Record<string, unknown>;
+  volumeAttributesClassName?: string;
+  volumeName?: string;
+  storageClassName?: string;
+  volumeMode?: string;
+} & Record<string, unknown>;
+type Claim = KubeObject & { spec?: ClaimSpec; status?: { phase?: string; capacity?: Record<string, unknown> } };
 
-/** The spec fields an update may change: the storage request (to expand) and the attributes class. */
-function fixedPart(spec: ClaimSpec | undefined): unknown {
-  const { resources, volumeAttributesClassName: _class, ...rest } = spec ?? {};
-  const { requests: _requests, ...otherResources } = (resources ?? {}) as { requests?: unknown };
-  return { ...rest, resources: otherResources };
+/** The storage class of a claim in the annotation kube still honours before `spec.storageClassName`. */
+export const BETA_STORAGE_CLASS_ANNOTATION = 'volume.beta.kubernetes.io/storage-class';
+
+/** apihelper.GetPersistentVolumeClaimClass: the beta annotation, else `spec.storageClassName`, else "". */
+export function claimClass(claim: KubeObject): string {
+  const annotated = claim.metadata?.annotations?.[BETA_STORAGE_CLASS_ANNOTATION];
+  if (annotated !== undefined) return annotated;
+  return (claim as Claim).spec?.storageClassName ?? '';
+}
+
+/** The claim's `spec.resources.requests.storage`, if any. */
+export const requestedStorage = (claim: KubeObject): unknown => (claim as Claim).spec?.resources?.requests?.storage;
+
+const put = (obj: Record<string, unknown>, key: string, value: unknown) => {
+  if (value === undefined) delete obj[key];
+  else obj[key] = value;
+};
+
+/**
+ * validateStorageClassUpgrade: a claim whose class was only in the beta annotation may name that same class in
+ * `spec.storageClassName` (the annotation, if kept, unchanged).
+ */
+function isStorageClassUpgrade(now: Claim, old: Claim): boolean {
+  const [oldAnnotations, newAnnotations] = [old.metadata?.annotations ?? {}, now.metadata?.annotations ?? {}];
+  const oldClass = oldAnnotations[BETA_STORAGE_CLASS_ANNOTATION];
+  const newClass = now.spec?.storageClassName;
+  return (
+    oldClass !== undefined &&
+    old.spec?.storageClassName === undefined &&
+    newClass !== undefined &&
+    newClass === oldClass &&
+    (newAnnotations[BETA_STORAGE_CLASS_ANNOTATION] === undefined || newAnnotations[BETA_STORAGE_CLASS_ANNOTATION] === oldClass)
+  );
 }
 
 /**
- * PersistentVolumeClaims (kube's pkg/registry/core/persistentvolumeclaim): the spec never changes but for the
- * storage it requests and its attributes class. (A new claim, like a new PersistentVolume, starts Pending: the
- * schema's status default, which the store gives kinds with a status subresource.)
+ * ValidatePersistentVolumeClaimUpdate (kube 1.33, RecoverVolumeExpansionFailure on by default): the spec never
+ * changes but for a volume name set once and, while the claim is Bound, the storage it requests and its attributes
+ * class; the storage request may go down again only while it stays above `status.capacity` (undoing a failed
+ * expansion). Whether the expansion is allowed at all is the PersistentVolumeClaimResize admission's call.
+ */
+export function claimUpdateErrors(now: Claim, old: Claim): FieldError[] {
+  const errs: FieldError[] = [];
+  const newSpec = structuredClone(now.spec ?? {}) as ClaimSpec;
+  const oldSpec = structuredClone(old.spec ?? {}) as ClaimSpec;
+  // The PV controller sets the volume name once.
+  if (!oldSpec.volumeName) put(oldSpec, 'volumeName', newSpec.volumeName);
+  if (isStorageClassUpgrade(now, old)) {
+    put(newSpec, 'storageClassName', undefined);
+  } else {
+    const [was, is] = [old.metadata?.annotations?.[BETA_STORAGE_CLASS_ANNOTATION] ?? '', now.metadata?.annotations?.[BETA_STORAGE_CLASS_ANNOTATION] ?? ''];
+    if (was !== is) {
+      errs.push({ type: 'FieldValueInvalid', field: `metadata.annotations.${BETA_STORAGE_CLASS_ANNOTATION}`, badValue: is, message: 'field is immutable' });
+    }
+  }
+  // The status a client sent on the main resource is not kept (kube resets it first): the stored one decides.
+  const bound = old.status?.phase === 'Bound';
+  if (bound && newSpec.resources?.requests) put(newSpec.resources.requests, 'storage', oldSpec.resources?.requests?.storage);
+  if (bound && newSpec.volumeAttributesClassName !== undefined) put(newSpec, 'volumeAttributesClassName', oldSpec.volumeAttributesClassName);
+  if (!isDeepStrictEqual(newSpec, oldSpec)) {
+    errs.push({ type: 'FieldValueForbidden', field: 'spec', message: 'spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims' });
+  }
+  const [newSize, oldSize] = [requestedStorage(now), requestedStorage(old)];
+  if (compareQuantities(newSize, oldSize) < 0 && compareQuantities(newSize, old.status?.capacity?.storage) <= 0) {
+    errs.push({ type: 'FieldValueForbidden', field: 'spec.resources.requests.storage', message: 'field can not be less than status.capacity' });
+  }
+  if (now.spec?.volumeMode !== old.spec?.volumeMode) {
+    errs.push({ type: 'FieldValueInvalid', field: 'volumeMode', badValue: now.spec?.volumeMode ?? null, message: 'field is immutable' });
+  }
+  return errs;
+}
+
+/**
+ * PersistentVolumeClaims (kube's pkg/registry/core/persistentvolumeclaim): kube's update rules. (A new claim, like a
+ * new PersistentVolume, starts Pending: the schema's status default, which the store gives kinds with a status
+ * subresource.)
  */
 export const persistentVolumeClaimStrategy: Strategy = {
-  validateUpdate(obj, old) {
-    const [now, before] = [(obj.spec ?? {}) as ClaimSpec, (old.spec ?? {}) as ClaimSpec];
-    const errs: FieldError[] = [];
-    if (!isDeepStrictEqual(fixedPart(now), fixedPart(before))) {
-      errs.push({ type: 'FieldValueForbidden', field: 'spec', message: 'spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims' });
-    }
-    return errs;
-  },
+  validateUpdate: (obj, old) => claimUpdateErrors(obj as Claim, old as Claim),
 };

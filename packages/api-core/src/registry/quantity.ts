@@ -1,0 +1,21 @@
+import { parseQuantity } from '@kapi/apimachinery';
+
+/**
+ * Quantity.Cmp: -1, 0 or 1 as `a` is less than, equal to or more than `b`; an absent quantity is zero, as Go's zero
+ * Quantity is. (Stored quantities have been validated: a string that does not parse counts as zero.)
+ */
+export function compareQuantities(a: unknown, b: unknown): number {
+  const [x, y] = [decimal(a), decimal(b)];
+  const e = Math.min(x.e, y.e);
+  const [l, r] = [x.n * 10n ** BigInt(x.e - e), y.n * 10n ** BigInt(y.e - e)];
+  return l === r ? 0 : l < r ? -1 : 1;
+}
+
+function decimal(q: unknown): { n: bigint; e: number } {
+  if (typeof q !== 'string' && typeof q !== 'number') return { n: 0n, e: 0 };
+  try {
+    return parseQuantity(String(q)).value;
+  } catch {
+    return { n: 0n, e: 0 };
+  }
+}
