@@ -26,3 +26,5 @@ export {
   ajvSchemas as metaAjvSchemas,
   openapi as metaOpenAPI,
 } from './generated/index.js';
+export { parseGoURL, type GoURL } from './validation/go-url.js';
+export { validateWebhookService, validateWebhookURL } from './validation/webhook-client.js';

@@ -1,7 +1,7 @@
 import { formatFieldError } from '@kapi/apimachinery';
 import { describe, expect, it } from 'vitest';
 import { validateClientConfig } from './client-config.js';
-import { parseGoURL } from './go-url.js';
+import { parseGoURL } from '@kapi/apimachinery';
 
 const check = (clientConfig: unknown) => validateClientConfig('webhooks[0].clientConfig', clientConfig).map(formatFieldError);
 const url = (u: string) => check({ url: u });
@@ -59,8 +59,8 @@ describe('webhook clientConfig.service (ValidateWebhookService)', () => {
   });
 
   it('reports a missing name at `namespace` and a missing namespace at `name`, as kube does (swapped arguments)', () => {
-    expect(service({ name: '' })).toEqual(['webhooks[0].clientConfig.service.namespace: Required value']);
-    expect(service({ namespace: undefined })).toEqual(['webhooks[0].clientConfig.service.name: Required value']);
+    expect(service({ name: '' })).toEqual(['webhooks[0].clientConfig.service.namespace: Required value: service namespace is required']);
+    expect(service({ namespace: undefined })).toEqual(['webhooks[0].clientConfig.service.name: Required value: service name is required']);
   });
 
   it('port between 1 and 65535', () => {

@@ -1,8 +1,7 @@
 // The API approval annotation of protected groups, and spec.preserveUnknownFields (validateAPIApproval,
 // validatePreserveUnknownFields).
-import type { FieldError } from '@kapi/apimachinery';
+import { parseGoURL, type FieldError } from '@kapi/apimachinery';
 import { invalid, required } from './field.js';
-import { goParseURL } from './go-url.js';
 
 /** The annotation a CRD in a *.k8s.io or *.kubernetes.io group must carry. */
 export const API_APPROVAL_ANNOTATION = 'api-approved.kubernetes.io';
@@ -21,8 +20,8 @@ export function apiApprovalState(annotations: Record<string, string> | undefined
   }
   if (annotation.startsWith('unapproved')) return ['Bypassed', `not approved: "${annotation}"`];
   // url.ParseRequestURI: an absolute URL (no fragment splitting) with a scheme and a host
-  const url = goParseURL(annotation.replaceAll('#', '%23'));
-  if (typeof url === 'object' && url.scheme && url.host) return ['Approved', `approved in ${annotation}`];
+  const url = parseGoURL(annotation.replaceAll('#', '%23'));
+  if (!('error' in url) && url.scheme && url.host) return ['Approved', `approved in ${annotation}`];
   return [
     'Invalid',
     `protected groups must have approval annotation "${API_APPROVAL_ANNOTATION}" with either a URL or a reason starting with "unapproved", see https://github.com/kubernetes/enhancements/pull/1111`,

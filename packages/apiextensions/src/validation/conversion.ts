@@ -1,10 +1,10 @@
 // spec.conversion (validateCustomResourceConversion). Paths name the internal fields: `spec.conversion.webhookClientConfig`,
 // `spec.conversion.conversionReviewVersions` (v1's `webhook.clientConfig`, `webhook.conversionReviewVersions`).
-import type { FieldError } from '@kapi/apimachinery';
+import { validateWebhookService, validateWebhookURL, type FieldError } from '@kapi/apimachinery';
 import { isDNS1035Label } from './dns.js';
 import { child, forbidden, index, invalid, notSupported, required } from './field.js';
 import type { Conversion } from './internal.js';
-import { caBundleError, validateWebhookService, validateWebhookURL } from './webhook.js';
+import { caBundleError } from './webhook.js';
 
 /** The ConversionReview versions this server (and the one before it) understands. */
 export const ACCEPTED_CONVERSION_REVIEW_VERSIONS = ['v1', 'v1beta1'];
@@ -59,7 +59,10 @@ export function validateConversion(
       const hasService = cc.service !== undefined && cc.service !== null;
       if (hasURL === hasService) errs.push(required(ccPath, 'exactly one of url or service is required'));
       else if (hasURL) errs.push(...validateWebhookURL(child(ccPath, 'url'), cc.url!));
-      else errs.push(...validateWebhookService(child(ccPath, 'service'), cc.service!));
+      else {
+        const svc = cc.service!;
+        errs.push(...validateWebhookService(child(ccPath, 'service'), svc.namespace ?? '', svc.name ?? '', svc.path ?? undefined, svc.port ?? 443));
+      }
       if (cc.caBundle && !allowInvalidCABundle) {
         const err = caBundleError(cc.caBundle);
         if (err) errs.push(invalid(child(ccPath, 'caBundle'), cc.caBundle, err));

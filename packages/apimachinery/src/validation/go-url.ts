@@ -1,6 +1,6 @@
 // The parts of Go's net/url.Parse that webhook URL validation reads (scheme, host, user information, query and
 // fragment) and the errors it reports, so a URL is refused for the same reasons, with the same words, as kube does.
-import { goQuote } from '@kapi/apimachinery';
+import { goQuote } from '../errors/go-format.js';
 
 export interface GoURL {
   scheme: string;
