@@ -90,3 +90,4 @@ export { compareKubeAwareVersions, sortByVersionPriority } from './discovery/ver
 export { createWebhookClient, WebhookCallError, type ServiceResolver, type WebhookClient, type WebhookClientConfig } from './webhook/client.js';
 export { serviceResolver } from './webhook/service-resolver.js';
 export { applyPatch, type PatchType } from './endpoints/patch.js';
+export { checkDeadline, type RequestDeadline } from './registry/context.js';

@@ -1,12 +1,9 @@
 import type { FlowSchema, PriorityLevelConfiguration, QueuingConfiguration, ResourcePolicyRule, Subject } from '@kapi/api-flowcontrol';
-import type { FieldError, KubeObject, TypeDefaulter } from '@kapi/apimachinery';
+import { fieldForbidden as forbidden, fieldInvalid as invalid, fieldRequired as required, type FieldError, type KubeObject, type TypeDefaulter } from '@kapi/apimachinery';
 import type { Strategy } from '@kapi/apiserver';
 
 // kube's pkg/apis/flowcontrol/validation, with its messages, for what the schemas cannot say.
 
-const required = (field: string, message: string): FieldError => ({ type: 'FieldValueRequired', field, message });
-const invalid = (field: string, badValue: unknown, message: string): FieldError => ({ type: 'FieldValueInvalid', field, badValue, message });
-const forbidden = (field: string, message: string): FieldError => ({ type: 'FieldValueForbidden', field, message });
 const notSupported = (field: string, badValue: unknown, supported: string[]): FieldError => ({
   type: 'FieldValueNotSupported',
   field,

@@ -1,7 +1,7 @@
 // The ValidatingAdmissionPolicy admission plugin in a server: the policies and bindings followed as they change,
 // params read from the server's store, and the engine's result turned into a denial, warnings and audit annotations.
 import type { KubeObject } from '@kapi/apimachinery';
-import { labelSelectorFromObject } from '@kapi/apimachinery';
+import { gvkFromObject, labelSelectorFromObject } from '@kapi/apimachinery';
 import { ALL_OBJECTS, type AdmissionAttributes, type AdmissionPlugin, type PluginHost, type ResourceEntry } from '@kapi/apiserver';
 import type { AdmissionAuthorizer } from '@kapi/cel';
 import { followObjects } from '../list-source.js';
@@ -30,8 +30,8 @@ function paramSource(host: PluginHost, entry: ResourceEntry): ParamKindSource {
 function policyDeps(host: PluginHost, attrs: AdmissionAttributes, getNamespace: NamespaceGetter): PolicyDeps {
   const versions = new VersionedObjects(attrs, host);
   return {
-    paramKind({ apiVersion, kind }) {
-      const [group, version] = apiVersion.includes('/') ? apiVersion.split('/', 2) : ['', apiVersion];
+    paramKind(paramKind) {
+      const { group, version, kind } = gvkFromObject(paramKind);
       const entry = host.registry.byKind(group, version, kind);
       return entry ? paramSource(host, entry) : undefined;
     },

@@ -1,6 +1,6 @@
 // kube's ValidatingAdmissionPolicy status controller: each new generation of a policy is type-checked against the
 // kinds it matches, and `status.typeChecking` and `status.observedGeneration` written.
-import type { KubeObject } from '@kapi/apimachinery';
+import { gvkFromObject, type KubeObject } from '@kapi/apimachinery';
 import type { PluginHost, ResourceEntry } from '@kapi/apiserver';
 import { structuralSchemaOf } from './schemas.js';
 import { resourcesToCheck, typeCheckPolicy, type TypedKind } from './typecheck.js';
@@ -22,7 +22,7 @@ function typedKinds(host: PluginHost, policy: ValidatingAdmissionPolicy) {
   const paramKind = policy.spec.paramKind;
   let params;
   if (paramKind) {
-    const [group, version] = paramKind.apiVersion.includes('/') ? paramKind.apiVersion.split('/', 2) : ['', paramKind.apiVersion];
+    const { group, version } = gvkFromObject(paramKind);
     const entry = host.registry.byKind(group, version, paramKind.kind);
     params = entry && structuralSchemaOf(entry);
   }

@@ -1,5 +1,6 @@
 // kube's ValidatingAdmissionPolicy type checking (validating/typechecking.go): the validations' expressions and
 // messageExpressions checked against the schemas of the kinds the policy matches, for `status.typeChecking`.
+import { formatGroupVersionKind } from '@kapi/apimachinery';
 import { createAdmissionEnv, type StructuralSchema } from '@kapi/cel';
 import type { ValidatingAdmissionPolicy } from './types.js';
 
@@ -42,8 +43,6 @@ export function resourcesToCheck(policy: ValidatingAdmissionPolicy): { group: st
   return [...out.values()];
 }
 
-/** Go's GroupVersionKind.String(). */
-const gvkString = (k: { group: string; version: string; kind: string }) => `${k.group}/${k.version}, Kind=${k.kind}`;
 
 /**
  * kube's expressionWarnings of a policy: for each validation expression and messageExpression that does not check
@@ -63,7 +62,7 @@ export function typeCheckPolicy(policy: ValidatingAdmissionPolicy, kinds: readon
       .map(({ kind, env }) => {
         const c = env.compile(expression, { resultType: 'any', authorizer: true });
         const issues = c.warning ?? (c.error?.startsWith('compilation failed: ') ? c.error.slice('compilation failed: '.length) : undefined);
-        return issues ? `${gvkString(kind)}: ${issues}\n` : '';
+        return issues ? `${formatGroupVersionKind(kind)}: ${issues}\n` : '';
       })
       .filter((m) => m !== '')
       .join('\n');

@@ -1,4 +1,4 @@
-import type { AdmissionAttributes, ApiServerMetrics, WebhookClient } from '@kapi/apiserver';
+import { checkDeadline, type AdmissionAttributes, type ApiServerMetrics, type WebhookClient } from '@kapi/apiserver';
 import { newInternalError } from '@kapi/apimachinery';
 import type { NamespaceGetter } from '../match/index.js';
 import { CallingWebhookError } from './call.js';
@@ -36,14 +36,14 @@ export async function withFailurePolicy<T>(
   call: () => Promise<T>,
 ): Promise<T | undefined> {
   const started = performance.now();
-  checkRequestDeadline(attrs);
+  checkDeadline(attrs);
   try {
     const result = await call();
     observeWebhook(deps.metrics, hook, attrs, started, {});
     return result;
   } catch (err) {
     // The request timed out: it ends here, whatever the webhook's failure policy (kube's ctx.Done()).
-    checkRequestDeadline(attrs);
+    checkDeadline(attrs);
     if (err instanceof CallingWebhookError && hook.failurePolicy === 'Ignore') {
       observeWebhook(deps.metrics, hook, attrs, started, { error: err, failedOpen: true });
       attrs.annotate(annotationKey, hook.name);
@@ -56,11 +56,6 @@ export async function withFailurePolicy<T>(
 }
 
 
-/** Throws the request's timeout (504) once its deadline has passed: no further webhook is called for it. */
-export function checkRequestDeadline(attrs: AdmissionAttributes): void {
-  if (attrs.deadline?.signal.aborted) throw attrs.deadline.signal.reason;
-}
-
 /** The webhooks of `hooks` that apply to the request, with where each is invoked, in order. */
 export async function* invocations(
   hooks: readonly Webhook[],
@@ -69,7 +64,7 @@ export async function* invocations(
   deps: DispatchDeps,
 ): AsyncGenerator<{ hook: Webhook; invocation: Invocation }> {
   for (const hook of hooks) {
-    checkRequestDeadline(attrs);
+    checkDeadline(attrs);
     const invocation = await shouldCallHook(hook, attrs, versions, deps.host, deps.getNamespace);
     if (invocation) yield { hook, invocation };
   }

@@ -1,8 +1,8 @@
 import type { AdmissionAttributes } from '@kapi/apiserver';
-import { applyPatch } from '@kapi/apiserver';
-import { newInternalError, type KubeObject, type ResourceInfo } from '@kapi/apimachinery';
+import { applyPatch, checkDeadline } from '@kapi/apiserver';
+import { isObj, newInternalError, type KubeObject, type ResourceInfo } from '@kapi/apimachinery';
 import { callWebhook, CallingWebhookError, rejection } from './call.js';
-import { checkRequestDeadline, exemptFromAdmission, withFailurePolicy, type DispatchDeps } from './dispatch.js';
+import { exemptFromAdmission, withFailurePolicy, type DispatchDeps } from './dispatch.js';
 import { shouldCallHook, VersionedObjects } from './invocation.js';
 import type { AdmissionResponse, Invocation } from './review.js';
 import type { Webhook } from './types.js';
@@ -14,8 +14,6 @@ const FAILED_OPEN = 'failed-open.mutation.webhook.admission.k8s.io/';
 export interface MutatingDeps extends DispatchDeps {
   defaults(obj: KubeObject, info: ResourceInfo): void;
 }
-
-const isObject = (v: unknown): v is KubeObject => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * kube's mutating webhook dispatcher: the webhooks that apply are called one at a time, in order, each seeing
@@ -35,7 +33,7 @@ export async function dispatchMutating(hooks: readonly Webhook[], attrs: Admissi
   const round = async (r: number) => {
     for (const hook of hooks) {
       if (r > 0 && !reinvoke.has(hook)) continue;
-      checkRequestDeadline(attrs);
+      checkDeadline(attrs);
       const invocation = await shouldCallHook(hook, attrs, versions, deps.host, deps.getNamespace);
       if (!invocation) continue;
       const mutated = await withFailurePolicy(deps, hook, attrs, `${FAILED_OPEN}round_${r}_index_${hook.index}`, async () => {
@@ -78,7 +76,7 @@ async function applyMutation(hook: Webhook, response: AdmissionResponse, attrs: 
   } catch (err) {
     throw newInternalError(`admission webhook "${hook.name}" returned a patch that cannot be applied: ${(err as Error).message}`);
   }
-  if (!isObject(patched) || patched.apiVersion !== current.apiVersion || patched.kind !== current.kind) {
+  if (!isObj(patched) || patched.apiVersion !== current.apiVersion || patched.kind !== current.kind) {
     throw newInternalError(`admission webhook "${hook.name}" returned a patch that changes the object's apiVersion or kind`);
   }
   // The kind's defaults, as kube defaults the patched object; a subresource's own kind (a Scale) has none here.

@@ -1,5 +1,5 @@
 import type { AdmissionAttributes } from '@kapi/apiserver';
-import type { KubeObject, ResourceInfo } from '@kapi/apimachinery';
+import { formatGroupVersionKind, gvkFromObject, type KubeObject, type ResourceInfo } from '@kapi/apimachinery';
 
 /** The version of AdmissionReview a webhook is sent: the first of its admissionReviewVersions Kapi speaks. */
 export const reviewVersionOf = (versions: readonly string[]): 'v1' | 'v1beta1' | undefined =>
@@ -79,7 +79,7 @@ export function verifyAdmissionResponse(uid: string, version: 'v1' | 'v1beta1', 
   if (version === 'v1') {
     if (response.uid !== uid) throw new Error(`expected response.uid="${uid}", got "${String(response.uid ?? '')}"`);
     if (r.apiVersion !== 'admission.k8s.io/v1' || r.kind !== 'AdmissionReview') {
-      throw new Error(`expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got ${goGVK(r.apiVersion, r.kind)}`);
+      throw new Error(`expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got ${formatGroupVersionKind(gvkFromObject(r))}`);
     }
     if (mutating) {
       if (patch && response.patchType == null) throw new Error('webhook returned response.patch but not response.patchType');
@@ -147,11 +147,4 @@ function checkBase64(text: string): void {
   if (text.length % 4 !== 0 || (padding >= 0 && (padding < text.length - 2 || /[^=]/.test(text.slice(padding))))) {
     throw new Error(`illegal base64 data at input byte ${padding >= 0 ? padding : text.length - (text.length % 4)}`);
   }
-}
-
-/** Go's schema.GroupVersionKind.String(): `admission.k8s.io/v1, Kind=AdmissionReview`. */
-function goGVK(apiVersion: unknown, kind: unknown): string {
-  const av = typeof apiVersion === 'string' ? apiVersion : '';
-  const [group, version] = av.includes('/') ? av.split('/', 2) : ['', av];
-  return `${group}/${version}, Kind=${typeof kind === 'string' ? kind : ''}`;
 }

@@ -1,5 +1,5 @@
 // kube's name checks used by admissionregistration validation, with its messages.
-import { isDNS1123Subdomain, isLabelKey, type FieldError } from '@kapi/apimachinery';
+import { isDNS1123Subdomain, isLabelKey, parseGroupVersion as parseApiVersion, type FieldError } from '@kapi/apimachinery';
 import { invalid, required } from './errors.js';
 
 /**
@@ -32,14 +32,11 @@ const CEL_RESERVED = new Set([
 /** isCELIdentifier: CEL's IDENT production, reserved words excluded. */
 export const isCELIdentifier = (name: string): boolean => CEL_IDENT.test(name) && !CEL_RESERVED.has(name);
 
-/** parseGroupVersion of admissionregistration's validation: `group/version`, `version`, or an error for more slashes. */
+/** kube's schema.ParseGroupVersion with its error as a value, for admissionregistration's validation. */
 export function parseGroupVersion(gv: string): { group: string; version: string } | { error: string } {
-  if (gv.length === 0 || gv === '/') return { group: '', version: '' };
-  const slashes = gv.split('/').length - 1;
-  if (slashes === 0) return { group: '', version: gv };
-  if (slashes === 1) {
-    const i = gv.indexOf('/');
-    return { group: gv.slice(0, i), version: gv.slice(i + 1) };
+  try {
+    return parseApiVersion(gv);
+  } catch (err) {
+    return { error: (err as Error).message };
   }
-  return { error: `unexpected GroupVersion string: ${gv}` };
 }

@@ -5,3 +5,15 @@ export * from './predicates.js';
 export { toStatus } from './to-status.js';
 export { fieldErrorBody, fieldErrorToCause, fieldErrorTypeText, fieldNotSupported, formatFieldError, aggregateMessages } from './field-errors.js';
 export { goFloat, goJSONEscape, goQuote, goStringSlice } from './go-format.js';
+export {
+  fieldChild,
+  fieldDuplicate,
+  fieldForbidden,
+  fieldIndex,
+  fieldInternal,
+  fieldInvalid,
+  fieldKey,
+  fieldRequired,
+  fieldTooLong,
+  fieldTooMany,
+} from './field-constructors.js';

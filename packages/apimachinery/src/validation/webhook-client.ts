@@ -3,15 +3,14 @@
 import type { FieldError } from './types.js';
 import { isDNS1123Subdomain } from '../selectors/label-validation.js';
 import { parseGoURL } from './go-url.js';
+import { fieldChild as child, fieldInvalid as invalid, fieldRequired } from '../errors/field-constructors.js';
 
 const FORM = '; desired format: https://host[/path]';
-const child = (path: string, name: string) => (path ? `${path}.${name}` : name);
-const invalid = (field: string, badValue: unknown, message: string): FieldError => ({ type: 'FieldValueInvalid', field, badValue, message });
 
 /** kube's ValidateWebhookURL with forceHttps: parses as Go does; https only, a host, no user information, fragment or query. */
 export function validateWebhookURL(field: string, rawURL: string): FieldError[] {
   const u = parseGoURL(rawURL);
-  if ('error' in u) return [{ type: 'FieldValueRequired', field, message: `url must be a valid URL: ${u.error}${FORM}` }];
+  if ('error' in u) return [fieldRequired(field, `url must be a valid URL: ${u.error}${FORM}`)];
   const errs: FieldError[] = [];
   if (u.scheme !== 'https') errs.push(invalid(field, u.scheme, `'https' is the only allowed URL scheme${FORM}`));
   if (u.host.length === 0) errs.push(invalid(field, u.host, `host must be specified${FORM}`));
@@ -28,8 +27,8 @@ export function validateWebhookURL(field: string, rawURL: string): FieldError[] 
  */
 export function validateWebhookService(field: string, namespace: string, name: string, path: string | undefined, port: number): FieldError[] {
   const errs: FieldError[] = [];
-  if (!name) errs.push({ type: 'FieldValueRequired', field: child(field, 'name'), message: 'service name is required' });
-  if (!namespace) errs.push({ type: 'FieldValueRequired', field: child(field, 'namespace'), message: 'service namespace is required' });
+  if (!name) errs.push(fieldRequired(child(field, 'name'), 'service name is required'));
+  if (!namespace) errs.push(fieldRequired(child(field, 'namespace'), 'service namespace is required'));
   if (!(Number.isInteger(port) && port >= 1 && port <= 65535)) {
     errs.push(invalid(child(field, 'port'), port, 'port is not valid: must be between 1 and 65535, inclusive'));
   }

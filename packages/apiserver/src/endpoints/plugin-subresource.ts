@@ -1,4 +1,4 @@
-import type { KubeObject } from '@kapi/apimachinery';
+import { isObj, type KubeObject } from '@kapi/apimachinery';
 import type { AdmissionChain } from '../admission/chain.js';
 import type { SubresourceAction } from '../host.js';
 import { admissionAttributes } from '../registry/admission-attributes.js';
@@ -14,8 +14,6 @@ function bodyEntry(registry: ResourceRegistry, entry: ResourceEntry, subresource
   if (!other?.kind) return entry;
   return registry.byKind(other.group ?? entry.info.group, other.version ?? entry.info.version, other.kind);
 }
-
-const isObject = (v: unknown): v is KubeObject => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * A plugin's subresource action as a handler: its body decoded from JSON, YAML, CBOR or Protobuf (as the kind the
@@ -38,7 +36,7 @@ export function pluginSubresourceHandler(registry: ResourceRegistry, action: Sub
     let actionCtx = ctx;
     if (admission && info.verb === 'create') {
       const obj = await decoded();
-      if (isObject(obj)) {
+      if (isObj(obj)) {
         const attrs = admissionAttributes(ctx, 'CREATE', info.name, obj);
         const declared = ctx.entry.info.subresources.others?.find((o) => o.name === info.subresource);
         if (declared?.kind) attrs.kind = { group: declared.group ?? ctx.entry.info.group, version: declared.version ?? ctx.entry.info.version, kind: declared.kind };

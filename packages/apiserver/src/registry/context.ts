@@ -33,8 +33,11 @@ export interface RequestDeadline {
   signal: AbortSignal;
 }
 
-/** Throws the request's timeout when its deadline has passed: a write must not land after the client got 504. */
-export function checkDeadline(ctx: RequestContext): void {
+/**
+ * Throws the request's timeout when its deadline has passed (a write must not land after the client got 504; no
+ * webhook is called for it): of a RequestContext, or of the AdmissionAttributes that carry it.
+ */
+export function checkDeadline(ctx: { deadline?: RequestDeadline }): void {
   if (ctx.deadline?.signal.aborted) throw ctx.deadline.signal.reason;
 }
 

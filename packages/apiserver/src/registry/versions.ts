@@ -1,4 +1,4 @@
-import { newInternalError, newInvalid, type KubeObject, type ResourceInfo } from '@kapi/apimachinery';
+import { gvkFromObject, newInternalError, newInvalid, type KubeObject, type ResourceInfo } from '@kapi/apimachinery';
 import { deepFreeze } from '../cacher/cache-event.js';
 import { apiVersionOf, type ResourceEntry, type ResourceRegistry } from './resources.js';
 
@@ -96,8 +96,8 @@ export function fromStorageShared(entry: ResourceEntry, obj: KubeObject): Maybe<
  */
 export async function convertObject(registry: ResourceRegistry, obj: KubeObject, to: ResourceInfo): Promise<KubeObject> {
   const target = registry.lookup(to.group, to.version, to.plural);
-  const [group, version] = String(obj.apiVersion).includes('/') ? String(obj.apiVersion).split('/') : ['', String(obj.apiVersion)];
-  const source = registry.byKind(group, version, String(obj.kind));
+  const { group, version, kind } = gvkFromObject(obj);
+  const source = registry.byKind(group, version, kind);
   if (!target || !source) throw newInternalError(`cannot convert ${String(obj.apiVersion)}, Kind=${String(obj.kind)} to ${apiVersionOf(to)}`);
   if (source === target) return obj;
   return fromStorage(target, await toStorageVersion(source, obj));

@@ -1,7 +1,21 @@
 // kube's HorizontalPodAutoscaler validation (pkg/apis/autoscaling/validation/validation.go, release 1.33, default
 // feature gates: HPAScaleToZero and HPAConfigurableTolerance off), on the v2 form of the object (kube validates its
 // internal, v2-shaped type, so the field paths are v2's whatever version the request spoke).
-import { asObj, isDNS1123Label, isDNS1123Subdomain, isObj, parseQuantity, type FieldError, type KubeObject, type Obj } from '@kapi/apimachinery';
+import {
+  asObj,
+  fieldChild as child,
+  fieldForbidden as forbidden,
+  fieldInvalid as invalid,
+  fieldNotSupported as notSupported,
+  fieldRequired as required,
+  isDNS1123Label,
+  isDNS1123Subdomain,
+  isObj,
+  parseQuantity,
+  type FieldError,
+  type KubeObject,
+  type Obj,
+} from '@kapi/apimachinery';
 
 /** The largest allowed scaling policy period (seconds): MaxPeriodSeconds. */
 export const MAX_PERIOD_SECONDS = 1800;
@@ -11,18 +25,7 @@ export const MAX_STABILIZATION_WINDOW_SECONDS = 3600;
 const has = (o: Obj, key: string) => o[key] !== undefined && o[key] !== null;
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
 const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
-const child = (path: string, name: string) => (path ? `${path}.${name}` : name);
 
-const required = (field: string, message = ''): FieldError => ({ type: 'FieldValueRequired', field, message });
-const invalid = (field: string, badValue: unknown, message: string): FieldError => ({ type: 'FieldValueInvalid', field, badValue, message });
-const forbidden = (field: string, message: string): FieldError => ({ type: 'FieldValueForbidden', field, message });
-/** field.NotSupported: the value as Go's %#v shows a named string type (quoted), the supported ones sorted and quoted. */
-const notSupported = (field: string, badValue: string, supported: readonly string[]): FieldError => ({
-  type: 'FieldValueNotSupported',
-  field,
-  badValue,
-  message: `supported values: ${supported.map((v) => JSON.stringify(v)).join(', ')}`,
-});
 
 /** pathvalidation.IsValidPathSegmentName: not `.` or `..`; else every one of `/` and `%` it contains. */
 export function isValidPathSegmentName(name: string): string[] {
