@@ -103,7 +103,19 @@ describe('restorePreserved', () => {
     restorePreserved(target, hostile, target_plan);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.getPrototypeOf(target.spec)).toBe(Object.prototype);
-    expect(target.spec.legacy).toEqual({});
+    // A preserved value's own `__proto__` key is data (kube keeps any JSON key): kept as an own property, never
+    // followed to the prototype.
+    expect(Object.getPrototypeOf(target.spec.legacy)).toBe(Object.prototype);
+    expect(Object.keys(target.spec.legacy)).toEqual(['__proto__']);
+    expect(JSON.stringify(target.spec.legacy)).toBe('{"__proto__":{"polluted":3}}');
+    expect(Object.hasOwn(target.spec, '__proto__')).toBe(false);
+  });
+
+  it('keeps `__proto__` map keys and preserved values through a round trip, as own data', () => {
+    const value = JSON.parse('{"labels":{"__proto__":"x","a":"b"}}');
+    const out = applyPlan({ props: { labels: { values: 1 } } }, value) as Record<string, any>;
+    expect(JSON.stringify(out)).toBe('{"labels":{"__proto__":"x","a":"b"}}');
+    expect(Object.getPrototypeOf(out.labels)).toBe(Object.prototype);
   });
 });
 

@@ -5,6 +5,18 @@ import type { ConversionPlan } from './types.js';
 export type Preserved = Obj;
 
 /**
+ * Sets `obj[key]` as an own data property. Keys come from objects' data (map keys, a client's annotation), and
+ * JSON.parse makes `__proto__` an own key: assignment would follow it to the prototype and lose the value, so every
+ * key is defined, never assigned.
+ */
+function setOwn(obj: Obj, key: string, value: unknown): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** `obj[key]` when it is an own property (never one inherited from the prototype). */
+const own = (obj: Obj, key: string): unknown => (Object.hasOwn(obj, key) ? obj[key] : undefined);
+
+/**
  * The fields of `value` the plan converts, converted into a fresh value sharing nothing with `value` (which is
  * never mutated). Fields the plan does not name (manual and preserved ones) are left out.
  */
@@ -14,12 +26,12 @@ export function applyPlan(plan: ConversionPlan, value: unknown): unknown {
   if (!isObj(value)) return structuredClone(value);
   const out: Obj = {};
   if ('values' in plan) {
-    for (const [k, v] of Object.entries(value)) out[k] = applyPlan(plan.values, v);
+    for (const [k, v] of Object.entries(value)) setOwn(out, k, applyPlan(plan.values, v));
     return out;
   }
   for (const [k, v] of Object.entries(value)) {
-    const child = plan.props[k];
-    if (child !== undefined && v !== undefined) out[k] = applyPlan(child, v);
+    const child = Object.hasOwn(plan.props, k) ? plan.props[k] : undefined;
+    if (child !== undefined && v !== undefined) setOwn(out, k, applyPlan(child, v));
   }
   return out;
 }
@@ -30,7 +42,7 @@ export function collectPreserved(plan: ConversionPlan, value: unknown): Preserve
   const out: Obj = {};
   const add = (key: string, child: ConversionPlan, v: unknown) => {
     const kept = collectPreserved(child, v);
-    if (kept) out[key] = kept;
+    if (kept) setOwn(out, key, kept);
   };
   if ('items' in plan) {
     if (Array.isArray(value)) value.forEach((v, i) => add(String(i), plan.items, v));
@@ -38,8 +50,8 @@ export function collectPreserved(plan: ConversionPlan, value: unknown): Preserve
     if ('values' in plan) {
       for (const [k, v] of Object.entries(value)) add(k, plan.values, v);
     } else {
-      for (const k of plan.preserve ?? []) if (value[k] !== undefined) out[k] = structuredClone(value[k]);
-      for (const [k, child] of Object.entries(plan.props)) if (value[k] !== undefined) add(k, child, value[k]);
+      for (const k of plan.preserve ?? []) if (own(value, k) !== undefined) setOwn(out, k, structuredClone(value[k]));
+      for (const [k, child] of Object.entries(plan.props)) if (own(value, k) !== undefined) add(k, child, value[k]);
     }
   }
   return Object.keys(out).length ? out : undefined;
@@ -51,21 +63,18 @@ export function addPreserved(into: Preserved, path: readonly (string | number)[]
   let node = into;
   for (const seg of path.slice(0, -1)) {
     const key = String(seg);
-    if (!isObj(node[key])) node[key] = {};
+    if (!isObj(own(node, key))) setOwn(node, key, {});
     node = node[key] as Obj;
   }
-  node[String(path[path.length - 1])] = structuredClone(value);
+  setOwn(node, String(path[path.length - 1]), structuredClone(value));
 }
 
-/** A key a partial object may not set: JSON.parse makes `__proto__` an own key, which assignment would follow. */
-const unsafeKey = (key: string): boolean => key === '__proto__';
-
-/** A deep copy of a JSON value without `__proto__` keys at any depth. */
+/** A deep copy of a JSON value whose keys, `__proto__` included, are all own data properties. */
 function cleanCopy(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(cleanCopy);
   if (!isObj(value)) return value;
   const out: Obj = {};
-  for (const [k, v] of Object.entries(value)) if (!unsafeKey(k)) out[k] = cleanCopy(v);
+  for (const [k, v] of Object.entries(value)) setOwn(out, k, cleanCopy(v));
   return out;
 }
 
@@ -74,9 +83,8 @@ function cleanCopy(value: unknown): unknown {
  * converting the client's new value) wins over what an older conversion kept; objects merge key by key.
  */
 function mergeInto(target: Obj, key: string, value: unknown): void {
-  if (unsafeKey(key)) return;
-  if (!Object.hasOwn(target, key) || target[key] === undefined) {
-    target[key] = cleanCopy(value);
+  if (own(target, key) === undefined) {
+    setOwn(target, key, cleanCopy(value));
     return;
   }
   const current = target[key];
@@ -102,7 +110,6 @@ export function restorePreserved(target: unknown, preserved: Preserved, plan: Co
   }
   if (!isObj(target)) return;
   for (const [key, value] of Object.entries(preserved)) {
-    if (unsafeKey(key) || !Object.hasOwn(preserved, key)) continue;
     if ('values' in plan) {
       if (Object.hasOwn(target, key) && isObj(value)) restorePreserved(target[key], value, plan.values);
     } else if (plan.preserve?.includes(key) || plan.manual?.includes(key)) {
@@ -110,7 +117,7 @@ export function restorePreserved(target: unknown, preserved: Preserved, plan: Co
     } else if (Object.hasOwn(plan.props, key) && isObj(value)) {
       const child = plan.props[key];
       // An object the version has, with fields of its own below: created when absent, as the annotation needs it.
-      if (child !== 1 && 'props' in child && !Object.hasOwn(target, key)) target[key] = {};
+      if (child !== 1 && 'props' in child && !Object.hasOwn(target, key)) setOwn(target, key, {});
       restorePreserved(target[key], value, child);
     }
   }
