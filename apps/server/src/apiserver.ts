@@ -17,6 +17,7 @@ import { plugin as storage } from '@kapi/api-storage';
 import { plugin as wardle } from '@kapi/api-wardle';
 import { plugin as apiextensions } from '@kapi/apiextensions';
 import { plugin as admissionWebhooks } from '@kapi/admission-webhooks';
+import { aggregatorPlugin } from '@kapi/aggregator';
 import { flowControlGroup, priorityAndFairness } from '@kapi/flowcontrol';
 import {
   alwaysAllow,
@@ -57,8 +58,8 @@ const version = typeof __KAPI_SERVER_VERSION__ === 'string' ? __KAPI_SERVER_VERS
  * Every group the sample server serves, in discovery order (core first, as kube-apiserver): a group package's
  * `plugin` where it has hand-written behaviour for its kinds, its generated definition otherwise; CustomResourceDefinitions
  * through @kapi/apiextensions; admissionregistration.k8s.io with its webhooks and policies through
- * @kapi/admission-webhooks. The generated apiregistration.k8s.io package is not served here: its objects mean
- * nothing without aggregation.
+ * @kapi/admission-webhooks; apiregistration.k8s.io APIServices and the proxy to extension servers through
+ * @kapi/aggregator.
  */
 export function serverPlugins(config?: Pick<ServerConfig, 'serviceClusterIPRange' | 'serviceNodePortRange' | 'advertiseAddress' | 'securePort' | 'insecurePort'>): GroupPlugin[] {
   return [
@@ -85,6 +86,7 @@ export function serverPlugins(config?: Pick<ServerConfig, 'serviceClusterIPRange
     discovery,
     wardle,
     apiextensions,
+    aggregatorPlugin(),
   ];
 }
 

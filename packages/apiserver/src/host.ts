@@ -1,4 +1,5 @@
-import type { KubeObject, ResourceInfo } from '@kapi/apimachinery';
+import type { APIResourceDiscovery, KubeObject, ResourceInfo } from '@kapi/apimachinery';
+import type { UserInfo } from './admission/types.js';
 import type { AuthorizerHost } from './auth/host.js';
 import type { AuthorizationAttributes, Decision } from './auth/types.js';
 import type { RequestGate } from './limits/gate.js';
@@ -92,6 +93,78 @@ export interface PluginHost extends AuthorizerHost {
    * kind's storage version as a request to `to` would read it. StatusError when it cannot be converted.
    */
   convertObject(obj: KubeObject, to: ResourceInfo): Promise<KubeObject>;
+  /**
+   * Lets the plugin take requests in the server's place (kube-aggregator's proxy in front of the generic server):
+   * `router` is asked about every request's path after authentication, authorization, audit and the request gate,
+   * before any of the server's own routes (discovery and resources alike); a handler it returns answers the request
+   * (streaming its body as it likes), undefined leaves it to the server. Routers are asked in the order added.
+   */
+  routeRequests(router: RequestRouter): void;
+  /**
+   * Adds group versions served by other servers to discovery (`/apis`, `/apis/<group>`, aggregated `/apis`) and
+   * orders every group and version by the priorities it gives, as kube-aggregator's discovery does. One source per
+   * server: a second call throws.
+   */
+  setDiscoverySource(source: DiscoverySource): void;
+  /**
+   * Adds OpenAPI documents of group versions served by other servers to `/openapi/v3` (by path, in place of the
+   * server's own) and `/openapi/v2` (merged). One source per server: a second call throws.
+   */
+  setOpenAPISource(source: OpenAPISource): void;
+}
+
+/** Picks the handler of a request the plugin serves itself, by its URL path; undefined: the server serves it. */
+export type RequestRouter = (path: string) => RequestDelegate | undefined;
+
+/**
+ * Answers one request a router took; `user` is who the server authenticated (after impersonation). A StatusError
+ * it throws is answered as the server answers errors (a Status in the format the client accepts).
+ */
+export type RequestDelegate = (request: Request, user: UserInfo) => Response | Promise<Response>;
+
+/** Group versions served elsewhere, as discovery shows them. */
+export interface DiscoverySource {
+  /** What discovery shows now; the same object while nothing changed (documents are rebuilt when it changes). */
+  current(): ExternalDiscovery;
+}
+
+export interface ExternalDiscovery {
+  /**
+   * Group versions another server serves, with their resources in aggregated form; each takes the place of the
+   * server's own group version of the same name.
+   */
+  versions: readonly ExternalGroupVersion[];
+  /**
+   * How groups and versions are ordered (APIService `groupPriorityMinimum` and `versionPriority`), by
+   * `group/version` (`v1` for core); a group sorts by the highest of its versions', higher first, then by name.
+   * Versions without one go after those with one.
+   */
+  priorities: ReadonlyMap<string, { groupPriorityMinimum: number; versionPriority: number }>;
+}
+
+export interface ExternalGroupVersion {
+  group: string;
+  version: string;
+  /**
+   * Its resources as the other server last listed them; undefined when they are not known yet (the group version
+   * is listed by `/apis` but left out of aggregated discovery, as kube does for an APIService never reached).
+   */
+  resources?: readonly APIResourceDiscovery[];
+  /** `Stale` when the other server could not be reached since they were read (aggregated discovery's freshness). */
+  freshness?: 'Current' | 'Stale';
+}
+
+/** OpenAPI documents of group versions served elsewhere. */
+export interface OpenAPISource {
+  /** The documents now; the same object while nothing changed. */
+  current(): ExternalOpenAPI;
+}
+
+export interface ExternalOpenAPI {
+  /** OpenAPI v3 documents by their path under /openapi/v3 (`apis/wardle.example.com/v1alpha1`). */
+  v3: ReadonlyMap<string, object>;
+  /** Swagger 2.0 documents whose paths and definitions are merged into /openapi/v2 (the server's own win on a clash). */
+  v2: readonly object[];
 }
 
 /** A group installed while the server runs. */

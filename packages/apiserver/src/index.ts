@@ -5,7 +5,14 @@ export { MissingVersionError } from './apply/versions.js';
 export type {
   ComputedResource,
   ComputedTarget,
+  DiscoverySource,
+  ExternalDiscovery,
+  ExternalGroupVersion,
+  ExternalOpenAPI,
   InstalledGroup,
+  OpenAPISource,
+  RequestDelegate,
+  RequestRouter,
   PluginHost,
   ServerLimits,
   SubresourceAction,
@@ -16,6 +23,7 @@ export type { Store, UpdateResult, Updater } from './registry/store.js';
 export type { RequestContext } from './registry/context.js';
 export type { ResourceEntry, ResourceRegistry } from './registry/resources.js';
 export { ALL_OBJECTS, type ListOptions } from './registry/list.js';
+export { followObjects, type ListSource } from './registry/follow.js';
 export type { DeleteOptions } from './registry/delete.js';
 export { nowTimestamp } from './registry/object-meta.js';
 export type { RequestLimits } from './limits/middleware.js';
@@ -87,6 +95,8 @@ export {
   type ValueTransformer,
 } from './encryption/index.js';
 export { compareKubeAwareVersions, sortByVersionPriority } from './discovery/version-priority.js';
+export { resourceDiscoveries } from './discovery/index.js';
+export { AGGREGATED_DISCOVERY_CONTENT_TYPE } from './endpoints/discovery-routes.js';
 export { createWebhookClient, WebhookCallError, type ServiceResolver, type WebhookClient, type WebhookClientConfig } from './webhook/client.js';
 export { serviceResolver } from './webhook/service-resolver.js';
 export { applyPatch, type PatchType } from './endpoints/patch.js';

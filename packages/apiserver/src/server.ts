@@ -37,7 +37,7 @@ import { maxBodySize, maxInFlight, memoryBudget, requestTimeout, type RequestLim
 import { gateRequests, type RequestGate } from './limits/gate.js';
 import { DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, DEFAULT_MAX_REQUESTS_INFLIGHT } from './limits/inflight.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './limits/timeout.js';
-import type { InstalledGroup, PluginHost, ServerLimits } from './host.js';
+import type { DiscoverySource, InstalledGroup, OpenAPISource, PluginHost, RequestRouter, ServerLimits } from './host.js';
 import { watchChanges } from './registry/informer.js';
 import type { GroupPlugin } from './plugin.js';
 import { createResourceRegistry, type ResourceEntry } from './registry/resources.js';
@@ -245,6 +245,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const pluginPaths: { path: string; handler: (request: Request) => Response | Promise<Response> }[] = [];
   const pluginSubresources = new Map<string, SubresourceHandler>();
   const computedResources = new Map<string, Store>();
+  const routers: RequestRouter[] = [];
+  let discoverySource: DiscoverySource | undefined;
+  let openAPISource: OpenAPISource | undefined;
   // The storage check of /readyz and /healthz, which plugins may also run (PluginHost.probeStorage).
   const probeStorage = () => options.storage.get('/registry/health');
   /** Groups installed while the server runs, with their entries while they are served. */
@@ -335,6 +338,17 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     async probeStorage() {
       await probeStorage();
     },
+    routeRequests(router) {
+      routers.push(router);
+    },
+    setDiscoverySource(source) {
+      if (discoverySource) throw new Error('a discovery source is already set: a server has one');
+      discoverySource = source;
+    },
+    setOpenAPISource(source) {
+      if (openAPISource) throw new Error('an OpenAPI source is already set: a server has one');
+      openAPISource = source;
+    },
   };
   for (const plugin of options.plugins) plugin.install?.(host);
   const serverAuthorizer = unionAuthorizer(
@@ -422,11 +436,26 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   app.use('*', requestGate ? gateRequests(requestGate, limits.requestTimeoutMs / 4 || 15_000, metrics) : maxInFlight(options.limits, metrics));
   app.use('*', memoryBudget(options.limits?.maxHeapBytes));
   app.use('*', maxBodySize(options.limits));
+  // Plugins that serve requests in the server's place (the aggregator's proxy) come before the server's own routes.
+  if (routers.length) {
+    app.use('*', async (c, next) => {
+      for (const router of routers) {
+        const handler = router(c.req.path);
+        if (!handler) continue;
+        try {
+          return await handler(c.req.raw, c.get('user'));
+        } catch (err) {
+          return errorResponse(err, requestLog(c), errorFormat(c.req.header('accept')));
+        }
+      }
+      await next();
+    });
+  }
   app.route('/', createHealthRoutes(healthChecks, undefined, (endpoint, name, healthy) => metrics.healthCheck(endpoint, name, healthy)));
   app.get('/version', (c) => c.json(version));
   app.route('/', createMetricsRoute(metrics));
-  app.route('/', createDiscoveryRoutes(() => registry.groups));
-  app.route('/', createOpenAPIRoutes(() => registry.groups));
+  app.route('/', createDiscoveryRoutes(() => registry.groups, () => discoverySource?.current()));
+  app.route('/', createOpenAPIRoutes(() => registry.groups, {}, () => openAPISource?.current()));
   for (const { path, handler } of pluginPaths) app.get(path, (c) => handler(c.req.raw));
   // A server without CustomResourceDefinitions (no apiextensions plugin) has none: kubectl's client-side validation
   // lists them for kinds whose OpenAPI has no PATCH operation (the access reviews), so the truthful answer is an

@@ -2,9 +2,8 @@
 // params read from the server's store, and the engine's result turned into a denial, warnings and audit annotations.
 import type { KubeObject } from '@kapi/apimachinery';
 import { gvkFromObject, labelSelectorFromObject } from '@kapi/apimachinery';
-import { ALL_OBJECTS, type AdmissionAttributes, type AdmissionPlugin, type PluginHost, type ResourceEntry } from '@kapi/apiserver';
+import { ALL_OBJECTS, followObjects, type AdmissionAttributes, type AdmissionPlugin, type PluginHost, type ResourceEntry } from '@kapi/apiserver';
 import type { AdmissionAuthorizer } from '@kapi/cel';
-import { followObjects } from '../list-source.js';
 import type { LabelSelector, NamespaceGetter } from '../match/index.js';
 import { exemptFromAdmission } from '../webhook/dispatch.js';
 import { VersionedObjects } from '../webhook/invocation.js';

@@ -1,7 +1,6 @@
 import type { KubeObject } from '@kapi/apimachinery';
-import type { PluginHost, ResourceEntry } from '@kapi/apiserver';
+import { followObjects, type PluginHost, type ResourceEntry } from '@kapi/apiserver';
 import { compileMatchConditions, type ConditionCompiler } from '../conditions.js';
-import { followObjects } from '../list-source.js';
 import type { Webhook } from './types.js';
 
 interface WebhookSpec {

@@ -15,6 +15,7 @@ export const resources: ResourceInfo[] = [
   "categories": [
    "api-extensions"
   ],
+  "nameValidation": "PathSegment",
   "verbs": [
    "create",
    "delete",

@@ -57,13 +57,20 @@ export function resourceDiscoveries(list: readonly APIResource[], group: string,
   return out;
 }
 
-/** One group of the aggregated document: its versions, the preferred one first, all `Current`. */
+/**
+ * One group of the aggregated document: its versions, the preferred one first. A version another server serves
+ * has the resources it listed and their freshness, and is left out while they are not known.
+ */
 export function apiGroupDiscovery(group: ServedGroup): APIGroupDiscovery {
-  const versions: APIVersionDiscovery[] = group.versions.map((version) => ({
-    version,
-    resources: resourceDiscoveries(apiResources(group, version) ?? [], group.name, version),
-    freshness: 'Current',
-  }));
+  const versions: APIVersionDiscovery[] = [];
+  for (const version of group.versions) {
+    const external = group.external?.get(version);
+    if (!external) {
+      versions.push({ version, resources: resourceDiscoveries(apiResources(group, version) ?? [], group.name, version), freshness: 'Current' });
+    } else if (external.resources) {
+      versions.push({ version, resources: structuredClone(external.resources as APIResourceDiscovery[]), freshness: external.freshness ?? 'Current' });
+    }
+  }
   // metadata.name is omitted (Go's omitempty) for the core group ''
   return { metadata: group.name ? { name: group.name } : {}, versions };
 }
@@ -74,6 +81,6 @@ export function apiGroupDiscoveryList(groups: readonly ServedGroup[]): APIGroupD
     kind: AGGREGATED_DISCOVERY_KIND,
     apiVersion: `${AGGREGATED_DISCOVERY_GROUP}/${AGGREGATED_DISCOVERY_VERSION}`,
     metadata: {},
-    items: groups.map(apiGroupDiscovery),
+    items: groups.map(apiGroupDiscovery).filter((g) => (g.versions ?? []).length > 0),
   };
 }

@@ -16,6 +16,7 @@ import {
   servedGroups,
   type ServedGroup,
 } from '../discovery/index.js';
+import type { ExternalDiscovery } from '../host.js';
 
 /** The Content-Type of an aggregated discovery response, exactly as kube writes it. */
 export const AGGREGATED_DISCOVERY_CONTENT_TYPE = `application/json;g=${AGGREGATED_DISCOVERY_GROUP};v=${AGGREGATED_DISCOVERY_VERSION};as=${AGGREGATED_DISCOVERY_KIND}`;
@@ -65,6 +66,7 @@ interface Encoded {
 // and each document is encoded once.
 interface Snapshot {
   definitions: readonly GroupDefinition[];
+  external: ExternalDiscovery | undefined;
   groups: ServedGroup[];
   encoded: Map<string, Encoded>;
 }
@@ -77,14 +79,16 @@ function encode(doc: unknown): Encoded {
 
 /**
  * The discovery routes, reading the registered groups on every request through `getGroups` (so groups added later
- * show up). Only GET (and HEAD, which hono answers from GET) is routed here.
+ * show up), with the group versions other servers serve from `getExternal`. Only GET (and HEAD, which hono answers
+ * from GET) is routed here.
  */
-export function createDiscoveryRoutes(getGroups: () => GroupDefinition[]): Hono {
+export function createDiscoveryRoutes(getGroups: () => GroupDefinition[], getExternal: () => ExternalDiscovery | undefined = () => undefined): Hono {
   let last: Snapshot | undefined;
   const snapshot = (): Snapshot => {
     const defs = getGroups();
-    const same = last && last.definitions.length === defs.length && last.definitions.every((d, i) => d === defs[i]);
-    if (!last || !same) last = { definitions: [...defs], groups: servedGroups(defs), encoded: new Map() };
+    const external = getExternal();
+    const same = last && last.external === external && last.definitions.length === defs.length && last.definitions.every((d, i) => d === defs[i]);
+    if (!last || !same) last = { definitions: [...defs], external, groups: servedGroups(defs, external), encoded: new Map() };
     return last;
   };
   // Only documents that exist are kept, so requests for made-up paths cannot grow the cache.

@@ -9,6 +9,7 @@ import {
   type EncodedDocument,
   type OpenAPIOptions,
 } from '../openapi/index.js';
+import type { ExternalOpenAPI } from '../host.js';
 
 const ONE_YEAR_MS = 365 * 24 * 60 * 60 * 1000;
 
@@ -52,10 +53,15 @@ function send(c: Context, doc: EncodedDocument, contentType: string, redirect?: 
 
 /**
  * GET /openapi/v3, /openapi/v3/<group-version> and /openapi/v2 for the groups `getGroups()` returns (read on
- * every request, so installing a group shows up; documents are rebuilt only when the list changes).
+ * every request, so installing a group shows up; documents are rebuilt only when the list changes) and the
+ * documents of group versions other servers serve (`getExternal()`).
  */
-export function createOpenAPIRoutes(getGroups: () => GroupDefinition[], options: OpenAPIOptions = {}): Hono {
-  const service = createOpenAPIService(getGroups, options);
+export function createOpenAPIRoutes(
+  getGroups: () => GroupDefinition[],
+  options: OpenAPIOptions = {},
+  getExternal: () => ExternalOpenAPI | undefined = () => undefined,
+): Hono {
+  const service = createOpenAPIService(getGroups, options, getExternal);
   const app = new Hono();
 
   const v3Accepts = (c: Context) => mediaRanges(c.req.header('Accept')).some((r) => r === '*/*' || r === 'application/*' || r === CONTENT_TYPE_JSON);

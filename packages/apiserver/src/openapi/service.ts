@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { GroupDefinition } from '@kapi/apimachinery';
+import type { ExternalOpenAPI } from '../host.js';
 import { encodeSwaggerProtobuf } from './proto.js';
-import { buildSwaggerDocument } from './v2.js';
+import { buildSwaggerDocument, mergeSwaggerDocuments } from './v2.js';
 import { buildOpenAPIV3Documents, type OpenAPIOptions, type OpenAPIV3Document } from './v3.js';
 
 /** A document as served: its bytes, encoded once, and their hash (kube's ETag). */
@@ -35,6 +36,8 @@ const json = (value: unknown) => encoded(new TextEncoder().encode(JSON.stringify
 
 interface Built {
   groups: readonly GroupDefinition[];
+  external: ExternalOpenAPI | undefined;
+  /** The server's own documents, those other servers serve in their place left out. */
   documents: Map<string, OpenAPIV3Document>;
   v3: Map<string, EncodedDocument>;
   index: EncodedDocument;
@@ -43,29 +46,37 @@ interface Built {
 }
 
 /**
- * Serves the documents of `getGroups()`. Building is deterministic, so equal groups always give equal bytes and
- * hashes; a document is serialized and hashed once however often it is read (encode once).
+ * Serves the documents of `getGroups()`, and those other servers serve (`getExternal()`: a v3 document takes the
+ * place of the server's own of the same path; v2 documents are merged). Building is deterministic, so equal groups
+ * always give equal bytes and hashes; a document is serialized and hashed once however often it is read (encode once).
  */
-export function createOpenAPIService(getGroups: () => readonly GroupDefinition[], options: OpenAPIOptions = {}): OpenAPIService {
+export function createOpenAPIService(
+  getGroups: () => readonly GroupDefinition[],
+  options: OpenAPIOptions = {},
+  getExternal: () => ExternalOpenAPI | undefined = () => undefined,
+): OpenAPIService {
   let built: Built | undefined;
 
   const current = (): Built => {
     const groups = getGroups();
-    if (built && built.groups.length === groups.length && built.groups.every((g, i) => g === groups[i])) return built;
+    const external = getExternal();
+    if (built && built.external === external && built.groups.length === groups.length && built.groups.every((g, i) => g === groups[i])) return built;
     const documents = buildOpenAPIV3Documents(groups, options);
     const v3 = new Map<string, EncodedDocument>();
+    for (const path of external?.v3.keys() ?? []) documents.delete(path);
     for (const [path, doc] of documents) v3.set(path, json(doc));
+    for (const [path, doc] of external?.v3 ?? []) v3.set(path, json(doc));
     const paths = Object.fromEntries(
       [...v3.keys()].sort().map((path) => [path, { serverRelativeURL: `/openapi/v3/${path}?hash=${v3.get(path)!.etag}` }]),
     );
-    built = { groups: [...groups], documents, v3, index: json({ paths }) };
+    built = { groups: [...groups], external, documents, v3, index: json({ paths }) };
     return built;
   };
 
   const v2 = () => {
     const b = current();
     if (!b.v2) {
-      const swagger = buildSwaggerDocument(b.documents.values());
+      const swagger = mergeSwaggerDocuments(buildSwaggerDocument(b.documents.values()), b.external?.v2 ?? []);
       b.v2 = { json: json(swagger), protobuf: encoded(encodeSwaggerProtobuf(swagger), CONTENT_TYPE_V2_PROTOBUF_ALT) };
     }
     return b.v2;

@@ -113,3 +113,19 @@ export function buildSwaggerDocument(documents: Iterable<OpenAPIV3Document>): Sw
     swagger: '2.0',
   };
 }
+
+/**
+ * `own` with the paths and definitions of other servers' Swagger documents added (kube-aggregator's merged
+ * /openapi/v2); on a clash of names the document already there wins. Values that are not objects are skipped.
+ */
+export function mergeSwaggerDocuments(own: SwaggerDocument, others: readonly object[]): SwaggerDocument {
+  if (others.length === 0) return own;
+  const paths = { ...own.paths };
+  const definitions = { ...own.definitions };
+  for (const doc of others) {
+    const { paths: morePaths, definitions: moreDefinitions } = doc as { paths?: unknown; definitions?: unknown };
+    if (isObject(morePaths)) for (const [path, item] of Object.entries(morePaths)) if (isObject(item) && !Object.hasOwn(paths, path)) paths[path] = item;
+    if (isObject(moreDefinitions)) for (const [name, schema] of Object.entries(moreDefinitions)) if (isObject(schema) && !Object.hasOwn(definitions, name)) definitions[name] = schema as Schema;
+  }
+  return { ...own, paths: sortedKeys(paths) as SwaggerDocument['paths'], definitions: sortedKeys(definitions) as Record<string, Schema> };
+}

@@ -1,5 +1,7 @@
 import type { KubeObject } from '@kapi/apimachinery';
-import { ALL_OBJECTS, type PluginHost, type ResourceEntry } from '@kapi/apiserver';
+import type { PluginHost } from '../host.js';
+import { ALL_OBJECTS } from './list.js';
+import type { ResourceEntry } from './resources.js';
 
 /** The objects of one resource as last read, kept current (an informer's cache). */
 export interface ListSource {

@@ -1,0 +1,248 @@
+// The aggregator inside a server (kube-aggregator in front of the generic server): it follows the APIService
+// objects, keeps their Available condition true to what it finds, proxies the group versions they send to a
+// Service, and merges what those extension servers serve into discovery and OpenAPI.
+import type { KubeObject } from '@kapi/apimachinery';
+import {
+  followObjects,
+  type ExternalDiscovery,
+  type ExternalOpenAPI,
+  type PluginHost,
+  type RequestDelegate,
+  type ResourceEntry,
+} from '@kapi/apiserver';
+import { availableCondition, groupVersionKey, type APIService, type APIServiceCondition } from './apiservice/types.js';
+import { autoregister } from './autoregister/controller.js';
+import { checkAvailable, LOCAL_AVAILABLE, sameCondition } from './availability/check.js';
+import { proxyHandler } from './proxy/handler.js';
+import { readOpenAPIV2, readOpenAPIV3, readResources, type RemoteDocuments } from './remote/documents.js';
+import { resolveService } from './resolve.js';
+import { createDialers, type ProxyClientCertificate } from './transport.js';
+
+export interface AggregatorOptions {
+  /**
+   * The front proxy's client certificate (kube-apiserver's --proxy-client-cert-file and --proxy-client-key-file),
+   * presented to every extension server. Without one the aggregator dials without a client certificate, and
+   * extensions cannot trust the user it names.
+   */
+  proxyClientCertificate?: ProxyClientCertificate;
+  /** How often an Available APIService is checked again, in ms (kube resyncs every 30 s). */
+  resyncIntervalMs?: number;
+  /** How soon an APIService that is not Available is checked again, in ms. */
+  retryIntervalMs?: number;
+}
+
+interface State {
+  apiService: APIService;
+  /** The spec the state was made for: a new spec starts afresh. */
+  specKey: string;
+  available: boolean;
+  /** Aborted (and replaced) when the APIService stops being available: proxied requests waiting end at once. */
+  unavailable: AbortController;
+  timer?: NodeJS.Timeout;
+  checking?: Promise<void>;
+  documents: RemoteDocuments;
+  proxy?: RequestDelegate;
+}
+
+const nameOf = (o: KubeObject) => String((o.metadata as { name?: string }).name ?? '');
+const GROUP_VERSION_PATH = /^\/apis\/([^/]+)\/([^/]+)(?:\/|$)/;
+
+/** Installs the aggregator into the server that serves `entry` (apiregistration.k8s.io/v1 APIServices). */
+export function installAggregator(host: PluginHost, entry: ResourceEntry, options: AggregatorOptions = {}): void {
+  const resyncMs = options.resyncIntervalMs ?? 30_000;
+  const retryMs = options.retryIntervalMs ?? 5_000;
+  const dialers = createDialers(options.proxyClientCertificate);
+  const states = new Map<string, State>();
+  /** Service-backed APIServices by `group/version`: the requests the proxy takes. */
+  let routes = new Map<string, State>();
+  let discovery: ExternalDiscovery = { versions: [], priorities: new Map() };
+  let openapi: ExternalOpenAPI = { v3: new Map(), v2: [] };
+  let stopped = false;
+
+  const statusContext = () => host.systemContext(entry, { subresource: 'status' });
+
+  const writeCondition = async (name: string, condition: Omit<APIServiceCondition, 'lastTransitionTime'>) => {
+    try {
+      await host.store.update(statusContext(), name, (current) => {
+        if (!current) throw Object.assign(new Error(`apiservice ${name} is gone`), { gone: true });
+        const obj = structuredClone(current) as APIService;
+        const before = availableCondition(obj);
+        if (sameCondition(before, condition)) return current;
+        const next: APIServiceCondition = {
+          ...condition,
+          lastTransitionTime: before && before.status === condition.status && before.lastTransitionTime ? before.lastTransitionTime : new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+        };
+        obj.status = { ...obj.status, conditions: [...(obj.status?.conditions ?? []).filter((c) => c.type !== 'Available'), next] };
+        return obj as KubeObject;
+      });
+    } catch (err) {
+      if (!(err as { gone?: boolean }).gone && !stopped) host.log(1, `apiservice ${name}: status not written: ${(err as Error).message}`);
+    }
+  };
+
+  const setAvailable = (state: State, available: boolean) => {
+    if (state.available && !available) {
+      state.unavailable.abort();
+      state.unavailable = new AbortController();
+    }
+    state.available = available;
+  };
+
+  const service = (state: State) => {
+    const s = state.apiService.spec.service!;
+    return { namespace: s.namespace ?? '', name: s.name ?? '', port: s.port ?? 443 };
+  };
+
+  /** Reads the extension's discovery and OpenAPI documents of the group version again; keeps the old ones on failure. */
+  const refreshDocuments = async (state: State) => {
+    const resolution = await resolveService(host, service(state));
+    if (!('url' in resolution)) return;
+    const { group = '', version = '' } = state.apiService.spec;
+    const dialer = dialers.get(state.apiService);
+    const [resources, v3, v2] = await Promise.allSettled([
+      readResources(dialer, resolution.url, group, version),
+      readOpenAPIV3(dialer, resolution.url, group, version),
+      readOpenAPIV2(dialer, resolution.url),
+    ]);
+    const documents: RemoteDocuments = {
+      resources: resources.status === 'fulfilled' ? resources.value : state.documents.resources,
+      openapiV3: v3.status === 'fulfilled' ? v3.value : state.documents.openapiV3,
+      openapiV2: v2.status === 'fulfilled' ? v2.value : state.documents.openapiV2,
+    };
+    if (JSON.stringify(documents) !== JSON.stringify(state.documents)) state.documents = documents;
+  };
+
+  const check = (state: State): Promise<void> => {
+    if (state.checking) return state.checking;
+    clearTimeout(state.timer);
+    state.checking = (async () => {
+      const name = state.apiService.metadata.name;
+      let condition: Omit<APIServiceCondition, 'lastTransitionTime'>;
+      if (!state.apiService.spec.service) condition = LOCAL_AVAILABLE;
+      else {
+        condition = await checkAvailable(state.apiService, () => resolveService(host, service(state)), () => dialers.get(state.apiService));
+        if (condition.status === 'True') await refreshDocuments(state);
+      }
+      if (stopped || states.get(name) !== state) return;
+      setAvailable(state, condition.status === 'True');
+      rebuild();
+      if (!sameCondition(availableCondition(state.apiService), condition)) await writeCondition(name, condition);
+    })()
+      .catch((err) => host.log(1, `apiservice ${state.apiService.metadata.name}: availability check failed: ${(err as Error).message}`))
+      .finally(() => {
+        state.checking = undefined;
+        if (stopped || states.get(state.apiService.metadata.name) !== state || !state.apiService.spec.service) return;
+        state.timer = setTimeout(() => void check(state), state.available ? resyncMs : retryMs);
+        state.timer.unref();
+      });
+    return state.checking;
+  };
+
+  /** The proxy's, discovery's and OpenAPI's view of the APIServices, made anew after every change. */
+  const rebuild = () => {
+    const nextRoutes = new Map<string, State>();
+    const priorities = new Map<string, { groupPriorityMinimum: number; versionPriority: number }>();
+    const versions: ExternalDiscovery['versions'][number][] = [];
+    const v3 = new Map<string, object>();
+    const v2: object[] = [];
+    for (const state of states.values()) {
+      const { group = '', version = '', groupPriorityMinimum = 0, versionPriority = 0 } = state.apiService.spec;
+      const key = groupVersionKey(group, version);
+      priorities.set(key, { groupPriorityMinimum, versionPriority });
+      if (!state.apiService.spec.service) continue;
+      nextRoutes.set(key, state);
+      versions.push({ group, version, resources: state.documents.resources, freshness: state.available ? 'Current' : 'Stale' });
+      if (state.documents.openapiV3) v3.set(group ? `apis/${group}/${version}` : `api/${version}`, state.documents.openapiV3);
+      if (state.documents.openapiV2) v2.push(state.documents.openapiV2);
+    }
+    routes = nextRoutes;
+    const nextDiscovery = { versions, priorities };
+    if (JSON.stringify([versions, [...priorities]]) !== JSON.stringify([discovery.versions, [...discovery.priorities]])) discovery = nextDiscovery;
+    if (JSON.stringify([[...v3], v2]) !== JSON.stringify([[...openapi.v3], openapi.v2])) openapi = { v3, v2 };
+  };
+
+  /** Takes in the APIService objects as last read: new specs are checked at once, removed ones forgotten. */
+  const reconcile = (objects: readonly KubeObject[]) => {
+    const names = new Set<string>();
+    for (const obj of objects) {
+      const apiService = obj as APIService;
+      const name = nameOf(obj);
+      names.add(name);
+      const specKey = JSON.stringify(apiService.spec ?? {});
+      let state = states.get(name);
+      if (!state || state.specKey !== specKey) {
+        if (state) {
+          clearTimeout(state.timer);
+          state.unavailable.abort();
+        }
+        state = { apiService, specKey, available: false, unavailable: new AbortController(), documents: {} };
+        states.set(name, state);
+        state.apiService = apiService;
+        void check(state);
+      }
+      state.apiService = apiService;
+      // What another server sharing the storage found counts too; a condition that differs from ours is checked again.
+      const condition = availableCondition(apiService);
+      if (!state.checking) setAvailable(state, apiService.spec.service ? condition?.status === 'True' : true);
+      if (!apiService.spec.service && !sameCondition(condition, LOCAL_AVAILABLE)) void check(state);
+    }
+    for (const [name, state] of states) {
+      if (names.has(name)) continue;
+      clearTimeout(state.timer);
+      state.unavailable.abort();
+      states.delete(name);
+    }
+    dialers.retain(names);
+    rebuild();
+  };
+
+  const checkServiceBacked = () => {
+    for (const state of states.values()) if (state.apiService.spec.service) void check(state);
+  };
+
+  const apiServices = followObjects(host, entry, (objects) => {
+    reconcile(objects);
+    void registration.sync();
+  });
+  const registration = autoregister(host, entry, apiServices);
+  // A Service or its endpoints changing may make an APIService available or not.
+  for (const [group, kind] of [['', 'Service'], ['', 'Endpoints'], ['discovery.k8s.io', 'EndpointSlice']] as const) {
+    const target = host.registry.entries.find((e) => e.info.group === group && e.info.kind === kind);
+    if (target) host.onObjectsChange(target, checkServiceBacked);
+  }
+
+  host.routeRequests((path) => {
+    if (routes.size === 0) return undefined;
+    const m = GROUP_VERSION_PATH.exec(path);
+    const state = m ? routes.get(`${decodeURIComponentSafe(m[1])}/${decodeURIComponentSafe(m[2])}`) : undefined;
+    if (!state) return undefined;
+    state.proxy ??= proxyHandler({
+      apiService: state.apiService,
+      available: () => state.available,
+      resolve: () => resolveService(host, service(state)),
+      dialer: () => dialers.get(state.apiService),
+      unreachable: () => void check(state),
+      signal: () => state.unavailable.signal,
+      timeoutMs: host.limits.requestTimeoutMs || 60_000,
+    });
+    return state.proxy;
+  });
+  host.setDiscoverySource({ current: () => discovery });
+  host.setOpenAPISource({ current: () => openapi });
+  host.onStop(() => {
+    stopped = true;
+    for (const state of states.values()) {
+      clearTimeout(state.timer);
+      state.unavailable.abort();
+    }
+    dialers.close();
+  });
+}
+
+function decodeURIComponentSafe(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

@@ -1,0 +1,68 @@
+// kube-aggregator's proxyHandler: a request for a group version an APIService sends to a Service goes to the
+// extension server behind it, as the authenticated user (front-proxy headers), streaming both ways.
+import { Readable } from 'node:stream';
+import { newServiceUnavailable } from '@kapi/apimachinery';
+import type { RequestDelegate } from '@kapi/apiserver';
+import type { APIService } from '../apiservice/types.js';
+import type { Resolution } from '../resolve.js';
+import { send, type Dialer } from '../transport.js';
+import { answerBody } from './body.js';
+import { answerHeaders, proxiedRequestHeaders } from './headers.js';
+
+/** What the proxy needs from the aggregator around it. */
+export interface ProxyTarget {
+  apiService: APIService;
+  /** Whether the APIService is Available now (kube answers 503 without trying when it is not). */
+  available(): boolean;
+  resolve(): Promise<Resolution>;
+  dialer(): Dialer;
+  /** Told when the extension could not be reached, so its availability is checked again at once. */
+  unreachable(error: Error): void;
+  /** Aborted when the APIService stops being available: requests still waiting for an answer end with 503. */
+  signal(): AbortSignal;
+  /** How long to wait for the extension's answer to start (the server's request timeout). */
+  timeoutMs: number;
+}
+
+const NO_BODY_STATUS = new Set([101, 204, 205, 304]);
+
+/** The handler of every request for the APIService's group version. */
+export function proxyHandler(target: ProxyTarget): RequestDelegate {
+  return async (request, user) => {
+    if (!target.available()) throw newServiceUnavailable('service unavailable');
+    if (request.headers.get('upgrade')) throw newServiceUnavailable('upgrade requests (exec, attach, port-forward) are not proxied to extension servers');
+    const resolution = await target.resolve();
+    if (!('url' in resolution)) throw newServiceUnavailable('service unavailable');
+    const url = new URL(request.url);
+    const abort = new AbortController();
+    const onClientGone = () => abort.abort(request.signal.reason);
+    request.signal.addEventListener('abort', onClientGone, { once: true });
+    const unavailable = target.signal();
+    const onUnavailable = () => abort.abort(new Error('the APIService became unavailable'));
+    unavailable.addEventListener('abort', onUnavailable, { once: true });
+    const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && request.body !== null;
+    try {
+      const res = await send(target.dialer(), resolution.url, {
+        method: request.method,
+        path: url.pathname + url.search,
+        headers: proxiedRequestHeaders(request.headers, user),
+        body: hasBody ? Readable.fromWeb(request.body as import('node:stream/web').ReadableStream) : undefined,
+        signal: abort.signal,
+        timeoutMs: target.timeoutMs,
+      });
+      unavailable.removeEventListener('abort', onUnavailable);
+      const status = res.statusCode ?? 502;
+      const body = NO_BODY_STATUS.has(status) || request.method === 'HEAD' ? null : answerBody(res);
+      if (!body) res.resume();
+      return new Response(body, { status, statusText: res.statusMessage, headers: answerHeaders(res.headers) });
+    } catch (err) {
+      unavailable.removeEventListener('abort', onUnavailable);
+      request.signal.removeEventListener('abort', onClientGone);
+      // a body the server refused to read further (too large) is the client's fault, answered as such
+      if ((err as { status?: unknown }).status) throw err;
+      const error = err as Error;
+      if (!request.signal.aborted) target.unreachable(error);
+      throw newServiceUnavailable(`error trying to reach service: ${unavailable.aborted ? 'the APIService became unavailable' : error.message}`);
+    }
+  };
+}

@@ -1,0 +1,49 @@
+// What the aggregator reads from an extension server for discovery and OpenAPI: the group version's resources
+// (aggregated discovery, or the unaggregated resource list of servers without it) and its OpenAPI documents.
+import type { APIGroupDiscoveryList, APIResource, APIResourceDiscovery } from '@kapi/apimachinery';
+import { AGGREGATED_DISCOVERY_CONTENT_TYPE, resourceDiscoveries } from '@kapi/apiserver';
+import { DISCOVERY_CHECK_TIMEOUT_MS } from '../availability/check.js';
+import { getBody, type Dialer } from '../transport.js';
+
+/** The aggregator reads as system:kube-aggregator in system:masters, as kube's discovery manager does. */
+const AGGREGATOR_USER = { 'x-remote-user': 'system:kube-aggregator', 'x-remote-group': 'system:masters' };
+
+/** One group version's documents, as last read (each may be missing when the extension does not serve it). */
+export interface RemoteDocuments {
+  resources?: APIResourceDiscovery[];
+  openapiV3?: object;
+  openapiV2?: object;
+}
+
+const json = (body: Buffer): unknown => JSON.parse(body.toString('utf8'));
+
+/** The resources of `group/version` the extension at `url` serves. */
+export async function readResources(dialer: Dialer, url: URL, group: string, version: string): Promise<APIResourceDiscovery[]> {
+  const root = group ? '/apis' : '/api';
+  const aggregated = await getBody(dialer, url, root, { accept: `${AGGREGATED_DISCOVERY_CONTENT_TYPE},application/json`, ...AGGREGATOR_USER }, DISCOVERY_CHECK_TIMEOUT_MS);
+  if (aggregated.contentType.includes('as=APIGroupDiscoveryList')) {
+    const list = json(aggregated.body) as APIGroupDiscoveryList;
+    const found = list.items?.find((g) => (g.metadata?.name ?? '') === group)?.versions?.find((v) => v.version === version);
+    if (found) return (found.resources ?? []) as APIResourceDiscovery[];
+  }
+  const path = group ? `/apis/${group}/${version}` : `/api/${version}`;
+  const legacy = await getBody(dialer, url, path, { accept: 'application/json', ...AGGREGATOR_USER }, DISCOVERY_CHECK_TIMEOUT_MS);
+  const list = json(legacy.body) as { resources?: APIResource[] };
+  return resourceDiscoveries(list.resources ?? [], group, version);
+}
+
+/** The extension's OpenAPI v3 document of `group/version` (found through its /openapi/v3 index), if it has one. */
+export async function readOpenAPIV3(dialer: Dialer, url: URL, group: string, version: string): Promise<object | undefined> {
+  const index = json((await getBody(dialer, url, '/openapi/v3', { accept: 'application/json', ...AGGREGATOR_USER }, DISCOVERY_CHECK_TIMEOUT_MS)).body) as {
+    paths?: Record<string, { serverRelativeURL?: string }>;
+  };
+  const key = group ? `apis/${group}/${version}` : `api/${version}`;
+  const relative = index.paths?.[key]?.serverRelativeURL;
+  if (!relative || !relative.startsWith('/')) return undefined;
+  return json((await getBody(dialer, url, relative, { accept: 'application/json', ...AGGREGATOR_USER }, DISCOVERY_CHECK_TIMEOUT_MS)).body) as object;
+}
+
+/** The extension's /openapi/v2 (JSON). */
+export async function readOpenAPIV2(dialer: Dialer, url: URL): Promise<object> {
+  return json((await getBody(dialer, url, '/openapi/v2', { accept: 'application/json', ...AGGREGATOR_USER }, DISCOVERY_CHECK_TIMEOUT_MS)).body) as object;
+}

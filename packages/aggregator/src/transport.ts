@@ -1,0 +1,130 @@
+// How the aggregator dials an extension server: TLS verified against the APIService's caBundle (or not at all with
+// insecureSkipTLSVerify) for the name `<service>.<namespace>.svc`, authenticated with the front-proxy client
+// certificate; one keep-alive agent per APIService spec.
+import { request as httpsRequest, Agent } from 'node:https';
+import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import type { APIService } from './apiservice/types.js';
+
+/** The front proxy's client certificate and key (PEM): kube-apiserver's --proxy-client-cert-file/--proxy-client-key-file. */
+export interface ProxyClientCertificate {
+  cert: string | Buffer;
+  key: string | Buffer;
+}
+
+/** What dialing an APIService's extension needs: an agent and the name its serving certificate must carry. */
+export interface Dialer {
+  agent: Agent;
+  servername: string;
+}
+
+/** The dialer of each APIService, made anew when its spec changes. */
+export function createDialers(clientCertificate: ProxyClientCertificate | undefined) {
+  const dialers = new Map<string, { key: string; dialer: Dialer }>();
+  return {
+    /** The dialer of a service-backed APIService. */
+    get(apiService: APIService): Dialer {
+      const spec = apiService.spec;
+      const key = JSON.stringify([spec.service, spec.caBundle ?? '', !!spec.insecureSkipTLSVerify]);
+      const known = dialers.get(apiService.metadata.name);
+      if (known?.key === key) return known.dialer;
+      known?.dialer.agent.destroy();
+      const ca = spec.caBundle ? Buffer.from(spec.caBundle, 'base64') : undefined;
+      const agent = new Agent({
+        keepAlive: true,
+        ca,
+        cert: clientCertificate?.cert,
+        key: clientCertificate?.key,
+        rejectUnauthorized: !spec.insecureSkipTLSVerify,
+      });
+      const dialer = { agent, servername: `${spec.service?.name ?? ''}.${spec.service?.namespace ?? ''}.svc` };
+      dialers.set(apiService.metadata.name, { key, dialer });
+      return dialer;
+    },
+    /** Drops the dialers of APIServices no longer there. */
+    retain(names: ReadonlySet<string>) {
+      for (const [name, { dialer }] of dialers) {
+        if (names.has(name)) continue;
+        dialer.agent.destroy();
+        dialers.delete(name);
+      }
+    },
+    /** Closes every connection (the server stops). */
+    close() {
+      for (const { dialer } of dialers.values()) dialer.agent.destroy();
+      dialers.clear();
+    },
+  };
+}
+
+export type Dialers = ReturnType<typeof createDialers>;
+
+/** One request to an extension; resolves with its response once the headers arrived. */
+export function send(
+  dialer: Dialer,
+  target: URL,
+  init: { method: string; path: string; headers: OutgoingHttpHeaders; body?: Readable; signal?: AbortSignal; timeoutMs?: number },
+): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest({
+      agent: dialer.agent,
+      host: target.hostname.replace(/^\[|\]$/g, ''),
+      port: target.port || 443,
+      // the serving certificate is checked against the Service's DNS name, wherever it was dialed (kube's ServerName)
+      servername: dialer.servername,
+      method: init.method,
+      path: init.path,
+      headers: init.headers,
+      signal: init.signal,
+    });
+    // A server that takes the connection but never completes TLS is given up on as Go's TLSHandshakeTimeout does.
+    req.once('socket', (socket) => {
+      if (!(socket as { connecting?: boolean }).connecting) return;
+      const handshake = setTimeout(() => req.destroy(new Error('net/http: TLS handshake timeout')), HANDSHAKE_TIMEOUT_MS);
+      socket.once('secureConnect', () => clearTimeout(handshake));
+      socket.once('close', () => clearTimeout(handshake));
+    });
+    let timer: NodeJS.Timeout | undefined;
+    if (init.timeoutMs) {
+      const ms = init.timeoutMs;
+      timer = setTimeout(() => req.destroy(new Error(`timeout awaiting response headers after ${ms / 1000}s`)), ms);
+    }
+    req.once('response', (res) => {
+      clearTimeout(timer);
+      resolve(res);
+    });
+    req.once('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    if (init.body) {
+      init.body.once('error', (err) => req.destroy(err));
+      init.body.pipe(req);
+    } else req.end();
+  });
+}
+
+/** A GET whose whole body is read, for discovery checks and documents; rejects on a status outside 2xx. */
+export async function getBody(dialer: Dialer, target: URL, path: string, headers: OutgoingHttpHeaders, timeoutMs: number): Promise<{ body: Buffer; contentType: string }> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  const res = await send(dialer, target, { method: 'GET', path, headers, signal, timeoutMs });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_DOCUMENT_BYTES) {
+      res.destroy();
+      throw new Error(`response from ${target.origin}${path} is larger than ${MAX_DOCUMENT_BYTES} bytes`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  const status = res.statusCode ?? 0;
+  if (status < 200 || status >= 300) throw new Error(`bad status from ${target.origin}${path}: ${status}`);
+  return { body: Buffer.concat(chunks), contentType: String(res.headers['content-type'] ?? '') };
+}
+
+/** Go's http.DefaultTransport TLSHandshakeTimeout, which kube's proxy transport keeps. */
+const HANDSHAKE_TIMEOUT_MS = 10_000;
+
+/** The largest discovery or OpenAPI document read from an extension (kube reads them whole too). */
+const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
