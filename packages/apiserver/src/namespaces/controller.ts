@@ -58,11 +58,15 @@ export function createNamespaceController(store: Store, registry: ResourceRegist
       const meta = obj.metadata as { name?: string; namespace?: string; deletionTimestamp?: string };
       if (entry === namespaces) {
         if (type !== 'DELETED' && meta.deletionTimestamp) schedule(String(meta.name));
-      } else if (type === 'DELETED' && meta.namespace && pending.size === 0) {
-        // Content held by finalizers went away: a terminating namespace may now be empty.
-        void store.find(ctxFor(namespaces!, ''), meta.namespace).then((ns) => {
-          if ((ns?.metadata as { deletionTimestamp?: string } | undefined)?.deletionTimestamp) schedule(meta.namespace!);
-        });
+      } else if (namespaces && type === 'DELETED' && meta.namespace && pending.size === 0) {
+        // Content held by finalizers went away: a terminating namespace may now be empty. (A server without
+        // Namespaces, an extension server, has none to finish.)
+        void store.find(ctxFor(namespaces, ''), meta.namespace).then(
+          (ns) => {
+            if ((ns?.metadata as { deletionTimestamp?: string } | undefined)?.deletionTimestamp) schedule(meta.namespace!);
+          },
+          () => {},
+        );
       }
     },
     /** Picks up namespaces left Terminating (after a restart on durable storage). */
