@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -31,6 +32,8 @@ let main: Server;
 let wardle: ChildProcess;
 let wardleUrl = '';
 let output = '';
+let configMapMissing = false;
+let kubeconfig = '';
 
 function answerSar(spec: Record<string, unknown>) {
   if (spec.user === 'alice' || spec.user === 'carol') return { allowed: true, reason: 'test policy' };
@@ -45,7 +48,7 @@ beforeAll(async () => {
     req.on('end', () => {
       const answer = (code: number, body: unknown) => res.writeHead(code, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString()) : undefined;
-      if (req.method === 'GET' && req.url === '/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication') {
+      if (req.method === 'GET' && req.url === '/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication' && !configMapMissing) {
         return answer(200, {
           apiVersion: 'v1',
           kind: 'ConfigMap',
@@ -73,7 +76,7 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => main.listen(0, '127.0.0.1', resolve));
-  const kubeconfig = join(dir, 'main.kubeconfig');
+  kubeconfig = join(dir, 'main.kubeconfig');
   writeFileSync(
     kubeconfig,
     JSON.stringify({
@@ -221,4 +224,23 @@ describe('wardle-server with delegated authentication and authorization', () => 
     const table = await call(flunders, { cert: frontProxy, headers: { ...asProxy, accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
     expect(table.body.kind).toBe('Table');
   });
+});
+
+describe('wardle-server start', () => {
+  it('fails clearly when the main server does not publish the authentication ConfigMap', async () => {
+    configMapMissing = true;
+    try {
+      const mainJs = join(import.meta.dirname, '../dist/main.js');
+      const child = spawn(process.execPath, [mainJs, '--secure-port=0', `--kubeconfig=${kubeconfig}`, '--storage-backend=memory', `--data-dir=${join(dir, 'data2')}`], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+      const [code] = (await once(child, 'exit')) as [number];
+      expect(code).toBe(1);
+      expect(stderr).toContain('Error: configmap kube-system/extension-apiserver-authentication not found');
+    } finally {
+      configMapMissing = false;
+    }
+  }, 30_000);
 });

@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchAuthenticationConfig, parseAuthenticationConfig } from './authentication-config.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { fetchAuthenticationConfig, parseAuthenticationConfig, watchAuthenticationConfig } from './authentication-config.js';
 import { parseKubeconfig } from './kubeconfig.js';
 import { makeCa, makeCert } from './pki.fixtures.js';
-import { createRestClient } from './rest-client.js';
+import { createRestClient, RestError, type RestClient } from './rest-client.js';
 
 const serverCa = makeCa('main-ca');
 const clientCa = makeCa('client-ca');
@@ -114,5 +114,31 @@ describe('parseKubeconfig', () => {
   it('needs a current context with a cluster and a server', () => {
     expect(() => parseKubeconfig('apiVersion: v1\nkind: Config\n')).toThrow(/no current-context/);
     expect(() => parseKubeconfig('current-context: x\ncontexts: []\n')).toThrow(/context "x" not found/);
+  });
+});
+
+describe('watchAuthenticationConfig', () => {
+  it('follows a rotated CA at the next refresh, and keeps the last good configuration when a refresh fails', async () => {
+    vi.useFakeTimers();
+    try {
+      let answer: () => unknown = () => ({ data });
+      const client: RestClient = { get: async () => answer(), post: async () => ({}), close() {} };
+      const errors: string[] = [];
+      const source = await watchAuthenticationConfig(client, { refreshMs: 1000, onError: (err) => errors.push(err.message) });
+      expect(source.current().clientCa?.[0].fingerprint256).toBe(clientCa.x509.fingerprint256);
+      const rotated = makeCa('client-ca-2');
+      answer = () => ({ data: { ...data, 'client-ca-file': rotated.cert } });
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(source.current().clientCa?.[0].fingerprint256).toBe(rotated.x509.fingerprint256);
+      answer = () => {
+        throw new RestError('connection refused');
+      };
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(source.current().clientCa?.[0].fingerprint256).toBe(rotated.x509.fingerprint256);
+      expect(errors).toEqual(['unable to get configmap/extension-apiserver-authentication in kube-system: connection refused']);
+      source.stop();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
