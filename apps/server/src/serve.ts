@@ -4,6 +4,7 @@ import { answerClientErrors, MAX_HEADER_BYTES, TLS12_CIPHERS } from './limits.js
 import { addResponseHeader, HeaderedResponse } from './response-headers.js';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
+import { X509Certificate } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 
@@ -12,6 +13,8 @@ export interface FetchEnv {
   peerCertificate?: { subject: { CN?: string; O?: string | string[] } };
   /** Why a client certificate the client presented did not verify (the server answers 401). */
   peerCertificateError?: string;
+  /** Every certificate the client presented, leaf first, unverified (for delegated authentication's own CAs). */
+  peerCertificateChain?: readonly X509Certificate[];
   /** The client's address (the audit log's sourceIPs) and port (the HTTP log's srcIP). */
   remoteAddress?: string;
   remotePort?: number;
@@ -48,9 +51,11 @@ export interface StartServerOptions {
   /**
    * Serving certificate and key, PEM; `clientCa` (`--client-ca-file`) makes the secure port ask for client
    * certificates and hand the verified ones to the ApiServer (unverified ones are ignored: the request then
-   * authenticates otherwise, as kube-apiserver does).
+   * authenticates otherwise, as kube-apiserver does). `requestClientCertificates` asks for client certificates
+   * without verifying them in TLS: the ApiServer gets the presented chain (`peerCertificateChain`) and its
+   * authenticators verify it against their own CAs (an extension server's client CA and front-proxy CA).
    */
-  tls?: { cert: string; key: string; clientCa?: string };
+  tls?: { cert: string; key: string; clientCa?: string; requestClientCertificates?: boolean };
   /** Where "listening on" lines go (stdout in the binary). */
   log?: (message: string) => void;
   /** How long `close()` lets in-flight requests finish before cutting their connections. Default 5 s. */
@@ -177,9 +182,15 @@ interface Listener {
 }
 
 async function listen(options: StartServerOptions, scheme: 'http' | 'https', port: ListenPort): Promise<Listener> {
-  const fetch = (request: Request, env: HttpBindings | Http2Bindings) => options.apiServer.fetch(request, new NodeFetchEnv(env));
   const tls = options.tls;
-  const clientAuth = tls?.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: false } : {};
+  const clientAuth = tls?.clientCa
+    ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: false }
+    : tls?.requestClientCertificates
+      ? { requestCert: true, rejectUnauthorized: false }
+      : {};
+  // Either the TLS layer verifies client certificates against the one client CA, or the presented chain is handed on.
+  const clientCertificates = tls?.clientCa ? 'verified' : tls?.requestClientCertificates ? 'chain' : 'none';
+  const fetch = (request: Request, env: HttpBindings | Http2Bindings) => options.apiServer.fetch(request, new NodeFetchEnv(env, clientCertificates));
   const server = (
     scheme === 'https'
       ? createAdaptorServer({
@@ -258,15 +269,17 @@ async function listen(options: StartServerOptions, scheme: 'http' | 'https', por
 class NodeFetchEnv implements FetchEnv {
   readonly peerCertificate?: FetchEnv['peerCertificate'];
   readonly peerCertificateError?: string;
+  readonly peerCertificateChain?: readonly X509Certificate[];
   readonly remoteAddress?: string;
   readonly remotePort?: number;
   private readonly outgoing: unknown;
 
-  constructor(env: HttpBindings | Http2Bindings) {
+  constructor(env: HttpBindings | Http2Bindings, clientCertificates: 'verified' | 'chain' | 'none') {
     const socket = env.incoming?.socket;
-    const client = verifiedClient(socket);
+    const client = clientCertificates === 'verified' ? verifiedClient(socket) : undefined;
     this.peerCertificate = client?.peerCertificate;
     this.peerCertificateError = client?.peerCertificateError;
+    this.peerCertificateChain = clientCertificates === 'chain' ? presentedChain(socket) : undefined;
     this.remoteAddress = socket?.remoteAddress;
     this.remotePort = socket?.remotePort;
     this.outgoing = env.outgoing;
@@ -287,6 +300,27 @@ function verifiedClient(socket: unknown): FetchEnv | undefined {
   if (!tlsSocket.authorized) return { peerCertificateError: String(tlsSocket.authorizationError ?? 'certificate not verified') };
   const cn = cert.subject.CN as string | string[] | undefined;
   return { peerCertificate: { subject: { CN: Array.isArray(cn) ? cn[0] : cn, O: cert.subject.O } } };
+}
+
+/**
+ * The certificates a TLS client presented, leaf first (node's issuerCertificate links, which end at a self-signed
+ * one or loop on it). Undefined when it presented none.
+ */
+function presentedChain(socket: unknown): X509Certificate[] | undefined {
+  const tlsSocket = socket as Partial<TLSSocket> | undefined;
+  if (typeof tlsSocket?.getPeerX509Certificate !== 'function') return undefined;
+  const leaf = tlsSocket.getPeerX509Certificate();
+  if (!leaf) return undefined;
+  const chain = [leaf];
+  // Only the leaf is exposed as an X509Certificate; intermediates the client sent come through the detailed chain.
+  let detailed = typeof tlsSocket.getPeerCertificate === 'function' ? tlsSocket.getPeerCertificate(true) : undefined;
+  const seen = new Set<unknown>([detailed]);
+  while (detailed?.issuerCertificate && !seen.has(detailed.issuerCertificate) && chain.length < 10) {
+    detailed = detailed.issuerCertificate;
+    seen.add(detailed);
+    if (detailed.raw) chain.push(new X509Certificate(detailed.raw));
+  }
+  return chain;
 }
 
 /** The address clients connect to for a bind address: loopback for the unspecified addresses. */

@@ -10,8 +10,9 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { group as core } from '@kapi/api-core';
 import { createApiServer, groupPlugin } from '@kapi/apiserver';
 import { createMemoryBackend } from '@kapi/storage';
-import { closeOnSignals, startServer, type RunningServer, type ServedApi } from '../src/serve.js';
-import { ensureSelfSignedCertificates, type GeneratedCertificates } from '../src/tls.js';
+import { X509Certificate } from 'node:crypto';
+import { closeOnSignals, startServer, type FetchEnv, type RunningServer, type ServedApi } from '../src/serve.js';
+import { ensureClientCertificates, ensureSelfSignedCertificates, type GeneratedCertificates } from '../src/tls.js';
 
 /** Stands in for @kapi/apiserver's ApiServer: health, a slow request, and a watch that never ends by itself. */
 function fakeApiServer() {
@@ -341,5 +342,55 @@ describe('closeOnSignals', () => {
     } finally {
       dispose();
     }
+  });
+});
+
+describe('startServer client certificates', () => {
+  /** A fake ApiServer that records what the transport told it about each request's client certificate. */
+  function recording() {
+    const envs: FetchEnv[] = [];
+    const api: ServedApi = {
+      async start() {},
+      async stop() {},
+      async fetch(_req, env) {
+        envs.push(env ?? {});
+        return new Response('ok');
+      },
+    };
+    return { api, envs };
+  }
+  const callWithCert = (url: string, cert: { cert: string; key: string }) =>
+    new Promise<number>((resolve, reject) => {
+      const req = request(url, { ca: tls.ca, cert: cert.cert, key: cert.key, agent: false }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode!));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+
+  it('requestClientCertificates: hands the presented chain on unverified, never as a verified peerCertificate', async () => {
+    const { ca } = await ensureClientCertificates({ dataDir: mkdtempSync(join(tmpdir(), 'kapi-serve-client-')) });
+    const other = await ensureClientCertificates({ dataDir: mkdtempSync(join(tmpdir(), 'kapi-serve-client-')) });
+    const { api, envs } = recording();
+    const server = await startServer({ apiServer: api, bindAddress: '127.0.0.1', securePort: 'ephemeral', tls: { ...tls, requestClientCertificates: true } });
+    running.push(server);
+    expect(await callWithCert(`${server.url}/x`, other.admin)).toBe(200);
+    expect(envs[0].peerCertificate).toBeUndefined();
+    expect(envs[0].peerCertificateError).toBeUndefined();
+    expect(envs[0].peerCertificateChain?.[0].subject).toContain('CN=kapi-admin');
+    expect(envs[0].peerCertificateChain?.[0].checkIssued(new X509Certificate(ca))).toBe(false);
+    expect(await get(`${server.url}/x`, { ca: tls.ca })).toMatchObject({ status: 200 });
+    expect(envs[1].peerCertificateChain).toBeUndefined();
+  });
+
+  it('clientCa: verifies in TLS and passes the subject only', async () => {
+    const client = await ensureClientCertificates({ dataDir: mkdtempSync(join(tmpdir(), 'kapi-serve-client-')) });
+    const { api, envs } = recording();
+    const server = await startServer({ apiServer: api, bindAddress: '127.0.0.1', securePort: 'ephemeral', tls: { ...tls, clientCa: client.ca } });
+    running.push(server);
+    expect(await callWithCert(`${server.url}/x`, client.admin)).toBe(200);
+    expect(envs[0].peerCertificate?.subject.CN).toBe('kapi-admin');
+    expect(envs[0].peerCertificateChain).toBeUndefined();
   });
 });

@@ -57,6 +57,7 @@ export { forbiddenError, forbiddenMessage } from './auth/forbidden.js';
 export { createAccessFilter, type AccessFilter, type RequestUser } from './auth/filter.js';
 export type { AuthorizerFactory, AuthorizerHost } from './auth/host.js';
 export { rbacAuthorizer } from './auth/rbac-mode.js';
+export * from './auth/delegating/index.js';
 export { isLongRunning } from './limits/long-running.js';
 export { createApiServerMetrics, type ApiServerMetrics, type MetricSet } from './metrics/index.js';
 export { requestAuditId, withAuditId } from './endpoints/audit-id.js';

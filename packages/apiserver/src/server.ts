@@ -2,6 +2,7 @@ import { newPathNotFound, type KubeObject } from '@kapi/apimachinery';
 import type { StorageBackend } from '@kapi/storage';
 import { Hono, type Context } from 'hono';
 import type { TracerProvider } from '@opentelemetry/api';
+import type { X509Certificate } from 'node:crypto';
 import { startCompactor, type Compactor } from '@kapi/storage';
 import { createAdmissionChain } from './admission/chain.js';
 import { createWatchCache, type WatchCacheOptions } from './cacher/cacher.js';
@@ -120,6 +121,11 @@ export interface FetchEnv {
   peerCertificate?: PeerCertificate;
   /** Set when the client presented a certificate that did not verify (the request is then 401). */
   peerCertificateError?: string;
+  /**
+   * Every certificate the client presented, leaf first, unverified: for authenticators that verify against their own
+   * CA (delegated authentication's client CA and front-proxy CA). Transports that do not ask for them leave it out.
+   */
+  peerCertificateChain?: readonly X509Certificate[];
   /**
    * Adds a header to the response the transport writes (a node server's `setHeader`). Headers every answer carries
    * (`Audit-Id`) go there when it is given, rather than into each Response; without it they are set on the Response.
@@ -421,7 +427,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   // Every request, discovery and health included, is authenticated then authorized before any route reads it.
   app.use('*', async (c, next) => {
     try {
-      const { user, impersonatedBy, attributes } = await accessFilter(c.req.raw, c.env?.peerCertificate, c.env?.peerCertificateError);
+      const { user, impersonatedBy, attributes } = await accessFilter(c.req.raw, c.env?.peerCertificate, c.env?.peerCertificateError, c.env?.peerCertificateChain);
       c.set('user', user);
       c.set('attributes' as never, attributes as never);
       if (impersonatedBy) c.set('impersonatedBy', impersonatedBy);

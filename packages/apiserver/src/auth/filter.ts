@@ -7,6 +7,7 @@ import { requestAttributes } from './attributes.js';
 import { authenticate } from './authenticators.js';
 import { forbiddenError } from './forbidden.js';
 import { impersonate } from './impersonation.js';
+import type { X509Certificate } from 'node:crypto';
 import type { AuthorizationAttributes, Authenticator, Authorizer, Decision, PeerCertificate } from './types.js';
 
 /** Who a request runs as, and who sent it when that is another user (impersonation). */
@@ -25,7 +26,7 @@ export interface AccessFilter {
    * as; throws a 401 StatusError for bad or missing credentials, 400 for impersonation headers without a user, 403
    * Forbidden when the impersonation or the request is not allowed, 500 when the authorizer failed to decide.
    */
-  (request: Request, peerCertificate?: PeerCertificate, peerCertificateError?: string): Promise<RequestUser>;
+  (request: Request, peerCertificate?: PeerCertificate, peerCertificateError?: string, peerCertificateChain?: readonly X509Certificate[]): Promise<RequestUser>;
 }
 
 type AccessMetrics = Pick<MetricSet, 'authenticationAttempts' | 'authenticatedUserRequests' | 'authorizationAttempts'>;
@@ -43,8 +44,8 @@ export function createAccessFilter(options: {
   metrics?: AccessMetrics;
 }): AccessFilter {
   const metrics = options.metrics;
-  return async (request, peerCertificate, peerCertificateError) => {
-    const credentials = { headers: request.headers, peerCertificate, peerCertificateError };
+  return async (request, peerCertificate, peerCertificateError, peerCertificateChain) => {
+    const credentials = { headers: request.headers, peerCertificate, peerCertificateError, peerCertificateChain };
     let requester: UserInfo;
     try {
       requester = await authenticate(options.authenticators, credentials, { anonymous: options.anonymous });

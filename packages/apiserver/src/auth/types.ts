@@ -1,3 +1,4 @@
+import type { X509Certificate } from 'node:crypto';
 import type { UserInfo } from '../admission/types.js';
 
 /** The part of a verified TLS client certificate authentication reads (node's tls PeerCertificate). */
@@ -12,6 +13,12 @@ export interface RequestCredentials {
   peerCertificate?: PeerCertificate;
   /** Why a client certificate the client presented did not verify against the client CA (kube answers 401). */
   peerCertificateError?: string;
+  /**
+   * The certificates the client presented (leaf first, then the intermediates it sent), not verified by the
+   * transport. Authenticators that trust their own CA (delegated client certificates, the front proxy's request
+   * headers) verify the chain themselves; the others ignore it.
+   */
+  peerCertificateChain?: readonly X509Certificate[];
 }
 
 /**
