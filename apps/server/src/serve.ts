@@ -58,6 +58,8 @@ export interface StartServerOptions {
   tls?: { cert: string; key: string; clientCa?: string; requestClientCertificates?: boolean };
   /** Where "listening on" lines go (stdout in the binary). */
   log?: (message: string) => void;
+  /** The name those lines give the server. Default `kapi-server`. */
+  name?: string;
   /** How long `close()` lets in-flight requests finish before cutting their connections. Default 5 s. */
   shutdownTimeoutMs?: number;
   /**
@@ -102,13 +104,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       const listener = await listen(options, 'https', options.securePort);
       listeners.push(listener);
       urls.https = listener.url;
-      log(`kapi-server listening on ${listener.url}`);
+      log(`${options.name ?? 'kapi-server'} listening on ${listener.url}`);
     }
     if (insecurePort !== 0) {
       const listener = await listen(options, 'http', insecurePort);
       listeners.push(listener);
       urls.http = listener.url;
-      log(`kapi-server listening on ${listener.url} (insecure port: plain HTTP, for local development only)`);
+      log(`${options.name ?? 'kapi-server'} listening on ${listener.url} (insecure port: plain HTTP, for local development only)`);
       log(`WARNING: the insecure port ${listener.url} serves without TLS: anything sent to it, tokens included, can be read and changed on the way; clients cannot present certificates there. Never expose it beyond this machine.`);
     }
   } catch (error) {

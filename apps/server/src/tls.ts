@@ -48,14 +48,20 @@ const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as con
 const DAY = 24 * 60 * 60 * 1000;
 const CA_LIFETIME = 10 * 365 * DAY;
 const CERT_LIFETIME = 365 * DAY;
+/** The DNS names kube-apiserver's self-signed serving certificate covers. */
+export const KUBERNETES_NAMES = ['kubernetes', 'kubernetes.default', 'kubernetes.default.svc'];
+
 /** A certificate closer than this to its end is replaced at start. */
 const RENEW_BEFORE = 30 * DAY;
 
-/** The names a serving certificate must cover: kube-apiserver's defaults plus the bind address and host name. */
-export function servingNames(bindAddress: string): { ips: string[]; dns: string[] } {
+/**
+ * The names a serving certificate must cover: `names` (kube-apiserver's by default), localhost, the bind address and
+ * the host name.
+ */
+export function servingNames(bindAddress: string, names: readonly string[] = KUBERNETES_NAMES): { ips: string[]; dns: string[] } {
   const ips = ['127.0.0.1', '::1'];
   if (isIP(bindAddress) && bindAddress !== '0.0.0.0' && bindAddress !== '::' && !ips.includes(bindAddress)) ips.push(bindAddress);
-  const dns = ['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc'];
+  const dns = ['localhost', ...names.filter((n) => n !== 'localhost')];
   const host = hostname().toLowerCase();
   if (/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/.test(host) && !dns.includes(host)) dns.push(host);
   return { ips, dns };
@@ -67,7 +73,7 @@ export function servingNames(bindAddress: string): { ips: string[]; dns: string[
  * both; the serving certificate alone is reissued (by the same CA, so kubeconfigs stay valid) when it no longer
  * covers the bind address or nears its end. Keys are written with mode 0600.
  */
-export async function ensureSelfSignedCertificates(options: { dataDir: string; bindAddress: string; now?: Date }): Promise<GeneratedCertificates> {
+export async function ensureSelfSignedCertificates(options: { dataDir: string; bindAddress: string; names?: readonly string[]; now?: Date }): Promise<GeneratedCertificates> {
   const now = options.now ?? new Date();
   const files = {
     ca: join(options.dataDir, TLS_FILES.ca),
@@ -87,7 +93,7 @@ export async function ensureSelfSignedCertificates(options: { dataDir: string; b
   const caPem = ca!.cert;
   const caCert = new X509Certificate(caPem);
 
-  const names = servingNames(options.bindAddress);
+  const names = servingNames(options.bindAddress, options.names);
   let serving = createdCa ? undefined : await readPair(files.cert, files.key);
   const reuse =
     serving !== undefined &&

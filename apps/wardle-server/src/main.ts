@@ -6,6 +6,9 @@ import { FlagError, parseFlags, usage, type WardleConfig } from './flags.js';
 
 const out = (message: string) => console.log(message);
 
+/** The DNS names of the Service deploy/ registers wardle-server behind, as kube-aggregator verifies them. */
+const SERVICE_NAMES = ['api.wardle.svc', 'api.wardle.svc.cluster.local'];
+
 async function main(argv: string[]): Promise<void> {
   let config: WardleConfig;
   try {
@@ -26,7 +29,8 @@ async function main(argv: string[]): Promise<void> {
   if (config.tlsCertFile && config.tlsPrivateKeyFile) {
     tls = await loadServingCertificate(config.tlsCertFile, config.tlsPrivateKeyFile);
   } else {
-    const generated = await ensureSelfSignedCertificates({ dataDir: config.dataDir, bindAddress: config.bindAddress });
+    // Covers the name the aggregator checks it by (the deploy/ Service wardle/api), so ca.crt can be its caBundle.
+    const generated = await ensureSelfSignedCertificates({ dataDir: config.dataDir, bindAddress: config.bindAddress, names: SERVICE_NAMES });
     if (generated.created.cert) out(`generated self-signed serving certificate ${generated.files.cert} (CA ${generated.files.ca})`);
     tls = generated;
   }
@@ -42,7 +46,8 @@ async function main(argv: string[]): Promise<void> {
     // Client certificates are asked for but verified by the authenticators, each against its own CA (the main
     // server's client CA, its front-proxy CA), which the ConfigMap may rotate.
     tls: { cert: tls.cert, key: tls.key, requestClientCertificates: true },
-    log: (message) => out(message.replace(/^kapi-server/, 'wardle-server')),
+    log: out,
+    name: 'wardle-server',
   });
   closeOnSignals(running, out);
 }
