@@ -21,6 +21,8 @@ export interface ServerProcess {
 export interface StartServerOptions {
   /** Reuse this data directory (a restart) instead of a fresh one. */
   dataDir?: string;
+  /** Another server binary built from the same plugins, relative to the repository (`apps/wardle-server/dist/main.js`). */
+  binary?: string;
 }
 
 /** A free TCP port on the loopback interface (shared with the etcd test helpers). */
@@ -33,7 +35,8 @@ export { freePort };
  */
 export async function startServerProcess(args: string[] = [], options: StartServerOptions = {}): Promise<ServerProcess> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'kapi-e2e-'));
-  const main = join(repoRoot, 'apps/server/dist/main.js');
+  const main = join(repoRoot, options.binary ?? 'apps/server/dist/main.js');
+  const name = options.binary ? options.binary.split('/')[1] : 'kapi-server';
   const portArgs = args.some((a) => a.startsWith('--secure-port')) ? [] : ['--secure-port', String(await freePort())];
   const child: ChildProcess = spawn(process.execPath, [main, '--data-dir', dataDir, ...portArgs, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -45,9 +48,9 @@ export async function startServerProcess(args: string[] = [], options: StartServ
     if (!listening()) return false;
     // The admin kubeconfig is written right after the server listens: wait for its line (briefly).
     listenedAt ||= Date.now();
-    return output().includes('admin kubeconfig') || Date.now() - listenedAt >= 3000;
+    return !!options.binary || output().includes('admin kubeconfig') || Date.now() - listenedAt >= 3000;
   };
-  await waitForReady(child, ready, { what: 'kapi-server', timeoutMs: 30_000, output });
+  await waitForReady(child, ready, { what: name, timeoutMs: 30_000, output });
   return {
     url: listening()!.replace(/[)(,]+$/, ''),
     dataDir,
