@@ -39,7 +39,7 @@ async function start(...flags: string[]): Promise<string> {
 }
 
 const status = async (url: string, path: string) => (await fetch(`${url}${path}`)).status;
-const json = async (url: string, path: string) => (await fetch(`${url}${path}`)).json();
+const json = async (url: string, path: string): Promise<any> => (await fetch(`${url}${path}`)).json();
 
 async function apiResources(url: string): Promise<string[]> {
   const kubeconfig = join(mkdtempSync(join(tmpdir(), 'kapi-runtime-config-')), 'kubeconfig');
