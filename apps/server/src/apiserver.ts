@@ -22,6 +22,7 @@ import { flowControlGroup, priorityAndFairness } from '@kapi/flowcontrol';
 import {
   alwaysAllow,
   alwaysDeny,
+  applyRuntimeConfig,
   createApiServer,
   type LogSink,
   defaultVersionInfo,
@@ -47,6 +48,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RotatingFile } from './audit-file.js';
 import type { ServerConfig } from './flags.js';
+import type { AggregationTrust } from './front-proxy.js';
 
 export { createLogger } from '@kapi/apiserver';
 
@@ -199,11 +201,28 @@ export function openAuditLog(config: ServerConfig, log: LogSink): { sink?: Audit
   return { sink: file, policy, close: () => file.close() };
 }
 
+/** The composed server, and what it tells aggregated API servers to trust (when the caller gave it). */
+export type KapiApiServer = ApiServer & { readonly trust?: AggregationTrust };
+
 /**
- * Composes the API server from the configuration: storage → group plugins → ApiServer (which runs the compactor
- * of `--etcd-compaction-interval` while it serves).
+ * Every plugin the server installs, narrowed by `--runtime-config` (a group with no version left is not served at
+ * all). Throws RuntimeConfigError (kube's messages) for a group or version no plugin has.
  */
-export async function createKapiApiServer(config: ServerConfig, log: LogSink): Promise<ApiServer> {
+export function enabledPlugins(config: ServerConfig): GroupPlugin[] {
+  // API Priority and Fairness gates requests when on; its API group is served either way, as kube serves it.
+  const plugins = [...serverPlugins(config), config.enablePriorityAndFairness ? priorityAndFairness() : flowControlGroup()];
+  return applyRuntimeConfig(plugins, config.runtimeConfig);
+}
+
+/**
+ * Composes the API server from the configuration: storage → group plugins (narrowed by `--runtime-config`) →
+ * ApiServer (which runs the compactor of `--etcd-compaction-interval` while it serves). `trust` (the client CA and the
+ * front proxy) is carried on the result for the aggregation layer; the server does not yet publish it nor accept
+ * request-header authentication itself (that waits for @kapi/aggregator and the request-header authenticator).
+ */
+export async function createKapiApiServer(config: ServerConfig, log: LogSink, trust?: AggregationTrust): Promise<KapiApiServer> {
+  // Before anything is opened: a --runtime-config naming what the server does not have fails the start.
+  const plugins = enabledPlugins(config);
   const audit = openAuditLog(config, log);
   const encryption = loadEncryption(config.encryptionProviderConfig, log);
   const tracing = config.tracingConfigFile ? startTracing(loadTracingConfig(config.tracingConfigFile)) : undefined;
@@ -212,11 +231,7 @@ export async function createKapiApiServer(config: ServerConfig, log: LogSink): P
   const apiServer = createApiServer({
     storage,
     encryption,
-    // API Priority and Fairness gates requests when on; its API group is served either way, as kube serves it.
-    plugins: [
-      ...serverPlugins(config),
-      config.enablePriorityAndFairness ? priorityAndFairness() : flowControlGroup(),
-    ],
+    plugins,
     featureGates: config.featureGates,
     version: defaultVersionInfo(version),
     log,
@@ -236,6 +251,7 @@ export async function createKapiApiServer(config: ServerConfig, log: LogSink): P
   });
   return {
     ...apiServer,
+    trust,
     async start() {
       // Spans are made from the first request served on: the tracing SDK is loaded before.
       await tracing?.ready;

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { parseCidr, parsePortRange } from '@kapi/api-core';
+import { parseRuntimeConfig, validateRuntimeConfig, type RuntimeConfig } from '@kapi/apiserver';
 
 /** kube-style feature gates this server knows, with their defaults. Unknown names are an error, as in kube. */
 export const FEATURE_GATES = {
@@ -96,6 +97,35 @@ export interface ServerConfig {
   enablePriorityAndFairness: boolean;
   /** `--logging-format`: klog text or JSON lines. */
   loggingFormat: LoggingFormat;
+  /**
+   * `--runtime-config`: which API versions and resources are served (kube's keys; syntax and values already
+   * checked). Applied to the group plugins by @kapi/apiserver's applyRuntimeConfig, which also rejects unknown groups.
+   */
+  runtimeConfig: RuntimeConfig;
+  /**
+   * `--proxy-client-cert-file`, `--proxy-client-key-file` (both or neither; absolute): the client certificate the
+   * server presents when it proxies to an aggregated API server. Neither: a front-proxy CA and a client certificate
+   * (CN front-proxy-client) are generated in the data dir.
+   */
+  proxyClientCertFile?: string;
+  proxyClientKeyFile?: string;
+  /**
+   * `--requestheader-client-ca-file` (absolute): the CA front proxies' client certificates are verified against
+   * before their X-Remote-* headers are believed. Undefined: the generated front-proxy CA when the proxy client
+   * certificate is generated, none otherwise.
+   */
+  requestheaderClientCaFile?: string;
+  /**
+   * `--requestheader-allowed-names`: common names a front proxy's certificate may have (empty: any signed by the CA).
+   * Undefined when not given: [front-proxy-client] when the proxy client certificate is generated, [] otherwise.
+   */
+  requestheaderAllowedNames?: string[];
+  /** `--requestheader-username-headers` (default [X-Remote-User]). */
+  requestheaderUsernameHeaders: string[];
+  /** `--requestheader-group-headers` (default [X-Remote-Group]). */
+  requestheaderGroupHeaders: string[];
+  /** `--requestheader-extra-headers-prefix` (default [X-Remote-Extra-]). */
+  requestheaderExtraHeadersPrefix: string[];
 }
 
 export type CommandLine = { help: true } | { help: false; config: ServerConfig };
@@ -270,11 +300,67 @@ const FLAG_DOCS: FlagDoc[] = [
       'The maximum size in bytes of a request body (create, update, patch and delete); larger ones are answered 413 Request Entity Too Large. 0 disables the limit.',
   },
   {
+    name: 'proxy-client-cert-file',
+    type: 'string',
+    description:
+      "Client certificate used to prove the identity of the aggregator or kube-apiserver when it must call out during a request. This includes proxying requests to a user api-server and calling out to webhook admission plugins. It is expected that this cert includes a signature from the CA in the --requestheader-client-ca-file flag. That CA is published in the 'extension-apiserver-authentication' configmap in the kube-system namespace. Components receiving calls from kube-aggregator should use that CA to perform their half of the mutual TLS verification. If --proxy-client-cert-file and --proxy-client-key-file are not provided, a front-proxy CA (front-proxy-ca.crt, front-proxy-ca.key) and a client certificate signed by it (front-proxy-client.crt, front-proxy-client.key: CN front-proxy-client) are generated in --data-dir on first start and reused afterwards.",
+  },
+  {
+    name: 'proxy-client-key-file',
+    type: 'string',
+    description:
+      'Private key for the client certificate used to prove the identity of the aggregator or kube-apiserver when it must call out during a request. This includes proxying requests to a user api-server and calling out to webhook admission plugins.',
+  },
+  {
     name: 'request-timeout',
     type: 'duration',
     default: '1m0s',
     description:
       "An optional field indicating the duration a handler must keep a request open before timing it out. This is the default request timeout for requests but may be overridden by a shorter ?timeout= of the request. Watches and other long-running requests are exempt. 0 disables it.",
+  },
+  {
+    name: 'requestheader-allowed-names',
+    type: 'strings',
+    description:
+      'List of client certificate common names to allow to provide usernames in headers specified by --requestheader-username-headers. If empty, any client certificate validated by the authorities in --requestheader-client-ca-file is allowed. (front-proxy-client when the proxy client certificate is generated and this flag is not given.)',
+  },
+  {
+    name: 'requestheader-client-ca-file',
+    type: 'string',
+    description:
+      'Root certificate bundle to use to verify client certificates on incoming requests before trusting usernames in headers specified by --requestheader-username-headers. WARNING: generally do not depend on authorization being already done for incoming requests. (The generated front-proxy CA when the proxy client certificate is generated and this flag is not given.)',
+  },
+  {
+    name: 'requestheader-extra-headers-prefix',
+    type: 'strings',
+    default: 'X-Remote-Extra-',
+    description: 'List of request header prefixes to inspect. X-Remote-Extra- is suggested.',
+  },
+  {
+    name: 'requestheader-group-headers',
+    type: 'strings',
+    default: 'X-Remote-Group',
+    description: 'List of request headers to inspect for groups. X-Remote-Group is suggested.',
+  },
+  {
+    name: 'requestheader-username-headers',
+    type: 'strings',
+    default: 'X-Remote-User',
+    description: 'List of request headers to inspect for usernames. X-Remote-User is common.',
+  },
+  {
+    name: 'runtime-config',
+    type: 'mapStringString',
+    description:
+      'A set of key=value pairs that enable or disable built-in APIs. Supported options are:\n' +
+      'v1=true|false for the core API group\n' +
+      '<group>/<version>=true|false for a specific API group and version (e.g. apps/v1=true)\n' +
+      'api/all=true|false controls all API versions\n' +
+      'api/ga=true|false controls all API versions of the form v[0-9]+\n' +
+      'api/beta=true|false controls all API versions of the form v[0-9]+beta[0-9]+\n' +
+      'api/alpha=true|false controls all API versions of the form v[0-9]+alpha[0-9]+\n' +
+      'api/legacy is deprecated, and will be removed in a future version\n' +
+      '(Every version this server has is on unless turned off here; a group with no version left is not served.)',
   },
   {
     name: 'secure-port',
@@ -402,6 +488,14 @@ const PARSE_OPTIONS = {
   'max-requests-inflight': { type: 'string' },
   'max-resource-write-bytes': { type: 'string' },
   'request-timeout': { type: 'string' },
+  'proxy-client-cert-file': { type: 'string' },
+  'proxy-client-key-file': { type: 'string' },
+  'requestheader-allowed-names': { type: 'string', multiple: true },
+  'requestheader-client-ca-file': { type: 'string' },
+  'requestheader-extra-headers-prefix': { type: 'string', multiple: true },
+  'requestheader-group-headers': { type: 'string', multiple: true },
+  'requestheader-username-headers': { type: 'string', multiple: true },
+  'runtime-config': { type: 'string', multiple: true },
   'insecure-port': { type: 'string' },
   'secure-port': { type: 'string' },
   'service-cluster-ip-range': { type: 'string' },
@@ -504,7 +598,10 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
     | 'etcd-keyfile'
     | 'client-ca-file'
     | 'token-auth-file'
-    | 'tracing-config-file';
+    | 'tracing-config-file'
+    | 'proxy-client-cert-file'
+    | 'proxy-client-key-file'
+    | 'requestheader-client-ca-file';
   const fileFlag = (flag: FileFlag) => (values[flag] ? resolve(cwd, values[flag]) : undefined);
   const boolFlag = (flag: 'anonymous-auth' | 'enable-priority-and-fairness' | 'shutdown-send-retry-after', fallback: string) => {
     const text = values[flag] ?? fallback;
@@ -531,6 +628,37 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
   const tlsPrivateKeyFile = values['tls-private-key-file'] || undefined;
   if (Boolean(tlsCertFile) !== Boolean(tlsPrivateKeyFile)) {
     throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
+  }
+
+  if (Boolean(values['proxy-client-cert-file']) !== Boolean(values['proxy-client-key-file'])) {
+    throw new FlagError('--proxy-client-cert-file and --proxy-client-key-file must be given together');
+  }
+  // pflag string slices: comma-separated, the flag repeatable; `--flag=` alone is the empty list.
+  const stringsFlag = (flag: RequestHeaderFlag): string[] | undefined => {
+    const given = values[flag];
+    if (given === undefined) return undefined;
+    const list = given.flatMap((v) => (v === '' ? [] : v.split(',')));
+    // kube's RequestHeaderAuthenticationOptions.Validate
+    if (list.some((name) => name.trim() === '')) throw new FlagError(`empty value in ${JSON.stringify(flag)}`);
+    return list;
+  };
+  const requestheaderAllowedNames = stringsFlag('requestheader-allowed-names');
+  const requestheaderUsernameHeaders = stringsFlag('requestheader-username-headers') ?? ['X-Remote-User'];
+  const requestheaderGroupHeaders = stringsFlag('requestheader-group-headers') ?? ['X-Remote-Group'];
+  const requestheaderExtraHeadersPrefix = stringsFlag('requestheader-extra-headers-prefix') ?? ['X-Remote-Extra-'];
+
+  const runtimeConfig = parseRuntimeConfig(values['runtime-config'] ?? []);
+  try {
+    validateRuntimeConfig(runtimeConfig);
+  } catch (error) {
+    throw new FlagError((error as Error).message);
+  }
+  if (enablePriorityAndFairness) {
+    // kube's validateAPIPriorityAndFairness: the request gate reads flowcontrol.apiserver.k8s.io/v1 objects.
+    for (const key of ['flowcontrol.apiserver.k8s.io/v1', 'api/ga', 'api/all']) {
+      if (runtimeConfig[key] === 'false') throw new FlagError(`--runtime-config=${key}=false conflicts with --enable-priority-and-fairness=true`);
+      if (runtimeConfig[key] === 'true') break;
+    }
   }
 
   const dataDir = resolve(cwd, values['data-dir'] ?? './.kapi');
@@ -578,6 +706,14 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
       shutdownSendRetryAfter,
       enablePriorityAndFairness,
       loggingFormat: loggingFormat as LoggingFormat,
+      runtimeConfig,
+      proxyClientCertFile: fileFlag('proxy-client-cert-file'),
+      proxyClientKeyFile: fileFlag('proxy-client-key-file'),
+      requestheaderClientCaFile: fileFlag('requestheader-client-ca-file'),
+      requestheaderAllowedNames,
+      requestheaderUsernameHeaders,
+      requestheaderGroupHeaders,
+      requestheaderExtraHeadersPrefix,
     },
   };
 }
@@ -605,6 +741,12 @@ export function parseFeatureGates(values: string[]): Record<FeatureGateName, boo
   }
   return gates;
 }
+
+type RequestHeaderFlag =
+  | 'requestheader-allowed-names'
+  | 'requestheader-username-headers'
+  | 'requestheader-group-headers'
+  | 'requestheader-extra-headers-prefix';
 
 /** pflag bool flags, which take no value or `=<bool>`. */
 const BOOL_FLAGS = new Set(['--anonymous-auth', '--enable-priority-and-fairness', '--shutdown-send-retry-after']);

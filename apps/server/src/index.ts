@@ -1,4 +1,5 @@
-export { createKapiApiServer, createStorage, GROUPS, serverPlugins, SQLITE_DATABASE } from './apiserver.js';
+export { createKapiApiServer, createStorage, enabledPlugins, GROUPS, serverPlugins, SQLITE_DATABASE, type KapiApiServer } from './apiserver.js';
+export { loadFrontProxy, type AggregationTrust, type FrontProxy, type RequestHeaderConfig } from './front-proxy.js';
 export {
   AUTHORIZATION_MODES,
   FEATURE_GATES,
@@ -16,4 +17,15 @@ export {
 } from './flags.js';
 export { KUBECONFIG_NAMES, renderKubeconfig, writeKubeconfig, type AdminKubeconfig } from './kubeconfig.js';
 export { closeOnSignals, startServer, type ListenPort, type RunningServer, type ServedApi, type StartServerOptions } from './serve.js';
-export { TLS_FILES, ensureSelfSignedCertificates, loadServingCertificate, servingNames, type GeneratedCertificates, type ServingCertificate } from './tls.js';
+export {
+  FRONT_PROXY_CLIENT,
+  FRONT_PROXY_FILES,
+  TLS_FILES,
+  ensureFrontProxyCertificates,
+  ensureSelfSignedCertificates,
+  loadServingCertificate,
+  servingNames,
+  type FrontProxyCertificates,
+  type GeneratedCertificates,
+  type ServingCertificate,
+} from './tls.js';

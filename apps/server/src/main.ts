@@ -3,6 +3,7 @@ import { FlagError, parseFlags, usage, type ServerConfig } from './flags.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { secureDataDir } from './data-dir.js';
 import { closeOnSignals, startServer } from './serve.js';
+import { loadFrontProxy } from './front-proxy.js';
 import { ensureClientCertificates, ensureSelfSignedCertificates, loadClientCa, loadServingCertificate, type ServingCertificate } from './tls.js';
 
 const out = (message: string) => console.log(message);
@@ -48,12 +49,16 @@ async function main(argv: string[]): Promise<void> {
     }
   }
 
+  // The proxy client certificate aggregated API servers are dialled with, and the request-header trust published for them.
+  const frontProxy = await loadFrontProxy(config, out);
+  secureDataDir(config.dataDir);
+
   // Loaded only now, so --help and flag errors answer without loading every group's schemas and validators.
   const { createKapiApiServer, createLogger } = await import('./apiserver.js');
   // The server's log (kube's klog text, or JSON) goes to stderr as kube-apiserver's does; the start-up report above
   // and below (certificates, listeners, kubeconfig) is the command's own output, on stdout.
   const log = createLogger({ format: config.loggingFormat, verbosity: config.verbosity });
-  const apiServer = await createKapiApiServer(config, log);
+  const apiServer = await createKapiApiServer(config, log, { clientCaPem: tls?.clientCa, frontProxy });
   const running = await startServer({
     apiServer,
     bindAddress: config.bindAddress,

@@ -116,45 +116,103 @@ export async function ensureSelfSignedCertificates(options: { dataDir: string; b
  * nears its end or no longer chains to the CA. Keys are written with mode 0600.
  */
 export async function ensureClientCertificates(options: { dataDir: string; now?: Date }): Promise<ClientCertificates> {
+  const { ca, client, files, created } = await ensureSignedClient({
+    dataDir: options.dataDir,
+    names: CLIENT_CERT_FILES,
+    caName: 'CN=kapi-client-ca',
+    user: ADMIN_SUBJECT.user,
+    groups: [...ADMIN_SUBJECT.groups],
+    now: options.now,
+  });
+  return { ca, admin: client, files, created };
+}
+
+/**
+ * The front-proxy CA and the client certificate kapi-server presents to aggregated API servers, generated when no
+ * `--proxy-client-cert-file` is given (kubeadm's file names).
+ */
+export const FRONT_PROXY_FILES = { ca: 'front-proxy-ca.crt', caKey: 'front-proxy-ca.key', cert: 'front-proxy-client.crt', key: 'front-proxy-client.key' } as const;
+
+/** The common name of the generated front-proxy client certificate, which `--requestheader-allowed-names` then lists. */
+export const FRONT_PROXY_CLIENT = 'front-proxy-client';
+
+export interface FrontProxyCertificates {
+  /** The front-proxy CA (PEM): what aggregated servers verify the proxy's client certificate against. */
+  ca: string;
+  /** The proxy's client certificate (CN front-proxy-client) and key, PEM. */
+  client: Pair;
+  files: { ca: string; caKey: string; cert: string; key: string };
+  /** What this call created (false: reused from the data dir). */
+  created: { ca: boolean; cert: boolean };
+}
+
+/**
+ * Returns the front-proxy material in `dataDir`, generating what is missing: a front-proxy CA (`front-proxy-ca.crt`,
+ * `front-proxy-ca.key`), separate from the client CA as kube's, on first start and a client certificate
+ * (`front-proxy-client.crt`, `front-proxy-client.key`: CN front-proxy-client, clientAuth) signed by it. Later starts
+ * reuse both; the client certificate is reissued when it nears its end or no longer chains to the CA. Keys are
+ * written with mode 0600.
+ */
+export async function ensureFrontProxyCertificates(options: { dataDir: string; now?: Date }): Promise<FrontProxyCertificates> {
+  return ensureSignedClient({
+    dataDir: options.dataDir,
+    names: FRONT_PROXY_FILES,
+    caName: 'CN=kapi-front-proxy-ca',
+    user: FRONT_PROXY_CLIENT,
+    groups: [],
+    now: options.now,
+  });
+}
+
+/** A CA and one client certificate it signed, in `dataDir` under `names`: read, or generated where missing or stale. */
+async function ensureSignedClient(options: {
+  dataDir: string;
+  names: { ca: string; caKey: string; cert: string; key: string };
+  caName: string;
+  user: string;
+  groups: string[];
+  now?: Date;
+}): Promise<FrontProxyCertificates> {
   const now = options.now ?? new Date();
   const files = {
-    ca: join(options.dataDir, CLIENT_CERT_FILES.ca),
-    caKey: join(options.dataDir, CLIENT_CERT_FILES.caKey),
-    cert: join(options.dataDir, CLIENT_CERT_FILES.cert),
-    key: join(options.dataDir, CLIENT_CERT_FILES.key),
+    ca: join(options.dataDir, options.names.ca),
+    caKey: join(options.dataDir, options.names.caKey),
+    cert: join(options.dataDir, options.names.cert),
+    key: join(options.dataDir, options.names.key),
   };
   await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
 
   let ca = await readPair(files.ca, files.caKey);
   const createdCa = !ca || !usable(ca.cert, now);
   if (createdCa) {
-    ca = await createCa(now, 'CN=kapi-client-ca');
+    ca = await createCa(now, options.caName);
     await writeSecret(files.caKey, ca.key);
     await writePublic(files.ca, ca.cert);
   }
   const caCert = new X509Certificate(ca!.cert);
-  let admin = createdCa ? undefined : await readPair(files.cert, files.key);
+  const subject = [`CN=${options.user}`, ...options.groups.map((g) => `O=${g}`)].join('\n');
+  let client = createdCa ? undefined : await readPair(files.cert, files.key);
   const reuse =
-    admin !== undefined &&
-    usable(admin.cert, now) &&
-    new X509Certificate(admin.cert).checkIssued(caCert) &&
-    new X509Certificate(admin.cert).verify(caCert.publicKey) &&
-    new X509Certificate(admin.cert).subject === `CN=${ADMIN_SUBJECT.user}\nO=${ADMIN_SUBJECT.groups.join('\nO=')}`;
+    client !== undefined &&
+    usable(client.cert, now) &&
+    new X509Certificate(client.cert).checkIssued(caCert) &&
+    new X509Certificate(client.cert).verify(caCert.publicKey) &&
+    new X509Certificate(client.cert).subject === subject;
   if (!reuse) {
-    admin = await createClientCertificate(ca!, ADMIN_SUBJECT.user, [...ADMIN_SUBJECT.groups], now);
-    await writeSecret(files.key, admin.key);
-    await writePublic(files.cert, admin.cert);
+    client = await createClientCertificate(ca!, options.user, options.groups, now);
+    await writeSecret(files.key, client.key);
+    await writePublic(files.cert, client.cert);
   }
-  return { ca: ca!.cert, admin: admin!, files, created: { ca: createdCa, cert: !reuse } };
+  return { ca: ca!.cert, client: client!, files, created: { ca: createdCa, cert: !reuse } };
 }
 
-/** Reads `--client-ca-file`: one or more PEM CA certificates. */
-export async function loadClientCa(file: string): Promise<string> {
+/** Reads `--client-ca-file` (or, with `flag`, `--requestheader-client-ca-file`): one or more PEM CA certificates. */
+export async function loadClientCa(file: string, flag = '--client-ca-file'): Promise<string> {
   let pem: string;
   try {
     pem = await readFile(file, 'utf8');
   } catch (error) {
-    throw new Error(`unable to load --client-ca-file ${file}: ${(error as Error).message}`);
+    throw new Error(`unable to load ${flag} ${file}: ${(error as Error).message}`);
   }
   try {
     new X509Certificate(pem);
@@ -162,6 +220,26 @@ export async function loadClientCa(file: string): Promise<string> {
     throw new Error(`unable to load client CA file ${file}: ${(error as Error).message}`);
   }
   return pem;
+}
+
+/** Reads `--proxy-client-cert-file` and `--proxy-client-key-file`, with errors naming the flag. */
+export async function loadProxyClientCertificate(certFile: string, keyFile: string): Promise<Pair> {
+  const read = async (file: string, flag: string) => {
+    try {
+      return await readFile(file, 'utf8');
+    } catch (error) {
+      throw new Error(`unable to load ${flag} ${file}: ${(error as Error).message}`);
+    }
+  };
+  const cert = await read(certFile, '--proxy-client-cert-file');
+  const key = await read(keyFile, '--proxy-client-key-file');
+  try {
+    new X509Certificate(cert);
+    createPrivateKey(key);
+  } catch (error) {
+    throw new Error(`unable to load proxy client certificate ${certFile} / ${keyFile}: ${(error as Error).message}`);
+  }
+  return { cert, key };
 }
 
 /** A client certificate (clientAuth) for `user` in `groups` (the subject's O values), signed by `ca`. */

@@ -136,4 +136,38 @@ describe('the secure port authorizes', () => {
     expect((await send(url, 'GET', '/api/v1/namespaces/default/configmaps', { cert: dev })).status).toBe(200);
     expect((await send(url, 'GET', '/api/v1/namespaces/kube-system/configmaps', { cert: dev })).status).toBe(403);
   });
+
+  it("--authorization-mode=RBAC: kube's aggregation roles exist; extension-apiserver-authentication-reader reads that ConfigMap only", async () => {
+    const url = await start('--authorization-mode=RBAC');
+    const rbac = '/apis/rbac.authorization.k8s.io/v1';
+    const reader = await send(url, 'GET', `${rbac}/namespaces/kube-system/roles/extension-apiserver-authentication-reader`, { cert: client.admin });
+    expect(reader.status).toBe(200);
+    expect(reader.body.rules).toEqual([{ apiGroups: [''], resourceNames: ['extension-apiserver-authentication'], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] }]);
+    const delegator = await send(url, 'GET', `${rbac}/clusterroles/system:auth-delegator`, { cert: client.admin });
+    expect(delegator.body.rules).toEqual([
+      { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
+      { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
+    ]);
+    expect((await send(url, 'GET', `${rbac}/clusterroles/system:kube-aggregator`, { cert: client.admin })).status).toBe(200);
+
+    const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: '1' } });
+    for (const name of ['extension-apiserver-authentication', 'other']) {
+      expect((await send(url, 'POST', '/api/v1/namespaces/kube-system/configmaps', { cert: client.admin, body: cm(name) })).status).toBe(201);
+    }
+    const binding = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'jane-auth-reader', namespace: 'kube-system' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'extension-apiserver-authentication-reader' },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'jane' }],
+    };
+    expect((await send(url, 'POST', `${rbac}/namespaces/kube-system/rolebindings`, { cert: client.admin, body: binding })).status).toBe(201);
+    const path = (name: string) => `/api/v1/namespaces/kube-system/configmaps/${name}`;
+    expect((await send(url, 'GET', path('extension-apiserver-authentication'), { token: 'jane-token' })).status).toBe(200);
+    const other = await send(url, 'GET', path('other'), { token: 'jane-token' });
+    expect(other.status).toBe(403);
+    expect(other.body.message).toBe('configmaps "other" is forbidden: User "jane" cannot get resource "configmaps" in API group "" in the namespace "kube-system"');
+    expect((await send(url, 'GET', '/api/v1/namespaces/kube-system/configmaps', { token: 'jane-token' })).status).toBe(403);
+    expect((await send(url, 'PUT', path('extension-apiserver-authentication'), { token: 'jane-token', body: cm('extension-apiserver-authentication') })).status).toBe(403);
+  });
 });

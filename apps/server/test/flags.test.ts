@@ -64,7 +64,51 @@ describe('parseFlags', () => {
       shutdownSendRetryAfter: false,
       enablePriorityAndFairness: true,
       loggingFormat: 'text',
+      runtimeConfig: {},
+      requestheaderUsernameHeaders: ['X-Remote-User'],
+      requestheaderGroupHeaders: ['X-Remote-Group'],
+      requestheaderExtraHeadersPrefix: ['X-Remote-Extra-'],
     });
+    expect(config().requestheaderAllowedNames).toBeUndefined();
+  });
+
+  it('front-proxy flags: the proxy client certificate pair, the request-header CA, names and headers', () => {
+    expect(
+      config(
+        '--proxy-client-cert-file=fp.crt', '--proxy-client-key-file', 'fp.key', '--requestheader-client-ca-file=fp-ca.crt',
+        '--requestheader-allowed-names=aggregator,front-proxy-client', '--requestheader-username-headers=X-Remote-User,X-User',
+        '--requestheader-group-headers=X-Remote-Group', '--requestheader-group-headers=X-Groups', '--requestheader-extra-headers-prefix=',
+      ),
+    ).toMatchObject({
+      proxyClientCertFile: resolve(cwd, 'fp.crt'),
+      proxyClientKeyFile: resolve(cwd, 'fp.key'),
+      requestheaderClientCaFile: resolve(cwd, 'fp-ca.crt'),
+      requestheaderAllowedNames: ['aggregator', 'front-proxy-client'],
+      requestheaderUsernameHeaders: ['X-Remote-User', 'X-User'],
+      requestheaderGroupHeaders: ['X-Remote-Group', 'X-Groups'],
+      requestheaderExtraHeadersPrefix: [],
+    });
+    // Given empty, allowed names are the empty list (any certificate the CA signed), not the default.
+    expect(config('--requestheader-allowed-names=').requestheaderAllowedNames).toEqual([]);
+    expect(failure('--proxy-client-cert-file=fp.crt').message).toBe('--proxy-client-cert-file and --proxy-client-key-file must be given together');
+    expect(failure('--requestheader-username-headers=X-Remote-User, ').message).toBe('empty value in "requestheader-username-headers"');
+  });
+
+  it("--runtime-config: kube's key=value pairs, checked with kube's messages", () => {
+    expect(config('--runtime-config=wardle.example.com/v1alpha1=false', '--runtime-config', 'api/beta=true,v1').runtimeConfig).toEqual({
+      'wardle.example.com/v1alpha1': 'false',
+      'api/beta': 'true',
+      v1: '',
+    });
+    expect(failure('--runtime-config=api/all=false').message).toBe('invalid runtime-config with only api/all=false');
+    expect(failure('--runtime-config=apps/v1=yes').message).toBe('invalid value of apps/v1: yes, err: strconv.ParseBool: parsing "yes": invalid syntax');
+    expect(failure('--runtime-config=a/b/c/d').message).toBe('runtime-config invalid key a/b/c/d');
+    expect(failure('--runtime-config=api/all=false,apps/v1=true').message).toBe('--runtime-config=api/all=false conflicts with --enable-priority-and-fairness=true');
+    expect(failure('--runtime-config=flowcontrol.apiserver.k8s.io/v1=false').message).toBe(
+      '--runtime-config=flowcontrol.apiserver.k8s.io/v1=false conflicts with --enable-priority-and-fairness=true',
+    );
+    expect(config('--runtime-config=api/all=false,apps/v1=true', '--enable-priority-and-fairness=false').runtimeConfig).toEqual({ 'api/all': 'false', 'apps/v1': 'true' });
+    expect(config('--runtime-config=api/ga=false,flowcontrol.apiserver.k8s.io/v1=true').runtimeConfig['api/ga']).toBe('false');
   });
 
   it('request limits and the audit log: kube flags, kube defaults, no negative values', () => {
@@ -233,7 +277,9 @@ describe('parseFlags', () => {
     for (const flag of [
       '--bind-address', '--secure-port', '--insecure-port', '--storage-backend', '--data-dir', '--feature-gates',
       '--authorization-mode', '--tls-cert-file', '--tls-private-key-file', '--write-kubeconfig', '-v, --v', '-h, --help',
-      '--client-ca-file', '--token-auth-file', '--anonymous-auth',
+      '--client-ca-file', '--token-auth-file', '--anonymous-auth', '--runtime-config', '--proxy-client-cert-file',
+      '--proxy-client-key-file', '--requestheader-client-ca-file', '--requestheader-allowed-names',
+      '--requestheader-username-headers', '--requestheader-group-headers', '--requestheader-extra-headers-prefix',
       '--etcd-servers', '--etcd-prefix', '--etcd-compaction-interval', '--etcd-cafile', '--etcd-certfile', '--etcd-keyfile',
     ]) {
       expect(text).toContain(flag);
@@ -241,6 +287,8 @@ describe('parseFlags', () => {
     for (const gate of Object.keys(FEATURE_GATES)) expect(text).toContain(`${gate}=true|false`);
     expect(text).toMatch(/--etcd-compaction-interval duration +.*\(default 5m0s\)/);
     expect(text).toMatch(/--storage-backend string +.*\(default "sqlite"\)/);
+    expect(text).toMatch(/--requestheader-username-headers strings +.*\(default \[X-Remote-User\]\)/);
+    expect(text).toMatch(/--runtime-config mapStringString +A set of key=value pairs/);
     expect(text).toMatch(/--anonymous-auth +Enables anonymous requests.*\(default true\)/);
     expect(text).toMatch(/--authorization-mode strings +.*AlwaysAllow,AlwaysDeny,RBAC\. RBAC by default.*\(default \[RBAC\]\)/);
   });

@@ -128,3 +128,22 @@ describe('generated client certificates', () => {
     expect(again.admin.cert).not.toBe(first.admin.cert);
   });
 });
+
+describe('generated front-proxy certificates', () => {
+  it('a front-proxy CA and a client certificate (CN front-proxy-client, clientAuth) it signed, keys 0600; reused later', async () => {
+    const { ensureFrontProxyCertificates, ensureClientCertificates } = await import('../src/tls.js');
+    const dataDir = tempDir();
+    const first = await ensureFrontProxyCertificates({ dataDir });
+    expect(first.created).toEqual({ ca: true, cert: true });
+    expectFiles(first.files, dataDir, { ca: 'front-proxy-ca.crt', caKey: 'front-proxy-ca.key', cert: 'front-proxy-client.crt', key: 'front-proxy-client.key' });
+    const client = issuedBy(first.ca, first.client.cert);
+    expect(client.subject).toBe('CN=front-proxy-client');
+    expect(client.keyUsage).toEqual(['1.3.6.1.5.5.7.3.2']);
+
+    const second = await ensureFrontProxyCertificates({ dataDir });
+    expect(second.created).toEqual({ ca: false, cert: false });
+    expect(second.client).toEqual(first.client);
+    // The client CA in the same dir is another CA: a client certificate is no front proxy.
+    expect((await ensureClientCertificates({ dataDir })).ca).not.toBe(first.ca);
+  });
+});

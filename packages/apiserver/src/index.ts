@@ -2,6 +2,7 @@
 export { createApiServer, ANONYMOUS, SYSTEM_NAMESPACES, type ApiServer, type ApiServerOptions, type FetchEnv } from './server.js';
 export { groupPlugin, type GroupPlugin, type KindConversion, type StoredResource, type Strategy, type WriteFinisher } from './plugin.js';
 export { MissingVersionError } from './apply/versions.js';
+export { applyRuntimeConfig, parseRuntimeConfig, RuntimeConfigError, validateRuntimeConfig, type RuntimeConfig } from './runtime-config.js';
 export type {
   ComputedResource,
   ComputedTarget,

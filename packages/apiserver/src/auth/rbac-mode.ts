@@ -7,22 +7,23 @@ import { rbacEscalationPrevention } from './rbac/escalation.js';
 /**
  * `--authorization-mode=RBAC` for createApiServer's `authorizers`: the RBAC authorizer reading Roles, ClusterRoles
  * and their bindings from the server's storage, and kube's bootstrap policy (cluster-admin bound to system:masters,
- * discovery and public info for everyone...) created at start where missing, and kube's escalation prevention for
+ * discovery and public info for everyone, system:auth-delegator, kube-system's
+ * extension-apiserver-authentication-reader Role...) created at start where missing, and kube's escalation prevention for
  * roles and bindings (a validating admission plugin).
  */
 export function rbacAuthorizer(options: { log?: (level: number, message: string) => void } = {}): AuthorizerFactory {
   return (host) => {
-    const ctx = (entry: ResourceEntry) => host.systemContext(entry);
+    const ctx = (entry: ResourceEntry, namespace?: string) => host.systemContext(entry, { namespace });
     host.onStart(async () => {
       const created = await ensureBootstrapPolicy(
         async (kind, obj) => {
           const entry = host.registry.byKind(RBAC_GROUP, 'v1', kind);
-          if (entry) await host.store.create(ctx(entry), obj as unknown as KubeObject);
+          if (entry) await host.store.create(ctx(entry, obj.metadata.namespace), obj as unknown as KubeObject);
         },
         {
-          async exists(kind, name) {
+          async exists(kind, name, namespace) {
             const entry = host.registry.byKind(RBAC_GROUP, 'v1', kind);
-            return !entry || (await host.store.find(ctx(entry), name)) !== undefined;
+            return !entry || (await host.store.find(ctx(entry, namespace), name)) !== undefined;
           },
         },
       );

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { UserInfo } from '../../admission/types.js';
 import type { AuthorizationAttributes } from '../types.js';
 import { createRbacAuthorizer } from './authorizer.js';
-import { BOOTSTRAP_CLUSTER_ROLE_BINDINGS, BOOTSTRAP_CLUSTER_ROLES, ensureBootstrapPolicy } from './bootstrap.js';
+import { BOOTSTRAP_CLUSTER_ROLE_BINDINGS, BOOTSTRAP_CLUSTER_ROLES, BOOTSTRAP_NAMESPACE_ROLES, ensureBootstrapPolicy } from './bootstrap.js';
 import { createMemoryRbacSource, type RbacPolicy } from './memory-source.js';
 import type { ClusterRole, RoleBinding } from './types.js';
 
@@ -31,9 +31,25 @@ const bind = (name: string, clusterRole: string, user: string): RoleBinding => (
 function bootstrapPolicy(): RbacPolicy {
   return {
     clusterRoles: structuredClone([...BOOTSTRAP_CLUSTER_ROLES]),
-    clusterRoleBindings: structuredClone([...BOOTSTRAP_CLUSTER_ROLE_BINDINGS]),
-    roles: [],
-    roleBindings: [bind('viewer', 'view', 'viewer'), bind('editor', 'edit', 'editor'), bind('admin', 'admin', 'ns-admin')],
+    roles: structuredClone([...BOOTSTRAP_NAMESPACE_ROLES]),
+    roleBindings: [
+      bind('viewer', 'view', 'viewer'),
+      bind('editor', 'edit', 'editor'),
+      bind('admin', 'admin', 'ns-admin'),
+      {
+        metadata: { name: 'wardle-auth-reader', namespace: 'kube-system' },
+        roleRef: { apiGroup: G, kind: 'Role', name: 'extension-apiserver-authentication-reader' },
+        subjects: [{ kind: 'ServiceAccount', name: 'wardle', namespace: 'wardle' }],
+      },
+    ],
+    clusterRoleBindings: [
+      ...structuredClone([...BOOTSTRAP_CLUSTER_ROLE_BINDINGS]),
+      {
+        metadata: { name: 'wardle:system:auth-delegator' },
+        roleRef: { apiGroup: G, kind: 'ClusterRole', name: 'system:auth-delegator' },
+        subjects: [{ kind: 'ServiceAccount', name: 'wardle', namespace: 'wardle' }],
+      },
+    ],
   };
 }
 
@@ -41,9 +57,10 @@ describe('bootstrap policy objects', () => {
   it('names, labels and annotates every object as kube does', () => {
     expect(BOOTSTRAP_CLUSTER_ROLES.map((r) => r.metadata.name)).toEqual([
       'admin', 'cluster-admin', 'edit', 'system:aggregate-to-admin', 'system:aggregate-to-edit', 'system:aggregate-to-view',
-      'system:basic-user', 'system:discovery', 'system:public-info-viewer', 'system:monitoring', 'view',
+      'system:auth-delegator', 'system:basic-user', 'system:discovery', 'system:kube-aggregator', 'system:public-info-viewer',
+      'system:monitoring', 'view',
     ]);
-    for (const obj of [...BOOTSTRAP_CLUSTER_ROLES, ...BOOTSTRAP_CLUSTER_ROLE_BINDINGS]) {
+    for (const obj of [...BOOTSTRAP_CLUSTER_ROLES, ...BOOTSTRAP_CLUSTER_ROLE_BINDINGS, ...BOOTSTRAP_NAMESPACE_ROLES]) {
       expect(obj.apiVersion).toBe('rbac.authorization.k8s.io/v1');
       expect(obj.metadata.labels?.['kubernetes.io/bootstrapping']).toBe('rbac-defaults');
       expect(obj.metadata.annotations).toEqual({ 'rbac.authorization.kubernetes.io/autoupdate': 'true' });
@@ -60,6 +77,25 @@ describe('bootstrap policy objects', () => {
       ['system:discovery', 'system:discovery', ['Group:system:authenticated']],
       ['system:public-info-viewer', 'system:public-info-viewer', ['Group:system:authenticated', 'Group:system:unauthenticated']],
       ['system:monitoring', 'system:monitoring', ['Group:system:monitoring']],
+    ]);
+    // kube's testdata cluster-roles.yaml and namespace-roles.yaml.
+    expect(byName['system:auth-delegator'].rules).toEqual([
+      { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
+      { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
+    ]);
+    expect(byName['system:kube-aggregator'].rules).toEqual([{ apiGroups: [''], resources: ['endpoints', 'services'], verbs: ['get', 'list', 'watch'] }]);
+    expect(BOOTSTRAP_NAMESPACE_ROLES).toEqual([
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'Role',
+        metadata: {
+          name: 'extension-apiserver-authentication-reader',
+          namespace: 'kube-system',
+          labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' },
+          annotations: { 'rbac.authorization.kubernetes.io/autoupdate': 'true' },
+        },
+        rules: [{ apiGroups: [''], resourceNames: ['extension-apiserver-authentication'], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] }],
+      },
     ]);
     expect(byName['system:monitoring'].rules).toEqual([
       { nonResourceURLs: ['/metrics', '/metrics/slis', '/livez', '/readyz', '/healthz', '/livez/*', '/readyz/*', '/healthz/*'], verbs: ['get'] },
@@ -166,6 +202,17 @@ describe('bootstrap policy, authorized', () => {
     expect((await a.authorize(flunders(jane))).decision).toBe('no-opinion');
   });
 
+  it('lets an aggregated server bound to the aggregation roles delegate and read the trust ConfigMap only', async () => {
+    const wardle: UserInfo = { username: 'system:serviceaccount:wardle:wardle', groups: ['system:serviceaccounts', 'system:serviceaccounts:wardle', 'system:authenticated'] };
+    expect(await verbs(wardle, 'tokenreviews', { group: 'authentication.k8s.io' })).toBe('create');
+    expect(await verbs(wardle, 'subjectaccessreviews', { group: 'authorization.k8s.io' })).toBe('create');
+    expect(await verbs(wardle, 'configmaps', { ns: 'kube-system', name: 'extension-apiserver-authentication' })).toBe('get list watch');
+    expect(await verbs(wardle, 'configmaps', { ns: 'kube-system', name: 'other' })).toBe('');
+    expect(await verbs(wardle, 'configmaps', { ns: 'kube-system' })).toBe('');
+    expect(await verbs(wardle, 'configmaps', { ns: 'default', name: 'extension-apiserver-authentication' })).toBe('');
+    expect(await verbs(wardle, 'secrets', { ns: 'kube-system', name: 'extension-apiserver-authentication' })).toBe('');
+  });
+
   it('reports the rules a subject has, as SelfSubjectRulesReview shows them', async () => {
     expect(await authz.rulesFor(anonymous, 'default')).toEqual({
       resourceRules: [],
@@ -207,7 +254,7 @@ describe('ensureBootstrapPolicy', () => {
     const calls: string[] = [];
     const created = await ensureBootstrapPolicy(
       async (kind, obj) => {
-        calls.push(`${kind}/${obj.metadata.name}`);
+        calls.push([kind, obj.metadata.namespace, obj.metadata.name].filter(Boolean).join('/'));
         if (obj.metadata.name === 'view') throw Object.assign(new Error('exists'), { status: { reason: 'AlreadyExists', code: 409 } });
       },
       { exists: async (kind, name) => kind === 'ClusterRoleBinding' && name === 'cluster-admin' },
@@ -218,6 +265,7 @@ describe('ensureBootstrapPolicy', () => {
       'ClusterRoleBinding/system:discovery',
       'ClusterRoleBinding/system:public-info-viewer',
       'ClusterRoleBinding/system:monitoring',
+      'Role/kube-system/extension-apiserver-authentication-reader',
     ]);
     expect(created).toEqual(calls.filter((c) => c !== 'ClusterRole/view'));
   });

@@ -1,4 +1,4 @@
-import { RBAC_GROUP, type ClusterRole, type ClusterRoleBinding, type PolicyRule } from './types.js';
+import { RBAC_GROUP, type ClusterRole, type ClusterRoleBinding, type PolicyRule, type Role } from './types.js';
 
 // kube-apiserver's bootstrap policy (plugin/pkg/auth/authorizer/rbac/bootstrappolicy, as its testdata
 // cluster-roles.yaml serializes it): the user-facing roles and the discovery roles every cluster starts with.
@@ -16,7 +16,8 @@ const READ = ['get', 'list', 'watch'];
 const WRITE = ['create', 'delete', 'deletecollection', 'patch', 'update'];
 const READ_WRITE = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
-const rule = (verbs: string[], apiGroups: string[], resources: string[]): PolicyRule => ({ apiGroups, resources, verbs });
+const rule = (verbs: string[], apiGroups: string[], resources: string[], resourceNames?: string[]): PolicyRule =>
+  resourceNames ? { apiGroups, resourceNames, resources, verbs } : { apiGroups, resources, verbs };
 const urls = (verbs: string[], nonResourceURLs: string[]): PolicyRule => ({ nonResourceURLs, verbs });
 
 function clusterRole(name: string, rules: PolicyRule[], extra: { labels?: Record<string, string>; aggregateFrom?: string } = {}): ClusterRole {
@@ -28,6 +29,15 @@ function clusterRole(name: string, rules: PolicyRule[], extra: { labels?: Record
   };
   if (extra.aggregateFrom) role.aggregationRule = { clusterRoleSelectors: [{ matchLabels: { [extra.aggregateFrom]: 'true' } }] };
   return role;
+}
+
+function role(namespace: string, name: string, rules: PolicyRule[]): Role {
+  return {
+    apiVersion: API_VERSION,
+    kind: 'Role',
+    metadata: { name, namespace, labels: { ...LABELS }, annotations: { ...ANNOTATIONS } },
+    rules,
+  };
 }
 
 function clusterRoleBinding(name: string, roleName: string, groups: string[]): ClusterRoleBinding {
@@ -111,6 +121,12 @@ export const BOOTSTRAP_CLUSTER_ROLES: readonly ClusterRole[] = [
     ],
     { labels: { [AGGREGATE_TO_VIEW]: 'true' } },
   ),
+  // What an aggregated API server's own service account is bound to, so that it can delegate authentication
+  // (TokenReview) and authorization (SubjectAccessReview) to this server.
+  clusterRole('system:auth-delegator', [
+    rule(['create'], ['authentication.k8s.io'], ['tokenreviews']),
+    rule(['create'], ['authorization.k8s.io'], ['subjectaccessreviews']),
+  ]),
   clusterRole('system:basic-user', [
     rule(['create'], ['authorization.k8s.io'], ['selfsubjectaccessreviews', 'selfsubjectrulesreviews']),
     rule(['create'], ['authentication.k8s.io'], ['selfsubjectreviews']),
@@ -118,6 +134,8 @@ export const BOOTSTRAP_CLUSTER_ROLES: readonly ClusterRole[] = [
   clusterRole('system:discovery', [
     urls(['get'], ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/']),
   ]),
+  // What kube-aggregator reads to resolve an APIService's Service to an endpoint (kube binds nobody to it).
+  clusterRole('system:kube-aggregator', [rule(READ, [''], ['endpoints', 'services'])]),
   clusterRole('system:public-info-viewer', [urls(['get'], ['/healthz', '/livez', '/readyz', '/version', '/version/'])]),
   clusterRole('system:monitoring', [
     urls(['get'], ['/metrics', '/metrics/slis', '/livez', '/readyz', '/healthz', '/livez/*', '/readyz/*', '/healthz/*']),
@@ -133,11 +151,29 @@ export const BOOTSTRAP_CLUSTER_ROLE_BINDINGS: readonly ClusterRoleBinding[] = [
   clusterRoleBinding('system:monitoring', 'system:monitoring', ['system:monitoring']),
 ];
 
-export type BootstrapKind = 'ClusterRole' | 'ClusterRoleBinding';
+/** The namespace kube's namespaced bootstrap roles live in; the server creates it at start. */
+export const KUBE_SYSTEM = 'kube-system';
+
+/** The ConfigMap the main server publishes its client and front-proxy trust in, for aggregated API servers. */
+export const EXTENSION_APISERVER_AUTHENTICATION = 'extension-apiserver-authentication';
+
+// kube's namespace_policy.go, as its testdata namespace-roles.yaml serializes it: only the roles Kapi has a use for.
+export const BOOTSTRAP_NAMESPACE_ROLES: readonly Role[] = [
+  // An aggregated API server's service account is bound to it (RoleBinding in kube-system) to read the
+  // authentication trust the main server publishes.
+  role(KUBE_SYSTEM, 'extension-apiserver-authentication-reader', [
+    rule(READ, [''], ['configmaps'], [EXTENSION_APISERVER_AUTHENTICATION]),
+  ]),
+];
+
+export type BootstrapKind = 'ClusterRole' | 'ClusterRoleBinding' | 'Role';
 
 export interface EnsureBootstrapOptions {
-  /** Whether the object already exists; when given, existing objects are left alone without calling `create`. */
-  exists?(kind: BootstrapKind, name: string): Promise<boolean>;
+  /**
+   * Whether the object already exists (`namespace` is set for a Role); when given, existing objects are left alone
+   * without calling `create`.
+   */
+  exists?(kind: BootstrapKind, name: string, namespace?: string): Promise<boolean>;
 }
 
 const alreadyExists = (err: unknown) => {
@@ -146,26 +182,29 @@ const alreadyExists = (err: unknown) => {
 };
 
 /**
- * Creates the bootstrap ClusterRoles, then ClusterRoleBindings, that do not exist yet (kube's storage_rbac
- * post-start hook, which never overwrites what an operator changed here). `create` receives a fresh copy of each
- * object; an AlreadyExists rejection counts as present. Resolves to the names created, as `<Kind>/<name>`.
+ * Creates the bootstrap ClusterRoles, ClusterRoleBindings, then namespaced Roles, that do not exist yet (kube's
+ * storage_rbac post-start hook, which never overwrites what an operator changed here). `create` receives a fresh
+ * copy of each object (a Role carries its `metadata.namespace`, which must exist); an AlreadyExists rejection
+ * counts as present. Resolves to the names created, as `<Kind>/<name>` (`Role/<namespace>/<name>`).
  */
 export async function ensureBootstrapPolicy(
-  create: (kind: BootstrapKind, obj: ClusterRole | ClusterRoleBinding) => Promise<void>,
+  create: (kind: BootstrapKind, obj: ClusterRole | ClusterRoleBinding | Role) => Promise<void>,
   options: EnsureBootstrapOptions = {},
 ): Promise<string[]> {
   const created: string[] = [];
-  const ensure = async (kind: BootstrapKind, obj: ClusterRole | ClusterRoleBinding) => {
+  const ensure = async (kind: BootstrapKind, obj: ClusterRole | ClusterRoleBinding | Role) => {
     const name = String(obj.metadata.name);
-    if (options.exists && (await options.exists(kind, name))) return;
+    const namespace = obj.metadata.namespace;
+    if (options.exists && (await options.exists(kind, name, namespace))) return;
     try {
       await create(kind, structuredClone(obj));
-      created.push(`${kind}/${name}`);
+      created.push(namespace ? `${kind}/${namespace}/${name}` : `${kind}/${name}`);
     } catch (err) {
       if (!alreadyExists(err)) throw err;
     }
   };
   for (const role of BOOTSTRAP_CLUSTER_ROLES) await ensure('ClusterRole', role);
   for (const binding of BOOTSTRAP_CLUSTER_ROLE_BINDINGS) await ensure('ClusterRoleBinding', binding);
+  for (const role of BOOTSTRAP_NAMESPACE_ROLES) await ensure('Role', role);
   return created;
 }

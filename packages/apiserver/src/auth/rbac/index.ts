@@ -24,6 +24,7 @@ export {
   AGGREGATE_TO_VIEW,
   BOOTSTRAP_CLUSTER_ROLE_BINDINGS,
   BOOTSTRAP_CLUSTER_ROLES,
+  BOOTSTRAP_NAMESPACE_ROLES,
   ensureBootstrapPolicy,
   type BootstrapKind,
   type EnsureBootstrapOptions,

@@ -8,7 +8,7 @@ import { createStore, type RequestContext, type Store } from '../../registry/sto
 import { createObjectStorage } from '../../storage/object-storage.js';
 import type { AuthorizationAttributes } from '../types.js';
 import { createRbacAuthorizer } from './authorizer.js';
-import { BOOTSTRAP_CLUSTER_ROLES, ensureBootstrapPolicy } from './bootstrap.js';
+import { BOOTSTRAP_CLUSTER_ROLES, ensureBootstrapPolicy, type BootstrapKind } from './bootstrap.js';
 import { createStoreRbacSource } from './source.js';
 
 const G = 'rbac.authorization.k8s.io';
@@ -38,7 +38,8 @@ describe('createStoreRbacSource', () => {
   afterAll(() => h.server.stop());
 
   it('stores the bootstrap policy (it passes validation) and creates only what is missing', async () => {
-    const write = (kind: 'ClusterRole' | 'ClusterRoleBinding', obj: object) => create(kind, obj as Record<string, unknown>).then(() => undefined);
+    const write = (kind: BootstrapKind, obj: { metadata: { namespace?: string } }) =>
+      create(kind, obj as Record<string, unknown>, obj.metadata.namespace).then(() => undefined);
     // The server may already bootstrap the policy at start; either way every object exists afterwards.
     await ensureBootstrapPolicy(write);
     expect(await ensureBootstrapPolicy(write)).toEqual([]);
@@ -48,6 +49,7 @@ describe('createStoreRbacSource', () => {
     expect((await source.listClusterRoleBindings()).map((b) => b.metadata.name)).toEqual(
       expect.arrayContaining(['cluster-admin', 'system:basic-user', 'system:discovery', 'system:public-info-viewer']),
     );
+    expect((await source.listRoles('kube-system')).map((r) => r.metadata.name)).toContain('extension-apiserver-authentication-reader');
   });
 
   it('authorizes from Roles, ClusterRoles and bindings read through the Store', async () => {

@@ -1,0 +1,88 @@
+import type { ServerConfig } from './flags.js';
+import { ensureFrontProxyCertificates, FRONT_PROXY_CLIENT, loadClientCa, loadProxyClientCertificate } from './tls.js';
+
+/**
+ * The request-header authentication kube-apiserver's `--requestheader-*` flags configure: which front proxies may
+ * assert a user in headers, and in which headers. The server publishes it in kube-system/extension-apiserver-
+ * authentication; aggregated API servers read it there to believe the proxied requests.
+ */
+export interface RequestHeaderConfig {
+  /** `--requestheader-client-ca-file`: the CA(s) a front proxy's client certificate must chain to, PEM. */
+  caPem: string;
+  /** `--requestheader-allowed-names`: the common names a front proxy may have; empty: any the CA signed. */
+  allowedNames: string[];
+  /** `--requestheader-username-headers` */
+  usernameHeaders: string[];
+  /** `--requestheader-group-headers` */
+  groupHeaders: string[];
+  /** `--requestheader-extra-headers-prefix` */
+  extraHeaderPrefixes: string[];
+}
+
+/**
+ * The front proxy the server is for aggregated API servers (kube-aggregator's proxy client): the client certificate
+ * it dials them with (`--proxy-client-cert-file`, `--proxy-client-key-file`, or generated), and the request-header
+ * trust that certificate is meant to satisfy.
+ */
+export interface FrontProxy {
+  /** The proxy's client certificate, PEM. */
+  clientCert: string;
+  /** Its private key, PEM. */
+  clientKey: string;
+  /**
+   * The request-header trust; undefined when a proxy certificate is given without `--requestheader-client-ca-file`
+   * (nothing says which CA signed it: kube publishes no request-header keys then either).
+   */
+  requestHeader?: RequestHeaderConfig;
+}
+
+/** What the server tells aggregated API servers to trust, and what its proxy presents to them. */
+export interface AggregationTrust {
+  /** The client CA the secure port verifies client certificates against (PEM); undefined without a secure port. */
+  clientCaPem?: string;
+  frontProxy: FrontProxy;
+}
+
+type FrontProxyFlags = Pick<
+  ServerConfig,
+  | 'dataDir'
+  | 'proxyClientCertFile'
+  | 'proxyClientKeyFile'
+  | 'requestheaderClientCaFile'
+  | 'requestheaderAllowedNames'
+  | 'requestheaderUsernameHeaders'
+  | 'requestheaderGroupHeaders'
+  | 'requestheaderExtraHeadersPrefix'
+>;
+
+/**
+ * Loads the front-proxy material the flags name, or generates it in `--data-dir` when no `--proxy-client-cert-file`
+ * is given (front-proxy-ca.crt/.key and front-proxy-client.crt/.key, reused on later starts); then
+ * `--requestheader-client-ca-file` defaults to the generated CA and `--requestheader-allowed-names` to
+ * [front-proxy-client]. `report` hears what was generated. Throws when a file cannot be read.
+ */
+export async function loadFrontProxy(config: FrontProxyFlags, report: (message: string) => void = () => {}): Promise<FrontProxy> {
+  const headers = {
+    usernameHeaders: config.requestheaderUsernameHeaders,
+    groupHeaders: config.requestheaderGroupHeaders,
+    extraHeaderPrefixes: config.requestheaderExtraHeadersPrefix,
+  };
+  const givenCa = config.requestheaderClientCaFile ? await loadClientCa(config.requestheaderClientCaFile, '--requestheader-client-ca-file') : undefined;
+  if (config.proxyClientCertFile && config.proxyClientKeyFile) {
+    const client = await loadProxyClientCertificate(config.proxyClientCertFile, config.proxyClientKeyFile);
+    const requestHeader = givenCa ? { caPem: givenCa, allowedNames: config.requestheaderAllowedNames ?? [], ...headers } : undefined;
+    return { clientCert: client.cert, clientKey: client.key, requestHeader };
+  }
+  const generated = await ensureFrontProxyCertificates({ dataDir: config.dataDir });
+  if (generated.created.ca) report(`generated front-proxy CA ${generated.files.ca}`);
+  if (generated.created.cert) report(`generated front-proxy client certificate ${generated.files.cert} (key ${generated.files.key})`);
+  return {
+    clientCert: generated.client.cert,
+    clientKey: generated.client.key,
+    requestHeader: {
+      caPem: givenCa ?? generated.ca,
+      allowedNames: config.requestheaderAllowedNames ?? [FRONT_PROXY_CLIENT],
+      ...headers,
+    },
+  };
+}
