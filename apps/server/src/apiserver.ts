@@ -17,7 +17,7 @@ import { plugin as storage } from '@kapi/api-storage';
 import { plugin as wardle } from '@kapi/api-wardle';
 import { plugin as apiextensions } from '@kapi/apiextensions';
 import { plugin as admissionWebhooks } from '@kapi/admission-webhooks';
-import { aggregatorPlugin } from '@kapi/aggregator';
+import { aggregatorPlugin, type AggregatorOptions } from '@kapi/aggregator';
 import { flowControlGroup, priorityAndFairness } from '@kapi/flowcontrol';
 import {
   alwaysAllow,
@@ -63,7 +63,10 @@ const version = typeof __KAPI_SERVER_VERSION__ === 'string' ? __KAPI_SERVER_VERS
  * @kapi/admission-webhooks; apiregistration.k8s.io APIServices and the proxy to extension servers through
  * @kapi/aggregator.
  */
-export function serverPlugins(config?: Pick<ServerConfig, 'serviceClusterIPRange' | 'serviceNodePortRange' | 'advertiseAddress' | 'securePort' | 'insecurePort'>): GroupPlugin[] {
+export function serverPlugins(
+  config?: Pick<ServerConfig, 'serviceClusterIPRange' | 'serviceNodePortRange' | 'advertiseAddress' | 'securePort' | 'insecurePort'>,
+  trust?: AggregationTrust,
+): GroupPlugin[] {
   return [
     createCorePlugin({
       clusterIPRange: config?.serviceClusterIPRange,
@@ -88,8 +91,21 @@ export function serverPlugins(config?: Pick<ServerConfig, 'serviceClusterIPRange
     discovery,
     wardle,
     apiextensions,
-    aggregatorPlugin(),
+    aggregatorPlugin(aggregatorOptions(trust)),
   ];
+}
+
+/**
+ * The aggregator dials extension servers with the front proxy's client certificate and publishes the client CA and
+ * the request-header trust for them (kube-system/extension-apiserver-authentication).
+ */
+function aggregatorOptions(trust: AggregationTrust | undefined): AggregatorOptions {
+  if (!trust) return {};
+  const { frontProxy, clientCaPem } = trust;
+  return {
+    proxyClientCertificate: { cert: frontProxy.clientCert, key: frontProxy.clientKey },
+    authentication: { clientCaPem, requestHeader: frontProxy.requestHeader },
+  };
 }
 
 /** The groups the sample server serves (their generated definitions). */
@@ -208,21 +224,20 @@ export type KapiApiServer = ApiServer & { readonly trust?: AggregationTrust };
  * Every plugin the server installs, narrowed by `--runtime-config` (a group with no version left is not served at
  * all). Throws RuntimeConfigError (kube's messages) for a group or version no plugin has.
  */
-export function enabledPlugins(config: ServerConfig): GroupPlugin[] {
+export function enabledPlugins(config: ServerConfig, trust?: AggregationTrust): GroupPlugin[] {
   // API Priority and Fairness gates requests when on; its API group is served either way, as kube serves it.
-  const plugins = [...serverPlugins(config), config.enablePriorityAndFairness ? priorityAndFairness() : flowControlGroup()];
+  const plugins = [...serverPlugins(config, trust), config.enablePriorityAndFairness ? priorityAndFairness() : flowControlGroup()];
   return applyRuntimeConfig(plugins, config.runtimeConfig);
 }
 
 /**
  * Composes the API server from the configuration: storage → group plugins (narrowed by `--runtime-config`) →
  * ApiServer (which runs the compactor of `--etcd-compaction-interval` while it serves). `trust` (the client CA and the
- * front proxy) is carried on the result for the aggregation layer; the server does not yet publish it nor accept
- * request-header authentication itself (that waits for @kapi/aggregator and the request-header authenticator).
+ * front proxy) is what the aggregator dials extension servers with and publishes for them.
  */
 export async function createKapiApiServer(config: ServerConfig, log: LogSink, trust?: AggregationTrust): Promise<KapiApiServer> {
   // Before anything is opened: a --runtime-config naming what the server does not have fails the start.
-  const plugins = enabledPlugins(config);
+  const plugins = enabledPlugins(config, trust);
   const audit = openAuditLog(config, log);
   const encryption = loadEncryption(config.encryptionProviderConfig, log);
   const tracing = config.tracingConfigFile ? startTracing(loadTracingConfig(config.tracingConfigFile)) : undefined;

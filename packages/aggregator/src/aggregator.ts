@@ -17,6 +17,7 @@ import { proxyHandler } from './proxy/handler.js';
 import { readOpenAPIV2, readOpenAPIV3, readResources, type RemoteDocuments } from './remote/documents.js';
 import { resolveService } from './resolve.js';
 import { createDialers, type ProxyClientCertificate } from './transport.js';
+import { publishAuthenticationTrust, type AuthenticationTrust } from './authentication-trust.js';
 
 export interface AggregatorOptions {
   /**
@@ -25,6 +26,12 @@ export interface AggregatorOptions {
    * extensions cannot trust the user it names.
    */
   proxyClientCertificate?: ProxyClientCertificate;
+  /**
+   * What the server tells extension servers to trust (its client CA and the front proxy's request-header CA),
+   * published in kube-system/extension-apiserver-authentication for their delegated authentication. Without it
+   * nothing is published.
+   */
+  authentication?: AuthenticationTrust;
   /** How often an Available APIService is checked again, in ms (kube resyncs every 30 s). */
   resyncIntervalMs?: number;
   /** How soon an APIService that is not Available is checked again, in ms. */
@@ -227,6 +234,7 @@ export function installAggregator(host: PluginHost, entry: ResourceEntry, option
     });
     return state.proxy;
   });
+  if (options.authentication) publishAuthenticationTrust(host, options.authentication);
   host.setDiscoverySource({ current: () => discovery });
   host.setOpenAPISource({ current: () => openapi });
   host.onStop(() => {

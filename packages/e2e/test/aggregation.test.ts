@@ -120,13 +120,14 @@ describe.skipIf(!kubectls.length || !hasWardle)('aggregation: kapi-server in fro
       const table = await ok(path, 'get', 'flunders.v1alpha1.wardle.example.com', '-n', ns);
       expect(table.split('\n')[0]).toMatch(/^NAME\s+CREATED AT/);
       expect(table).toMatch(/^f1\s/m);
-      writeFileSync(manifest, 'apiVersion: wardle.example.com/v1alpha1\nkind: Flunder\nmetadata:\n  name: f2\n');
+      writeFileSync(manifest, 'apiVersion: wardle.example.com/v1alpha1\nkind: Flunder\nmetadata:\n  name: f2\nspec:\n  reference: f1\n');
       expect(await ok(path, 'apply', '--server-side', '-n', ns, '-f', manifest)).toContain('serverside-applied');
       await ok(path, 'patch', 'flunders.v1alpha1.wardle.example.com', 'f2', '-n', ns, '--type=merge', '-p', '{"metadata":{"labels":{"patched":"yes"}}}');
-      const f2 = JSON.parse(await ok(path, 'get', 'flunders.v1alpha1.wardle.example.com', 'f2', '-n', ns, '-o', 'json'));
+      const f2 = JSON.parse(await ok(path, 'get', 'flunders.v1alpha1.wardle.example.com', 'f2', '-n', ns, '-o', 'json', '--show-managed-fields'));
       expect(f2.metadata.labels).toEqual({ patched: 'yes' });
-      expect(f2.metadata.managedFields.map((m: { manager: string }) => m.manager)).toContain('kubectl');
-      // both objects live in wardle-server, not in the main server's storage
+      expect(f2.metadata.managedFields.map((m: { manager: string; operation: string }) => `${m.manager} ${m.operation}`)).toEqual(
+        expect.arrayContaining(['kubectl Apply', 'kubectl-patch Update']),
+      );
       expect(await ok(path, 'delete', 'flunders.v1alpha1.wardle.example.com', 'f1', 'f2', '-n', ns)).toContain('deleted');
       expect((await ok(path, 'get', 'flunders.v1alpha1.wardle.example.com', '-n', ns, '-o', 'name')).trim()).toBe('');
     });
