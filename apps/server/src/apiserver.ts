@@ -39,13 +39,11 @@ import {
   type AuditSink,
   type GroupPlugin,
 } from '@kapi/apiserver';
-import { createMemoryBackend, type StorageBackend } from '@kapi/storage';
-import { createSqliteBackend } from '@kapi/storage-sqlite';
-import { secureDataDir } from './data-dir.js';
+import type { StorageBackend } from '@kapi/storage';
+import { openStorage } from './storage.js';
 import { loadEncryption } from './encryption.js';
 import { loadTracingConfig, startTracing } from './tracing.js';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { RotatingFile } from './audit-file.js';
 import type { ServerConfig } from './flags.js';
 import type { AggregationTrust } from './front-proxy.js';
@@ -114,33 +112,9 @@ export const GROUPS = serverPlugins().map((p) => p.definition);
 /** The SQLite database of `--storage-backend=sqlite`, inside `--data-dir`. */
 export const SQLITE_DATABASE = 'kapi.db';
 
-/**
- * Opens the storage backend the configuration names. Throws when it cannot (a database held by another server).
- * The etcd client (gRPC) is loaded only for `--storage-backend=etcd3`: it would add to every other start.
- */
-export async function createStorage(config: ServerConfig, log: LogSink): Promise<StorageBackend> {
-  switch (config.storageBackend) {
-    case 'memory':
-      log(0, 'storage: memory (nothing is kept across restarts)');
-      return createMemoryBackend();
-    case 'sqlite': {
-      const path = join(config.dataDir, SQLITE_DATABASE);
-      log(0, `storage: sqlite database ${path}`);
-      const backend = createSqliteBackend({ path });
-      secureDataDir(config.dataDir);
-      return backend;
-    }
-    case 'etcd3': {
-      const read = (file: string | undefined) => (file ? readFileSync(file) : undefined);
-      log(0, `storage: etcd3 at ${config.etcdServers.join(',')}, prefix ${config.etcdPrefix}`);
-      const { createEtcdBackend } = await import('@kapi/storage-etcd');
-      return createEtcdBackend({
-        endpoints: config.etcdServers,
-        prefix: config.etcdPrefix,
-        tls: { ca: read(config.etcdCaFile), cert: read(config.etcdCertFile), key: read(config.etcdKeyFile) },
-      });
-    }
-  }
+/** Opens the storage backend the configuration names (SQLite: `kapi.db` in `--data-dir`). */
+export function createStorage(config: ServerConfig, log: LogSink): Promise<StorageBackend> {
+  return openStorage(config, SQLITE_DATABASE, log);
 }
 
 /** kube's superuser group: allowed everything before any `--authorization-mode` is asked. */

@@ -24,7 +24,7 @@ export type { Store, UpdateResult, Updater } from './registry/store.js';
 export type { RequestContext } from './registry/context.js';
 export type { ResourceEntry, ResourceRegistry } from './registry/resources.js';
 export { ALL_OBJECTS, type ListOptions } from './registry/list.js';
-export { followObjects, type ListSource } from './registry/follow.js';
+export { coalesced, followObjects, type ListSource } from './registry/follow.js';
 export type { DeleteOptions } from './registry/delete.js';
 export { nowTimestamp } from './registry/object-meta.js';
 export type { RequestLimits } from './limits/middleware.js';

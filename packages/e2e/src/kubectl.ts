@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -44,4 +44,30 @@ export function kubectlOk(run: (...args: string[]) => KubectlResult, ...args: st
   const res = run(...args);
   if (res.status !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${res.status}: ${res.stderr}`);
   return res.stdout;
+}
+
+/**
+ * Runs a command without blocking this process (unlike kubectlRunner), so servers in this process (a test webhook)
+ * can answer meanwhile; resolves with its exit status and output.
+ */
+export function runAsync(cmd: string, args: string[]): Promise<KubectlResult> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('close', (status) => resolve({ status: status ?? -1, stdout, stderr }));
+  });
+}
+
+/** kubectl against a server, run asynchronously; `ok` throws with kubectl's stderr when it fails. */
+export function kubectlOf(server: () => { kubeconfig: string }) {
+  const kubectl = (bin: string, ...args: string[]) => runAsync(bin, ['--kubeconfig', server().kubeconfig, ...args]);
+  const ok = async (bin: string, ...args: string[]) => {
+    const res = await kubectl(bin, ...args);
+    if (res.status !== 0) throw new Error(`kubectl ${args.join(' ')}: ${res.stderr}`);
+    return res.stdout;
+  };
+  return { kubectl, ok };
 }

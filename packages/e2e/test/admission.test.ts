@@ -2,13 +2,13 @@
 // client and @kubernetes/client-node against the sample server, with a real HTTPS webhook served here (a test CA)
 // that mutates Pods (a label and a sidecar) and denies ConfigMaps with a forbidden key.
 import * as k8s from '@kubernetes/client-node';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePki } from '../../admission-webhooks/test/tls.js';
 import { patchOf, startWebhook, type TestWebhook } from '../../admission-webhooks/test/webhook-server.js';
-import { kubectlBinaries, type KubectlResult } from '../src/kubectl.js';
+import { kubectlBinaries, kubectlOf, runAsync } from '../src/kubectl.js';
 import { manifestWriter } from '../src/manifests.js';
 import { startServerProcess, type ServerProcess } from '../src/server.js';
 
@@ -17,28 +17,6 @@ const hasPythonClient = existsSync(PYTHON) && spawnSync(PYTHON, ['-c', 'import k
 const hasOpenssl = spawnSync('openssl', ['version'], { stdio: 'ignore' }).status === 0;
 const kubectls = kubectlBinaries();
 const manifest = manifestWriter('kapi-admission-');
-
-/** A process this one does not wait on synchronously, so the webhook served here can answer meanwhile. */
-const runAsync = (cmd: string, args: string[]): Promise<KubectlResult> =>
-  new Promise((resolve) => {
-    const child = spawn(cmd, args);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('close', (status) => resolve({ status: status ?? -1, stdout, stderr }));
-  });
-
-/** kubectl against a server, run asynchronously; `ok` throws with kubectl's stderr when it fails. */
-function kubectlOf(server: () => ServerProcess) {
-  const kubectl = (bin: string, ...args: string[]) => runAsync(bin, ['--kubeconfig', server().kubeconfig, ...args]);
-  const ok = async (bin: string, ...args: string[]) => {
-    const res = await kubectl(bin, ...args);
-    if (res.status !== 0) throw new Error(`kubectl ${args.join(' ')}: ${res.stderr}`);
-    return res.stdout;
-  };
-  return { kubectl, ok };
-}
 
 describe.skipIf(!kubectls.length || !hasOpenssl)('admission webhooks with kubectl and client libraries', { timeout: 120_000 }, () => {
   let server: ServerProcess;

@@ -5,7 +5,7 @@
 // extension sends); the extension refuses requests that do not come from the front proxy; stopping it gives 503
 // and Available=False, starting it again serves again.
 import * as k8s from '@kubernetes/client-node';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { repoRoot } from '../src/groups.js';
-import { kubectlBinaries, type KubectlResult } from '../src/kubectl.js';
+import { kubectlBinaries, kubectlOf, runAsync as run } from '../src/kubectl.js';
 import { freePort, startServerProcess, type ServerProcess } from '../src/server.js';
 
 const PYTHON = '/usr/bin/python3';
@@ -21,15 +21,6 @@ const hasPythonClient = existsSync(PYTHON) && spawnSync(PYTHON, ['-c', 'import k
 const kubectls = kubectlBinaries();
 const WARDLE = 'apps/wardle-server/dist/main.js';
 
-const run = (cmd: string, args: string[]): Promise<KubectlResult> =>
-  new Promise((resolve) => {
-    const child = spawn(cmd, args);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('close', (status) => resolve({ status: status ?? -1, stdout, stderr }));
-  });
 
 /** One HTTPS request straight to a server (its self-signed certificate not checked). */
 function direct(url: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
@@ -51,12 +42,7 @@ describe.skipIf(!kubectls.length)('aggregation: kapi-server in front of wardle-s
   let wardlePort: number;
   let alice: string;
   let bob: string;
-  const kubectl = (bin: string, ...args: string[]) => run(bin, ['--kubeconfig', main.kubeconfig, ...args]);
-  const ok = async (bin: string, ...args: string[]) => {
-    const res = await kubectl(bin, ...args);
-    if (res.status !== 0) throw new Error(`kubectl ${args.join(' ')}: ${res.stderr}`);
-    return res.stdout;
-  };
+  const { kubectl, ok } = kubectlOf(() => main);
   const kubectlMain = kubectls[0].path;
   const startWardle = () =>
     startServerProcess(['--kubeconfig', main.kubeconfig, '--secure-port', String(wardlePort)], { binary: WARDLE, dataDir: join(dir, 'wardle') });

@@ -3,7 +3,7 @@
 // `automanaged: onstart`); those installed later (CustomResourceDefinitions') are kept in step and removed with
 // them (`automanaged: true`). An APIService without the label belongs to its user and is never touched.
 import type { GroupDefinition, KubeObject } from '@kapi/apimachinery';
-import type { ListSource, PluginHost, ResourceEntry } from '@kapi/apiserver';
+import { coalesced, type ListSource, type PluginHost, type ResourceEntry } from '@kapi/apiserver';
 import type { APIService } from '../apiservice/types.js';
 import { localPriority } from './priorities.js';
 
@@ -37,8 +37,6 @@ export function autoregister(host: PluginHost, entry: ResourceEntry, apiServices
   const atStart = new Set<string>();
   let started = false;
   const syncedOnStart = new Set<string>();
-  let running: Promise<void> | undefined;
-  let again = false;
 
   const desired = (): Desired[] =>
     servedGroupVersions(host.registry.groups).map(({ group, version }) => {
@@ -77,25 +75,9 @@ export function autoregister(host: PluginHost, entry: ResourceEntry, apiServices
     }
   };
 
+  const run = coalesced(once, (err) => host.log(1, `autoregister: ${err.message}`));
   const sync = async (): Promise<void> => {
-    if (!started) return;
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      try {
-        do {
-          again = false;
-          await once();
-        } while (again);
-      } catch (err) {
-        host.log(1, `autoregister: ${(err as Error).message}`);
-      } finally {
-        running = undefined;
-      }
-    })();
-    return running;
+    if (started) await run();
   };
 
   host.onStart(async () => {

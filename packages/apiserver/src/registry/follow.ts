@@ -17,8 +17,6 @@ export interface ListSource {
  */
 export function followObjects(host: PluginHost, entry: ResourceEntry, onLoad: (objects: readonly KubeObject[]) => void = () => {}): ListSource {
   let current: readonly KubeObject[] = [];
-  let running: Promise<void> | undefined;
-  let again = false;
   const name = (o: KubeObject) => String((o.metadata as { name?: string }).name ?? '');
   const load = async () => {
     const list = await host.store.list(host.systemContext(entry), ALL_OBJECTS);
@@ -27,27 +25,38 @@ export function followObjects(host: PluginHost, entry: ResourceEntry, onLoad: (o
   };
   const source: ListSource = {
     objects: () => current,
-    sync() {
-      if (running) {
-        again = true;
-        return running;
-      }
-      running = (async () => {
-        try {
-          do {
-            again = false;
-            await load();
-          } while (again);
-        } catch (err) {
-          host.log(1, `${entry.info.plural}.${entry.info.group}: ${(err as Error).message}`);
-        } finally {
-          running = undefined;
-        }
-      })();
-      return running;
-    },
+    sync: coalesced(load, (err) => host.log(1, `${entry.info.plural}.${entry.info.group}: ${err.message}`)),
   };
   host.onStart(() => source.sync());
   host.onObjectsChange(entry, () => void source.sync());
   return source;
+}
+
+/**
+ * `run` as a function callers may call at any time: a call while it runs is not started beside it but makes it run
+ * once more after, however many came (so the last caller always sees a run that began after its call). Errors go to
+ * `onError`; the returned promise never rejects.
+ */
+export function coalesced(run: () => Promise<void>, onError: (err: Error) => void): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  let again = false;
+  return () => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          await run();
+        } while (again);
+      } catch (err) {
+        onError(err as Error);
+      } finally {
+        running = undefined;
+      }
+    })();
+    return running;
+  };
 }
