@@ -176,7 +176,9 @@ export const CLUSTER_TABLES: Record<string, KindTable> = {
     categories: ['api-extensions'],
     printerColumns: [{ name: 'Created At', type: 'date', jsonPath: '.metadata.creationTimestamp' }],
   },
+  // kube-aggregator's ValidateAPIService checks names as path segments (`v1.` is the core group's APIService).
   'apiregistration.k8s.io/APIService': {
+    nameValidation: 'PathSegment',
     categories: ['api-extensions'],
     printerColumns: [
       { name: 'Service', type: 'string', jsonPath: '.spec.service.name', computed: 'kubectl shows namespace/name or Local; this column is the name.' },
