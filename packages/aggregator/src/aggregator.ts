@@ -52,7 +52,9 @@ interface State {
 }
 
 const nameOf = (o: KubeObject) => String((o.metadata as { name?: string }).name ?? '');
+/** `/apis/<group>/<version>...`, or `/api/<version>...` for the legacy core group (APIService `v1.`). */
 const GROUP_VERSION_PATH = /^\/apis\/([^/]+)\/([^/]+)(?:\/|$)/;
+const LEGACY_VERSION_PATH = /^\/api\/([^/]+)(?:\/|$)/;
 
 /** Installs the aggregator into the server that serves `entry` (apiregistration.k8s.io/v1 APIServices). */
 export function installAggregator(host: PluginHost, entry: ResourceEntry, options: AggregatorOptions = {}): void {
@@ -220,8 +222,10 @@ export function installAggregator(host: PluginHost, entry: ResourceEntry, option
 
   host.routeRequests((path) => {
     if (routes.size === 0) return undefined;
-    const m = GROUP_VERSION_PATH.exec(path);
-    const state = m ? routes.get(`${decodeURIComponentSafe(m[1])}/${decodeURIComponentSafe(m[2])}`) : undefined;
+    const named = GROUP_VERSION_PATH.exec(path);
+    const legacy = named ? undefined : LEGACY_VERSION_PATH.exec(path);
+    const key = named ? `${decodeURIComponentSafe(named[1])}/${decodeURIComponentSafe(named[2])}` : legacy ? decodeURIComponentSafe(legacy[1]) : undefined;
+    const state = key === undefined ? undefined : routes.get(key);
     if (!state) return undefined;
     state.proxy ??= proxyHandler({
       apiService: state.apiService,

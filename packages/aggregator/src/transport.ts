@@ -89,6 +89,12 @@ export function send(
       const ms = init.timeoutMs;
       timer = setTimeout(() => req.destroy(new Error(`timeout awaiting response headers after ${ms / 1000}s`)), ms);
     }
+    // A 101 to a request that asked for no upgrade: refused (the request did not ask to leave HTTP).
+    req.once('upgrade', (res, socket) => {
+      clearTimeout(timer);
+      socket.destroy();
+      reject(Object.assign(new Error('the backend switched protocols on a request that did not ask to upgrade'), { protocolSwitch: true }));
+    });
     req.once('response', (res) => {
       clearTimeout(timer);
       resolve(res);

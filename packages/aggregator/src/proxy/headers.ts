@@ -25,33 +25,56 @@ export function escapeExtraKey(key: string): string {
   return out;
 }
 
-/** A value node can send in a header (no control characters but tab). */
-const sendable = (value: string) => /^[\t\x20-\x7e\x80-\xff]*$/.test(value);
+/** Control characters (tab aside): no header value may carry them. */
+const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
+
+/**
+ * A value as its UTF-8 bytes, one character per byte, which is how node writes a header value byte for byte (kube's
+ * proxy sends user names as UTF-8); undefined for a value no header can carry.
+ */
+export function headerBytes(value: string): string | undefined {
+  if (CONTROL.test(value)) return undefined;
+  return Buffer.from(value, 'utf8').toString('latin1');
+}
+
+/** The headers the client's `Connection` header names: hop-by-hop for this request only (RFC 7230 §6.1). */
+function connectionListed(headers: Headers): Set<string> {
+  const listed = headers.get('connection') ?? '';
+  return new Set(listed.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean));
+}
 
 /**
  * The headers sent to the extension: the client's, less the dropped ones, with the authenticated user in kube's
- * front-proxy headers (X-Remote-User, one X-Remote-Group per group, X-Remote-Extra-<escaped key> per value).
+ * front-proxy headers (X-Remote-User, one X-Remote-Group per group, X-Remote-Extra-<escaped key> per value), as
+ * UTF-8. Throws when the user name cannot be put in a header (a control character); groups and extra values that
+ * cannot are left out.
  */
 export function proxiedRequestHeaders(headers: Headers, user: UserInfo): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
+  const perRequest = connectionListed(headers);
   headers.forEach((value, name) => {
-    if (!dropped(name)) out[name] = value;
+    if (!dropped(name) && !perRequest.has(name)) out[name] = value;
   });
-  out['x-remote-user'] = user.username;
-  const groups = (user.groups ?? []).filter(sendable);
+  const username = headerBytes(user.username);
+  if (username === undefined) throw new Error('the user name cannot be sent in a request header');
+  out['x-remote-user'] = username;
+  const groups = (user.groups ?? []).map(headerBytes).filter((g): g is string => g !== undefined);
   if (groups.length) out['x-remote-group'] = groups;
   for (const [key, values] of Object.entries(user.extra ?? {})) {
-    const sendableValues = values.filter(sendable);
-    if (sendableValues.length) out[`x-remote-extra-${escapeExtraKey(key)}`] = sendableValues;
+    const sendable = values.map(headerBytes).filter((v): v is string => v !== undefined);
+    if (sendable.length) out[`x-remote-extra-${escapeExtraKey(key)}`] = sendable;
   }
   return out;
 }
 
-/** The extension's answer headers as the client gets them, hop-by-hop ones left out. */
+/**
+ * The extension's answer headers as the client gets them: hop-by-hop ones left out, and `Audit-ID`, which is the
+ * main server's to set (one ID per request, the one its audit log records).
+ */
 export function answerHeaders(headers: IncomingHttpHeaders): Headers {
   const out = new Headers();
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name)) continue;
+    if (value === undefined || HOP_BY_HOP.has(name) || name === 'audit-id') continue;
     for (const v of Array.isArray(value) ? value : [value]) out.append(name, v);
   }
   return out;

@@ -4,6 +4,7 @@ import type { APIGroupDiscoveryList, APIResource, APIResourceDiscovery } from '@
 import { AGGREGATED_DISCOVERY_CONTENT_TYPE, resourceDiscoveries } from '@kapi/apiserver';
 import { DISCOVERY_CHECK_TIMEOUT_MS } from '../availability/check.js';
 import { getBody, type Dialer } from '../transport.js';
+import { openAPIDocument, sanitizeResources } from './sanitize.js';
 
 /** The aggregator reads as system:kube-aggregator in system:masters, as kube's discovery manager does. */
 const AGGREGATOR_USER = { 'x-remote-user': 'system:kube-aggregator', 'x-remote-group': 'system:masters' };
@@ -24,12 +25,13 @@ export async function readResources(dialer: Dialer, url: URL, group: string, ver
   if (aggregated.contentType.includes('as=APIGroupDiscoveryList')) {
     const list = json(aggregated.body) as APIGroupDiscoveryList;
     const found = list.items?.find((g) => (g.metadata?.name ?? '') === group)?.versions?.find((v) => v.version === version);
-    if (found) return (found.resources ?? []) as APIResourceDiscovery[];
+    if (found) return sanitizeResources(found.resources);
   }
   const path = group ? `/apis/${group}/${version}` : `/api/${version}`;
   const legacy = await getBody(dialer, url, path, { accept: 'application/json', ...AGGREGATOR_USER }, DISCOVERY_CHECK_TIMEOUT_MS);
   const list = json(legacy.body) as { resources?: APIResource[] };
-  return resourceDiscoveries(list.resources ?? [], group, version);
+  const resources = Array.isArray(list.resources) ? list.resources.filter((r) => typeof r?.name === 'string' && typeof r?.kind === 'string') : [];
+  return sanitizeResources(resourceDiscoveries(resources, group, version));
 }
 
 /** The extension's OpenAPI v3 document of `group/version` (found through its /openapi/v3 index), if it has one. */
@@ -39,11 +41,11 @@ export async function readOpenAPIV3(dialer: Dialer, url: URL, group: string, ver
   };
   const key = group ? `apis/${group}/${version}` : `api/${version}`;
   const relative = index.paths?.[key]?.serverRelativeURL;
-  if (!relative || !relative.startsWith('/')) return undefined;
-  return json((await getBody(dialer, url, relative, { accept: 'application/json', ...AGGREGATOR_USER }, DISCOVERY_CHECK_TIMEOUT_MS)).body) as object;
+  if (typeof relative !== 'string' || !relative.startsWith('/')) return undefined;
+  return openAPIDocument(json((await getBody(dialer, url, relative, { accept: 'application/json', ...AGGREGATOR_USER }, DISCOVERY_CHECK_TIMEOUT_MS)).body));
 }
 
 /** The extension's /openapi/v2 (JSON). */
-export async function readOpenAPIV2(dialer: Dialer, url: URL): Promise<object> {
-  return json((await getBody(dialer, url, '/openapi/v2', { accept: 'application/json', ...AGGREGATOR_USER }, DISCOVERY_CHECK_TIMEOUT_MS)).body) as object;
+export async function readOpenAPIV2(dialer: Dialer, url: URL): Promise<object | undefined> {
+  return openAPIDocument(json((await getBody(dialer, url, '/openapi/v2', { accept: 'application/json', ...AGGREGATOR_USER }, DISCOVERY_CHECK_TIMEOUT_MS)).body));
 }

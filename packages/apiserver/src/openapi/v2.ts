@@ -124,8 +124,10 @@ export function mergeSwaggerDocuments(own: SwaggerDocument, others: readonly obj
   const definitions = { ...own.definitions };
   for (const doc of others) {
     const { paths: morePaths, definitions: moreDefinitions } = doc as { paths?: unknown; definitions?: unknown };
-    if (isObject(morePaths)) for (const [path, item] of Object.entries(morePaths)) if (isObject(item) && !Object.hasOwn(paths, path)) paths[path] = item;
-    if (isObject(moreDefinitions)) for (const [name, schema] of Object.entries(moreDefinitions)) if (isObject(schema) && !Object.hasOwn(definitions, name)) definitions[name] = schema as Schema;
+    // `__proto__` (a key JSON.parse keeps as data) would set the object's prototype rather than add an entry
+    const fresh = (target: object, key: string) => key !== '__proto__' && !Object.hasOwn(target, key);
+    if (isObject(morePaths)) for (const [path, item] of Object.entries(morePaths)) if (isObject(item) && fresh(paths, path)) paths[path] = item;
+    if (isObject(moreDefinitions)) for (const [name, schema] of Object.entries(moreDefinitions)) if (isObject(schema) && fresh(definitions, name)) definitions[name] = schema as Schema;
   }
   return { ...own, paths: sortedKeys(paths) as SwaggerDocument['paths'], definitions: sortedKeys(definitions) as Record<string, Schema> };
 }

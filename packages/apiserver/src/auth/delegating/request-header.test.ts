@@ -46,6 +46,14 @@ describe('requestHeaderAuthenticator', () => {
     });
   });
 
+  it('reads the header bytes as UTF-8, as the front proxy sends them (node hands them over one character per byte)', async () => {
+    const utf8 = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
+    const headers = new Headers({ 'X-Remote-User': utf8('josé'), 'X-Remote-Group': utf8('équipe'), 'X-Remote-Extra-Team': utf8('用户') });
+    expect(await frontProxy({ headers, peerCertificateChain: [proxy.x509] })).toEqual({ username: 'josé', groups: ['équipe'], extra: { team: ['用户'] } });
+    // bytes that are not UTF-8 stay as they came
+    expect((await frontProxy({ headers: new Headers({ 'X-Remote-User': 'caf\u00e9' }), peerCertificateChain: [proxy.x509] }))?.username).toBe('café');
+  });
+
   it('takes the first non-empty username header', async () => {
     const two = requestHeaderAuthenticator(() => ({ ...config, usernameHeaders: ['X-First', 'X-Remote-User'] }));
     const headers = new Headers({ 'X-First': '', 'X-Remote-User': 'bob' });

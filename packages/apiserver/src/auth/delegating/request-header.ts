@@ -4,11 +4,21 @@ import { unauthorized } from '../authenticators.js';
 import type { RequestHeaderConfig } from './authentication-config.js';
 import { subjectOf, verifyClientChain } from './certificates.js';
 
+/**
+ * A header value as the front proxy meant it: its bytes read as UTF-8 (kube's proxies send user names as UTF-8;
+ * node hands header bytes over one character per byte). Kept as read when the bytes are not UTF-8.
+ */
+export function utf8HeaderValue(value: string): string {
+  if (/^[\x00-\x7f]*$/.test(value) || /[^\x00-\xff]/.test(value)) return value;
+  const decoded = Buffer.from(value, 'latin1').toString('utf8');
+  return decoded.includes('\ufffd') ? value : decoded;
+}
+
 /** The values of a header as sent: Fetch joins repeated headers with `, `, which is split again here. */
 function headerValues(headers: Headers, name: string): string[] {
   const joined = headers.get(name);
   if (joined === null) return [];
-  return joined.split(', ').filter((v) => v.trim() !== '');
+  return joined.split(', ').filter((v) => v.trim() !== '').map(utf8HeaderValue);
 }
 
 /** kube's unescapeExtraKey: the part of the header name after the prefix, percent-decoded (kept as is when invalid). */
@@ -66,7 +76,7 @@ export function requestHeaderAuthenticator(config: () => RequestHeaderConfig | u
       for (const prefix of prefixes) {
         if (!lower.startsWith(prefix)) continue;
         const key = extraKey(lower.slice(prefix.length));
-        (extra[key] ??= []).push(...value.split(', '));
+        (extra[key] ??= []).push(...value.split(', ').map(utf8HeaderValue));
       }
     });
     if (Object.keys(extra).length > 0) user.extra = extra;
