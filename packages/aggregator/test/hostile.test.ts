@@ -100,7 +100,7 @@ describe.skipIf(!hasOpenssl)('aggregator: a hostile extension server', () => {
     });
     await until(async () => {
       const res = await fetchMain('/apis', { accept: AGGREGATED_DISCOVERY_CONTENT_TYPE });
-      const body = await res.json();
+      const body = (await res.json()) as any;
       return body.items.some((g: any) => g.metadata.name === 'evil.example.com');
     });
   }, 60_000);
@@ -111,7 +111,7 @@ describe.skipIf(!hasOpenssl)('aggregator: a hostile extension server', () => {
   });
 
   it("keeps only the well-formed resources of the extension's discovery, rebuilt field by field", async () => {
-    const body = await (await fetchMain('/apis', { accept: AGGREGATED_DISCOVERY_CONTENT_TYPE })).json();
+    const body = (await (await fetchMain('/apis', { accept: AGGREGATED_DISCOVERY_CONTENT_TYPE })).json()) as any;
     const evil = body.items.find((g: any) => g.metadata.name === 'evil.example.com');
     expect(evil.versions[0].resources).toEqual([
       { resource: 'goods', responseKind: { group: 'evil.example.com', version: 'v1', kind: 'Good' }, scope: 'Namespaced', singularResource: 'good', verbs: ['get', 'list'] },
@@ -124,7 +124,7 @@ describe.skipIf(!hasOpenssl)('aggregator: a hostile extension server', () => {
     const text = await v2.text();
     expect(text).not.toContain('__proto__');
     expect(JSON.parse(text).paths).toHaveProperty(['/apis/evil.example.com/v1/goods']);
-    const index = await (await fetchMain('/openapi/v3')).json();
+    const index = (await (await fetchMain("/openapi/v3")).json()) as any;
     expect(index.paths).not.toHaveProperty(['apis/evil.example.com/v1']);
   });
 
@@ -132,13 +132,13 @@ describe.skipIf(!hasOpenssl)('aggregator: a hostile extension server', () => {
     const res = await fetchMain(`${EVIL}/redirect`);
     expect(res.status).toBe(502);
     expect(res.headers.get('location')).toBeNull();
-    expect(await res.json()).toMatchObject({ kind: 'Status', code: 502, message: 'the backend attempted to redirect this request, which is not permitted' });
+    expect((await res.json()) as any).toMatchObject({ kind: 'Status', code: 502, message: 'the backend attempted to redirect this request, which is not permitted' });
   });
 
   it('refuses a protocol switch the client did not ask for: 502 at once', async () => {
     const res = await fetchMain(`${EVIL}/switch`);
     expect(res.status).toBe(502);
-    expect((await res.json()).message).toBe('the backend switched protocols on a request that did not ask to upgrade');
+    expect(((await res.json()) as any).message).toBe('the backend switched protocols on a request that did not ask to upgrade');
   });
 
   it('fails an answer that is cut short, so it cannot pass for a complete one', async () => {
@@ -173,7 +173,7 @@ describe.skipIf(!hasOpenssl)('aggregator: a hostile extension server', () => {
     expect(patched.status).toBe(200);
     await until(async () => {
       const res = await fetchMain('/api/v1/namespaces');
-      return res.status === 200 && (await res.json()).items[0]?.metadata.name === 'from-the-extension';
+      return res.status === 200 && ((await res.json()) as any).items[0]?.metadata.name === 'from-the-extension';
     });
   }, 15_000);
 });
