@@ -102,4 +102,4 @@ export { AGGREGATED_DISCOVERY_CONTENT_TYPE } from './endpoints/discovery-routes.
 export { createWebhookClient, WebhookCallError, type ServiceResolver, type WebhookClient, type WebhookClientConfig } from './webhook/client.js';
 export { serviceResolver } from './webhook/service-resolver.js';
 export { applyPatch, type PatchType } from './endpoints/patch.js';
-export { checkDeadline, type RequestDeadline } from './registry/context.js';
+export { checkDeadline, deadlineExceeded, type RequestDeadline } from './registry/context.js';

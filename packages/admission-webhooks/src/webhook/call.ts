@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AdmissionAttributes, WebhookClient } from '@kapi/apiserver';
-import { WebhookCallError } from '@kapi/apiserver';
+import { deadlineExceeded, WebhookCallError } from '@kapi/apiserver';
 import { newBadRequest, StatusError } from '@kapi/apimachinery';
 import { admissionRequest, admissionReview, reviewVersionOf, verifyAdmissionResponse, type AdmissionResponse, type Invocation } from './review.js';
 import type { Webhook } from './types.js';
@@ -42,6 +42,9 @@ export async function callWebhook(client: WebhookClient, hook: Webhook, attrs: A
     if (timeoutMs <= 0) throw new WebhookCallError('context deadline exceeded', 'timeout');
     answer = await client.post(hook.clientConfig, admissionReview(version, admissionRequest(uid, attrs, invocation)), timeoutMs, attrs.deadline?.signal);
   } catch (err) {
+    // Cut short by the request's own deadline rather than the webhook's timeout: the request is over (kube's call
+    // shares the request's context, so the write after it fails too), whatever the failure policy says.
+    if (attrs.deadline && timeoutMs === left && err instanceof WebhookCallError && err.kind === 'timeout') throw deadlineExceeded(attrs.deadline);
     const code = err instanceof WebhookCallError && err.statusCode ? err.statusCode : 503;
     throw new CallingWebhookError(hook.name, `failed to call webhook: ${(err as Error).message}`, code);
   }

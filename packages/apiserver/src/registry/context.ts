@@ -1,5 +1,6 @@
 import type { UserInfo } from '../admission/types.js';
 import type { ResourceEntry } from './resources.js';
+import { timedOut } from '../limits/timeout.js';
 
 /** One request's target: the resource, the namespace from the URL, the caller, and the dry-run flag. */
 export interface RequestContext {
@@ -38,7 +39,16 @@ export interface RequestDeadline {
  * webhook is called for it): of a RequestContext, or of the AdmissionAttributes that carry it.
  */
 export function checkDeadline(ctx: { deadline?: RequestDeadline }): void {
-  if (ctx.deadline?.signal.aborted) throw ctx.deadline.signal.reason;
+  const deadline = ctx.deadline;
+  if (!deadline) return;
+  // Past the time though the signal's timer has not run yet: a timer of the same moment (a webhook's timeout, which
+  // is the time left) may run first.
+  if (deadline.signal.aborted || Date.now() >= deadline.at) throw deadlineExceeded(deadline);
+}
+
+/** The error of a request past its deadline: the 504 Timeout the client gets. */
+export function deadlineExceeded(deadline: RequestDeadline): unknown {
+  return deadline.signal.aborted ? deadline.signal.reason : timedOut();
 }
 
 /**
