@@ -1,5 +1,6 @@
 import { newPathNotFound, type KubeObject } from '@kapi/apimachinery';
 import type { StorageBackend } from '@kapi/storage';
+import { setMaxListeners } from 'node:events';
 import { Hono, type Context } from 'hono';
 import type { TracerProvider } from '@opentelemetry/api';
 import type { X509Certificate } from 'node:crypto';
@@ -247,6 +248,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const stopHooks: (() => void | Promise<void>)[] = [];
   // Controllers' watches (onObjectsChange) end with the server.
   const stopped = new AbortController();
+  // Every controller's watch listens on it (a server with many plugins has more than node's default warning limit).
+  setMaxListeners(0, stopped.signal);
   let requestGate: RequestGate | undefined;
   const pluginPaths: { path: string; handler: (request: Request) => Response | Promise<Response> }[] = [];
   const pluginSubresources = new Map<string, SubresourceHandler>();

@@ -122,6 +122,7 @@ describe.skipIf(!kubectls.length)('aggregation: kapi-server in front of wardle-s
     const resources = await ok(kubectlMain, 'api-resources', '--api-group=wardle.example.com');
     expect(resources).toMatch(/flunders\s+wardle\.example\.com\/v1beta1\s+true\s+Flunder/);
     expect(resources).toMatch(/fischers\s+wardle\.example\.com\/v1alpha1\s+false\s+Fischer/);
+    expect(await ok(kubectlMain, 'explain', 'flunder')).toMatch(/GROUP:\s+wardle\.example\.com\nKIND:\s+Flunder\nVERSION:\s+v1beta1/);
     const explain = await ok(kubectlMain, 'explain', 'flunders.spec', '--api-version=wardle.example.com/v1alpha1');
     expect(explain).toContain('KIND:       Flunder');
     expect(explain).toContain('reference');
