@@ -70,11 +70,11 @@ describe.skipIf(!hasOpenssl)('aggregator: a hostile extension server', () => {
 
   const fetchMain = (path: string, headers: Record<string, string> = {}) => main.fetch(new Request(`https://kapi.test${path}`, { headers }));
   const until = async (check: () => Promise<boolean>) => {
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < 600; i++) {
       if (await check()) return;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    throw new Error('not met in 10 s');
+    throw new Error('not met in 30 s');
   };
 
   beforeAll(async () => {
@@ -103,7 +103,7 @@ describe.skipIf(!hasOpenssl)('aggregator: a hostile extension server', () => {
       const body = (await res.json()) as any;
       return body.items.some((g: any) => g.metadata.name === 'evil.example.com');
     });
-  }, 60_000);
+  });
   afterAll(async () => {
     await main?.stop();
     server?.closeAllConnections();
@@ -151,7 +151,7 @@ describe.skipIf(!hasOpenssl)('aggregator: a hostile extension server', () => {
     const res = await fetchMain(`${EVIL}/stall`);
     expect(res.status).toBe(200);
     await expect(res.text()).rejects.toThrow();
-  }, 15_000);
+  });
 
   it('sends user names as UTF-8 and never the headers the client names in Connection', async () => {
     const { proxiedRequestHeaders } = await import('../src/proxy/headers.js');
@@ -175,5 +175,5 @@ describe.skipIf(!hasOpenssl)('aggregator: a hostile extension server', () => {
       const res = await fetchMain('/api/v1/namespaces');
       return res.status === 200 && ((await res.json()) as any).items[0]?.metadata.name === 'from-the-extension';
     });
-  }, 15_000);
+  });
 });
