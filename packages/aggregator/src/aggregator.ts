@@ -4,6 +4,7 @@
 import type { KubeObject } from '@kapi/apimachinery';
 import {
   followObjects,
+  resolveServiceAddress,
   type ExternalDiscovery,
   type ExternalOpenAPI,
   type PluginHost,
@@ -15,7 +16,6 @@ import { autoregister } from './autoregister/controller.js';
 import { checkAvailable, LOCAL_AVAILABLE, sameCondition } from './availability/check.js';
 import { proxyHandler } from './proxy/handler.js';
 import { readOpenAPIV2, readOpenAPIV3, readResources, type RemoteDocuments } from './remote/documents.js';
-import { resolveService } from './resolve.js';
 import { createDialers, type ProxyClientCertificate } from './transport.js';
 import { publishAuthenticationTrust, type AuthenticationTrust } from './authentication-trust.js';
 
@@ -48,6 +48,11 @@ interface State {
   timer?: NodeJS.Timeout;
   checking?: Promise<void>;
   documents: RemoteDocuments;
+  /**
+   * Where the last check found the Service (undefined when it found none, or before any check): what the proxy dials,
+   * so a request reads no Service and no endpoints. A change to those is checked again at once.
+   */
+  address?: URL;
   proxy?: RequestDelegate;
 }
 
@@ -102,23 +107,25 @@ export function installAggregator(host: PluginHost, entry: ResourceEntry, option
     return { namespace: s.namespace ?? '', name: s.name ?? '', port: s.port ?? 443 };
   };
 
-  /** Reads the extension's discovery and OpenAPI documents of the group version again; keeps the old ones on failure. */
-  const refreshDocuments = async (state: State) => {
-    const resolution = await resolveService(host, service(state));
-    if (!('url' in resolution)) return;
+  /**
+   * Reads the extension's discovery and OpenAPI documents of the group version again, at `url`; a document that did
+   * not change, or could not be read, stays the object it was (discovery and OpenAPI are rebuilt only when one changes).
+   */
+  const refreshDocuments = async (state: State, url: URL) => {
     const { group = '', version = '' } = state.apiService.spec;
     const dialer = dialers.get(state.apiService);
     const [resources, v3, v2] = await Promise.allSettled([
-      readResources(dialer, resolution.url, group, version),
-      readOpenAPIV3(dialer, resolution.url, group, version),
-      readOpenAPIV2(dialer, resolution.url),
+      readResources(dialer, url, group, version),
+      readOpenAPIV3(dialer, url, group, version),
+      readOpenAPIV2(dialer, url),
     ]);
-    const documents: RemoteDocuments = {
-      resources: resources.status === 'fulfilled' ? resources.value : state.documents.resources,
-      openapiV3: v3.status === 'fulfilled' ? v3.value : state.documents.openapiV3,
-      openapiV2: v2.status === 'fulfilled' ? v2.value : state.documents.openapiV2,
+    const fresh = <T>(read: PromiseSettledResult<T>, old: T): T =>
+      read.status === 'fulfilled' && JSON.stringify(read.value) !== JSON.stringify(old) ? read.value : old;
+    state.documents = {
+      resources: fresh(resources, state.documents.resources),
+      openapiV3: fresh(v3, state.documents.openapiV3),
+      openapiV2: fresh(v2, state.documents.openapiV2),
     };
-    if (JSON.stringify(documents) !== JSON.stringify(state.documents)) state.documents = documents;
   };
 
   const check = (state: State): Promise<void> => {
@@ -129,8 +136,10 @@ export function installAggregator(host: PluginHost, entry: ResourceEntry, option
       let condition: Omit<APIServiceCondition, 'lastTransitionTime'>;
       if (!state.apiService.spec.service) condition = LOCAL_AVAILABLE;
       else {
-        condition = await checkAvailable(state.apiService, () => resolveService(host, service(state)), () => dialers.get(state.apiService));
-        if (condition.status === 'True') await refreshDocuments(state);
+        const resolution = await resolveServiceAddress(host, service(state));
+        state.address = 'url' in resolution ? resolution.url : undefined;
+        condition = await checkAvailable(state.apiService, resolution, () => dialers.get(state.apiService));
+        if (condition.status === 'True' && state.address) await refreshDocuments(state, state.address);
       }
       if (stopped || states.get(name) !== state) return;
       setAvailable(state, condition.status === 'True');
@@ -165,9 +174,16 @@ export function installAggregator(host: PluginHost, entry: ResourceEntry, option
       if (state.documents.openapiV2) v2.push(state.documents.openapiV2);
     }
     routes = nextRoutes;
-    const nextDiscovery = { versions, priorities };
-    if (JSON.stringify([versions, [...priorities]]) !== JSON.stringify([discovery.versions, [...discovery.priorities]])) discovery = nextDiscovery;
-    if (JSON.stringify([[...v3], v2]) !== JSON.stringify([[...openapi.v3], openapi.v2])) openapi = { v3, v2 };
+    // Documents keep their identity until they change (refreshDocuments), so comparing references is enough.
+    const sameVersions =
+      versions.length === discovery.versions.length &&
+      versions.every((v, i) => {
+        const was = discovery.versions[i];
+        return v.group === was.group && v.version === was.version && v.resources === was.resources && v.freshness === was.freshness;
+      });
+    if (!sameVersions || JSON.stringify([...priorities]) !== JSON.stringify([...discovery.priorities])) discovery = { versions, priorities };
+    const sameOpenAPI = v2.length === openapi.v2.length && v2.every((d, i) => d === openapi.v2[i]) && v3.size === openapi.v3.size && [...v3].every(([k, d]) => openapi.v3.get(k) === d);
+    if (!sameOpenAPI) openapi = { v3, v2 };
   };
 
   /** Takes in the APIService objects as last read: new specs are checked at once, removed ones forgotten. */
@@ -186,7 +202,6 @@ export function installAggregator(host: PluginHost, entry: ResourceEntry, option
         }
         state = { apiService, specKey, available: false, unavailable: new AbortController(), documents: {} };
         states.set(name, state);
-        state.apiService = apiService;
         void check(state);
       }
       state.apiService = apiService;
@@ -230,7 +245,9 @@ export function installAggregator(host: PluginHost, entry: ResourceEntry, option
     state.proxy ??= proxyHandler({
       apiService: state.apiService,
       available: () => state.available,
-      resolve: () => resolveService(host, service(state)),
+      // the address the last check found; resolved now when this server has not checked yet (another server
+      // sharing the storage wrote the condition)
+      resolve: async () => (state.address ? { url: state.address } : resolveServiceAddress(host, service(state))),
       dialer: () => dialers.get(state.apiService),
       unreachable: () => void check(state),
       signal: () => state.unavailable.signal,

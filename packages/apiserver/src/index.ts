@@ -100,6 +100,6 @@ export { compareKubeAwareVersions, sortByVersionPriority } from './discovery/ver
 export { resourceDiscoveries } from './discovery/index.js';
 export { AGGREGATED_DISCOVERY_CONTENT_TYPE } from './endpoints/discovery-routes.js';
 export { createWebhookClient, WebhookCallError, type ServiceResolver, type WebhookClient, type WebhookClientConfig } from './webhook/client.js';
-export { serviceResolver } from './webhook/service-resolver.js';
+export { resolveServiceAddress, serviceResolver, type ServiceAddress } from './webhook/service-resolver.js';
 export { applyPatch, type PatchType } from './endpoints/patch.js';
 export { checkDeadline, deadlineExceeded, type RequestDeadline } from './registry/context.js';

@@ -1,7 +1,7 @@
 // kube-aggregator's remote AvailableConditionController check: is the Service there, does it reach an address,
 // and does the extension answer discovery of the group version?
 import type { APIServiceCondition, APIService } from '../apiservice/types.js';
-import type { Resolution } from '../resolve.js';
+import type { ServiceAddress } from '@kapi/apiserver';
 import { getBody, type Dialer } from '../transport.js';
 
 /** How long a discovery check waits for the extension (kube's: 5 s). */
@@ -18,14 +18,13 @@ export const LOCAL_AVAILABLE: Omit<APIServiceCondition, 'lastTransitionTime'> = 
   message: 'Local APIServices are always available',
 };
 
-/** The Available condition of a service-backed APIService now: resolved, then its discovery document read. */
+/** The Available condition of a service-backed APIService now, where its Service resolved to: its discovery document read. */
 export async function checkAvailable(
   apiService: APIService,
-  resolve: () => Promise<Resolution>,
+  resolution: ServiceAddress,
   dialer: () => Dialer,
   timeoutMs = DISCOVERY_CHECK_TIMEOUT_MS,
 ): Promise<Omit<APIServiceCondition, 'lastTransitionTime'>> {
-  const resolution = await resolve();
   if (!('url' in resolution)) {
     return { type: 'Available', status: resolution.unknown ? 'Unknown' : 'False', reason: resolution.reason, message: resolution.message };
   }

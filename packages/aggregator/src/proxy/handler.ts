@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { newInternalError, newServiceUnavailable, StatusError } from '@kapi/apimachinery';
 import type { RequestDelegate } from '@kapi/apiserver';
 import type { APIService } from '../apiservice/types.js';
-import type { Resolution } from '../resolve.js';
+import type { ServiceAddress } from '@kapi/apiserver';
 import { send, type Dialer } from '../transport.js';
 import { answerBody } from './body.js';
 import { answerHeaders, proxiedRequestHeaders } from './headers.js';
@@ -14,7 +14,7 @@ export interface ProxyTarget {
   apiService: APIService;
   /** Whether the APIService is Available now (kube answers 503 without trying when it is not). */
   available(): boolean;
-  resolve(): Promise<Resolution>;
+  resolve(): Promise<ServiceAddress>;
   dialer(): Dialer;
   /** Told when the extension could not be reached, so its availability is checked again at once. */
   unreachable(error: Error): void;
