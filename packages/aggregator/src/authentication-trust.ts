@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import type { KubeObject } from '@kapi/apimachinery';
-import type { PluginHost } from '@kapi/apiserver';
+import { parseCertificateBundle, type PluginHost } from '@kapi/apiserver';
 
 // kube-apiserver's ClusterAuthenticationTrustController (pkg/controlplane/controller/clusterauthenticationtrust):
 // the main server publishes how it authenticates clients and front proxies, for aggregated API servers (their
@@ -37,16 +37,8 @@ export interface AuthenticationTrust {
   requestHeader?: RequestHeaderTrust;
 }
 
-const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
 /** Certificates that ended more than this long ago are dropped from the published bundles (kube's slack). */
 const EXPIRED_SLACK_MS = 5 * 60_000;
-
-/** The certificates of a PEM bundle; throws when there is none or one does not parse. */
-function parseCertificates(pem: string): X509Certificate[] {
-  const blocks = pem.match(PEM_BLOCK) ?? [];
-  if (!blocks.length) throw new Error('data does not contain any valid RSA or ECDSA certificates');
-  return blocks.map((block) => new X509Certificate(block));
-}
 
 /** Go's pem.Encode of each certificate: base64 in 64-character lines. */
 function encodeCertificates(certs: X509Certificate[]): string {
@@ -62,7 +54,7 @@ function combineBundles(existing: string | undefined, required: string | undefin
     if (!bundle) continue;
     let parsed: X509Certificate[];
     try {
-      parsed = parseCertificates(bundle);
+      parsed = parseCertificateBundle(bundle);
     } catch {
       // Unlike kube, which stops until someone repairs it, an unreadable published bundle is replaced.
       continue;
@@ -129,8 +121,8 @@ const sameData = (a: Readonly<Record<string, string>> | undefined, b: Record<str
  * certificate; failures to write later are logged and retried on the next change or resync.
  */
 export function publishAuthenticationTrust(host: PluginHost, trust: AuthenticationTrust, options: { resyncMs?: number } = {}): void {
-  if (trust.clientCaPem) parseCertificates(trust.clientCaPem);
-  if (trust.requestHeader) parseCertificates(trust.requestHeader.caPem);
+  if (trust.clientCaPem) parseCertificateBundle(trust.clientCaPem);
+  if (trust.requestHeader) parseCertificateBundle(trust.requestHeader.caPem);
   const entry = host.registry.lookup('', 'v1', 'configmaps');
   if (!entry) throw new Error('publishing the authentication trust needs the core group (ConfigMaps) installed');
   const ctx = host.systemContext(entry, { namespace: AUTHENTICATION_TRUST_NAMESPACE });
