@@ -1,23 +1,6 @@
+import type { RequestHeaderTrust } from '@kapi/aggregator';
 import type { ServerConfig } from './flags.js';
 import { ensureFrontProxyCertificates, FRONT_PROXY_CLIENT, loadClientCa, loadProxyClientCertificate } from './tls.js';
-
-/**
- * The request-header authentication kube-apiserver's `--requestheader-*` flags configure: which front proxies may
- * assert a user in headers, and in which headers. The server publishes it in kube-system/extension-apiserver-
- * authentication; aggregated API servers read it there to believe the proxied requests.
- */
-export interface RequestHeaderConfig {
-  /** `--requestheader-client-ca-file`: the CA(s) a front proxy's client certificate must chain to, PEM. */
-  caPem: string;
-  /** `--requestheader-allowed-names`: the common names a front proxy may have; empty: any the CA signed. */
-  allowedNames: string[];
-  /** `--requestheader-username-headers` */
-  usernameHeaders: string[];
-  /** `--requestheader-group-headers` */
-  groupHeaders: string[];
-  /** `--requestheader-extra-headers-prefix` */
-  extraHeaderPrefixes: string[];
-}
 
 /**
  * The front proxy the server is for aggregated API servers (kube-aggregator's proxy client): the client certificate
@@ -33,7 +16,7 @@ export interface FrontProxy {
    * The request-header trust; undefined when a proxy certificate is given without `--requestheader-client-ca-file`
    * (nothing says which CA signed it: kube publishes no request-header keys then either).
    */
-  requestHeader?: RequestHeaderConfig;
+  requestHeader?: RequestHeaderTrust;
 }
 
 /** What the server tells aggregated API servers to trust, and what its proxy presents to them. */

@@ -1,5 +1,5 @@
 export { createKapiApiServer, createStorage, enabledPlugins, GROUPS, serverPlugins, SQLITE_DATABASE, type KapiApiServer } from './apiserver.js';
-export { loadFrontProxy, type AggregationTrust, type FrontProxy, type RequestHeaderConfig } from './front-proxy.js';
+export { loadFrontProxy, type AggregationTrust, type FrontProxy } from './front-proxy.js';
 export {
   AUTHORIZATION_MODES,
   FEATURE_GATES,
