@@ -59,6 +59,12 @@ export function createDialers(clientCertificate: ProxyClientCertificate | undefi
 
 export type Dialers = ReturnType<typeof createDialers>;
 
+/**
+ * Who the aggregator is on its own requests to an extension (discovery checks, discovery and OpenAPI documents):
+ * system:kube-aggregator in system:masters, as kube's.
+ */
+export const AGGREGATOR_USER = { 'x-remote-user': 'system:kube-aggregator', 'x-remote-group': 'system:masters' };
+
 /** One request to an extension; resolves with its response once the headers arrived. */
 export function send(
   dialer: Dialer,

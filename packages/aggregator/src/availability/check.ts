@@ -2,13 +2,11 @@
 // and does the extension answer discovery of the group version?
 import type { APIServiceCondition, APIService } from '../apiservice/types.js';
 import type { ServiceAddress } from '@kapi/apiserver';
-import { getBody, type Dialer } from '../transport.js';
+import { AGGREGATOR_USER, getBody, type Dialer } from '../transport.js';
 
 /** How long a discovery check waits for the extension (kube's: 5 s). */
 export const DISCOVERY_CHECK_TIMEOUT_MS = 5_000;
 
-/** Who the aggregator is when it checks an extension's discovery (kube's loopback identity for the check). */
-const CHECK_USER = { 'x-remote-user': 'system:kube-aggregator', 'x-remote-group': 'system:masters' };
 
 /** The Available condition a Local APIService always has. */
 export const LOCAL_AVAILABLE: Omit<APIServiceCondition, 'lastTransitionTime'> = {
@@ -32,7 +30,7 @@ export async function checkAvailable(
   const path = apiService.metadata.name === 'v1.' ? `/api/${version}` : `/apis/${group}/${version}`;
   const url = `${resolution.url.origin}${path}`;
   try {
-    await getBody(dialer(), resolution.url, path, { accept: 'application/json', ...CHECK_USER }, timeoutMs);
+    await getBody(dialer(), resolution.url, path, { accept: 'application/json', ...AGGREGATOR_USER }, timeoutMs);
   } catch (err) {
     const message = (err as Error).name === 'TimeoutError' || (err as Error).name === 'AbortError' ? `timed out waiting for ${url}` : (err as Error).message;
     return { type: 'Available', status: 'False', reason: 'FailedDiscoveryCheck', message: `failing or missing response from ${url}: ${message}` };
