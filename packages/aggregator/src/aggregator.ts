@@ -243,7 +243,6 @@ export function installAggregator(host: PluginHost, entry: ResourceEntry, option
     const state = key === undefined ? undefined : routes.get(key);
     if (!state) return undefined;
     state.proxy ??= proxyHandler({
-      apiService: state.apiService,
       available: () => state.available,
       // the address the last check found; resolved now when this server has not checked yet (another server
       // sharing the storage wrote the condition)

@@ -3,7 +3,6 @@
 import { Readable } from 'node:stream';
 import { newInternalError, newServiceUnavailable, StatusError } from '@kapi/apimachinery';
 import type { RequestDelegate } from '@kapi/apiserver';
-import type { APIService } from '../apiservice/types.js';
 import type { ServiceAddress } from '@kapi/apiserver';
 import { send, type Dialer } from '../transport.js';
 import { answerBody } from './body.js';
@@ -11,7 +10,6 @@ import { answerHeaders, proxiedRequestHeaders } from './headers.js';
 
 /** What the proxy needs from the aggregator around it. */
 export interface ProxyTarget {
-  apiService: APIService;
   /** Whether the APIService is Available now (kube answers 503 without trying when it is not). */
   available(): boolean;
   resolve(): Promise<ServiceAddress>;
