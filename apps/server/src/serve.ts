@@ -20,6 +20,8 @@ export interface FetchEnv {
   remotePort?: number;
   /** Sets a header on the Node response (the server's Audit-Id), before the Response is written to it. */
   setResponseHeader?(name: string, value: string): void;
+  /** The request body as Node's stream: the server reads it straight from there. */
+  requestBody?: IncomingMessage | Http2Bindings['incoming'];
 }
 
 /**
@@ -274,6 +276,7 @@ class NodeFetchEnv implements FetchEnv {
   readonly peerCertificateChain?: readonly X509Certificate[];
   readonly remoteAddress?: string;
   readonly remotePort?: number;
+  readonly requestBody?: FetchEnv['requestBody'];
   private readonly outgoing: unknown;
 
   constructor(env: HttpBindings | Http2Bindings, clientCertificates: 'verified' | 'chain' | 'none') {
@@ -285,6 +288,7 @@ class NodeFetchEnv implements FetchEnv {
     this.remoteAddress = socket?.remoteAddress;
     this.remotePort = socket?.remotePort;
     this.outgoing = env.outgoing;
+    this.requestBody = env.incoming;
   }
 
   setResponseHeader(name: string, value: string): void {

@@ -28,6 +28,7 @@ export { coalesced, followObjects, type ListSource } from './registry/follow.js'
 export type { DeleteOptions } from './registry/delete.js';
 export { nowTimestamp } from './registry/object-meta.js';
 export type { RequestLimits } from './limits/middleware.js';
+export type { NodeBodyStream } from './limits/request-body.js';
 export { MAX_REQUEST_WAIT_MS, type GateDecision, type GatedRequest, type RequestGate } from './limits/gate.js';
 export { defaultVersionInfo, KUBE_API_LEVEL, type VersionInfo } from './version.js';
 export { createAdmissionChain, type AdmissionChain } from './admission/chain.js';

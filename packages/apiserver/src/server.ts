@@ -37,6 +37,7 @@ import { createNamespaceController } from './namespaces/controller.js';
 import { namespaceLifecycle } from './namespaces/admission.js';
 import { maxBodySize, maxInFlight, memoryBudget, requestTimeout, type RequestLimits } from './limits/index.js';
 import { gateRequests, type RequestGate } from './limits/gate.js';
+import { limitedRequest, readRequestBody, requestDeadlineOf, type NodeBodyStream } from './limits/request-body.js';
 import { DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, DEFAULT_MAX_REQUESTS_INFLIGHT } from './limits/inflight.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './limits/timeout.js';
 import type { DiscoverySource, InstalledGroup, OpenAPISource, PluginHost, RequestRouter, ServerLimits } from './host.js';
@@ -46,7 +47,6 @@ import { createResourceRegistry, type ResourceEntry } from './registry/resources
 import { convertObject } from './registry/versions.js';
 import { createStore, type RequestContext, type Store } from './registry/store.js';
 import { computedStore } from './registry/computed.js';
-import type { RequestDeadline } from './registry/context.js';
 import { createCacheDelegator } from './cacher/delegator.js';
 import { createObjectStorage } from './storage/object-storage.js';
 import { storageHistoryBudget } from './storage/history-budget.js';
@@ -132,6 +132,12 @@ export interface FetchEnv {
    * (`Audit-Id`) go there when it is given, rather than into each Response; without it they are set on the Response.
    */
   setResponseHeader?(name: string, value: string): void;
+  /**
+   * The request body as the transport's own stream (Node's IncomingMessage). Given, a handler reads the body from
+   * it directly instead of through the Request's web stream, which costs far more; the body limit and the deadline
+   * apply the same way.
+   */
+  requestBody?: NodeBodyStream;
 }
 
 /** A Kubernetes-compatible API server, transport-agnostic: serve `fetch` over HTTP or HTTPS (hono's node server). */
@@ -452,7 +458,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         const handler = router(c.req.path);
         if (!handler) continue;
         try {
-          return await handler(c.req.raw, c.get('user'));
+          return await handler(limitedRequest(c), c.get('user'));
         } catch (err) {
           return errorResponse(err, requestLog(c), errorFormat(c.req.header('accept')));
         }
@@ -479,7 +485,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const info = parsed ?? parseRequestInfo(c.req.method, url.pathname, url.searchParams);
     if (!info) return errorResponse(newPathNotFound());
     try {
-      return await handleResource(c.req.raw, info, c.get('user'), (c.get as (key: string) => unknown)('deadline') as RequestDeadline | undefined);
+      return await handleResource(c.req.raw, info, c.get('user'), requestDeadlineOf(c), () => readRequestBody(c), url.searchParams);
     } catch (err) {
       return errorResponse(err, requestLog(c), errorFormat(c.req.header('accept')));
     }

@@ -96,10 +96,20 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
   // Kinds without a Protobuf message (custom resources) are not offered in it: 406 and 415, as kube answers.
   const withoutProtobuf: HandlerFeatures = { ...features, media: deps.media.filter((m) => m.name !== 'protobuf') };
 
-  return async function handle(request: Request, info: RequestInfo, user: UserInfo = deps.anonymousUser, deadline?: RequestDeadline): Promise<Response> {
+  /**
+   * `readBody` reads the request body under the server's limits (default: the whole of `request.body`); `query` is
+   * the request's query when the caller has already parsed its URL.
+   */
+  return async function handle(
+    request: Request,
+    info: RequestInfo,
+    user: UserInfo = deps.anonymousUser,
+    deadline?: RequestDeadline,
+    readBody?: () => Promise<Uint8Array>,
+    query: URLSearchParams = new URL(request.url).searchParams,
+  ): Promise<Response> {
     const entry = registry.lookup(info.group, info.version, info.resource);
     if (!entry) throw newPathNotFound();
-    const query = new URL(request.url).searchParams;
     const namespaced = entry.info.scope === 'Namespaced';
     const gr = { group: entry.info.group, resource: entry.info.plural };
 
@@ -127,7 +137,7 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
     const served = entry.info.protobuf.message ? features : withoutProtobuf;
     const format = negotiateResponse(request.headers.get('accept'), served.media, { table: readVerb, metadata });
     const computed = info.subresource ? undefined : deps.computed?.[specialKey(info.group, info.resource, '')];
-    const scope = createScope({ request, info, entry, ctx, store: computed ?? store, query, format, features: served, authorizer: deps.authorizer, metrics: deps.metrics, registry });
+    const scope = createScope({ request, info, entry, ctx, store: computed ?? store, query, format, features: served, authorizer: deps.authorizer, metrics: deps.metrics, registry }, readBody);
     const special =
       deps.special[specialKey(info.group, info.resource, info.subresource)] ??
       (info.subresource === 'scale' && entry.info.subresources.scale ? deps.scale : undefined);

@@ -3,7 +3,9 @@ import type { UserInfo } from '../admission/types.js';
 import { errorResponse } from '../endpoints/respond.js';
 import type { ApiServerMetrics } from '../metrics/index.js';
 import { terminated } from '../metrics/termination.js';
-import { DEFAULT_MAX_RESOURCE_WRITE_BYTES, limitBody, tooLarge, withBody } from './body-limit.js';
+import { DEFAULT_MAX_RESOURCE_WRITE_BYTES, tooLarge } from './body-limit.js';
+import { LazyDeadline } from './deadline.js';
+import { setBodyLimit, setRequestDeadline } from './request-body.js';
 import { createInFlightLimiter, DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, DEFAULT_MAX_REQUESTS_INFLIGHT, isMutating, tooManyRequests } from './inflight.js';
 import { holdUntilAnswered } from './hold.js';
 import { requestFacts } from './long-running.js';
@@ -51,11 +53,10 @@ export function requestTimeout(limits: RequestLimits = {}): MiddlewareHandler {
     }
     // The request gate lets a request wait for a quarter of this (kube's request wait limit).
     c.set('deadlineMs' as never, ms as never);
-    const expiry = new AbortController();
-    // What the request path sees of it (RequestContext.deadline): webhooks get the time left, writes check it.
-    c.set('deadline' as never, { at: Date.now() + ms, signal: expiry.signal } as never);
-    const raw = c.req.raw;
-    if (carriesBody(raw) && raw.body) c.req.raw = withBody(raw, raw.body, AbortSignal.any([raw.signal, expiry.signal]));
+    // What the request path sees of it (RequestContext.deadline): webhooks get the time left, writes check it, and
+    // a body still being read fails with it (limits/request-body.ts).
+    const deadline = new LazyDeadline(Date.now() + ms);
+    setRequestDeadline(c, deadline);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const expired = new Promise<true>((resolve) => {
       timer = setTimeout(() => resolve(true), ms);
@@ -64,8 +65,8 @@ export function requestTimeout(limits: RequestLimits = {}): MiddlewareHandler {
     try {
       if ((await Promise.race([handled.then(() => false as const), expired])) === true) {
         handled.catch(() => {});
-        expiry.abort(timedOut());
-        return terminated(raw.body ? closing(errorResponse(timedOut())) : errorResponse(timedOut()));
+        deadline.expire(timedOut());
+        return terminated(carriesBody(c.req.raw) ? closing(errorResponse(timedOut())) : errorResponse(timedOut()));
       }
     } finally {
       clearTimeout(timer);
@@ -117,17 +118,17 @@ export function inFlightPeaks(inFlight: { readOnly: number; mutating: number }, 
 
 /**
  * `--max-resource-write-bytes`: a body announced larger than the limit is 413 at once; any other body is counted
- * as the handler reads it, and reading fails with 413 past the limit, so no more than the limit is ever buffered.
+ * as the handler reads it (limits/request-body.ts), and reading fails with 413 past the limit, so no more than the
+ * limit is ever buffered.
  */
 export function maxBodySize(limits: RequestLimits = {}): MiddlewareHandler {
   const limit = limits.maxResourceWriteBytes ?? DEFAULT_MAX_RESOURCE_WRITE_BYTES;
   return async (c, next) => {
     const raw = c.req.raw;
-    // Asking a GET for `.body` would make the node server build a whole Request (and an AbortController) for
-    // nothing, a large share of a GET's cost.
-    if (limit <= 0 || !carriesBody(raw) || !raw.body) return next();
+    // Nothing here asks for `.body`: that would make the node server build a whole Request and web stream for it.
+    if (limit <= 0 || !carriesBody(raw)) return next();
     if (Number(raw.headers.get('content-length')) > limit) return closing(errorResponse(tooLarge(limit)));
-    c.req.raw = withBody(raw, limitBody(raw.body, limit, raw.signal));
+    setBodyLimit(c, limit);
     await next();
     if (c.res.status === 413) closing(c.res);
   };

@@ -32,6 +32,8 @@ export interface RequestContext {
 export interface RequestDeadline {
   at: number;
   signal: AbortSignal;
+  /** Whether the signal has fired, for deadlines that make their signal only when asked (then it is not asked). */
+  readonly expired?: boolean;
 }
 
 /**
@@ -43,13 +45,16 @@ export function checkDeadline(ctx: { deadline?: RequestDeadline }): void {
   if (!deadline) return;
   // Past the time though the signal's timer has not run yet: a timer of the same moment (a webhook's timeout, which
   // is the time left) may run first.
-  if (deadline.signal.aborted || Date.now() >= deadline.at) throw deadlineExceeded(deadline);
+  if (Date.now() >= deadline.at || aborted(deadline)) throw deadlineExceeded(deadline);
 }
 
 /** The error of a request past its deadline: the 504 Timeout the client gets. */
 export function deadlineExceeded(deadline: RequestDeadline): unknown {
-  return deadline.signal.aborted ? deadline.signal.reason : timedOut();
+  return aborted(deadline) ? deadline.signal.reason : timedOut();
 }
+
+/** Whether the deadline's signal fired, without making a signal where none was asked for yet (limits/deadline.ts). */
+const aborted = (deadline: RequestDeadline): boolean => deadline.expired ?? deadline.signal.aborted;
 
 /**
  * Records warnings for the response once each, as kube's warning recorder does: a write retried after losing a

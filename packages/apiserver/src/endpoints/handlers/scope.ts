@@ -54,12 +54,13 @@ export interface RequestScope {
   bodyFormat(): BodyFormat;
 }
 
-export function createScope(init: Omit<RequestScope, 'body' | 'bodyFormat' | 'pretty'>): RequestScope {
+/** `readBody` reads the body under the server's limits; without it the Request's body is read whole. */
+export function createScope(init: Omit<RequestScope, 'body' | 'bodyFormat' | 'pretty'>, readBody?: () => Promise<Uint8Array>): RequestScope {
   let body: Promise<Uint8Array> | undefined;
   return {
     ...init,
     pretty: ['1', 'true'].includes(init.query.get('pretty') ?? ''),
-    body: () => (body ??= init.request.arrayBuffer().then((b) => new Uint8Array(b))),
+    body: () => (body ??= readBody ? readBody() : init.request.arrayBuffer().then((b) => new Uint8Array(b))),
     bodyFormat: () => requestBodyFormat(init.request.headers.get('content-type'), init.features.media),
   };
 }
