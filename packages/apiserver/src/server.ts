@@ -203,9 +203,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     dryRun: options.dryRun ?? false,
     subresource: options.subresource ?? '',
   });
+  // kube's NamespaceLifecycle reads its informer's cache and looks the namespace up live only when the cache lacks
+  // it (a namespace created a moment ago): here the watch cache as it is (resourceVersion 0), then storage.
   const getNamespace = async (name: string) => {
     if (!namespaceEntry) return { metadata: { name } };
-    return store.find(systemCtx(namespaceEntry), name);
+    const ctx = systemCtx(namespaceEntry);
+    return (await store.find(ctx, name, '0')) ?? store.find(ctx, name);
   };
   // Authorization modes may add plugins (RBAC's escalation prevention): the chain reads this list on every request.
   const admissionPlugins: AdmissionPlugin[] = [namespaceLifecycle(getNamespace), ...(options.admission ?? [])];

@@ -81,6 +81,7 @@ export function createSqliteBackend(options: SqliteBackendOptions): StorageBacke
   }
 
   return {
+    localRevision: true,
     async currentRevision() {
       checkOpen();
       return state.revision;

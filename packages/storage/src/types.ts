@@ -105,6 +105,11 @@ export interface WatchHandlers {
 export interface StorageBackend {
   /** The latest revision written (0 for an empty store). */
   currentRevision(): Promise<number>;
+  /**
+   * Whether currentRevision answers from this process, without I/O (memory, SQLite; not etcd): the watch cache
+   * may then ask it on every read and serve a consistent read from its own state whenever that state is current.
+   */
+  readonly localRevision?: boolean;
   get(key: string, options?: GetOptions): Promise<GetResult>;
   list(options: ListOptions): Promise<ListResult>;
   /** Number of keys under a prefix, at the current revision. */

@@ -87,6 +87,11 @@ export interface WatchCache {
    * fails); `target` is the revision it waited for (0 when the cache was not ready).
    */
   catchUp(): Promise<{ caughtUp: boolean; target: number }>;
+  /**
+   * For a consistent read without waiting: whether the cache is ready and already holds storage's current revision.
+   * Only asked of storage that knows its revision without I/O (StorageBackend.localRevision); false otherwise.
+   */
+  isCurrent(): Promise<boolean>;
   /** Whether the state at `revision` (not newer than the cache) can be rebuilt from the cache: a retained snapshot. */
   hasSnapshot(collection: ResourceCache, revision: number): boolean;
   /** Storage history was compacted up to `revision`: the caches forget what storage forgot. */
@@ -477,6 +482,9 @@ export function createWatchCache(
       const target = await storage.currentRevision();
       const caughtUp = (await this.waitFor(target, options.freshnessWaitMs)) && ready;
       return { caughtUp, target };
+    },
+    async isCurrent() {
+      return ready && !!storage.localRevision && revision >= (await storage.currentRevision());
     },
     hasSnapshot(collection, rv) {
       return options.listFromCacheSnapshot && ready && rv <= revision && rv >= collection.oldestRv && rv >= snapshotFloor;

@@ -50,13 +50,61 @@ describe('cache delegator: where each read is served', () => {
   });
   afterEach(() => cache.stop());
 
-  it('get: unset reads storage; "0" and a reached version read the cache; an unreached one is 504', async () => {
+  it('get: unset reads the cache only while it holds storage\'s current revision and the object, else storage', async () => {
+    // Not ready: storage, for unset and for "0" alike (without waiting for the cache).
+    expect(await storage.get(key('a'), { resourceVersion: '', keyPrefix: PREFIX })).toMatchObject({ metadata: { name: 'a' } });
+    expect(await storage.get(key('a'), { resourceVersion: '0', keyPrefix: PREFIX })).toMatchObject({ metadata: { name: 'a' } });
+    expect(reads.get).toBe(2);
     await cache.start();
     expect(await storage.get(key('a'), { resourceVersion: '', keyPrefix: PREFIX })).toMatchObject({ metadata: { name: 'a' } });
-    expect(reads.get).toBe(1);
+    expect(reads.get).toBe(2);
+    // An object the cache does not have is looked for in storage (a value the cache could not decode fails there).
+    expect(await storage.get(key('none'), { resourceVersion: '', keyPrefix: PREFIX })).toBeUndefined();
+    expect(reads.get).toBe(3);
+  });
+
+  it('get: unset reads storage while the cache has not seen the latest write', async () => {
+    // Storage whose watch delivers its events late: the cache lags behind every write for a while.
+    const slow: StorageBackend = {
+      ...backend,
+      watch: (options, handlers) => backend.watch(options, { ...handlers, onEvent: (e) => void setTimeout(() => handlers.onEvent(e), 30) }),
+    };
+    const slowCache = createWatchCache(slow, [PREFIX], { freshnessWaitMs: 50, minRequestTimeoutSeconds: 0 });
+    const c = counted(createObjectStorage(slow));
+    const delegated = createCacheDelegator(c.wrapped, slowCache);
+    await slowCache.start();
+    try {
+      const rv = (await backend.update(key('a'), encodeForStorage(cm('a', '2')), slowCache.revision)).modRevision;
+      expect(slowCache.revision).toBeLessThan(rv);
+      expect(await delegated.get(key('a'), { resourceVersion: '', keyPrefix: PREFIX })).toMatchObject({ data: { value: '2' } });
+      expect(c.reads.get).toBe(1);
+      expect(await slowCache.waitFor(rv, 2000)).toBe(true);
+      expect(await delegated.get(key('a'), { resourceVersion: '', keyPrefix: PREFIX })).toMatchObject({ data: { value: '2' } });
+      expect(c.reads.get).toBe(1);
+    } finally {
+      slowCache.stop();
+    }
+  });
+
+  it('get: unset always reads storage that must be asked for its revision (etcd)', async () => {
+    const remote: StorageBackend = { ...backend, localRevision: false };
+    const remoteCache = createWatchCache(remote, [PREFIX], { freshnessWaitMs: 50, minRequestTimeoutSeconds: 0 });
+    const c = counted(createObjectStorage(remote));
+    const delegated = createCacheDelegator(c.wrapped, remoteCache);
+    await remoteCache.start();
+    try {
+      expect(await delegated.get(key('a'), { resourceVersion: '', keyPrefix: PREFIX })).toMatchObject({ metadata: { name: 'a' } });
+      expect(c.reads.get).toBe(1);
+    } finally {
+      remoteCache.stop();
+    }
+  });
+
+  it('get: "0" and a reached version read the cache; an unreached one is 504', async () => {
+    await cache.start();
     expect(await storage.get(key('a'), { resourceVersion: '0', keyPrefix: PREFIX })).toMatchObject({ metadata: { name: 'a' } });
     expect(await storage.get(key('a'), { resourceVersion: String(cache.revision), keyPrefix: PREFIX })).toMatchObject({ data: { value: '1' } });
-    expect(reads.get).toBe(1);
+    expect(reads.get).toBe(0);
     expect(await status(storage.get(key('a'), { resourceVersion: '999', keyPrefix: PREFIX }))).toEqual({
       code: 504,
       message: `Timeout: Too large resource version: 999, current: ${cache.revision}`,

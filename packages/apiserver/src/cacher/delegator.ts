@@ -15,7 +15,9 @@ export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 /**
  * The watch cache in front of storage (k8s.io/apiserver storage/cacher/delegator.go): one place decides, for each
  * read, whether the cache serves it, storage does, or it waits and fails with 504, per kube's resource version tables (docs/lists-and-watches.md):
- * - get: unset → storage (Most recent); "0" → the cache as it is; another value → the cache once it reached it;
+ * - get: unset → the cache when it already holds storage's current revision and has the object (storage that knows
+ *   its revision without I/O), else storage (Most recent); "0" → the cache as it is; another value → the cache once
+ *   it reached it ("0" reads storage while the cache is not ready);
  * - list: Most recent → the cache once caught up with storage, else storage; Any → the cache when ready;
  *   Not older than → as get; Exact and continuations → a cache snapshot when one is retained, else storage;
  * - watch: always the cache (429 while it is not ready), started from its state or its history.
@@ -30,7 +32,20 @@ export function createCacheDelegator(storage: ObjectStorage, cache: WatchCache):
 
     async get(key, options = {}) {
       const rv = parseResourceVersion(options.resourceVersion ?? '');
-      if (rv === undefined || !options.keyPrefix || !(await cache.reach(rv))) return storage.get(key, options);
+      if (!options.keyPrefix) return storage.get(key, options);
+      if (rv === undefined) {
+        // Most recent: from the cache when it already holds storage's current state (storage that knows its revision
+        // without I/O), which is what storage would answer. Anything the cache lacks is read from storage: an object
+        // written a moment ago, and one the cache left out because it does not decode (the read fails with 500).
+        const collection = cache.collection(options.keyPrefix);
+        if (collection.filled && (await cache.isCurrent())) {
+          const cached = collection.get(key);
+          if (cached) return cached;
+        }
+        return storage.get(key, options);
+      }
+      // Any ("0") does not wait for a cache that is not ready: storage answers (as kube's resilient initialization).
+      if ((rv === 0 && !cache.ready) || !(await cache.reach(rv))) return storage.get(key, options);
       const collection = cache.collection(options.keyPrefix);
       return collection.filled ? collection.get(key) : storage.get(key, options);
     },

@@ -39,6 +39,7 @@ export function transformingBackend(backend: StorageBackend, transformerFor: (ke
 
   return {
     currentRevision: () => backend.currentRevision(),
+    ...(backend.localRevision ? { localRevision: true } : {}),
     async get(key, options) {
       const result = await backend.get(key, options);
       return result.kv ? { ...result, kv: fromStorage(result.kv) } : result;

@@ -68,8 +68,11 @@ export interface Store {
   create(ctx: RequestContext, obj: KubeObject): Promise<KubeObject>;
   /** Get per kube's get table (docs/lists-and-watches.md); 404 when missing. */
   get(ctx: RequestContext, name: string, resourceVersion?: string): Promise<KubeObject>;
-  /** A consistent read of one object, undefined when missing (for controllers and admission). */
-  find(ctx: RequestContext, name: string): Promise<KubeObject | undefined>;
+  /**
+   * A read of one object for controllers and admission, undefined when missing: consistent, or per the get table
+   * with a `resourceVersion` ("0": the watch cache as it is, without waiting for it).
+   */
+  find(ctx: RequestContext, name: string, resourceVersion?: string): Promise<KubeObject | undefined>;
   /** List per kube's list table (docs/lists-and-watches.md), with selectors and chunking; every object by default. */
   list(ctx: RequestContext, options?: ListOptions): Promise<KubeList>;
   /** Update (PUT, PATCH, subresources): read-modify-write with compare-and-swap; may create (PUT, apply). */
@@ -157,8 +160,9 @@ export function createStore(config: StoreConfig): Store {
       return fromStorage(entry, obj);
     },
 
-    async find(ctx, name) {
-      const obj = await call(ctx, name, () => config.storage.get(objectKey(ctx.entry, ctx.namespace, name)));
+    async find(ctx, name, resourceVersion = '') {
+      const { entry } = ctx;
+      const obj = await call(ctx, name, () => config.storage.get(objectKey(entry, ctx.namespace, name), { resourceVersion, keyPrefix: entry.keyPrefix }));
       return obj && fromStorage(ctx.entry, obj);
     },
 

@@ -28,6 +28,7 @@ export function observedStorage(backend: StorageBackend, begin: StorageRequestHo
   // `begin` runs before the call is made (arguments are evaluated in order), so the call is timed whole.
   return {
     currentRevision: () => backend.currentRevision(),
+    ...(backend.localRevision ? { localRevision: true } : {}),
     get: (key, options) => observed(begin('get', key), backend.get(key, options)),
     list: (options) => observed(begin('list', options.prefix, options), backend.list(options)),
     count: (prefix) => observed(begin('listWithCount', prefix), backend.count(prefix)),

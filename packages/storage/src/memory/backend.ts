@@ -72,6 +72,7 @@ export function createMemoryBackend(options: MemoryBackendOptions = {}): Storage
   }
 
   return {
+    localRevision: true,
     async currentRevision() {
       checkOpen();
       return revision;
