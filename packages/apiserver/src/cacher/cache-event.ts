@@ -22,14 +22,25 @@ export interface CacheEvent {
   bytes?: number;
 }
 
+/** Objects deepFreeze froze whole: nothing in them can change, so what is derived from them can be kept. */
+const frozenTrees = new WeakSet<object>();
+
 /** Freezes an object and everything in it: cached objects are shared by every reader and must never change. */
 export function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
+  freezeTree(value);
+  if (value && typeof value === 'object') frozenTrees.add(value);
   return value;
 }
+
+function freezeTree(value: unknown): void {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) freezeTree(v);
+  }
+}
+
+/** Whether deepFreeze froze `value` and all it holds (a watch cache object), so that its encodings never go stale. */
+export const isDeepFrozen = (value: unknown): boolean => typeof value === 'object' && value !== null && frozenTrees.has(value);
 
 /** A frozen copy of `obj` stamped with another resourceVersion (an old state reported at a later change). */
 export function atResourceVersion(obj: KubeObject, rv: number): KubeObject {

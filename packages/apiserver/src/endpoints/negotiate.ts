@@ -10,9 +10,26 @@ export interface MediaRange {
 }
 
 
-/** Parses a media type list (Accept, or a single Content-Type) into ranges sorted by preference. */
-export function parseMediaTypes(header: string | null | undefined): MediaRange[] {
+/** Header values parsed lately: clients send the same few Accept and Content-Type values again and again. */
+const parsed = new Map<string, readonly MediaRange[]>();
+const KEPT_HEADERS = 256;
+const KEPT_HEADER_LENGTH = 1024;
+
+/** Parses a media type list (Accept, or a single Content-Type) into ranges sorted by preference (frozen, shared). */
+export function parseMediaTypes(header: string | null | undefined): readonly MediaRange[] {
   if (!header) return [];
+  let ranges = parsed.get(header);
+  if (ranges) return ranges;
+  ranges = Object.freeze(parseRanges(header).map((r) => Object.freeze({ ...r, params: Object.freeze(r.params) })));
+  if (header.length <= KEPT_HEADER_LENGTH) {
+    // Bounded whatever clients send: a full table starts over.
+    if (parsed.size >= KEPT_HEADERS) parsed.clear();
+    parsed.set(header, ranges);
+  }
+  return ranges;
+}
+
+function parseRanges(header: string): MediaRange[] {
   const ranges = header
     .split(',')
     .map((part) => part.trim())

@@ -57,9 +57,21 @@ export interface RequestScope {
 /** `readBody` reads the body under the server's limits; without it the Request's body is read whole. */
 export function createScope(init: Omit<RequestScope, 'body' | 'bodyFormat' | 'pretty'>, readBody?: () => Promise<Uint8Array>): RequestScope {
   let body: Promise<Uint8Array> | undefined;
+  const pretty = init.query.size > 0 ? init.query.get('pretty') : null;
+  // Every field named (no spread): one object shape for every request.
   return {
-    ...init,
-    pretty: ['1', 'true'].includes(init.query.get('pretty') ?? ''),
+    request: init.request,
+    info: init.info,
+    entry: init.entry,
+    ctx: init.ctx,
+    store: init.store,
+    query: init.query,
+    format: init.format,
+    features: init.features,
+    authorizer: init.authorizer,
+    metrics: init.metrics,
+    registry: init.registry,
+    pretty: pretty === '1' || pretty === 'true',
     body: () => (body ??= readBody ? readBody() : init.request.arrayBuffer().then((b) => new Uint8Array(b))),
     bodyFormat: () => requestBodyFormat(init.request.headers.get('content-type'), init.features.media),
   };
