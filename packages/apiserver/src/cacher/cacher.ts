@@ -209,6 +209,10 @@ export function createWatchCache(
     }
   };
 
+  /** Whether `cached` is the state `kv` stored (the same revision of its key). */
+  const holds = (cached: KubeObject | undefined, kv: KeyValue): cached is KubeObject =>
+    !!cached && (cached.metadata as { resourceVersion?: string }).resourceVersion === String(kv.modRevision);
+
   /**
    * A storage change as the cache's event. A value that cannot be decoded (written around the API) never enters
    * the cache: a corrupt new value removes the key (watchers see it DELETED, at the write's version), and a corrupt
@@ -218,7 +222,8 @@ export function createWatchCache(
     const key = e.kv.key;
     const rv = e.kv.modRevision;
     const cached = cache.get(key);
-    const prev = (e.prevKv && decode(e.prevKv)) || cached;
+    // The state the change replaced is what the cache holds when that is the same revision (nothing to decode).
+    const prev = (e.prevKv && !holds(cached, e.prevKv) && decode(e.prevKv)) || cached;
     if (e.type === 'DELETE') {
       if (!cached && !prev) return undefined;
       return { type: 'DELETED', key, obj: decode(e.kv) ?? atResourceVersion((prev ?? cached)!, rv), prev, rv };

@@ -64,8 +64,11 @@ export interface WatchOptions {
  * shares, configured per kind by its ResourceEntry and strategy. Handlers and controllers use only these.
  */
 export interface Store {
-  /** Create (POST): mutating admission, beforeCreate, validating admission, then storage. */
-  create(ctx: RequestContext, obj: KubeObject): Promise<KubeObject>;
+  /**
+   * Create (POST): mutating admission, beforeCreate, validating admission, then storage. The Store works on a copy
+   * of `obj` unless `owned` says the caller hands it over (a request body decoded for this write alone).
+   */
+  create(ctx: RequestContext, obj: KubeObject, options?: { owned?: boolean }): Promise<KubeObject>;
   /** Get per kube's get table (docs/lists-and-watches.md); 404 when missing. */
   get(ctx: RequestContext, name: string, resourceVersion?: string): Promise<KubeObject>;
   /**
@@ -130,8 +133,8 @@ export function createStore(config: StoreConfig): Store {
   }
 
   const store: Store = {
-    async create(ctx, input) {
-      const { obj, generated: generating } = await admitCreate(ctx, structuredClone(input));
+    async create(ctx, input, options = {}) {
+      const { obj, generated: generating } = await admitCreate(ctx, options.owned ? input : structuredClone(input));
       const meta = metaOf(obj);
       for (let attempt = 1; ; attempt++) {
         const finish = await beginCreate(ctx, obj);

@@ -16,5 +16,6 @@ export async function createHandler(scope: RequestScope): Promise<Response> {
   // A kind served in one version tracks synchronously; another may wait for a conversion.
   const tracking = trackWrite(entry, '', manager, undefined, obj, scope.registry);
   if (tracking) await tracking;
-  return reply(scope, await scope.store.create(scope.ctx, obj), 201);
+  // The decoded body is this request's own (the audit log kept its own copy): the Store may work on it directly.
+  return reply(scope, await scope.store.create(scope.ctx, obj, { owned: true }), 201);
 }
