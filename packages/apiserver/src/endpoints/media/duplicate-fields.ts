@@ -4,8 +4,8 @@ import { isMap, isPair, isScalar, isSeq, parseDocument, type Node as YamlNode } 
  * Field paths (kube style: `metadata.name`, `spec.containers[0].image`) that a JSON text repeats within one
  * object, in document order. JSON.parse keeps the last value silently; field validation must report them.
  */
-export function duplicateJsonFields(text: string): string[] {
-  if (!mayHaveDuplicates(text)) return [];
+export function duplicateJsonFields(text: string, parsed?: unknown): string[] {
+  if (!mayHaveDuplicates(text, parsed)) return [];
   const found: string[] = [];
   let i = 0;
   const ws = () => {
@@ -65,9 +65,10 @@ export function duplicateJsonFields(text: string): string[] {
 
 /**
  * A cheap pre-check: the number of `"key":` members in the text against the number of keys JSON.parse kept.
- * Equal counts mean no duplicates, so the full scan runs only for bodies that have some.
+ * Equal counts mean no duplicates, so the full scan runs only for bodies that have some. `parsed` is the text's
+ * JSON.parse result when the caller has it (unchanged since).
  */
-function mayHaveDuplicates(text: string): boolean {
+function mayHaveDuplicates(text: string, parsed?: unknown): boolean {
   let members = 0;
   let inString = false;
   let lastStringEnd = -1;
@@ -91,7 +92,7 @@ function mayHaveDuplicates(text: string): boolean {
     }
   };
   try {
-    count(JSON.parse(text));
+    count(parsed === undefined ? JSON.parse(text) : parsed);
   } catch {
     return false;
   }

@@ -37,7 +37,9 @@ export const json: MediaType = {
   encode: (value, { pretty }) => (pretty ? JSON.stringify(value, null, 2) + '\n' : jsonText(value)),
   decode(body) {
     const source = utf8.decode(body);
-    return { value: parseJson(source), duplicates: () => duplicateJsonFields(source) };
+    const value = parseJson(source);
+    // Asked right after decoding, before anything changes the value: its key count is the parse's own.
+    return { value, duplicates: () => duplicateJsonFields(source, value) };
   },
   watch: jsonWatchFraming,
 };

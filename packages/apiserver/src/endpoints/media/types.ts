@@ -18,7 +18,7 @@ export interface EncodeOptions {
 export interface Decoded {
   /** The body in its JSON form (Protobuf: with apiVersion and kind from the envelope's TypeMeta). */
   value: unknown;
-  /** Fields the body repeats, as kube-style paths, for field validation (computed on demand). */
+  /** Fields the body repeats, as kube-style paths, for field validation (computed on demand; ask before changing `value`). */
   duplicates(): string[];
 }
 
