@@ -173,7 +173,8 @@ export function publishAuthenticationTrust(host: PluginHost, trust: Authenticati
     timer = setInterval(() => void trigger(), options.resyncMs ?? AUTHENTICATION_TRUST_RESYNC_MS);
     timer.unref();
   });
-  host.onObjectsChange(entry, () => void trigger());
+  // Only its own ConfigMap: a sync reads it and parses the certificates, which every ConfigMap write would pay.
+  host.onObjectsChange(entry, () => void trigger(), { namespace: AUTHENTICATION_TRUST_NAMESPACE, name: AUTHENTICATION_TRUST_NAME });
   host.onStop(async () => {
     stopped = true;
     clearInterval(timer);

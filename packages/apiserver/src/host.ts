@@ -38,9 +38,10 @@ export interface PluginHost extends AuthorizerHost {
   setRequestGate(gate: RequestGate): void;
   /**
    * Calls `onChange` (coalesced) whenever objects of `entry` change, on this server or another sharing its
-   * storage, from `start()` until `stop()`; and once at start.
+   * storage, from `start()` until `stop()`; and once at start. `only` narrows it to one namespace, or one object
+   * (a controller that follows one ConfigMap need not run on every write of every ConfigMap).
    */
-  onObjectsChange(entry: ResourceEntry, onChange: () => void): void;
+  onObjectsChange(entry: ResourceEntry, onChange: () => void, only?: { namespace?: string; name?: string }): void;
   /** How many objects of a resource are stored, as the watch cache counts them; undefined when not known. */
   objectCount(entry: ResourceEntry): number | undefined;
   /**

@@ -297,8 +297,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       if (requestGate) throw new Error('a request gate is already set: a server has one');
       requestGate = gate;
     },
-    onObjectsChange(entry, onChange) {
-      startHooks.push(async () => watchChanges(store, systemCtx(entry), onChange, stopped.signal, (message) => log(1, message)));
+    onObjectsChange(entry, onChange, only = {}) {
+      const ctx = systemCtx(entry, { namespace: only.namespace });
+      startHooks.push(async () => watchChanges(store, ctx, onChange, stopped.signal, (message) => log(1, message), only.name));
     },
     objectCount(entry) {
       return cache.ready ? cache.collection(entry.keyPrefix).size : undefined;

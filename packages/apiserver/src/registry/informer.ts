@@ -10,9 +10,10 @@ const REWATCH_MS = 1000;
  * Calls `onChange` after the objects of a resource change, whoever changed them (this server, or another on the same
  * storage): the informer a controller inside the server needs to follow its configuration objects. It watches the
  * resource through the Store; calls are coalesced (one per turn of the event loop however many events came), and it
- * is called once when the watch (re)starts, since changes may have been missed. Runs until `signal` aborts.
+ * is called once when the watch (re)starts, since changes may have been missed. Runs until `signal` aborts. With
+ * `name`, only changes of the object of that name count.
  */
-export function watchChanges(store: Store, ctx: RequestContext, onChange: () => void, signal: AbortSignal, log?: (message: string) => void): void {
+export function watchChanges(store: Store, ctx: RequestContext, onChange: () => void, signal: AbortSignal, log?: (message: string) => void, name?: string): void {
   let pending = false;
   const changed = () => {
     if (pending || signal.aborted) return;
@@ -23,7 +24,8 @@ export function watchChanges(store: Store, ctx: RequestContext, onChange: () => 
     });
   };
   const frame = (event: WatcherEvent) => {
-    if (event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED') changed();
+    if (event.type !== 'ADDED' && event.type !== 'MODIFIED' && event.type !== 'DELETED') return NOTHING;
+    if (name === undefined || (event.object as { metadata?: { name?: unknown } }).metadata?.name === name) changed();
     return NOTHING;
   };
   const run = async () => {
