@@ -11,6 +11,8 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * as in kube's etcd3 store). Decoding stamps the key's mod revision back in.
  */
 export function encodeForStorage(obj: KubeObject): Uint8Array {
+  // Most writes carry no resourceVersion by now (a create never does): nothing to leave out, nothing to copy.
+  if (obj.metadata && !Object.hasOwn(obj.metadata, 'resourceVersion')) return encoder.encode(JSON.stringify(obj));
   const meta = { ...(obj.metadata as Record<string, unknown>) };
   delete meta.resourceVersion;
   return encoder.encode(JSON.stringify({ ...obj, metadata: meta }));
