@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import type { Readable } from 'node:stream';
 import { deadlineExceeded, type RequestDeadline } from '../registry/context.js';
 import { limitBody, tooLarge, withBody } from './body-limit.js';
 
@@ -8,17 +9,8 @@ import { limitBody, tooLarge, withBody } from './body-limit.js';
  * them, so a request whose body nobody reads (a GET, a request refused early) costs nothing for them.
  */
 
-/** The transport's own stream of the request body (Node's IncomingMessage), when it hands one over (FetchEnv). */
-export interface NodeBodyStream {
-  readonly readableDidRead?: boolean;
-  readonly readableFlowing?: boolean | null;
-  readonly readableEnded?: boolean;
-  readonly destroyed?: boolean;
-  on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
-  on(event: 'end' | 'close', listener: () => void): unknown;
-  on(event: 'error', listener: (err: Error) => void): unknown;
-  off(event: string, listener: (...args: never[]) => void): unknown;
-}
+/** The transport's own stream of the request body (Node's IncomingMessage, or HTTP/2's request), when it hands one over (FetchEnv). */
+export type NodeBodyStream = Readable;
 
 const LIMIT = 'bodyLimit';
 const DEADLINE = 'deadline';
@@ -92,7 +84,7 @@ function readNodeStream(stream: NodeBodyStream, limit: number, deadline: Request
       done();
       reject(err);
     };
-    function onData(chunk: Uint8Array) {
+    function onData(chunk: Buffer) {
       size += chunk.byteLength;
       if (limit > 0 && size > limit) return fail(tooLarge(limit));
       chunks.push(chunk);
