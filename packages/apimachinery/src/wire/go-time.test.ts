@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formatMicroTime, formatTime, parseDuration, parseRFC3339 } from './go-time.js';
+import { canonicalTime, formatDuration, formatMicroTime, formatTime, parseDuration, parseRFC3339 } from './go-time.js';
 
 describe('Go time formats', () => {
   it('parses and formats RFC 3339', () => {
@@ -42,5 +42,28 @@ describe('Go time formats', () => {
     expect(() => parseDuration('1x')).toThrow('time: unknown unit "x" in duration "1x"');
     expect(() => parseDuration('.s')).toThrow('time: invalid duration ".s"');
     expect(() => parseDuration('9999999999999h')).toThrow('time: invalid duration "9999999999999h"');
+  });
+});
+
+describe('canonicalTime', () => {
+  // What canonicalTime must equal: the timestamp parsed and written again.
+  const slow = (text: string, kind: 'Time' | 'MicroTime') => {
+    const t = parseRFC3339(text);
+    return kind === 'Time' ? formatTime(t.seconds) : formatMicroTime(t.seconds, t.nanos);
+  };
+
+  it('gives what parsing and formatting give, for canonical texts and every other form', () => {
+    const texts = [
+      '2026-11-27T18:00:00Z', '2024-02-29T23:59:59Z', '2000-02-29T00:00:00Z', '0000-02-29T12:00:00Z', '0001-01-01T00:00:00Z',
+      '9999-12-31T23:59:59Z', '2026-11-27T18:00:00.000000Z', '2026-11-27T18:00:00.123456Z', '2026-11-27T18:00:00.5Z',
+      '2026-11-27T19:00:00+01:00', '2026-11-27T18:00:00.1234567Z', '2026-11-27T18:00:00,123456Z',
+    ];
+    for (const text of texts) for (const kind of ['Time', 'MicroTime'] as const) expect(canonicalTime(text, kind)).toBe(slow(text, kind));
+  });
+
+  it('refuses what is no timestamp, even in the canonical layout', () => {
+    for (const text of ['2023-02-29T00:00:00Z', '1900-02-29T00:00:00Z', '2026-13-01T00:00:00Z', '2026-00-01T00:00:00Z', '2026-04-31T00:00:00Z', '2026-11-27T24:00:00Z', '2026-11-27T18:60:00Z', '2026-11-27T18:00:60Z', 'yesterday']) {
+      expect(() => canonicalTime(text, 'Time'), text).toThrow();
+    }
   });
 });

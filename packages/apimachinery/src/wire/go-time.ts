@@ -202,12 +202,31 @@ export function parseDuration(text: string): bigint {
   return total;
 }
 
+// The canonical forms: UTC, whole seconds (Time) or six fractional digits (MicroTime), a four-digit year.
+const CANONICAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{6})?Z$/;
+
+/** Whether `text` is already what canonicalTime would write for it: the canonical layout, every field in range. */
+function isCanonical(text: string, kind: 'Time' | 'MicroTime'): boolean {
+  const m = CANONICAL.exec(text);
+  if (!m || (kind === 'MicroTime') !== (m[7] !== undefined)) return false;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 ? (leap ? 29 : 28) : DAYS_IN_MONTH[month - 1];
+  return month >= 1 && month <= 12 && day >= 1 && day <= days && Number(m[4]) <= 23 && Number(m[5]) <= 59 && Number(m[6]) <= 59;
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
 /**
  * A Time or MicroTime as kube writes it after decoding: any RFC 3339 form of the instant (another offset, a
  * fraction) becomes `2006-01-02T15:04:05Z` for Time (whole seconds, as Go's RFC 3339 layout writes it) and
  * `2006-01-02T15:04:05.000000Z` for MicroTime. Throws when the text is not an RFC 3339 timestamp.
  */
 export function canonicalTime(text: string, kind: 'Time' | 'MicroTime'): string {
+  // Nearly every timestamp read back is already in its canonical form (the server wrote it): it is its own answer.
+  if (isCanonical(text, kind)) return text;
   const t = parseRFC3339(text);
   return kind === 'Time' ? formatTime(t.seconds) : formatMicroTime(t.seconds, t.nanos);
 }
