@@ -116,7 +116,7 @@ async function main() {
   }
 
   if (want('list') || want('media')) await baselineCodecs().catch((e) => errorRow('B3', 'codecs', 'in-process', e));
-  if (want('get') || want('media') || want('create')) await baselineHttp().catch((e) => errorRow('B1/B2', 'bare node:http', '—', e));
+  if (want('get') || want('media') || want('create')) await baselineHttp().catch((e) => errorRow('B1/B2/B5', 'bare node:http', '—', e));
   if (want('create') && etcd) await baselineEtcd(etcd).catch((e) => errorRow('B4', 'raw etcd', 'etcd', e));
 
   for (const backend of backends) {
