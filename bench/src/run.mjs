@@ -14,10 +14,11 @@ import { etcdBinary, killAll, repoRoot, serverMain, startEtcd } from './processe
 import { markdownTable, mib } from './report.mjs';
 import { dataScenarios } from './scenario-data.mjs';
 import { watchScenario } from './scenario-watch.mjs';
+import { writeScenario } from './scenario-write.mjs';
 
 const USAGE = `Usage: pnpm bench [scenario...] [--quick | --full] [--backends=memory,sqlite,etcd3] [--json=FILE]
 
-Scenarios (default: all): create (1), get (2), list (3), watch (4), memory (5), media (6).
+Scenarios (default: all): create (1), get (2), list (3), watch (4), memory (5), media (6), write (7), scale (8).
 --quick   smaller counts, a few minutes (the default)
 --full    the issue's counts: 10,000 creates, 100,000 stored, 50,000 listed, 10 s per load phase
 --json    where to write the results (default bench/results/latest.json)
@@ -124,6 +125,9 @@ async function main() {
   }
   if (want('watch')) {
     for (const backend of backends) await watchScenario(backend, etcd).catch((e) => errorRow('4', 'watch', backend, e));
+  }
+  if (want('write')) {
+    for (const backend of backends) await writeScenario(backend, etcd).catch((e) => errorRow('7', 'writes', backend, e));
   }
   if (etcd) await etcd.stop();
 }
