@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// `pnpm bench [scenario...] [--quick|--full] [--backends=memory,sqlite,etcd3] [--json=FILE]`
+// `pnpm bench [scenario...] [--quick|--full] [--backends=memory,sqlite,etcd3] [--json=FILE] [--record[=FILE] | --guard[=FILE]]`
 // Starts the built kapi-server and the baselines, drives load from separate processes, prints one Markdown
-// table and writes the same results as JSON. Builds nothing: run `pnpm build` first.
+// table and writes the same results as JSON. Builds nothing: run `pnpm build` first. `--record` also writes the
+// results to a file the regression guard reads; `--guard` reruns that file's scenarios and fails when a ratio
+// to a baseline fell more than 20% below the recorded one.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -10,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { baselineCodecs, baselineEtcd, baselineHttp } from './baselines.mjs';
 import { BACKENDS, PROFILES, SCENARIOS } from './config.mjs';
 import { configure, errorRow, log, results, rows, want } from './context.mjs';
+import { compareRatios, DEFAULT_TOLERANCE, guardTable, ratiosOf, readRecorded } from './guard.mjs';
 import { etcdBinary, killAll, repoRoot, serverMain, startEtcd } from './processes.mjs';
 import { markdownTable, mib } from './report.mjs';
 import { dataScenarios } from './scenario-data.mjs';
@@ -17,22 +20,34 @@ import { watchScenario } from './scenario-watch.mjs';
 import { writeScenario } from './scenario-write.mjs';
 
 const USAGE = `Usage: pnpm bench [scenario...] [--quick | --full] [--backends=memory,sqlite,etcd3] [--json=FILE]
+       pnpm bench [scenario...] [--quick | --full] [--backends=...] --record[=FILE]
+       pnpm bench --guard[=FILE] [--tolerance=0.2]
 
 Scenarios (default: all): create (1), get (2), list (3), watch (4), memory (5), media (6), write (7), scale (8).
 --quick   smaller counts, a few minutes (the default)
 --full    the issue's counts: 10,000 creates, 100,000 stored, 50,000 listed, 10 s per load phase
 --json    where to write the results (default bench/results/latest.json)
+--record  also write the results to FILE (default bench/recorded.json), for --guard
+--guard   rerun FILE's scenarios, backends and profile (default bench/recorded.json) and exit 1 when any ratio
+          to a baseline is more than --tolerance (default 0.2, 20%) worse than recorded; only ratios are compared
 Run \`pnpm build\` first: this command builds nothing.
 `;
 
 // ---------------------------------------------------------------------------------------------- arguments
+// `--record` and `--guard` take an optional `=FILE`: bare, they name bench/recorded.json.
+const RECORDED = join(repoRoot, 'bench', 'recorded.json');
+const argv = process.argv.slice(2).map((a) => (a === '--record' || a === '--guard' ? `${a}=${RECORDED}` : a));
 const { values: flags, positionals } = parseArgs({
+  args: argv,
   allowPositionals: true,
   options: {
     quick: { type: 'boolean' },
     full: { type: 'boolean' },
     backends: { type: 'string' },
     json: { type: 'string' },
+    record: { type: 'string' },
+    guard: { type: 'string' },
+    tolerance: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -40,7 +55,24 @@ if (flags.help) {
   process.stdout.write(USAGE);
   process.exit(0);
 }
+const cwdPath = (file) => resolve(process.env.INIT_CWD ?? process.cwd(), file);
 if (flags.quick && flags.full) fail('--quick and --full exclude each other');
+if (flags.guard !== undefined && flags.record !== undefined) fail('--guard and --record exclude each other');
+let recorded;
+if (flags.guard !== undefined) {
+  // The guard reruns exactly what was recorded: its scenarios, backends and profile.
+  if (positionals.length || flags.backends || flags.quick || flags.full) fail('--guard reruns the recorded scenarios, backends and profile: give none of them');
+  try {
+    recorded = readRecorded(cwdPath(flags.guard));
+  } catch (error) {
+    fail(`--guard: ${error.message}`);
+  }
+  positionals.push(...recorded.scenarios);
+  flags.backends = recorded.backends.join(',');
+  flags.full = recorded.profile.name === 'full';
+}
+const tolerance = flags.tolerance === undefined ? DEFAULT_TOLERANCE : Number(flags.tolerance);
+if (!(tolerance > 0 && tolerance < 1)) fail('--tolerance must be between 0 and 1');
 const profileName = flags.full ? 'full' : 'quick';
 const P = PROFILES[profileName];
 const wanted = new Set();
@@ -52,7 +84,7 @@ for (const name of positionals) {
 if (wanted.size === 0) for (const k of Object.keys(SCENARIOS)) wanted.add(k);
 let backends = (flags.backends ?? BACKENDS.join(',')).split(',').filter(Boolean);
 for (const b of backends) if (!BACKENDS.includes(b)) fail(`unknown backend "${b}" (${BACKENDS.join(', ')})`);
-const jsonPath = resolve(process.env.INIT_CWD ?? process.cwd(), flags.json ?? join(repoRoot, 'bench', 'results', 'latest.json'));
+const jsonPath = cwdPath(flags.json ?? join(repoRoot, 'bench', 'results', 'latest.json'));
 
 function fail(message) {
   process.stderr.write(`bench: ${message}\n`);
@@ -149,8 +181,25 @@ const header = [
 ];
 results.table = markdownTable(rows);
 results.rows = rows;
+results.ratios = ratiosOf(results);
 mkdirSync(dirname(jsonPath), { recursive: true });
 writeFileSync(jsonPath, `${JSON.stringify(results, null, 2)}\n`);
 process.stdout.write(`\n${header.join('\n')}\n\n${results.table}\n\nresults: ${jsonPath}\n`);
+if (flags.record !== undefined) {
+  const recordPath = cwdPath(flags.record);
+  mkdirSync(dirname(recordPath), { recursive: true });
+  writeFileSync(recordPath, `${JSON.stringify(results, null, 2)}\n`);
+  process.stdout.write(`recorded for --guard: ${recordPath} (${results.ratios.length} ratios)\n`);
+}
+let regressed = 0;
+if (recorded) {
+  const comparison = compareRatios(recorded.ratios, results.ratios, tolerance);
+  regressed = comparison.filter((c) => c.regressed).length;
+  process.stdout.write(`\nguard against ${cwdPath(flags.guard)} (recorded ${recorded.meta?.date} at commit ${recorded.meta?.commit}):\n\n${guardTable(comparison, tolerance)}\n\n`);
+  for (const c of comparison.filter((x) => x.regressed)) {
+    process.stdout.write(`REGRESSION: ${c.key}: ${c.current === undefined ? 'not measured this time' : `${c.recorded.toPrecision(3)} → ${c.current.toPrecision(3)}`}\n`);
+  }
+  process.stdout.write(regressed ? `guard: ${regressed} of ${comparison.length} ratios regressed\n` : `guard: all ${comparison.length} ratios within ${Math.round(tolerance * 100)}% of the recorded ones\n`);
+}
 killAll();
-process.exit(results.errors.length ? 1 : 0);
+process.exit(results.errors.length || regressed ? 1 : 0);
