@@ -18,6 +18,7 @@ import { markdownTable, mib } from './report.mjs';
 import { dataScenarios } from './scenario-data.mjs';
 import { watchScenario } from './scenario-watch.mjs';
 import { writeScenario } from './scenario-write.mjs';
+import { scaleScenario } from './scenario-scale.mjs';
 
 const USAGE = `Usage: pnpm bench [scenario...] [--quick | --full] [--backends=memory,sqlite,etcd3] [--json=FILE]
        pnpm bench [scenario...] [--quick | --full] [--backends=...] --record[=FILE]
@@ -160,6 +161,10 @@ async function main() {
   }
   if (want('write')) {
     for (const backend of backends) await writeScenario(backend, etcd).catch((e) => errorRow('7', 'writes', backend, e));
+  }
+  if (want('scale')) {
+    if (etcd && backends.includes('etcd3')) await scaleScenario(etcd).catch((e) => errorRow('8', 'several processes', 'etcd3', e));
+    else skipped.push('scenario 8 (several processes) runs on etcd3 only: add etcd3 to --backends');
   }
   if (etcd) await etcd.stop();
 }
