@@ -200,7 +200,11 @@ let regressed = 0;
 if (recorded) {
   const comparison = compareRatios(recorded.ratios, results.ratios, tolerance);
   regressed = comparison.filter((c) => c.regressed).length;
-  process.stdout.write(`\nguard against ${cwdPath(flags.guard)} (recorded ${recorded.meta?.date} at commit ${recorded.meta?.commit}):\n\n${guardTable(comparison, tolerance)}\n\n`);
+  // Ratios survive a slower machine better than absolute figures, but not other work competing for the cores
+  // in the middle of a run: both load averages are printed so a reader can tell.
+  const loads = (meta) => `load average at start ${load(meta?.loadAverageAtStart ?? [])}, at end ${load(meta?.loadAverageAtEnd ?? [])}`;
+  process.stdout.write(`\nguard against ${cwdPath(flags.guard)} (recorded ${recorded.meta?.date} at commit ${recorded.meta?.commit}):\n`);
+  process.stdout.write(`recorded: ${loads(recorded.meta)}; now: ${loads(m)}\n\n${guardTable(comparison, tolerance)}\n\n`);
   for (const c of comparison.filter((x) => x.regressed)) {
     process.stdout.write(`REGRESSION: ${c.key}: ${c.current === undefined ? 'not measured this time' : `${c.recorded.toPrecision(3)} → ${c.current.toPrecision(3)}`}\n`);
   }
