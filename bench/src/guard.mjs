@@ -73,7 +73,7 @@ export function guardTable(comparison, tolerance) {
       recorded: fmt(c.recorded),
       current: fmt(c.current),
       change: Number.isFinite(c.change) ? `${c.change >= 0 ? '+' : ''}${(c.change * 100).toFixed(0)}%` : 'missing',
-      verdict: c.regressed ? `✗ regressed (> ${Math.round(tolerance * 100)}% worse)` : '✓',
+      verdict: c.regressed ? `✗ regressed (${c.better === 'higher' ? `${Math.round(tolerance * 100)}% lower` : `${Math.round((1 / (1 - tolerance) - 1) * 100)}% higher`} or more)` : '✓',
     })),
     [
       ['key', 'ratio'],
