@@ -15,13 +15,14 @@ import { configure, errorRow, log, results, rows, want } from './context.mjs';
 import { compareRatios, DEFAULT_TOLERANCE, guardTable, ratiosOf, readRecorded } from './guard.mjs';
 import { etcdBinary, killAll, repoRoot, serverMain, startEtcd } from './processes.mjs';
 import { markdownTable, mib } from './report.mjs';
+import { median } from './stats.mjs';
 import { dataScenarios } from './scenario-data.mjs';
 import { watchScenario } from './scenario-watch.mjs';
 import { writeScenario } from './scenario-write.mjs';
 import { scaleScenario } from './scenario-scale.mjs';
 
 const USAGE = `Usage: pnpm bench [scenario...] [--quick | --full] [--backends=memory,sqlite,etcd3] [--json=FILE]
-       pnpm bench [scenario...] [--quick | --full] [--backends=...] --record[=FILE]
+       pnpm bench [scenario...] [--quick | --full] [--backends=...] --record[=FILE] [--runs=N]
        pnpm bench --guard[=FILE] [--tolerance=0.2] [--confirm]
 
 Scenarios (default: all): create (1), get (2), list (3), watch (4), memory (5), media (6), write (7), scale (8).
@@ -29,6 +30,7 @@ Scenarios (default: all): create (1), get (2), list (3), watch (4), memory (5), 
 --full    the issue's counts: 10,000 creates, 100,000 stored, 50,000 listed, 10 s per load phase
 --json    where to write the results (default bench/results/latest.json)
 --record  also write the results to FILE (default bench/recorded.json), for --guard
+--runs    with --record: N runs in all (default 1); each ratio recorded is the median of the N runs
 --guard   rerun FILE's scenarios, backends and profile (default bench/recorded.json) and exit 1 when any ratio
           to a baseline is more than --tolerance (default 0.2, 20%) worse than recorded; only ratios are compared
 --confirm with --guard: when a ratio fails, rerun the same scenarios once and fail only on ratios that fail twice
@@ -51,6 +53,7 @@ const { values: flags, positionals } = parseArgs({
     guard: { type: 'string' },
     tolerance: { type: 'string' },
     confirm: { type: 'boolean' },
+    runs: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -193,10 +196,12 @@ mkdirSync(dirname(jsonPath), { recursive: true });
 writeFileSync(jsonPath, `${JSON.stringify(results, null, 2)}\n`);
 process.stdout.write(`\n${header.join('\n')}\n\n${results.table}\n\nresults: ${jsonPath}\n`);
 if (flags.record !== undefined) {
+  const runs = Number(flags.runs ?? 1);
+  if (runs > 1) results.ratios = medianRatios([results.ratios, ...moreRuns(runs - 1)]);
   const recordPath = cwdPath(flags.record);
   mkdirSync(dirname(recordPath), { recursive: true });
   writeFileSync(recordPath, `${JSON.stringify(results, null, 2)}\n`);
-  process.stdout.write(`recorded for --guard: ${recordPath} (${results.ratios.length} ratios)\n`);
+  process.stdout.write(`recorded for --guard: ${recordPath} (${results.ratios.length} ratios${runs > 1 ? `, each the median of ${runs} runs` : ''})\n`);
 }
 let regressed = 0;
 if (recorded) {
@@ -224,19 +229,38 @@ process.exit(results.errors.length || regressed ? 1 : 0);
  * a single quick phase moves by 10–20% on its own; two in a row rarely do.
  */
 function confirm(first) {
-  killAll();
-  const again = join(os.tmpdir(), `kapi-bench-confirm-${process.pid}.json`);
-  const args = [join(repoRoot, 'bench', 'src', 'run.mjs'), ...wanted, `--backends=${backends.join(',')}`, `--${profileName}`, `--json=${again}`];
-  log(`\nguard: ${first.filter((c) => c.regressed).length} ratios regressed; confirming with a second run: node ${args.join(' ')}`);
-  const child = spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
-  let second = [];
-  try {
-    second = compareRatios(recorded.ratios, JSON.parse(readFileSync(again, 'utf8')).ratios ?? [], tolerance);
-  } catch (error) {
-    log(`guard: the confirming run (exit ${child.status}) left no results: ${error.message}`);
-  }
-  rmSync(again, { force: true });
+  log(`\nguard: ${first.filter((c) => c.regressed).length} ratios regressed; confirming with a second run`);
+  const second = compareRatios(recorded.ratios, moreRuns(1)[0] ?? [], tolerance);
   const byKey = new Map(second.map((c) => [c.key, c]));
   const both = first.map((c) => ({ ...c, regressed: c.regressed && (byKey.get(c.key)?.regressed ?? true), confirmedBy: byKey.get(c.key) }));
   return { comparison: both, table: guardTable(second, tolerance) };
+}
+
+/**
+ * `n` more runs of this run's scenarios, backends and profile, one after another, each an ordinary run in a child
+ * process writing its JSON to a temporary file: the ratios of each (a run that left no results is left out).
+ */
+function moreRuns(n) {
+  killAll();
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const file = join(os.tmpdir(), `kapi-bench-again-${process.pid}-${i}.json`);
+    const args = [join(repoRoot, 'bench', 'src', 'run.mjs'), ...wanted, `--backends=${backends.join(',')}`, `--${profileName}`, `--json=${file}`];
+    log(`bench: again (${i + 1} of ${n}): node ${args.join(' ')}`);
+    const child = spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+    try {
+      out.push(JSON.parse(readFileSync(file, 'utf8')).ratios ?? []);
+    } catch (error) {
+      log(`bench: that run (exit ${child.status}) left no results: ${error.message}`);
+    }
+    rmSync(file, { force: true });
+  }
+  return out;
+}
+
+/** Per key, the median of the runs' ratios (with every run's value kept in `runs`). */
+function medianRatios(runs) {
+  const byKey = new Map();
+  for (const ratios of runs) for (const r of ratios) (byKey.get(r.key) ?? byKey.set(r.key, { ...r, runs: [] }).get(r.key)).runs.push(r.value);
+  return [...byKey.values()].map((r) => ({ ...r, value: median(r.runs) }));
 }
