@@ -77,6 +77,8 @@ if (flags.guard !== undefined) {
   flags.backends = recorded.backends.join(',');
   flags.full = recorded.profile.name === 'full';
 }
+if (flags.runs !== undefined && (flags.record === undefined || !(Number.isInteger(Number(flags.runs)) && Number(flags.runs) >= 1))) fail('--runs=N (N ≥ 1) goes with --record');
+if (flags.confirm && flags.guard === undefined) fail('--confirm goes with --guard');
 const tolerance = flags.tolerance === undefined ? DEFAULT_TOLERANCE : Number(flags.tolerance);
 if (!(tolerance > 0 && tolerance < 1)) fail('--tolerance must be between 0 and 1');
 const profileName = flags.full ? 'full' : 'quick';
