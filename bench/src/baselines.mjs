@@ -1,6 +1,6 @@
-// The baselines, measured in the same run: B1/B2 bare node:http, B3 the codecs in-process, B4 raw etcd.
+// The baselines, measured in the same run: B1/B2/B5 bare node:http, B3 the codecs in-process, B4 raw etcd.
 import { CREATE_CONCURRENCY, GET_CONNECTIONS, PAGE, WARMUP_CREATES } from './config.mjs';
-import { B, checkErrors, createTask, loadRow, log, measured, P, rows, want } from './context.mjs';
+import { B, checkErrors, cpuCell, createTask, loadRow, log, measured, P, rows, want } from './context.mjs';
 import { startBaselineServer, stop } from './processes.mjs';
 import { mbps, mib, ms, num } from './report.mjs';
 
@@ -20,14 +20,14 @@ export async function baselineCodecs() {
   }
 }
 
-/** Records a bare node:http baseline (B1, B2) and its row. */
+/** Records a bare node:http baseline (B1, B2, B5) and its row. */
 function httpRow(id, scenario, result, server) {
   checkErrors(id, result);
   B[id] = { ...result, server };
   loadRow(id, scenario, '—', 'req', result, server);
 }
 
-/** B1 (for GET and media) and B2 (for create) on one bare node:http server. */
+/** B1 (for GET and media), B2 and B5 (for create) on one bare node:http server. */
 export async function baselineHttp() {
   const srv = await startBaselineServer();
   try {
@@ -45,6 +45,12 @@ export async function baselineHttp() {
       const task = { ...createTask(srv.origin, 'bench', 0, 50_000_000, P.getSeconds), path: '/', warmupSeconds: 1 };
       const { result, usage } = await measured([srv.pid], task, (P.getSeconds + 60) * 1000);
       httpRow('B2', `bare node:http POST echo 1 KiB, ${CREATE_CONCURRENCY} conc, ${P.getSeconds} s`, result, usage[0]);
+
+      // B5: the same creates as scenario 1 (same driver settings, a 1 s warm-up with names of its own), to the
+      // minimal-work handler: parse, stamp uid/creationTimestamp/resourceVersion, keep in a Map, answer.
+      log('B5 bare node:http minimal create');
+      const b5 = await measured([srv.pid], { ...createTask(srv.origin, 'bench', 0, 50_000_000, P.getSeconds), warmupSeconds: 1 }, (P.getSeconds + 60) * 1000);
+      httpRow('B5', `bare node:http minimal create (parse, stamp, Map, answer) 1 KiB, ${CREATE_CONCURRENCY} conc, ${P.getSeconds} s`, b5.result, b5.usage[0]);
     }
   } finally {
     await stop(srv.child);

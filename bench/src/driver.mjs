@@ -3,7 +3,7 @@
 // {type: 'result'} at once when it ends. Every loop is bounded by a count and by a time limit.
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
-import { configMapTemplate, storedConfigMap } from './objects.mjs';
+import { configMapData, configMapTemplate, storedConfigMap } from './objects.mjs';
 import { Histogram } from './stats.mjs';
 
 const tasks = { http: httpTask, watch: watchTask, etcdPuts: etcdPutsTask, codecs: codecsTask };
@@ -32,28 +32,38 @@ async function drain(body) {
 /**
  * Closed-loop HTTP load over keep-alive connections: `concurrency` requests in flight on `connections`
  * sockets until `maxOps` are done or `maxSeconds` pass. With `create`, each request is a POST of a new
- * ConfigMap named `<prefix><index>`; with `pages`, each operation walks a list with `limit` and `continue`.
+ * ConfigMap named `<prefix><index>`; with `write`, each request is one `write.op` (update, patch, apply, delete)
+ * of the existing ConfigMap `<prefix><index>`; with `pages`, each operation walks a list with `limit` and
+ * `continue`. With `origins` (several servers), the connections are split between them and each in-flight loop
+ * stays on one server: client-side spreading, as a client of several kapi-server processes must do.
  */
 async function httpTask(t) {
-  const pool = new Pool(t.origin, { connections: t.connections, pipelining: 1, keepAliveTimeout: 60_000, bodyTimeout: 120_000, headersTimeout: 120_000 });
+  const origins = t.origins ?? [t.origin];
+  const perOrigin = Math.max(1, Math.ceil(t.connections / origins.length));
+  const pools = origins.map((o) => new Pool(o, { connections: perOrigin, pipelining: 1, keepAliveTimeout: 60_000, bodyTimeout: 120_000, headersTimeout: 120_000 }));
   const concurrency = t.concurrency ?? t.connections;
   const headers = { accept: 'application/json', ...t.headers };
   const template = t.create ? configMapTemplate(t.create.namespace, t.create.dataBytes) : undefined;
   if (template) headers['content-type'] = 'application/json';
+  const write = t.write ? writeRequest(t.write) : undefined;
+  if (write?.contentType) headers['content-type'] = write.contentType;
   const latency = new Histogram();
   let errors = 0;
   let firstError;
   let bytesIn = 0;
   let next = 0;
+  let first = 0; // the first index of the measured part: warm-up creates use names of their own
   let done = 0;
 
-  const once = async (index) => {
+  const once = async (index, pool) => {
     let path = t.path;
     let body = t.body;
+    let method = t.method;
     if (template) body = template.head + t.create.prefix + String(t.create.start + index) + template.tail;
+    if (write) ({ path, body, method } = write.request(t.write.start + index));
     let pages = 0;
     for (;;) {
-      const res = await pool.request({ origin: t.origin, path, method: t.method ?? (body ? 'POST' : 'GET'), headers, body });
+      const res = await pool.request({ path, method: method ?? (body ? 'POST' : 'GET'), headers, body });
       if (res.statusCode >= 300) {
         const text = (await res.body.text()).slice(0, 300);
         throw new Error(`${res.statusCode} ${text}`);
@@ -71,12 +81,12 @@ async function httpTask(t) {
     }
   };
 
-  const loop = async (deadline, record) => {
-    while (next < t.maxOps && performance.now() < deadline && errors <= (t.maxErrors ?? 50)) {
+  const loop = async (pool, deadline, record) => {
+    while (next - first < t.maxOps && performance.now() < deadline && errors <= (t.maxErrors ?? 50)) {
       const index = next++;
       const t0 = performance.now();
       try {
-        await once(index);
+        await once(index, pool);
         if (record) {
           latency.record(performance.now() - t0);
           done++;
@@ -90,8 +100,8 @@ async function httpTask(t) {
 
   if (t.warmupSeconds) {
     const until = performance.now() + t.warmupSeconds * 1000;
-    await Promise.all(Array.from({ length: concurrency }, () => loop(until, false)));
-    next = 0;
+    await Promise.all(Array.from({ length: concurrency }, (_, i) => loop(pools[i % pools.length], until, false)));
+    first = next;
     errors = 0;
     firstError = undefined;
     bytesIn = 0;
@@ -99,11 +109,37 @@ async function httpTask(t) {
   markStart();
   const cpu0 = cpuNow();
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, () => loop(t0 + t.maxSeconds * 1000, true)));
+  await Promise.all(Array.from({ length: concurrency }, (_, i) => loop(pools[i % pools.length], t0 + t.maxSeconds * 1000, true)));
   const seconds = (performance.now() - t0) / 1000;
   const result = { ops: done, errors, firstError, seconds, opsPerSec: done / seconds, bytesIn, latency: latency.summary(), driverCpuSeconds: cpuNow() - cpu0 };
-  await pool.destroy();
+  await Promise.all(pools.map((p) => p.destroy()));
   return result;
+}
+
+/**
+ * The requests of scenario 7 on ConfigMap `<prefix><k>` of `namespace`: an unconditional PUT of the whole object
+ * with one data value changed (no resourceVersion: kube accepts that for ConfigMaps), a JSON merge patch of one
+ * value, a server-side apply of the whole object (JSON is YAML) by field manager "bench" with force, or a DELETE.
+ */
+function writeRequest({ op, namespace, prefix, dataBytes }) {
+  const base = `/api/v1/namespaces/${namespace}/configmaps/`;
+  const data = configMapData(dataBytes); // made once: the driver's own CPU shares the cores with the server
+  const changed = (name) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data: { ...data, 'key-00': `${op}-${name}` } });
+  switch (op) {
+    case 'update':
+      return { contentType: 'application/json', request: (k) => ({ method: 'PUT', path: base + prefix + k, body: changed(prefix + k) }) };
+    case 'patch':
+      return { contentType: 'application/merge-patch+json', request: (k) => ({ method: 'PATCH', path: base + prefix + k, body: `{"data":{"key-01":"patched-${k}"}}` }) };
+    case 'apply':
+      return {
+        contentType: 'application/apply-patch+yaml',
+        request: (k) => ({ method: 'PATCH', path: `${base}${prefix}${k}?fieldManager=bench&force=true`, body: changed(prefix + k) }),
+      };
+    case 'delete':
+      return { request: (k) => ({ method: 'DELETE', path: base + prefix + k }) };
+    default:
+      throw new Error(`unknown write op ${op}`);
+  }
 }
 
 /** The list's continue token, read from the metadata that precedes the items in kube's JSON lists. */

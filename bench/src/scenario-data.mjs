@@ -50,7 +50,9 @@ export async function dataScenarios(backend, etcd) {
       checkErrors('create', result);
       run.create = { ...result, server: usage[0], etcd: usage[1] };
       if (want('create')) {
-        const base = backend === 'etcd3' && B.B4 ? [ratio(result.opsPerSec, B.B2?.opsPerSec, 'B2'), ratio(result.opsPerSec, B.B4.opsPerSec, 'B4')].join('; ') : ratio(result.opsPerSec, B.B2?.opsPerSec, 'B2');
+        const base = [ratio(result.opsPerSec, B.B2?.opsPerSec, 'B2'), ratio(result.opsPerSec, B.B5?.opsPerSec, 'B5'), backend === 'etcd3' && B.B4 ? ratio(result.opsPerSec, B.B4.opsPerSec, 'B4') : '']
+          .filter((r) => r && r !== '—')
+          .join('; ') || '—';
         loadRow('1', `create ${num(P.create)} ConfigMaps (1 KiB), ${CREATE_CONCURRENCY} conc`, backend, 'obj', result, usage[0], {
           ratio: base,
           target: target('p99 ≤ 50 ms', result.latency.p99 <= 50 && result.errors === 0),
