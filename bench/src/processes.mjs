@@ -4,7 +4,7 @@
 import { fork, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { captureOutput, etcdBinary, freePort, startEtcd as startTestEtcd, waitForReady } from '@kapi/storage-etcd/testing';
 
@@ -12,7 +12,12 @@ export { etcdBinary };
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const repoRoot = join(here, '..', '..');
-export const serverMain = join(repoRoot, 'apps', 'server', 'dist', 'main.js');
+/**
+ * The checkout whose built server is measured: this one, or the one KAPI_BENCH_CHECKOUT names (another worktree,
+ * built), so that two commits are measured by the same benchmark code.
+ */
+export const serverCheckout = process.env.KAPI_BENCH_CHECKOUT ? resolve(process.env.KAPI_BENCH_CHECKOUT) : repoRoot;
+export const serverMain = join(serverCheckout, 'apps', 'server', 'dist', 'main.js');
 
 const children = new Set();
 const tempDirs = new Set();

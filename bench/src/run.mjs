@@ -13,7 +13,7 @@ import { baselineCodecs, baselineEtcd, baselineHttp } from './baselines.mjs';
 import { BACKENDS, PROFILES, SCENARIOS } from './config.mjs';
 import { configure, errorRow, log, results, rows, want } from './context.mjs';
 import { compareRatios, DEFAULT_TOLERANCE, guardTable, ratiosOf, readRecorded } from './guard.mjs';
-import { etcdBinary, killAll, repoRoot, serverMain, startEtcd } from './processes.mjs';
+import { etcdBinary, killAll, repoRoot, serverCheckout, serverMain, startEtcd } from './processes.mjs';
 import { markdownTable, mib } from './report.mjs';
 import { median } from './stats.mjs';
 import { dataScenarios } from './scenario-data.mjs';
@@ -34,7 +34,8 @@ Scenarios (default: all): create (1), get (2), list (3), watch (4), memory (5), 
 --guard   rerun FILE's scenarios, backends and profile (default bench/recorded.json) and exit 1 when any ratio
           to a baseline is more than --tolerance (default 0.2, 20%) worse than recorded; only ratios are compared
 --confirm with --guard: when a ratio fails, rerun the same scenarios once and fail only on ratios that fail twice
-Run \`pnpm build\` first: this command builds nothing.
+Run \`pnpm build\` first: this command builds nothing. KAPI_BENCH_CHECKOUT=DIR measures DIR's built server instead
+(another worktree), with this checkout's benchmark code: two commits measured the same way.
 `;
 
 // ---------------------------------------------------------------------------------------------- arguments
@@ -118,7 +119,8 @@ const deadline = setTimeout(() => {
 deadline.unref();
 
 function machine() {
-  const git = (...args) => spawnSync('git', args, { cwd: repoRoot, encoding: 'utf8' }).stdout?.trim();
+  // The commit of the server measured (KAPI_BENCH_CHECKOUT's when it names another checkout).
+  const git = (...args) => spawnSync('git', args, { cwd: serverCheckout, encoding: 'utf8' }).stdout?.trim();
   return {
     date: new Date().toISOString(),
     command: `pnpm bench ${process.argv.slice(2).join(' ')}`.trim(),
