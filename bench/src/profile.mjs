@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Where a request's CPU goes: the top entries of a CPU profile of kapi-server under one kind of load.
 //
-//   node bench/src/profile.mjs [get|create|update|list] [--server=CHECKOUT] [--requests=N] [--top=N] [--save=FILE]
+//   node bench/src/profile.mjs [get|create|update|patch|apply|list] [--server=CHECKOUT] [--requests=N] [--top=N] [--save=FILE]
 //
 // Starts CHECKOUT's built server (default: this checkout) on the memory backend, drives the load (after a warm-up),
 // and profiles only the measured part: the V8 profiler is started and stopped through the inspector (turned on with
@@ -18,7 +18,7 @@ const { values: flags, positionals } = parseArgs({
   allowPositionals: true,
   options: { server: { type: 'string' }, requests: { type: 'string' }, top: { type: 'string' }, save: { type: 'string' } },
 });
-const MODES = ['get', 'create', 'update', 'list'];
+const MODES = ['get', 'create', 'update', 'patch', 'apply', 'list'];
 const mode = positionals[0] ?? 'get';
 if (!MODES.includes(mode)) {
   process.stderr.write(`profile: unknown load "${mode}" (${MODES.join(', ')})\n`);
@@ -47,6 +47,8 @@ function requestOf(i, prefix) {
     case 'get': return { method: 'GET', path: `${CM}/x`, headers: { accept: 'application/json' } };
     case 'create': return { method: 'POST', path: CM, headers: json, body: configMap(`${prefix}${i}`) };
     case 'update': return { method: 'PUT', path: `${CM}/x`, headers: json, body: configMap('x', String(i)) };
+    case 'patch': return { method: 'PATCH', path: `${CM}/x`, headers: { 'content-type': 'application/merge-patch+json' }, body: JSON.stringify({ data: { v: String(i) } }) };
+    case 'apply': return { method: 'PATCH', path: `${CM}/x?fieldManager=bench&force=true`, headers: { 'content-type': 'application/apply-patch+yaml' }, body: configMap('x', String(i)) };
     case 'list': return { method: 'GET', path: CM, headers: { accept: 'application/json' } };
   }
 }
@@ -121,7 +123,7 @@ try {
     if (i > 300) throw new Error(`the server did not get ready:\n${stderr}`);
     await sleep(100);
   }
-  if (mode === 'get' || mode === 'update') {
+  if (mode !== 'create' && mode !== 'list') {
     const res = await pool.request({ method: 'POST', path: CM, headers: json, body: configMap('x') });
     await res.body.dump();
   }

@@ -12,3 +12,22 @@ export function setOwn(obj: Record<string, unknown>, key: string, value: unknown
   if (key === '__proto__') Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
   else obj[key] = value;
 }
+
+/**
+ * A deep copy of a decoded JSON value (plain objects, arrays, strings, numbers, booleans, null), every own key kept
+ * as an own key (`__proto__` too): what structuredClone gives for such a value, several times faster. Anything else
+ * in it (a Date, a Map, a typed array, a class instance) is copied by structuredClone.
+ */
+export function cloneJson<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    const out = new Array(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = cloneJson(value[i]);
+    return out as T;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return structuredClone(value);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) setOwn(out, key, cloneJson((value as Record<string, unknown>)[key]));
+  return out as T;
+}

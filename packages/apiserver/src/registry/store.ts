@@ -1,4 +1,5 @@
 import {
+  cloneJson,
   newBadRequest,
   newConflict,
   newGenerateNameConflict,
@@ -200,7 +201,8 @@ export function createStore(config: StoreConfig): Store {
           storage(ctx).guaranteedUpdate(objectKey(entry, ctx.namespace, name), async (stored) => {
             created = false;
             const current = stored && (await fromStorage(entry, stored));
-            const input = await updater(current ? structuredClone(current) : undefined);
+            // The updater gets its own copy: `current` stays the old object (admission's oldObject, field ownership).
+            const input = await updater(current ? cloneJson(current) : undefined);
             const inputMeta = metaOf(input);
             if (inputMeta.name !== undefined && inputMeta.name !== name) {
               throw newBadRequest(`the name of the object (${inputMeta.name}) does not match the name on the URL (${name})`);

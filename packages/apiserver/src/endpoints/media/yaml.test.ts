@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { toYaml } from './yaml.js';
+import { parseYamlText, toYaml } from './yaml.js';
 
 // Strings that YAML 1.1 readers (PyYAML, Go's yaml.v2) or YAML 1.2 readers would take for booleans, nulls,
 // numbers, dates or merge keys if written plain.
@@ -38,5 +38,28 @@ describe('YAML output', () => {
     const shared = { a: '1' };
     const text = toYaml({ first: shared, second: shared });
     expect(text).toBe('first:\n  a: "1"\nsecond:\n  a: "1"\n');
+  });
+});
+
+describe('parseYamlText on JSON texts (parsed as JSON, the same value as YAML gives)', () => {
+  it('gives what the YAML parser gives for JSON', () => {
+    const texts = [
+      '{"a":1,"b":[1,2.5,-0,1e3,9007199254740993],"c":{"d":null,"e":true,"f":"x"}}',
+      '  {"s":"\\u00fc\\ud83d\\ude00 \\/ \\" \\\\ \\n\\t","t":"line\\r\\nbreak"}',
+      '{"dup":1,"dup":2}',
+      '{"__proto__":{"polluted":true},"constructor":1}',
+      '[{"a":[[]]},{}]',
+      '\t{ "a" : [ 1 , 2 ] }\n',
+    ];
+    for (const text of texts) {
+      expect(parseYamlText(text), text).toEqual(parse(text, { uniqueKeys: false }));
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    }
+  });
+
+  it('still refuses what is too deep, and parses as YAML what JSON refuses', () => {
+    expect(() => parseYamlText(`${'['.repeat(300)}${']'.repeat(300)}`)).toThrow();
+    expect(parseYamlText('{a: 1, "b": [x, y]}')).toEqual({ a: 1, b: ['x', 'y'] });
+    expect(parseYamlText('{"a": 1} # a comment')).toEqual({ a: 1 });
   });
 });

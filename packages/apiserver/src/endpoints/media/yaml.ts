@@ -15,6 +15,16 @@ const utf8 = new TextDecoder();
  */
 export function parseYamlText(source: string): unknown {
   let value: unknown;
+  // JSON is YAML, and what clients send as YAML mostly is JSON (kubectl's server-side apply, client-go): JSON.parse
+  // gives the same value many times faster. Anything it refuses is parsed as YAML, which decides.
+  if (LOOKS_LIKE_JSON.test(source)) {
+    try {
+      value = JSON.parse(source);
+    } catch {
+      value = NOT_JSON;
+    }
+    if (value !== NOT_JSON) return checkDecoded(value, 'YAML');
+  }
   try {
     checkYamlDepth(source);
     value = parseYaml(source, { uniqueKeys: false, maxAliasCount: MAX_YAML_ALIAS_COUNT });
@@ -30,6 +40,9 @@ export function parseYamlText(source: string): unknown {
  * (decimal, 0o octal, 0x hex), floats, infinities and NaN. YAML 1.1 readers have more (yes/no/on/off/y/n, dates,
  * sexagesimal numbers, `<<` merge keys, `=`): the 1.1 stringifier quotes those.
  */
+const LOOKS_LIKE_JSON = /^\s*[{[]/;
+const NOT_JSON = Symbol('not JSON');
+
 const YAML12_NON_STRING =
   /^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
 
