@@ -79,14 +79,18 @@ describe.skipIf(!hasOpenssl)('aggregator: request bodies reach the extension as 
   });
 
   /** A request whose body is streamed (no Content-Length: chunked on the wire, as a client may send it). */
-  const streamed = (method: string, path: string, body: string, contentType = 'application/json') =>
+  const streamed = (method: string, path: string, body: string, contentType = 'application/json', pieceBytes = Infinity) =>
     main.fetch(
       new Request(`https://kapi.test${path}`, {
         method,
         headers: { 'content-type': contentType },
         body: new ReadableStream<Uint8Array>({
-          start(controller) {
-            controller.enqueue(new TextEncoder().encode(body));
+          async start(controller) {
+            const bytes = new TextEncoder().encode(body);
+            for (let at = 0; at < bytes.length; at += pieceBytes) {
+              controller.enqueue(bytes.subarray(at, Math.min(bytes.length, at + pieceBytes)));
+              if (pieceBytes !== Infinity) await new Promise((r) => setTimeout(r, 50));
+            }
             controller.close();
           },
         }),
@@ -121,7 +125,7 @@ describe.skipIf(!hasOpenssl)('aggregator: request bodies reach the extension as 
 
   it('does not carry out a DELETE at the extension when its body is answered 413', async () => {
     seen.length = 0;
-    const res = await streamed('DELETE', `${EXT}/namespaces/default/things/t`, JSON.stringify({ kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid: 'x'.repeat(20_000) } }));
+    const res = await streamed('DELETE', `${EXT}/namespaces/default/things/t`, JSON.stringify({ kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid: 'x'.repeat(20_000) } }), 'application/json', 6_000);
     expect(res.status).toBe(413);
     await res.text();
     await settle();
