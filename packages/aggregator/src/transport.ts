@@ -65,12 +65,20 @@ export type Dialers = ReturnType<typeof createDialers>;
  */
 export const AGGREGATOR_USER = { 'x-remote-user': 'system:kube-aggregator', 'x-remote-group': 'system:masters' };
 
+const hasHeader = (headers: OutgoingHttpHeaders, name: string) => Object.keys(headers).some((h) => h.toLowerCase() === name);
+const withoutHeader = (headers: OutgoingHttpHeaders, name: string): OutgoingHttpHeaders =>
+  Object.fromEntries(Object.entries(headers).filter(([h]) => h.toLowerCase() !== name));
+
 /** One request to an extension; resolves with its response once the headers arrived. */
 export function send(
   dialer: Dialer,
   target: URL,
   init: { method: string; path: string; headers: OutgoingHttpHeaders; body?: Readable; signal?: AbortSignal; timeoutMs?: number },
 ): Promise<IncomingMessage> {
+  // A body of unknown length goes chunked whatever the method: Node's client chunks only POST, PUT and PATCH on its
+  // own, and a DELETE body written without framing would reach the extension as a request of its own (smuggled
+  // on the aggregator's trusted connection, with whatever front-proxy headers the client wrote into it).
+  const headers = init.body && !hasHeader(init.headers, 'content-length') ? { ...withoutHeader(init.headers, 'transfer-encoding'), 'transfer-encoding': 'chunked' } : init.headers;
   return new Promise((resolve, reject) => {
     const req = httpsRequest({
       agent: dialer.agent,
@@ -80,7 +88,7 @@ export function send(
       servername: dialer.servername,
       method: init.method,
       path: init.path,
-      headers: init.headers,
+      headers,
       signal: init.signal,
     });
     // A server that takes the connection but never completes TLS is given up on as Go's TLSHandshakeTimeout does.

@@ -1,4 +1,4 @@
-// Request bodies proxied to an extension server (adversarial-17): every body the client sends must reach the extension
+// Request bodies proxied to an extension server: every body the client sends must reach the extension
 // framed as the body of the request it came with. A DELETE whose body arrives streamed (chunked, no Content-Length) is
 // the case that breaks: Node's http client sends a DELETE without chunked framing by default, so the extension reads
 // a DELETE with no body and then takes the body's bytes for a request of its own, on the aggregator's trusted

@@ -1,4 +1,4 @@
-// adversarial-17: the built server (dist/main.js) driven over raw sockets. Request bodies read straight from the
+// The built server (dist/main.js) driven over raw sockets. Request bodies read straight from the
 // socket keep the body limit (413) and the request timeout (504) for every verb and subresource with a body, a
 // pipelined or 100-continue request is served, consistent GETs see the client's own writes at once (they may come
 // from the watch cache), and NamespaceLifecycle refuses creates in a namespace being deleted.
@@ -49,7 +49,7 @@ const statuses = (answer: string) => [...answer.matchAll(/HTTP\/1\.1 (\d{3})/g)]
 const head = (method: string, path: string, headers: string[]) => `${method} ${path} HTTP/1.1\r\nHost: x\r\n${headers.map((h) => `${h}\r\n`).join('')}\r\n`;
 const chunk = (s: string) => `${Buffer.byteLength(s).toString(16)}\r\n${s}\r\n`;
 
-describe('adversarial-17: the built server over raw sockets', () => {
+describe('the built server over raw sockets: hostile bodies, pipelining, reading your own writes', () => {
   let child: ChildProcess;
   let port: number;
   const base = () => `http://127.0.0.1:${port}`;
