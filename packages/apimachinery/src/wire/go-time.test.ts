@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { canonicalTime, formatDuration, formatMicroTime, formatTime, parseDuration, parseRFC3339 } from './go-time.js';
+import { describe, expect, it, vi } from 'vitest';
+import { canonicalTime, nowTimestamp, formatDuration, formatMicroTime, formatTime, parseDuration, parseRFC3339 } from './go-time.js';
 
 describe('Go time formats', () => {
   it('parses and formats RFC 3339', () => {
@@ -64,6 +64,21 @@ describe('canonicalTime', () => {
   it('refuses what is no timestamp, even in the canonical layout', () => {
     for (const text of ['2023-02-29T00:00:00Z', '1900-02-29T00:00:00Z', '2026-13-01T00:00:00Z', '2026-00-01T00:00:00Z', '2026-04-31T00:00:00Z', '2026-11-27T24:00:00Z', '2026-11-27T18:60:00Z', '2026-11-27T18:00:60Z', 'yesterday']) {
       expect(() => canonicalTime(text, 'Time'), text).toThrow();
+    }
+  });
+});
+
+describe('nowTimestamp', () => {
+  it('is the clock, in whole seconds, as it moves', () => {
+    vi.useFakeTimers({ now: Date.parse('2026-11-27T19:00:00.999Z') });
+    try {
+      expect(nowTimestamp()).toBe('2026-11-27T19:00:00Z');
+      vi.setSystemTime(Date.parse('2026-11-27T19:00:01.001Z'));
+      expect(nowTimestamp()).toBe('2026-11-27T19:00:01Z');
+      vi.setSystemTime(Date.parse('2025-01-01T00:00:00Z'));
+      expect(nowTimestamp()).toBe('2025-01-01T00:00:00Z');
+    } finally {
+      vi.useRealTimers();
     }
   });
 });

@@ -231,5 +231,18 @@ export function canonicalTime(text: string, kind: 'Time' | 'MicroTime'): string 
   return kind === 'Time' ? formatTime(t.seconds) : formatMicroTime(t.seconds, t.nanos);
 }
 
-/** Now as an RFC 3339 timestamp with seconds precision, as metav1.Time serializes. */
-export const nowTimestamp = (): string => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+let lastSecond = Number.NaN;
+let lastTimestamp = '';
+
+/**
+ * Now as an RFC 3339 timestamp with seconds precision, as metav1.Time serializes. A write stamps several (creation,
+ * managed fields): the text is made once per second of the clock.
+ */
+export function nowTimestamp(): string {
+  const second = Math.floor(Date.now() / 1000);
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastTimestamp = new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+  return lastTimestamp;
+}
