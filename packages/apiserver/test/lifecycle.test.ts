@@ -137,6 +137,22 @@ describe('subresources', () => {
     expect((await h.req('GET', `${P}/p2`)).status).toBe(200);
   });
 
+  it('eviction: a request without an Eviction object is 400 and evicts nothing (no admission is skipped)', async () => {
+    const P = '/api/v1/namespaces/default/pods';
+    await h.req('POST', P, { metadata: { name: 'kept' }, spec: { containers: [{ name: 'c', image: 'i' }] } });
+    const post = (body: string) =>
+      h.server.fetch(new Request(`http://kapi.test${P}/kept/eviction`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
+    const empty = await post('');
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toMatchObject({ kind: 'Status', reason: 'BadRequest', message: 'the request body is empty' });
+    for (const body of ['[]', '"evict"', '1', 'null']) {
+      const res = await post(body);
+      expect(res.status, body).toBe(400);
+      expect(((await res.json()) as { message: string }).message).toBe('the body of the request must be a single Eviction object');
+    }
+    expect((await h.req('GET', `${P}/kept`)).status).toBe(200);
+  });
+
   it('access reviews answer allowed under AlwaysAllow', async () => {
     const res = await h.req('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', {
       apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview',

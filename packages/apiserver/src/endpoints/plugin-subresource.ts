@@ -1,4 +1,4 @@
-import { isObj, type KubeObject } from '@kapi/apimachinery';
+import { isObj, newBadRequest, type KubeObject } from '@kapi/apimachinery';
 import type { AdmissionChain } from '../admission/chain.js';
 import type { SubresourceAction } from '../host.js';
 import { admissionAttributes } from '../registry/admission-attributes.js';
@@ -34,16 +34,22 @@ export function pluginSubresourceHandler(registry: ResourceRegistry, action: Sub
         return target ? decodeObject(target, 'protobuf', bytes) : undefined;
       })());
     let actionCtx = ctx;
-    if (admission && info.verb === 'create') {
+    if (info.verb === 'create') {
+      // A create's body is the object created (an Eviction, a Binding, a TokenRequest): without one, or with something
+      // that is not an object, it is 400 as kube's decoding answers, and admission is never skipped for it.
       const obj = await decoded();
-      if (isObj(obj)) {
+      const declared = ctx.entry.info.subresources.others?.find((o) => o.name === info.subresource);
+      if (!isObj(obj)) {
+        const empty = (await body()).length === 0;
+        throw newBadRequest(empty ? 'the request body is empty' : `the body of the request must be a single ${declared?.kind ?? 'object'} object`);
+      }
+      if (admission) {
         const attrs = admissionAttributes(ctx, 'CREATE', info.name, obj);
-        const declared = ctx.entry.info.subresources.others?.find((o) => o.name === info.subresource);
         if (declared?.kind) attrs.kind = { group: declared.group ?? ctx.entry.info.group, version: declared.version ?? ctx.entry.info.version, kind: declared.kind };
         await admission.mutate(attrs);
         await admission.validate(attrs);
+        actionCtx = { ...ctx, admitted: true };
       }
-      actionCtx = { ...ctx, admitted: true };
     }
     const { status, object } = await action({ ctx: actionCtx, name: info.name, verb: info.verb, body: decoded });
     return response(render(object as KubeObject, format), status);
