@@ -178,7 +178,8 @@ describe('audit log (--audit-log-path)', () => {
     const summary = events.map((e) => [e.verb, e.requestURI, e.objectRef, e.responseStatus]);
     const ref = { resource: 'configmaps', namespace: 'default', name: 'audited', apiVersion: 'v1' };
     expect(summary).toEqual([
-      ['create', `${CM}?fieldManager=test`, { resource: 'configmaps', namespace: 'default', apiVersion: 'v1' }, { metadata: {}, code: 201 }],
+      // The create's name comes from its object (kube's LogRequestObject completes objectRef at every level).
+      ['create', `${CM}?fieldManager=test`, ref, { metadata: {}, code: 201 }],
       ['get', `${CM}/audited`, ref, { metadata: {}, code: 200 }],
       ['delete', `${CM}/audited`, ref, { metadata: {}, code: 200 }],
       // A Status answer's bounded fields, at every level (kube's LogResponseObject).
@@ -189,6 +190,24 @@ describe('audit log (--audit-log-path)', () => {
       ['get', '/version', undefined, { metadata: {}, code: 200 }],
     ]);
     expect(events[0]).toMatchObject({ sourceIPs: ['10.0.0.7'], userAgent: 'kubectl/v1.33.0 (linux/amd64)' });
+  });
+
+  it("completes objectRef from the request's object, not from a patch", async () => {
+    const lines: string[] = [];
+    const h = await startHarness({}, { audit: { write: (line) => lines.push(line) } });
+    const created = (await h.req('POST', CM, configMap('ref'))).body;
+    const { uid, resourceVersion } = created.metadata;
+    const updated = await h.req('PUT', `${CM}/ref`, { ...created, data: { a: '2' } });
+    expect(updated.status).toBe(200);
+    // A patch's resourceVersion is a precondition, not a reference to complete objectRef with (kube's LogRequestPatch).
+    const patch = { metadata: { resourceVersion: updated.body.metadata.resourceVersion }, data: { a: '3' } };
+    expect((await h.req('PATCH', `${CM}/ref`, patch, { 'content-type': 'application/merge-patch+json' })).status).toBe(200);
+    const refs = lines.map((line) => JSON.parse(line)).filter((e) => e.stage === 'ResponseComplete').map((e) => [e.verb, e.objectRef]);
+    expect(refs).toEqual([
+      ['create', { resource: 'configmaps', namespace: 'default', name: 'ref', apiVersion: 'v1' }],
+      ['update', { resource: 'configmaps', namespace: 'default', name: 'ref', uid, apiVersion: 'v1', resourceVersion }],
+      ['patch', { resource: 'configmaps', namespace: 'default', name: 'ref', apiVersion: 'v1' }],
+    ]);
   });
 
   it('records what the limits answered, and a watch once its stream ends', async () => {

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { UserInfo } from '../admission/types.js';
+import type { AuditObjectMeta } from './event.js';
 import { atLeast, type AuditDecision } from './policy.js';
 
 /** The bounded fields of a Status response that kube copies into every event's responseStatus. */
@@ -26,6 +27,8 @@ export interface AuditRecord {
   /** Called once the requester is known: evaluates the policy and writes RequestReceived. */
   authenticated(): void;
   requestObject?: unknown;
+  /** The request object's namespace, name, uid and resourceVersion (kept at every level: they complete objectRef). */
+  requestObjectMeta?: AuditObjectMeta;
   responseObject?: unknown;
   responseStatus?: AuditResponseStatus;
   annotations: Record<string, string>;
@@ -50,9 +53,21 @@ export function auditImpersonated(user: UserInfo): void {
   if (record) record.impersonated = user;
 }
 
-/** kube's audit.LogRequestObject / LogRequestPatch: the decoded body, kept at the Request level and above. */
-export function auditRequestObject(obj: unknown): void {
+/**
+ * kube's audit.LogRequestObject / LogRequestPatch: the decoded body, kept at the Request level and above. An object
+ * (not a patch) also completes the event's objectRef at every level.
+ */
+export function auditRequestObject(obj: unknown, { patch = false }: { patch?: boolean } = {}): void {
   const record = current.getStore();
+  if (!record) return;
+  const meta = patch ? undefined : (obj as { metadata?: unknown } | null)?.metadata;
+  if (meta && typeof meta === 'object') {
+    const text = (key: string) => {
+      const value = (meta as Record<string, unknown>)[key];
+      return typeof value === 'string' && value !== '' ? value : undefined;
+    };
+    record.requestObjectMeta = { namespace: text('namespace'), name: text('name'), uid: text('uid'), resourceVersion: text('resourceVersion') };
+  }
   // Kept as it was decoded: the request path goes on to change the object.
   if (record?.decision && atLeast(record.decision.level, 'Request')) record.requestObject = structuredClone(obj);
 }

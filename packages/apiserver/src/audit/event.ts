@@ -8,9 +8,19 @@ export interface AuditObjectRef {
   resource?: string;
   namespace?: string;
   name?: string;
+  uid?: string;
   apiGroup?: string;
   apiVersion?: string;
+  resourceVersion?: string;
   subresource?: string;
+}
+
+/** What the request's decoded object says of itself, which completes the object reference (kube's LogRequestObject). */
+export interface AuditObjectMeta {
+  namespace?: string;
+  name?: string;
+  uid?: string;
+  resourceVersion?: string;
 }
 
 /**
@@ -53,14 +63,20 @@ export function auditedObject(obj: unknown, omitManagedFields: boolean): unknown
   return Array.isArray(top.items) ? { ...top, items: top.items.map((i) => (typeof i === 'object' && i !== null ? withoutFields(i as Record<string, unknown>) : i)) } : top;
 }
 
-/** The object reference kube's audit records for a resource request. */
-export function objectRefOf(info: RequestInfo): AuditObjectRef {
+/**
+ * The object reference kube's audit records for a resource request: from the path, completed from the request's
+ * object (a create's name, a body's uid and resourceVersion) where the path says nothing, as kube's
+ * LogRequestObject does at every level.
+ */
+export function objectRefOf(info: RequestInfo, meta: AuditObjectMeta = {}): AuditObjectRef {
   const ref: AuditObjectRef = {
     resource: info.resource,
-    namespace: info.namespace,
-    name: info.name,
+    namespace: info.namespace || meta.namespace,
+    name: info.name || meta.name,
+    uid: meta.uid,
     apiGroup: info.group,
     apiVersion: info.version,
+    resourceVersion: meta.resourceVersion,
     subresource: info.subresource,
   };
   for (const key of Object.keys(ref) as (keyof AuditObjectRef)[]) if (!ref[key]) delete ref[key];

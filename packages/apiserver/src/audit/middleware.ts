@@ -60,7 +60,7 @@ export function auditLog(sink: AuditSink | undefined, policy: AuditPolicy = META
         ...(audit.impersonated ? { impersonatedUser: record(audit.impersonated) } : {}),
         sourceIPs: sourceIPsOf(request.headers, env?.remoteAddress ?? env?.incoming?.socket?.remoteAddress),
         ...(request.headers.get('user-agent') ? { userAgent: request.headers.get('user-agent')! } : {}),
-        ...(info ? { objectRef: objectRefOf(info) } : {}),
+        ...(info ? { objectRef: objectRefOf(info, audit.requestObjectMeta) } : {}),
         ...(final ? { responseStatus: status } : {}),
         ...(final && audit.requestObject !== undefined ? { requestObject: auditedObject(audit.requestObject, decision.omitManagedFields) } : {}),
         ...(final && stage !== 'ResponseStarted' && audit.responseObject !== undefined ? { responseObject: auditedObject(audit.responseObject, decision.omitManagedFields) } : {}),

@@ -25,7 +25,7 @@ export async function patchHandler(scope: RequestScope): Promise<Response> {
   if (apply) {
     const applied = decodeLoose(type === 'apply-cbor' ? 'cbor' : 'yaml', raw) as KubeObject;
     if (!applied || typeof applied !== 'object' || Array.isArray(applied)) throw newBadRequest('the apply configuration must be an object');
-    auditRequestObject(applied);
+    auditRequestObject(applied, { patch: true });
     checkFields(entry, applied, level, ctx.warnings!, [], { defaults: false });
     const result = await scope.store.update(ctx, info.name, (current) =>
       andThen(applyConfiguration(entry, info.subresource, current, applied, manager, force, scope.registry), (merged) => {
@@ -35,7 +35,7 @@ export async function patchHandler(scope: RequestScope): Promise<Response> {
     return reply(scope, result.obj, result.created ? 201 : 200);
   }
   const patch = decodeLoose('json', raw);
-  auditRequestObject(patch);
+  auditRequestObject(patch, { patch: true });
   const gk = { group: entry.info.group, kind: entry.info.kind };
   const result = await scope.store.update(ctx, info.name, (current) => {
     if (!current) throw newNotFound({ group: entry.info.group, resource: entry.info.plural }, info.name);
