@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { parseCidr, parsePortRange } from '@kapi/api-core';
 import { parseRuntimeConfig, validateRuntimeConfig, type RuntimeConfig } from '@kapi/apiserver';
+import { STORAGE_BACKENDS, type StorageBackendName } from './storage.js';
 
 /** kube-style feature gates this server knows, with their defaults. Unknown names are an error, as in kube. */
 export const FEATURE_GATES = {
@@ -14,9 +15,7 @@ export const FEATURE_GATES = {
 } as const satisfies Record<string, boolean>;
 export type FeatureGateName = keyof typeof FEATURE_GATES;
 
-/** Values of `--storage-backend`: the embedded default, kube's etcd3, and a store that keeps nothing. */
-export const STORAGE_BACKENDS = ['sqlite', 'etcd3', 'memory'] as const;
-export type StorageBackendName = (typeof STORAGE_BACKENDS)[number];
+export { STORAGE_BACKENDS, type StorageBackendName };
 
 /** Values of `--logging-format`, as kube-apiserver names them (@kapi/apiserver's createLogger formats). */
 export const LOGGING_FORMATS = ['text', 'json'] as const;

@@ -5,9 +5,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { secureDataDir } from './data-dir.js';
 
+/** Values of `--storage-backend`: the embedded default, kube's etcd3, and a store that keeps nothing. */
+export const STORAGE_BACKENDS = ['sqlite', 'etcd3', 'memory'] as const;
+export type StorageBackendName = (typeof STORAGE_BACKENDS)[number];
+
 /** The storage flags every server here shares (`--storage-backend`, `--data-dir`, `--etcd-*`). */
 export interface StorageFlags {
-  storageBackend: 'memory' | 'sqlite' | 'etcd3';
+  storageBackend: StorageBackendName;
   dataDir: string;
   etcdServers: string[];
   etcdPrefix: string;

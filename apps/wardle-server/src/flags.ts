@@ -1,15 +1,15 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { STORAGE_BACKENDS, type StorageBackendName, type StorageFlags } from '@kapi/server/storage';
 
 /** wardle-server's default `--secure-port`: not kapi-server's 6443, so both run on one machine. */
 export const DEFAULT_SECURE_PORT = 8443;
 
-export const STORAGE_BACKENDS = ['sqlite', 'etcd3', 'memory'] as const;
-export type StorageBackendName = (typeof STORAGE_BACKENDS)[number];
+export { STORAGE_BACKENDS, type StorageBackendName };
 
-/** wardle-server's configuration, from sample-apiserver's flags. */
-export interface WardleConfig {
+/** wardle-server's configuration, from sample-apiserver's flags (the storage ones are kapi-server's). */
+export interface WardleConfig extends StorageFlags {
   bindAddress: string;
   /** 0 picks a free port (tests). */
   securePort: number;
@@ -19,13 +19,6 @@ export interface WardleConfig {
   authenticationKubeconfig?: string;
   /** `--authorization-kubeconfig`: where SubjectAccessReviews go. */
   authorizationKubeconfig?: string;
-  storageBackend: StorageBackendName;
-  dataDir: string;
-  etcdServers: string[];
-  etcdPrefix: string;
-  etcdCaFile?: string;
-  etcdCertFile?: string;
-  etcdKeyFile?: string;
   tlsCertFile?: string;
   tlsPrivateKeyFile?: string;
   verbosity: number;
