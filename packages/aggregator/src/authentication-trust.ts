@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import type { KubeObject } from '@kapi/apimachinery';
-import { parseCertificateBundle, type PluginHost } from '@kapi/apiserver';
+import { coalesced, parseCertificateBundle, type PluginHost } from '@kapi/apiserver';
 
 // kube-apiserver's ClusterAuthenticationTrustController (pkg/controlplane/controller/clusterauthenticationtrust):
 // the main server publishes how it authenticates clients and front proxies, for aggregated API servers (their
@@ -145,29 +145,19 @@ export function publishAuthenticationTrust(host: PluginHost, trust: Authenticati
     host.log(2, `${created ? 'created' : 'updated'} the authentication info in ${AUTHENTICATION_TRUST_NAMESPACE} configmaps/${AUTHENTICATION_TRUST_NAME}`);
   };
 
-  // One sync at a time; a change during one asks for another after it.
-  let running: Promise<void> | undefined;
-  let again = false;
-  const trigger = (): Promise<void> => {
-    if (running) {
-      again = true;
-      return running;
+  // One sync at a time; a change during one asks for another after it. A failed sync is logged and left to the next
+  // change or resync; none runs once the server stops.
+  let stopped = false;
+  const trigger = coalesced(async () => {
+    if (stopped) return;
+    try {
+      await sync();
+    } catch (error) {
+      host.log(1, `${AUTHENTICATION_TRUST_NAMESPACE}/${AUTHENTICATION_TRUST_NAME} failed with: ${(error as Error).message}`);
     }
-    running = (async () => {
-      do {
-        again = false;
-        try {
-          await sync();
-        } catch (error) {
-          host.log(1, `${AUTHENTICATION_TRUST_NAMESPACE}/${AUTHENTICATION_TRUST_NAME} failed with: ${(error as Error).message}`);
-        }
-      } while (again && !stopped);
-    })().finally(() => (running = undefined));
-    return running;
-  };
+  }, () => {});
 
   let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
   host.onStart(async () => {
     await trigger();
     timer = setInterval(() => void trigger(), options.resyncMs ?? AUTHENTICATION_TRUST_RESYNC_MS);
@@ -178,6 +168,7 @@ export function publishAuthenticationTrust(host: PluginHost, trust: Authenticati
   host.onStop(async () => {
     stopped = true;
     clearInterval(timer);
-    await running;
+    // Waits for a sync under way (a new one does nothing now).
+    await trigger();
   });
 }

@@ -47,9 +47,7 @@ export function readRequestBody(c: Context): Promise<Uint8Array> {
   }
   const raw = c.req.raw;
   if (!raw.body) return Promise.resolve(new Uint8Array(0));
-  const signal = deadline ? AbortSignal.any([raw.signal, deadline.signal]) : raw.signal;
-  const body = limit > 0 ? limitBody(raw.body, limit, signal) : raw.body;
-  return new Response(body).arrayBuffer().then((b) => new Uint8Array(b));
+  return new Response(limitedBody(c, raw.body, raw.signal).body).arrayBuffer().then((b) => new Uint8Array(b));
 }
 
 /**
@@ -59,10 +57,16 @@ export function readRequestBody(c: Context): Promise<Uint8Array> {
 export function limitedRequest(c: Context): Request {
   const raw = c.req.raw;
   if (raw.method === 'GET' || raw.method === 'HEAD' || !raw.body) return raw;
+  const { body, signal } = limitedBody(c, raw.body, raw.signal);
+  return withBody(raw, body, signal);
+}
+
+/** A Request's body stream under the rules, and what ends it: the client going away, or the deadline. */
+function limitedBody(c: Context, body: ReadableStream<Uint8Array>, clientGone: AbortSignal) {
   const deadline = requestDeadlineOf(c);
-  const signal = deadline ? AbortSignal.any([raw.signal, deadline.signal]) : raw.signal;
+  const signal = deadline ? AbortSignal.any([clientGone, deadline.signal]) : clientGone;
   const limit = limitOf(c);
-  return withBody(raw, limit > 0 ? limitBody(raw.body, limit, signal) : raw.body, signal);
+  return { body: limit > 0 ? limitBody(body, limit, signal) : body, signal };
 }
 
 /** Reads a Node stream to its end, counting: 413 past `limit` (when positive), the deadline's error when it passes. */

@@ -157,17 +157,15 @@ export function createStore(config: StoreConfig): Store {
     },
 
     async get(ctx, name, resourceVersion = '') {
-      const { entry } = ctx;
-      const key = objectKey(entry, ctx.namespace, name);
-      const obj = await call(ctx, name, () => config.storage.get(key, { resourceVersion, keyPrefix: entry.keyPrefix }));
-      if (!obj) throw newNotFound(groupResource(entry), name);
-      return fromStorage(entry, obj);
+      const obj = await store.find(ctx, name, resourceVersion);
+      if (!obj) throw newNotFound(groupResource(ctx.entry), name);
+      return obj;
     },
 
     async find(ctx, name, resourceVersion = '') {
       const { entry } = ctx;
       const obj = await call(ctx, name, () => config.storage.get(objectKey(entry, ctx.namespace, name), { resourceVersion, keyPrefix: entry.keyPrefix }));
-      return obj && fromStorage(ctx.entry, obj);
+      return obj && fromStorage(entry, obj);
     },
 
     async list(ctx, options = ALL_OBJECTS) {

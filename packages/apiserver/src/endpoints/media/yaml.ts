@@ -17,14 +17,8 @@ export function parseYamlText(source: string): unknown {
   let value: unknown;
   // JSON is YAML, and what clients send as YAML mostly is JSON (kubectl's server-side apply, client-go): JSON.parse
   // gives the same value many times faster. Anything it refuses is parsed as YAML, which decides.
-  if (LOOKS_LIKE_JSON.test(source)) {
-    try {
-      value = JSON.parse(source);
-    } catch {
-      value = NOT_JSON;
-    }
-    if (value !== NOT_JSON) return checkDecoded(value, 'YAML');
-  }
+  const asJson = LOOKS_LIKE_JSON.test(source) ? jsonOrUndefined(source) : undefined;
+  if (asJson !== undefined) return checkDecoded(asJson, 'YAML');
   try {
     checkYamlDepth(source);
     value = parseYaml(source, { uniqueKeys: false, maxAliasCount: MAX_YAML_ALIAS_COUNT });
@@ -41,7 +35,15 @@ export function parseYamlText(source: string): unknown {
  * sexagesimal numbers, `<<` merge keys, `=`): the 1.1 stringifier quotes those.
  */
 const LOOKS_LIKE_JSON = /^\s*[{[]/;
-const NOT_JSON = Symbol('not JSON');
+
+/** The text's JSON value, or undefined (which no JSON text parses to) when it is no JSON. */
+function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
 
 const YAML12_NON_STRING =
   /^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
