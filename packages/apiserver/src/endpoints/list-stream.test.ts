@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { encodeCborListInSlices, streamYamlList } from './list-stream.js';
+import { deepFreeze } from '../cacher/cache-event.js';
+import { encodeCborListInSlices, jsonList, streamJsonList, streamYamlList } from './list-stream.js';
+import { withoutTypeMeta } from './media/shared-json.js';
 import { decodeCbor, encodeCbor } from './media/cbor-codec.js';
 import { toYaml } from './media/yaml.js';
 
@@ -12,6 +14,39 @@ const items = [
   { metadata: { name: 'empty', annotations: {} }, data: {}, binaryData: { b: 'AAEC' }, list: [], nested: [[1, 2], { a: [] }] },
   { metadata: { name: 'unicode' }, data: { emoji: '😀 ünïcödé', tab: 'a\tb', colon: 'a: b', hash: 'a #b', lead: ' space' } },
 ];
+
+describe('jsonList and streamJsonList', () => {
+  // Cache objects (frozen) and others, in both orders of apiVersion and kind, and without them.
+  const itemOf = (i: number) => {
+    const item = [
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `a-${i}` }, data: { k: 'ünï 😀' } },
+      { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: `b-${i}` } },
+      { metadata: { name: `c-${i}` }, apiVersion: 'v1', kind: 'ConfigMap' },
+      { metadata: { name: `d-${i}` } },
+    ][i % 4];
+    return i % 3 === 0 ? item : deepFreeze(item);
+  };
+
+  for (const n of [0, 1, 2, 499, 500, 501, 1_001]) {
+    it(`gives JSON.stringify of the list, typed or not, in one piece and streamed: ${n} items`, async () => {
+      const list = { kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: '9', continue: 'items' }, items: Array.from({ length: n }, (_, i) => itemOf(i)) };
+      for (const typed of [true, false]) {
+        const want = JSON.stringify({ ...list, items: typed ? list.items.map((i) => withoutTypeMeta(i as never)) : list.items }) + '\n';
+        expect(Buffer.from(jsonList(list as never, typed)).toString('utf8')).toBe(want);
+        expect(await new Response(streamJsonList(list as never, false, typed)).text()).toBe(want);
+        // Twice: the second time from the items' kept JSON.
+        expect(Buffer.from(jsonList(list as never, typed)).toString('utf8')).toBe(want);
+      }
+    });
+  }
+
+  it('gzips the stream when asked', async () => {
+    const list = { kind: 'ConfigMapList', apiVersion: 'v1', metadata: {}, items: [itemOf(1)] };
+    const body = Buffer.from(await new Response(streamJsonList(list as never, true, true)).arrayBuffer());
+    const { gunzipSync } = await import('node:zlib');
+    expect(gunzipSync(body).toString('utf8')).toBe(JSON.stringify({ ...list, items: list.items.map((i) => withoutTypeMeta(i as never)) }) + '\n');
+  });
+});
 
 describe('streamYamlList', () => {
   it('writes the same text as encoding the whole list at once, for strings YAML folds, quotes and blocks', async () => {

@@ -1,6 +1,7 @@
 import type { KubeObject } from '@kapi/apimachinery';
 import { auditResponseObject } from '../audit/context.js';
 import { cborItem, SELF_DESCRIBED } from './media/cbor-codec.js';
+import { listItemJson } from './media/shared-json.js';
 import { toYaml } from './media/yaml.js';
 
 /** Lists with more items than this are written as a stream of slices (JSON only). */
@@ -10,25 +11,45 @@ const SLICE_ITEMS = 500;
 
 const PLACEHOLDER = '\u0000kapi-items\u0000';
 const text = new TextEncoder();
+const COMMA = Buffer.from(',');
 
-/**
- * A list's JSON, byte for byte what JSON.stringify gives (and a newline, as kube's encoder ends documents), written
- * as a stream: the list's own fields, then its items SLICE_ITEMS at a time with a turn of the event loop before
- * each slice, so encoding a big list does not hold up other requests. Optionally gzipped (kube compresses large
- * responses). Each item goes through `mapItem` as its slice is written. The items must not change while the
- * stream is read (the cache's objects are frozen).
- */
-export function streamJsonList(
-  list: KubeObject & { items: unknown[] },
-  gzip: boolean,
-  mapItem: (item: unknown) => unknown = (item) => item,
-): ReadableStream<Uint8Array> {
-  auditResponseObject(list); // as read; items are mapped only as they are written
+/** A list's JSON around its items (its own fields, and kube's closing newline): what goes before and after them. */
+function jsonShell(list: KubeObject): { head: string; tail: string } {
   const shell = JSON.stringify({ ...list, items: [PLACEHOLDER] });
   const at = shell.indexOf(JSON.stringify(PLACEHOLDER));
-  const head = shell.slice(0, at);
-  const tail = `${shell.slice(at + JSON.stringify(PLACEHOLDER).length)}\n`;
-  return streamInSlices(head, tail, list.items, SLICE_ITEMS, gzip, (item, first) => (first ? '' : ',') + JSON.stringify(mapItem(item)));
+  return { head: shell.slice(0, at), tail: `${shell.slice(at + JSON.stringify(PLACEHOLDER).length)}\n` };
+}
+
+/** The JSON of items `from` to `to` of a list, each after a comma but the list's first (listItemJson). */
+function jsonItems(items: readonly unknown[], from: number, to: number, typed: boolean): Buffer {
+  const parts: Uint8Array[] = [];
+  for (let i = from; i < to; i++) {
+    if (i > 0) parts.push(COMMA);
+    for (const part of listItemJson(items[i] as KubeObject, typed)) parts.push(part);
+  }
+  return Buffer.concat(parts);
+}
+
+/**
+ * A list's JSON, byte for byte what JSON.stringify gives (and a newline, as kube's encoder ends documents), its
+ * items without their kind and apiVersion when `typed` (kube's typed lists). Watch cache items are written from
+ * their kept JSON (listItemJson), so a list of objects that did not change costs almost no encoding.
+ */
+export function jsonList(list: KubeObject & { items: unknown[] }, typed: boolean): Uint8Array {
+  auditResponseObject(list);
+  const { head, tail } = jsonShell(list);
+  return Buffer.concat([Buffer.from(head), jsonItems(list.items, 0, list.items.length, typed), Buffer.from(tail)]);
+}
+
+/**
+ * jsonList written as a stream: the list's own fields, then its items SLICE_ITEMS at a time with a turn of the
+ * event loop before each slice, so writing a big list does not hold up other requests. Optionally gzipped (kube
+ * compresses large responses). The items must not change while the stream is read (the cache's objects are frozen).
+ */
+export function streamJsonList(list: KubeObject & { items: unknown[] }, gzip: boolean, typed: boolean): ReadableStream<Uint8Array> {
+  auditResponseObject(list); // as read
+  const { head, tail } = jsonShell(list);
+  return streamInSlices(head, tail, list.items, SLICE_ITEMS, gzip, (from, to) => jsonItems(list.items, from, to, typed));
 }
 
 /**
@@ -41,7 +62,7 @@ function streamInSlices(
   items: readonly unknown[],
   perSlice: number,
   gzip: boolean,
-  encodeItem: (item: unknown, first: boolean) => string,
+  encodeSlice: (from: number, to: number) => Uint8Array,
 ): ReadableStream<Uint8Array> {
   let next = 0;
   let started = false;
@@ -59,10 +80,8 @@ function streamInSlices(
       }
       await new Promise((resolve) => setImmediate(resolve));
       const end = Math.min(next + perSlice, items.length);
-      let chunk = '';
-      for (let i = next; i < end; i++) chunk += encodeItem(items[i], i === 0);
+      controller.enqueue(encodeSlice(next, end));
       next = end;
-      controller.enqueue(text.encode(chunk));
     },
   });
   return gzip ? stream.pipeThrough(new CompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>) : stream;
@@ -90,7 +109,11 @@ export function streamYamlList(
   const at = shell.startsWith(YAML_EMPTY_ITEMS) ? 0 : shell.indexOf(`\n${YAML_EMPTY_ITEMS}`) + 1;
   const head = `${shell.slice(0, at)}items:\n`;
   const tail = shell.slice(at + YAML_EMPTY_ITEMS.length);
-  return streamInSlices(head, tail, list.items, YAML_SLICE_ITEMS, gzip, (item) => toYaml([mapItem(item)]));
+  return streamInSlices(head, tail, list.items, YAML_SLICE_ITEMS, gzip, (from, to) => {
+    let chunk = '';
+    for (let i = from; i < to; i++) chunk += toYaml([mapItem(list.items[i])]);
+    return text.encode(chunk);
+  });
 }
 
 /** A varint, as Protobuf writes lengths. */

@@ -1,27 +1,29 @@
 import { encodeEnvelope, type KubeObject } from '@kapi/apimachinery';
 import { parseListOptions } from '../../registry/list-options.js';
 import { acceptsGzip } from '../compression.js';
-import { encodeCborListInSlices, encodeProtobufListInSlices, STREAM_LIST_ITEMS, streamJsonList, streamYamlList } from '../list-stream.js';
+import { encodeCborListInSlices, encodeProtobufListInSlices, jsonList, STREAM_LIST_ITEMS, streamJsonList, streamYamlList } from '../list-stream.js';
 import { CBOR_TYPE } from '../media/cbor-codec.js';
 import { YAML_TYPE } from '../media/yaml.js';
 import { render } from '../respond.js';
-import { replyRead, replyReadAsync, listItem, transformList, type RequestScope } from './scope.js';
+import { replyRead, replyReadAsync, listItem, transformList, typedList, type RequestScope } from './scope.js';
 
 /** GET of a collection (kube's ListResource), as a list or converted as negotiated (Table, PartialObjectMetadataList). */
 export async function listHandler(scope: RequestScope): Promise<Response> {
   const list = await scope.store.list(scope.ctx, parseListOptions(scope.entry, scope.query));
   const kind = scope.format.kind;
-  if ((kind === 'json' || kind === 'yaml') && !scope.format.as && !scope.pretty && list.items.length > STREAM_LIST_ITEMS) {
-    // A big list is written in slices, each item shorn of its kind as it is written (typed lists), so encoding it
-    // does not hold up other requests (and it is big: gzip when the client takes it).
+  const plain = (kind === 'json' || kind === 'yaml') && !scope.format.as && !scope.pretty;
+  const items = list as unknown as KubeObject & { items: unknown[] };
+  if (plain && list.items.length > STREAM_LIST_ITEMS) {
+    // A big list is written in slices (typed lists' items without their kind), so encoding it does not hold up
+    // other requests (and it is big: gzip when the client takes it).
     const gzip = scope.features.compression && acceptsGzip(scope.request.headers.get('accept-encoding'));
-    const stream = kind === 'json' ? streamJsonList : streamYamlList;
-    const body = stream(list as unknown as KubeObject & { items: unknown[] }, gzip, (item) => listItem(scope)(item as KubeObject));
+    const body = kind === 'json' ? streamJsonList(items, gzip, typedList(scope)) : streamYamlList(items, gzip, (item) => listItem(scope)(item as KubeObject));
     return new Response(body, {
       status: 200,
       headers: { 'Content-Type': kind === 'json' ? 'application/json' : YAML_TYPE, Vary: 'Accept-Encoding', ...(gzip ? { 'Content-Encoding': 'gzip' } : {}) },
     });
   }
+  if (plain && kind === 'json') return replyRead(scope, { body: jsonList(items, typedList(scope)), contentType: 'application/json' });
   const { value, protobuf } = transformList(scope, list);
   if (scope.format.kind === 'protobuf' && !scope.format.as && protobuf && list.items.length > STREAM_LIST_ITEMS) {
     // A big Protobuf list is encoded in slices too (its length comes first, so it is sent whole), and gzipped

@@ -8,6 +8,7 @@ import type { RequestContext, Store } from '../../registry/store.js';
 import { buildTable } from '../../table/table.js';
 import { acceptsGzip, GZIP_THRESHOLD_BYTES } from '../compression.js';
 import type { MediaType } from '../media/index.js';
+import { withoutTypeMeta } from '../media/shared-json.js';
 import { requestBodyFormat, type BodyFormat, type ResponseFormat } from '../negotiate.js';
 import type { RequestInfo } from '../request-info.js';
 import { render, response, warningHeader, type Rendered } from '../respond.js';
@@ -131,13 +132,11 @@ export function transformObject(scope: RequestScope, obj: KubeObject): Transform
  * Items as a list of the scope's kind carries them: kube's typed lists carry the kind once, on the list, not on each
  * item; unstructured lists (custom resources: kinds without a Protobuf message) keep it on every item.
  */
-export const listItem = (scope: RequestScope): ((item: KubeObject) => KubeObject) => (scope.entry.info.protobuf.message ? withoutTypeMeta : (item) => item);
+export const listItem = (scope: RequestScope): ((item: KubeObject) => KubeObject) => (typedList(scope) ? withoutTypeMeta : (item) => item);
 
-/** An item of a typed list, without its kind and apiVersion. */
-export function withoutTypeMeta(item: KubeObject): KubeObject {
-  const { kind: _kind, apiVersion: _apiVersion, ...rest } = item;
-  return rest as KubeObject;
-}
+/** Whether the scope's kind has typed lists (a Protobuf message): their items carry no kind and apiVersion. */
+export const typedList = (scope: RequestScope): boolean => Boolean(scope.entry.info.protobuf.message);
+
 
 /** A list as the negotiated conversion asks for it. */
 export function transformList(scope: RequestScope, list: KubeList): Transformed {

@@ -1,7 +1,7 @@
 import { isStatusError, newBadRequest } from '@kapi/apimachinery';
 import { checkDecoded } from '../../limits/nesting.js';
 import { duplicateJsonFields } from './duplicate-fields.js';
-import { jsonText } from './shared-json.js';
+import { jsonBody } from './shared-json.js';
 import type { MediaType, WatchFraming } from './types.js';
 
 export const JSON_TYPE = 'application/json';
@@ -34,7 +34,7 @@ export const json: MediaType = {
   requestTypes: [JSON_TYPE],
   contentType: JSON_TYPE,
   // kube's JSON encoder ends every document with a newline (clients compare error bodies byte for byte).
-  encode: (value, { pretty }) => (pretty ? JSON.stringify(value, null, 2) + '\n' : jsonText(value)),
+  encode: (value, { pretty }) => (pretty ? JSON.stringify(value, null, 2) + '\n' : jsonBody(value)),
   decode(body) {
     const source = utf8.decode(body);
     const value = parseJson(source);
