@@ -1,7 +1,7 @@
 import type { KubeObject } from '@kapi/apimachinery';
 import { auditResponseObject } from '../audit/context.js';
 import { cborItem, SELF_DESCRIBED } from './media/cbor-codec.js';
-import { listItemJson } from './media/shared-json.js';
+import { keepsListJson, listItemsJson } from './media/shared-json.js';
 import { toYaml } from './media/yaml.js';
 
 /** Lists with more items than this are written as a stream of slices (JSON only). */
@@ -11,7 +11,6 @@ const SLICE_ITEMS = 500;
 
 const PLACEHOLDER = '\u0000kapi-items\u0000';
 const text = new TextEncoder();
-const COMMA = Buffer.from(',');
 
 /** A list's JSON around its items (its own fields, and kube's closing newline): what goes before and after them. */
 function jsonShell(list: KubeObject): { head: string; tail: string } {
@@ -20,25 +19,15 @@ function jsonShell(list: KubeObject): { head: string; tail: string } {
   return { head: shell.slice(0, at), tail: `${shell.slice(at + JSON.stringify(PLACEHOLDER).length)}\n` };
 }
 
-/** The JSON of items `from` to `to` of a list, each after a comma but the list's first (listItemJson). */
-function jsonItems(items: readonly unknown[], from: number, to: number, typed: boolean): Buffer {
-  const parts: Uint8Array[] = [];
-  for (let i = from; i < to; i++) {
-    if (i > 0) parts.push(COMMA);
-    for (const part of listItemJson(items[i] as KubeObject, typed)) parts.push(part);
-  }
-  return Buffer.concat(parts);
-}
-
 /**
  * A list's JSON, byte for byte what JSON.stringify gives (and a newline, as kube's encoder ends documents), its
  * items without their kind and apiVersion when `typed` (kube's typed lists). Watch cache items are written from
- * their kept JSON (listItemJson), so a list of objects that did not change costs almost no encoding.
+ * their kept JSON (listItemsJson), so a list of objects that did not change costs almost no encoding.
  */
 export function jsonList(list: KubeObject & { items: unknown[] }, typed: boolean): Uint8Array {
   auditResponseObject(list);
   const { head, tail } = jsonShell(list);
-  return Buffer.concat([Buffer.from(head), jsonItems(list.items, 0, list.items.length, typed), Buffer.from(tail)]);
+  return Buffer.concat([Buffer.from(head), listItemsJson(list.items, 0, list.items.length, typed, keepsListJson(list.items)), Buffer.from(tail)]);
 }
 
 /**
@@ -49,7 +38,8 @@ export function jsonList(list: KubeObject & { items: unknown[] }, typed: boolean
 export function streamJsonList(list: KubeObject & { items: unknown[] }, gzip: boolean, typed: boolean): ReadableStream<Uint8Array> {
   auditResponseObject(list); // as read
   const { head, tail } = jsonShell(list);
-  return streamInSlices(head, tail, list.items, SLICE_ITEMS, gzip, (from, to) => jsonItems(list.items, from, to, typed));
+  const keep = keepsListJson(list.items);
+  return streamInSlices(head, tail, list.items, SLICE_ITEMS, gzip, (from, to) => listItemsJson(list.items, from, to, typed, keep));
 }
 
 /**

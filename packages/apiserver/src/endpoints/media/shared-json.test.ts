@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '@kapi/apimachinery';
 import { deepFreeze } from '../../cacher/cache-event.js';
-import { jsonBody, listItemJson, withoutTypeMeta } from './shared-json.js';
+import { jsonBody, keepsListJson, listItemsJson, withoutTypeMeta } from './shared-json.js';
 
 const text = (body: string | Uint8Array) => (typeof body === 'string' ? body : Buffer.from(body).toString('utf8'));
-const itemText = (parts: Uint8Array[]) => Buffer.concat(parts).toString('utf8');
 
 describe('jsonBody', () => {
   it('encodes a watch cache object once and gives the same bytes while they are kept', () => {
@@ -39,7 +38,7 @@ describe('jsonBody', () => {
   });
 });
 
-describe('listItemJson', () => {
+describe('listItemsJson', () => {
   const variants: Record<string, KubeObject> = {
     'apiVersion then kind': { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { k: 'v' } },
     'kind then apiVersion': { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'a' } },
@@ -48,15 +47,41 @@ describe('listItemJson', () => {
     'only type meta': { apiVersion: 'v1', kind: 'ConfigMap' },
     'type meta with quotes and non-ASCII': { apiVersion: 'g.example/v"1', kind: 'Ünï', metadata: { name: 'ü' } },
     'a field named like a prefix': { apiVersion: 'v1', kind: 'ConfigMap', 'kind"': 1 } as unknown as KubeObject,
+    'a kind that is not a string': { apiVersion: 'v1', kind: 7, metadata: {} } as unknown as KubeObject,
   };
+  const all = Object.values(variants);
+  const items = (frozen: boolean) => all.map((o) => (frozen ? deepFreeze(structuredClone(o)) : o));
+  const want = (list: KubeObject[], typed: boolean, from = 0, to = list.length) =>
+    list.slice(from, to).map((o, i) => (from + i > 0 ? ',' : '') + JSON.stringify(typed ? withoutTypeMeta(o) : o)).join('');
+
   for (const [name, obj] of Object.entries(variants)) {
     it(`is JSON.stringify of the item, without its type meta in typed lists: ${name}`, () => {
       for (const item of [obj, deepFreeze(structuredClone(obj))]) {
-        expect(itemText(listItemJson(item, true))).toBe(JSON.stringify(withoutTypeMeta(item)));
-        expect(itemText(listItemJson(item, false))).toBe(JSON.stringify(item));
-        // Asked twice: the second answer comes from what was kept.
-        expect(itemText(listItemJson(item, true))).toBe(JSON.stringify(withoutTypeMeta(item)));
+        for (const keep of [false, true, true]) {
+          expect(listItemsJson([item], 0, 1, true, keep).toString('utf8')).toBe(JSON.stringify(withoutTypeMeta(item)));
+          expect(listItemsJson([item], 0, 1, false, keep).toString('utf8')).toBe(JSON.stringify(item));
+        }
       }
     });
   }
+
+  it('writes a slice of a list with commas between items and before a slice that does not start the list', () => {
+    for (const frozen of [false, true]) {
+      const list = items(frozen);
+      for (const typed of [false, true]) {
+        expect(listItemsJson(list, 0, list.length, typed, true).toString('utf8')).toBe(want(list, typed));
+        expect(listItemsJson(list, 3, 6, typed, true).toString('utf8')).toBe(want(list, typed, 3, 6));
+        expect(listItemsJson(list, 2, 2, typed, true).toString('utf8')).toBe('');
+      }
+    }
+  });
+
+  it('keeps the JSON of a list only when the list would not take more than half of what is kept', () => {
+    const one = deepFreeze({ apiVersion: 'v1', kind: 'ConfigMap', data: { a: 'x'.repeat(1_000) } });
+    expect(keepsListJson([one, one])).toBe(true);
+    // 16 MiB / 2 over about 1 KiB: about 8,000 such items.
+    expect(keepsListJson(Array.from({ length: 9_000 }, () => one))).toBe(false);
+    expect(keepsListJson([{ not: 'frozen' }])).toBe(false);
+    expect(keepsListJson([])).toBe(false);
+  });
 });
