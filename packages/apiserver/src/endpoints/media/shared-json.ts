@@ -107,6 +107,7 @@ class ByteRanges {
 
   concat(): Buffer {
     this.flushText();
+    if (this.sources.length === 1 && this.starts[0] === 0 && this.ends[0] === this.sources[0]!.length) return this.sources[0]!;
     const out = Buffer.allocUnsafe(this.length);
     let at = 0;
     for (let i = 0; i < this.sources.length; i++) at += this.sources[i]!.copy(out, at, this.starts[i], this.ends[i]);
