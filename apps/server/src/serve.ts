@@ -291,6 +291,10 @@ class NodeFetchEnv implements FetchEnv {
     this.requestBody = env.incoming;
   }
 
+  get rawHeaders(): readonly string[] | undefined {
+    return (this.requestBody as { rawHeaders?: string[] } | undefined)?.rawHeaders;
+  }
+
   setResponseHeader(name: string, value: string): void {
     addResponseHeader(this.outgoing, name, value);
   }

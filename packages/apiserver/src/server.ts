@@ -138,6 +138,11 @@ export interface FetchEnv {
    * apply the same way.
    */
   requestBody?: NodeBodyStream;
+  /**
+   * The request's headers as the transport received them, names and values alternating (Node's
+   * IncomingMessage.rawHeaders): filters look for header names there without building a whole Headers.
+   */
+  readonly rawHeaders?: readonly string[];
 }
 
 /** A Kubernetes-compatible API server, transport-agnostic: serve `fetch` over HTTP or HTTPS (hono's node server). */
@@ -440,7 +445,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   // Every request, discovery and health included, is authenticated then authorized before any route reads it.
   app.use('*', async (c, next) => {
     try {
-      const { user, impersonatedBy, attributes } = await accessFilter(c.req.raw, c.env?.peerCertificate, c.env?.peerCertificateError, c.env?.peerCertificateChain);
+      const { user, impersonatedBy, attributes } = await accessFilter(c.req.raw, c.env?.peerCertificate, c.env?.peerCertificateError, c.env?.peerCertificateChain, {
+        url: requestFacts(c).url,
+        rawHeaders: c.env?.rawHeaders,
+      });
       c.set('user', user);
       c.set('attributes' as never, attributes as never);
       if (impersonatedBy) c.set('impersonatedBy', impersonatedBy);

@@ -10,7 +10,9 @@ const ADMIN: FetchEnv = { peerCertificate: { subject: { CN: 'kapi-admin', O: 'sy
 const SECRETS = '/api/v1/namespaces/default/secrets';
 const WHOAMI = '/apis/authentication.k8s.io/v1/selfsubjectreviews';
 
-describe('impersonation', () => {
+// Both ways a transport can hand the headers over: only the Request's Headers, or also Node's raw headers (names
+// and values alternating, as received), which the filter reads names from.
+describe.each([['Headers only', false], ['with raw headers', true]])('impersonation (%s)', (_, raw) => {
   let req: (method: string, path: string, headers?: Record<string, string>, as?: 'jane' | 'admin', body?: unknown) => Promise<{ status: number; body: any }>;
   let audit: any[];
 
@@ -27,7 +29,9 @@ describe('impersonation', () => {
     req = async (method, path, headers = {}, as = 'admin', body) => {
       const h: Record<string, string> = { ...headers, ...(as === 'jane' ? { authorization: 'Bearer jane-token' } : {}) };
       if (body !== undefined) h['content-type'] = 'application/json';
-      const res = await server.fetch(new Request(`http://kapi.test${path}`, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) }), as === 'admin' ? ADMIN : undefined);
+      const env: FetchEnv | undefined = as === 'admin' ? ADMIN : undefined;
+      const rawHeaders = Object.entries(h).flat();
+      const res = await server.fetch(new Request(`http://kapi.test${path}`, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) }), raw ? { ...env, rawHeaders } : env);
       const text = await res.text();
       return { status: res.status, body: text ? JSON.parse(text) : undefined };
     };
@@ -94,5 +98,11 @@ describe('impersonation', () => {
     const res = await req('GET', SECRETS, { 'Impersonate-Group': 'system:masters' }, 'jane');
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/^requested \[\{Group  system:masters .*\}\] without impersonating a user$/);
+    // Only an extra, in any case: still 400, never the requester's own rights.
+    for (const name of ['Impersonate-Extra-Scopes', 'IMPERSONATE-EXTRA-scopes', 'impersonate-extra-']) {
+      const extra = await req('GET', SECRETS, { [name]: 'all' }, 'admin');
+      expect(extra.status, name).toBe(400);
+      expect(extra.body.message, name).toMatch(/^requested \[\{UserExtra  all .*\}\] without impersonating a user$/);
+    }
   });
 });

@@ -95,6 +95,20 @@ describe.skipIf(!kubectlPath)('kubectl with a client certificate and with a toke
     expect(janeAsAlice.stderr).toContain('users "alice" is forbidden: User "jane" cannot impersonate resource "users" in API group "" at the cluster scope');
   });
 
+  it('a kubeconfig that impersonates with user extras: the server reads the Impersonate-Extra- headers kubectl sends', () => {
+    const config = parseYaml(readFileSync(server.kubeconfig, 'utf8'));
+    const path = join(dir, 'extras.kubeconfig');
+    const user = { ...config.users[0].user, as: 'alice', 'as-groups': ['g'], 'as-user-extra': { scopes: ['view', 'edit'], 'Team.Example.com': ['a'] } };
+    writeFileSync(path, stringifyYaml({ ...config, users: [{ name: config.users[0].name, user }] }));
+    const who = kubectlRunner(kubectlPath!, path)('auth', 'whoami', '-o', 'json');
+    expect(who.status, who.stderr).toBe(0);
+    expect(JSON.parse(who.stdout).status.userInfo).toEqual({
+      username: 'alice',
+      groups: ['g', 'system:authenticated'],
+      extra: { scopes: ['view', 'edit'], 'team.example.com': ['a'] },
+    });
+  });
+
   it('without credentials (RBAC by default): /version and health answer; discovery and resources are 403 for system:anonymous', () => {
     const version = anonymous('get', '--raw', '/version');
     expect(version.status).toBe(0);

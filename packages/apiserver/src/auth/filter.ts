@@ -26,7 +26,21 @@ export interface AccessFilter {
    * as; throws a 401 StatusError for bad or missing credentials, 400 for impersonation headers without a user, 403
    * Forbidden when the impersonation or the request is not allowed, 500 when the authorizer failed to decide.
    */
-  (request: Request, peerCertificate?: PeerCertificate, peerCertificateError?: string, peerCertificateChain?: readonly X509Certificate[]): Promise<RequestUser>;
+  (
+    request: Request,
+    peerCertificate?: PeerCertificate,
+    peerCertificateError?: string,
+    peerCertificateChain?: readonly X509Certificate[],
+    known?: KnownRequestFacts,
+  ): Promise<RequestUser>;
+}
+
+/** What the caller already has of a request, so the filter does not work it out again. */
+export interface KnownRequestFacts {
+  /** The request's URL, parsed. */
+  url?: URL;
+  /** The headers as the transport received them, names and values alternating (FetchEnv.rawHeaders). */
+  rawHeaders?: readonly string[];
 }
 
 type AccessMetrics = Pick<MetricSet, 'authenticationAttempts' | 'authenticatedUserRequests' | 'authorizationAttempts'>;
@@ -44,7 +58,7 @@ export function createAccessFilter(options: {
   metrics?: AccessMetrics;
 }): AccessFilter {
   const metrics = options.metrics;
-  return async (request, peerCertificate, peerCertificateError, peerCertificateChain) => {
+  return async (request, peerCertificate, peerCertificateError, peerCertificateChain, known) => {
     const credentials = { headers: request.headers, peerCertificate, peerCertificateError, peerCertificateChain };
     let requester: UserInfo;
     try {
@@ -56,9 +70,9 @@ export function createAccessFilter(options: {
     metrics?.authenticationAttempts.add('success');
     metrics?.authenticatedUserRequests.add(compressUsername(requester.username));
     auditAuthenticated(requester);
-    const user = await impersonate(requester, request.headers, options.authorizer);
+    const user = await impersonate(requester, request.headers, options.authorizer, known?.rawHeaders);
     if (user !== requester) auditImpersonated(user);
-    const url = new URL(request.url);
+    const url = known?.url ?? new URL(request.url);
     const attributes = requestAttributes(user, request.method, url.pathname, url.searchParams);
     let decision: Decision;
     try {

@@ -34,8 +34,12 @@ function unescapeKey(key: string): string {
   }
 }
 
-/** The impersonation headers of a request, as kube reads them (buildImpersonationRequests). */
-function impersonationRequests(headers: Headers): ImpersonationRequest[] {
+/**
+ * The impersonation headers of a request, as kube reads them (buildImpersonationRequests). `rawHeaders` (names and
+ * values alternating, as received), when the transport gives them, tell whether there are any `Impersonate-Extra-`
+ * headers without going through all of `headers` (which makes hono's node server build a whole Headers).
+ */
+function impersonationRequests(headers: Headers, rawHeaders?: readonly string[]): ImpersonationRequest[] {
   const out: ImpersonationRequest[] = [];
   const user = headers.get(USER) ?? '';
   if (user) {
@@ -46,7 +50,7 @@ function impersonationRequests(headers: Headers): ImpersonationRequest[] {
   // Fetch joins repeated headers with ", "; group names never contain that, kube's clients send one header each.
   const groups = headers.get(GROUP);
   if (groups !== null) for (const group of groups.split(', ')) out.push({ kind: 'Group', name: group });
-  for (const [name, value] of headers) {
+  for (const [name, value] of hasExtraHeaders(rawHeaders) ? headers : []) {
     if (!name.startsWith(EXTRA_PREFIX)) continue;
     const key = unescapeKey(name.slice(EXTRA_PREFIX.length).toLowerCase());
     for (const v of value.split(', ')) out.push({ kind: 'UserExtra', name: v, key });
@@ -57,6 +61,16 @@ function impersonationRequests(headers: Headers): ImpersonationRequest[] {
   return out;
 }
 
+/** Whether raw headers (names and values alternating) have an `Impersonate-Extra-` one; true when not given. */
+function hasExtraHeaders(rawHeaders: readonly string[] | undefined): boolean {
+  if (rawHeaders === undefined) return true;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length >= EXTRA_PREFIX.length && name.slice(0, EXTRA_PREFIX.length).toLowerCase() === EXTRA_PREFIX) return true;
+  }
+  return false;
+}
+
 /**
  * kube's WithImpersonation filter: a request carrying `Impersonate-User` (and optionally `Impersonate-Group`,
  * `Impersonate-Uid`, `Impersonate-Extra-<key>`) runs as that user once the requester is allowed the `impersonate`
@@ -65,8 +79,8 @@ function impersonationRequests(headers: Headers): ImpersonationRequest[] {
  * account without groups gets its fixed groups. Returns the user to run as, the requester's own when nothing is
  * asked for.
  */
-export async function impersonate(requester: UserInfo, headers: Headers, authorizer: Authorizer): Promise<UserInfo> {
-  const requests = impersonationRequests(headers);
+export async function impersonate(requester: UserInfo, headers: Headers, authorizer: Authorizer, rawHeaders?: readonly string[]): Promise<UserInfo> {
+  const requests = impersonationRequests(headers, rawHeaders);
   if (!requests.length) return requester;
   const groupsSpecified = requests.some((r) => r.kind === 'Group');
   let username = '';
