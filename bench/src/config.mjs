@@ -14,6 +14,8 @@ export const CREATE_CONCURRENCY = 32;
 export const GET_CONNECTIONS = 64;
 export const MEDIA_LIST_CONNECTIONS = 8;
 export const PAGE = 500;
+/** Unpaged and paged LISTs back to back on one connection, per repeat of scenario 3. */
+export const LISTS_PER_REP = 5;
 export const WARMUP_CREATES = 500;
 export const SCENARIOS = { create: '1', get: '2', list: '3', watch: '4', memory: '5', media: '6', write: '7', scale: '8' };
 export const BACKENDS = ['memory', 'sqlite', 'etcd3'];

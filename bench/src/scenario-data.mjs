@@ -1,5 +1,5 @@
 // Scenarios 1, 2, 3, 5 and 6 on one backend: creates, then the stored data for GET, LIST, memory and media types.
-import { CREATE_CONCURRENCY, GET_CONNECTIONS, MEDIA, MEDIA_LIST_CONNECTIONS, PAGE, WARMUP_CREATES } from './config.mjs';
+import { CREATE_CONCURRENCY, GET_CONNECTIONS, LISTS_PER_REP, MEDIA, MEDIA_LIST_CONNECTIONS, PAGE, WARMUP_CREATES } from './config.mjs';
 import { B, checkErrors, codecRow, cpuCell, createNamespaces, createTask, errorRow, fill, loadRow, log, measured, mediaBackend, nextEtcdPrefix, P, results, rows, sleep, want } from './context.mjs';
 import { memory } from './proc.mjs';
 import { collectGarbage, startKapi, stop, tempDir } from './processes.mjs';
@@ -115,6 +115,9 @@ export async function dataScenarios(backend, etcd) {
         log(`${backend}: 3 LIST ${paged ? `limit=${PAGE}` : 'unpaged'}`);
         const reps = [];
         for (let i = 0; i < P.listReps; i++) {
+          // One connection per repeat, LISTS_PER_REP lists back to back on it: the median list is the steady cost
+          // (a list of objects the server has listed before), the slowest one the first (a new connection, and the
+          // server encoding objects it has not listed before).
           const before = memory(srv.pid).rss;
           const { result, usage } = await measured(
             pids(srv),
@@ -123,21 +126,22 @@ export async function dataScenarios(backend, etcd) {
               origin: srv.origin,
               path: `/api/v1/namespaces/bench-list/configmaps${paged ? `?limit=${PAGE}` : ''}`,
               connections: 1,
-              maxOps: 1,
+              maxOps: LISTS_PER_REP,
               maxSeconds: 300,
               pages: paged ? { maxPages: Math.ceil(P.list / PAGE) + 5 } : undefined,
             },
             360_000,
           );
           checkErrors('list', result);
-          if (result.ops !== 1) throw new Error(`list: ${result.firstError ?? 'no response'}`);
-          reps.push({ seconds: result.latency.max / 1000, bytes: result.bytesIn, extraRss: usage[0].peakRss - before, cpuSeconds: usage[0].cpuSeconds, peakRss: usage[0].peakRss });
+          if (result.ops !== LISTS_PER_REP) throw new Error(`list: ${result.firstError ?? 'no response'}`);
+          reps.push({ seconds: result.latency.p50 / 1000, slowest: result.latency.max / 1000, bytes: result.bytesIn / result.ops, extraRss: usage[0].peakRss - before, cpuSeconds: usage[0].cpuSeconds / result.ops, peakRss: usage[0].peakRss });
         }
         const t = median(reps.map((r) => r.seconds));
+        const slowest = Math.max(...reps.map((r) => r.slowest));
         const bytes = reps[0].bytes;
         const extra = Math.max(...reps.map((r) => r.extraRss));
         const rate = bytes / t;
-        (run.list ??= {})[paged ? 'paged' : 'unpaged'] = { reps, medianSeconds: t, bytesPerSecond: rate };
+        (run.list ??= {})[paged ? 'paged' : 'unpaged'] = { reps, medianSeconds: t, slowestSeconds: slowest, bytesPerSecond: rate };
         rows.push({
           id: '3',
           scenario: `LIST ${num(P.list)} ConfigMaps ${paged ? `limit=${PAGE} (${Math.ceil(P.list / PAGE)} pages)` : 'unpaged'}`,
@@ -146,8 +150,8 @@ export async function dataScenarios(backend, etcd) {
           cpu: cpuCell(median(reps.map((r) => r.cpuSeconds)), P.list, ' /1k obj'),
           rss: mib(Math.max(...reps.map((r) => r.peakRss))),
           ratio: ratio(rate, b3 ? b3.encodeMBps * 1e6 : NaN, 'B3 JSON encode'),
-          target: paged ? target('extra RSS ≤ 64 MiB', extra <= 64 * 1024 ** 2) : target('total ≤ 5 s', t <= 5),
-          notes: `total ${seconds(t)} (median of ${reps.length}), ${num(bytes / 1e6)} MB, peak extra RSS ${mib(extra)}`,
+          target: paged ? target('extra RSS ≤ 64 MiB', extra <= 64 * 1024 ** 2) : target('total ≤ 5 s', slowest <= 5),
+          notes: `median list ${seconds(t)}, slowest ${seconds(slowest)} (${reps.length} × ${LISTS_PER_REP} lists), ${num(bytes / 1e6)} MB, peak extra RSS ${mib(extra)} (${(extra / bytes).toFixed(1)}× the response)`,
         });
       }
     }
