@@ -5,7 +5,7 @@ import { plugin as autoscaling } from '@kapi/api-autoscaling';
 import { plugin as batch } from '@kapi/api-batch';
 import { plugin as certificates } from '@kapi/api-certificates';
 import { plugin as coordination } from '@kapi/api-coordination';
-import { createCorePlugin } from '@kapi/api-core';
+import { createCorePlugin, type ServiceAccountTokenOptions } from '@kapi/api-core';
 import { plugin as discovery } from '@kapi/api-discovery';
 import { plugin as events } from '@kapi/api-events';
 import { plugin as networking } from '@kapi/api-networking';
@@ -41,6 +41,7 @@ import {
 } from '@kapi/apiserver';
 import type { StorageBackend } from '@kapi/storage';
 import { openStorage } from './storage.js';
+import { serviceAccountTokens } from './service-account-key.js';
 import { loadEncryption } from './encryption.js';
 import { loadTracingConfig, startTracing } from './tracing.js';
 import { readFileSync } from 'node:fs';
@@ -64,12 +65,14 @@ const version = typeof __KAPI_SERVER_VERSION__ === 'string' ? __KAPI_SERVER_VERS
 export function serverPlugins(
   config?: Pick<ServerConfig, 'serviceClusterIPRange' | 'serviceNodePortRange' | 'advertiseAddress' | 'securePort' | 'insecurePort'>,
   trust?: AggregationTrust,
+  serviceAccountTokens?: ServiceAccountTokenOptions,
 ): GroupPlugin[] {
   return [
     createCorePlugin({
       clusterIPRange: config?.serviceClusterIPRange,
       nodePortRange: config?.serviceNodePortRange,
       apiServerEndpoint: config ? { address: config.advertiseAddress, port: config.securePort || config.insecurePort } : undefined,
+      serviceAccountTokens,
     }),
     apps,
     events,
@@ -200,7 +203,10 @@ export type KapiApiServer = ApiServer & { readonly trust?: AggregationTrust };
  */
 export function enabledPlugins(config: ServerConfig, trust?: AggregationTrust): GroupPlugin[] {
   // API Priority and Fairness gates requests when on; its API group is served either way, as kube serves it.
-  const plugins = [...serverPlugins(config, trust), config.enablePriorityAndFairness ? priorityAndFairness() : flowControlGroup()];
+  const plugins = [
+    ...serverPlugins(config, trust, serviceAccountTokens(config)),
+    config.enablePriorityAndFairness ? priorityAndFairness() : flowControlGroup(),
+  ];
   return applyRuntimeConfig(plugins, config.runtimeConfig);
 }
 

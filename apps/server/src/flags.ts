@@ -59,6 +59,18 @@ export interface ServerConfig {
   clientCaFile?: string;
   /** `--token-auth-file`: kube's static token CSV. */
   tokenAuthFile?: string;
+  /** `--service-account-issuer`, every value (the first issues tokens). */
+  serviceAccountIssuers: string[];
+  /** `--service-account-signing-key-file`; undefined: a key generated in the data dir. */
+  serviceAccountSigningKeyFile?: string;
+  /** `--service-account-key-file`, every value. */
+  serviceAccountKeyFiles: string[];
+  /** `--api-audiences`; undefined: the first issuer. */
+  apiAudiences?: string[];
+  /** `--service-account-max-token-expiration` in ms; 0: none. */
+  serviceAccountMaxTokenExpirationMs: number;
+  /** `--service-account-jwks-uri` */
+  serviceAccountJwksUri?: string;
   /** `--tracing-config-file`: kube's TracingConfiguration (absolute path); tracing is off without it. */
   tracingConfigFile?: string;
   /** `--anonymous-auth`: requests without credentials run as system:anonymous (default true). */
@@ -164,6 +176,12 @@ const FLAG_DOCS: FlagDoc[] = [
     default: 'true',
     description:
       "Enables anonymous requests to the secure port of the API server. Requests that are not rejected by another authentication method are treated as anonymous requests. Anonymous requests have a username of system:anonymous, and a group name of system:unauthenticated.",
+  },
+  {
+    name: 'api-audiences',
+    type: 'strings',
+    description:
+      'Identifiers of the API. The service account token authenticator will validate that tokens used against the API are bound to at least one of these audiences. If not given, the first --service-account-issuer.',
   },
   {
     name: 'audit-log-maxage',
@@ -368,6 +386,36 @@ const FLAG_DOCS: FlagDoc[] = [
     description: 'The port on which to serve HTTPS with authentication and authorization. 0 = disabled.',
   },
   {
+    name: 'service-account-issuer',
+    type: 'stringArray',
+    default: 'https://kubernetes.default.svc.cluster.local',
+    description:
+      'Identifier of the service account token issuer: the "iss" claim of issued tokens. Repeatable: the first issues tokens, tokens of every one are accepted. When it is an https URL, the issuer\'s OpenID discovery documents are served at /.well-known/openid-configuration and /openid/v1/jwks.',
+  },
+  {
+    name: 'service-account-jwks-uri',
+    type: 'string',
+    description: 'Overrides the URI for the JSON Web Key Set in the discovery doc served at /.well-known/openid-configuration (default: the issuer with /openid/v1/jwks).',
+  },
+  {
+    name: 'service-account-key-file',
+    type: 'stringArray',
+    description:
+      'File containing PEM-encoded x509 RSA or ECDSA private or public keys (or certificates), used to verify ServiceAccount tokens. The key of --service-account-signing-key-file always verifies. Repeatable.',
+  },
+  {
+    name: 'service-account-max-token-expiration',
+    type: 'duration',
+    default: '0s',
+    description: 'The maximum validity duration of a token created by the service account token issuer. A TokenRequest asking for longer gets this validity, with a warning. 0 = no maximum; otherwise between 1h and 2^32 seconds.',
+  },
+  {
+    name: 'service-account-signing-key-file',
+    type: 'string',
+    description:
+      'Path to the file that contains the current private key of the service account token issuer (PEM, RSA or ECDSA). If not given, an RSA key is generated in --data-dir on first start (<data-dir>/service-account.key) and reused; servers that share storage must be given the same key.',
+  },
+  {
     name: 'service-cluster-ip-range',
     type: 'string',
     default: '10.0.0.0/24',
@@ -452,6 +500,41 @@ export function usage(): string {
   ].join('\n');
 }
 
+/**
+ * The service-account flags, checked as kube's ServiceAccountAuthenticationOptions.Validate does: issuers not
+ * empty, not repeated, and a URL when they contain a colon; the JWKS URI an https URL; the maximum expiration 0 or
+ * between 1 hour and 2^32 seconds.
+ */
+function serviceAccountFlags(values: Record<string, string | string[] | boolean | undefined>, cwd: string) {
+  const list = (flag: string) => ((values[flag] as string[] | undefined) ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  const given = (values['service-account-issuer'] as string[] | undefined) ?? [];
+  const serviceAccountIssuers = given.length ? given : ['https://kubernetes.default.svc.cluster.local'];
+  const seen = new Set<string>();
+  for (const issuer of serviceAccountIssuers) {
+    if (issuer === '') throw new FlagError('service-account-issuer should not be an empty string');
+    if (seen.has(issuer)) throw new FlagError(`service-account-issuer ${JSON.stringify(issuer)} is already specified`);
+    seen.add(issuer);
+    if (issuer.includes(':') && !URL.canParse(issuer)) throw new FlagError('service-account-issuer contained a \':\' but was not a valid URL');
+  }
+  const jwksUri = values['service-account-jwks-uri'] as string | undefined;
+  if (jwksUri) {
+    if (!URL.canParse(jwksUri) || new URL(jwksUri).protocol !== 'https:') throw new FlagError('service-account-jwks-uri requires https scheme');
+  }
+  const maxText = (values['service-account-max-token-expiration'] as string | undefined) ?? '0s';
+  const max = parseDuration(maxText, 'service-account-max-token-expiration');
+  if (max !== 0 && (max < 3_600_000 || max > 2 ** 32 * 1000)) throw new FlagError('the service-account-max-token-expiration must be between 1 hour and 2^32 seconds');
+  const signing = values['service-account-signing-key-file'] as string | undefined;
+  const audiences = list('api-audiences');
+  return {
+    serviceAccountIssuers,
+    serviceAccountSigningKeyFile: signing ? resolve(cwd, signing) : undefined,
+    serviceAccountKeyFiles: ((values['service-account-key-file'] as string[] | undefined) ?? []).filter(Boolean).map((f) => resolve(cwd, f)),
+    apiAudiences: audiences.length ? audiences : undefined,
+    serviceAccountMaxTokenExpirationMs: max,
+    serviceAccountJwksUri: jwksUri || undefined,
+  };
+}
+
 /** pflag's rendering of defaults: strings quoted, lists bracketed, numbers, booleans and IPs bare. */
 function formatDefault(flag: FlagDoc): string {
   if (flag.type === 'string') return JSON.stringify(flag.default);
@@ -502,6 +585,12 @@ const PARSE_OPTIONS = {
   'advertise-address': { type: 'string' },
   'shutdown-delay-duration': { type: 'string' },
   'shutdown-send-retry-after': { type: 'string' },
+  'api-audiences': { type: 'string', multiple: true },
+  'service-account-issuer': { type: 'string', multiple: true },
+  'service-account-jwks-uri': { type: 'string' },
+  'service-account-key-file': { type: 'string', multiple: true },
+  'service-account-max-token-expiration': { type: 'string' },
+  'service-account-signing-key-file': { type: 'string' },
   'logging-format': { type: 'string' },
   'storage-backend': { type: 'string' },
   'tls-cert-file': { type: 'string' },
@@ -660,6 +749,8 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
     }
   }
 
+  const serviceAccounts = serviceAccountFlags(values, cwd);
+
   const dataDir = resolve(cwd, values['data-dir'] ?? './.kapi');
   const kubeconfigFlag = values['write-kubeconfig'];
   const writeKubeconfig = kubeconfigFlag === undefined ? resolve(dataDir, 'admin.kubeconfig') : kubeconfigFlag === '' ? undefined : resolve(cwd, kubeconfigFlag);
@@ -685,6 +776,7 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
       authorizationModes: authorizationModes as AuthorizationMode[],
       clientCaFile: fileFlag('client-ca-file'),
       tokenAuthFile: fileFlag('token-auth-file'),
+      ...serviceAccounts,
       tracingConfigFile: fileFlag('tracing-config-file'),
       anonymousAuth,
       tlsCertFile: tlsCertFile ? resolve(cwd, tlsCertFile) : undefined,

@@ -1,7 +1,7 @@
 import type { APIResourceDiscovery, KubeObject, ResourceInfo } from '@kapi/apimachinery';
 import type { UserInfo } from './admission/types.js';
 import type { AuthorizerHost } from './auth/host.js';
-import type { AuthorizationAttributes, Decision } from './auth/types.js';
+import type { Authenticator, AuthorizationAttributes, Decision } from './auth/types.js';
 import type { RequestGate } from './limits/gate.js';
 import type { LogSink } from './logging/types.js';
 import type { ApiServerMetrics } from './metrics/index.js';
@@ -49,6 +49,11 @@ export interface PluginHost extends AuthorizerHost {
    * `nonResourceURLs`) and the request gate, as the server's own paths are.
    */
   addPath(path: string, handler: (request: Request) => Response | Promise<Response>): void;
+  /**
+   * Adds a way to authenticate requests, tried after the server's own authenticators (kube's service-account
+   * tokens); TokenReview asks it too. An authenticator returns undefined for credentials it does not know.
+   */
+  addAuthenticator(authenticator: Authenticator): void;
   /**
    * Serves a subresource of a resource the plugin's group declares (`pods/eviction`, `certificatesigningrequests/
    * approval`), or a virtual resource with no stored objects of its own (`bindings`: no `subresource`), with the

@@ -35,6 +35,7 @@ export { createAdmissionChain, type AdmissionChain } from './admission/chain.js'
 export type { AdmissionAttributes, AdmissionOperation, AdmissionPlugin, UserInfo } from './admission/types.js';
 export type {
   Authenticator,
+  AuthenticatedUser,
   AuthorizationAttributes,
   Authorizer,
   Decision,

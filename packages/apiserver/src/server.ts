@@ -257,7 +257,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   });
   controller = createNamespaceController(store, registry, SYSTEM_USER, log);
 
-  const authenticators = options.authenticators ?? [];
+  // The server's authentication methods, then those plugins add (service-account tokens).
+  const authenticators = [...(options.authenticators ?? [])];
   const startHooks: (() => Promise<void>)[] = [];
   const stopHooks: (() => void | Promise<void>)[] = [];
   // Controllers' watches (onObjectsChange) end with the server.
@@ -311,6 +312,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     },
     addPath(path, handler) {
       pluginPaths.push({ path, handler });
+    },
+    addAuthenticator(authenticator) {
+      authenticators.push(authenticator);
     },
     async authorize(attributes) {
       if (!authorizer) throw new Error('authorize: the server has no authorizer before createApiServer returns');

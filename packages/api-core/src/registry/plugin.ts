@@ -9,6 +9,7 @@ import { CORE_DEFAULTERS } from './defaulters.js';
 import { evictionAction } from './eviction.js';
 import { EVENT_FIELD_LABELS, NODE_FIELD_LABELS, POD_FIELD_LABELS, REPLICATION_CONTROLLER_FIELD_LABELS, SECRET_FIELD_LABELS } from './field-labels.js';
 import { CORE_PRINTERS } from './printers.js';
+import { installServiceAccounts, type ServiceAccountTokenOptions } from './service-accounts/index.js';
 import { createServices, type ServiceOptions } from './service/index.js';
 import { podStrategy, serviceAccountStrategy } from './strategies.js';
 import { persistentVolumeClaimStrategy } from './volumes.js';
@@ -18,14 +19,20 @@ export interface CorePluginOptions extends ServiceOptions {
   componentStatus?: ComponentStatusOptions;
   /** `--default-not-ready-toleration-seconds` and `--default-unreachable-toleration-seconds` (300 each). */
   defaultTolerationSeconds?: DefaultTolerationSecondsOptions;
+  /**
+   * Service-account tokens (`--service-account-*`, `--api-audiences`): the serviceaccounts/token subresource, their
+   * authenticator and the issuer's discovery documents. Without them, `serviceaccounts/token` is 404 as before.
+   */
+  serviceAccountTokens?: ServiceAccountTokenOptions;
 }
 
 /**
  * The core group as a server installs it (`createApiServer({ plugins: [createCorePlugin(), ...] })`): its kinds'
  * strategies, table printers and defaulters, Service cluster IPs and node ports, the `kubernetes` Service, and the
  * pods/eviction, pods/binding and bindings subresources, componentstatuses computed on every read (kube's
- * pkg/registry/core), and two of kube's default admission plugins: DefaultTolerationSeconds and
- * PersistentVolumeClaimResize.
+ * pkg/registry/core), two of kube's default admission plugins (DefaultTolerationSeconds and
+ * PersistentVolumeClaimResize), the `default` ServiceAccount of every namespace, and service-account tokens when
+ * configured.
  */
 export function createCorePlugin(options: CorePluginOptions = {}): GroupPlugin {
   const services = createServices(options);
@@ -52,6 +59,7 @@ export function createCorePlugin(options: CorePluginOptions = {}): GroupPlugin {
       services.install(host);
       host.addAdmission(defaultTolerationSecondsAdmission(options.defaultTolerationSeconds));
       host.addAdmission(claimResizeAdmission(host));
+      installServiceAccounts(host, options.serviceAccountTokens);
     },
   };
 }

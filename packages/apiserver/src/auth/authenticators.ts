@@ -1,6 +1,6 @@
 import { newUnauthorized } from '@kapi/apimachinery';
 import type { UserInfo } from '../admission/types.js';
-import type { Authenticator, RequestCredentials } from './types.js';
+import type { AuthenticatedUser, Authenticator, RequestCredentials } from './types.js';
 
 /** kube's anonymous user (`--anonymous-auth`): what a request without credentials runs as. */
 export const ANONYMOUS: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
@@ -90,13 +90,20 @@ export async function authenticate(chain: readonly Authenticator[], request: Req
   for (const authenticator of chain) {
     try {
       const user = await authenticator(request);
-      if (user) return withAuthenticatedGroup(user);
+      if (user) return withAuthenticatedGroup(withoutAudiences(user));
     } catch {
       rejected = true;
     }
   }
   if (rejected || !options.anonymous) throw unauthorized();
   return { ...ANONYMOUS, groups: [...ANONYMOUS.groups] };
+}
+
+/** The user a request runs as: what a credential was for is the authenticator's business, not the request's. */
+function withoutAudiences(user: AuthenticatedUser): UserInfo {
+  if (user.audiences === undefined) return user;
+  const { audiences: _, ...info } = user;
+  return info;
 }
 
 /** kube's AuthenticatedGroupAdder: adds `system:authenticated` unless the user already says which it is. */

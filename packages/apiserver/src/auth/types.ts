@@ -19,13 +19,23 @@ export interface RequestCredentials {
    * headers) verify the chain themselves; the others ignore it.
    */
   peerCertificateChain?: readonly X509Certificate[];
+  /**
+   * The audiences the credential must be for (a TokenReview's `spec.audiences`, kube's authenticator.WithAudiences);
+   * undefined: the server's own API audiences. Authenticators whose credentials have no audience ignore it.
+   */
+  audiences?: readonly string[];
 }
 
 /**
  * One authentication method (kube's authenticator.Request). Returns the user, or undefined when the request
  * carries no credential this method understands. Throws a 401 StatusError for a credential it rejects.
  */
-export type Authenticator = (request: RequestCredentials) => UserInfo | undefined | Promise<UserInfo | undefined>;
+export type Authenticator = (request: RequestCredentials) => AuthenticatedUser | undefined | Promise<AuthenticatedUser | undefined>;
+
+/** An authenticated user; `audiences`: those of the credential's that matched (audience-bound tokens only). */
+export interface AuthenticatedUser extends UserInfo {
+  audiences?: string[];
+}
 
 /** kube's authorizer.Attributes: who does what to which resource (or non-resource path). */
 export interface AuthorizationAttributes {

@@ -66,6 +66,7 @@ interface AccessReviewSpec {
   uid?: string;
   namespace?: string;
   token?: string;
+  audiences?: unknown;
 }
 
 const specOf = (review: KubeObject) => (review.spec ?? {}) as AccessReviewSpec;
@@ -130,12 +131,20 @@ export function reviewAnswers(deps: ReviewDeps): Record<string, ReviewAnswer> {
       const token = specOf(review).token;
       if (!token) throw newBadRequest('token is required for TokenReview in authentication');
       // kube's TokenReview asks the request authenticators about a request carrying only the token.
-      const request = { headers: new Headers({ authorization: `Bearer ${token}` }) };
+      // spec.audiences, when given, are the audiences the token must be for (the server's API audiences otherwise).
+      const asked = specOf(review).audiences;
+      const audiences = Array.isArray(asked) && asked.length ? asked.map(String) : undefined;
+      const request = { headers: new Headers({ authorization: `Bearer ${token}` }), audiences };
       let error: string | undefined;
       for (const authenticator of deps.authenticators) {
         try {
           const user = await authenticator(request);
-          if (user) return { authenticated: true, user: userInfoOf(withAuthenticatedGroup(user)) };
+          if (!user) continue;
+          const { audiences: matched, ...info } = user;
+          const status: Record<string, unknown> = { authenticated: true, user: userInfoOf(withAuthenticatedGroup(info)) };
+          const answered = matched ?? audiences;
+          if (answered) status.audiences = answered;
+          return status;
         } catch (err) {
           error ??= isStatusError(err) ? err.status.message : String((err as Error)?.message ?? err);
         }

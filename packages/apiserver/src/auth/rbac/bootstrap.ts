@@ -140,6 +140,11 @@ export const BOOTSTRAP_CLUSTER_ROLES: readonly ClusterRole[] = [
   clusterRole('system:monitoring', [
     urls(['get'], ['/metrics', '/metrics/slis', '/livez', '/readyz', '/healthz', '/livez/*', '/readyz/*', '/healthz/*']),
   ]),
+  // The service-account issuer's OpenID discovery documents, for workloads that verify tokens (kube binds it to every
+  // service account).
+  clusterRole('system:service-account-issuer-discovery', [
+    urls(['get'], ['/.well-known/openid-configuration', '/.well-known/openid-configuration/', '/openid/v1/jwks', '/openid/v1/jwks/']),
+  ]),
   clusterRole('view', [], { aggregateFrom: AGGREGATE_TO_VIEW, labels: { [AGGREGATE_TO_EDIT]: 'true' } }),
 ];
 
@@ -149,6 +154,7 @@ export const BOOTSTRAP_CLUSTER_ROLE_BINDINGS: readonly ClusterRoleBinding[] = [
   clusterRoleBinding('system:discovery', 'system:discovery', ['system:authenticated']),
   clusterRoleBinding('system:public-info-viewer', 'system:public-info-viewer', ['system:authenticated', 'system:unauthenticated']),
   clusterRoleBinding('system:monitoring', 'system:monitoring', ['system:monitoring']),
+  clusterRoleBinding('system:service-account-issuer-discovery', 'system:service-account-issuer-discovery', ['system:serviceaccounts']),
 ];
 
 /** The namespace kube's namespaced bootstrap roles live in; the server creates it at start. */

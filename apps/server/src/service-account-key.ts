@@ -1,0 +1,83 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { JWKS_PATH, signingKey, verificationKeys, type ServiceAccountTokenOptions } from '@kapi/api-core';
+import type { ServerConfig } from './flags.js';
+
+/** The service-account signing key generated in `--data-dir` when `--service-account-signing-key-file` is not given. */
+export const SERVICE_ACCOUNT_KEY = 'service-account.key';
+
+type TokenFlags = Pick<
+  ServerConfig,
+  | 'dataDir'
+  | 'serviceAccountIssuers'
+  | 'serviceAccountSigningKeyFile'
+  | 'serviceAccountKeyFiles'
+  | 'apiAudiences'
+  | 'serviceAccountMaxTokenExpirationMs'
+  | 'serviceAccountJwksUri'
+  | 'advertiseAddress'
+  | 'securePort'
+>;
+
+function read(path: string, flag: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new Error(`failed to read --${flag} ${path}: ${(error as Error).message}`);
+  }
+}
+
+/** The signing key in the data dir: read, or generated (RSA 2048, PKCS#8, mode 0600) on first start. */
+function dataDirKey(dataDir: string): string {
+  const path = join(dataDir, SERVICE_ACCOUNT_KEY);
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`failed to read ${path}: ${(error as Error).message}`);
+  }
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  try {
+    writeFileSync(path, pem, { mode: 0o600, flag: 'wx' });
+    return pem;
+  } catch (error) {
+    // Another server on the same data dir wrote it first: use that one.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(path, 'utf8');
+    throw error;
+  }
+}
+
+/**
+ * kube-apiserver's service-account token options from the flags, the keys read (and checked) now so a bad key fails
+ * the start: `--service-account-signing-key-file` or the key kept in the data dir, `--service-account-key-file`s,
+ * `--api-audiences`, `--service-account-max-token-expiration`, and the JWKS URI (`--service-account-jwks-uri`, or
+ * kube's default: this server's advertised address with /openid/v1/jwks).
+ */
+export function serviceAccountTokens(config: TokenFlags): ServiceAccountTokenOptions {
+  const key = config.serviceAccountSigningKeyFile ? read(config.serviceAccountSigningKeyFile, 'service-account-signing-key-file') : dataDirKey(config.dataDir);
+  try {
+    signingKey(key);
+  } catch (error) {
+    throw new Error(`failed to parse service-account-signing-key-file: ${(error as Error).message}`);
+  }
+  const keys = config.serviceAccountKeyFiles.map((file) => {
+    const pem = read(file, 'service-account-key-file');
+    try {
+      verificationKeys(pem);
+    } catch (error) {
+      throw new Error(`failed to parse service-account-key-file ${file}: ${(error as Error).message}`);
+    }
+    return pem;
+  });
+  const advertised = config.securePort ? `https://${config.advertiseAddress}:${config.securePort}${JWKS_PATH}` : undefined;
+  return {
+    issuers: config.serviceAccountIssuers,
+    signingKey: key,
+    verificationKeys: keys,
+    audiences: config.apiAudiences,
+    maxExpirationSeconds: Math.floor(config.serviceAccountMaxTokenExpirationMs / 1000),
+    jwksUri: config.serviceAccountJwksUri ?? advertised,
+  };
+}

@@ -1,0 +1,78 @@
+import type { KubeObject } from '@kapi/apimachinery';
+import type { Authenticator, PluginHost, ResourceEntry, UserInfo } from '@kapi/apiserver';
+import type { VerificationKey } from './keys.js';
+import { claimedIssuer, TokenRefused, verifyToken, type ObjectRef } from './tokens.js';
+
+/** What the authenticator needs to know of the server's service-account tokens. */
+export interface TokenAuthentication {
+  /** Issuers whose tokens are accepted (`--service-account-issuer`, every value). */
+  issuers: readonly string[];
+  /** Keys that verify tokens (`--service-account-key-file`, and the signing key). */
+  keys: readonly VerificationKey[];
+  /** The API audiences (`--api-audiences`): a token must carry one of them, unless a TokenReview asks for others. */
+  audiences: readonly string[];
+}
+
+/** The bearer token of an `Authorization` header (kube's bearertoken authenticator: "Bearer", any case). */
+export function bearerToken(headers: Headers): string | undefined {
+  const match = /^bearer\s+(\S+)\s*$/i.exec(headers.get('authorization') ?? '');
+  return match?.[1];
+}
+
+type Lookup = (entry: ResourceEntry | undefined, namespace: string, name: string) => Promise<KubeObject | undefined>;
+
+/**
+ * kube's service-account token authenticator (pkg/serviceaccount/jwt.go with the bound-token validator): a JWT one
+ * of the server's issuers signed, with one of the API audiences (or one a TokenReview asks for), for a service
+ * account that still exists with the uid it names, bound to objects (a pod, a secret, a node) that still exist with
+ * theirs and are not being deleted. The user is `system:serviceaccount:<ns>:<name>` in `system:serviceaccounts`
+ * and `system:serviceaccounts:<ns>`, with kube's extras (the pod's and node's name and uid, the token's ID).
+ * Tokens of other issuers, and anything not a JWT, are left to the other authenticators.
+ */
+export function serviceAccountAuthenticator(host: PluginHost, auth: TokenAuthentication): Authenticator {
+  const entryOf = (kind: string) => host.registry.byKind('', 'v1', kind);
+  const lookup: Lookup = async (entry, namespace, name) => {
+    if (!entry) return undefined;
+    const ctx = host.systemContext(entry, { namespace });
+    // The watch cache first, storage on a miss (kube's lister with live lookup).
+    return (await host.store.find(ctx, name, '0')) ?? (await host.store.find(ctx, name));
+  };
+  const bound = async (kind: string, namespace: string, claim: ObjectRef | undefined, what: string) => {
+    if (!claim) return;
+    const obj = await lookup(entryOf(kind), namespace, claim.name);
+    if (!obj) throw new TokenRefused(`${what} ${namespace ? `${namespace}/` : ''}${claim.name} not found`);
+    if (obj.metadata?.uid !== claim.uid) throw new TokenRefused(`${what} UID (${String(obj.metadata?.uid)}) does not match claim (${claim.uid})`);
+    if (obj.metadata?.deletionTimestamp) throw new TokenRefused(`${what} ${claim.name} is being deleted`);
+  };
+  return async (credentials) => {
+    const token = bearerToken(credentials.headers);
+    if (!token) return undefined;
+    const issuer = claimedIssuer(token);
+    if (issuer === undefined || !auth.issuers.includes(issuer)) return undefined;
+    const audiences = (credentials as { audiences?: readonly string[] }).audiences ?? auth.audiences;
+    const claims = await verifyToken(token, auth.keys, auth.issuers, audiences);
+    const k = claims.kubernetes;
+    await bound('ServiceAccount', k.namespace, k.serviceaccount, 'service account');
+    await bound('Pod', k.namespace, k.pod, 'pod');
+    await bound('Secret', k.namespace, k.secret, 'secret');
+    await bound('Node', '', k.node, 'node');
+    const extra: Record<string, string[]> = {};
+    if (k.pod) {
+      extra['authentication.kubernetes.io/pod-name'] = [k.pod.name];
+      extra['authentication.kubernetes.io/pod-uid'] = [k.pod.uid];
+    }
+    if (k.node) {
+      extra['authentication.kubernetes.io/node-name'] = [k.node.name];
+      extra['authentication.kubernetes.io/node-uid'] = [k.node.uid];
+    }
+    if (claims.jti) extra['authentication.kubernetes.io/credential-id'] = [`JTI=${claims.jti}`];
+    const user: UserInfo & { audiences?: string[] } = {
+      username: `system:serviceaccount:${k.namespace}:${k.serviceaccount.name}`,
+      uid: k.serviceaccount.uid,
+      groups: ['system:serviceaccounts', `system:serviceaccounts:${k.namespace}`],
+      extra,
+      audiences: claims.audiences,
+    };
+    return user;
+  };
+}
