@@ -45,6 +45,9 @@ describe('parseFlags', () => {
       authorizationModes: ['RBAC'],
       clientCaFile: undefined,
       tokenAuthFile: undefined,
+      serviceAccountIssuers: ['https://kubernetes.default.svc.cluster.local'],
+      serviceAccountKeyFiles: [],
+      serviceAccountMaxTokenExpirationMs: 0,
       anonymousAuth: true,
       tlsCertFile: undefined,
       tlsPrivateKeyFile: undefined,
@@ -126,6 +129,30 @@ describe('parseFlags', () => {
     expect(() => config('--audit-log-maxsize=-1')).toThrow('--audit-log-maxsize can not be negative value');
     expect(config('--encryption-provider-config=enc.yaml').encryptionProviderConfig).toBe(resolve(cwd, 'enc.yaml'));
     expect(config('--shutdown-delay-duration=70s').shutdownDelayMs).toBe(70_000);
+  });
+
+  it('service-account flags: kube\'s names, defaults and checks', () => {
+    expect(config()).toMatchObject({
+      serviceAccountIssuers: ['https://kubernetes.default.svc.cluster.local'],
+      serviceAccountKeyFiles: [],
+      serviceAccountMaxTokenExpirationMs: 0,
+    });
+    expect(config(
+      '--service-account-issuer=https://a.example', '--service-account-issuer', 'b', '--service-account-signing-key-file=sa.key',
+      '--service-account-key-file=old.pub', '--service-account-key-file=new.pub', '--api-audiences=x,y', '--service-account-max-token-expiration=24h',
+      '--service-account-jwks-uri=https://a.example/keys',
+    )).toMatchObject({
+      serviceAccountIssuers: ['https://a.example', 'b'],
+      serviceAccountSigningKeyFile: resolve(cwd, 'sa.key'),
+      serviceAccountKeyFiles: [resolve(cwd, 'old.pub'), resolve(cwd, 'new.pub')],
+      apiAudiences: ['x', 'y'],
+      serviceAccountMaxTokenExpirationMs: 24 * 3_600_000,
+      serviceAccountJwksUri: 'https://a.example/keys',
+    });
+    expect(failure('--service-account-max-token-expiration=30m').message).toBe('the service-account-max-token-expiration must be between 1 hour and 2^32 seconds');
+    expect(failure('--service-account-issuer=a', '--service-account-issuer=a').message).toBe('service-account-issuer "a" is already specified');
+    expect(failure('--service-account-issuer=http://[x').message).toBe("service-account-issuer contained a ':' but was not a valid URL");
+    expect(failure('--service-account-jwks-uri=http://a.example/keys').message).toBe('service-account-jwks-uri requires https scheme');
   });
 
   it('takes values as --flag=value and --flag value', () => {
