@@ -18,6 +18,7 @@ import { plugin as wardle } from '@kapi/api-wardle';
 import { plugin as apiextensions } from '@kapi/apiextensions';
 import { plugin as admissionWebhooks } from '@kapi/admission-webhooks';
 import { aggregatorPlugin, type AggregatorOptions } from '@kapi/aggregator';
+import { garbageCollector } from '@kapi/controllers';
 import { flowControlGroup, priorityAndFairness } from '@kapi/flowcontrol';
 import {
   alwaysAllow,
@@ -227,6 +228,8 @@ export async function createKapiApiServer(config: ServerConfig, log: LogSink, tr
     storage,
     encryption,
     plugins,
+    // kube's garbage collector (ownerReferences, propagationPolicy), one server at a time on shared storage.
+    controllers: [garbageCollector()],
     featureGates: config.featureGates,
     version: defaultVersionInfo(version),
     log,

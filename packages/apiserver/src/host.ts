@@ -7,6 +7,7 @@ import type { LogSink } from './logging/types.js';
 import type { ApiServerMetrics } from './metrics/index.js';
 import type { RequestContext } from './registry/context.js';
 import type { GroupPlugin } from './plugin.js';
+import type { ObjectEvents } from './registry/informer.js';
 import type { ResourceEntry } from './registry/resources.js';
 
 /** The request limits a server runs with, kube's defaults filled in (0: no limit). */
@@ -42,6 +43,17 @@ export interface PluginHost extends AuthorizerHost {
    * (a controller that follows one ConfigMap need not run on every write of every ConfigMap).
    */
   onObjectsChange(entry: ResourceEntry, onChange: () => void, only?: { namespace?: string; name?: string }): void;
+  /**
+   * Follows every object of `entry` as kube's informers do, from `start()` until `stop()`: `reset` with all of them,
+   * then each change; `reset` again after any gap in the watch. For controllers that need each change (the garbage
+   * collector), not only that something changed.
+   */
+  watchObjects(entry: ResourceEntry, handler: ObjectEvents): void;
+  /**
+   * A garbage collector runs (kube's `EnableGarbageCollection`): deletes then follow DeleteOptions' propagationPolicy
+   * and orphanDependents by setting the `orphan` and `foregroundDeletion` finalizers, as kube's Store does.
+   */
+  enableGarbageCollection(): void;
   /** How many objects of a resource are stored, as the watch cache counts them; undefined when not known. */
   objectCount(entry: ResourceEntry): number | undefined;
   /**

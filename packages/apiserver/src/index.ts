@@ -1,5 +1,5 @@
 // Public API of @kapi/apiserver.
-export { createApiServer, ANONYMOUS, SYSTEM_NAMESPACES, type ApiServer, type ApiServerOptions, type FetchEnv } from './server.js';
+export { createApiServer, ANONYMOUS, SYSTEM_NAMESPACES, type ApiServer, type ApiServerOptions, type FetchEnv, type ServerController } from './server.js';
 export { groupPlugin, type GroupPlugin, type KindConversion, type StoredResource, type Strategy, type WriteFinisher } from './plugin.js';
 export { MissingVersionError } from './apply/versions.js';
 export { applyRuntimeConfig, parseRuntimeConfig, RuntimeConfigError, validateRuntimeConfig, type RuntimeConfig } from './runtime-config.js';
@@ -24,6 +24,8 @@ export type { Store, UpdateResult, Updater } from './registry/store.js';
 export type { RequestContext } from './registry/context.js';
 export type { ResourceEntry, ResourceRegistry } from './registry/resources.js';
 export { ALL_OBJECTS, type ListOptions } from './registry/list.js';
+export type { ObjectEvents } from './registry/informer.js';
+export { FOREGROUND_FINALIZER, gcFinalizers, ORPHAN_FINALIZER } from './registry/rest.js';
 export { coalesced, followObjects, type ListSource } from './registry/follow.js';
 export type { DeleteOptions } from './registry/delete.js';
 export { nowTimestamp } from './registry/object-meta.js';

@@ -41,7 +41,7 @@ import { limitedRequest, readRequestBody, requestDeadlineOf, type NodeBodyStream
 import { DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, DEFAULT_MAX_REQUESTS_INFLIGHT } from './limits/inflight.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './limits/timeout.js';
 import type { DiscoverySource, InstalledGroup, OpenAPISource, PluginHost, RequestRouter, ServerLimits } from './host.js';
-import { watchChanges } from './registry/informer.js';
+import { watchChanges, watchObjects } from './registry/informer.js';
 import type { GroupPlugin } from './plugin.js';
 import { createResourceRegistry, type ResourceEntry } from './registry/resources.js';
 import { convertObject } from './registry/versions.js';
@@ -58,10 +58,22 @@ import { defaultVersionInfo, type VersionInfo } from './version.js';
 /** The default of `storageHistoryBytes`. */
 export const DEFAULT_STORAGE_HISTORY_BYTES = 1024 ** 3;
 
+/** A controller that runs inside the server (ApiServerOptions.controllers). */
+export interface ServerController {
+  name: string;
+  /** Hooks the controller into the server, as GroupPlugin.install does, while createApiServer builds it. */
+  install(host: PluginHost): void;
+}
+
 export interface ApiServerOptions {
   storage: StorageBackend;
   /** The API groups to serve (`groupPlugin(group)` for each generated package). */
   plugins: GroupPlugin[];
+  /**
+   * Controllers that run inside the server and serve no API of their own (kube-controller-manager's, run in process:
+   * the garbage collector), installed after the plugins.
+   */
+  controllers?: ServerController[];
   /** kube-style feature gates (`--feature-gates`), by name. */
   featureGates?: Record<string, boolean>;
   /** Admission plugins after the built-in ones, in order. */
@@ -250,9 +262,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     (revision, bytes) => historyBudget.record(revision, bytes),
   );
   let compactor: Compactor | undefined;
+  // Set by a garbage collector plugin (PluginHost.enableGarbageCollection).
+  let garbageCollection = false;
   const store = createStore({
     storage: createCacheDelegator(createObjectStorage(options.storage, normalizeStored), cache),
     admission,
+    garbageCollection: () => garbageCollection,
     onWrite: (entry, type, obj) => controller?.onWrite(entry, type, obj),
   });
   controller = createNamespaceController(store, registry, SYSTEM_USER, log);
@@ -260,6 +275,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   // The server's authentication methods, then those plugins add (service-account tokens).
   const authenticators = [...(options.authenticators ?? [])];
   const startHooks: (() => Promise<void>)[] = [];
+  let hooksRan = false;
   const stopHooks: (() => void | Promise<void>)[] = [];
   // Controllers' watches (onObjectsChange) end with the server.
   const stopped = new AbortController();
@@ -302,6 +318,15 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     setRequestGate(gate) {
       if (requestGate) throw new Error('a request gate is already set: a server has one');
       requestGate = gate;
+    },
+    watchObjects(entry, handler) {
+      const run = async () => watchObjects(store, systemCtx(entry), handler, stopped.signal, (message) => log(1, message));
+      // A resource installed while serving (a custom resource) is followed at once.
+      if (hooksRan) void run();
+      else startHooks.push(run);
+    },
+    enableGarbageCollection() {
+      garbageCollection = true;
     },
     onObjectsChange(entry, onChange, only = {}) {
       const ctx = systemCtx(entry, { namespace: only.namespace });
@@ -379,6 +404,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     },
   };
   for (const plugin of options.plugins) plugin.install?.(host);
+  for (const c of options.controllers ?? []) c.install(host);
   const serverAuthorizer = unionAuthorizer(
     (options.authorizers ?? [alwaysAllow()]).map((a) => (typeof a === 'function' ? a(host) : a)),
     (name, decision) => metrics.authorizationDecisions.add(name, name.toLowerCase(), decision),
@@ -524,6 +550,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         }
       }
       for (const hook of startHooks) await hook();
+      hooksRan = true;
       await controller!.resync();
       compactor = startCompactor(options.storage, {
         intervalMs: options.compactionIntervalMs ?? DEFAULT_COMPACTION_INTERVAL_MS,

@@ -1,3 +1,4 @@
+import type { KubeObject } from '@kapi/apimachinery';
 import type { WatcherEvent } from '../storage/interfaces.js';
 import { ALL_OBJECTS } from './list.js';
 import type { RequestContext, Store } from './store.js';
@@ -33,6 +34,43 @@ export function watchChanges(store: Store, ctx: RequestContext, onChange: () => 
       try {
         const stream = await store.watch(ctx, ALL_OBJECTS, { watchList: false, frame, signal });
         changed();
+        const reader = stream.getReader();
+        while (!(await reader.read()).done);
+      } catch (err) {
+        if (!signal.aborted) log?.(`watch of ${ctx.entry.info.plural} ended: ${(err as Error).message}`);
+      }
+      if (!signal.aborted) await new Promise((resolve) => setTimeout(resolve, REWATCH_MS).unref());
+    }
+  };
+  void run();
+}
+
+/** What a controller that follows every object of a resource is told (watchObjects). */
+export interface ObjectEvents {
+  /** Every object of the resource: at start, and again after a gap in the watch (the view before is stale). */
+  reset(objects: readonly KubeObject[]): void;
+  /** One change after the last reset. */
+  event(type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: KubeObject): void;
+}
+
+/**
+ * kube's informer for a controller inside the server: lists every object of a resource (`reset`), then watches from
+ * that list's resourceVersion and tells each change (`event`). When the watch ends (storage trouble, a compacted
+ * revision), it lists again after a second. Runs until `signal` aborts.
+ */
+export function watchObjects(store: Store, ctx: RequestContext, handler: ObjectEvents, signal: AbortSignal, log?: (message: string) => void): void {
+  const frame = (event: WatcherEvent) => {
+    if (event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED') handler.event(event.type, event.object as KubeObject);
+    return NOTHING;
+  };
+  const run = async () => {
+    while (!signal.aborted) {
+      try {
+        const list = await store.list(ctx, ALL_OBJECTS);
+        if (signal.aborted) return;
+        handler.reset(list.items as KubeObject[]);
+        const resourceVersion = String((list.metadata as { resourceVersion?: string } | undefined)?.resourceVersion ?? '');
+        const stream = await store.watch(ctx, { ...ALL_OBJECTS, resourceVersion }, { watchList: false, frame, signal });
         const reader = stream.getReader();
         while (!(await reader.read()).done);
       } catch (err) {

@@ -7,6 +7,7 @@ import { apiVersionOf, type ResourceEntry } from './resources.js';
 import { addWarnings, type RequestContext } from './context.js';
 import { throwIfInvalid } from './validation.js';
 import type { WriteFinisher } from '../plugin.js';
+import type { DeleteOptions } from './delete.js';
 
 /**
  * The steps every write takes around a kind's strategy, in one fixed order (k8s.io/apiserver rest.BeforeCreate,
@@ -144,21 +145,56 @@ export async function beginUpdate(ctx: RequestContext, obj: KubeObject, old: Kub
 
 /**
  * What a delete does to a stored object (kube API concepts, "States and transitions"): an object with finalizers (or one its
- * strategy holds back) is kept, with deletionTimestamp set on the first delete; anything else is removed.
- * Returns the object to keep (the stored one itself when nothing changes), or undefined to remove it.
+ * strategy holds back) is kept, with deletionTimestamp set on the first delete; anything else is removed. With a
+ * garbage collector running, the delete's propagation policy first sets or clears the collector's finalizers
+ * (gcFinalizers). Returns the object to keep (the stored one itself when nothing changes), or undefined to remove it.
  */
-export function beforeDelete(ctx: RequestContext, current: KubeObject): KubeObject | undefined {
+export function beforeDelete(ctx: RequestContext, current: KubeObject, options: DeleteOptions = {}, garbageCollection = false): KubeObject | undefined {
   const { entry } = ctx;
   const meta = metaOf(current);
-  const held = !!(meta.finalizers as unknown[] | undefined)?.length || !!entry.strategy.deletionPending?.(current);
+  const had = (meta.finalizers as string[] | undefined) ?? [];
+  const finalizers = garbageCollection ? gcFinalizers(had, options) : had;
+  const changed = finalizers.length !== had.length || finalizers.some((f) => !had.includes(f));
+  const held = finalizers.length > 0 || !!entry.strategy.deletionPending?.(current);
   if (!held) return undefined;
-  if (meta.deletionTimestamp) return current;
+  if (meta.deletionTimestamp && !changed) return current;
   const obj = structuredClone(current);
   const objMeta = metaOf(obj);
-  objMeta.deletionTimestamp = nowTimestamp();
-  objMeta.deletionGracePeriodSeconds = 0;
-  entry.strategy.prepareForDelete?.(obj);
+  if (changed) objMeta.finalizers = finalizers;
+  if (!objMeta.deletionTimestamp) {
+    objMeta.deletionTimestamp = nowTimestamp();
+    objMeta.deletionGracePeriodSeconds = 0;
+    entry.strategy.prepareForDelete?.(obj);
+  }
   return obj;
+}
+
+/** The garbage collector's finalizers (metav1.FinalizerOrphanDependents, FinalizerDeleteDependents). */
+export const ORPHAN_FINALIZER = 'orphan';
+export const FOREGROUND_FINALIZER = 'foregroundDeletion';
+
+/**
+ * kube's deletionFinalizersForGarbageCollection: the object's finalizers with `orphan` when the delete orphans its
+ * dependents (orphanDependents, or propagationPolicy Orphan, or an `orphan` finalizer already there and no policy
+ * given) and `foregroundDeletion` when it deletes them first (propagationPolicy Foreground, or that finalizer already
+ * there and no policy given). Background removes both.
+ */
+export function gcFinalizers(finalizers: readonly string[], options: DeleteOptions): string[] {
+  const policy = options.propagationPolicy;
+  const orphan =
+    options.orphanDependents !== undefined ? options.orphanDependents
+    : policy === 'Orphan' ? true
+    : policy === 'Background' || policy === 'Foreground' ? false
+    : finalizers.includes(ORPHAN_FINALIZER);
+  const foreground =
+    options.orphanDependents !== undefined ? false
+    : policy === 'Foreground' ? true
+    : policy === 'Background' || policy === 'Orphan' ? false
+    : finalizers.includes(FOREGROUND_FINALIZER);
+  const out = finalizers.filter((f) => f !== ORPHAN_FINALIZER && f !== FOREGROUND_FINALIZER);
+  if (orphan) out.push(ORPHAN_FINALIZER);
+  if (foreground) out.push(FOREGROUND_FINALIZER);
+  return out;
 }
 
 /** Whether an update leaves an object with deletionTimestamp and nothing holding it: it is then removed. */

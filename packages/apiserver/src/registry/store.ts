@@ -38,6 +38,8 @@ export interface StoreConfig {
   admission: AdmissionChain;
   /** Told after every stored write (not dry runs), for in-process controllers. */
   onWrite?(entry: ResourceEntry, type: WriteType, obj: KubeObject): void;
+  /** Whether a garbage collector runs: deletes then set its finalizers as their propagation policy asks. */
+  garbageCollection?: () => boolean;
 }
 
 /** What an update computes from the stored object (undefined when the object does not exist). */
@@ -264,7 +266,7 @@ export function createStore(config: StoreConfig): Store {
           await admissionOf(ctx).mutate(attrs);
           await admissionOf(ctx).validate(attrs);
           checkDeadline(ctx);
-          return beforeDelete(ctx, current!) ?? DELETE;
+          return beforeDelete(ctx, current!, options, config.garbageCollection?.() ?? false) ?? DELETE;
         }),
       );
       if ('deleted' in outcome) {
