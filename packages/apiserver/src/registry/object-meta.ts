@@ -48,6 +48,40 @@ export function validateObjectMeta(entry: ResourceEntry, obj: KubeObject): Field
       message: `must have at most ${TOTAL_ANNOTATION_SIZE_LIMIT} bytes`,
     });
   }
+  errs.push(...validateOwnerReferences(meta.ownerReferences));
+  const finalizers = Array.isArray(meta.finalizers) ? (meta.finalizers as unknown[]) : [];
+  if (finalizers.includes('orphan') && finalizers.includes('foregroundDeletion')) {
+    errs.push(invalid('metadata.finalizers', finalizers, 'finalizer orphan and foregroundDeletion cannot be both set'));
+  }
+  return errs;
+}
+
+/**
+ * kube's ValidateOwnerReferences: each reference names a version, kind, name and uid (the path is the list's, as
+ * kube reports it), Events may not own anything, and only one reference is the controller.
+ */
+function validateOwnerReferences(refs: unknown): FieldError[] {
+  if (!Array.isArray(refs)) return [];
+  const errs: FieldError[] = [];
+  const field = 'metadata.ownerReferences';
+  let controller = '';
+  for (const ref of refs as { apiVersion?: unknown; kind?: unknown; name?: unknown; uid?: unknown; controller?: unknown }[]) {
+    if (!ref || typeof ref !== 'object') continue;
+    const apiVersion = typeof ref.apiVersion === 'string' ? ref.apiVersion : '';
+    const version = apiVersion.slice(apiVersion.lastIndexOf('/') + 1);
+    const kind = typeof ref.kind === 'string' ? ref.kind : '';
+    // Missing fields are the schema's "Required value"; present but empty ones are these.
+    if (typeof ref.apiVersion === 'string' && !version) errs.push(invalid(`${field}.apiVersion`, apiVersion, 'version must not be empty'));
+    if (ref.kind === '') errs.push(invalid(`${field}.kind`, kind, 'kind must not be empty'));
+    if (ref.name === '') errs.push(invalid(`${field}.name`, '', 'name must not be empty'));
+    if (ref.uid === '') errs.push(invalid(`${field}.uid`, '', 'uid must not be empty'));
+    if (apiVersion === 'v1' && kind === 'Event') errs.push(invalid(field, ref, '/v1, Kind=Event is disallowed from being an owner'));
+    if (ref.controller === true) {
+      const current = `${kind}/${String(ref.name ?? '')}`;
+      if (controller) errs.push(invalid(field, refs, `Only one reference can have Controller set to true. Found "true" in references for ${controller} and ${current}`));
+      else controller = current;
+    }
+  }
   return errs;
 }
 
