@@ -215,7 +215,8 @@ function installGarbageCollector(host: PluginHost, options: GarbageCollectorOpti
     running = true;
     try {
       while (!stopped && leading && synced() && (attempts.size || ownerWork.size)) {
-        const [uid, owner] = ownerWork.size ? [ownerWork.values().next().value!, true] : [attempts.values().next().value!, false];
+        // Dependents first: an owner deleting in the foreground is looked at once they are done, not after each.
+        const [uid, owner] = attempts.size ? [attempts.values().next().value!, false] : [ownerWork.values().next().value!, true];
         (owner ? ownerWork : attempts).delete(uid);
         try {
           await (owner ? processOwner(uid) : attemptToDelete(uid));
