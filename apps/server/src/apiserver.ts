@@ -230,6 +230,8 @@ export async function createKapiApiServer(config: ServerConfig, log: LogSink, tr
     plugins,
     // kube's garbage collector (ownerReferences, propagationPolicy), one server at a time on shared storage.
     controllers: [garbageCollector()],
+    // kube's default API audiences: the service-account issuers.
+    apiAudiences: config.apiAudiences ?? config.serviceAccountIssuers,
     featureGates: config.featureGates,
     version: defaultVersionInfo(version),
     log,

@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { JWKS_PATH, signingKey, verificationKeys, type ServiceAccountTokenOptions } from '@kapi/api-core';
 import type { ServerConfig } from './flags.js';
@@ -39,13 +39,18 @@ function dataDirKey(dataDir: string): string {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  // Written whole under another name, then linked into place: a crash leaves no empty or partial key, and a
+  // server that got there first keeps its key.
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, pem, { mode: 0o600 });
   try {
-    writeFileSync(path, pem, { mode: 0o600, flag: 'wx' });
+    linkSync(temporary, path);
     return pem;
   } catch (error) {
-    // Another server on the same data dir wrote it first: use that one.
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(path, 'utf8');
     throw error;
+  } finally {
+    rmSync(temporary, { force: true });
   }
 }
 
@@ -56,11 +61,13 @@ function dataDirKey(dataDir: string): string {
  * kube's default: this server's advertised address with /openid/v1/jwks).
  */
 export function serviceAccountTokens(config: TokenFlags): ServiceAccountTokenOptions {
-  const key = config.serviceAccountSigningKeyFile ? read(config.serviceAccountSigningKeyFile, 'service-account-signing-key-file') : dataDirKey(config.dataDir);
+  const given = config.serviceAccountSigningKeyFile;
+  const key = given ? read(given, 'service-account-signing-key-file') : dataDirKey(config.dataDir);
   try {
     signingKey(key);
   } catch (error) {
-    throw new Error(`failed to parse service-account-signing-key-file: ${(error as Error).message}`);
+    const what = given ? 'service-account-signing-key-file' : `the service-account key ${join(config.dataDir, SERVICE_ACCOUNT_KEY)} (delete it to have a new one made)`;
+    throw new Error(`failed to parse ${what}: ${(error as Error).message}`);
   }
   const keys = config.serviceAccountKeyFiles.map((file) => {
     const pem = read(file, 'service-account-key-file');

@@ -49,6 +49,7 @@ export {
   AUTHENTICATED_GROUP,
   authenticate,
   bearerToken,
+  INVALID_BEARER_TOKEN,
   parseTokenFile,
   tokenFileAuthenticator,
   withAuthenticatedGroup,

@@ -76,6 +76,11 @@ export interface ApiServerOptions {
   controllers?: ServerController[];
   /** kube-style feature gates (`--feature-gates`), by name. */
   featureGates?: Record<string, boolean>;
+  /**
+   * `--api-audiences`: the audiences of this API. Credentials without an audience of their own (client certificates,
+   * static tokens) are good for these only: a TokenReview that asks for another audience does not accept them.
+   */
+  apiAudiences?: string[];
   /** Admission plugins after the built-in ones, in order. */
   admission?: AdmissionPlugin[];
   version?: VersionInfo;
@@ -411,7 +416,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   );
   authorizer = serverAuthorizer;
   const accessFilter = createAccessFilter({ authenticators, anonymous: options.anonymousAuth ?? true, authorizer: serverAuthorizer, metrics });
-  const answers = reviewAnswers({ authorizer: serverAuthorizer, authenticators });
+  const answers = reviewAnswers({ authorizer: serverAuthorizer, authenticators, apiAudiences: options.apiAudiences ?? [] });
 
   const special: Record<string, SubresourceHandler> = Object.fromEntries(pluginSubresources);
   for (const { info } of registry.entries) {

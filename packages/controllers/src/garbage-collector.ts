@@ -60,6 +60,8 @@ function installGarbageCollector(host: PluginHost, options: GarbageCollectorOpti
   const dependents = new Map<string, Set<string>>();
   const followed = new Map<string, boolean>(); // storage prefix → listed at least once
   const attempts = new Set<string>();
+  /** How many times in a row the work on an object failed (its retries back off). */
+  const failures = new Map<string, number>();
   const ownerWork = new Set<string>();
   let leading = options.leaderElection === false;
   let stopped = false;
@@ -95,6 +97,7 @@ function installGarbageCollector(host: PluginHost, options: GarbageCollectorOpti
 
   const removed = (node: Node) => {
     nodes.delete(node.uid);
+    failures.delete(node.uid);
     link(node, false);
     for (const dep of dependents.get(node.uid) ?? []) attempts.add(dep);
     for (const ref of node.owners) if (foregroundDeleting(nodes.get(ref.uid))) ownerWork.add(ref.uid);
@@ -149,8 +152,9 @@ function installGarbageCollector(host: PluginHost, options: GarbageCollectorOpti
     const group = slash < 0 ? '' : ref.apiVersion.slice(0, slash);
     const version = ref.apiVersion.slice(slash + 1);
     const entry = host.registry.byKind(group, version, ref.kind);
-    // A kind the server does not serve, or a namespaced owner of a cluster-scoped object: not resolvable, so kept.
-    if (!entry) return 'solid';
+    // A kind the server does not serve (yet: a custom resource being installed): tried again later, as kube retries
+    // an owner it cannot map. A namespaced owner of a cluster-scoped object is invalid: kept, not collected.
+    if (!entry) throw new Error(`owner kind ${ref.apiVersion}, Kind=${ref.kind} is not served`);
     const namespaced = entry.info.scope === 'Namespaced';
     if (namespaced && !node.namespace) return 'solid';
     const owner = await host.store.find(host.systemContext(entry, { namespace: namespaced ? node.namespace : '' }), ref.name);
@@ -220,13 +224,16 @@ function installGarbageCollector(host: PluginHost, options: GarbageCollectorOpti
         (owner ? ownerWork : attempts).delete(uid);
         try {
           await (owner ? processOwner(uid) : attemptToDelete(uid));
+          failures.delete(uid);
         } catch (err) {
-          host.log(2, `garbage collector: ${uid}: ${(err as Error).message}`);
-          // Tried again later (kube's rate-limited requeue).
+          // Tried again later, each time after twice as long up to a minute (kube's rate-limited requeue).
+          const n = (failures.get(uid) ?? 0) + 1;
+          failures.set(uid, n);
+          host.log(n === 1 ? 2 : 4, `garbage collector: ${uid}: ${(err as Error).message}`);
           setTimeout(() => {
             (owner ? ownerWork : attempts).add(uid);
             kick();
-          }, 1000).unref();
+          }, Math.min(500 * 2 ** n, 60_000)).unref();
         }
       }
     } finally {
@@ -256,6 +263,9 @@ function installGarbageCollector(host: PluginHost, options: GarbageCollectorOpti
           upsert(node);
         }
         for (const node of [...nodes.values()]) if (node.entry.keyPrefix === entry.keyPrefix && !seen.has(node.uid)) removed(node);
+        // Objects whose owners were not known: their owners may be of this resource (newly followed: a custom
+        // resource), and gone before it was, with no event to tell.
+        for (const node of nodes.values()) if (node.owners.some((r) => !nodes.has(r.uid))) attempts.add(node.uid);
         followed.set(entry.keyPrefix, true);
         kick();
       },

@@ -118,8 +118,11 @@ describe('garbage collector', () => {
     await configMap(call, 'stale', [{ ...ref(real), uid: '0c1b7e2e-0000-4000-8000-000000000002' }]);
     await until(gone(call, `${CM}/stale`), 'a reference by the wrong uid to be collected');
     await configMap(call, 'foreign', [{ apiVersion: 'example.com/v1', kind: 'Widget', name: 'w', uid: '0c1b7e2e-0000-4000-8000-000000000003' }]);
-    await new Promise((r) => setTimeout(r, 300));
+    // A cluster-scoped object cannot have a namespaced owner: the reference is invalid, and the object kept.
+    await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'owned-ns', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'nobody', uid: '0c1b7e2e-0000-4000-8000-000000000004' }] } });
+    await new Promise((r) => setTimeout(r, 600));
     expect((await call('GET', `${CM}/foreign`)).status).toBe(200);
+    expect((await call('GET', '/api/v1/namespaces/owned-ns')).status).toBe(200);
   });
 
   it('survives a restart: what was left to do is done by the next server', async () => {

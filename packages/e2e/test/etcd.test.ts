@@ -89,6 +89,46 @@ describe.skipIf(skipWithoutEtcd())('two kapi-servers on one etcd', () => {
     expect((await request('GET', `${a.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions/things.example.com`)).status).toBe(404);
   });
 
+  it('collect garbage through the one holding the Lease, custom resources as owners too', async () => {
+    const cms = '/api/v1/namespaces/default/configmaps';
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'gadgets.example.com' },
+      spec: {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { plural: 'gadgets', kind: 'Gadget' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+      },
+    };
+    expect((await request('POST', `${a.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, crd)).status).toBe(201);
+    const gadgets = '/apis/example.com/v1/namespaces/default/gadgets';
+    let gadget: { status: number; body: { metadata: { uid: string } } } = { status: 0, body: { metadata: { uid: '' } } };
+    for (let i = 0; i < 100 && gadget.status !== 201; i++) {
+      gadget = await request('POST', `${b.url}${gadgets}`, { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g' } });
+      if (gadget.status !== 201) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(gadget.status).toBe(201);
+    const owner = await request('POST', `${a.url}${cms}`, configMap('gc-owner', {}));
+    const ownedBy = (apiVersion: string, kind: string, name: string, uid: string) => ({ apiVersion, kind, name, uid });
+    expect((await request('POST', `${b.url}${cms}`, { ...configMap('gc-dep', {}), metadata: { name: 'gc-dep', ownerReferences: [ownedBy('v1', 'ConfigMap', 'gc-owner', owner.body.metadata.uid)] } })).status).toBe(201);
+    expect((await request('POST', `${a.url}${cms}`, { ...configMap('gadget-dep', {}), metadata: { name: 'gadget-dep', ownerReferences: [ownedBy('example.com/v1', 'Gadget', 'g', gadget.body.metadata.uid)] } })).status).toBe(201);
+    expect((await request('DELETE', `${b.url}${cms}/gc-owner`)).status).toBe(200);
+    expect((await request('DELETE', `${a.url}${gadgets}/g`)).status).toBe(200);
+    for (const name of ['gc-dep', 'gadget-dep']) {
+      let status = 200;
+      for (let i = 0; i < 200 && status !== 404; i++) {
+        status = (await request('GET', `${a.url}${cms}/${name}`)).status;
+        if (status !== 404) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(status, name).toBe(404);
+    }
+    const lease = await request('GET', `${b.url}/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kapi-garbage-collector`);
+    expect(lease.body.spec).toMatchObject({ leaseDurationSeconds: 15, holderIdentity: expect.any(String) });
+    expect((await request('DELETE', `${a.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.example.com`)).status).toBe(200);
+  });
+
   it('store keys under --etcd-prefix as the registry names them, values as JSON', async () => {
     const created = await request('POST', `${a.url}/apis/apps/v1/namespaces/default/deployments`, {
       apiVersion: 'apps/v1',

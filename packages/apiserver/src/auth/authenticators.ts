@@ -65,10 +65,13 @@ export function tokenFileAuthenticator(csvText: string): Authenticator {
     const token = bearerToken(headers);
     if (token === undefined) return undefined;
     const user = users.get(token);
-    if (!user) throw newUnauthorized('invalid bearer token');
+    if (!user) throw newUnauthorized(INVALID_BEARER_TOKEN);
     return { ...user, groups: [...user.groups] };
   };
 }
+
+/** kube's bearertoken authenticator's refusal of a token no token authenticator accepts. */
+export const INVALID_BEARER_TOKEN = 'invalid bearer token';
 
 /** The token of an `Authorization: Bearer <token>` header (scheme case-insensitive), as kube's bearertoken reads it. */
 export function bearerToken(headers: Headers): string | undefined {

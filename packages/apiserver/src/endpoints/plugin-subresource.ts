@@ -5,7 +5,7 @@ import { admissionAttributes } from '../registry/admission-attributes.js';
 import type { ResourceEntry, ResourceRegistry } from '../registry/resources.js';
 import { decodeLoose, decodeObject } from './decode.js';
 import type { SubresourceHandler } from './resource-handler.js';
-import { render, response } from './respond.js';
+import { render, response, warningHeader } from './respond.js';
 
 /** The kind a subresource's body is (the Eviction of pods/eviction), as the resource's discovery names it. */
 function bodyEntry(registry: ResourceRegistry, entry: ResourceEntry, subresource: string): ResourceEntry | undefined {
@@ -52,6 +52,7 @@ export function pluginSubresourceHandler(registry: ResourceRegistry, action: Sub
       }
     }
     const { status, object } = await action({ ctx: actionCtx, name: info.name, verb: info.verb, body: decoded });
-    return response(render(object as KubeObject, format), status);
+    // Warnings of admission and of the action (kube's warning recorder) go out with the answer.
+    return response(render(object as KubeObject, format), status, warningHeader(ctx.warnings ?? []));
   };
 }

@@ -2,7 +2,7 @@ import { isStatusError, newBadRequest, newInvalid, type FieldError, type KubeObj
 import type { UserInfo } from '../admission/types.js';
 import type { AdmissionChain } from '../admission/chain.js';
 import { admissionAttributes } from '../registry/admission-attributes.js';
-import { withAuthenticatedGroup } from '../auth/authenticators.js';
+import { INVALID_BEARER_TOKEN, withAuthenticatedGroup } from '../auth/authenticators.js';
 import type { AuthorizationAttributes, Authenticator, Authorizer } from '../auth/types.js';
 import { decodeObject } from '../endpoints/decode.js';
 import type { SubresourceHandler } from '../endpoints/resource-handler.js';
@@ -42,6 +42,8 @@ export interface ReviewDeps {
   authorizer: Authorizer;
   /** The server's authenticators; TokenReview runs them on `Authorization: Bearer <spec.token>`. */
   authenticators: readonly Authenticator[];
+  /** The server's API audiences (`--api-audiences`). */
+  apiAudiences: readonly string[];
 }
 
 interface ResourceAttributesSpec {
@@ -128,27 +130,41 @@ export function reviewAnswers(deps: ReviewDeps): Record<string, ReviewAnswer> {
       return { userInfo: userInfoOf(ctx.user) };
     },
     async tokenreviews(review) {
-      const token = specOf(review).token;
+      const spec = specOf(review);
+      const token = spec.token;
       if (!token) throw newBadRequest('token is required for TokenReview in authentication');
-      // kube's TokenReview asks the request authenticators about a request carrying only the token.
-      // spec.audiences, when given, are the audiences the token must be for (the server's API audiences otherwise).
-      const asked = specOf(review).audiences;
-      const audiences = Array.isArray(asked) && asked.length ? asked.map(String) : undefined;
-      const request = { headers: new Headers({ authorization: `Bearer ${token}` }), audiences };
-      let error: string | undefined;
+      const asked = spec.audiences;
+      if (asked !== undefined && asked !== null && (!Array.isArray(asked) || asked.some((a) => typeof a !== 'string'))) {
+        throw newBadRequest('spec.audiences must be a list of strings');
+      }
+      // kube's TokenReview REST: the audiences asked for, or the API's; the token must be good for one of them.
+      const audiences = Array.isArray(asked) && asked.length ? (asked as string[]) : [...deps.apiAudiences];
+      // A token no header can carry (a newline, a character past Latin-1) is no bearer token at all.
+      let headers: Headers;
+      try {
+        headers = new Headers({ authorization: `Bearer ${token}` });
+      } catch {
+        return { authenticated: false, error: 'invalid bearer token' };
+      }
+      const request = { headers, audiences: audiences.length ? audiences : undefined };
+      const errors: string[] = [];
       for (const authenticator of deps.authenticators) {
         try {
           const user = await authenticator(request);
           if (!user) continue;
           const { audiences: matched, ...info } = user;
+          // kube's WrapAudienceAgnosticToken: a credential without audiences of its own is good for the API's only.
+          const good = matched ?? (audiences.length ? deps.apiAudiences.filter((a) => audiences.includes(a)) : undefined);
+          if (good && !good.length) continue;
           const status: Record<string, unknown> = { authenticated: true, user: userInfoOf(withAuthenticatedGroup(info)) };
-          const answered = matched ?? audiences;
-          if (answered) status.audiences = answered;
+          if (good) status.audiences = good;
           return status;
         } catch (err) {
-          error ??= isStatusError(err) ? err.status.message : String((err as Error)?.message ?? err);
+          errors.push(isStatusError(err) ? err.status.message ?? '' : String((err as Error)?.message ?? err));
         }
       }
+      // The most telling reason: a specific one (a service-account token's) over the generic refusal of the others.
+      const error = errors.find((e) => e !== INVALID_BEARER_TOKEN) ?? errors[0];
       return error ? { authenticated: false, error } : { authenticated: false };
     },
   };

@@ -1,5 +1,6 @@
 import type { KubeObject } from '@kapi/apimachinery';
-import type { Authenticator, PluginHost, ResourceEntry, UserInfo } from '@kapi/apiserver';
+import { bearerToken, INVALID_BEARER_TOKEN, type AuthenticatedUser, type Authenticator, type PluginHost, type ResourceEntry } from '@kapi/apiserver';
+import { newUnauthorized } from '@kapi/apimachinery';
 import type { VerificationKey } from './keys.js';
 import { claimedIssuer, TokenRefused, verifyToken, type ObjectRef } from './tokens.js';
 
@@ -13,12 +14,6 @@ export interface TokenAuthentication {
   audiences: readonly string[];
 }
 
-/** The bearer token of an `Authorization` header (kube's bearertoken authenticator: "Bearer", any case). */
-export function bearerToken(headers: Headers): string | undefined {
-  const match = /^bearer\s+(\S+)\s*$/i.exec(headers.get('authorization') ?? '');
-  return match?.[1];
-}
-
 type Lookup = (entry: ResourceEntry | undefined, namespace: string, name: string) => Promise<KubeObject | undefined>;
 
 /**
@@ -27,7 +22,8 @@ type Lookup = (entry: ResourceEntry | undefined, namespace: string, name: string
  * account that still exists with the uid it names, bound to objects (a pod, a secret, a node) that still exist with
  * theirs and are not being deleted. The user is `system:serviceaccount:<ns>:<name>` in `system:serviceaccounts`
  * and `system:serviceaccounts:<ns>`, with kube's extras (the pod's and node's name and uid, the token's ID).
- * Tokens of other issuers, and anything not a JWT, are left to the other authenticators.
+ * Any other bearer token is refused as kube's bearertoken authenticator refuses a token no token authenticator
+ * accepts ("invalid bearer token": 401, unless another authenticator of the server accepts it).
  */
 export function serviceAccountAuthenticator(host: PluginHost, auth: TokenAuthentication): Authenticator {
   const entryOf = (kind: string) => host.registry.byKind('', 'v1', kind);
@@ -48,14 +44,15 @@ export function serviceAccountAuthenticator(host: PluginHost, auth: TokenAuthent
     const token = bearerToken(credentials.headers);
     if (!token) return undefined;
     const issuer = claimedIssuer(token);
-    if (issuer === undefined || !auth.issuers.includes(issuer)) return undefined;
-    const audiences = (credentials as { audiences?: readonly string[] }).audiences ?? auth.audiences;
+    if (issuer === undefined || !auth.issuers.includes(issuer)) throw newUnauthorized(INVALID_BEARER_TOKEN);
+    const audiences = credentials.audiences ?? auth.audiences;
     const claims = await verifyToken(token, auth.keys, auth.issuers, audiences);
     const k = claims.kubernetes;
     await bound('ServiceAccount', k.namespace, k.serviceaccount, 'service account');
     await bound('Pod', k.namespace, k.pod, 'pod');
     await bound('Secret', k.namespace, k.secret, 'secret');
-    await bound('Node', '', k.node, 'node');
+    // A pod-bound token names the pod's node for information only; a node-bound token is bound to it.
+    if (!k.pod) await bound('Node', '', k.node, 'node');
     const extra: Record<string, string[]> = {};
     if (k.pod) {
       extra['authentication.kubernetes.io/pod-name'] = [k.pod.name];
@@ -63,10 +60,10 @@ export function serviceAccountAuthenticator(host: PluginHost, auth: TokenAuthent
     }
     if (k.node) {
       extra['authentication.kubernetes.io/node-name'] = [k.node.name];
-      extra['authentication.kubernetes.io/node-uid'] = [k.node.uid];
+      if (k.node.uid) extra['authentication.kubernetes.io/node-uid'] = [k.node.uid];
     }
     if (claims.jti) extra['authentication.kubernetes.io/credential-id'] = [`JTI=${claims.jti}`];
-    const user: UserInfo & { audiences?: string[] } = {
+    const user: AuthenticatedUser = {
       username: `system:serviceaccount:${k.namespace}:${k.serviceaccount.name}`,
       uid: k.serviceaccount.uid,
       groups: ['system:serviceaccounts', `system:serviceaccounts:${k.namespace}`],

@@ -20,7 +20,7 @@ export interface ServiceAccountTokenOptions {
    * the signing key's (which always does).
    */
   verificationKeys?: string[];
-  /** `--api-audiences`: the audiences of tokens requested without any, and those accepted; default: the issuer. */
+  /** `--api-audiences`: the audiences of tokens requested without any, and those accepted; default: every issuer. */
   audiences?: string[];
   /** `--service-account-max-token-expiration`, in seconds; 0 or undefined: none. */
   maxExpirationSeconds?: number;
@@ -41,7 +41,8 @@ export function installServiceAccounts(host: PluginHost, options: ServiceAccount
   const key = signingKey(options.signingKey);
   const keys = new Map<string, VerificationKey>([[key.kid, key]]);
   for (const pem of options.verificationKeys ?? []) for (const k of verificationKeys(pem)) keys.set(k.kid, k);
-  const audiences = options.audiences?.length ? options.audiences : [issuer];
+  // kube's default API audiences: every issuer (tokens of an issuer being migrated from stay good).
+  const audiences = options.audiences?.length ? options.audiences : [...options.issuers];
   host.addSubresource(
     { group: '', resource: 'serviceaccounts', subresource: 'token' },
     tokenRequestAction(host, { issuer, key, audiences, maxExpirationSeconds: options.maxExpirationSeconds ?? 0 }),

@@ -14,7 +14,12 @@ export interface SigningKey extends VerificationKey {
 
 /** The JWS algorithm kube signs with for a key (serviceaccount.JWTTokenGenerator): RS256, or ES256/384/512 by curve. */
 function algorithmOf(key: KeyObject): string {
-  if (key.asymmetricKeyType === 'rsa') return 'RS256';
+  if (key.asymmetricKeyType === 'rsa') {
+    // jose (as the JWS RFCs advise) refuses shorter RSA keys; kube's go-jose takes them.
+    const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
+    if (bits < 2048) throw new Error(`RSA service-account keys must be 2048 bits or larger, not ${bits}`);
+    return 'RS256';
+  }
   if (key.asymmetricKeyType === 'ec') {
     const curve = key.asymmetricKeyDetails?.namedCurve;
     if (curve === 'prime256v1') return 'ES256';

@@ -1,5 +1,5 @@
-import { fieldInvalid, newBadRequest, newConflict, newInvalid, type FieldError, type KubeObject } from '@kapi/apimachinery';
-import type { PluginHost, RequestContext, SubresourceAction } from '@kapi/apiserver';
+import { fieldInvalid, isObj, newBadRequest, newConflict, newInvalid, type FieldError, type KubeObject } from '@kapi/apimachinery';
+import { auditAnnotate, type PluginHost, type RequestContext, type SubresourceAction } from '@kapi/apiserver';
 import type { SigningKey } from './keys.js';
 import { issueToken, type KubernetesClaims, type ObjectRef } from './tokens.js';
 
@@ -43,14 +43,27 @@ export function tokenRequestAction(host: PluginHost, issuing: TokenIssuing): Sub
   };
   return async ({ ctx, name, body }) => {
     const request = (await body()) as KubeObject & { spec?: TokenRequestSpec };
-    const meta = { ...(request.metadata ?? {}) } as Record<string, unknown>;
-    if (meta.namespace === undefined || meta.namespace === '') meta.namespace = ctx.namespace;
-    else if (meta.namespace !== ctx.namespace) throw newBadRequest('namespace of the provided object does not match the namespace sent on the request');
-    if (meta.name === undefined || meta.name === '') meta.name = name;
+    const meta = { ...(isObj(request.metadata) ? request.metadata : {}) } as Record<string, unknown>;
+    // The body's name and namespace, when given, must be the URL's.
+    if (meta.name !== undefined && meta.name !== '' && meta.name !== name) {
+      throw newInvalid(TOKEN_REQUEST, name, [fieldInvalid('metadata.name', meta.name, 'must match the service account name if specified')]);
+    }
+    if (meta.namespace !== undefined && meta.namespace !== '' && meta.namespace !== ctx.namespace) {
+      throw newInvalid(TOKEN_REQUEST, name, [fieldInvalid('metadata.namespace', meta.namespace, 'must match the service account namespace if specified')]);
+    }
     const account = await host.store.get({ ...ctx, subresource: '' }, name);
-
-    const spec = request.spec ?? {};
+    const spec = (isObj(request.spec) ? request.spec : {}) as TokenRequestSpec;
+    const asked = spec.audiences;
     const errors: FieldError[] = [];
+    if (asked !== undefined && asked !== null && (!Array.isArray(asked) || asked.some((a) => typeof a !== 'string'))) {
+      errors.push(fieldInvalid('spec.audiences', asked, 'must be a list of strings'));
+    }
+    const audiences = Array.isArray(asked) && asked.length ? (asked as string[]) : [...issuing.audiences];
+    meta.name = name;
+    meta.namespace = ctx.namespace;
+    const now = Math.floor(Date.now() / 1000);
+    meta.creationTimestamp = rfc3339(now);
+
     let expirationSeconds = DEFAULT_EXPIRATION_SECONDS;
     if (spec.expirationSeconds !== undefined && spec.expirationSeconds !== null) {
       if (typeof spec.expirationSeconds !== 'number' || !Number.isInteger(spec.expirationSeconds)) {
@@ -59,37 +72,37 @@ export function tokenRequestAction(host: PluginHost, issuing: TokenIssuing): Sub
     }
     if (expirationSeconds < MIN_EXPIRATION_SECONDS) errors.push(fieldInvalid('spec.expirationSeconds', expirationSeconds, 'may not specify a duration less than 10 minutes'));
     if (expirationSeconds > MAX_EXPIRATION_SECONDS) errors.push(fieldInvalid('spec.expirationSeconds', expirationSeconds, 'may not specify a duration larger than 2^32 seconds'));
-    const asked = spec.audiences;
-    if (asked !== undefined && asked !== null && (!Array.isArray(asked) || asked.some((a) => typeof a !== 'string'))) {
-      errors.push(fieldInvalid('spec.audiences', asked, 'must be a list of strings'));
-    }
     if (errors.length) throw newInvalid(TOKEN_REQUEST, '', errors);
-    const audiences = Array.isArray(asked) && asked.length ? (asked as string[]) : [...issuing.audiences];
-    if (issuing.maxExpirationSeconds > 0 && expirationSeconds > issuing.maxExpirationSeconds) {
-      ctx.warnings?.push(`requested expiration of ${expirationSeconds} seconds shortened to ${issuing.maxExpirationSeconds} seconds`);
-      expirationSeconds = issuing.maxExpirationSeconds;
-    }
 
     const kubernetes: KubernetesClaims = { namespace: ctx.namespace, serviceaccount: { name, uid: str(account.metadata?.uid) } };
     const ref = spec.boundObjectRef;
-    if (ref) {
+    if (isObj(ref)) {
       const kind = str(ref.kind);
       const apiVersion = str(ref.apiVersion);
+      const slash = apiVersion.indexOf('/');
+      const group = slash < 0 ? '' : apiVersion.slice(0, slash);
+      const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
       const refName = str(ref.name);
-      if (apiVersion !== 'v1' || !['Pod', 'Secret', 'Node'].includes(kind)) {
-        throw newBadRequest(`cannot bind token for object of type ${apiVersion.includes('/') ? apiVersion : `/${apiVersion}`}, Kind=${kind}`);
+      if (group !== '' || !['Pod', 'Secret', 'Node'].includes(kind)) {
+        throw newBadRequest(`cannot bind token to object of type ${group}/${version}, Kind=${kind}`);
       }
       const bound = await get(ctx, kind, kind === 'Node' ? '' : ctx.namespace, refName);
       const boundRef: ObjectRef = { name: refName, uid: str(bound.metadata?.uid) };
       if (kind === 'Pod') {
-        const podAccount = str((bound as { spec?: { serviceAccountName?: unknown } }).spec?.serviceAccountName) || 'default';
+        // The pod's service account (spec.serviceAccount is its deprecated spelling; kube's admission sets `default`).
+        const podSpec = (bound as { spec?: { serviceAccountName?: unknown; serviceAccount?: unknown; nodeName?: unknown } }).spec;
+        const podAccount = str(podSpec?.serviceAccountName) || str(podSpec?.serviceAccount) || 'default';
         if (podAccount !== name) throw newBadRequest(`cannot bind token for serviceaccount "${name}" to pod running with different serviceaccount name.`);
         kubernetes.pod = boundRef;
-        // kube (ServiceAccountTokenPodNodeInfo) also names the node a bound pod runs on, when the node exists.
-        const nodeName = str((bound as { spec?: { nodeName?: unknown } }).spec?.nodeName);
+        // kube (ServiceAccountTokenPodNodeInfo) also names the node a bound pod runs on: without its uid when the
+        // node does not exist.
+        const nodeName = str(podSpec?.nodeName);
         const nodes = nodeName ? host.registry.byKind('', 'v1', 'Node') : undefined;
-        const node = nodes ? await host.store.find(host.systemContext(nodes), nodeName) : undefined;
-        if (node) kubernetes.node = { name: nodeName, uid: str(node.metadata?.uid) };
+        if (nodeName) {
+          const nodeCtx = nodes && host.systemContext(nodes);
+          const node = nodeCtx ? ((await host.store.find(nodeCtx, nodeName, '0')) ?? (await host.store.find(nodeCtx, nodeName))) : undefined;
+          kubernetes.node = { name: nodeName, uid: str(node?.metadata?.uid) };
+        }
       } else if (kind === 'Secret') kubernetes.secret = boundRef;
       else kubernetes.node = boundRef;
       const uid = str(ref.uid);
@@ -97,8 +110,13 @@ export function tokenRequestAction(host: PluginHost, issuing: TokenIssuing): Sub
         throw newConflict({ group: '', resource: kind }, refName, `the UID in the bound object reference (${uid}) does not match the UID in record. The object might have been deleted and then recreated`);
       }
     }
+    if (issuing.maxExpirationSeconds > 0 && expirationSeconds > issuing.maxExpirationSeconds) {
+      ctx.warnings?.push(`requested expiration of ${expirationSeconds} seconds shortened to ${issuing.maxExpirationSeconds} seconds`);
+      expirationSeconds = issuing.maxExpirationSeconds;
+    }
 
-    const { token, expires } = await issueToken(issuing.key, { issuer: issuing.issuer, audiences, expirationSeconds, kubernetes });
+    const { token, expires, jti } = await issueToken(issuing.key, { issuer: issuing.issuer, audiences, expirationSeconds, kubernetes }, now);
+    auditAnnotate('authentication.kubernetes.io/issued-credential-id', `JTI=${jti}`);
     const object = {
       ...request,
       apiVersion: 'authentication.k8s.io/v1',

@@ -33,8 +33,9 @@ export interface TokenGrant {
 }
 
 /** kube's bound token: `sub` system:serviceaccount:<ns>:<name>, `aud` always a list, iat/nbf now, a fresh `jti`. */
-export async function issueToken(key: SigningKey, grant: TokenGrant, now = Math.floor(Date.now() / 1000)): Promise<{ token: string; expires: number }> {
+export async function issueToken(key: SigningKey, grant: TokenGrant, now = Math.floor(Date.now() / 1000)): Promise<{ token: string; expires: number; jti: string }> {
   const expires = now + grant.expirationSeconds;
+  const jti = randomUUID();
   const { kubernetes } = grant;
   const token = await new SignJWT({ 'kubernetes.io': kubernetes as unknown as JWTPayload[string] })
     .setProtectedHeader({ alg: key.alg, kid: key.kid })
@@ -44,9 +45,9 @@ export async function issueToken(key: SigningKey, grant: TokenGrant, now = Math.
     .setIssuedAt(now)
     .setNotBefore(now)
     .setExpirationTime(expires)
-    .setJti(randomUUID())
+    .setJti(jti)
     .sign(key.privateKey);
-  return { token, expires };
+  return { token, expires, jti };
 }
 
 /** Why a token was refused: the message TokenReview reports (clients of a request only see 401). */
@@ -94,6 +95,7 @@ export async function verifyToken(token: string, keys: readonly VerificationKey[
     }
   }
   if (!payload) throw new TokenRefused(candidates.length ? refusal(failure) : 'invalid signature');
+  if (typeof payload.iat === 'number' && payload.iat > Date.now() / 1000 + LEEWAY_SECONDS) throw new TokenRefused('service account token is issued in the future');
   const tokenAudiences = typeof payload.aud === 'string' ? [payload.aud] : (payload.aud ?? []);
   const matched = tokenAudiences.filter((a) => audiences.includes(a));
   if (!matched.length) throw new TokenRefused(`token audiences ${JSON.stringify(tokenAudiences)} is invalid for the target audiences ${JSON.stringify(audiences)}`);
@@ -112,11 +114,13 @@ function refusal(err: unknown): string {
   return 'malformed token';
 }
 
-const ref = (value: unknown, required: boolean): ObjectRef | undefined => {
-  if (value === undefined && !required) return undefined;
+/** A ref of the claim; `uidOptional`: a pod-bound token names its pod's node even when the node was not found. */
+const ref = (value: unknown, required: boolean, uidOptional = false): ObjectRef | undefined => {
+  if ((value === undefined || value === null) && !required) return undefined;
   const r = value as { name?: unknown; uid?: unknown } | undefined;
-  if (!r || typeof r.name !== 'string' || !r.name || typeof r.uid !== 'string' || !r.uid) throw new TokenRefused('malformed kubernetes.io claim');
-  return { name: r.name, uid: r.uid };
+  const uidOk = typeof r?.uid === 'string' && (r.uid !== '' || uidOptional);
+  if (!r || typeof r.name !== 'string' || !r.name || !uidOk) throw new TokenRefused('malformed kubernetes.io claim');
+  return { name: r.name, uid: r.uid as string };
 };
 
 /** The `kubernetes.io` claim, checked: a namespace and a service account, and refs with a name and a uid. */
@@ -125,7 +129,7 @@ function kubernetesClaims(value: unknown): KubernetesClaims {
   if (!k || typeof k !== 'object' || typeof k.namespace !== 'string' || !k.namespace) throw new TokenRefused('malformed kubernetes.io claim');
   const claims: KubernetesClaims = { namespace: k.namespace, serviceaccount: ref(k.serviceaccount, true)! };
   for (const field of ['pod', 'secret', 'node'] as const) {
-    const r = ref(k[field], false);
+    const r = ref(k[field], false, field === 'node' && k.pod !== undefined && k.pod !== null);
     if (r) claims[field] = r;
   }
   return claims;
