@@ -6,13 +6,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import { kubectlBinaries, kubectlRunner } from '../src/kubectl.js';
+import { kubectlBinaries, kubectlOk, kubectlRunner } from '../src/kubectl.js';
 import { startServerProcess, type ServerProcess } from '../src/server.js';
 
 const kubectlPath = kubectlBinaries()[0]?.path;
 const PYTHON = '/usr/bin/python3';
 const hasPythonClient = existsSync(PYTHON) && spawnSync(PYTHON, ['-c', 'import kubernetes'], { encoding: 'utf8' }).status === 0;
 const dir = mkdtempSync(join(tmpdir(), 'kapi-sa-'));
+const tokens = join(dir, 'tokens.csv');
+writeFileSync(tokens, 'alice-token,alice,alice-uid\n');
+const ISSUER = 'https://kubernetes.default.svc.cluster.local';
+// Two issuers (kube's migration between issuers: the first issues, both are accepted and are the API audiences), a
+// static token user, and a maximum token lifetime.
+const SERVER_ARGS = ['--storage-backend=sqlite', `--service-account-issuer=${ISSUER}`, '--service-account-issuer=https://old.example', `--token-auth-file=${tokens}`, '--service-account-max-token-expiration=24h'];
 
 /** A JWT's payload, decoded (not verified). */
 const claims = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
@@ -34,7 +40,7 @@ describe.skipIf(!kubectlPath)('service-account tokens with kubectl and the Pytho
   };
 
   beforeAll(async () => {
-    server = await startServerProcess(['--storage-backend=sqlite']);
+    server = await startServerProcess(SERVER_ARGS);
     admin = kubectlRunner(kubectlPath!, server.kubeconfig);
     config = parseYaml(readFileSync(server.kubeconfig, 'utf8'));
     expect(admin('create', 'namespace', 'team').status).toBe(0);
@@ -64,9 +70,9 @@ describe.skipIf(!kubectlPath)('service-account tokens with kubectl and the Pytho
     const token = createToken('robot', '-n', 'team');
     const c = claims(token);
     expect(c).toMatchObject({
-      iss: 'https://kubernetes.default.svc.cluster.local',
+      iss: ISSUER,
       sub: 'system:serviceaccount:team:robot',
-      aud: ['https://kubernetes.default.svc.cluster.local'],
+      aud: [ISSUER, 'https://old.example'],
       'kubernetes.io': { namespace: 'team', serviceaccount: { name: 'robot' } },
     });
     expect(c.exp - c.iat).toBe(3600);
@@ -109,9 +115,19 @@ describe.skipIf(!kubectlPath)('service-account tokens with kubectl and the Pytho
       writeFileSync(path, JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec }));
       return JSON.parse(admin('create', '-f', path, '-o', 'json').stdout).status;
     };
-    expect(review({ token: other })).toMatchObject({ authenticated: false });
+    expect(review({ token: other })).toMatchObject({ authenticated: false, error: `token audiences ["vault"] is invalid for the target audiences ["${ISSUER}","https://old.example"]` });
     expect(review({ token: other, audiences: ['vault'] })).toMatchObject({ authenticated: true, audiences: ['vault'], user: { username: 'system:serviceaccount:team:robot' } });
-    expect(review({ token })).toMatchObject({ authenticated: true, user: { username: 'system:serviceaccount:team:robot' } });
+    expect(review({ token })).toMatchObject({ authenticated: true, audiences: [ISSUER, 'https://old.example'], user: { username: 'system:serviceaccount:team:robot' } });
+    // A static token has no audience of its own: it is good for this API's audiences, and for no other.
+    expect(review({ token: 'alice-token' })).toMatchObject({ authenticated: true, audiences: [ISSUER, 'https://old.example'], user: { username: 'alice' } });
+    expect(review({ token: 'alice-token', audiences: ['vault'] })).toEqual({ authenticated: false, error: 'invalid bearer token' });
+    expect(review({ token: 'alice-token', audiences: ['vault', 'https://old.example'] })).toMatchObject({ authenticated: true, audiences: ['https://old.example'] });
+    // Tokens nobody knows, and tokens no header could carry, are not authenticated (and are no server error).
+    expect(review({ token: 'no-such-token' })).toEqual({ authenticated: false, error: 'invalid bearer token' });
+    expect(review({ token: 'line\nbreak' })).toEqual({ authenticated: false, error: 'invalid bearer token' });
+    const unknown = asToken('no-such-token')('get', '--raw', '/version');
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain('Unauthorized');
 
     // Bound to a pod: valid while the pod exists, refused once it is gone.
     expect(admin('run', 'worker', '-n', 'team', '--image=nginx', '--overrides={"spec":{"serviceAccountName":"robot"}}').status).toBe(0);
@@ -139,8 +155,28 @@ describe.skipIf(!kubectlPath)('service-account tokens with kubectl and the Pytho
     );
     expect(admin('create', 'token', 'nobody', '-n', 'team').stderr).toContain('serviceaccounts "nobody" not found');
     expect(admin('create', 'token', 'robot', '-n', 'team', '--bound-object-kind=Pod', '--bound-object-name=missing').stderr).toContain('pods "missing" not found');
-    const long = claims(createToken('robot', '-n', 'team', '--duration=48h'));
-    expect(long.exp - long.iat).toBe(48 * 3600);
+    const long = admin('create', 'token', 'robot', '-n', 'team', '--duration=48h');
+    expect(long.status, long.stderr).toBe(0);
+    expect(long.stderr).toContain('requested expiration of 172800 seconds shortened to 86400 seconds');
+    const shortened = claims(long.stdout.trim());
+    expect(shortened.exp - shortened.iat).toBe(24 * 3600);
+    const named = join(dir, 'named-request.json');
+    writeFileSync(named, JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', metadata: { name: 'someone-else' }, spec: {} }));
+    expect(admin('create', '--raw', '/api/v1/namespaces/team/serviceaccounts/robot/token', '-f', named).stderr).toContain(
+      'The TokenRequest "robot" is invalid: metadata.name: Invalid value: "someone-else": must match the service account name if specified',
+    );
+  });
+
+  it('a token bound to a pod names its node, and does not depend on the node', async () => {
+    const node = join(dir, 'node.json');
+    writeFileSync(node, JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } }));
+    kubectlOk(admin, 'create', '-f', node);
+    kubectlOk(admin, 'run', 'on-node', '-n', 'team', '--image=nginx', '--overrides={"spec":{"serviceAccountName":"robot","nodeName":"n1"}}');
+    const token = createToken('robot', '-n', 'team', '--bound-object-kind=Pod', '--bound-object-name=on-node');
+    expect(claims(token)['kubernetes.io'].node).toEqual({ name: 'n1', uid: kubectlOk(admin, 'get', 'node', 'n1', '-o', 'jsonpath={.metadata.uid}') });
+    kubectlOk(admin, 'delete', 'node', 'n1');
+    const who = JSON.parse(kubectlOk(asToken(token), 'auth', 'whoami', '-o', 'json')).status.userInfo;
+    expect(who.extra['authentication.kubernetes.io/node-name']).toEqual(['n1']);
   });
 
   it.skipIf(!hasPythonClient)('python3-kubernetes: requests a token and works as the service account with it', () => {
@@ -155,7 +191,7 @@ describe.skipIf(!kubectlPath)('service-account tokens with kubectl and the Pytho
     const token = createToken('robot', '-n', 'team');
     expect(existsSync(join(server.dataDir, 'service-account.key'))).toBe(true);
     await server.stop();
-    server = await startServerProcess(['--storage-backend=sqlite'], { dataDir: server.dataDir });
+    server = await startServerProcess(SERVER_ARGS, { dataDir: server.dataDir });
     config = parseYaml(readFileSync(server.kubeconfig, 'utf8'));
     expect(asToken(token)('get', 'configmaps', '-n', 'team', '-o', 'name').stdout).toContain('configmap/settings');
   }, 120_000);

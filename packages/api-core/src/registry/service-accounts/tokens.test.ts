@@ -30,6 +30,16 @@ describe('service-account tokens', () => {
     await expect(verifyToken(now.token, [key], [ISSUER], [ISSUER])).resolves.toMatchObject({ kubernetes: grant.kubernetes, audiences: [ISSUER] });
   });
 
+  it('refuses tokens issued in the future, beyond the leeway', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const future = await new SignJWT({ 'kubernetes.io': grant.kubernetes })
+      .setProtectedHeader({ alg: 'RS256', kid: key.kid })
+      .setIssuer(ISSUER).setSubject('system:serviceaccount:team:robot').setAudience([ISSUER])
+      .setIssuedAt(now + 3600).setExpirationTime(now + 7200)
+      .sign(key.privateKey);
+    await refusedWith(verifyToken(future, [key], [ISSUER], [ISSUER]), 'service account token is issued in the future');
+  });
+
   it('refuses expired tokens, tokens not yet valid, other issuers, other audiences and other keys', async () => {
     const now = Math.floor(Date.now() / 1000);
     await refusedWith(verifyToken((await issueToken(key, grant, now - 3600 - 61)).token, [key], [ISSUER], [ISSUER]), 'token has expired');
@@ -83,5 +93,7 @@ describe('service-account tokens', () => {
     expect(keyId(key.key)).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(() => verificationKeys('not a key')).toThrow('no PEM key found');
     expect(() => signingKey(generateKeyPairSync('ed25519').privateKey)).toThrow('RSA or ECDSA');
+    // jose refuses RSA keys under 2048 bits: refused when read, not at the first token.
+    expect(() => signingKey(generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey)).toThrow('RSA service-account keys must be 2048 bits or larger, not 1024');
   });
 });
