@@ -29,13 +29,25 @@ export function watchChanges(store: Store, ctx: RequestContext, onChange: () => 
     if (name === undefined || (event.object as { metadata?: { name?: unknown } }).metadata?.name === name) changed();
     return NOTHING;
   };
+  keepWatching(ctx, signal, log, async () => {
+    const stream = await store.watch(ctx, ALL_OBJECTS, { watchList: false, frame, signal });
+    changed();
+    await drain(stream);
+  });
+}
+
+/** Reads a watch's stream to its end (its events are taken as they are framed). */
+async function drain(stream: ReadableStream<Uint8Array>): Promise<void> {
+  const reader = stream.getReader();
+  while (!(await reader.read()).done);
+}
+
+/** Runs `session` (one watch, to its end) again a second after each end or failure, until `signal` aborts. */
+function keepWatching(ctx: RequestContext, signal: AbortSignal, log: ((message: string) => void) | undefined, session: () => Promise<void>): void {
   const run = async () => {
     while (!signal.aborted) {
       try {
-        const stream = await store.watch(ctx, ALL_OBJECTS, { watchList: false, frame, signal });
-        changed();
-        const reader = stream.getReader();
-        while (!(await reader.read()).done);
+        await session();
       } catch (err) {
         if (!signal.aborted) log?.(`watch of ${ctx.entry.info.plural} ended: ${(err as Error).message}`);
       }
@@ -63,21 +75,11 @@ export function watchObjects(store: Store, ctx: RequestContext, handler: ObjectE
     if (event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED') handler.event(event.type, event.object as KubeObject);
     return NOTHING;
   };
-  const run = async () => {
-    while (!signal.aborted) {
-      try {
-        const list = await store.list(ctx, ALL_OBJECTS);
-        if (signal.aborted) return;
-        handler.reset(list.items as KubeObject[]);
-        const resourceVersion = String((list.metadata as { resourceVersion?: string } | undefined)?.resourceVersion ?? '');
-        const stream = await store.watch(ctx, { ...ALL_OBJECTS, resourceVersion }, { watchList: false, frame, signal });
-        const reader = stream.getReader();
-        while (!(await reader.read()).done);
-      } catch (err) {
-        if (!signal.aborted) log?.(`watch of ${ctx.entry.info.plural} ended: ${(err as Error).message}`);
-      }
-      if (!signal.aborted) await new Promise((resolve) => setTimeout(resolve, REWATCH_MS).unref());
-    }
-  };
-  void run();
+  keepWatching(ctx, signal, log, async () => {
+    const list = await store.list(ctx, ALL_OBJECTS);
+    if (signal.aborted) return;
+    handler.reset(list.items as KubeObject[]);
+    const resourceVersion = String((list.metadata as { resourceVersion?: string } | undefined)?.resourceVersion ?? '');
+    await drain(await store.watch(ctx, { ...ALL_OBJECTS, resourceVersion }, { watchList: false, frame, signal }));
+  });
 }
