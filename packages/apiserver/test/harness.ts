@@ -54,7 +54,7 @@ export async function startHarness(
   const storage = options.storage ?? createMemoryBackend();
   const server = createApiServer({ plugins: ALL_PLUGINS, featureGates, ...options, storage });
   await server.start();
-  return {
+  const harness: Harness = {
     server,
     storage,
     async req(method, path, body, headers = {}) {
@@ -74,6 +74,20 @@ export async function startHarness(
       return { status: res.status, body: parsed, headers: res.headers };
     },
   };
+  return harness;
+}
+
+/**
+ * Waits for what the server writes by itself after it starts (the core group's `default` ServiceAccount in every
+ * namespace), so tests that count events, versions or audit records see only their own writes. Read from storage,
+ * not through requests: nothing is audited or counted.
+ */
+export async function settled(h: Harness): Promise<void> {
+  const count = async (prefix: string) => (await h.storage.list({ prefix })).kvs.length;
+  for (let i = 0; i < 200; i++) {
+    if ((await count('/registry/serviceaccounts/')) >= (await count('/registry/namespaces/'))) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 export const configMap = (name: string, data: Record<string, string> = { a: '1' }, extra: Record<string, unknown> = {}) => ({

@@ -1,7 +1,7 @@
 // kube's watch table (docs/lists-and-watches.md), list-then-watch, resuming, bookmarks, streaming lists, selectors, slow watchers and
 // deletecollection, observed as a client sees them: events on a JSON watch stream.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { configMap, eventNames, openWatch, startHarness, type Harness, type OpenWatch } from './harness.js';
+import { configMap, eventNames, openWatch, settled, startHarness, type Harness, type OpenWatch } from './harness.js';
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const MERGE = { 'content-type': 'application/merge-patch+json' };
@@ -17,6 +17,8 @@ describe('watch', () => {
   };
   beforeEach(async () => {
     h = await startHarness({ WatchList: true }, { watchCache: { bookmarkIntervalMs: 50, freshnessWaitMs: 200 } });
+    // The server's own writes at start (default ServiceAccounts) would move the version the bookmarks report.
+    await settled(h);
     await h.req('POST', CM, configMap('a'));
     await h.req('POST', CM, configMap('b'));
   });

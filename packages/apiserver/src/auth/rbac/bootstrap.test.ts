@@ -58,7 +58,7 @@ describe('bootstrap policy objects', () => {
     expect(BOOTSTRAP_CLUSTER_ROLES.map((r) => r.metadata.name)).toEqual([
       'admin', 'cluster-admin', 'edit', 'system:aggregate-to-admin', 'system:aggregate-to-edit', 'system:aggregate-to-view',
       'system:auth-delegator', 'system:basic-user', 'system:discovery', 'system:kube-aggregator', 'system:public-info-viewer',
-      'system:monitoring', 'view',
+      'system:monitoring', 'system:service-account-issuer-discovery', 'view',
     ]);
     for (const obj of [...BOOTSTRAP_CLUSTER_ROLES, ...BOOTSTRAP_CLUSTER_ROLE_BINDINGS, ...BOOTSTRAP_NAMESPACE_ROLES]) {
       expect(obj.apiVersion).toBe('rbac.authorization.k8s.io/v1');
@@ -77,6 +77,11 @@ describe('bootstrap policy objects', () => {
       ['system:discovery', 'system:discovery', ['Group:system:authenticated']],
       ['system:public-info-viewer', 'system:public-info-viewer', ['Group:system:authenticated', 'Group:system:unauthenticated']],
       ['system:monitoring', 'system:monitoring', ['Group:system:monitoring']],
+      ['system:service-account-issuer-discovery', 'system:service-account-issuer-discovery', ['Group:system:serviceaccounts']],
+    ]);
+    // kube's bootstrap policy: service accounts read the issuer's discovery documents.
+    expect(byName['system:service-account-issuer-discovery'].rules).toEqual([
+      { nonResourceURLs: ['/.well-known/openid-configuration', '/.well-known/openid-configuration/', '/openid/v1/jwks', '/openid/v1/jwks/'], verbs: ['get'] },
     ]);
     // kube's testdata cluster-roles.yaml and namespace-roles.yaml.
     expect(byName['system:auth-delegator'].rules).toEqual([
@@ -265,6 +270,7 @@ describe('ensureBootstrapPolicy', () => {
       'ClusterRoleBinding/system:discovery',
       'ClusterRoleBinding/system:public-info-viewer',
       'ClusterRoleBinding/system:monitoring',
+      'ClusterRoleBinding/system:service-account-issuer-discovery',
       'Role/kube-system/extension-apiserver-authentication-reader',
     ]);
     expect(created).toEqual(calls.filter((c) => c !== 'ClusterRole/view'));
