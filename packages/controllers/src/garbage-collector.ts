@@ -114,8 +114,9 @@ function installGarbageCollector(host: PluginHost, options: GarbageCollectorOpti
       ownerWork.add(node.uid);
       if (!foregroundDeleting(old) && foregroundDeleting(node)) for (const dep of dependents.get(node.uid) ?? []) attempts.add(dep);
     }
-    // An owner that was deleting in the foreground: a dependent that changed may no longer block it.
-    for (const ref of node.owners) if (foregroundDeleting(nodes.get(ref.uid))) ownerWork.add(ref.uid);
+    // An owner that was deleting in the foreground: a dependent that changed (or dropped its reference to it) may no
+    // longer block it.
+    for (const ref of [...node.owners, ...(old?.owners ?? [])]) if (foregroundDeleting(nodes.get(ref.uid))) ownerWork.add(ref.uid);
   };
 
   const ctxOf = (node: Node) => host.systemContext(node.entry, { namespace: node.namespace });
@@ -143,21 +144,27 @@ function installGarbageCollector(host: PluginHost, options: GarbageCollectorOpti
     }
   };
 
-  type OwnerState = 'solid' | 'dangling' | 'waiting';
-  /** kube's classifyReferences and isDangling: the owner from the graph, or looked up by name when not in it. */
+  type OwnerState = 'solid' | 'dangling' | 'waiting' | 'invalid';
+  /**
+   * kube's classifyReferences and isDangling: the owner a reference names is looked for by kind and name, in the
+   * dependent's namespace when the kind is namespaced (a uid alone proves nothing: it may be another object's). The
+   * graph answers when it holds that very object; storage otherwise. A namespaced owner of a cluster-scoped object is
+   * an invalid reference; a kind the server does not serve (yet) or cannot read is retried later.
+   */
   const ownerState = async (node: Node, ref: OwnerRef): Promise<OwnerState> => {
-    const known = nodes.get(ref.uid);
-    if (known) return foregroundDeleting(known) ? 'waiting' : 'solid';
     const slash = ref.apiVersion.lastIndexOf('/');
     const group = slash < 0 ? '' : ref.apiVersion.slice(0, slash);
     const version = ref.apiVersion.slice(slash + 1);
     const entry = host.registry.byKind(group, version, ref.kind);
-    // A kind the server does not serve (yet: a custom resource being installed): tried again later, as kube retries
-    // an owner it cannot map. A namespaced owner of a cluster-scoped object is invalid: kept, not collected.
-    if (!entry) throw new Error(`owner kind ${ref.apiVersion}, Kind=${ref.kind} is not served`);
+    if (!entry || !entry.info.verbs.includes('get')) throw new Error(`owner kind ${ref.apiVersion}, Kind=${ref.kind} cannot be read`);
     const namespaced = entry.info.scope === 'Namespaced';
-    if (namespaced && !node.namespace) return 'solid';
-    const owner = await host.store.find(host.systemContext(entry, { namespace: namespaced ? node.namespace : '' }), ref.name);
+    if (namespaced && !node.namespace) return 'invalid';
+    const namespace = namespaced ? node.namespace : '';
+    const known = nodes.get(ref.uid);
+    if (known && known.entry.keyPrefix === entry.keyPrefix && known.name === ref.name && known.namespace === namespace) {
+      return foregroundDeleting(known) ? 'waiting' : 'solid';
+    }
+    const owner = await host.store.find(host.systemContext(entry, { namespace }), ref.name);
     if (!owner || owner.metadata?.uid !== ref.uid) return 'dangling';
     const meta = owner.metadata as { deletionTimestamp?: string; finalizers?: string[] };
     return meta.deletionTimestamp && meta.finalizers?.includes(FOREGROUND_FINALIZER) ? 'waiting' : 'solid';
@@ -169,18 +176,30 @@ function installGarbageCollector(host: PluginHost, options: GarbageCollectorOpti
     if (!node || !node.owners.length) return;
     if (node.deleting && !foregroundDeleting(node)) return;
     const states = await Promise.all(node.owners.map((ref) => ownerState(node, ref)));
-    const solid = states.includes('solid');
-    if (solid) {
+    // An invalid reference (a namespaced owner of a cluster-scoped object): kube leaves the object alone.
+    if (states.includes('invalid')) return;
+    const withoutRefs = (drop: Set<string>) => (obj: KubeObject) => {
+      const meta = obj.metadata as { ownerReferences?: OwnerRef[] };
+      meta.ownerReferences = (meta.ownerReferences ?? []).filter((r) => !drop.has(r.uid));
+      if (!meta.ownerReferences.length) delete meta.ownerReferences;
+    };
+    if (states.includes('solid')) {
       const drop = new Set(node.owners.filter((_, i) => states[i] !== 'solid').map((r) => r.uid));
-      if (!drop.size) return;
-      await updateNode(node, (obj) => {
-        const meta = obj.metadata as { ownerReferences?: OwnerRef[] };
-        meta.ownerReferences = (meta.ownerReferences ?? []).filter((r) => !drop.has(r.uid));
-        if (!meta.ownerReferences.length) delete meta.ownerReferences;
-      });
+      if (drop.size) await updateNode(node, withoutRefs(drop));
       return;
     }
-    if (states.includes('waiting') && dependentsOf(uid).length) return deleteNode(node, 'Foreground');
+    const waiting = new Set(node.owners.filter((_, i) => states[i] === 'waiting').map((r) => r.uid));
+    const ownDependents = dependentsOf(uid);
+    if (waiting.size && ownDependents.length) {
+      // A dependent that is itself deleting its dependents would wait on this object's owners while they wait on it
+      // (a cycle): this object stops blocking its owners first (kube's unblockOwnerReferences).
+      if (ownDependents.some(foregroundDeleting)) {
+        await updateNode(node, (obj) => {
+          for (const r of ((obj.metadata as { ownerReferences?: OwnerRef[] }).ownerReferences ?? [])) if (waiting.has(r.uid)) r.blockOwnerDeletion = false;
+        });
+      }
+      return deleteNode(node, 'Foreground');
+    }
     const policy = node.finalizers.includes(ORPHAN_FINALIZER) ? 'Orphan' : node.finalizers.includes(FOREGROUND_FINALIZER) ? 'Foreground' : 'Background';
     await deleteNode(node, policy);
   };
@@ -191,12 +210,22 @@ function installGarbageCollector(host: PluginHost, options: GarbageCollectorOpti
       meta.finalizers = (meta.finalizers ?? []).filter((f) => f !== finalizer);
     });
 
+  /**
+   * Whether `dep`'s reference `ref` really names `owner`: the same kind and name, in the dependent's namespace for a
+   * namespaced owner (so not from a cluster-scoped dependent). A uid copied into a reference proves nothing.
+   */
+  const refersTo = (dep: Node, ref: OwnerRef, owner: Node) => {
+    const slash = ref.apiVersion.lastIndexOf('/');
+    const entry = host.registry.byKind(slash < 0 ? '' : ref.apiVersion.slice(0, slash), ref.apiVersion.slice(slash + 1), ref.kind);
+    return !!entry && entry.keyPrefix === owner.entry.keyPrefix && ref.name === owner.name && (owner.namespace === '' || owner.namespace === dep.namespace);
+  };
+
   /** kube's orphanDependents and processDeletingDependentsItem, for an owner being deleted. */
   const processOwner = async (uid: string) => {
     const node = nodes.get(uid);
     if (!node || !node.deleting) return;
     if (node.finalizers.includes(ORPHAN_FINALIZER)) {
-      for (const dep of dependentsOf(uid)) {
+      for (const dep of dependentsOf(uid).filter((d) => d.owners.some((r) => r.uid === uid && refersTo(d, r, node)))) {
         await updateNode(dep, (obj) => {
           const meta = obj.metadata as { ownerReferences?: OwnerRef[] };
           meta.ownerReferences = (meta.ownerReferences ?? []).filter((r) => r.uid !== uid);
@@ -207,7 +236,7 @@ function installGarbageCollector(host: PluginHost, options: GarbageCollectorOpti
       return;
     }
     if (!node.finalizers.includes(FOREGROUND_FINALIZER)) return;
-    const blocking = dependentsOf(uid).filter((dep) => dep.owners.some((r) => r.uid === uid && r.blockOwnerDeletion));
+    const blocking = dependentsOf(uid).filter((dep) => dep.owners.some((r) => r.uid === uid && r.blockOwnerDeletion && refersTo(dep, r, node)));
     if (!blocking.length) return removeFinalizer(node, FOREGROUND_FINALIZER);
     for (const dep of blocking) if (!foregroundDeleting(dep)) attempts.add(dep.uid);
   };
@@ -282,6 +311,8 @@ function installGarbageCollector(host: PluginHost, options: GarbageCollectorOpti
   const followAll = () => {
     for (const entry of host.registry.entries) {
       if (!entry.info.verbs.includes('watch') || !entry.info.verbs.includes('delete')) continue;
+      // kube's collector ignores Events (core and events.k8s.io): they are many, short-lived, and own nothing.
+      if (entry.info.plural === 'events' && (entry.info.group === '' || entry.info.group === 'events.k8s.io')) continue;
       follow(entry);
     }
   };

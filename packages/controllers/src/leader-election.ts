@@ -42,6 +42,10 @@ export function electLeader(host: PluginHost, options: LeaderElectionOptions, on
   const identity = options.identity ?? `${hostname()}_${randomUUID()}`;
   const leases = host.registry.byKind('coordination.k8s.io', 'v1', 'Lease');
   let leading = false;
+  // client-go's observedRecord and observedTime: a lease expires leaseDurationSeconds after this server last saw it
+  // change, by its own clock (not by the renewTime written in it, which a skewed clock or a hostile edit could set).
+  let observedRecord = '';
+  let observedAt = 0;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   const set = (now: boolean) => {
@@ -61,8 +65,12 @@ export function electLeader(host: PluginHost, options: LeaderElectionOptions, on
       return true;
     }
     const held = current.spec ?? {};
-    const renewed = Date.parse(held.renewTime ?? held.acquireTime ?? '') || 0;
-    const expired = renewed + (held.leaseDurationSeconds ?? duration) * 1000 < now;
+    const record = JSON.stringify([held.holderIdentity, held.renewTime, held.acquireTime, held.leaseDurationSeconds, held.leaseTransitions]);
+    if (record !== observedRecord) {
+      observedRecord = record;
+      observedAt = now;
+    }
+    const expired = observedAt + (held.leaseDurationSeconds ?? duration) * 1000 < now;
     if (held.holderIdentity && held.holderIdentity !== identity && !expired) return false;
     const rv = current.metadata?.resourceVersion;
     await host.store.update(ctx, options.name, (latest) => {

@@ -125,6 +125,63 @@ describe('garbage collector', () => {
     expect((await call('GET', '/api/v1/namespaces/owned-ns')).status).toBe(200);
   });
 
+  it('finds an owner by kind, name and namespace, not by uid alone; leaves invalid references alone', async () => {
+    const { call } = await start();
+    await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'other' } });
+    const victim = (await call('POST', '/api/v1/namespaces/other/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'victim' } })).body;
+    // The uid of an object in another namespace, or of another kind: no owner of that name here, so collected.
+    await configMap(call, 'cross-ns', [ref(victim, true)]);
+    await configMap(call, 'wrong-kind', [{ ...ref(victim), kind: 'Secret' }]);
+    await until(gone(call, `${CM}/cross-ns`), 'cross-ns to be collected');
+    await until(gone(call, `${CM}/wrong-kind`), 'wrong-kind to be collected');
+    // A foreground delete of the other namespace's object is not held by them, and does not reach cluster-scoped
+    // objects that name a namespaced owner (an invalid reference).
+    const owner = await configMap(call, 'owner');
+    await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kept', ownerReferences: [ref(owner, true)] } });
+    expect((await call('DELETE', `${CM}/owner`, { propagationPolicy: 'Foreground' })).status).toBe(200);
+    await until(gone(call, `${CM}/owner`), 'the owner to go');
+    expect((await call('DELETE', '/api/v1/namespaces/other/configmaps/victim', { propagationPolicy: 'Foreground' })).status).toBe(200);
+    await until(gone(call, '/api/v1/namespaces/other/configmaps/victim'), 'the victim to go');
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await call('GET', '/api/v1/namespaces/kept')).body.status.phase).toBe('Active');
+  });
+
+  it('Foreground through a cycle, and an owner released when its blocking dependent drops the reference', async () => {
+    const { call } = await start();
+    const a = await configMap(call, 'ca');
+    const b = await configMap(call, 'cb', [ref(a, true)]);
+    const aNow = (await call('GET', `${CM}/ca`)).body;
+    expect((await call('PUT', `${CM}/ca`, { ...aNow, metadata: { ...aNow.metadata, ownerReferences: [ref(b, true)] } })).status).toBe(200);
+    expect((await call('DELETE', `${CM}/ca`, { propagationPolicy: 'Foreground' })).status).toBe(200);
+    await until(gone(call, `${CM}/ca`), 'ca to go');
+    await until(gone(call, `${CM}/cb`), 'cb to go');
+
+    const o = await configMap(call, 'o');
+    await call('POST', CM, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'd', finalizers: ['example.com/hold'], ownerReferences: [ref(o, true)] } });
+    expect((await call('DELETE', `${CM}/o`, { propagationPolicy: 'Foreground' })).status).toBe(200);
+    await until(async () => (await call('GET', `${CM}/d`)).body.metadata.deletionTimestamp !== undefined, 'd to be deleted');
+    const d = (await call('GET', `${CM}/d`)).body;
+    expect((await call('PUT', `${CM}/d`, { ...d, metadata: { ...d.metadata, ownerReferences: undefined } })).status).toBe(200);
+    await until(gone(call, `${CM}/o`), 'o to go once d no longer blocks it');
+  });
+
+  it('refuses new finalizers on what is being deleted, and ignores Events', async () => {
+    const { call } = await start();
+    await call('POST', CM, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'held', finalizers: ['example.com/hold'] } });
+    expect((await call('DELETE', `${CM}/held`)).status).toBe(200);
+    const held = (await call('GET', `${CM}/held`)).body;
+    const add = await call('PUT', `${CM}/held`, { ...held, metadata: { ...held.metadata, finalizers: ['example.com/hold', 'foregroundDeletion'] } });
+    expect(add.status).toBe(422);
+    expect(add.body.message).toBe('ConfigMap "held" is invalid: metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"foregroundDeletion"}');
+    const event = await call('POST', '/api/v1/namespaces/default/events', {
+      apiVersion: 'v1', kind: 'Event', metadata: { name: 'e1', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'nobody', uid: '0c1b7e2e-0000-4000-8000-000000000009' }] },
+      involvedObject: { kind: 'ConfigMap', name: 'x', namespace: 'default' }, reason: 'R', message: 'm', type: 'Normal',
+    });
+    expect(event.status).toBe(201);
+    await new Promise((r) => setTimeout(r, 400));
+    expect((await call('GET', '/api/v1/namespaces/default/events/e1')).status).toBe(200);
+  });
+
   it('survives a restart: what was left to do is done by the next server', async () => {
     const storage = sharedStorage();
     const first = await start(storage, null);
@@ -136,6 +193,21 @@ describe('garbage collector', () => {
     servers.splice(servers.indexOf(first.server), 1);
     const second = await start(storage);
     await until(gone(second.call, `${CM}/dep`), 'dep to be collected after the restart');
+  });
+
+  it('a Lease someone else wrote to last for ever expires when it stops changing, by the collector\'s own clock', async () => {
+    const storage = sharedStorage();
+    const LEASE = '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kapi-garbage-collector';
+    const c = await start(storage, { leaderElection: { retryPeriodMs: 100, leaseDurationSeconds: 1 } });
+    await until(async () => !!(await c.call('GET', LEASE)).body?.spec?.holderIdentity, 'a leader');
+    const lease = (await c.call('GET', LEASE)).body;
+    const hijacked = await c.call('PUT', LEASE, { ...lease, spec: { ...lease.spec, holderIdentity: 'evil', renewTime: '2099-01-01T00:00:00.000000Z', leaseDurationSeconds: 1 } });
+    expect(hijacked.status).toBe(200);
+    await until(async () => (await c.call('GET', LEASE)).body.spec.holderIdentity !== 'evil', 'the lease taken back');
+    const owner = await configMap(c.call, 'owner');
+    await configMap(c.call, 'dep', [ref(owner)]);
+    expect((await c.call('DELETE', `${CM}/owner`)).status).toBe(200);
+    await until(gone(c.call, `${CM}/dep`), 'dep to be collected');
   });
 
   it('two servers on one storage: only the Lease holder collects; another takes over when it stops', async () => {

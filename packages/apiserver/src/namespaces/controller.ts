@@ -38,7 +38,8 @@ export function createNamespaceController(store: Store, registry: ResourceRegist
     let remaining = 0;
     for (const entry of registry.entries) {
       if (entry.info.scope !== 'Namespaced' || !entry.info.verbs.includes('delete') || !entry.info.verbs.includes('list')) continue;
-      const { results } = await store.deleteCollection(ctxFor(entry, name), ALL_OBJECTS);
+      // kube's namespacedResourcesDeleter: Background, so objects the garbage collector holds do not hold the namespace.
+      const { results } = await store.deleteCollection(ctxFor(entry, name), ALL_OBJECTS, { propagationPolicy: 'Background' });
       remaining += results.filter((r) => !r.removed).length;
     }
     if (remaining > 0) {

@@ -95,6 +95,18 @@ export function validateObjectMetaUpdate(obj: KubeObject, old: KubeObject): Fiel
       errs.push(invalid(`metadata.${field}`, meta[field] ?? '', 'field is immutable'));
     }
   }
+  // kube's ValidateNoNewFinalizers: what is being deleted may lose finalizers, not gain them.
+  if (oldMeta.deletionTimestamp) {
+    const had = new Set((oldMeta.finalizers as string[] | undefined) ?? []);
+    const added = [...new Set(((meta.finalizers as unknown[] | undefined) ?? []).filter((f): f is string => typeof f === 'string' && !had.has(f)))].sort();
+    if (added.length) {
+      errs.push({
+        type: 'FieldValueForbidden',
+        field: 'metadata.finalizers',
+        message: `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`,
+      });
+    }
+  }
   return errs;
 }
 
