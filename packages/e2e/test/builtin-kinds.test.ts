@@ -186,10 +186,10 @@ describe.skipIf(!kubectl)('an ordinary application on the built-in kinds of kube
     expect(ok('get', 'csr', 'mallory')).toMatch(/ Pending\n$/);
   });
 
-  it('kubectl create token is 404: TokenRequest is not served yet', () => {
-    const token = run('create', 'token', 'shop', '-n', 'shop');
-    expect(token.status).not.toBe(0);
-    expect(token.stderr).toContain('the server could not find the requested resource');
+  it('kubectl create token gives the application\'s service account a token for the API', () => {
+    const token = ok('create', 'token', 'shop', '-n', 'shop').trim();
+    const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
+    expect(claims.sub).toBe('system:serviceaccount:shop:shop');
   });
 
   it('the kubernetes Service, its endpoints and the system PriorityClasses exist as in kube', () => {
