@@ -3,7 +3,7 @@ import { skipWithoutEtcd, startEtcd, type EtcdProcess } from '@kapi/storage-etcd
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerProcess } from '../src/server.js';
-import { configMap, eventually, request, startHttpServer, watch } from './storage-helpers.js';
+import { configMap, eventually, request, startHttpServer, watch, type JsonResponse } from './storage-helpers.js';
 
 // kapi-server on etcd (`--storage-backend=etcd3`), each test file with its own etcd on free loopback ports. In CI
 // these run always: a missing etcd binary fails them (.ci/run installs Debian's etcd-server).
@@ -104,7 +104,7 @@ describe.skipIf(skipWithoutEtcd())('two kapi-servers on one etcd', () => {
     };
     expect((await request('POST', `${a.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, crd)).status).toBe(201);
     const gadgets = '/apis/example.com/v1/namespaces/default/gadgets';
-    let gadget: { status: number; body: { metadata: { uid: string } } } = { status: 0, body: { metadata: { uid: '' } } };
+    let gadget: JsonResponse = { status: 0, body: {} };
     for (let i = 0; i < 100 && gadget.status !== 201; i++) {
       gadget = await request('POST', `${b.url}${gadgets}`, { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g' } });
       if (gadget.status !== 201) await new Promise((r) => setTimeout(r, 100));
