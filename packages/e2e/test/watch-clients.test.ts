@@ -22,7 +22,8 @@ function collect(child: ReturnType<typeof spawn>) {
     for (const check of checks) check();
   });
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  // 'close', not 'exit': a process may exit before its output has been read (under load the last line came after 'exit').
+  const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
   return {
     exited: exited.then((code) => ({ code, out })),
     until: (pattern: RegExp) =>
