@@ -111,7 +111,8 @@ function runToExit(args: string[]): Promise<{ code: number | null; output: strin
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [main, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     const output = captureOutput(child);
-    child.once('exit', (code) => resolve({ code, output: output() }));
+    // 'close': after the output streams end ('exit' may come before the last of it is read).
+    child.once('close', (code) => resolve({ code, output: output() }));
   });
 }
 
