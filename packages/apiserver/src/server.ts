@@ -281,6 +281,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const authenticators = [...(options.authenticators ?? [])];
   const startHooks: (() => Promise<void>)[] = [];
   let hooksRan = false;
+  /** Runs a controller's follower at start, or at once when asked while serving (for a resource installed since). */
+  const whenStarted = (run: () => Promise<void>) => (hooksRan ? void run() : startHooks.push(run));
   const stopHooks: (() => void | Promise<void>)[] = [];
   // Controllers' watches (onObjectsChange) end with the server.
   const stopped = new AbortController();
@@ -325,17 +327,14 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       requestGate = gate;
     },
     watchObjects(entry, handler) {
-      const run = async () => watchObjects(store, systemCtx(entry), handler, stopped.signal, (message) => log(1, message));
-      // A resource installed while serving (a custom resource) is followed at once.
-      if (hooksRan) void run();
-      else startHooks.push(run);
+      whenStarted(async () => watchObjects(store, systemCtx(entry), handler, stopped.signal, (message) => log(1, message)));
     },
     enableGarbageCollection() {
       garbageCollection = true;
     },
     onObjectsChange(entry, onChange, only = {}) {
       const ctx = systemCtx(entry, { namespace: only.namespace });
-      startHooks.push(async () => watchChanges(store, ctx, onChange, stopped.signal, (message) => log(1, message), only.name));
+      whenStarted(async () => watchChanges(store, ctx, onChange, stopped.signal, (message) => log(1, message), only.name));
     },
     objectCount(entry) {
       return cache.ready ? cache.collection(entry.keyPrefix).size : undefined;

@@ -144,6 +144,12 @@ function installGarbageCollector(host: PluginHost, options: GarbageCollectorOpti
     }
   };
 
+  /** The resource of the kind an owner reference names, if the server serves it. */
+  const entryOfRef = (ref: OwnerRef) => {
+    const slash = ref.apiVersion.lastIndexOf('/');
+    return host.registry.byKind(slash < 0 ? '' : ref.apiVersion.slice(0, slash), ref.apiVersion.slice(slash + 1), ref.kind);
+  };
+
   type OwnerState = 'solid' | 'dangling' | 'waiting' | 'invalid';
   /**
    * kube's classifyReferences and isDangling: the owner a reference names is looked for by kind and name, in the
@@ -152,10 +158,7 @@ function installGarbageCollector(host: PluginHost, options: GarbageCollectorOpti
    * an invalid reference; a kind the server does not serve (yet) or cannot read is retried later.
    */
   const ownerState = async (node: Node, ref: OwnerRef): Promise<OwnerState> => {
-    const slash = ref.apiVersion.lastIndexOf('/');
-    const group = slash < 0 ? '' : ref.apiVersion.slice(0, slash);
-    const version = ref.apiVersion.slice(slash + 1);
-    const entry = host.registry.byKind(group, version, ref.kind);
+    const entry = entryOfRef(ref);
     if (!entry || !entry.info.verbs.includes('get')) throw new Error(`owner kind ${ref.apiVersion}, Kind=${ref.kind} cannot be read`);
     const namespaced = entry.info.scope === 'Namespaced';
     if (namespaced && !node.namespace) return 'invalid';
@@ -215,8 +218,7 @@ function installGarbageCollector(host: PluginHost, options: GarbageCollectorOpti
    * namespaced owner (so not from a cluster-scoped dependent). A uid copied into a reference proves nothing.
    */
   const refersTo = (dep: Node, ref: OwnerRef, owner: Node) => {
-    const slash = ref.apiVersion.lastIndexOf('/');
-    const entry = host.registry.byKind(slash < 0 ? '' : ref.apiVersion.slice(0, slash), ref.apiVersion.slice(slash + 1), ref.kind);
+    const entry = entryOfRef(ref);
     return !!entry && entry.keyPrefix === owner.entry.keyPrefix && ref.name === owner.name && (owner.namespace === '' || owner.namespace === dep.namespace);
   };
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { isStatusError, type KubeObject } from '@kapi/apimachinery';
+import { formatMicroTime, isStatusError, type KubeObject } from '@kapi/apimachinery';
 import type { PluginHost } from '@kapi/apiserver';
 
 export interface LeaderElectionOptions {
@@ -26,8 +26,8 @@ type Lease = KubeObject & {
   spec?: { holderIdentity?: string; leaseDurationSeconds?: number; acquireTime?: string; renewTime?: string; leaseTransitions?: number };
 };
 
-/** A MicroTime as kube writes it: RFC 3339 with microseconds. */
-const microTime = (ms: number) => new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+/** A MicroTime as kube writes it (RFC 3339 with microseconds), for a time in milliseconds. */
+const microTime = (ms: number) => formatMicroTime(Math.floor(ms / 1000), (ms % 1000) * 1_000_000);
 
 /**
  * kube's Lease-based leader election (client-go leaderelection with a coordination.k8s.io/v1 Lease), for controllers

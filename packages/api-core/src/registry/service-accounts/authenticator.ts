@@ -2,6 +2,7 @@ import type { KubeObject } from '@kapi/apimachinery';
 import { bearerToken, INVALID_BEARER_TOKEN, type AuthenticatedUser, type Authenticator, type PluginHost, type ResourceEntry } from '@kapi/apiserver';
 import { newUnauthorized } from '@kapi/apimachinery';
 import type { VerificationKey } from './keys.js';
+import { findCachedOrLive } from './lookup.js';
 import { claimedIssuer, TokenRefused, verifyToken, type ObjectRef } from './tokens.js';
 
 /** What the authenticator needs to know of the server's service-account tokens. */
@@ -29,9 +30,7 @@ export function serviceAccountAuthenticator(host: PluginHost, auth: TokenAuthent
   const entryOf = (kind: string) => host.registry.byKind('', 'v1', kind);
   const lookup: Lookup = async (entry, namespace, name) => {
     if (!entry) return undefined;
-    const ctx = host.systemContext(entry, { namespace });
-    // The watch cache first, storage on a miss (kube's lister with live lookup).
-    return (await host.store.find(ctx, name, '0')) ?? (await host.store.find(ctx, name));
+    return findCachedOrLive(host, host.systemContext(entry, { namespace }), name);
   };
   const bound = async (kind: string, namespace: string, claim: ObjectRef | undefined, what: string) => {
     if (!claim) return;

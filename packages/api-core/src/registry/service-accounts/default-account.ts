@@ -1,5 +1,6 @@
 import { isStatusError } from '@kapi/apimachinery';
 import { coalesced, type PluginHost } from '@kapi/apiserver';
+import { findCachedOrLive } from './lookup.js';
 
 const DEFAULT = 'default';
 
@@ -16,7 +17,7 @@ export function ensureDefaultServiceAccounts(host: PluginHost): void {
       const namespace = String(ns.metadata?.name ?? '');
       if (!namespace || ns.metadata?.deletionTimestamp || (ns as { status?: { phase?: string } }).status?.phase === 'Terminating') continue;
       const ctx = host.systemContext(accounts, { namespace });
-      if ((await host.store.find(ctx, DEFAULT, '0')) ?? (await host.store.find(ctx, DEFAULT))) continue;
+      if (await findCachedOrLive(host, ctx, DEFAULT)) continue;
       try {
         await host.store.create(ctx, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: DEFAULT, namespace } });
       } catch (err) {

@@ -1,6 +1,7 @@
-import { fieldInvalid, isObj, newBadRequest, newConflict, newInvalid, type FieldError, type KubeObject } from '@kapi/apimachinery';
+import { fieldInvalid, formatTime, isObj, newBadRequest, newConflict, newInvalid, type FieldError, type KubeObject } from '@kapi/apimachinery';
 import { auditAnnotate, type PluginHost, type RequestContext, type SubresourceAction } from '@kapi/apiserver';
 import type { SigningKey } from './keys.js';
+import { findCachedOrLive } from './lookup.js';
 import { issueToken, type KubernetesClaims, type ObjectRef } from './tokens.js';
 
 /** How the server issues tokens (its `--service-account-*` and `--api-audiences` flags). */
@@ -26,7 +27,6 @@ const MAX_EXPIRATION_SECONDS = 2 ** 32;
 const TOKEN_REQUEST = { group: 'authentication.k8s.io', kind: 'TokenRequest' };
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-const rfc3339 = (seconds: number) => new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /**
  * `serviceaccounts/NAME/token` (authentication.k8s.io/v1 TokenRequest, kube's pkg/registry/core/serviceaccount/
@@ -62,7 +62,7 @@ export function tokenRequestAction(host: PluginHost, issuing: TokenIssuing): Sub
     meta.name = name;
     meta.namespace = ctx.namespace;
     const now = Math.floor(Date.now() / 1000);
-    meta.creationTimestamp = rfc3339(now);
+    meta.creationTimestamp = formatTime(now);
 
     let expirationSeconds = DEFAULT_EXPIRATION_SECONDS;
     if (spec.expirationSeconds !== undefined && spec.expirationSeconds !== null) {
@@ -97,10 +97,9 @@ export function tokenRequestAction(host: PluginHost, issuing: TokenIssuing): Sub
         // kube (ServiceAccountTokenPodNodeInfo) also names the node a bound pod runs on: without its uid when the
         // node does not exist.
         const nodeName = str(podSpec?.nodeName);
-        const nodes = nodeName ? host.registry.byKind('', 'v1', 'Node') : undefined;
         if (nodeName) {
-          const nodeCtx = nodes && host.systemContext(nodes);
-          const node = nodeCtx ? ((await host.store.find(nodeCtx, nodeName, '0')) ?? (await host.store.find(nodeCtx, nodeName))) : undefined;
+          const nodes = host.registry.byKind('', 'v1', 'Node');
+          const node = nodes ? await findCachedOrLive(host, host.systemContext(nodes), nodeName) : undefined;
           kubernetes.node = { name: nodeName, uid: str(node?.metadata?.uid) };
         }
       } else if (kind === 'Secret') kubernetes.secret = boundRef;
@@ -123,7 +122,7 @@ export function tokenRequestAction(host: PluginHost, issuing: TokenIssuing): Sub
       kind: 'TokenRequest',
       metadata: meta,
       spec: { ...spec, audiences, expirationSeconds },
-      status: { token, expirationTimestamp: rfc3339(expires) },
+      status: { token, expirationTimestamp: formatTime(expires) },
     };
     return { status: 201, object };
   };
