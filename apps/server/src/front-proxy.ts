@@ -1,6 +1,6 @@
 import type { RequestHeaderTrust } from '@kapi/aggregator';
 import type { ServerConfig } from './flags.js';
-import { ensureFrontProxyCertificates, FRONT_PROXY_CLIENT, loadClientCa, loadProxyClientCertificate } from './tls.js';
+import { ensureFrontProxyCertificates, FRONT_PROXY_CLIENT, loadClientCa, loadProxyClientCertificate } from '@kapi/serve';
 
 /**
  * The front proxy the server is for aggregated API servers (kube-aggregator's proxy client): the client certificate

@@ -15,17 +15,3 @@ export {
   type ServerConfig,
   type StorageBackendName,
 } from './flags.js';
-export { KUBECONFIG_NAMES, renderKubeconfig, writeKubeconfig, type AdminKubeconfig } from './kubeconfig.js';
-export { closeOnSignals, startServer, type ListenPort, type RunningServer, type ServedApi, type StartServerOptions } from './serve.js';
-export {
-  FRONT_PROXY_CLIENT,
-  FRONT_PROXY_FILES,
-  TLS_FILES,
-  ensureFrontProxyCertificates,
-  ensureSelfSignedCertificates,
-  loadServingCertificate,
-  servingNames,
-  type FrontProxyCertificates,
-  type GeneratedCertificates,
-  type ServingCertificate,
-} from './tls.js';

@@ -3,7 +3,7 @@ import { createMemoryBackend, type StorageBackend } from '@kapi/storage';
 import { createSqliteBackend } from '@kapi/storage-sqlite';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { secureDataDir } from './data-dir.js';
+import { secureDataDir } from '@kapi/serve';
 
 /** Values of `--storage-backend`: the embedded default, kube's etcd3, and a store that keeps nothing. */
 export const STORAGE_BACKENDS = ['sqlite', 'etcd3', 'memory'] as const;

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKapiApiServer } from '../src/apiserver.js';
 import { parseFlags, type ServerConfig } from '../src/flags.js';
-import { startServer, type RunningServer } from '../src/serve.js';
-import { createClientCertificate, ensureClientCertificates, ensureSelfSignedCertificates, type ClientCertificates, type GeneratedCertificates } from '../src/tls.js';
+import { startServer, type RunningServer } from '@kapi/serve';
+import { createClientCertificate, ensureClientCertificates, ensureSelfSignedCertificates, type ClientCertificates, type GeneratedCertificates } from '@kapi/serve';
 
 // The secure port end to end, in process: TLS with the generated client CA, the admin client certificate, static
 // tokens, anonymous access on or off, and the authorization modes.

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseFlags, type ServerConfig } from '../src/flags.js';
 import { loadFrontProxy } from '../src/front-proxy.js';
-import { ensureClientCertificates } from '../src/tls.js';
+import { ensureClientCertificates } from '@kapi/serve';
 
 const config = (dataDir: string, ...argv: string[]): ServerConfig => {
   const parsed = parseFlags([`--data-dir=${dataDir}`, ...argv]);

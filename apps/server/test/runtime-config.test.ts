@@ -6,8 +6,8 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createKapiApiServer } from '../src/apiserver.js';
 import { parseFlags } from '../src/flags.js';
-import { writeKubeconfig } from '../src/kubeconfig.js';
-import { startServer, type RunningServer } from '../src/serve.js';
+import { writeKubeconfig } from '@kapi/serve';
+import { startServer, type RunningServer } from '@kapi/serve';
 
 // --runtime-config through the real server: what is turned off is neither served nor discovered.
 

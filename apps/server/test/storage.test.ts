@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { skipWithoutEtcd, startEtcd } from '@kapi/storage-etcd/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseFlags, type ServerConfig } from '../src/flags.js';
-import { ensureSelfSignedCertificates } from '../src/tls.js';
+import { ensureSelfSignedCertificates } from '@kapi/serve';
 
 // Loaded lazily: the server composition needs @kapi/apiserver (and every group) built.
 const { createKapiApiServer } = await import('../src/apiserver.js');

@@ -1,0 +1,26 @@
+export { secureDataDir } from './data-dir.js';
+export { KUBECONFIG_NAMES, renderKubeconfig, writeKubeconfig, type AdminKubeconfig } from './kubeconfig.js';
+export { MAX_HEADER_BYTES, TLS12_CIPHERS } from './limits.js';
+export { closeOnSignals, startServer, type FetchEnv, type ListenPort, type RunningServer, type ServedApi, type StartServerOptions } from './serve.js';
+export { serveApiServer, type ServeApiServerOptions, type ServedApiServer, type ServingSecurity } from './serve-api-server.js';
+export {
+  ADMIN_SUBJECT,
+  CLIENT_CERT_FILES,
+  FRONT_PROXY_CLIENT,
+  FRONT_PROXY_FILES,
+  KUBERNETES_NAMES,
+  TLS_FILES,
+  createClientCertificate,
+  ensureClientCertificates,
+  ensureFrontProxyCertificates,
+  ensureSelfSignedCertificates,
+  loadClientCa,
+  loadProxyClientCertificate,
+  loadServingCertificate,
+  servingNames,
+  type ClientCertificates,
+  type FrontProxyCertificates,
+  type GeneratedCertificates,
+  type Pair,
+  type ServingCertificate,
+} from './tls.js';

@@ -1,0 +1,118 @@
+import { join } from 'node:path';
+import { secureDataDir } from './data-dir.js';
+import { writeKubeconfig } from './kubeconfig.js';
+import { closeOnSignals, startServer, type ListenPort, type RunningServer, type ServedApi, type StartServerOptions } from './serve.js';
+import { KUBERNETES_NAMES, ensureClientCertificates, ensureSelfSignedCertificates, loadClientCa, loadServingCertificate, type ServingCertificate } from './tls.js';
+
+/** What the secure port was set up with: handed to an ApiServer factory, and returned. */
+export interface ServingSecurity {
+  /** The serving certificate and key (PEM), and the CA that signed it when Kapi generated it. */
+  tls?: ServingCertificate;
+  /** The client CA (PEM) client certificates are verified against: give it to the ApiServer (delegated authentication). */
+  clientCa?: string;
+  /** The admin's client certificate (user kapi-admin, group system:masters), when Kapi generated the client CA. */
+  adminCertificate?: { cert: string; key: string };
+}
+
+export interface ServeApiServerOptions extends Pick<StartServerOptions, 'name' | 'shutdownTimeoutMs' | 'shutdownDelayMs' | 'shutdownSendRetryAfter'> {
+  /**
+   * The ApiServer to serve, or a function that makes it once the certificates are known (an ApiServer whose
+   * authenticators or published delegation config need the client CA).
+   */
+  apiServer: ServedApi | ((security: ServingSecurity) => ServedApi | Promise<ServedApi>);
+  /** Where generated certificates, keys and the admin kubeconfig are kept; made private (0700, files 0600). */
+  dataDir: string;
+  /** `--bind-address`. Default `127.0.0.1`. */
+  bindAddress?: string;
+  /** HTTPS port; 0 for none, 'ephemeral' for any free port. Default 6443. */
+  securePort?: ListenPort;
+  /** Plain-HTTP port, for local development only. Default 0 (off). */
+  insecurePort?: ListenPort;
+  /** `--tls-cert-file` and `--tls-private-key-file`. Without them a CA and a serving certificate are generated in `dataDir`. */
+  tlsCertFile?: string;
+  tlsPrivateKeyFile?: string;
+  /** Extra DNS names the generated serving certificate covers (besides localhost, the loopback and bind addresses, the host name and kube's kubernetes.default.svc names). */
+  servingNames?: readonly string[];
+  /** `--client-ca-file`. Without it a client CA and the admin's client certificate are generated in `dataDir`. */
+  clientCaFile?: string;
+  /**
+   * 'verify' (default): TLS verifies client certificates against the client CA and hands the verified subject to the
+   * ApiServer. 'delegate': client certificates are asked for but not verified in TLS, and no client CA is made; the
+   * ApiServer's authenticators verify the presented chain against their own CAs (an extension server behind an
+   * aggregator, whose CAs the main server publishes and may rotate).
+   */
+  clientCertificates?: 'verify' | 'delegate';
+  /** Where to write the admin kubeconfig; false for none. Default `<dataDir>/admin.kubeconfig`. */
+  kubeconfig?: string | false;
+  /** Shut down gracefully on SIGINT/SIGTERM and exit the process (as kube-apiserver does). Default false. */
+  handleSignals?: boolean;
+  /** Where the start-up report goes (generated files, listeners, kubeconfig). Default: nowhere. */
+  log?: (message: string) => void;
+}
+
+export interface ServedApiServer extends RunningServer {
+  security: ServingSecurity;
+  /** The admin kubeconfig written, if any: any Kubernetes client can use it. */
+  kubeconfig?: string;
+}
+
+/**
+ * Serves an ApiServer as kube-apiserver does: over HTTPS with certificates it is given or generates (a CA, a serving
+ * certificate, a client CA and the admin's client certificate, all kept in `dataDir` and reused), client
+ * certificates verified against the client CA and handed to the ApiServer's authenticators, an admin kubeconfig,
+ * and graceful shutdown. Bearer tokens and every other credential are the ApiServer's authenticators' business.
+ */
+export async function serveApiServer(options: ServeApiServerOptions): Promise<ServedApiServer> {
+  const log = options.log ?? (() => {});
+  const securePort = options.securePort ?? 6443;
+  const bindAddress = options.bindAddress ?? '127.0.0.1';
+  // Keys, certificates and the admin kubeconfig live there: nobody else may read them.
+  secureDataDir(options.dataDir);
+  const security = securePort === 0 ? {} : await secureMaterial(options, bindAddress, log);
+  const apiServer = typeof options.apiServer === 'function' ? await options.apiServer(security) : options.apiServer;
+  const running = await startServer({
+    apiServer,
+    bindAddress,
+    securePort,
+    insecurePort: options.insecurePort,
+    tls: security.tls && { ...security.tls, clientCa: security.clientCa, requestClientCertificates: options.clientCertificates === 'delegate' },
+    log,
+    name: options.name,
+    shutdownTimeoutMs: options.shutdownTimeoutMs,
+    shutdownDelayMs: options.shutdownDelayMs,
+    shutdownSendRetryAfter: options.shutdownSendRetryAfter,
+  });
+  if (options.handleSignals) closeOnSignals(running, log);
+
+  const kubeconfig = options.kubeconfig === false ? undefined : (options.kubeconfig ?? join(options.dataDir, 'admin.kubeconfig'));
+  if (kubeconfig) {
+    const https = running.urls.https !== undefined;
+    await writeKubeconfig(kubeconfig, {
+      server: running.url,
+      caCertificate: https ? security.tls?.ca : undefined,
+      clientCertificate: https ? security.adminCertificate : undefined,
+    });
+    log(`admin kubeconfig: ${kubeconfig} (export KUBECONFIG=${kubeconfig})`);
+  }
+  return { ...running, security, kubeconfig };
+}
+
+/** The serving certificate and the client CA: loaded from the files given, else generated in (or reused from) the data dir. */
+async function secureMaterial(options: ServeApiServerOptions, bindAddress: string, log: (message: string) => void): Promise<ServingSecurity> {
+  let tls: ServingCertificate;
+  if (options.tlsCertFile || options.tlsPrivateKeyFile) {
+    if (!options.tlsCertFile || !options.tlsPrivateKeyFile) throw new Error('a serving certificate needs both its certificate file and its private key file');
+    tls = await loadServingCertificate(options.tlsCertFile, options.tlsPrivateKeyFile);
+  } else {
+    const generated = await ensureSelfSignedCertificates({ dataDir: options.dataDir, bindAddress, names: options.servingNames && [...KUBERNETES_NAMES, ...options.servingNames] });
+    if (generated.created.ca) log(`generated self-signed CA ${generated.files.ca}`);
+    if (generated.created.cert) log(`generated serving certificate ${generated.files.cert} (key ${generated.files.key})`);
+    tls = generated;
+  }
+  if (options.clientCertificates === 'delegate') return { tls };
+  if (options.clientCaFile) return { tls, clientCa: await loadClientCa(options.clientCaFile) };
+  const client = await ensureClientCertificates({ dataDir: options.dataDir });
+  if (client.created.ca) log(`generated client CA ${client.files.ca}`);
+  if (client.created.cert) log(`generated admin client certificate ${client.files.cert} (key ${client.files.key})`);
+  return { tls, clientCa: client.ca, adminCertificate: client.admin };
+}
