@@ -1,3 +1,4 @@
+import { cpSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
@@ -7,4 +8,8 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'node20',
+  // The built-in schemas ship inside the package: a project's schemas refer to them (`kapi:core/v1/PodSpec`).
+  onSuccess: async () => {
+    cpSync('../schemas', 'dist/schemas', { recursive: true, filter: (source) => !source.endsWith('.md') });
+  },
 });

@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import { buildModel } from './model/graph.js';
 import type { SchemaSet } from './model/schema.js';
 import type { OutputFile } from './output.js';
@@ -12,8 +13,13 @@ import { emitOpenAPI } from './emit/openapi.js';
 import { emitConversions } from './emit/conversions.js';
 
 export interface GenerateOptions {
-  /** Version ranges written into new packages' dependencies. */
+  /** Version ranges written into new packages' dependencies. Default `workspace:^` (this repository's workspace). */
   dependencyVersions?: { apimachinery: string; groups?: string };
+  /**
+   * New packages get a tsconfig of their own instead of one extending the repository's `tsconfig.base.json`: for
+   * projects outside this repository. Default false.
+   */
+  standalone?: boolean;
 }
 
 /** Every file generated from a schema set: a pure function of its input, so two runs give identical bytes. */
@@ -23,7 +29,9 @@ export function generate(set: SchemaSet, options: GenerateOptions = {}): OutputF
   const done = new Set<string>();
   const out: OutputFile[] = [];
   const graph = new Map<string, string[]>();
-  for (const folder of set.groups.keys()) {
+  for (const [folder, group] of set.groups) {
+    // The built-in groups of a project outside this repository come from their published packages.
+    if (group.external) continue;
     const ctx = packageContext(model, folder);
     if (done.has(ctx.packageName)) continue;
     done.add(ctx.packageName);
@@ -37,11 +45,12 @@ export function generate(set: SchemaSet, options: GenerateOptions = {}): OutputF
       ...emitConversions(ctx),
       emitOpenAPI(ctx),
       ...emitIndex(ctx),
-      ...emitScaffold(ctx, versions),
+      ...emitScaffold(ctx, versions, options.standalone ?? false),
     );
   }
   checkAcyclic(graph);
-  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  // A package in the root itself (`"directory": "."`) writes `./src/...`: every path is normalized.
+  return out.map((file) => ({ ...file, path: posix.normalize(file.path) })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /**

@@ -42,6 +42,7 @@ import {
 } from '@kapi/apiserver';
 import type { StorageBackend } from '@kapi/storage';
 import { openStorage } from './storage.js';
+import { loadExternalPlugins } from './external-plugins.js';
 import { serviceAccountTokens } from './service-account-key.js';
 import { loadEncryption } from './encryption.js';
 import { loadTracingConfig, startTracing } from './tracing.js';
@@ -199,15 +200,19 @@ export function openAuditLog(config: ServerConfig, log: LogSink): { sink?: Audit
 export type KapiApiServer = ApiServer & { readonly trust?: AggregationTrust };
 
 /**
- * Every plugin the server installs, narrowed by `--runtime-config` (a group with no version left is not served at
+ * Every plugin the server installs (the built-in groups, then `external` ones from `--plugin`), narrowed by `--runtime-config` (a group with no version left is not served at
  * all). Throws RuntimeConfigError (kube's messages) for a group or version no plugin has.
  */
-export function enabledPlugins(config: ServerConfig, trust?: AggregationTrust): GroupPlugin[] {
+export function enabledPlugins(config: ServerConfig, trust?: AggregationTrust, external: readonly GroupPlugin[] = []): GroupPlugin[] {
   // API Priority and Fairness gates requests when on; its API group is served either way, as kube serves it.
-  const plugins = [
-    ...serverPlugins(config, trust, serviceAccountTokens(config)),
-    config.enablePriorityAndFairness ? priorityAndFairness() : flowControlGroup(),
-  ];
+  const builtIn = [...serverPlugins(config, trust, serviceAccountTokens(config)), config.enablePriorityAndFairness ? priorityAndFairness() : flowControlGroup()];
+  const served = new Set(builtIn.map((p) => p.definition.group));
+  for (const plugin of external) {
+    const group = plugin.definition.group;
+    if (served.has(group)) throw new Error(`--plugin: the API group ${group || 'core'} is served already; a plugin adds a group of its own`);
+    served.add(group);
+  }
+  const plugins = [...builtIn, ...external];
   return applyRuntimeConfig(plugins, config.runtimeConfig);
 }
 
@@ -217,8 +222,9 @@ export function enabledPlugins(config: ServerConfig, trust?: AggregationTrust): 
  * front proxy) is what the aggregator dials extension servers with and publishes for them.
  */
 export async function createKapiApiServer(config: ServerConfig, log: LogSink, trust?: AggregationTrust): Promise<KapiApiServer> {
-  // Before anything is opened: a --runtime-config naming what the server does not have fails the start.
-  const plugins = enabledPlugins(config, trust);
+  // Before anything is opened: a --plugin that does not load, or a --runtime-config naming what the server does not
+  // have, fails the start.
+  const plugins = enabledPlugins(config, trust, await loadExternalPlugins(config.plugins));
   const audit = openAuditLog(config, log);
   const encryption = loadEncryption(config.encryptionProviderConfig, log);
   const tracing = config.tracingConfigFile ? startTracing(loadTracingConfig(config.tracingConfigFile)) : undefined;

@@ -59,6 +59,11 @@ export interface ServerConfig {
   clientCaFile?: string;
   /** `--token-auth-file`: kube's static token CSV. */
   tokenAuthFile?: string;
+  /**
+   * `--plugin`: modules exporting group plugins to serve besides the built-in groups. File paths are absolute
+   * (resolved against the working directory); other values are package names, resolved from the working directory.
+   */
+  plugins: string[];
   /** `--service-account-issuer`, every value (the first issues tokens). */
   serviceAccountIssuers: string[];
   /** `--service-account-signing-key-file`; undefined: a key generated in the data dir. */
@@ -317,6 +322,12 @@ const FLAG_DOCS: FlagDoc[] = [
       'The maximum size in bytes of a request body (create, update, patch and delete); larger ones are answered 413 Request Entity Too Large. 0 disables the limit.',
   },
   {
+    name: 'plugin',
+    type: 'stringArray',
+    description:
+      'An ES module (a file, or a package installed where the server runs) exporting an API group to serve besides the built-in ones: `plugin` (a GroupPlugin), `plugins` (several), or `group` (a generated GroupDefinition), or one of them as the default export. Repeatable.',
+  },
+  {
     name: 'proxy-client-cert-file',
     type: 'string',
     description:
@@ -570,6 +581,7 @@ const PARSE_OPTIONS = {
   'max-requests-inflight': { type: 'string' },
   'max-resource-write-bytes': { type: 'string' },
   'request-timeout': { type: 'string' },
+  plugin: { type: 'string', multiple: true },
   'proxy-client-cert-file': { type: 'string' },
   'proxy-client-key-file': { type: 'string' },
   'requestheader-allowed-names': { type: 'string', multiple: true },
@@ -776,6 +788,7 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
       authorizationModes: authorizationModes as AuthorizationMode[],
       clientCaFile: fileFlag('client-ca-file'),
       tokenAuthFile: fileFlag('token-auth-file'),
+      plugins: (values.plugin ?? []).filter((p) => p !== '').map((p) => (isFileSpecifier(p) ? resolve(cwd, p) : p)),
       ...serviceAccounts,
       tracingConfigFile: fileFlag('tracing-config-file'),
       anonymousAuth,
@@ -901,4 +914,9 @@ function toFlagError(error: unknown): FlagError {
     default:
       return new FlagError(err.message ?? String(error), true);
   }
+}
+
+/** A `--plugin` value naming a file (`./x.js`, `../x.js`, `/abs/x.js`, `x.js`) rather than an installed package. */
+function isFileSpecifier(value: string): boolean {
+  return value.startsWith('.') || value.startsWith('/') || /\.[cm]?js$/.test(value);
 }

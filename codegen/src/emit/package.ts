@@ -9,13 +9,14 @@ function dependencies(ctx: PackageContext, versions: { apimachinery: string; gro
 
 /**
  * A hand-kept package.json with the generated dependencies added where missing (versions already there are the
- * author's and stay), and those on group packages the schemas no longer refer to removed.
+ * author's and stay), and, with `prune`, those on group packages the schemas no longer refer to removed (in this
+ * repository; a project's own code may use a group its schemas do not refer to).
  */
-function withDependencies(existing: string, wanted: Record<string, string>): string {
+function withDependencies(existing: string, wanted: Record<string, string>, prune: boolean): string {
   const pkg = JSON.parse(existing) as { dependencies?: Record<string, string> };
   const deps: Record<string, string> = {};
   for (const [name, range] of Object.entries(pkg.dependencies ?? {})) {
-    if (name.startsWith('@kapi/api-') && !(name in wanted)) continue;
+    if (prune && name.startsWith('@kapi/api-') && !(name in wanted)) continue;
     deps[name] = range;
   }
   for (const [name, range] of Object.entries(wanted)) deps[name] ??= range;
@@ -79,16 +80,40 @@ export function emitIndex(ctx: PackageContext): OutputFile[] {
   return out;
 }
 
+/** The tsconfig of a new package outside this repository: what tsconfig.base.json sets, on its own. */
+const STANDALONE_TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    lib: ['ES2023'],
+    types: ['node'],
+    strict: true,
+    esModuleInterop: true,
+    skipLibCheck: true,
+    resolveJsonModule: true,
+    isolatedModules: true,
+    declaration: true,
+    noEmit: true,
+    forceConsistentCasingInFileNames: true,
+  },
+  include: ['src'],
+};
+
+/** The build tools of a new package outside this repository (what this repository's root provides). */
+export const STANDALONE_DEV_DEPENDENCIES = { '@types/node': '^20.19.0', tsup: '^8.5.0', typescript: '^6.0.3' };
+
 /**
  * A new group package's hand-editable files: written once when missing, never overwritten, so a group can add
  * strategies and its own code beside the generated part.
  */
-export function emitScaffold(ctx: PackageContext, versions: { apimachinery: string; groups?: string }): OutputFile[] {
+export function emitScaffold(ctx: PackageContext, versions: { apimachinery: string; groups?: string }, standalone = false): OutputFile[] {
   if (ctx.isApimachinery) return [];
   const g = ctx.model.group(ctx.folders[0]);
   const dir = ctx.directory;
-  const depth = dir.split('/').length;
+  const depth = dir === '.' ? 0 : dir.split('/').length;
   const up = '../'.repeat(depth);
+  const tsconfig = standalone ? STANDALONE_TSCONFIG : { extends: `${up}tsconfig.base.json`, include: ['src'] };
   const pkg = {
     name: ctx.packageName,
     version: '0.0.0',
@@ -114,17 +139,19 @@ export function emitScaffold(ctx: PackageContext, versions: { apimachinery: stri
       lint: 'tsc -p tsconfig.json',
     },
     dependencies: dependencies(ctx, versions),
+    // Outside this repository a package brings its own build tools.
+    ...(standalone ? { devDependencies: STANDALONE_DEV_DEPENDENCIES } : {}),
   };
   return [
     {
       path: `${dir}/package.json`,
       content: JSON.stringify(pkg, null, 2) + '\n',
       scaffold: true,
-      amend: (existing) => withDependencies(existing, dependencies(ctx, versions)),
+      amend: (existing) => withDependencies(existing, dependencies(ctx, versions), !standalone),
     },
     {
       path: `${dir}/tsconfig.json`,
-      content: JSON.stringify({ extends: `${up}tsconfig.base.json`, include: ['src'] }, null, 2) + '\n',
+      content: JSON.stringify(tsconfig, null, 2) + '\n',
       scaffold: true,
     },
     {

@@ -1,5 +1,6 @@
 import { GENERATED_HEADER, type OutputFile } from '../output.js';
 import type { SchemaFile, SchemaNode } from '../model/schema.js';
+import { KAPI_REF } from '../model/graph.js';
 import { oneOfAlternatives, type OneOfAlternative } from '../model/one-of.js';
 import { APIMACHINERY, dependencyPackages, emitsTypes, isOwn, type PackageContext } from './context.js';
 
@@ -11,7 +12,8 @@ const SCHEMA_ID_BASE = 'kapi://schemas/';
  * known properties is dropped because unknown fields are field validation's concern, not a type error.
  */
 function forAjv(node: SchemaNode, alternatives?: OneOfAlternative[]): Record<string, unknown> {
-  if (node.$ref) return { $ref: node.$ref };
+  // Relative references resolve against the schema's $id; `kapi:` ones name the schema's $id themselves.
+  if (node.$ref) return { $ref: node.$ref.startsWith(KAPI_REF) ? `${SCHEMA_ID_BASE}${node.$ref.slice(KAPI_REF.length).replace(/\.json$/, '')}.json` : node.$ref };
   const out: Record<string, unknown> = {};
   const wire = node['x-kapi-wire-type'];
   if (alternatives) {

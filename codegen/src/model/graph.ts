@@ -92,6 +92,9 @@ function checkUniqueNames(defs: TypeDef[]): void {
   }
 }
 
+/** The scheme of `$ref`s that name a schema by id: `kapi:meta/v1/ObjectMeta`, `kapi:core/v1/PodTemplateSpec`. */
+export const KAPI_REF = 'kapi:';
+
 export function buildModel(set: SchemaSet): Model {
   const roots = new Map<string, TypeDef>();
   const nested = new Map<SchemaNode, TypeDef>();
@@ -131,7 +134,9 @@ export function buildModel(set: SchemaSet): Model {
   checkUniqueNames([...typesByFile.values()].flat());
 
   const resolve = (from: SchemaFile, ref: string): SchemaFile => {
-    const id = posix.normalize(posix.join(from.folder, from.version, ref)).replace(/\.json$/, '');
+    // `kapi:<folder>/<version>/<Name>` names a schema by id wherever the referring file lives (a project outside
+    // this repository refers to the built-in types so); anything else is a path relative to the referring file.
+    const id = ref.startsWith(KAPI_REF) ? ref.slice(KAPI_REF.length).replace(/\.json$/, '') : posix.normalize(posix.join(from.folder, from.version, ref)).replace(/\.json$/, '');
     const target = set.files.get(id);
     if (!target) throw new Error(`schemas/${from.id}.json: $ref ${ref} does not resolve (looked for ${id}.json)`);
     return target;

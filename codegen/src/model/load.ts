@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import type { GroupFolder, SchemaFile, SchemaNode, SchemaSet } from './schema.js';
 
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -18,8 +18,17 @@ function readJson<T>(path: string): T {
   }
 }
 
-/** Reads every `schemas/<folder>/<version>/<Name>.json` and `schemas/<folder>/group.json` below `schemasDir`. */
-export function loadSchemas(schemasDir: string): SchemaSet {
+export interface LoadOptions {
+  /** Where a folder's package goes when its group.json names no `directory` (relative to the root). Default `packages`. */
+  packagesDir?: string;
+}
+
+/**
+ * Reads every `schemas/<folder>/<version>/<Name>.json` and `schemas/<folder>/group.json` below `schemasDir`. A folder's
+ * package goes to its group.json `directory`, else `<packagesDir>/api-<folder>`.
+ */
+export function loadSchemas(schemasDir: string, options: LoadOptions = {}): SchemaSet {
+  const packagesDir = options.packagesDir ?? 'packages';
   const files = new Map<string, SchemaFile>();
   const groups = new Map<string, GroupFolder>();
   for (const folder of listDirs(schemasDir)) {
@@ -45,10 +54,26 @@ export function loadSchemas(schemasDir: string): SchemaSet {
       folder,
       group: declared.group ?? headerGroup ?? (folder === 'core' ? '' : folder),
       packageName: declared.package ?? `@kapi/api-${folder}`,
-      directory: declared.directory ?? `packages/api-${folder}`,
+      directory: posix.normalize(declared.directory ?? posix.join(packagesDir, `api-${folder}`)),
       description: declared.description,
       strategicMergePatch: declared.strategicMergePatch === true,
     });
+  }
+  return { files, groups };
+}
+
+/**
+ * Adds the folders of `builtin` (the built-in schemas @kapi/codegen ships) that `set` does not have, as external
+ * groups: a project's own schemas can refer to their types, which are imported from the published packages
+ * (@kapi/apimachinery, @kapi/api-core, ...) rather than generated again.
+ */
+export function withBuiltinSchemas(set: SchemaSet, builtin: SchemaSet): SchemaSet {
+  const files = new Map(set.files);
+  const groups = new Map(set.groups);
+  for (const [folder, group] of builtin.groups) {
+    if (groups.has(folder)) continue;
+    groups.set(folder, { ...group, external: true });
+    for (const [id, file] of builtin.files) if (file.folder === folder) files.set(id, file);
   }
   return { files, groups };
 }

@@ -110,6 +110,11 @@ export interface GroupFolder {
    * serves them for built-in types and refuses them (415) for custom resources. Off unless declared.
    */
   strategicMergePatch: boolean;
+  /**
+   * A group whose package is published on its own (the built-in groups @kapi/codegen ships the schemas of): its
+   * types are referenced and imported from that package, never generated.
+   */
+  external?: boolean;
 }
 
 export interface SchemaSet {

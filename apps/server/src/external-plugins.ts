@@ -1,0 +1,68 @@
+import { createRequire } from 'node:module';
+import { isAbsolute, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { groupPlugin, type GroupPlugin } from '@kapi/apiserver';
+
+type GroupDefinition = GroupPlugin['definition'];
+
+
+/**
+ * Loads the groups of `--plugin`: each value is an ES module (an absolute file path, or a package name resolved from
+ * `cwd`) exporting `plugin` (a GroupPlugin), `plugins` (several), `group` (a generated GroupDefinition, served with
+ * its schemas' behaviour only), or one of those as its default export. Throws with the flag's value when a module
+ * cannot be loaded or exports none of them.
+ */
+export async function loadExternalPlugins(specifiers: readonly string[], cwd = process.cwd()): Promise<GroupPlugin[]> {
+  const plugins: GroupPlugin[] = [];
+  for (const specifier of specifiers) {
+    let module: Record<string, unknown>;
+    try {
+      module = (await import(moduleUrl(specifier, cwd))) as Record<string, unknown>;
+    } catch (error) {
+      const missing = (error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND' || (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND';
+      const why = missing ? (isAbsolute(specifier) ? 'no such file' : `no such package installed in ${cwd} or above`) : (error as Error).message;
+      throw new Error(`--plugin ${specifier}: cannot load it: ${why}`);
+    }
+    // A default export is a plugin or definition itself (a GroupDefinition has a `group` field of its own), or an
+    // object holding them (a CommonJS module's exports).
+    const found = pluginsOf(module) ?? asPlugins(module.default) ?? pluginsOf(module.default as Record<string, unknown> | undefined);
+    if (!found) throw new Error(`--plugin ${specifier}: the module exports no group: export \`plugin\` (a GroupPlugin), \`plugins\` or \`group\` (a GroupDefinition)`);
+    plugins.push(...found);
+  }
+  return plugins;
+}
+
+function moduleUrl(specifier: string, cwd: string): string {
+  if (isAbsolute(specifier)) return pathToFileURL(specifier).href;
+  // A package installed where the server runs, not where it was installed: resolved as a script in cwd would.
+  return pathToFileURL(createRequire(join(cwd, 'noop.js')).resolve(specifier)).href;
+}
+
+/** A module's (or a default export's) named exports: `plugins`, `plugin`, or `group`. */
+function pluginsOf(exports: Record<string, unknown> | undefined): GroupPlugin[] | undefined {
+  if (!exports || typeof exports !== 'object') return undefined;
+  if (Array.isArray(exports.plugins)) return exports.plugins.map((p, i) => asPlugin(p, `plugins[${i}]`));
+  if (exports.plugin !== undefined) return [asPlugin(exports.plugin, 'plugin')];
+  if (exports.group !== undefined) return [asPlugin(exports.group, 'group')];
+  return undefined;
+}
+
+function asPlugins(value: unknown): GroupPlugin[] | undefined {
+  if (isGroupPlugin(value) || isGroupDefinition(value)) return [asPlugin(value, 'default')];
+  return undefined;
+}
+
+function asPlugin(value: unknown, name: string): GroupPlugin {
+  if (isGroupPlugin(value)) return value;
+  if (isGroupDefinition(value)) return groupPlugin(value);
+  throw new Error(`export ${name} is neither a GroupPlugin nor a GroupDefinition`);
+}
+
+function isGroupDefinition(value: unknown): value is GroupDefinition {
+  const v = value as Partial<GroupDefinition> | undefined;
+  return typeof v === 'object' && v !== null && typeof v.group === 'string' && Array.isArray(v.versions) && Array.isArray(v.resources);
+}
+
+function isGroupPlugin(value: unknown): value is GroupPlugin {
+  return typeof value === 'object' && value !== null && isGroupDefinition((value as GroupPlugin).definition);
+}
