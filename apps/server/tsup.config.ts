@@ -7,7 +7,8 @@ export default defineConfig({
   // storage is an entry of its own: apps/wardle-server imports it without the groups.
   entry: ['src/main.ts', 'src/index.ts', 'src/storage.ts'],
   format: ['esm'],
-  dts: false,
+  // Types for the library entries (the composition and the storage flags), not for the binary.
+  dts: { entry: { index: 'src/index.ts', storage: 'src/storage.ts' } },
   sourcemap: true,
   clean: true,
   target: 'node20',
