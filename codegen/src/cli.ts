@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generate } from './generate.js';
 import { initProject } from './init.js';
+import { checkSchemas } from './model/check.js';
 import { loadSchemas, withBuiltinSchemas } from './model/load.js';
 import { findProjectRoot } from './paths.js';
 import { writeOutputs } from './writer.js';
@@ -29,6 +30,16 @@ import-kubernetes   rewrite schemas/ for the built-in kinds from upstream refere
 
 /** The built-in schemas shipped in this package (copied from the repository's schemas/ at build time). */
 const BUILTIN_SCHEMAS = fileURLToPath(new URL('./schemas/', import.meta.url));
+
+/** The group.json of each folder that has one, parsed. */
+function groupFiles(schemasDir: string, folders: string[]): Map<string, unknown> {
+  const files = new Map<string, unknown>();
+  for (const folder of folders) {
+    const path = join(schemasDir, folder, 'group.json');
+    if (existsSync(path)) files.set(folder, JSON.parse(readFileSync(path, 'utf8')));
+  }
+  return files;
+}
 
 function ownVersion(): string {
   return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -87,6 +98,7 @@ async function main(argv: string[]): Promise<number> {
   // only, refers to the built-in ones, and depends on their published packages.
   const project = !own.groups.has('meta');
   const set = project ? withBuiltinSchemas(own, loadSchemas(BUILTIN_SCHEMAS)) : own;
+  checkSchemas(set, groupFiles(schemasDir, [...own.groups.keys()]));
   const version = `^${ownVersion()}`;
   const outputs = generate(set, project ? { dependencyVersions: { apimachinery: version }, standalone: true } : {});
   const result = writeOutputs(root, outputs, values.check);
@@ -100,6 +112,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   console.log(`codegen: ${outputs.length} files, ${result.changed.length} written, ${result.removed.length} removed`);
+  const manifests = result.changed.filter((p) => p === 'package.json' || p.endsWith('/package.json'));
+  if (project && manifests.length) console.log(`dependencies changed in ${manifests.join(', ')}: run \`npm install\``);
   return 0;
 }
 

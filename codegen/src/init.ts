@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { STANDALONE_DEV_DEPENDENCIES } from './emit/package.js';
+import { STANDALONE_DEV_DEPENDENCIES, STANDALONE_TSCONFIG } from './emit/package.js';
 
 export interface InitOptions {
   /** The project directory (created if missing). */
@@ -30,12 +30,16 @@ const KIND = /^[A-Z][A-Za-z0-9]*$/;
 export function initProject(options: InitOptions): InitResult {
   const group = options.group ?? 'widgets.example.com';
   const kind = options.kind ?? 'Widget';
-  if (!GROUP.test(group)) throw new Error(`--group ${group}: an API group is a DNS subdomain with at least one dot (widgets.example.com)`);
-  if (!KIND.test(kind)) throw new Error(`--kind ${kind}: a kind is an UpperCamelCase identifier (Widget)`);
+  if (!GROUP.test(group) || group.length > 253 || group.split('.').some((label) => label.length > 63)) {
+    throw new Error(`--group ${group}: an API group is a DNS subdomain with at least one dot (widgets.example.com), at most 253 characters, labels at most 63`);
+  }
+  const plural = guessPlural(kind.toLowerCase());
+  if (!KIND.test(kind) || kind === 'List' || plural.length > 63) {
+    throw new Error(`--kind ${kind}: a kind is an UpperCamelCase identifier (Widget), not List, whose plural is at most 63 characters`);
+  }
   const dir = resolve(options.directory);
   const name = projectName(basename(dir));
   const folder = group.split('.')[0];
-  const plural = `${kind.toLowerCase()}s`;
   const files = projectFiles({ name, group, kind, folder, plural, kapi: options.kapiVersion });
   const result: InitResult = { written: [], kept: [] };
   for (const [path, content] of Object.entries(files)) {
@@ -49,6 +53,13 @@ export function initProject(options: InitOptions): InitResult {
     result.written.push(path);
   }
   return result;
+}
+
+/** kube's guess of a kind's resource name (meta.UnsafeGuessKindToResource): status → statuses, proxy → proxies. */
+function guessPlural(singular: string): string {
+  if (singular.endsWith('s')) return `${singular}es`;
+  if (singular.endsWith('y')) return `${singular.slice(0, -1)}ies`;
+  return `${singular}s`;
 }
 
 /** An npm package name from a directory name. */
@@ -88,22 +99,7 @@ function projectFiles(n: Names): Record<string, string> {
       dependencies: Object.fromEntries(['@kapi/api-core', '@kapi/apimachinery', '@kapi/apiserver', '@kapi/serve', '@kapi/storage'].map(kapi)),
       devDependencies: { '@kapi/codegen': n.kapi, ...STANDALONE_DEV_DEPENDENCIES },
     }),
-    'tsconfig.json': json({
-      compilerOptions: {
-        target: 'ES2022',
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        lib: ['ES2023'],
-        types: ['node'],
-        strict: true,
-        esModuleInterop: true,
-        skipLibCheck: true,
-        isolatedModules: true,
-        declaration: true,
-        noEmit: true,
-      },
-      include: ['src'],
-    }),
+    'tsconfig.json': json(STANDALONE_TSCONFIG),
     'tsup.config.ts':
       `import { defineConfig } from 'tsup';\n\n` +
       `export default defineConfig({\n  entry: ['src/index.ts', 'src/app.ts', 'src/server.ts'],\n  format: ['esm'],\n  dts: false,\n` +
@@ -199,6 +195,10 @@ import { createServer } from './app.js';
 
 // PORT=0 serves on any free port; KAPI_DATA_DIR keeps the certificates and the admin kubeconfig.
 const port = Number(process.env.PORT ?? 6443);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(\`Error: PORT=\${process.env.PORT} is not a port number\`);
+  process.exit(1);
+}
 const served = await serveApiServer({
   apiServer: createServer(),
   dataDir: process.env.KAPI_DATA_DIR ?? '.kapi',
@@ -206,6 +206,9 @@ const served = await serveApiServer({
   handleSignals: true,
   log: console.log,
   name: ${JSON.stringify(n.name)},
+}).catch((error: unknown) => {
+  console.error(\`Error: \${error instanceof Error ? error.message : String(error)}\`);
+  process.exit(1);
 });
 console.log(\`try: kubectl --kubeconfig \${served.kubeconfig} api-resources\`);
 `;

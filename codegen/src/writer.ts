@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import type { OutputFile } from './output.js';
 
 export interface WriteResult {
@@ -27,9 +27,14 @@ export function writeOutputs(root: string, outputs: OutputFile[], check = false)
   const generatedDirs = new Set<string>();
   const wanted = new Set(outputs.map((o) => o.path));
   for (const file of outputs) {
+    // A group.json `directory` names a place inside the project; generated files never go anywhere else.
+    if (isAbsolute(file.path) || file.path === '..' || file.path.startsWith('../') || file.path.split('/').includes('node_modules')) {
+      throw new Error(`${file.path}: outside the project ${root}; a group.json "directory" is relative to the project root and inside it`);
+    }
     const path = join(root, file.path);
-    const marker = file.path.indexOf('/src/generated/');
-    if (marker >= 0) generatedDirs.add(file.path.slice(0, marker + '/src/generated'.length));
+    // A package at the root itself (`"directory": "."`) has its generated files at src/generated/ directly.
+    const marker = `/${file.path}`.indexOf('/src/generated/');
+    if (marker >= 0) generatedDirs.add(file.path.slice(0, marker + 'src/generated'.length));
     const existing = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
     let content = file.content;
     if (file.scaffold && existing !== undefined) {

@@ -100,10 +100,78 @@ describe('kapi-codegen in a project outside this repository', () => {
     expect(dangling.code).toBe(1);
     expect(dangling.out).toContain('$ref kapi:core/v1/PodSpek does not resolve');
     expect((await run(dir, 'generate', '--out', '../elsewhere')).out).toContain('is outside the project');
+    writeFileSync(join(dir, 'schemas/gadgets/v1/Gadget.json'), JSON.stringify(gadget({ meta: 'kapi:meta/v1/ObjectMeta', pod: 'kapi:core/v1/PodSpec' })));
+    for (const directory of ['../escaped', '/tmp/escaped-abs']) {
+      writeFileSync(join(dir, 'schemas/gadgets/group.json'), JSON.stringify({ directory }));
+      const escaped = await run(dir, 'generate');
+      expect(escaped.code).toBe(1);
+      expect(escaped.out).toContain('schemas/gadgets/group.json/directory');
+    }
+    expect(existsSync(join(dir, '../escaped'))).toBe(false);
 
     const empty = project();
     const none = await run(empty, 'generate');
     expect(none.code).toBe(1);
     expect(none.out).toContain('kapi-codegen init');
   });
+
+  it('refuses schemas kube would refuse, before writing anything', async () => {
+    const dir = project();
+    mkdirSync(join(dir, 'schemas/gadgets/v1'), { recursive: true });
+    writeFileSync(join(dir, 'package.json'), '{}');
+    const bad = gadget({ meta: 'kapi:meta/v1/ObjectMeta', pod: 'kapi:core/v1/PodSpec' });
+    Object.assign(bad['x-kapi-resource'], { plural: '../namespaces', scope: 'Global', verbs: ['frobnicate'] });
+    writeFileSync(join(dir, 'schemas/gadgets/v1/Gadget.json'), JSON.stringify(bad));
+    const refused = await run(dir, 'generate');
+    expect(refused.code).toBe(1);
+    expect(refused.out).toContain('invalid schemas');
+    expect(refused.out).toContain('schemas/gadgets/v1/Gadget.json/x-kapi-resource/plural');
+    expect(refused.out).toContain('schemas/gadgets/v1/Gadget.json/x-kapi-resource/scope');
+    expect(existsSync(join(dir, 'packages'))).toBe(false);
+
+    Object.assign(bad['x-kapi-resource'], { plural: 'gadgets', scope: 'Cluster', verbs: ['get'], version: 'v2', kind: 'Gizmo' });
+    writeFileSync(join(dir, 'schemas/gadgets/v1/Gadget.json'), JSON.stringify(bad));
+    const misplaced = await run(dir, 'generate');
+    expect(misplaced.out).toContain('kind "Gizmo" is not the file\'s name Gadget');
+    expect(misplaced.out).toContain('version "v2" is not the folder\'s v1');
+
+    bad['x-kapi-resource'] = { ...bad['x-kapi-resource'], version: 'v1', kind: 'Gadget' };
+    writeFileSync(join(dir, 'schemas/gadgets/v1/Gadget.json'), JSON.stringify(bad));
+    for (const directory of ['node_modules/@kapi/apiserver', '..']) {
+      writeFileSync(join(dir, 'schemas/gadgets/group.json'), JSON.stringify({ directory }));
+      const out = await run(dir, 'generate');
+      expect(out.code, directory).toBe(1);
+      expect(out.out).toContain('schemas/gadgets/group.json/directory');
+    }
+  });
+
+  it('init guesses plurals as kube does and refuses names kube would not serve', async () => {
+    const dir = join(project(), 'p');
+    expect((await run(tmpdir(), 'init', dir, '--kind', 'Proxy')).code).toBe(0);
+    expect(existsSync(join(dir, 'test/proxies.test.mjs'))).toBe(true);
+    for (const args of [['--kind', 'List'], ['--kind', `K${'x'.repeat(70)}`], ['--group', `${'a'.repeat(64)}.example.com`], ['--group', 'apps']]) {
+      const target = join(project(), 'q');
+      const res = await run(tmpdir(), 'init', target, ...args);
+      expect(res.code, args.join(' ')).toBe(1);
+      expect(existsSync(target), args.join(' ')).toBe(false);
+    }
+  });
+
+  it('links a package generated from the same schemas by its path, never by a registry version', async () => {
+    const dir = project();
+    writeFileSync(join(dir, 'package.json'), '{}');
+    mkdirSync(join(dir, 'schemas/parts/v1'), { recursive: true });
+    writeFileSync(join(dir, 'schemas/parts/group.json'), JSON.stringify({ package: 'my-parts', directory: 'parts' }));
+    writeFileSync(join(dir, 'schemas/parts/v1/Part.json'), JSON.stringify({ type: 'object', properties: { size: { type: 'integer', 'x-kapi-field-number': 1 } } }));
+    mkdirSync(join(dir, 'schemas/gadgets/v1'), { recursive: true });
+    const uses = gadget({ meta: 'kapi:meta/v1/ObjectMeta', pod: 'kapi:parts/v1/Part' });
+    writeFileSync(join(dir, 'schemas/gadgets/v1/Gadget.json'), JSON.stringify(uses));
+    const out = await run(dir, 'generate');
+    expect(out.code, out.out).toBe(0);
+    expect(out.out).toContain('run `npm install`');
+    const deps = JSON.parse(read(join(dir, 'packages/api-gadgets/package.json'))).dependencies;
+    expect(deps['my-parts']).toBe('file:../../parts');
+    expect(deps['@kapi/apimachinery']).toBe(`^${version}`);
+  });
 });
+

@@ -1,10 +1,23 @@
+import { posix } from 'node:path';
 import { GENERATED_HEADER, type OutputFile } from '../output.js';
 import { conversionNeeds } from './conversions.js';
 import { APIMACHINERY, dependencyPackages, groupDependencies, ownKinds, type PackageContext } from './context.js';
 
-/** The dependencies a group package needs: @kapi/apimachinery, and the packages owning the types it refers to. */
-function dependencies(ctx: PackageContext, versions: { apimachinery: string; groups?: string }): Record<string, string> {
-  return Object.fromEntries(dependencyPackages(ctx).map((p) => [p, p === APIMACHINERY ? versions.apimachinery : versions.groups ?? versions.apimachinery]));
+/**
+ * The dependencies a group package needs: @kapi/apimachinery, and the packages owning the types it refers to. Outside
+ * this repository (`local`), a package generated from the same schemas is depended on by its path (`file:../extras`),
+ * never by a version the public registry could answer with someone else's package.
+ */
+function dependencies(ctx: PackageContext, versions: { apimachinery: string; groups?: string }, local = false): Record<string, string> {
+  const generatedDirectory = (name: string) => [...ctx.model.set.groups.values()].find((g) => g.packageName === name && !g.external)?.directory;
+  return Object.fromEntries(
+    dependencyPackages(ctx).map((p) => {
+      const dir = local ? generatedDirectory(p) : undefined;
+      const path = dir === undefined ? undefined : posix.relative(ctx.directory, dir);
+      if (path !== undefined) return [p, `file:${path.startsWith('.') ? path : `./${path}`}`];
+      return [p, p === APIMACHINERY ? versions.apimachinery : versions.groups ?? versions.apimachinery];
+    }),
+  );
 }
 
 /**
@@ -81,7 +94,7 @@ export function emitIndex(ctx: PackageContext): OutputFile[] {
 }
 
 /** The tsconfig of a new package outside this repository: what tsconfig.base.json sets, on its own. */
-const STANDALONE_TSCONFIG = {
+export const STANDALONE_TSCONFIG = {
   compilerOptions: {
     target: 'ES2022',
     module: 'NodeNext',
@@ -138,7 +151,7 @@ export function emitScaffold(ctx: PackageContext, versions: { apimachinery: stri
       typecheck: 'tsc -p tsconfig.json',
       lint: 'tsc -p tsconfig.json',
     },
-    dependencies: dependencies(ctx, versions),
+    dependencies: dependencies(ctx, versions, standalone),
     // Outside this repository a package brings its own build tools.
     ...(standalone ? { devDependencies: STANDALONE_DEV_DEPENDENCIES } : {}),
   };
@@ -147,7 +160,7 @@ export function emitScaffold(ctx: PackageContext, versions: { apimachinery: stri
       path: `${dir}/package.json`,
       content: JSON.stringify(pkg, null, 2) + '\n',
       scaffold: true,
-      amend: (existing) => withDependencies(existing, dependencies(ctx, versions), !standalone),
+      amend: (existing) => withDependencies(existing, dependencies(ctx, versions, standalone), !standalone),
     },
     {
       path: `${dir}/tsconfig.json`,
