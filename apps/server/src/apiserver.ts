@@ -42,7 +42,7 @@ import {
 } from '@kapi/apiserver';
 import type { StorageBackend } from '@kapi/storage';
 import { openStorage } from './storage.js';
-import { loadExternalPlugins } from './external-plugins.js';
+import { loadExternalPlugins, pluginOrigin } from './external-plugins.js';
 import { serviceAccountTokens } from './service-account-key.js';
 import { loadEncryption } from './encryption.js';
 import { loadTracingConfig, startTracing } from './tracing.js';
@@ -199,6 +199,19 @@ export function openAuditLog(config: ServerConfig, log: LogSink): { sink?: Audit
 /** The composed server, and what it tells aggregated API servers to trust (when the caller gave it). */
 export type KapiApiServer = ApiServer & { readonly trust?: AggregationTrust };
 
+/** Every API group the sample server is built with (whatever --runtime-config turns off). */
+const BUILT_IN_GROUPS = new Set([...GROUPS.map((g) => g.group), flowControlGroup().definition.group]);
+
+/** Throws, naming the --plugin value, for a plugin whose API group the server already serves (or another plugin does). */
+export function checkExternalPlugins(external: readonly GroupPlugin[]): void {
+  const served = new Set(BUILT_IN_GROUPS);
+  for (const plugin of external) {
+    const group = plugin.definition.group;
+    if (served.has(group)) throw new Error(`--plugin ${pluginOrigin(plugin) ?? ''}: the API group ${group || 'core'} is served already; a plugin adds a group of its own`);
+    served.add(group);
+  }
+}
+
 /**
  * Every plugin the server installs (the built-in groups, then `external` ones from `--plugin`), narrowed by `--runtime-config` (a group with no version left is not served at
  * all). Throws RuntimeConfigError (kube's messages) for a group or version no plugin has.
@@ -206,12 +219,7 @@ export type KapiApiServer = ApiServer & { readonly trust?: AggregationTrust };
 export function enabledPlugins(config: ServerConfig, trust?: AggregationTrust, external: readonly GroupPlugin[] = []): GroupPlugin[] {
   // API Priority and Fairness gates requests when on; its API group is served either way, as kube serves it.
   const builtIn = [...serverPlugins(config, trust, serviceAccountTokens(config)), config.enablePriorityAndFairness ? priorityAndFairness() : flowControlGroup()];
-  const served = new Set(builtIn.map((p) => p.definition.group));
-  for (const plugin of external) {
-    const group = plugin.definition.group;
-    if (served.has(group)) throw new Error(`--plugin: the API group ${group || 'core'} is served already; a plugin adds a group of its own`);
-    served.add(group);
-  }
+  checkExternalPlugins(external);
   const plugins = [...builtIn, ...external];
   return applyRuntimeConfig(plugins, config.runtimeConfig);
 }
@@ -221,10 +229,10 @@ export function enabledPlugins(config: ServerConfig, trust?: AggregationTrust, e
  * ApiServer (which runs the compactor of `--etcd-compaction-interval` while it serves). `trust` (the client CA and the
  * front proxy) is what the aggregator dials extension servers with and publishes for them.
  */
-export async function createKapiApiServer(config: ServerConfig, log: LogSink, trust?: AggregationTrust): Promise<KapiApiServer> {
+export async function createKapiApiServer(config: ServerConfig, log: LogSink, trust?: AggregationTrust, external?: readonly GroupPlugin[]): Promise<KapiApiServer> {
   // Before anything is opened: a --plugin that does not load, or a --runtime-config naming what the server does not
-  // have, fails the start.
-  const plugins = enabledPlugins(config, trust, await loadExternalPlugins(config.plugins));
+  // have, fails the start. (kapi-server loads --plugin modules before making certificates, and passes them.)
+  const plugins = enabledPlugins(config, trust, external ?? (await loadExternalPlugins(config.plugins)));
   const audit = openAuditLog(config, log);
   const encryption = loadEncryption(config.encryptionProviderConfig, log);
   const tracing = config.tracingConfigFile ? startTracing(loadTracingConfig(config.tracingConfigFile)) : undefined;

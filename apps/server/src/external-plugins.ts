@@ -12,12 +12,12 @@ type GroupDefinition = GroupPlugin['definition'];
  * its schemas' behaviour only), or one of those as its default export. Throws with the flag's value when a module
  * cannot be loaded or exports none of them.
  */
-export async function loadExternalPlugins(specifiers: readonly string[], cwd = process.cwd()): Promise<GroupPlugin[]> {
+export async function loadExternalPlugins(specifiers: readonly string[], cwd = process.cwd(), timeoutMs = LOAD_TIMEOUT_MS): Promise<GroupPlugin[]> {
   const plugins: GroupPlugin[] = [];
   for (const specifier of specifiers) {
     let module: Record<string, unknown>;
     try {
-      module = (await import(moduleUrl(specifier, cwd))) as Record<string, unknown>;
+      module = (await withTimeout(import(moduleUrl(specifier, cwd)), timeoutMs)) as Record<string, unknown>;
     } catch (error) {
       const missing = (error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND' || (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND';
       const why = missing ? (isAbsolute(specifier) ? 'no such file' : `no such package installed in ${cwd} or above`) : (error as Error).message;
@@ -25,11 +25,40 @@ export async function loadExternalPlugins(specifiers: readonly string[], cwd = p
     }
     // A default export is a plugin or definition itself (a GroupDefinition has a `group` field of its own), or an
     // object holding them (a CommonJS module's exports).
-    const found = pluginsOf(module) ?? asPlugins(module.default) ?? pluginsOf(module.default as Record<string, unknown> | undefined);
+    let found: GroupPlugin[] | undefined;
+    try {
+      found = pluginsOf(module) ?? asPlugins(module.default) ?? pluginsOf(module.default as Record<string, unknown> | undefined);
+    } catch (error) {
+      throw new Error(`--plugin ${specifier}: ${(error as Error).message}`);
+    }
     if (!found) throw new Error(`--plugin ${specifier}: the module exports no group: export \`plugin\` (a GroupPlugin), \`plugins\` or \`group\` (a GroupDefinition)`);
+    for (const plugin of found) origins.set(plugin, specifier);
     plugins.push(...found);
   }
   return plugins;
+}
+
+/** How long a module may take to load (its top-level code, awaits included). */
+const LOAD_TIMEOUT_MS = 60_000;
+
+/** Where each loaded plugin came from, for errors found later (a group served twice). */
+const origins = new WeakMap<GroupPlugin, string>();
+
+/** The `--plugin` value a plugin was loaded from; undefined for built-in ones. */
+export function pluginOrigin(plugin: GroupPlugin): string | undefined {
+  return origins.get(plugin);
+}
+
+/**
+ * A module whose top-level await never settles would leave nothing for the event loop to wait on, and the process
+ * would exit 0 without a word: the timer keeps it alive, and fails the load.
+ */
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`it did not finish loading within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 function moduleUrl(specifier: string, cwd: string): string {

@@ -788,7 +788,10 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
       authorizationModes: authorizationModes as AuthorizationMode[],
       clientCaFile: fileFlag('client-ca-file'),
       tokenAuthFile: fileFlag('token-auth-file'),
-      plugins: (values.plugin ?? []).filter((p) => p !== '').map((p) => (isFileSpecifier(p) ? resolve(cwd, p) : p)),
+      plugins: (values.plugin ?? []).map((p) => {
+        if (p.trim() === '') throw invalid(p, 'plugin', 'empty: name an ES module file or an installed package');
+        return isFileSpecifier(p) ? resolve(cwd, p) : p;
+      }),
       ...serviceAccounts,
       tracingConfigFile: fileFlag('tracing-config-file'),
       anonymousAuth,

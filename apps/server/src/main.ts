@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { FlagError, parseFlags, usage, type ServerConfig } from './flags.js';
 import { secureDataDir, serveApiServer } from '@kapi/serve';
+import { loadExternalPlugins } from './external-plugins.js';
 import { loadFrontProxy } from './front-proxy.js';
 
 const out = (message: string) => console.log(message);
@@ -21,6 +22,12 @@ async function main(argv: string[]): Promise<void> {
     process.exit(1);
   }
 
+  // Loaded only now, so --help and flag errors answer without loading every group's schemas and validators.
+  const { checkExternalPlugins, createKapiApiServer, createLogger } = await import('./apiserver.js');
+  // A --plugin that cannot be served fails the start before any certificate or key is made.
+  const external = await loadExternalPlugins(config.plugins);
+  checkExternalPlugins(external);
+
   // Keys, certificates, the admin kubeconfig and the database live there: nobody else may read them.
   if (config.securePort !== 0 || config.storageBackend === 'sqlite') secureDataDir(config.dataDir);
   await serveApiServer({
@@ -40,12 +47,10 @@ async function main(argv: string[]): Promise<void> {
       // The proxy client certificate aggregated API servers are dialled with, and the request-header trust published for them.
       const frontProxy = await loadFrontProxy(config, out);
       secureDataDir(config.dataDir);
-      // Loaded only now, so --help and flag errors answer without loading every group's schemas and validators.
-      const { createKapiApiServer, createLogger } = await import('./apiserver.js');
       // The server's log (kube's klog text, or JSON) goes to stderr as kube-apiserver's does; the start-up report
       // (certificates, listeners, kubeconfig) is the command's own output, on stdout.
       const log = createLogger({ format: config.loggingFormat, verbosity: config.verbosity });
-      return createKapiApiServer(config, log, { clientCaPem: clientCa, frontProxy });
+      return createKapiApiServer(config, log, { clientCaPem: clientCa, frontProxy }, external);
     },
   });
 }

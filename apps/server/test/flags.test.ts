@@ -30,6 +30,7 @@ describe('parseFlags', () => {
       storageBackend: 'sqlite',
       dataDir: resolve(cwd, '.kapi'),
       etcdServers: [],
+      plugins: [],
       etcdPrefix: '/registry',
       etcdCompactionIntervalMs: 300_000,
       etcdCaFile: undefined,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { enabledPlugins } from '../src/apiserver.js';
+import { checkExternalPlugins, enabledPlugins } from '../src/apiserver.js';
 import { loadExternalPlugins } from '../src/external-plugins.js';
 import { parseFlags } from '../src/flags.js';
 
@@ -40,14 +40,24 @@ describe('--plugin', () => {
     await expect(loadExternalPlugins([join(dir, 'missing.js')])).rejects.toThrow(`--plugin ${join(dir, 'missing.js')}: cannot load it: no such file`);
     await expect(loadExternalPlugins(['no-such-kapi-group'], dir)).rejects.toThrow(`--plugin no-such-kapi-group: cannot load it: no such package installed in ${dir} or above`);
     await expect(loadExternalPlugins([moduleFile('none.mjs', 'export const x = 1;')])).rejects.toThrow(/exports no group: export `plugin`/);
-    await expect(loadExternalPlugins([moduleFile('wrong.mjs', 'export const plugin = { definition: 42 };')])).rejects.toThrow(/export plugin is neither a GroupPlugin nor a GroupDefinition/);
+    const wrong = moduleFile('wrong.mjs', 'export const plugin = { definition: 42 };');
+    await expect(loadExternalPlugins([wrong])).rejects.toThrow(`--plugin ${wrong}: export plugin is neither a GroupPlugin nor a GroupDefinition`);
     await expect(loadExternalPlugins([moduleFile('throws.mjs', 'throw new Error("broken at load");')])).rejects.toThrow(/cannot load it: broken at load/);
+    // A top-level await that never settles leaves the event loop empty: without the timer the process would exit 0.
+    const hangs = moduleFile('hangs.mjs', 'await new Promise(() => {});\nexport const plugin = 1;');
+    await expect(loadExternalPlugins([hangs], dir, 300)).rejects.toThrow(`--plugin ${hangs}: cannot load it: it did not finish loading within 0.3 s`);
   });
 
-  it('refuses a plugin for a group the server serves already', async () => {
+  it('refuses an empty value', () => {
+    expect(() => parseFlags(['--plugin', ''])).toThrow('invalid argument "" for "--plugin" flag: empty');
+  });
+
+  it('refuses a plugin for a group the server serves already, naming it', async () => {
     const parsed = parseFlags(['--storage-backend=memory', '--secure-port=0', '--insecure-port=1']);
     if (parsed.help) throw new Error('help');
-    const external = await loadExternalPlugins([moduleFile('again.mjs', `export { group } from '${nodeGroup}';`)]);
-    expect(() => enabledPlugins(parsed.config, undefined, external)).toThrow('--plugin: the API group node.k8s.io is served already');
+    const again = moduleFile('again.mjs', `export { group } from '${nodeGroup}';`);
+    const external = await loadExternalPlugins([again]);
+    expect(() => checkExternalPlugins(external)).toThrow(`--plugin ${again}: the API group node.k8s.io is served already`);
+    expect(() => enabledPlugins(parsed.config, undefined, external)).toThrow('is served already');
   });
 });

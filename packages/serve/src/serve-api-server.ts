@@ -31,6 +31,11 @@ export interface ServeApiServerOptions extends Pick<StartServerOptions, 'name' |
   /** `--tls-cert-file` and `--tls-private-key-file`. Without them a CA and a serving certificate are generated in `dataDir`. */
   tlsCertFile?: string;
   tlsPrivateKeyFile?: string;
+  /**
+   * The CA that signed `tlsCertFile`, written into the admin kubeconfig for clients to verify the server with. A
+   * self-signed `tlsCertFile` is its own CA; without either, the kubeconfig names none (clients use system roots).
+   */
+  tlsCaFile?: string;
   /** Extra DNS names the generated serving certificate covers (besides localhost, the loopback and bind addresses, the host name and kube's kubernetes.default.svc names). */
   servingNames?: readonly string[];
   /** `--client-ca-file`. Without it a client CA and the admin's client certificate are generated in `dataDir`. */
@@ -69,6 +74,8 @@ export async function serveApiServer(options: ServeApiServerOptions): Promise<Se
   // Keys, certificates and the admin kubeconfig live there: nobody else may read them.
   secureDataDir(options.dataDir);
   const security = securePort === 0 ? {} : await secureMaterial(options, bindAddress, log);
+  // Certificates are written world-readable (they are public); the data dir keeps every file private all the same.
+  secureDataDir(options.dataDir);
   const apiServer = typeof options.apiServer === 'function' ? await options.apiServer(security) : options.apiServer;
   const running = await startServer({
     apiServer,
@@ -103,6 +110,8 @@ async function secureMaterial(options: ServeApiServerOptions, bindAddress: strin
   if (options.tlsCertFile || options.tlsPrivateKeyFile) {
     if (!options.tlsCertFile || !options.tlsPrivateKeyFile) throw new Error('a serving certificate needs both its certificate file and its private key file');
     tls = await loadServingCertificate(options.tlsCertFile, options.tlsPrivateKeyFile);
+    if (options.tlsCaFile) tls = { ...tls, ca: await loadClientCa(options.tlsCaFile, 'tlsCaFile') };
+    else if (!tls.ca) log(`the serving certificate ${options.tlsCertFile} is not self-signed: the admin kubeconfig names no CA (clients use their system roots; tlsCaFile names one)`);
   } else {
     const generated = await ensureSelfSignedCertificates({ dataDir: options.dataDir, bindAddress, names: options.servingNames && [...KUBERNETES_NAMES, ...options.servingNames] });
     if (generated.created.ca) log(`generated self-signed CA ${generated.files.ca}`);

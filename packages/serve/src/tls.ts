@@ -287,13 +287,17 @@ export async function loadServingCertificate(certFile: string, keyFile: string):
   };
   const cert = await read(certFile, '--tls-cert-file');
   const key = await read(keyFile, '--tls-private-key-file');
+  let leaf: X509Certificate;
   try {
-    new X509Certificate(cert);
-    createPrivateKey(key);
+    leaf = new X509Certificate(cert);
+    const privateKey = createPrivateKey(key);
+    if (!leaf.checkPrivateKey(privateKey)) throw new Error('the private key does not match the certificate');
   } catch (error) {
     throw new Error(`unable to load server certificate ${certFile} / ${keyFile}: ${(error as Error).message}`);
   }
-  return { cert, key };
+  // A self-signed certificate is its own CA: clients (the admin kubeconfig) trust it as that.
+  const selfSigned = leaf.checkIssued(leaf) && leaf.verify(leaf.publicKey);
+  return { cert, key, ca: selfSigned ? leaf.toString() : undefined };
 }
 
 export interface Pair {

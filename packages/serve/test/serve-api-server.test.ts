@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -132,6 +133,44 @@ describe('serveApiServer', () => {
     expect(seen.admin).toBeUndefined();
     expect(served.kubeconfig).toBeUndefined();
     expect((await get(`${served.url}/api/v1/namespaces`, { ca: serving.ca, ...clients.admin })).status).toBe(200);
+  });
+
+  it('writes the CA of given serving certificates into the kubeconfig: tlsCaFile, or the certificate itself when self-signed', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'kapi-own-'));
+    const serving = await ensureSelfSignedCertificates({ dataDir: own, bindAddress: '127.0.0.1' });
+    const dataDir = mkdtempSync(join(tmpdir(), 'kapi-serve-'));
+    const reports: string[] = [];
+    served = await serveApiServer({
+      apiServer: apiServer(),
+      dataDir,
+      securePort: 'ephemeral',
+      tlsCertFile: serving.files.cert,
+      tlsPrivateKeyFile: serving.files.key,
+      tlsCaFile: serving.files.ca,
+      log: (m) => reports.push(m),
+    });
+    const admin = fromKubeconfig(served.kubeconfig!);
+    expect(admin.ca).toBe(serving.ca);
+    expect((await get(`${admin.server}/api/v1/namespaces`, admin)).status).toBe(200);
+    await served.close();
+
+    // The CA alone as the serving certificate: self-signed, so it is its own CA.
+    reports.length = 0;
+    served = await serveApiServer({ apiServer: apiServer(), dataDir, securePort: 'ephemeral', tlsCertFile: serving.files.ca, tlsPrivateKeyFile: serving.files.caKey });
+    expect(fromKubeconfig(served.kubeconfig!).ca).toBe(new X509Certificate(serving.ca).toString());
+
+    // A key that does not match the certificate is named as such.
+    await served.close();
+    served = undefined;
+    await expect(serveApiServer({ apiServer: apiServer(), dataDir, securePort: 'ephemeral', tlsCertFile: serving.files.cert, tlsPrivateKeyFile: serving.files.caKey })).rejects.toThrow(
+      `unable to load server certificate ${serving.files.cert} / ${serving.files.caKey}: the private key does not match the certificate`,
+    );
+  });
+
+  it('leaves every file of the data dir private, certificates included', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'kapi-serve-'));
+    served = await serveApiServer({ apiServer: apiServer(), dataDir, securePort: 'ephemeral' });
+    for (const file of readdirSync(dataDir)) expect(statSync(join(dataDir, file)).mode & 0o777, file).toBe(0o600);
   });
 
   it('refuses a certificate file without its key', async () => {
