@@ -34,7 +34,8 @@ const gadget = (refs: { meta: string; pod: string }) => ({
   },
 });
 
-describe('kapi-codegen in a project outside this repository', () => {
+// Each test runs the CLI several times (a process each, loading ts-morph): room for a busy machine, no speed check.
+describe('kapi-codegen in a project outside this repository', { timeout: 120_000 }, () => {
   it('init writes a project whose group generates into the project itself, and never overwrites a file', async () => {
     const dir = join(project(), 'my-api');
     const first = await run(tmpdir(), 'init', dir, '--group', 'robots.example.org', '--kind', 'Robot');
