@@ -66,6 +66,11 @@ describe('kapi-codegen in a project outside this repository', { timeout: 120_000
     expect(JSON.parse(read(join(dir, 'package.json'))).dependencies).toEqual(pkg.dependencies);
 
     expect((await run(dir, 'generate', '--check')).code).toBe(0);
+    // A file the generator does not make has no place among generated ones, at the project root too.
+    writeFileSync(join(dir, 'src/generated/stray.ts'), 'export {};\n');
+    expect((await run(dir, 'generate', '--check')).out).toContain('src/generated/stray.ts (removed)');
+    expect((await run(dir, 'generate')).code).toBe(0);
+    expect(existsSync(join(dir, 'src/generated/stray.ts'))).toBe(false);
     const schema = join(dir, 'schemas/robots/v1/Robot.json');
     writeFileSync(schema, read(schema).replace('How many to run.', 'How many robots to run.'));
     const stale = await run(dir, 'generate', '--check');
