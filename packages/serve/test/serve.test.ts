@@ -290,14 +290,24 @@ describe('startServer', () => {
 
   it('--shutdown-send-retry-after: after the delay, new requests get 429 Retry-After until the in-flight ones finished', async () => {
     const api = createApiServer({ storage: createMemoryBackend(), plugins: [groupPlugin(core)] });
-    const server = await startServer({ apiServer: api, bindAddress: '127.0.0.1', securePort: 0, insecurePort: 'ephemeral', shutdownSendRetryAfter: true, shutdownTimeoutMs: 10_000 });
+    // Told when the create reaches the ApiServer: from then on it is in flight, however busy the machine is.
+    let arrived: () => void = () => {};
+    const createArrived = new Promise<void>((resolve) => (arrived = resolve));
+    const watched: ServedApi = {
+      ...api,
+      fetch: (request, env) => {
+        if (request.method === 'POST') arrived();
+        return api.fetch(request, env);
+      },
+    };
+    const server = await startServer({ apiServer: watched, bindAddress: '127.0.0.1', securePort: 0, insecurePort: 'ephemeral', shutdownSendRetryAfter: true, shutdownTimeoutMs: 10_000 });
     running.push(server);
     // A create whose body is still on its way: in flight until the client sends the rest.
     const body = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'late' } });
     const create = httpRequest(`${server.url}/api/v1/namespaces/default/configmaps`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length } });
     const created = new Promise<IncomingMessage>((resolve, reject) => create.on('response', resolve).on('error', reject));
     create.write(body.slice(0, 10));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await createArrived;
 
     let closed = false;
     const closing = server.close().then(() => (closed = true));
