@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isAbsolute, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -5,6 +6,11 @@ import { groupPlugin, type GroupPlugin } from '@kapi/apiserver';
 
 type GroupDefinition = GroupPlugin['definition'];
 
+/** How long a module may take to load (its top-level code, awaits included). */
+const LOAD_TIMEOUT_MS = 60_000;
+
+/** Where each loaded plugin came from, for errors found later (a group served twice). */
+const origins = new WeakMap<GroupPlugin, string>();
 
 /**
  * Loads the groups of `--plugin`: each value is an ES module (an absolute file path, or a package name resolved from
@@ -15,13 +21,18 @@ type GroupDefinition = GroupPlugin['definition'];
 export async function loadExternalPlugins(specifiers: readonly string[], cwd = process.cwd(), timeoutMs = LOAD_TIMEOUT_MS): Promise<GroupPlugin[]> {
   const plugins: GroupPlugin[] = [];
   for (const specifier of specifiers) {
+    let url: string;
+    try {
+      url = moduleUrl(specifier, cwd);
+    } catch {
+      throw new Error(`--plugin ${specifier}: cannot load it: ${isAbsolute(specifier) ? 'no such file' : `no such package installed in ${cwd} or above`}`);
+    }
     let module: Record<string, unknown>;
     try {
-      module = (await withTimeout(import(moduleUrl(specifier, cwd)), timeoutMs)) as Record<string, unknown>;
+      module = (await withTimeout(import(url), timeoutMs)) as Record<string, unknown>;
     } catch (error) {
-      const missing = (error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND' || (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND';
-      const why = missing ? (isAbsolute(specifier) ? 'no such file' : `no such package installed in ${cwd} or above`) : (error as Error).message;
-      throw new Error(`--plugin ${specifier}: cannot load it: ${why}`);
+      // A module that is there but imports what is not (a dependency not installed) says which.
+      throw new Error(`--plugin ${specifier}: cannot load it: ${(error as Error).message}`);
     }
     // A default export is a plugin or definition itself (a GroupDefinition has a `group` field of its own), or an
     // object holding them (a CommonJS module's exports).
@@ -37,12 +48,6 @@ export async function loadExternalPlugins(specifiers: readonly string[], cwd = p
   }
   return plugins;
 }
-
-/** How long a module may take to load (its top-level code, awaits included). */
-const LOAD_TIMEOUT_MS = 60_000;
-
-/** Where each loaded plugin came from, for errors found later (a group served twice). */
-const origins = new WeakMap<GroupPlugin, string>();
 
 /** The `--plugin` value a plugin was loaded from; undefined for built-in ones. */
 export function pluginOrigin(plugin: GroupPlugin): string | undefined {
@@ -61,8 +66,12 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** The module's URL; throws when the file or the package is not there. */
 function moduleUrl(specifier: string, cwd: string): string {
-  if (isAbsolute(specifier)) return pathToFileURL(specifier).href;
+  if (isAbsolute(specifier)) {
+    if (!existsSync(specifier)) throw new Error('no such file');
+    return pathToFileURL(specifier).href;
+  }
   // A package installed where the server runs, not where it was installed: resolved as a script in cwd would.
   return pathToFileURL(createRequire(join(cwd, 'noop.js')).resolve(specifier)).href;
 }

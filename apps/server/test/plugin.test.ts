@@ -40,6 +40,8 @@ describe('--plugin', () => {
     await expect(loadExternalPlugins([join(dir, 'missing.js')])).rejects.toThrow(`--plugin ${join(dir, 'missing.js')}: cannot load it: no such file`);
     await expect(loadExternalPlugins(['no-such-kapi-group'], dir)).rejects.toThrow(`--plugin no-such-kapi-group: cannot load it: no such package installed in ${dir} or above`);
     await expect(loadExternalPlugins([moduleFile('none.mjs', 'export const x = 1;')])).rejects.toThrow(/exports no group: export `plugin`/);
+    // There, but importing what is not installed: the message names what is missing, not the module itself.
+    await expect(loadExternalPlugins([moduleFile('needs.mjs', "import 'no-such-kapi-dependency';")])).rejects.toThrow(/cannot load it: .*no-such-kapi-dependency/);
     const wrong = moduleFile('wrong.mjs', 'export const plugin = { definition: 42 };');
     await expect(loadExternalPlugins([wrong])).rejects.toThrow(`--plugin ${wrong}: export plugin is neither a GroupPlugin nor a GroupDefinition`);
     await expect(loadExternalPlugins([moduleFile('throws.mjs', 'throw new Error("broken at load");')])).rejects.toThrow(/cannot load it: broken at load/);
