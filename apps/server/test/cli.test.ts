@@ -106,13 +106,20 @@ function requestWithCa(
   });
 }
 
-/** Runs the binary to its end (for one that fails at start). */
-function runToExit(args: string[]): Promise<{ code: number | null; output: string }> {
+/**
+ * Runs the binary to its end (for one that fails at start). One that is still running after `limitMs` is killed, so
+ * the test fails with its output and its `finally` blocks stop the servers it started, rather than leaving them.
+ */
+function runToExit(args: string[], limitMs = 30_000): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [main, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     const output = captureOutput(child);
+    const limit = setTimeout(() => child.kill('SIGKILL'), limitMs);
     // 'close': after the output streams end ('exit' may come before the last of it is read).
-    child.once('close', (code) => resolve({ code, output: output() }));
+    child.once('close', (code) => {
+      clearTimeout(limit);
+      resolve({ code, output: output() });
+    });
   });
 }
 
