@@ -1,6 +1,6 @@
 import { GENERATED_HEADER, type OutputFile } from '../output.js';
 import type { SchemaFile, SchemaNode } from '../model/schema.js';
-import { KAPI_REF } from '../model/graph.js';
+import { kapiRefId } from '../model/graph.js';
 import { oneOfAlternatives, type OneOfAlternative } from '../model/one-of.js';
 import { APIMACHINERY, dependencyPackages, emitsTypes, isOwn, type PackageContext } from './context.js';
 
@@ -13,7 +13,10 @@ const SCHEMA_ID_BASE = 'kapi://schemas/';
  */
 function forAjv(node: SchemaNode, alternatives?: OneOfAlternative[]): Record<string, unknown> {
   // Relative references resolve against the schema's $id; `kapi:` ones name the schema's $id themselves.
-  if (node.$ref) return { $ref: node.$ref.startsWith(KAPI_REF) ? `${SCHEMA_ID_BASE}${node.$ref.slice(KAPI_REF.length).replace(/\.json$/, '')}.json` : node.$ref };
+  if (node.$ref) {
+    const id = kapiRefId(node.$ref);
+    return { $ref: id === undefined ? node.$ref : `${SCHEMA_ID_BASE}${id}.json` };
+  }
   const out: Record<string, unknown> = {};
   const wire = node['x-kapi-wire-type'];
   if (alternatives) {

@@ -93,7 +93,12 @@ function checkUniqueNames(defs: TypeDef[]): void {
 }
 
 /** The scheme of `$ref`s that name a schema by id: `kapi:meta/v1/ObjectMeta`, `kapi:core/v1/PodTemplateSpec`. */
-export const KAPI_REF = 'kapi:';
+const KAPI_REF = 'kapi:';
+
+/** The schema id a `kapi:` reference names (`core/v1/PodSpec`, with or without `.json`); undefined for a path. */
+export function kapiRefId(ref: string): string | undefined {
+  return ref.startsWith(KAPI_REF) ? ref.slice(KAPI_REF.length).replace(/\.json$/, '') : undefined;
+}
 
 export function buildModel(set: SchemaSet): Model {
   const roots = new Map<string, TypeDef>();
@@ -136,7 +141,7 @@ export function buildModel(set: SchemaSet): Model {
   const resolve = (from: SchemaFile, ref: string): SchemaFile => {
     // `kapi:<folder>/<version>/<Name>` names a schema by id wherever the referring file lives (a project outside
     // this repository refers to the built-in types so); anything else is a path relative to the referring file.
-    const id = ref.startsWith(KAPI_REF) ? ref.slice(KAPI_REF.length).replace(/\.json$/, '') : posix.normalize(posix.join(from.folder, from.version, ref)).replace(/\.json$/, '');
+    const id = kapiRefId(ref) ?? posix.normalize(posix.join(from.folder, from.version, ref)).replace(/\.json$/, '');
     const target = set.files.get(id);
     if (!target) throw new Error(`schemas/${from.id}.json: $ref ${ref} does not resolve (looked for ${id}.json)`);
     return target;

@@ -144,7 +144,7 @@ export function reviewAnswers(deps: ReviewDeps): Record<string, ReviewAnswer> {
       try {
         headers = new Headers({ authorization: `Bearer ${token}` });
       } catch {
-        return { authenticated: false, error: 'invalid bearer token' };
+        return { authenticated: false, error: INVALID_BEARER_TOKEN };
       }
       const request = { headers, audiences: audiences.length ? audiences : undefined };
       const errors: string[] = [];
