@@ -11,6 +11,7 @@ import { emitResources } from './emit/resources.js';
 import { emitIndex, emitScaffold } from './emit/package.js';
 import { emitOpenAPI } from './emit/openapi.js';
 import { emitConversions } from './emit/conversions.js';
+import { emitClient } from './emit/client.js';
 
 export interface GenerateOptions {
   /** Version ranges written into new packages' dependencies. Default `workspace:^` (this repository's workspace). */
@@ -45,6 +46,7 @@ export function generate(set: SchemaSet, options: GenerateOptions = {}): OutputF
       ...emitConversions(ctx),
       emitOpenAPI(ctx),
       ...emitIndex(ctx),
+      ...emitClient(ctx),
       ...emitScaffold(ctx, versions, options.standalone ?? false),
     );
   }

@@ -142,8 +142,14 @@ export function emitScaffold(ctx: PackageContext, versions: { apimachinery: stri
         import: { types: './dist/index.d.ts', default: './dist/index.js' },
         require: { types: './dist/index.d.cts', default: './dist/index.cjs' },
       },
+      './client': {
+        import: { types: './dist/client.d.ts', default: './dist/client.js' },
+        require: { types: './dist/client.d.cts', default: './dist/client.cjs' },
+      },
       './package.json': './package.json',
     },
+    // The ./client entry for TypeScript's node10 resolution, which does not read exports.
+    typesVersions: { '*': { client: ['./dist/client.d.ts'] } },
     files: ['dist'],
     sideEffects: false,
     scripts: {
@@ -170,7 +176,7 @@ export function emitScaffold(ctx: PackageContext, versions: { apimachinery: stri
     {
       path: `${dir}/tsup.config.ts`,
       content:
-        `import { defineConfig } from 'tsup';\n\nexport default defineConfig({\n  entry: ['src/index.ts'],\n` +
+        `import { defineConfig } from 'tsup';\n\nexport default defineConfig({\n  entry: { index: 'src/index.ts', client: 'src/generated/client.ts' },\n` +
         `  format: ['esm', 'cjs'],\n  dts: true,\n  sourcemap: true,\n  clean: true,\n  target: 'node20',\n});\n`,
       scaffold: true,
     },

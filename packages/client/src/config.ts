@@ -1,0 +1,120 @@
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
+import { parse } from 'yaml';
+
+/** Where a client connects and who it is. */
+export interface ClientConfig {
+  /** The API server's base URL: `https://host:6443`. */
+  server: string;
+  /** PEM CA bundle the server's certificate must chain to (the system's CAs when unset). */
+  ca?: string | Buffer;
+  /** PEM client certificate and key, for x509 authentication. */
+  cert?: string | Buffer;
+  key?: string | Buffer;
+  /** A bearer token. */
+  token?: string;
+  /** A file holding the bearer token, read again once a minute (rotated service account tokens). */
+  tokenFile?: string;
+  /** Basic authentication. */
+  username?: string;
+  password?: string;
+  /** Skip checking the server's certificate: only for throwaway test servers. */
+  insecureSkipTLSVerify?: boolean;
+  /** The name the server's certificate must carry, when it is not the URL's host. */
+  tlsServerName?: string;
+  /** Sends requests itself instead of over the network: e.g. a Kapi server's in-process `fetch`. */
+  fetch?: (request: Request) => Promise<Response>;
+  /** The User-Agent header. */
+  userAgent?: string;
+}
+
+interface Kubeconfig {
+  'current-context'?: string;
+  contexts?: { name: string; context: { cluster: string; user?: string; namespace?: string } }[];
+  clusters?: { name: string; cluster: Record<string, unknown> }[];
+  users?: { name: string; user: Record<string, unknown> }[];
+}
+
+export interface KubeconfigOptions {
+  /** The kubeconfig file; by default the first of $KUBECONFIG, else ~/.kube/config. */
+  path?: string;
+  /** The kubeconfig's text instead of a file (relative paths in it resolve against the working directory). */
+  text?: string;
+  /** The context to use instead of the file's current-context. */
+  context?: string;
+}
+
+/** A loaded kubeconfig context: the connection, and the context's namespace (`default` when it names none). */
+export interface LoadedKubeconfig extends ClientConfig {
+  namespace: string;
+  context: string;
+}
+
+function defaultPath(): string {
+  const env = process.env.KUBECONFIG?.split(delimiter).find((p) => p.length > 0);
+  return env ?? join(homedir(), '.kube', 'config');
+}
+
+/**
+ * Reads a kubeconfig's context: server, CA, client certificate and key, token or basic credentials, from inline
+ * `*-data` or files (relative to the kubeconfig). Exec and auth-provider plugins are not run: such a context is
+ * refused with a clear error.
+ */
+export function loadKubeconfig(options: KubeconfigOptions = {}): LoadedKubeconfig {
+  const path = options.text === undefined ? resolve(options.path ?? defaultPath()) : undefined;
+  const text = options.text ?? readFileSync(path!, 'utf8');
+  const base = path ? dirname(path) : process.cwd();
+  const doc = (parse(text) ?? {}) as Kubeconfig;
+  const where = path ?? 'the kubeconfig';
+  const contextName = options.context ?? doc['current-context'];
+  if (!contextName) throw new Error(`${where} has no current-context; name one`);
+  const context = doc.contexts?.find((c) => c.name === contextName)?.context;
+  if (!context) throw new Error(`${where} has no context "${contextName}"`);
+  const cluster = doc.clusters?.find((c) => c.name === context.cluster)?.cluster;
+  if (!cluster) throw new Error(`${where}: context "${contextName}" names cluster "${context.cluster}", which it does not have`);
+  const user = context.user === undefined ? {} : doc.users?.find((u) => u.name === context.user)?.user;
+  if (!user) throw new Error(`${where}: context "${contextName}" names user "${context.user}", which it does not have`);
+  if (user.exec || user['auth-provider']) {
+    throw new Error(`${where}: user "${context.user}" authenticates with an exec or auth-provider plugin, which @kapi/client does not run; give it a token or a client certificate`);
+  }
+  const str = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : undefined);
+  const file = (v: unknown) => (str(v) === undefined ? undefined : isAbsolute(v as string) ? (v as string) : join(base, v as string));
+  const data = (inline: unknown, fileName: unknown): Buffer | undefined => {
+    if (str(inline)) return Buffer.from(inline as string, 'base64');
+    const f = file(fileName);
+    return f === undefined ? undefined : readFileSync(f);
+  };
+  const server = str(cluster.server);
+  if (!server) throw new Error(`${where}: cluster "${context.cluster}" has no server`);
+  return {
+    server,
+    ca: data(cluster['certificate-authority-data'], cluster['certificate-authority']),
+    insecureSkipTLSVerify: cluster['insecure-skip-tls-verify'] === true,
+    tlsServerName: str(cluster['tls-server-name']),
+    cert: data(user['client-certificate-data'], user['client-certificate']),
+    key: data(user['client-key-data'], user['client-key']),
+    token: str(user.token),
+    tokenFile: file(user.tokenFile),
+    username: str(user.username),
+    password: str(user.password),
+    namespace: str(context.namespace) ?? 'default',
+    context: contextName,
+  };
+}
+
+const SERVICE_ACCOUNT = '/var/run/secrets/kubernetes.io/serviceaccount';
+
+/** The configuration of a process running in a pod: the service's address, the mounted CA, token and namespace. */
+export function inClusterConfig(): LoadedKubeconfig {
+  const host = process.env.KUBERNETES_SERVICE_HOST;
+  const port = process.env.KUBERNETES_SERVICE_PORT;
+  if (!host || !port) throw new Error('not in a cluster: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not set');
+  return {
+    server: `https://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    ca: readFileSync(join(SERVICE_ACCOUNT, 'ca.crt')),
+    tokenFile: join(SERVICE_ACCOUNT, 'token'),
+    namespace: readFileSync(join(SERVICE_ACCOUNT, 'namespace'), 'utf8').trim(),
+    context: 'in-cluster',
+  };
+}

@@ -1,0 +1,219 @@
+import { Backoff, sleep } from './backoff.js';
+import { isGone } from './errors.js';
+import type { ResourceClient } from './resource.js';
+import { objectKey, Store, type IndexFunc } from './store.js';
+import type { KubeObject } from './types.js';
+
+export interface InformerOptions<T> {
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Every this long, every cached object is handed to the update handlers again (level-triggered repair). */
+  resyncPeriodMs?: number;
+  /** Indexes beside `namespace` and `owner`. */
+  indexers?: Record<string, IndexFunc<T>>;
+  /** Objects per list page (500). */
+  pageSize?: number;
+  /** Where errors of the list and watch, and of handlers, go (console.error by default); the informer retries. */
+  onError?: (error: unknown) => void;
+}
+
+export interface InformerHandlers<T> {
+  add?: (object: T) => void;
+  update?: (oldObject: T, newObject: T) => void;
+  /** The object as last seen (after a relist, perhaps not its final state). */
+  delete?: (object: T) => void;
+}
+
+/**
+ * Keeps a cache of a resource's objects in step with the server: lists (page by page), then watches from the list's
+ * resourceVersion with bookmarks, resumes a watch that ends from the last resourceVersion seen, and lists again when
+ * the server says that version has expired (410), telling handlers what changed meanwhile.
+ */
+export class Informer<T extends KubeObject = KubeObject> {
+  readonly store: Store<T>;
+  private readonly handlers: InformerHandlers<T>[] = [];
+  private controller?: AbortController;
+  private running?: Promise<void>;
+  private synced = false;
+  private syncWaiters: (() => void)[] = [];
+  private resyncTimer?: NodeJS.Timeout;
+  /** The resourceVersion the next watch starts from. */
+  lastResourceVersion?: string;
+  /** How many times the informer has listed (1 + relists after 410 or errors). */
+  lists = 0;
+
+  constructor(
+    readonly resource: ResourceClient<T>,
+    readonly options: InformerOptions<T> = {},
+  ) {
+    this.store = new Store<T>(options.indexers);
+  }
+
+  /** Adds handlers; objects already cached are handed to `add` first. */
+  on(handlers: InformerHandlers<T>): this {
+    this.handlers.push(handlers);
+    if (handlers.add) for (const o of this.store.list()) this.call(() => handlers.add!(o));
+    return this;
+  }
+
+  get hasSynced(): boolean {
+    return this.synced;
+  }
+
+  /** Resolves once the first list is in the cache (or when the informer stops). */
+  waitForSync(): Promise<void> {
+    if (this.synced || !this.controller) return Promise.resolve();
+    return new Promise((resolve) => this.syncWaiters.push(resolve));
+  }
+
+  /** Starts listing and watching; idempotent. */
+  start(): this {
+    if (this.controller) return this;
+    this.controller = new AbortController();
+    this.running = this.run(this.controller.signal);
+    if (this.options.resyncPeriodMs) {
+      this.resyncTimer = setInterval(() => this.resync(), this.options.resyncPeriodMs);
+      this.resyncTimer.unref();
+    }
+    return this;
+  }
+
+  /** Stops watching; the cache keeps what it has. */
+  async stop(): Promise<void> {
+    this.controller?.abort();
+    if (this.resyncTimer) clearInterval(this.resyncTimer);
+    await this.running;
+    this.controller = undefined;
+    this.releaseWaiters();
+  }
+
+  private releaseWaiters(): void {
+    for (const w of this.syncWaiters.splice(0)) w();
+  }
+
+  private call(fn: () => void): void {
+    try {
+      fn();
+    } catch (error) {
+      this.report(error);
+    }
+  }
+
+  private report(error: unknown): void {
+    (this.options.onError ?? ((e) => console.error('informer', this.resource.path(), e)))(error);
+  }
+
+  private emitAdd(o: T) {
+    for (const h of this.handlers) if (h.add) this.call(() => h.add!(o));
+  }
+  private emitUpdate(old: T, o: T) {
+    for (const h of this.handlers) if (h.update) this.call(() => h.update!(old, o));
+  }
+  private emitDelete(o: T) {
+    for (const h of this.handlers) if (h.delete) this.call(() => h.delete!(o));
+  }
+
+  private resync(): void {
+    for (const o of this.store.list()) this.emitUpdate(o, o);
+  }
+
+  private async run(signal: AbortSignal): Promise<void> {
+    const backoff = new Backoff();
+    const { labelSelector, fieldSelector } = this.options;
+    while (!signal.aborted) {
+      try {
+        if (this.lastResourceVersion === undefined) await this.relist(signal);
+        backoff.reset();
+        // Servers end a watch after timeoutSeconds; a spread keeps many informers from reconnecting together.
+        const timeoutSeconds = 300 + Math.floor(Math.random() * 300);
+        for await (const event of this.resource.watch({ resourceVersion: this.lastResourceVersion, labelSelector, fieldSelector, timeoutSeconds, signal })) {
+          const rv = event.object.metadata?.resourceVersion;
+          if (event.type === 'BOOKMARK') {
+            if (rv) this.lastResourceVersion = rv;
+            continue;
+          }
+          const object = event.object as T;
+          if (event.type === 'DELETED') {
+            const old = this.store.delete(objectKey(object));
+            this.emitDelete(old && isNewer(old, object) ? old : object);
+          } else {
+            const old = this.store.upsert(object);
+            if (old) this.emitUpdate(old, object);
+            else this.emitAdd(object);
+          }
+          if (rv) this.lastResourceVersion = rv;
+        }
+      } catch (error) {
+        if (signal.aborted) break;
+        if (isGone(error)) {
+          // The version is older than the server keeps: list again, now.
+          this.lastResourceVersion = undefined;
+          continue;
+        }
+        this.report(error);
+        await sleep(backoff.next(), signal);
+      }
+    }
+  }
+
+  /** Lists every page and makes the cache equal to the list, telling handlers what was added, changed and removed. */
+  private async relist(signal: AbortSignal): Promise<void> {
+    const { labelSelector, fieldSelector, pageSize = 500 } = this.options;
+    const seen = new Map<string, T>();
+    let resourceVersion: string | undefined;
+    for await (const page of this.resource.pages({ labelSelector, fieldSelector, limit: pageSize, signal })) {
+      for (const o of page.items) seen.set(objectKey(o), o);
+      resourceVersion = page.metadata?.resourceVersion;
+    }
+    this.lists++;
+    for (const key of this.store.keys()) {
+      if (!seen.has(key)) this.emitDelete(this.store.delete(key)!);
+    }
+    for (const o of seen.values()) {
+      const old = this.store.upsert(o);
+      if (!old) this.emitAdd(o);
+      else if (old.metadata?.resourceVersion !== o.metadata?.resourceVersion) this.emitUpdate(old, o);
+    }
+    this.lastResourceVersion = resourceVersion;
+    if (!this.synced) {
+      this.synced = true;
+      this.releaseWaiters();
+    }
+  }
+}
+
+const isNewer = (a: KubeObject, b: KubeObject) => {
+  const x = Number(a.metadata?.resourceVersion);
+  const y = Number(b.metadata?.resourceVersion);
+  return Number.isFinite(x) && Number.isFinite(y) && x > y;
+};
+
+/**
+ * One informer per resource, namespace and selector, shared by every controller asking for it: one list and one
+ * watch however many controllers read the same objects.
+ */
+export class InformerFactory {
+  private readonly informers = new Map<string, Informer<any>>();
+
+  constructor(private readonly defaults: Pick<InformerOptions<KubeObject>, 'resyncPeriodMs' | 'onError' | 'pageSize'> = {}) {}
+
+  informer<T extends KubeObject>(resource: ResourceClient<T>, options: Omit<InformerOptions<T>, 'indexers'> = {}): Informer<T> {
+    const key = `${resource.path()}?${options.labelSelector ?? ''}&${options.fieldSelector ?? ''}`;
+    let informer = this.informers.get(key) as Informer<T> | undefined;
+    if (!informer) {
+      informer = new Informer(resource, { ...this.defaults, ...options } as InformerOptions<T>);
+      this.informers.set(key, informer);
+    }
+    return informer;
+  }
+
+  /** Starts every informer asked for so far and waits for all to have listed. */
+  async start(): Promise<void> {
+    for (const i of this.informers.values()) i.start();
+    await Promise.all([...this.informers.values()].map((i) => i.waitForSync()));
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.informers.values()].map((i) => i.stop()));
+  }
+}
