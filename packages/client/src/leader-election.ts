@@ -169,9 +169,12 @@ export function runLeaderElection(options: LeaderElectionOptions): LeaderElectio
     async stop() {
       stopping.abort();
       await loop;
-      const was = leading !== undefined;
-      stepDown();
-      if (was) await release();
+      if (!leading) return;
+      // As client-go's ReleaseOnCancel: the work stops, the lease is given up, then onStoppedLeading runs.
+      leading.abort();
+      leading = undefined;
+      await release();
+      options.onStoppedLeading?.();
     },
   };
 }

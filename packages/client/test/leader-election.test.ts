@@ -23,6 +23,7 @@ describe('runLeaderElection', () => {
     const client = createClient({ server: 'http://kapi.test', fetch: server.fetch });
     const leading = new Map<string, AbortSignal>();
     const seen: string[] = [];
+    const stopped: string[] = [];
     const candidate = (identity: string) =>
       runLeaderElection({
         client,
@@ -34,6 +35,7 @@ describe('runLeaderElection', () => {
         retryPeriodMs: 100,
         onStartedLeading: (signal) => void leading.set(identity, signal),
         onNewLeader: (id) => seen.push(`${identity} sees ${id}`),
+        onStoppedLeading: () => stopped.push(identity),
       });
     const a = candidate('a');
     elections.push(a);
@@ -51,6 +53,10 @@ describe('runLeaderElection', () => {
 
     await a.stop();
     expect(leading.get('a')?.aborted).toBe(true);
+    expect(stopped).toEqual(['a']);
+    // Given up: no holder until b takes it.
+    const released = await client.resource(leases).namespace(ns).get('operator');
+    expect([null, undefined, 'b']).toContain(released.spec?.holderIdentity);
     await until(() => b.isLeader, 'b taking over');
     const taken = await client.resource(leases).namespace(ns).get('operator');
     expect(taken.spec?.holderIdentity).toBe('b');
