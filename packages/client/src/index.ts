@@ -17,6 +17,7 @@ export { Informer, InformerFactory, type InformerHandlers, type InformerOptions 
 export { leases, runLeaderElection, type Lease, type LeaderElection, type LeaderElectionOptions } from './leader-election.js';
 export {
   ResourceClient,
+  type ApplyConfiguration,
   type ApplyOptions,
   type DeleteOptions,
   type ListOptions,

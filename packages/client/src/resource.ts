@@ -21,6 +21,13 @@ export interface ResourceType<T = KubeObject> {
 /** An object to write: apiVersion and kind may be left out (the client sets them from the resource). */
 export type Writable<T> = Omit<T, 'apiVersion' | 'kind'> & { apiVersion?: string; kind?: string };
 
+/** What server-side apply takes: any part of an object (the fields the manager owns), with its name. */
+export type ApplyConfiguration<T> = T extends (infer U)[]
+  ? ApplyConfiguration<U>[]
+  : T extends object
+    ? { [K in keyof T]?: ApplyConfiguration<T[K]> }
+    : T;
+
 export interface ListOptions {
   labelSelector?: string;
   fieldSelector?: string;
@@ -139,7 +146,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   }
 
   /** The object with apiVersion and kind set from the resource where left out. */
-  private typed(object: Writable<T>): KubeObject {
+  private typed(object: Writable<T> | ApplyConfiguration<T>): KubeObject {
     return { apiVersion: this.apiVersion, kind: this.type.kind, ...(object as KubeObject) };
   }
 
@@ -212,7 +219,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   }
 
   /** Server-side apply: the fields `object` sets become `fieldManager`'s; creates the object if missing. */
-  apply(object: Writable<T>, opts: ApplyOptions): Promise<T> {
+  apply(object: ApplyConfiguration<T>, opts: ApplyOptions): Promise<T> {
     return this.write<T>('PATCH', this.objectPath(this.nameOf(object), undefined, object), this.typed(object), opts, PATCH_TYPES.apply);
   }
 
@@ -254,7 +261,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
         this.write<T>('PUT', this.objectPath(this.nameOf(object), 'status', object), this.typed(object), opts),
       patch: (name: string, patch: unknown, opts: PatchOptions = {}): Promise<T> =>
         this.write<T>('PATCH', this.objectPath(name, 'status'), patch, opts, PATCH_TYPES[opts.type ?? 'merge']),
-      apply: (object: Writable<T>, opts: ApplyOptions): Promise<T> =>
+      apply: (object: ApplyConfiguration<T>, opts: ApplyOptions): Promise<T> =>
         this.write<T>('PATCH', this.objectPath(this.nameOf(object), 'status', object), this.typed(object), opts, PATCH_TYPES.apply),
     };
   }

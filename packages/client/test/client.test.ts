@@ -105,6 +105,16 @@ describe('typed client', () => {
     expect(isConflict(conflict)).toBe(true);
     const forced = await cms.apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied' }, data: { owner: 'b' } }, { fieldManager: 'tool-b', force: true });
     expect(forced.data).toEqual({ owner: 'b' });
+
+    // An apply configuration is any part of the object: here only the replicas of an existing Deployment, which its
+    // creator (manager kapi-client, from the User-Agent) owns: taken over with force.
+    const deployments = client.apps.v1.deployments.namespace(ns);
+    await deployments.create(deployment('partly'));
+    const conflicting = await deployments.apply({ metadata: { name: 'partly' }, spec: { replicas: 7 } }, { fieldManager: 'autoscaler' }).catch((e) => e);
+    expect(conflicting.message).toMatch(/conflict with "kapi-client"/);
+    const scaled = await deployments.apply({ metadata: { name: 'partly' }, spec: { replicas: 7 } }, { fieldManager: 'autoscaler', force: true });
+    expect(scaled.spec?.replicas).toBe(7);
+    expect(scaled.spec?.template.spec?.containers[0].image).toBe('nginx:1.27');
   });
 
   it('reads and writes the status and scale subresources', async () => {

@@ -6,6 +6,8 @@ import { createCorePlugin } from '@kapi/api-core';
 import { createApiServer, x509Authenticator, type ApiServer, type ApiServerOptions, type FetchEnv, type GroupPlugin } from '@kapi/apiserver';
 import { serveApiServer, type ServedApiServer } from '@kapi/serve';
 import { createMemoryBackend, type StorageBackend } from '@kapi/storage';
+import { plugin as apiextensions } from '@kapi/apiextensions';
+import { installCRDs } from './crds.js';
 
 export interface TestServerOptions {
   /** Group plugins served beside the core group (namespaces, config maps, ...): `@kapi/api-apps`' `plugin`, yours. */
@@ -19,6 +21,13 @@ export interface TestServerOptions {
    * only in-process (`false`): no socket, no certificates.
    */
   listen?: boolean;
+  /** The port to listen on (a free one by default). */
+  port?: number;
+  /**
+   * CustomResourceDefinitions (apiextensions.k8s.io/v1 objects) to create before the server is handed over; it
+   * waits until each is served. The apiextensions plugin is added when `plugins` lacks it.
+   */
+  crds?: object[];
 }
 
 export interface TestServer {
@@ -36,6 +45,12 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
+/** The plugins with apiextensions added when CRDs are to be installed and it is missing. */
+function withApiextensions(plugins: GroupPlugin[], crds?: object[]): GroupPlugin[] {
+  if (!crds?.length || plugins.some((p) => p.definition.group === 'apiextensions.k8s.io')) return plugins;
+  return [...plugins, apiextensions];
+}
+
 /** Who in-process requests come from: the admin, as the kubeconfig's client certificate says. */
 const ADMIN: FetchEnv = { peerCertificate: { subject: { CN: 'kapi-admin', O: ['system:masters'] } } };
 
@@ -51,7 +66,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     anonymousAuth: false,
     ...options.apiServer,
     storage: options.storage ?? createMemoryBackend(),
-    plugins: [createCorePlugin(), ...(options.plugins ?? [])],
+    plugins: [createCorePlugin(), ...withApiextensions(options.plugins ?? [], options.crds)],
   });
   let served: ServedApiServer | undefined;
   let dataDir: string | undefined;
@@ -60,7 +75,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   } else {
     dataDir = mkdtempSync(join(tmpdir(), 'kapi-test-server-'));
     try {
-      served = await serveApiServer({ apiServer, dataDir, securePort: 'ephemeral' });
+      served = await serveApiServer({ apiServer, dataDir, securePort: options.port ?? 'ephemeral' });
     } catch (error) {
       rmSync(dataDir, { recursive: true, force: true });
       throw error;
@@ -70,6 +85,20 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const fetch = async (input: string | Request, init?: RequestInit) =>
     apiServer.fetch(typeof input === 'string' ? new Request(new URL(input, base), init) : input, ADMIN);
   let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      if (served) await served.close();
+      else await apiServer.stop();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    })());
+  if (options.crds?.length) {
+    try {
+      await installCRDs(fetch, options.crds);
+    } catch (error) {
+      await stop();
+      throw error;
+    }
+  }
   return {
     apiServer,
     url: served?.url,
@@ -85,11 +114,6 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       if (res.status !== 201) throw new Error(`creating namespace ${name}: ${res.status} ${await res.text()}`);
       return name;
     },
-    stop: () =>
-      (stopping ??= (async () => {
-        if (served) await served.close();
-        else await apiServer.stop();
-        if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-      })()),
+    stop,
   };
 }

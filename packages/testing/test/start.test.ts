@@ -25,4 +25,31 @@ describe('startTestServer', () => {
       await server.stop();
     }
   });
+
+  it('creates the CRDs it is given and hands the server over once they are served', async () => {
+    const crd = (name: string, openAPIV3Schema: object) => ({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: `${name}s.example.com` },
+      spec: {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { plural: `${name}s`, singular: name, kind: name[0].toUpperCase() + name.slice(1) },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema } }],
+      },
+    });
+    const server = await startTestServer({ listen: false, crds: [crd('widget', { type: 'object', 'x-kubernetes-preserve-unknown-fields': true })] });
+    try {
+      const res = await server.fetch('/apis/example.com/v1/namespaces/default/widgets', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, size: 3 }),
+      });
+      expect(res.status).toBe(201);
+    } finally {
+      await server.stop();
+    }
+    // A CRD the server refuses fails the start with its message.
+    await expect(startTestServer({ listen: false, crds: [crd('gadget', { type: 'string' })] })).rejects.toThrow(/CustomResourceDefinition gadgets.example.com: 422/);
+  });
 });
