@@ -119,9 +119,10 @@ async function httpTask(t) {
 /**
  * The requests of scenario 7 on ConfigMap `<prefix><k>` of `namespace`: an unconditional PUT of the whole object
  * with one data value changed (no resourceVersion: kube accepts that for ConfigMaps), a JSON merge patch of one
- * value, a server-side apply of the whole object (JSON is YAML) by field manager "bench" with force, or a DELETE.
+ * value (a new `tag` makes another round of patches change the objects again), a server-side apply of the whole
+ * object (JSON is YAML) by field manager "bench" with force, or a DELETE.
  */
-function writeRequest({ op, namespace, prefix, dataBytes }) {
+function writeRequest({ op, namespace, prefix, dataBytes, tag = '' }) {
   const base = `/api/v1/namespaces/${namespace}/configmaps/`;
   const data = configMapData(dataBytes); // made once: the driver's own CPU shares the cores with the server
   const changed = (name) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data: { ...data, 'key-00': `${op}-${name}` } });
@@ -129,7 +130,7 @@ function writeRequest({ op, namespace, prefix, dataBytes }) {
     case 'update':
       return { contentType: 'application/json', request: (k) => ({ method: 'PUT', path: base + prefix + k, body: changed(prefix + k) }) };
     case 'patch':
-      return { contentType: 'application/merge-patch+json', request: (k) => ({ method: 'PATCH', path: base + prefix + k, body: `{"data":{"key-01":"patched-${k}"}}` }) };
+      return { contentType: 'application/merge-patch+json', request: (k) => ({ method: 'PATCH', path: base + prefix + k, body: `{"data":{"key-01":"patched-${tag}${k}"}}` }) };
     case 'apply':
       return {
         contentType: 'application/apply-patch+yaml',

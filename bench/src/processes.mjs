@@ -2,7 +2,7 @@
 // them are stopped on the way out, also on errors, signals and the run's deadline: tracked here, except etcd,
 // which @kapi/storage-etcd's test helpers start and kill when the process exits (every way out exits).
 import { fork, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +22,7 @@ export const serverMain = join(serverCheckout, 'apps', 'server', 'dist', 'main.j
 const children = new Set();
 const tempDirs = new Set();
 
-function track(child) {
+export function track(child) {
   children.add(child);
   child.once('exit', () => children.delete(child));
   return child;
@@ -68,20 +68,22 @@ const capture = (child) => captureOutput(child, 32_000);
 
 /**
  * Starts the built kapi-server on plain HTTP (loopback only, TLS off) and resolves once /readyz answers 200.
- * `readyMs` is the time from spawn to ready: the cold start.
+ * `readyMs` is the time from spawn to ready: the cold start. With `secure`, it also serves HTTPS on another
+ * loopback port and writes its admin kubeconfig (client certificate) to `kubeconfig`, for Kubernetes clients.
  */
-export async function startKapi({ backend, dataDir, etcdEndpoint, etcdPrefix }) {
+export async function startKapi({ backend, dataDir, etcdEndpoint, etcdPrefix, secure = false }) {
   const port = await freePort();
+  const kubeconfig = secure ? join(dataDir, 'admin.kubeconfig') : undefined;
   const args = [
     // The inspector stays off; collectGarbage() turns it on (SIGUSR1) only to measure memory at rest.
     '--inspect-port=127.0.0.1:0',
     serverMain,
     '--bind-address=127.0.0.1',
-    '--secure-port=0',
+    `--secure-port=${secure ? await freePort() : 0}`,
     `--insecure-port=${port}`,
     `--storage-backend=${backend}`,
     `--data-dir=${dataDir}`,
-    '--write-kubeconfig=',
+    `--write-kubeconfig=${kubeconfig ?? ''}`,
     '--feature-gates=CBORServingAndStorage=true',
     // The load comes over plain HTTP without credentials; RBAC (the default) would refuse it.
     '--authorization-mode=AlwaysAllow',
@@ -93,7 +95,10 @@ export async function startKapi({ backend, dataDir, etcdEndpoint, etcdPrefix }) 
   const origin = `http://127.0.0.1:${port}`;
   const ready = async () => (await fetch(`${origin}/readyz`, { signal: AbortSignal.timeout(1000) })).status === 200;
   await waitForReady(child, ready, { what: 'kapi-server', timeoutMs: 120_000, output, intervalMs: 10 });
-  return { child, pid: child.pid, origin, readyMs: performance.now() - t0, output };
+  const readyMs = performance.now() - t0;
+  // The kubeconfig is written once the secure port listens, perhaps just after /readyz first answered.
+  if (kubeconfig) await waitForReady(child, () => existsSync(kubeconfig), { what: 'the admin kubeconfig', timeoutMs: 10_000, output, intervalMs: 10 });
+  return { child, pid: child.pid, origin, readyMs, output, kubeconfig };
 }
 
 /**

@@ -20,12 +20,16 @@ import { dataScenarios } from './scenario-data.mjs';
 import { watchScenario } from './scenario-watch.mjs';
 import { writeScenario } from './scenario-write.mjs';
 import { scaleScenario } from './scenario-scale.mjs';
+import { informerScenario } from './scenario-informer.mjs';
+import { testingScenario } from './scenario-testing.mjs';
 
 const USAGE = `Usage: pnpm bench [scenario...] [--quick | --full] [--backends=memory,sqlite,etcd3] [--json=FILE]
        pnpm bench [scenario...] [--quick | --full] [--backends=...] --record[=FILE] [--runs=N]
        pnpm bench --guard[=FILE] [--tolerance=0.2] [--confirm]
 
-Scenarios (default: all): create (1), get (2), list (3), watch (4), memory (5), media (6), write (7), scale (8).
+Scenarios (default: all): create (1), get (2), list (3), watch (4), memory (5), media (6), write (7), scale (8),
+          informer (9: @kapi/client's and @kubernetes/client-node's informers, memory backend, HTTPS),
+          testing-start (10: @kapi/testing's startTestServer(), in-process).
 --quick   smaller counts, a few minutes (the default)
 --full    the issue's counts: 10,000 creates, 100,000 stored, 50,000 listed, 10 s per load phase
 --json    where to write the results (default bench/results/latest.json)
@@ -175,6 +179,11 @@ async function main() {
     if (etcd && backends.includes('etcd3')) await scaleScenario(etcd).catch((e) => errorRow('8', 'several processes', 'etcd3', e));
     else skipped.push('scenario 8 (several processes) runs on etcd3 only: add etcd3 to --backends');
   }
+  if (want('informer')) {
+    if (backends.includes('memory')) await informerScenario().catch((e) => errorRow('9', 'informers', 'memory', e));
+    else skipped.push('scenario 9 (informers) runs on memory only: add memory to --backends');
+  }
+  if (want('testing-start')) await testingScenario().catch((e) => errorRow('10', 'startTestServer()', 'memory', e));
   if (etcd) await etcd.stop();
 }
 

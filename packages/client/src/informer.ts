@@ -161,7 +161,10 @@ export class Informer<T extends KubeObject = KubeObject> {
     const { labelSelector, fieldSelector, pageSize = 500 } = this.options;
     const seen = new Map<string, T>();
     let resourceVersion: string | undefined;
-    for await (const page of this.resource.pages({ labelSelector, fieldSelector, limit: pageSize, signal })) {
+    // As client-go's reflector: the first list may be served from the server's watch cache (resourceVersion 0, any
+    // recent state); a list after 410 asks for the latest.
+    const from = this.lists === 0 ? '0' : undefined;
+    for await (const page of this.resource.pages({ labelSelector, fieldSelector, limit: pageSize, resourceVersion: from, signal })) {
       for (const o of page.items) seen.set(objectKey(o), o);
       resourceVersion = page.metadata?.resourceVersion;
     }

@@ -55,6 +55,12 @@ export interface WatchOptions {
   resourceVersionMatch?: 'NotOlderThan';
   /** The server ends the watch after this long. */
   timeoutSeconds?: number;
+  /**
+   * When the server ends the watch, watch again from the last resourceVersion seen (an event's or a bookmark's), so
+   * the iteration goes on until the loop is left or `signal` aborts. A version the server no longer keeps still
+   * throws an ApiError with code 410.
+   */
+  reconnect?: boolean;
   signal?: AbortSignal;
 }
 
@@ -162,7 +168,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   }
 
   /** The object. */
-  get(name: string, opts: { resourceVersion?: string; signal?: AbortSignal } = {}): Promise<T> {
+  async get(name: string, opts: { resourceVersion?: string; signal?: AbortSignal } = {}): Promise<T> {
     return this.transport.json<T>({ path: this.objectPath(name), query: { resourceVersion: opts.resourceVersion }, signal: opts.signal });
   }
 
@@ -172,15 +178,20 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   }
 
   /** One list request (one page when `limit` is set; its `metadata.continue` asks for the next). */
-  list(opts: ListOptions = {}): Promise<ObjectList<T>> {
+  async list(opts: ListOptions = {}): Promise<ObjectList<T>> {
     return this.transport.json<ObjectList<T>>({ path: this.path(), query: this.listQuery(opts), signal: opts.signal });
   }
 
-  /** Every page of the list, `limit` objects at a time (500 by default), as one consistent snapshot. */
+  /**
+   * Every page of the list, `limit` objects at a time (500 by default), as one consistent snapshot (the first page's
+   * resourceVersion; later pages follow its continue token).
+   */
   async *pages(opts: ListOptions = {}): AsyncGenerator<ObjectList<T>> {
     let cont = opts.continue;
     do {
-      const page = await this.list({ limit: 500, ...opts, continue: cont });
+      // The continue token carries the snapshot's version: a resourceVersion beside it is refused.
+      const at = cont ? { resourceVersion: undefined, resourceVersionMatch: undefined } : {};
+      const page = await this.list({ limit: 500, ...opts, ...at, continue: cont });
       yield page;
       cont = page.metadata?.continue || undefined;
     } while (cont);
@@ -198,33 +209,43 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
    * Leaving the loop, or aborting `signal`, closes the request.
    */
   async *watch(opts: WatchOptions = {}): AsyncGenerator<WatchEvent<T>> {
-    const { signal, allowWatchBookmarks = true, ...rest } = opts;
-    const res = await this.transport.request({ path: this.path(), query: { watch: true, allowWatchBookmarks, ...rest }, signal });
-    yield* watchEvents<T>(res);
+    const { signal, allowWatchBookmarks = true, reconnect = false, ...rest } = opts;
+    let query: Query = { watch: true, allowWatchBookmarks, ...rest };
+    for (;;) {
+      const res = await this.transport.request({ path: this.path(), query, signal });
+      let resourceVersion = query.resourceVersion;
+      for await (const event of watchEvents<T>(res)) {
+        resourceVersion = event.object.metadata?.resourceVersion ?? resourceVersion;
+        yield event;
+      }
+      if (!reconnect || signal?.aborted) return;
+      // The initial events were sent: a resumed watch asks only for what changed since.
+      query = { ...query, resourceVersion, sendInitialEvents: undefined, resourceVersionMatch: undefined };
+    }
   }
 
   /** Creates the object (in the client's namespace, or its metadata.namespace). */
-  create(object: Writable<T>, opts?: WriteOptions): Promise<T> {
+  async create(object: Writable<T>, opts?: WriteOptions): Promise<T> {
     return this.write<T>('POST', this.path(undefined, undefined, this.objectNamespace(object)), this.typed(object), opts);
   }
 
   /** Replaces the object; with metadata.resourceVersion set, only if nobody changed it since (else 409 Conflict). */
-  update(object: Writable<T>, opts?: WriteOptions): Promise<T> {
+  async update(object: Writable<T>, opts?: WriteOptions): Promise<T> {
     return this.write<T>('PUT', this.objectPath(this.nameOf(object), undefined, object), this.typed(object), opts);
   }
 
   /** Patches the object: a merge patch (default), a JSON patch (operations) or a strategic merge patch. */
-  patch(name: string, patch: unknown, opts: PatchOptions = {}): Promise<T> {
+  async patch(name: string, patch: unknown, opts: PatchOptions = {}): Promise<T> {
     return this.write<T>('PATCH', this.objectPath(name), patch, opts, PATCH_TYPES[opts.type ?? 'merge']);
   }
 
   /** Server-side apply: the fields `object` sets become `fieldManager`'s; creates the object if missing. */
-  apply(object: ApplyConfiguration<T>, opts: ApplyOptions): Promise<T> {
+  async apply(object: ApplyConfiguration<T>, opts: ApplyOptions): Promise<T> {
     return this.write<T>('PATCH', this.objectPath(this.nameOf(object), undefined, object), this.typed(object), opts, PATCH_TYPES.apply);
   }
 
   /** Deletes the object: the object as deleted or (with finalizers) as marked for deletion, or a Status. */
-  delete(name: string, opts: DeleteOptions = {}): Promise<T | Status> {
+  async delete(name: string, opts: DeleteOptions = {}): Promise<T | Status> {
     const { signal, dryRun: dry, ...body } = opts;
     return this.transport.json<T | Status>({
       method: 'DELETE',
@@ -236,7 +257,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   }
 
   /** Deletes every object the selectors match (in the client's namespace). */
-  deleteCollection(opts: ListOptions & DeleteOptions = {}): Promise<ObjectList<T> | Status> {
+  async deleteCollection(opts: ListOptions & DeleteOptions = {}): Promise<ObjectList<T> | Status> {
     const { signal, dryRun: dry, propagationPolicy, gracePeriodSeconds, preconditions, ...list } = opts;
     return this.transport.json({
       method: 'DELETE',
@@ -248,7 +269,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   }
 
   /** The list as the server prints it (`kubectl get`): columns and rows, with the objects when `includeObject`. */
-  table(opts: ListOptions & { includeObject?: 'None' | 'Metadata' | 'Object' } = {}): Promise<Table<T>> {
+  async table(opts: ListOptions & { includeObject?: 'None' | 'Metadata' | 'Object' } = {}): Promise<Table<T>> {
     const { includeObject, ...list } = opts;
     return this.transport.json<Table<T>>({ path: this.path(), query: { ...this.listQuery(list), includeObject }, accept: TABLE, signal: opts.signal });
   }
@@ -256,12 +277,12 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   /** The status subresource: read and write only `.status`. */
   get status() {
     return {
-      get: (name: string): Promise<T> => this.transport.json<T>({ path: this.objectPath(name, 'status') }),
-      update: (object: Writable<T>, opts?: WriteOptions): Promise<T> =>
+      get: async (name: string): Promise<T> => this.transport.json<T>({ path: this.objectPath(name, 'status') }),
+      update: async (object: Writable<T>, opts?: WriteOptions): Promise<T> =>
         this.write<T>('PUT', this.objectPath(this.nameOf(object), 'status', object), this.typed(object), opts),
-      patch: (name: string, patch: unknown, opts: PatchOptions = {}): Promise<T> =>
+      patch: async (name: string, patch: unknown, opts: PatchOptions = {}): Promise<T> =>
         this.write<T>('PATCH', this.objectPath(name, 'status'), patch, opts, PATCH_TYPES[opts.type ?? 'merge']),
-      apply: (object: ApplyConfiguration<T>, opts: ApplyOptions): Promise<T> =>
+      apply: async (object: ApplyConfiguration<T>, opts: ApplyOptions): Promise<T> =>
         this.write<T>('PATCH', this.objectPath(this.nameOf(object), 'status', object), this.typed(object), opts, PATCH_TYPES.apply),
     };
   }
@@ -269,9 +290,9 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   /** The scale subresource (autoscaling/v1 Scale). */
   get scale() {
     return {
-      get: (name: string): Promise<Scale> => this.transport.json<Scale>({ path: this.objectPath(name, 'scale') }),
-      update: (name: string, scale: Scale, opts?: WriteOptions): Promise<Scale> => this.write<Scale>('PUT', this.objectPath(name, 'scale'), scale, opts),
-      patch: (name: string, patch: unknown, opts: PatchOptions = {}): Promise<Scale> =>
+      get: async (name: string): Promise<Scale> => this.transport.json<Scale>({ path: this.objectPath(name, 'scale') }),
+      update: async (name: string, scale: Scale, opts?: WriteOptions): Promise<Scale> => this.write<Scale>('PUT', this.objectPath(name, 'scale'), scale, opts),
+      patch: async (name: string, patch: unknown, opts: PatchOptions = {}): Promise<Scale> =>
         this.write<Scale>('PATCH', this.objectPath(name, 'scale'), patch, opts, PATCH_TYPES[opts.type ?? 'merge']),
     };
   }

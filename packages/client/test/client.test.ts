@@ -75,7 +75,8 @@ describe('typed client', () => {
   it('takes the namespace from the object when the client has none, and refuses a namespaced read without one', async () => {
     const created = await client.core.v1.configmaps.create({ metadata: { name: 'from-object', namespace: ns }, data: { x: '1' } });
     expect(created.metadata?.namespace).toBe(ns);
-    expect(() => client.core.v1.configmaps.get('from-object')).toThrow(/namespaced/);
+    await expect(client.core.v1.configmaps.get('from-object')).rejects.toThrow(/namespaced/);
+    await expect(client.core.v1.configmaps.namespace(ns).get('')).rejects.toThrow(/must not be empty/);
     expect(() => client.core.v1.namespaces.namespace('x')).toThrow(/cluster-scoped/);
     expect((await client.core.v1.namespaces.get(ns)).metadata?.name).toBe(ns);
   });
@@ -147,6 +148,12 @@ describe('typed client', () => {
     const all = await client.core.v1.configmaps.list({ labelSelector: 'paged=yes' });
     expect(all.items).toHaveLength(7);
     expect(all.metadata.resourceVersion).toMatch(/^\d+$/);
+    // From a resourceVersion: the first page is read at it, the rest follow the continue token.
+    const at: string[] = [];
+    for await (const cm of cms.items({ labelSelector: 'paged=yes', limit: 3, resourceVersion: all.metadata.resourceVersion, resourceVersionMatch: 'NotOlderThan' })) {
+      at.push(cm.metadata!.name!);
+    }
+    expect(at).toHaveLength(7);
   });
 
   it('asks for a Table, as kubectl get prints it', async () => {
@@ -183,6 +190,23 @@ describe('typed client', () => {
       break;
     }
   });
+
+  it('watches on across the server ending the watch, from the last resourceVersion, with reconnect', async () => {
+    const cms = client.core.v1.configmaps.namespace(ns);
+    const start = (await cms.list()).metadata.resourceVersion;
+    const seen: string[] = [];
+    let writes = 0;
+    await cms.create({ metadata: { name: 'r-0' } });
+    // The server ends every watch after a second; the iteration goes on through three of them.
+    for await (const event of cms.watch({ resourceVersion: start, timeoutSeconds: 1, reconnect: true })) {
+      if (event.type !== 'ADDED' || !event.object.metadata?.name?.startsWith('r-')) continue;
+      seen.push(event.object.metadata.name);
+      if (seen.length === 3) break;
+      // The next object is made after this watch has ended.
+      setTimeout(() => void cms.create({ metadata: { name: `r-${++writes}` } }), 1_300);
+    }
+    expect(seen).toEqual(['r-0', 'r-1', 'r-2']);
+  }, 20_000);
 
   it('sends the current objects first when asked (sendInitialEvents), ending them with a bookmark', async () => {
     // In-process, no socket: the client sends through the test server's fetch.
