@@ -32,6 +32,37 @@ const NS = '/api/v1/namespaces/default';
 const pod = (name: string) => ({ metadata: { name }, spec: { containers: [{ name: 'c', image: 'busybox' }] } });
 
 describe("kube's rules of the built-in kinds, through the group plugins", () => {
+  it('Deployments, ReplicaSets, DaemonSets, StatefulSets: a selector that selects the template, pods that restart Always, a selector that never changes', async () => {
+    const template = (labels: Record<string, string>, restartPolicy?: string) => ({
+      metadata: { labels },
+      spec: { containers: [{ name: 'c', image: 'busybox' }], ...(restartPolicy ? { restartPolicy } : {}) },
+    });
+    for (const [plural, kind, word] of [
+      ['deployments', 'Deployment', 'deployment'],
+      ['replicasets', 'ReplicaSet', 'deployment'],
+      ['daemonsets', 'DaemonSet', 'daemonset'],
+      ['statefulsets', 'StatefulSet', 'statefulset'],
+    ]) {
+      const path = `/apis/apps/v1/namespaces/default/${plural}`;
+      const mismatch = await req('POST', path, { metadata: { name: 'mismatch' }, spec: { selector: { matchLabels: { app: 'a' } }, template: template({ app: 'b' }) } });
+      expect(mismatch.status).toBe(422);
+      expect(mismatch.body.message).toBe(`${kind}.apps "mismatch" is invalid: spec.template.metadata.labels: Invalid value: {"app":"b"}: \`selector\` does not match template \`labels\``);
+      expect(mismatch.body.details.causes).toEqual([expect.objectContaining({ reason: 'FieldValueInvalid', field: 'spec.template.metadata.labels' })]);
+      const empty = await req('POST', path, { metadata: { name: 'empty' }, spec: { selector: {}, template: template({ app: 'b' }) } });
+      expect(empty.status).toBe(422);
+      expect(empty.body.message).toContain(`empty selector is invalid for ${word}`);
+      const restart = await req('POST', path, { metadata: { name: 'restart' }, spec: { selector: { matchLabels: { app: 'a' } }, template: template({ app: 'a' }, 'Never') } });
+      expect(restart.status).toBe(422);
+      expect(restart.body.message).toContain('spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"');
+      const ok = await req('POST', path, { metadata: { name: 'ok' }, spec: { selector: { matchLabels: { app: 'a' } }, template: template({ app: 'a', extra: 'x' }) } });
+      expect(ok.status).toBe(201);
+      const moved = await req('PUT', `${path}/ok`, { ...ok.body, spec: { ...ok.body.spec, selector: { matchLabels: { app: 'a', extra: 'x' } } } });
+      expect(moved.status).toBe(422);
+      expect(moved.body.message).toContain('spec.selector: Invalid value:');
+      expect(moved.body.message).toContain('field is immutable');
+    }
+  });
+
   it('PersistentVolumeClaims: Pending on create; a Bound claim may grow if its StorageClass allows expansion', async () => {
     const CLAIMS = `${NS}/persistentvolumeclaims`;
     await req('POST', '/apis/storage.k8s.io/v1/storageclasses', { metadata: { name: 'expandable' }, provisioner: 'example.com/disk', allowVolumeExpansion: true });

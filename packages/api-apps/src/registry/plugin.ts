@@ -2,6 +2,7 @@ import { age, at, formatLabels, formatLabelSelector, int, isObj, listAt, selecto
 import type { GroupPlugin } from '@kapi/apiserver';
 import { CORE_DEFAULTERS, podTemplateCells } from '@kapi/api-core';
 import { group } from '../generated/index.js';
+import { workloadStrategy } from './workload-validation.js';
 
 const template = podTemplateCells();
 
@@ -94,7 +95,13 @@ const statefulSetUpdateStrategy: TypeDefaulter = (strategy) => {
  */
 export const plugin: GroupPlugin = {
   definition: group,
-  strategies: { ReplicaSet: { fieldLabels: { 'status.replicas': textAt('status.replicas') } } },
+  strategies: {
+    Deployment: workloadStrategy('deployment'),
+    // kube's ValidateReplicaSetSpec says "deployment" too.
+    ReplicaSet: workloadStrategy('deployment', { fieldLabels: { 'status.replicas': textAt('status.replicas') } }),
+    DaemonSet: workloadStrategy('daemonset'),
+    StatefulSet: workloadStrategy('statefulset'),
+  },
   printers: { Deployment: deployment, ReplicaSet: replicaSet, StatefulSet: statefulSet, DaemonSet: daemonSet, ControllerRevision: controllerRevision },
   defaulters: {
     ...CORE_DEFAULTERS,
