@@ -6,7 +6,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
-const turbo = spawnSync('npx', ['turbo', 'run', 'test', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
+const turbo = spawnSync('npx', ['turbo', 'run', 'test', '--continue', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
 
 let passed = 0;
 let failed = 0;
