@@ -85,6 +85,9 @@ export function loadKubeconfig(options: KubeconfigOptions = {}): LoadedKubeconfi
     const f = file(fileName);
     return f === undefined ? undefined : readFileSync(f);
   };
+  if (str(cluster['proxy-url'])) {
+    throw new Error(`${where}: cluster "${context.cluster}" is reached through proxy-url, which @kapi/client does not support`);
+  }
   const server = str(cluster.server);
   if (!server) throw new Error(`${where}: cluster "${context.cluster}" has no server`);
   return {

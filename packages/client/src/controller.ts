@@ -37,7 +37,10 @@ export interface ControllerOptions<T extends KubeObject> {
   reconcile: (request: ReconcileRequest, context: ReconcileContext<T>) => Promise<ReconcileResult>;
   /** Reconciles at once (1); one object is never reconciled twice at the same time. */
   concurrency?: number;
-  /** Share informers with other controllers. */
+  /**
+   * Share informers with other controllers. The factory's owner starts and stops them (with the factory's resync
+   * period): `stop()` then leaves them running.
+   */
   informers?: InformerFactory;
   queue?: WorkQueueOptions;
   resyncPeriodMs?: number;
@@ -51,7 +54,10 @@ export interface Controller<T extends KubeObject> {
   readonly queue: WorkQueue<string>;
   /** Starts the informers, waits for their first lists, then starts the workers. */
   start(): Promise<void>;
-  /** Stops the workers (waiting for running reconciles) and the informers this controller started. */
+  /**
+   * Stops the workers: no reconcile starts after this, running ones get an aborted signal and are waited for. The
+   * informers stop too, unless they come from a shared factory (`informers`).
+   */
   stop(): Promise<void>;
 }
 
@@ -94,7 +100,15 @@ export function createController<T extends KubeObject>(options: ControllerOption
   }
   for (const source of options.watches ?? []) {
     const mapped = (o: KubeObject) => source.map(o).forEach(enqueue);
-    factory.informer(source.resource).on({ add: mapped, update: (_, o) => mapped(o), delete: mapped });
+    // Both sides of an update: a change can move an object from one target to another.
+    factory.informer(source.resource).on({
+      add: mapped,
+      update: (old, o) => {
+        mapped(old);
+        mapped(o);
+      },
+      delete: mapped,
+    });
   }
 
   const abort = new AbortController();
@@ -105,6 +119,10 @@ export function createController<T extends KubeObject>(options: ControllerOption
     for (;;) {
       const key = await queue.get();
       if (key === undefined) return;
+      if (abort.signal.aborted) {
+        queue.done(key);
+        return;
+      }
       const request = requestOf(key);
       try {
         const object = informer.store.get(key);

@@ -43,7 +43,8 @@ export class ApiError extends Error {
   readonly status: Status;
 
   constructor(status: Status, httpCode?: number) {
-    const code = status.code ?? httpCode ?? 500;
+    // An ERROR event's Status without a code still says by its reason that the version expired.
+    const code = status.code || httpCode || (status.reason === 'Expired' || status.reason === 'Gone' ? 410 : 500);
     const reason = status.reason || REASONS[code] || 'Unknown';
     super(status.message || `${code} ${reason}`);
     this.name = 'ApiError';

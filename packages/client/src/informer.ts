@@ -41,12 +41,14 @@ export class Informer<T extends KubeObject = KubeObject> {
   lastResourceVersion?: string;
   /** How many times the informer has listed (1 + relists after 410 or errors). */
   lists = 0;
+  /** 410s since the last watch that delivered events. */
+  private gone = 0;
 
   constructor(
     readonly resource: ResourceClient<T>,
     readonly options: InformerOptions<T> = {},
   ) {
-    this.store = new Store<T>(options.indexers);
+    this.store = new Store<T>(options.indexers, (error) => this.report(error));
   }
 
   /** Adds handlers; objects already cached are handed to `add` first. */
@@ -60,9 +62,9 @@ export class Informer<T extends KubeObject = KubeObject> {
     return this.synced;
   }
 
-  /** Resolves once the first list is in the cache (or when the informer stops). */
+  /** Resolves once the first list is in the cache, or when the informer is stopped. */
   waitForSync(): Promise<void> {
-    if (this.synced || !this.controller) return Promise.resolve();
+    if (this.synced) return Promise.resolve();
     return new Promise((resolve) => this.syncWaiters.push(resolve));
   }
 
@@ -78,13 +80,14 @@ export class Informer<T extends KubeObject = KubeObject> {
     return this;
   }
 
-  /** Stops watching; the cache keeps what it has. */
+  /** Stops watching; the cache keeps what it has. It may be started again (it resumes from where it was). */
   async stop(): Promise<void> {
-    this.controller?.abort();
-    if (this.resyncTimer) clearInterval(this.resyncTimer);
-    await this.running;
+    const { controller, running } = this;
     this.controller = undefined;
+    controller?.abort();
+    if (this.resyncTimer) clearInterval(this.resyncTimer);
     this.releaseWaiters();
+    await running;
   }
 
   private releaseWaiters(): void {
@@ -118,7 +121,9 @@ export class Informer<T extends KubeObject = KubeObject> {
   }
 
   private async run(signal: AbortSignal): Promise<void> {
+    // Errors back off from 800 ms; a watch that ends without an event, or a 410 that comes again at once, from 100 ms.
     const backoff = new Backoff();
+    const quick = new Backoff(100, 30_000);
     const { labelSelector, fieldSelector } = this.options;
     while (!signal.aborted) {
       try {
@@ -126,7 +131,9 @@ export class Informer<T extends KubeObject = KubeObject> {
         backoff.reset();
         // Servers end a watch after timeoutSeconds; a spread keeps many informers from reconnecting together.
         const timeoutSeconds = 300 + Math.floor(Math.random() * 300);
+        let events = 0;
         for await (const event of this.resource.watch({ resourceVersion: this.lastResourceVersion, labelSelector, fieldSelector, timeoutSeconds, signal })) {
+          events++;
           const rv = event.object.metadata?.resourceVersion;
           if (event.type === 'BOOKMARK') {
             if (rv) this.lastResourceVersion = rv;
@@ -143,11 +150,18 @@ export class Informer<T extends KubeObject = KubeObject> {
           }
           if (rv) this.lastResourceVersion = rv;
         }
+        // A watch that ended after events is resumed at once; one that ended empty, after a pause.
+        if (events > 0) {
+          quick.reset();
+          this.gone = 0;
+        }
+        else await sleep(quick.next(), signal);
       } catch (error) {
         if (signal.aborted) break;
         if (isGone(error)) {
-          // The version is older than the server keeps: list again, now.
+          // The version is older than the server keeps: list again (at once the first time, then backing off).
           this.lastResourceVersion = undefined;
+          if (this.gone++ > 0) await sleep(quick.next(), signal);
           continue;
         }
         this.report(error);

@@ -82,14 +82,14 @@ export function runLeaderElection(options: LeaderElectionOptions): LeaderElectio
   };
 
   /** One round: true when this candidate holds the lease afterwards. */
-  async function tryAcquireOrRenew(): Promise<boolean> {
+  async function tryAcquireOrRenew(signal: AbortSignal): Promise<boolean> {
     let lease: Lease;
     try {
-      lease = await api.get(name);
+      lease = await api.get(name, { signal });
     } catch (error) {
       if (!isNotFound(error)) throw error;
       try {
-        await api.create({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace }, spec: spec(0) });
+        await api.create({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace }, spec: spec(0) }, { signal });
         seeLeader(identity);
         return true;
       } catch (e) {
@@ -107,7 +107,7 @@ export function runLeaderElection(options: LeaderElectionOptions): LeaderElectio
     if (!mine && holder && now < observed.at + duration) return false;
     const transitions = (lease.spec?.leaseTransitions ?? 0) + (mine ? 0 : 1);
     try {
-      const updated = await api.update({ ...lease, spec: spec(transitions, mine ? lease.spec?.acquireTime : undefined) });
+      const updated = await api.update({ ...lease, spec: spec(transitions, mine ? lease.spec?.acquireTime : undefined) }, { signal });
       observed = { rv: updated.metadata?.resourceVersion, holder: identity, at: Date.now() };
       seeLeader(identity);
       return true;
@@ -118,10 +118,11 @@ export function runLeaderElection(options: LeaderElectionOptions): LeaderElectio
   }
 
   async function release(): Promise<void> {
+    const signal = AbortSignal.timeout(renewDeadlineMs);
     try {
-      const lease = await api.get(name);
+      const lease = await api.get(name, { signal });
       if (lease.spec?.holderIdentity !== identity) return;
-      await api.update({ ...lease, spec: { ...lease.spec, holderIdentity: null, leaseDurationSeconds: 1, renewTime: microTime(Date.now()) } });
+      await api.update({ ...lease, spec: { ...lease.spec, holderIdentity: null, leaseDurationSeconds: 1, renewTime: microTime(Date.now()) } }, { signal });
     } catch (error) {
       if (!isNotFound(error) && !isConflict(error)) report(error);
     }
@@ -134,14 +135,21 @@ export function runLeaderElection(options: LeaderElectionOptions): LeaderElectio
     options.onStoppedLeading?.();
   }
 
+  // Whether the last round ended with this candidate holding the lease (so stop() gives it up).
+  let holding = false;
   const loop = (async () => {
     while (!stopping.signal.aborted) {
       let ok = false;
+      // A round's requests end by the renew deadline (a leader's, counted from its last renewal), so a request that
+      // hangs cannot keep a leader leading after another candidate may have taken the lease; stop() ends them too.
+      const budget = leading ? Math.max(1, renewDeadlineMs - (Date.now() - lastRenew)) : renewDeadlineMs;
+      const round = AbortSignal.any([stopping.signal, AbortSignal.timeout(budget)]);
       try {
-        ok = await tryAcquireOrRenew();
+        ok = await tryAcquireOrRenew(round);
       } catch (error) {
-        report(error);
+        if (!stopping.signal.aborted) report(error);
       }
+      holding = ok;
       if (stopping.signal.aborted) break;
       const now = Date.now();
       if (ok) {
@@ -153,7 +161,7 @@ export function runLeaderElection(options: LeaderElectionOptions): LeaderElectio
             .then(() => options.onStartedLeading(signal))
             .catch(report);
         }
-      } else if (leading && now - lastRenew > renewDeadlineMs) {
+      } else if (leading && now - lastRenew >= renewDeadlineMs) {
         stepDown();
       } else if (leading && leader !== identity) {
         stepDown();
@@ -169,12 +177,12 @@ export function runLeaderElection(options: LeaderElectionOptions): LeaderElectio
     async stop() {
       stopping.abort();
       await loop;
-      if (!leading) return;
       // As client-go's ReleaseOnCancel: the work stops, the lease is given up, then onStoppedLeading runs.
-      leading.abort();
+      const wasLeading = leading !== undefined;
+      leading?.abort();
       leading = undefined;
-      await release();
-      options.onStoppedLeading?.();
+      if (holding || wasLeading) await release();
+      if (wasLeading) options.onStoppedLeading?.();
     },
   };
 }

@@ -1,3 +1,4 @@
+import { Backoff, sleep } from './backoff.js';
 import type { Status } from './errors.js';
 import type { Query, Transport } from './transport.js';
 import type { KubeObject, ObjectList, Scale, Table, WatchEvent } from './types.js';
@@ -104,6 +105,16 @@ const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io, application/json';
 
 const dryRun = (d?: boolean) => (d ? 'All' : undefined);
 
+/**
+ * A name or namespace must be one path segment that URL handling leaves alone (client-go's IsValidPathSegmentName):
+ * `..` would reach the parent (`delete('..')` would delete the namespace), `.` the collection.
+ */
+function checkSegment(what: string, value: string): void {
+  if (!value) throw new Error(`${what} must not be empty`);
+  if (value === '.' || value === '..') throw new Error(`${what} may not be "${value}"`);
+  if (value.includes('/') || value.includes('%')) throw new Error(`${what} may not contain "/" or "%": ${JSON.stringify(value)}`);
+}
+
 /** Reads and writes one resource's objects, across all namespaces or (after `namespace()`) in one. */
 export class ResourceClient<T extends KubeObject = KubeObject> {
   constructor(
@@ -116,7 +127,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   /** The same resource in one namespace. */
   namespace(namespace: string): ResourceClient<T> {
     if (!this.type.namespaced) throw new Error(`${this.type.plural} are cluster-scoped: they have no namespace`);
-    if (!namespace) throw new Error('namespace must not be empty');
+    checkSegment('namespace', namespace);
     return new ResourceClient(this.transport, this.type, namespace);
   }
 
@@ -129,10 +140,13 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   path(name?: string, subresource?: string, namespace = this.ns): string {
     const { group, version, plural, namespaced } = this.type;
     let p = group ? `/apis/${group}/${version}` : `/api/${version}`;
-    if (namespaced && namespace) p += `/namespaces/${encodeURIComponent(namespace)}`;
+    if (namespaced && namespace) {
+      checkSegment('namespace', namespace);
+      p += `/namespaces/${encodeURIComponent(namespace)}`;
+    }
     p += `/${plural}`;
     if (name !== undefined) {
-      if (!name) throw new Error(`${this.type.kind} name must not be empty`);
+      checkSegment(`${this.type.kind} name`, name);
       p += `/${encodeURIComponent(name)}`;
     }
     if (subresource) p += `/${subresource}`;
@@ -211,14 +225,27 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   async *watch(opts: WatchOptions = {}): AsyncGenerator<WatchEvent<T>> {
     const { signal, allowWatchBookmarks = true, reconnect = false, ...rest } = opts;
     let query: Query = { watch: true, allowWatchBookmarks, ...rest };
+    const backoff = new Backoff(200, 30_000);
     for (;;) {
-      const res = await this.transport.request({ path: this.path(), query, signal });
       let resourceVersion = query.resourceVersion;
-      for await (const event of watchEvents<T>(res)) {
-        resourceVersion = event.object.metadata?.resourceVersion ?? resourceVersion;
-        yield event;
+      let events = 0;
+      try {
+        const res = await this.transport.request({ path: this.path(), query, signal });
+        for await (const event of watchEvents<T>(res)) {
+          events++;
+          resourceVersion = event.object.metadata?.resourceVersion ?? resourceVersion;
+          yield event;
+        }
+      } catch (error) {
+        // Aborting ends a reconnecting watch's iteration; an error of the server's is thrown.
+        if (reconnect && signal?.aborted) return;
+        throw error;
       }
       if (!reconnect || signal?.aborted) return;
+      // A watch that ends without an event (a proxy closing it at once, say) is not retried in a tight loop.
+      if (events === 0) await sleep(backoff.next(), signal);
+      else backoff.reset();
+      if (signal?.aborted) return;
       // The initial events were sent: a resumed watch asks only for what changed since.
       query = { ...query, resourceVersion, sendInitialEvents: undefined, resourceVersionMatch: undefined };
     }

@@ -21,7 +21,11 @@ export class Store<T extends KubeObject> {
   private readonly indices = new Map<string, Map<string, Set<string>>>();
   private readonly indexers: Record<string, IndexFunc<T>>;
 
-  constructor(indexers: Record<string, IndexFunc<T>> = {}) {
+  constructor(
+    indexers: Record<string, IndexFunc<T>> = {},
+    /** Where an index function's error goes; the object is then left out of that index. */
+    private readonly onIndexError: (error: unknown) => void = () => undefined,
+  ) {
     this.indexers = { ...(defaultIndexers as Record<string, IndexFunc<T>>), ...indexers };
     for (const name of Object.keys(this.indexers)) this.indices.set(name, new Map());
   }
@@ -74,10 +78,20 @@ export class Store<T extends KubeObject> {
     return old;
   }
 
+  /** The values of an index for an object; none when its function throws. */
+  private valuesOf(name: string, fn: IndexFunc<T>, object: T): string[] {
+    try {
+      return fn(object);
+    } catch (error) {
+      this.onIndexError(error);
+      return [];
+    }
+  }
+
   private index(key: string, object: T): void {
     for (const [name, fn] of Object.entries(this.indexers)) {
       const index = this.indices.get(name)!;
-      for (const value of fn(object)) {
+      for (const value of this.valuesOf(name, fn, object)) {
         let keys = index.get(value);
         if (!keys) index.set(value, (keys = new Set()));
         keys.add(key);
@@ -88,7 +102,7 @@ export class Store<T extends KubeObject> {
   private unindex(key: string, object: T): void {
     for (const [name, fn] of Object.entries(this.indexers)) {
       const index = this.indices.get(name)!;
-      for (const value of fn(object)) {
+      for (const value of this.valuesOf(name, fn, object)) {
         const keys = index.get(value);
         keys?.delete(key);
         if (keys?.size === 0) index.delete(value);

@@ -85,6 +85,8 @@ export class Transport {
     }
     const res = await this.send(this.url(options.path, options.query), {
       method: options.method ?? 'GET',
+      // A redirect is answered as the error it is: a body (a Secret's data) is never sent on to another host.
+      redirect: 'manual',
       headers,
       body,
       signal: options.signal,

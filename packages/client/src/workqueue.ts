@@ -94,13 +94,13 @@ export class WorkQueue<K = string> {
 
   /** The next item to work on, waiting for one; undefined once the queue is shut down. Call `done` after. */
   get(): Promise<K | undefined> {
+    if (this.shuttingDown) return Promise.resolve(undefined);
     if (this.queue.length > 0) {
       const key = this.queue.shift()!;
       this.dirty.delete(key);
       this.processing.add(key);
       return Promise.resolve(key);
     }
-    if (this.shuttingDown) return Promise.resolve(undefined);
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
@@ -113,7 +113,7 @@ export class WorkQueue<K = string> {
     }
   }
 
-  /** Stops handing out items: waiting `get`s resolve undefined; delayed adds are dropped. */
+  /** Stops handing out items: `get` resolves undefined from now on, queued and delayed items are dropped. */
   shutDown(): void {
     this.shuttingDown = true;
     for (const t of this.timers) clearTimeout(t);
