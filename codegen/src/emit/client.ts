@@ -25,12 +25,12 @@ export function emitClient(ctx: PackageContext): OutputFile[] {
     return `import type * as ${alias(folder, version)} from './${b}/index.js';`;
   });
   const body = versions.map((version) => {
+    const plural = (f: (typeof kinds)[number]) => f.schema['x-kapi-resource']!.plural;
     const entries = kinds
       .filter((f) => f.version === version)
-      .map((f) => f.schema['x-kapi-resource']!)
-      .sort((a, b) => (a.plural < b.plural ? -1 : 1))
-      .map((h) => {
-        const file = kinds.find((f) => f.schema['x-kapi-resource'] === h)!;
+      .sort((a, b) => (plural(a) < plural(b) ? -1 : 1))
+      .map((file) => {
+        const h = file.schema['x-kapi-resource']!;
         const subresources = Object.keys(h.subresources ?? {}).sort();
         const fields = [
           `group: ${JSON.stringify(h.group)}`,
