@@ -78,35 +78,34 @@ export class Store<T extends KubeObject> {
     return old;
   }
 
-  /** The values of an index for an object; none when its function throws. */
-  private valuesOf(name: string, fn: IndexFunc<T>, object: T): string[] {
-    try {
-      return fn(object);
-    } catch (error) {
-      this.onIndexError(error);
-      return [];
+  /** Calls `fn` with every index and each value the object has in it (none for an index whose function throws). */
+  private eachIndexValue(object: T, fn: (index: Map<string, Set<string>>, value: string) => void): void {
+    for (const [name, indexFunc] of Object.entries(this.indexers)) {
+      let values: string[];
+      try {
+        values = indexFunc(object);
+      } catch (error) {
+        this.onIndexError(error);
+        continue;
+      }
+      const index = this.indices.get(name)!;
+      for (const value of values) fn(index, value);
     }
   }
 
   private index(key: string, object: T): void {
-    for (const [name, fn] of Object.entries(this.indexers)) {
-      const index = this.indices.get(name)!;
-      for (const value of this.valuesOf(name, fn, object)) {
-        let keys = index.get(value);
-        if (!keys) index.set(value, (keys = new Set()));
-        keys.add(key);
-      }
-    }
+    this.eachIndexValue(object, (index, value) => {
+      let keys = index.get(value);
+      if (!keys) index.set(value, (keys = new Set()));
+      keys.add(key);
+    });
   }
 
   private unindex(key: string, object: T): void {
-    for (const [name, fn] of Object.entries(this.indexers)) {
-      const index = this.indices.get(name)!;
-      for (const value of this.valuesOf(name, fn, object)) {
-        const keys = index.get(value);
-        keys?.delete(key);
-        if (keys?.size === 0) index.delete(value);
-      }
-    }
+    this.eachIndexValue(object, (index, value) => {
+      const keys = index.get(value);
+      keys?.delete(key);
+      if (keys?.size === 0) index.delete(value);
+    });
   }
 }
