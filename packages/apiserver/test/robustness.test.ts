@@ -2,7 +2,7 @@ import { group as core } from '@kapi/api-core';
 import { createMessageCodec, decodeProtobufObject, encodeProtobufObject } from '@kapi/apimachinery';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { configMap, startHarness, type Harness } from './harness.js';
+import { configMap, settled, startHarness, type Harness } from './harness.js';
 import { toYaml } from '../src/endpoints/media/yaml.js';
 import { decodeCbor, encodeCbor } from '../src/endpoints/media/cbor-codec.js';
 
@@ -545,7 +545,8 @@ describe('fair sharing: a long list from the watch cache', () => {
 
   it('as CBOR (CBORServingAndStorage), a big list is encoded in slices to the same bytes as in one piece', async () => {
     const h = await startHarness({ CBORServingAndStorage: true });
-    await new Promise((r) => setTimeout(r, 20));
+    // The server's own writes (default ServiceAccounts) are done before the list's revision is taken.
+    await settled(h);
     const encoder = new TextEncoder();
     for (let i = 0; i < 1_100; i++) {
       const obj = { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: `c-${i}`, namespace: 'default', uid: `u${i}` }, data: { i: String(i) } };
