@@ -1,6 +1,10 @@
 // Scenario 10: @kapi/testing's startTestServer(), the in-process server tests start (no kapi-server process). Each
-// measurement is in a fresh process (testing-child.mjs), three of them one after another; the rows give the medians.
+// measurement is in a fresh process (testing-child.mjs): one with an empty certificate cache (it makes the test
+// certificates and caches them), then three that find them cached, as every later test process does; the rows give
+// the medians of those three and, apart, the first start of the process that made the certificates.
 import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { log, P, results, rows } from './context.mjs';
@@ -14,9 +18,16 @@ const PROCESSES = 3;
 export async function testingScenario() {
   const run = { backend: 'memory', kind: 'testing-start', starts: P.testingStarts, processes: [] };
   results.runs.push(run);
-  for (let i = 0; i < PROCESSES; i++) {
-    log(`memory: 10 startTestServer() (process ${i + 1} of ${PROCESSES})`);
-    run.processes.push(await childRun(P.testingStarts));
+  const cacheDir = mkdtempSync(join(tmpdir(), 'kapi-bench-testing-cache-'));
+  try {
+    log('memory: startTestServer() with no certificates cached');
+    run.uncached = await childRun(P.testingStarts, cacheDir);
+    for (let i = 0; i < PROCESSES; i++) {
+      log(`memory: ${1 + 2 * P.testingStarts} startTestServer() (process ${i + 1} of ${PROCESSES}, certificates cached)`);
+      run.processes.push(await childRun(P.testingStarts, cacheDir));
+    }
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true });
   }
   const all = (pick) => run.processes.map(pick);
   const med = (pick) => median(all(pick));
@@ -25,7 +36,8 @@ export async function testingScenario() {
   const row = (scenario, value, notes, rss) => rows.push({ id: '10', scenario, backend: 'memory', p50: ms(value), rss: rss === undefined ? undefined : mib(rss), notes });
   const n = P.testingStarts;
   row("await import('@kapi/testing'), fresh process", med((p) => p.importMs), runs((p) => p.importMs));
-  row('first startTestServer() (HTTPS, CA + kubeconfig)', med((p) => p.first.startMs), `${runs((p) => p.first.startMs)}; p50 column is the median of the processes`);
+  row('first startTestServer() (HTTPS, kubeconfig; certificates cached by an earlier process)', med((p) => p.first.startMs), `${runs((p) => p.first.startMs)}; p50 column is the median of the processes`);
+  row('first startTestServer() of the process that makes the certificates (empty cache)', run.uncached.first.startMs, `one process; its next ${n} HTTPS starts median ${ms(median(run.uncached.https.map((s) => s.startMs)))}`);
   row(`next ${n} startTestServer() (HTTPS), median`, medOfMedians('https', 'startMs'), `stop() median ${ms(medOfMedians('https', 'stopMs'))}; first stop() ${ms(med((p) => p.first.stopMs))}`);
   row(`${n} startTestServer({ listen: false }), median`, medOfMedians('inProcess', 'startMs'), `stop() median ${ms(medOfMedians('inProcess', 'stopMs'))}; no socket, no certificates`);
   row(
@@ -41,8 +53,9 @@ export async function testingScenario() {
   );
 }
 
-function childRun(starts) {
-  const child = track(fork(join(here, 'testing-child.mjs'), [], { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+function childRun(starts, cacheDir) {
+  const env = { ...process.env, KAPI_TESTING_CACHE_DIR: cacheDir };
+  const child = track(fork(join(here, 'testing-child.mjs'), [], { env, execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('startTestServer(): no report within 300 s')), 300_000);
     child.on('message', (msg) => {

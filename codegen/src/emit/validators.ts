@@ -1,3 +1,4 @@
+import Ajv from 'ajv';
 import { GENERATED_HEADER, type OutputFile } from '../output.js';
 import type { SchemaFile, SchemaNode } from '../model/schema.js';
 import { kapiRefId } from '../model/graph.js';
@@ -82,6 +83,7 @@ export function emitValidators(ctx: PackageContext): OutputFile[] {
       forAjv(file.schema, file.schema.oneOf ? oneOfAlternatives(ctx.model, file) : undefined),
     ]),
   );
+  checkAgainstMetaSchema(schemas);
   const files = validatedFiles(ctx);
   const runtime = ctx.isApimachinery ? '../validation/lazy.js' : APIMACHINERY;
   const deps = dependencyPackages(ctx);
@@ -113,6 +115,20 @@ export function emitValidators(ctx: PackageContext): OutputFile[] {
         `export const typeValidators = lazyValidators(schemas, keys, { typesOnly: true });\n`,
     },
   ];
+}
+
+let metaChecker: InstanceType<typeof Ajv.default> | undefined;
+
+/**
+ * Checks the emitted schemas against JSON Schema's meta-schema (draft-07, ajv's default): the servers compile them
+ * without checking them again (`validateSchema: false` in `lazyValidators`), so a malformed one must stop codegen.
+ */
+function checkAgainstMetaSchema(schemas: Record<string, Record<string, unknown>>): void {
+  metaChecker ??= new Ajv.default({ strict: false });
+  const problems = Object.entries(schemas).flatMap(([id, schema]) =>
+    metaChecker!.validateSchema(schema) ? [] : [`${id}: ${metaChecker!.errorsText(metaChecker!.errors)}`],
+  );
+  if (problems.length) throw new Error(`emitted validation schemas are not valid JSON Schema:\n  ${problems.join('\n  ')}`);
 }
 
 /** A package name as an import binding: `@kapi/api-core` → `apiCoreSchemas`. */

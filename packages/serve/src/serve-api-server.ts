@@ -38,6 +38,11 @@ export interface ServeApiServerOptions extends Pick<StartServerOptions, 'name' |
   tlsCaFile?: string;
   /** Extra DNS names the generated serving certificate covers (besides localhost, the loopback and bind addresses, the host name and kube's kubernetes.default.svc names). */
   servingNames?: readonly string[];
+  /**
+   * Certificates already in memory (`generateServingSecurity()`'s, or your own), used as given: nothing is generated,
+   * read or written but the kubeconfig, and the certificate options above are ignored. Needs `tls`.
+   */
+  security?: ServingSecurity;
   /** `--client-ca-file`. Without it a client CA and the admin's client certificate are generated in `dataDir`. */
   clientCaFile?: string;
   /**
@@ -73,7 +78,8 @@ export async function serveApiServer(options: ServeApiServerOptions): Promise<Se
   const bindAddress = options.bindAddress ?? '127.0.0.1';
   // Keys, certificates and the admin kubeconfig live there: nobody else may read them.
   secureDataDir(options.dataDir);
-  const security = securePort === 0 ? {} : await secureMaterial(options, bindAddress, log);
+  if (options.security && !options.security.tls) throw new Error('serveApiServer: security needs tls (a serving certificate and key)');
+  const security = securePort === 0 ? {} : (options.security ?? (await secureMaterial(options, bindAddress, log)));
   // Certificates are written world-readable (they are public); the data dir keeps every file private all the same.
   secureDataDir(options.dataDir);
   const apiServer = typeof options.apiServer === 'function' ? await options.apiServer(security) : options.apiServer;

@@ -6,6 +6,7 @@ import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { isIP } from 'node:net';
+import type { ServingSecurity } from './serve-api-server.js';
 
 x509.cryptoProvider.set(webcrypto as ReturnType<typeof x509.cryptoProvider.get>);
 
@@ -204,6 +205,48 @@ async function ensureSignedClient(options: {
     await writePublic(files.cert, client.cert);
   }
   return { ca: ca!.cert, client: client!, files, created: { ca: createdCa, cert: !reuse } };
+}
+
+/**
+ * Serving material made in memory, nothing written: one CA (`CN=kapi-ca`) that signs both the serving certificate
+ * (for `names`, as `ensureSelfSignedCertificates` covers them) and the admin's client certificate, and is the client
+ * CA. For servers that live no longer than their process (tests): hand it to `serveApiServer({ security })`.
+ */
+export async function generateServingSecurity(options: { bindAddress?: string; names?: readonly string[]; now?: Date } = {}): Promise<ServingSecurity & Required<Pick<ServingSecurity, 'tls' | 'clientCa' | 'adminCertificate'>>> {
+  const now = options.now ?? new Date();
+  const ca = await createCa(now);
+  const [serving, admin] = await Promise.all([
+    createServingCertificate(ca, servingNames(options.bindAddress ?? '127.0.0.1', options.names), now),
+    createClientCertificate(ca, ADMIN_SUBJECT.user, [...ADMIN_SUBJECT.groups], now),
+  ]);
+  return { tls: { ...serving, ca: ca.cert }, clientCa: ca.cert, adminCertificate: admin };
+}
+
+/**
+ * Why `security` (as `generateServingSecurity` makes it, kept somewhere and read back) cannot serve now, or undefined
+ * when it can: each certificate parses, was issued and signed by the CA, holds its key, and lasts another 30 days;
+ * the serving certificate covers `names` (as `ensureSelfSignedCertificates`) and the client certificate is the admin's.
+ */
+export function servingSecurityProblem(security: ServingSecurity, options: { bindAddress?: string; names?: readonly string[]; now?: Date } = {}): string | undefined {
+  const now = options.now ?? new Date();
+  const { tls, clientCa, adminCertificate } = security;
+  if (!tls?.ca || !clientCa || !adminCertificate) return 'incomplete';
+  try {
+    const ca = new X509Certificate(tls.ca);
+    if (new X509Certificate(clientCa).fingerprint256 !== ca.fingerprint256) return 'the client CA is not the serving CA';
+    for (const [what, pair] of [['serving', tls], ['admin', adminCertificate]] as const) {
+      const cert = new X509Certificate(pair.cert);
+      if (!usable(pair.cert, now)) return `the ${what} certificate is not valid for 30 more days`;
+      if (!cert.checkIssued(ca) || !cert.verify(ca.publicKey)) return `the ${what} certificate was not signed by the CA`;
+      if (!cert.checkPrivateKey(createPrivateKey(pair.key))) return `the ${what} key does not match its certificate`;
+    }
+    if (!covers(tls.cert, servingNames(options.bindAddress ?? '127.0.0.1', options.names))) return 'the serving certificate does not cover this host';
+    const admin = new X509Certificate(adminCertificate.cert);
+    if (admin.subject !== [`CN=${ADMIN_SUBJECT.user}`, ...ADMIN_SUBJECT.groups.map((g) => `O=${g}`)].join('\n')) return 'the client certificate is not the admin\'s';
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return undefined;
 }
 
 /** Reads `--client-ca-file` (or, with `flag`, `--requestheader-client-ca-file`): one or more PEM CA certificates. */

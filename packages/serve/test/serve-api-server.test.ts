@@ -8,7 +8,14 @@ import { parse } from 'yaml';
 import { group as core } from '@kapi/api-core';
 import { alwaysDeny, createApiServer, groupPlugin, privilegedGroups, tokenFileAuthenticator, x509Authenticator } from '@kapi/apiserver';
 import { createMemoryBackend } from '@kapi/storage';
-import { ensureClientCertificates, ensureSelfSignedCertificates, serveApiServer, type ServedApiServer } from '../src/index.js';
+import {
+  ensureClientCertificates,
+  ensureSelfSignedCertificates,
+  generateServingSecurity,
+  serveApiServer,
+  servingSecurityProblem,
+  type ServedApiServer,
+} from '../src/index.js';
 
 /** A real ApiServer: client certificates and a token file authenticate; only system:masters may do anything. */
 function apiServer() {
@@ -178,5 +185,22 @@ describe('serveApiServer', () => {
     await expect(serveApiServer({ apiServer: apiServer(), dataDir, securePort: 'ephemeral', tlsCertFile: join(dataDir, 'x.crt') })).rejects.toThrow(
       /both its certificate file and its private key file/,
     );
+  });
+
+  it('serves certificates given in memory: nothing generated or written but the kubeconfig, which authenticates', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'kapi-serve-'));
+    const security = await generateServingSecurity();
+    expect(servingSecurityProblem(security)).toBeUndefined();
+    const reports: string[] = [];
+    served = await serveApiServer({ apiServer: apiServer(), dataDir, securePort: 'ephemeral', security, log: (m) => reports.push(m) });
+    expect(readdirSync(dataDir)).toEqual(['admin.kubeconfig']);
+    expect(reports.filter((r) => r.startsWith('generated'))).toEqual([]);
+    const admin = fromKubeconfig(served.kubeconfig!);
+    expect(admin.ca).toBe(security.tls!.ca);
+    expect((await get(`${served.url}/api/v1/namespaces`, admin)).status).toBe(200);
+    // One CA signs the serving and the admin certificate and is the client CA: another such set is a stranger.
+    const stranger = await generateServingSecurity();
+    expect((await get(`${served.url}/api/v1/namespaces`, { ca: admin.ca, ...stranger.adminCertificate })).status).toBe(401);
+    await expect(serveApiServer({ apiServer: apiServer(), dataDir, securePort: 'ephemeral', security: { clientCa: security.clientCa } })).rejects.toThrow(/security needs tls/);
   });
 });

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ensureSelfSignedCertificates, loadServingCertificate } from '../src/tls.js';
+import { ensureClientCertificates, ensureSelfSignedCertificates, generateServingSecurity, loadServingCertificate, servingSecurityProblem } from '../src/tls.js';
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'kapi-tls-'));
 const mode = (file: string) => statSync(file).mode & 0o777;
@@ -145,5 +145,32 @@ describe('generated front-proxy certificates', () => {
     expect(second.client).toEqual(first.client);
     // The client CA in the same dir is another CA: a client certificate is no front proxy.
     expect((await ensureClientCertificates({ dataDir })).ca).not.toBe(first.ca);
+  });
+});
+
+describe('serving material made in memory', () => {
+  it('one CA signs the serving certificate (localhost, loopback) and the admin client certificate', async () => {
+    const security = await generateServingSecurity();
+    expect(security.clientCa).toBe(security.tls.ca);
+    const serving = issuedBy(security.tls.ca!, security.tls.cert);
+    expect(serving.checkIP('127.0.0.1')).toBe('127.0.0.1');
+    expect(serving.checkHost('localhost')).toBe('localhost');
+    const admin = issuedBy(security.tls.ca!, security.adminCertificate.cert);
+    expect(admin.subject).toBe('CN=kapi-admin\nO=system:masters');
+    expect(admin.keyUsage).toEqual(['1.3.6.1.5.5.7.3.2']);
+  });
+
+  it('is checked before it is used again: a mixed-up, expiring or damaged set has a problem', async () => {
+    const security = await generateServingSecurity();
+    const other = await generateServingSecurity();
+    expect(servingSecurityProblem(security)).toBeUndefined();
+    expect(servingSecurityProblem({ ...security, adminCertificate: other.adminCertificate })).toMatch(/admin certificate was not signed by the CA/);
+    expect(servingSecurityProblem({ ...security, tls: { ...security.tls, key: other.tls.key } })).toMatch(/serving key does not match/);
+    expect(servingSecurityProblem({ ...security, clientCa: other.clientCa })).toMatch(/client CA is not the serving CA/);
+    expect(servingSecurityProblem({ ...security, tls: { ...security.tls, cert: 'garbage' } })).toBeDefined();
+    expect(servingSecurityProblem(security, { now: new Date(Date.now() + 340 * 24 * 3600 * 1000) })).toMatch(/not valid for 30 more days/);
+    expect(servingSecurityProblem(security, { bindAddress: '10.1.2.3' })).toMatch(/does not cover/);
+    const notAdmin = await ensureClientCertificates({ dataDir: tempDir() });
+    expect(servingSecurityProblem({ tls: { ...notAdmin.admin, ca: notAdmin.ca }, clientCa: notAdmin.ca, adminCertificate: notAdmin.admin })).toMatch(/serving certificate does not cover/);
   });
 });

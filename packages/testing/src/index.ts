@@ -7,6 +7,7 @@ import { createApiServer, x509Authenticator, type ApiServer, type ApiServerOptio
 import { serveApiServer, type ServedApiServer } from '@kapi/serve';
 import { createMemoryBackend, type StorageBackend } from '@kapi/storage';
 import { plugin as apiextensions } from '@kapi/apiextensions';
+import { testCertificates } from './certificates.js';
 import { installCRDs } from './crds.js';
 
 export interface TestServerOptions {
@@ -41,7 +42,7 @@ export interface TestServer {
   fetch(input: string | Request, init?: RequestInit): Promise<Response>;
   /** Creates a namespace of a fresh name (`<prefix>-<random>`), to keep a test's objects apart from others'. */
   createNamespace(prefix?: string): Promise<string>;
-  /** Stops the server, closes its port and removes its certificates and kubeconfig. */
+  /** Stops the server, closes its port and removes its kubeconfig. */
   stop(): Promise<void>;
 }
 
@@ -56,10 +57,12 @@ const ADMIN: FetchEnv = { peerCertificate: { subject: { CN: 'kapi-admin', O: ['s
 
 /**
  * Starts a real Kapi API server for a test: the core group and `plugins` on a fresh in-memory store, served over
- * HTTPS on a free port with a generated CA and admin kubeconfig (unless `listen: false`). Every server is its own:
- * tests may run several side by side.
+ * HTTPS on a free port with an admin kubeconfig (unless `listen: false`; the CA and certificates are made once per
+ * process, see `testCertificates`). Every server is its own: tests may run several side by side.
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const security = options.listen === false ? undefined : testCertificates();
+  security?.catch(() => {}); // awaited below, unless building the server throws first
   const apiServer = createApiServer({
     // The admin's client certificate authenticates; a request without credentials gets 401.
     authenticators: [x509Authenticator()],
@@ -75,7 +78,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   } else {
     dataDir = mkdtempSync(join(tmpdir(), 'kapi-test-server-'));
     try {
-      served = await serveApiServer({ apiServer, dataDir, securePort: options.port ?? 'ephemeral' });
+      served = await serveApiServer({ apiServer, dataDir, securePort: options.port ?? 'ephemeral', security: await security });
     } catch (error) {
       rmSync(dataDir, { recursive: true, force: true });
       throw error;
