@@ -205,7 +205,13 @@ describe.skipIf(!hasOpenssl)('aggregator: APIServices in front of a real HTTPS e
       body: JSON.stringify({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name: 'live' } }),
     }));
     let seen = '';
-    while (!seen.includes('"live"')) seen += new TextDecoder().decode((await reader.read()).value);
+    while (!seen.includes('"live"')) {
+      const { done, value } = await reader.read();
+      // A watch that ends first would make this loop spin; say why instead (the proxy ends watches when the
+      // APIService turns unavailable).
+      if (done) throw new Error(`the watch ended before the event; Available: ${JSON.stringify(await available('v1alpha1.wardle.example.com'))}; got ${seen}`);
+      seen += new TextDecoder().decode(value);
+    }
     await ext.close();
     // the stream ends (done), not an error
     for (;;) {
