@@ -65,7 +65,10 @@ const version = typeof __KAPI_SERVER_VERSION__ === 'string' ? __KAPI_SERVER_VERS
  * @kapi/aggregator.
  */
 export function serverPlugins(
-  config?: Pick<ServerConfig, 'serviceClusterIPRange' | 'serviceNodePortRange' | 'advertiseAddress' | 'securePort' | 'insecurePort'>,
+  config?: Pick<
+    ServerConfig,
+    'serviceClusterIPRange' | 'serviceNodePortRange' | 'defaultNotReadyTolerationSeconds' | 'defaultUnreachableTolerationSeconds' | 'advertiseAddress' | 'securePort' | 'insecurePort'
+  >,
   trust?: AggregationTrust,
   serviceAccountTokens?: ServiceAccountTokenOptions,
 ): GroupPlugin[] {
@@ -73,6 +76,7 @@ export function serverPlugins(
     createCorePlugin({
       clusterIPRange: config?.serviceClusterIPRange,
       nodePortRange: config?.serviceNodePortRange,
+      defaultTolerationSeconds: config && { notReadySeconds: config.defaultNotReadyTolerationSeconds, unreachableSeconds: config.defaultUnreachableTolerationSeconds },
       apiServerEndpoint: config ? { address: config.advertiseAddress, port: config.securePort || config.insecurePort } : undefined,
       serviceAccountTokens,
     }),

@@ -34,6 +34,9 @@ export interface ServerConfig {
   serviceClusterIPRange: string;
   /** `--service-node-port-range` */
   serviceNodePortRange: string;
+  /** `--default-not-ready-toleration-seconds` and `--default-unreachable-toleration-seconds` (DefaultTolerationSeconds admission). */
+  defaultNotReadyTolerationSeconds: number;
+  defaultUnreachableTolerationSeconds: number;
   /** HTTPS port; 0 = no HTTPS listener. */
   securePort: number;
   /** Plain HTTP port; 0 = no HTTP listener. */
@@ -242,6 +245,18 @@ const FLAG_DOCS: FlagDoc[] = [
     default: './.kapi',
     description:
       'Directory for the SQLite database of --storage-backend=sqlite (kapi.db), the generated TLS material (ca.crt, ca.key, apiserver.crt, apiserver.key) and the admin kubeconfig.',
+  },
+  {
+    name: 'default-not-ready-toleration-seconds',
+    type: 'int',
+    default: '300',
+    description: 'Indicates the tolerationSeconds of the toleration for notReady:NoExecute that is added by default to every pod that does not already have such a toleration.',
+  },
+  {
+    name: 'default-unreachable-toleration-seconds',
+    type: 'int',
+    default: '300',
+    description: 'Indicates the tolerationSeconds of the toleration for unreachable:NoExecute that is added by default to every pod that does not already have such a toleration.',
   },
   {
     name: 'enable-priority-and-fairness',
@@ -594,6 +609,8 @@ const PARSE_OPTIONS = {
   'secure-port': { type: 'string' },
   'service-cluster-ip-range': { type: 'string' },
   'service-node-port-range': { type: 'string' },
+  'default-not-ready-toleration-seconds': { type: 'string' },
+  'default-unreachable-toleration-seconds': { type: 'string' },
   'advertise-address': { type: 'string' },
   'shutdown-delay-duration': { type: 'string' },
   'shutdown-send-retry-after': { type: 'string' },
@@ -642,6 +659,9 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
   } catch (error) {
     throw invalid(serviceNodePortRange, 'service-node-port-range', (error as Error).message);
   }
+  // int64 flags, as kube's: any integer, no further check.
+  const defaultNotReadyTolerationSeconds = parseInteger(values['default-not-ready-toleration-seconds'] ?? '300', 'default-not-ready-toleration-seconds');
+  const defaultUnreachableTolerationSeconds = parseInteger(values['default-unreachable-toleration-seconds'] ?? '300', 'default-unreachable-toleration-seconds');
   const securePort = parsePort(values['secure-port'] ?? '6443', 'secure-port');
   const insecurePort = parsePort(values['insecure-port'] ?? '0', 'insecure-port');
   // pflag accepts `-v=4`; node's parseArgs hands the short form's value over with its '='.
@@ -774,6 +794,8 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
       advertiseAddress,
       serviceClusterIPRange,
       serviceNodePortRange,
+      defaultNotReadyTolerationSeconds,
+      defaultUnreachableTolerationSeconds,
       securePort,
       insecurePort,
       storageBackend: storageBackend as StorageBackendName,
@@ -866,7 +888,10 @@ function parseBool(text: string): boolean | undefined {
 
 function parseInteger(text: string, flag: string): number {
   if (!/^[+-]?\d+$/.test(text)) throw invalid(text, flag, `strconv.ParseInt: parsing ${JSON.stringify(text)}: invalid syntax`);
-  return Number(text);
+  const value = Number(text);
+  // Beyond 2^53 a number is no longer exact (kube's int64 flags go to 2^63, which no flag here needs).
+  if (!Number.isSafeInteger(value)) throw invalid(text, flag, `strconv.ParseInt: parsing ${JSON.stringify(text)}: value out of range`);
+  return value;
 }
 
 const DURATION_UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };

@@ -252,4 +252,25 @@ describe.skipIf(!hasApiServer)('kapi-server process with authentication and RBAC
       expect(await stop(server.child)).toBe(0);
     }
   }, 60_000);
+
+  it('--default-not-ready-toleration-seconds and --default-unreachable-toleration-seconds: the tolerations pods get', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'kapi-cli-tolerations-'));
+    const port = await freePort();
+    const server = await startProcess([
+      `--secure-port=${port}`, `--data-dir=${dataDir}`, '--storage-backend=memory',
+      '--default-not-ready-toleration-seconds=60', '--default-unreachable-toleration-seconds=120',
+    ]);
+    try {
+      const ca = readFileSync(join(dataDir, 'ca.crt'), 'utf8');
+      const admin = { cert: readFileSync(join(dataDir, 'admin.crt'), 'utf8'), key: readFileSync(join(dataDir, 'admin.key'), 'utf8') };
+      const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } };
+      const created = JSON.parse(await requestWithCa('POST', `https://127.0.0.1:${port}/api/v1/namespaces/default/pods`, ca, pod, {}, admin));
+      expect(created.spec.tolerations).toEqual([
+        { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 60 },
+        { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 120 },
+      ]);
+    } finally {
+      expect(await stop(server.child)).toBe(0);
+    }
+  }, 60_000);
 });

@@ -25,6 +25,8 @@ describe('parseFlags', () => {
       advertiseAddress: '127.0.0.1',
       serviceClusterIPRange: '10.0.0.0/24',
       serviceNodePortRange: '30000-32767',
+      defaultNotReadyTolerationSeconds: 300,
+      defaultUnreachableTolerationSeconds: 300,
       securePort: 6443,
       insecurePort: 0,
       storageBackend: 'sqlite',
@@ -176,6 +178,14 @@ describe('parseFlags', () => {
     expect(failure('--service-node-port-range=32767-30000').message).toBe(
       'invalid argument "32767-30000" for "--service-node-port-range" flag: invalid port range "32767-30000": expected <from>-<to> within 1-65535',
     );
+    expect(config('--default-not-ready-toleration-seconds=0', '--default-unreachable-toleration-seconds=7200')).toMatchObject({
+      defaultNotReadyTolerationSeconds: 0,
+      defaultUnreachableTolerationSeconds: 7200,
+    });
+    expect(failure('--default-not-ready-toleration-seconds=5m').message).toBe(
+      'invalid argument "5m" for "--default-not-ready-toleration-seconds" flag: strconv.ParseInt: parsing "5m": invalid syntax',
+    );
+    expect(failure('--default-unreachable-toleration-seconds=99999999999999999999').message).toMatch(/value out of range$/);
     expect(failure('--advertise-address=::1').message).toBe('invalid argument "::1" for "--advertise-address" flag: must be an IPv4 address');
     expect(failure('--secure-port').message).toBe('flag needs an argument: --secure-port');
   });
