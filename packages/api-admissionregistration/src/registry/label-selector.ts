@@ -1,26 +1,12 @@
 // metav1validation.ValidateLabelSelector (k8s.io/apimachinery/pkg/apis/meta/v1/validation) and the protobuf
 // String() of a LabelSelector that kube's printers show.
-import { isLabelKey, isLabelValue, type FieldError } from '@kapi/apimachinery';
+import { isLabelKey, isLabelValue, validateLabels, type FieldError } from '@kapi/apimachinery';
 import { child, forbidden, index, invalid, required } from './errors.js';
 import { isObj, obj, objects, strings, text } from './values.js';
 
 export interface LabelSelectorOptions {
   /** Kept for objects stored before kube validated selector values (webhooks, on update only). */
   allowInvalidLabelValueInSelector?: boolean;
-}
-
-const labelNameErrors = (field: string, name: string): FieldError[] => isLabelKey(name).map((msg) => invalid(field, name, msg));
-
-/** ValidateLabels: every key a qualified name, every value a label value (keys in sorted order, Go's map order is random). */
-function validateLabels(labels: unknown, field: string): FieldError[] {
-  const errs: FieldError[] = [];
-  const map = obj(labels);
-  for (const key of Object.keys(map).sort()) {
-    errs.push(...labelNameErrors(field, key));
-    const value = text(map[key]);
-    for (const msg of isLabelValue(value)) errs.push(invalid(field, value, msg));
-  }
-  return errs;
 }
 
 function validateRequirement(req: Record<string, unknown>, options: LabelSelectorOptions, field: string): FieldError[] {
@@ -39,7 +25,7 @@ function validateRequirement(req: Record<string, unknown>, options: LabelSelecto
     default:
       errs.push(invalid(child(field, 'operator'), operator, 'not a valid selector operator'));
   }
-  errs.push(...labelNameErrors(child(field, 'key'), text(req.key)));
+  errs.push(...isLabelKey(text(req.key)).map((msg) => invalid(child(field, 'key'), text(req.key), msg)));
   if (!options.allowInvalidLabelValueInSelector) {
     values.forEach((value, i) => {
       for (const msg of isLabelValue(value)) errs.push(invalid(index(child(field, 'values'), i), value, msg));

@@ -1,6 +1,6 @@
 import type { StatusCause } from '../generated/meta/v1/index.js';
 import type { FieldError, FieldErrorType } from '../validation/types.js';
-import { goFloat, goQuote } from './go-format.js';
+import { GoValue, goFloat, goQuote } from './go-format.js';
 
 const TYPE_TEXT: Record<FieldErrorType, string> = {
   FieldValueNotFound: 'Not found',
@@ -25,6 +25,7 @@ export function fieldErrorTypeText(type: FieldErrorType): string {
 
 function formatBadValue(value: unknown): string {
   if (value === null) return goQuote('null');
+  if (value instanceof GoValue) return value.text;
   switch (typeof value) {
     case 'string':
       return goQuote(value);

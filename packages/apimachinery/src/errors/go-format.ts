@@ -71,3 +71,14 @@ export function goStringSlice(values: readonly string[] | undefined): string {
  */
 export const goJSONEscape = (json: string): string =>
   json.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/**
+ * A value kube's messages print with Go's `%#v` (a Go struct, say `core.ServicePort{Name:"", ...}`), which has no
+ * JSON form: a field error's `badValue` of this class is printed as `text`, as it is.
+ */
+export class GoValue {
+  constructor(readonly text: string) {}
+  toJSON(): string {
+    return this.text;
+  }
+}

@@ -1,4 +1,5 @@
 // kube's label key and value checks (k8s.io/apimachinery/pkg/api/validate/content), with its exact messages.
+import type { FieldError } from '../validation/types.js';
 
 const LABEL_KEY_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
 const LABEL_KEY_ERR = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
@@ -93,6 +94,22 @@ export function isLabelValue(value: string): string[] {
   if (byteLength(value) > LABEL_VALUE_MAX) errs.push(maxLenError(LABEL_VALUE_MAX));
   if (value.length > 0 && !labelKeyName.test(value)) {
     errs.push(regexError(LABEL_VALUE_ERR, LABEL_VALUE_FMT, 'MyValue', 'my_value', '12345'));
+  }
+  return errs;
+}
+
+/**
+ * kube's ValidateLabels (metav1validation): every key a label key, every value a label value, each problem an
+ * Invalid error on `field` naming the key or the value; keys in sorted order (Go's map order is random).
+ */
+export function validateLabels(labels: unknown, field: string): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!labels || typeof labels !== 'object' || Array.isArray(labels)) return errs;
+  const map = labels as Record<string, unknown>;
+  for (const key of Object.keys(map).sort()) {
+    for (const message of isLabelKey(key)) errs.push({ type: 'FieldValueInvalid', field, badValue: key, message });
+    const value = typeof map[key] === 'string' ? (map[key] as string) : '';
+    for (const message of isLabelValue(value)) errs.push({ type: 'FieldValueInvalid', field, badValue: value, message });
   }
   return errs;
 }

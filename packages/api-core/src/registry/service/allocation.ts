@@ -1,7 +1,9 @@
-import { at, goStringSlice, listAt, newInvalid, str, type FieldError, type KubeObject } from '@kapi/apimachinery';
+import { isIP } from 'node:net';
+import { GoValue, at, goQuote, goStringSlice, listAt, newInvalid, str, type FieldError, type KubeObject } from '@kapi/apimachinery';
 import type { RequestContext, Strategy, WriteFinisher } from '@kapi/apiserver';
 import { AllocationError, type IPAllocator, type ServiceRef } from './ip-allocator.js';
 import type { NodePortAllocator } from './node-ports.js';
+import { needsHealthCheck } from './validation.js';
 
 type Spec = {
   type?: string;
@@ -9,7 +11,10 @@ type Spec = {
   clusterIPs?: string[];
   ipFamilies?: string[];
   ipFamilyPolicy?: string;
+  selector?: Record<string, string>;
   allocateLoadBalancerNodePorts?: boolean;
+  externalTrafficPolicy?: string;
+  healthCheckNodePort?: number;
   ports?: { port?: number; protocol?: string; nodePort?: number }[];
 };
 type Service = KubeObject & { spec?: Spec };
@@ -40,6 +45,10 @@ export function keepAllocated(svc: KubeObject, old: KubeObject): void {
       if (match?.nodePort) port.nodePort = match.nodePort;
     }
   }
+  // The health-check port stays while the Service still needs one; it goes when it no longer does.
+  if (needsHealthCheck(spec) && needsHealthCheck(before) && !spec.healthCheckNodePort && before.healthCheckNodePort) {
+    spec.healthCheckNodePort = before.healthCheckNodePort;
+  } else if (!needsHealthCheck(spec) && spec.healthCheckNodePort === before.healthCheckNodePort) delete spec.healthCheckNodePort;
 }
 
 /** kube's ValidateServiceUpdate for allocated addresses: a set cluster IP does not change. */
@@ -68,7 +77,8 @@ export function serviceAllocation(ips: IPAllocator | undefined, ports: NodePortA
       if (typeof outcome === 'string') madeIP = outcome;
       else errors.push(...outcome);
     }
-    if (!errors.length && wantsNodePorts(spec) && listAt(svc, 'spec.ports').length) errors.push(...(await ports.assign(svc, self, ctx.dryRun)));
+    const want = { ports: wantsNodePorts(spec) && listAt(svc, 'spec.ports').length > 0, healthCheck: needsHealthCheck(spec) };
+    if (!errors.length && (want.ports || want.healthCheck)) errors.push(...(await ports.assign(svc, self, ctx.dryRun, want)));
     const giveBack = async () => {
       ports.release(self);
       if (madeIP && ips && !ctx.dryRun) await ips.giveBack(madeIP, self);
@@ -87,9 +97,48 @@ export function serviceAllocation(ips: IPAllocator | undefined, ports: NodePortA
   };
 }
 
+/** A Go `[]core.IPFamily{...}` value, as kube's messages print the families. */
+const familiesValue = (families: string[]) => new GoValue(`[]core.IPFamily{${families.map(goQuote).join(', ')}}`);
+
+/**
+ * kube's initIPFamilyFields (pkg/registry/core/service/storage/alloc.go) on a cluster of one family (IPv4): the
+ * policy and families a Service gets, or the errors of what it asks for that this cluster cannot give. A headless
+ * Service without a selector is the exception kube makes: RequireDualStack and both families unless it asks for
+ * SingleStack (its endpoints are the user's, of any family).
+ */
+function ipFamilyErrors(spec: Spec, headless: boolean): FieldError[] {
+  const families = spec.ipFamilies ?? [];
+  const errs: FieldError[] = [];
+  if (spec.ipFamilyPolicy === 'SingleStack' && families.length === 2) {
+    errs.push({ type: 'FieldValueInvalid', field: 'spec.ipFamilyPolicy', badValue: 'SingleStack', message: "must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified" });
+  }
+  if (errs.length) return errs;
+  if (headless && !Object.keys(spec.selector ?? {}).length) {
+    spec.ipFamilyPolicy ??= 'RequireDualStack';
+    spec.ipFamilies = families.length ? [...families] : ['IPv4'];
+    if (spec.ipFamilies.length < 2 && spec.ipFamilyPolicy !== 'SingleStack') spec.ipFamilies.push(spec.ipFamilies[0] === 'IPv4' ? 'IPv6' : 'IPv4');
+    return [];
+  }
+  if (spec.ipFamilyPolicy === 'RequireDualStack') {
+    errs.push({ type: 'FieldValueInvalid', field: 'spec.ipFamilyPolicy', badValue: 'RequireDualStack', message: 'this cluster is not configured for dual-stack services' });
+  }
+  if (families.length > 1) {
+    errs.push({ type: 'FieldValueInvalid', field: 'spec.ipFamilies', badValue: familiesValue(families), message: 'when multiple IP families are specified, the cluster must be configured for dual-stack' });
+  }
+  families.forEach((family, i) => {
+    if (family !== 'IPv4') errs.push({ type: 'FieldValueInvalid', field: `spec.ipFamilies[${i}]`, badValue: family, message: `${family} is not configured on this cluster` });
+  });
+  return errs;
+}
+
 /** Gives `spec` its cluster IP: the address it reserved fresh, '' when it reserved none, or kube's field errors. */
 async function allocateClusterIP(ips: IPAllocator, spec: Spec, self: ServiceRef, dryRun: boolean): Promise<string | FieldError[]> {
   const requested = spec.clusterIP || spec.clusterIPs?.[0] || '';
+  if (requested && requested !== NONE && isIP(requested) === 6) {
+    return [{ type: 'FieldValueInvalid', field: 'spec.clusterIPs[0]', badValue: new GoValue(`[]string{${goQuote(requested)}}`), message: 'IPv6 is not configured on this cluster' }];
+  }
+  const familyErrors = ipFamilyErrors(spec, requested === NONE);
+  if (familyErrors.length) return familyErrors;
   if (requested === NONE) {
     Object.assign(spec, { clusterIP: NONE, clusterIPs: [NONE], ipFamilies: spec.ipFamilies ?? ['IPv4'], ipFamilyPolicy: spec.ipFamilyPolicy ?? 'SingleStack' });
     return '';

@@ -5,6 +5,7 @@ import { bootstrapKubernetesService, type ApiServerEndpoint } from './bootstrap.
 import { parseCidr, parsePortRange } from './cidr.js';
 import { createIPAllocator, type ServiceRef } from './ip-allocator.js';
 import { createNodePortAllocator } from './node-ports.js';
+import { validateService, validateServiceUpdate } from './validation.js';
 
 export type { ApiServerEndpoint } from './bootstrap.js';
 
@@ -38,7 +39,8 @@ export function createServices(options: ServiceOptions = {}) {
       obj.status = { loadBalancer: {} };
     },
     prepareForUpdate: keepAllocated,
-    validateUpdate: clusterIPUpdateErrors,
+    validate: validateService,
+    validateUpdate: (obj, old) => [...clusterIPUpdateErrors(obj, old), ...validateServiceUpdate(obj, old)],
     returnDeletedObject: true,
     beginCreate: async (obj, ctx) => of(ctx)?.beginCreate?.(obj, ctx),
     beginUpdate: async (obj, old, ctx) => of(ctx)?.beginUpdate?.(obj, old, ctx),

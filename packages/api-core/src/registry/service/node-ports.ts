@@ -2,11 +2,18 @@ import { at, int, listAt, type FieldError, type KubeObject } from '@kapi/apimach
 import type { PluginHost, ResourceEntry } from '@kapi/apiserver';
 import type { ServiceRef } from './ip-allocator.js';
 
+/** What a Service needs from the node port range: a port per service port, and a health-check port. */
+export interface Want {
+  ports: boolean;
+  healthCheck: boolean;
+}
+
 /** How long a port handed out stays taken before its Service is stored (a create that then fails frees it). */
 const PENDING_MS = 30_000;
 
 /**
- * Node ports of NodePort and LoadBalancer Services from `--service-node-port-range`. The ports in use are read
+ * Node ports of NodePort and LoadBalancer Services, and health-check node ports of LoadBalancers that keep traffic
+ * local, from `--service-node-port-range`. The ports in use are read
  * from the stored Services; allocations run one at a time in this process and count as taken until their Service
  * is stored. Servers sharing storage do not coordinate their node ports (kube keeps a bitmap in one object).
  */
@@ -33,25 +40,26 @@ export function createNodePortAllocator(host: PluginHost, range: { base: number;
     return taken;
   }
 
-  /** Gives every port of `svc` a node port (keeping the ones it asks for when free); returns kube's field errors. */
-  async function assign(svc: KubeObject, self: ServiceRef, dryRun: boolean): Promise<FieldError[]> {
+  /**
+   * Gives every port of `svc` a node port (with `ports`) and the Service its health-check node port (with
+   * `healthCheck`), keeping the ones it asks for when free; returns kube's field errors.
+   */
+  async function assign(svc: KubeObject, self: ServiceRef, dryRun: boolean, want: Want): Promise<FieldError[]> {
     const taken = await used(self);
     const errors: FieldError[] = [];
     const mine = new Set<number>();
-    listAt(svc, 'spec.ports').forEach((port, i) => {
-      const p = port as { nodePort?: number };
-      const requested = int(p.nodePort);
+    /** The port asked for at `field` if it is free, else a free one; undefined (with an error) when there is none. */
+    const take = (requested: number, field: string): number | undefined => {
       if (requested > 0) {
-        const field = `spec.ports[${i}].nodePort`;
         if (requested < range.base || requested >= range.base + range.size) {
           errors.push({ type: 'FieldValueInvalid', field, badValue: requested, message: `provided port is not in the valid range. The range of valid ports is ${rangeText}` });
         } else if (taken.has(requested) || mine.has(requested)) {
           errors.push({ type: 'FieldValueInvalid', field, badValue: requested, message: 'provided port is already allocated' });
         }
         mine.add(requested);
-        return;
+        return requested;
       }
-      const full = () => errors.push({ type: 'InternalError', field: `spec.ports[${i}].nodePort`, message: 'failed to allocate a nodePort: range is full' });
+      const full = () => void errors.push({ type: 'InternalError', field, message: 'failed to allocate a nodePort: range is full' });
       // A full range is known without probing it (a Service with thousands of ports must not scan it for each).
       if (range.size - taken.size - mine.size <= 0) return full();
       let candidate = range.base + Math.floor(Math.random() * range.size);
@@ -59,9 +67,21 @@ export function createNodePortAllocator(host: PluginHost, range: { base: number;
         candidate = range.base + ((candidate - range.base + 1) % range.size);
       }
       if (taken.has(candidate) || mine.has(candidate)) return full();
-      p.nodePort = candidate;
       mine.add(candidate);
-    });
+      return candidate;
+    };
+    if (want.ports) {
+      listAt(svc, 'spec.ports').forEach((port, i) => {
+        const p = port as { nodePort?: number };
+        const got = take(int(p.nodePort), `spec.ports[${i}].nodePort`);
+        if (got !== undefined) p.nodePort = got;
+      });
+    }
+    if (want.healthCheck) {
+      const spec = svc.spec as { healthCheckNodePort?: number };
+      const got = take(int(spec.healthCheckNodePort), 'spec.healthCheckNodePort');
+      if (got !== undefined) spec.healthCheckNodePort = got;
+    }
     if (!errors.length && !dryRun) for (const port of mine) pending.set(port, { owner: key(self), until: Date.now() + PENDING_MS });
     return errors;
   }
@@ -72,8 +92,8 @@ export function createNodePortAllocator(host: PluginHost, range: { base: number;
       for (const [port, p] of pending) if (p.owner === key(self)) pending.delete(port);
     },
     /** {@link assign}, one allocation at a time. */
-    assign(svc: KubeObject, self: ServiceRef, dryRun: boolean): Promise<FieldError[]> {
-      const run = queue.then(() => assign(svc, self, dryRun));
+    assign(svc: KubeObject, self: ServiceRef, dryRun: boolean, want: Want): Promise<FieldError[]> {
+      const run = queue.then(() => assign(svc, self, dryRun, want));
       queue = run.catch(() => undefined);
       return run;
     },
