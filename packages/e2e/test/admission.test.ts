@@ -73,7 +73,7 @@ describe.skipIf(!kubectls.length || !hasOpenssl)('admission webhooks with kubect
 
   for (const { name, path } of kubectls) {
     it(`kubectl ${name} sees the webhook's mutation and its denial message`, async () => {
-      const pod = `web-${name.replace('.', '-')}`;
+      const pod = `web-${name.replaceAll('.', '-')}`;
       await ok(path, 'run', pod, '-n', 'adm', '--image=nginx');
       const got = JSON.parse(await ok(path, 'get', 'pod', pod, '-n', 'adm', '-o', 'json'));
       expect(got.metadata.labels).toMatchObject({ injected: 'true' });

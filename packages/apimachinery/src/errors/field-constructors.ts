@@ -17,6 +17,9 @@ export const fieldInvalid = (field: string, badValue: unknown, message: string):
 /** field.Required: `Required value[: <detail>]`. */
 export const fieldRequired = (field: string, message = ''): FieldError => ({ type: 'FieldValueRequired', field, message });
 
+/** field.NotFound: `Not found: <value>`. */
+export const fieldNotFound = (field: string, badValue: unknown): FieldError => ({ type: 'FieldValueNotFound', field, badValue, message: '' });
+
 /** field.Forbidden: `Forbidden: <detail>`. */
 export const fieldForbidden = (field: string, message: string): FieldError => ({ type: 'FieldValueForbidden', field, message });
 

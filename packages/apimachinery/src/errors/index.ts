@@ -13,6 +13,7 @@ export {
   fieldInternal,
   fieldInvalid,
   fieldKey,
+  fieldNotFound,
   fieldRequired,
   fieldTooLong,
   fieldTooMany,

@@ -113,3 +113,14 @@ export function validateLabels(labels: unknown, field: string): FieldError[] {
   }
   return errs;
 }
+
+/** Problems with `value` as a port name (an IANA_SVC_NAME), `[]` when valid: kube's IsValidPortName. */
+export function isPortName(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > 15) errs.push(maxLenError(15));
+  if (!/^[-a-z0-9]+$/.test(value)) errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
+  if (!/[a-z]/.test(value)) errs.push('must contain at least one letter (a-z)');
+  if (value.includes('--')) errs.push('must not contain consecutive hyphens');
+  if (value.startsWith('-') || value.endsWith('-')) errs.push('must not begin or end with a hyphen');
+  return errs;
+}

@@ -40,7 +40,8 @@ export function createServices(options: ServiceOptions = {}) {
     },
     prepareForUpdate: keepAllocated,
     validate: validateService,
-    validateUpdate: (obj, old) => [...clusterIPUpdateErrors(obj, old), ...validateServiceUpdate(obj, old)],
+    // A status update cannot change the spec (kube's ValidateServiceStatusUpdate checks the load balancer status only).
+    validateUpdate: (obj, old, ctx) => (ctx.subresource ? [] : [...clusterIPUpdateErrors(obj, old), ...validateServiceUpdate(obj, old)]),
     returnDeletedObject: true,
     beginCreate: async (obj, ctx) => of(ctx)?.beginCreate?.(obj, ctx),
     beginUpdate: async (obj, old, ctx) => of(ctx)?.beginUpdate?.(obj, old, ctx),

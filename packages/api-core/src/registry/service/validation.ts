@@ -8,6 +8,7 @@ import {
   fieldRequired,
   goQuote,
   isDNS1123Label,
+  isPortName,
   isDNS1123Subdomain,
   isLabelKey,
   validateLabels,
@@ -45,17 +46,6 @@ const isHeadless = (spec: Spec) => {
   return ips.length === 1 && ips[0] === 'None';
 };
 
-/** kube's IsValidPortName: an IANA_SVC_NAME. */
-function portNameErrors(name: string): string[] {
-  const errs: string[] = [];
-  if (name.length > 15) errs.push('must be no more than 15 characters');
-  if (!/^[-a-z0-9]+$/.test(name)) errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
-  if (!/[a-z]/.test(name)) errs.push('must contain at least one letter (a-z)');
-  if (name.includes('--')) errs.push('must not contain consecutive hyphens');
-  if (name.startsWith('-') || name.endsWith('-')) errs.push('must not begin or end with a hyphen');
-  return errs;
-}
-
 /** A ServicePort key as Go prints it with %#v (the Duplicate error of two ports with one protocol and number). */
 const portKey = (protocol: string, port: unknown) =>
   new GoValue(
@@ -77,7 +67,7 @@ function validatePort(p: Port, requireName: boolean, names: Set<string>, field: 
   if (!protocol) errs.push(fieldRequired(`${field}.protocol`));
   else if (!PROTOCOLS.includes(protocol)) errs.push(fieldNotSupported(`${field}.protocol`, protocol, PROTOCOLS));
   if (typeof p.targetPort === 'string') {
-    for (const msg of portNameErrors(p.targetPort)) errs.push(fieldInvalid(`${field}.targetPort`, p.targetPort, msg));
+    for (const msg of isPortName(p.targetPort)) errs.push(fieldInvalid(`${field}.targetPort`, p.targetPort, msg));
   } else if (!isPortNumber(p.targetPort)) errs.push(fieldInvalid(`${field}.targetPort`, p.targetPort ?? 0, PORT_RANGE));
   if (typeof p.appProtocol === 'string') {
     for (const msg of isLabelKey(p.appProtocol)) errs.push(fieldInvalid(`${field}.appProtocol`, p.appProtocol, msg));

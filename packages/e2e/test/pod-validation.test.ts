@@ -1,0 +1,134 @@
+// The main rules of kube 1.33's Pod validation, as clients see them: the in-process server for the exact Status of
+// each rule, then kubectl and the Python client against the built server.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCorePlugin } from '@kapi/api-core';
+import { createApiServer, type ApiServer } from '@kapi/apiserver';
+import { createMemoryBackend } from '@kapi/storage';
+import { loadDataPlugins } from '../src/groups.js';
+import { kubectlBinaries, kubectlOf, runAsync } from '../src/kubectl.js';
+import { manifestWriter } from '../src/manifests.js';
+import { startServerProcess, type ServerProcess } from '../src/server.js';
+
+const others = (await loadDataPlugins()).filter((p) => p.definition.group !== '');
+const PODS = '/api/v1/namespaces/default/pods';
+const PYTHON = '/usr/bin/python3';
+const kubectlBin = kubectlBinaries()[0];
+
+async function req(server: ApiServer, method: string, path: string, body?: unknown) {
+  const headers = { 'content-type': method === 'PATCH' ? 'application/strategic-merge-patch+json' : 'application/json' };
+  const res = await server.fetch(new Request(`http://kapi.test${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+let n = 0;
+const app = (extra: Record<string, unknown> = {}) => ({ name: 'app', image: 'nginx', ...extra });
+
+describe('Pod validation (kube 1.33 ValidatePodCreate, ValidatePodUpdate)', { timeout: 30_000 }, () => {
+  let server: ApiServer;
+  beforeAll(async () => {
+    server = createApiServer({ storage: createMemoryBackend(), plugins: [createCorePlugin(), ...others] });
+    await server.start();
+  });
+  afterAll(() => server?.stop());
+
+  const refused = async (spec: Record<string, unknown>) => {
+    const res = await req(server, 'POST', PODS, { metadata: { name: `p${n++}` }, spec });
+    expect(res.status, JSON.stringify(res.body)).toBe(422);
+    expect(res.body).toMatchObject({ kind: 'Status', reason: 'Invalid', details: { kind: 'Pod' } });
+    return (res.body.details.causes as { field: string; message: string }[]).map((c) => `${c.field}: ${c.message}`);
+  };
+
+  it('refuses what kube refuses, with its messages', async () => {
+    const cases: [Record<string, unknown>, (string | RegExp)[]][] = [
+      [{ containers: [] }, ['spec.containers: Required value']],
+      [{ containers: [{ name: 'app' }] }, ['spec.containers[0].image: Required value']],
+      [{ containers: [{ image: 'nginx' }] }, ['spec.containers[0].name: Required value']],
+      [{ containers: [app({ name: 'Bad_Name' })] }, [/^spec\.containers\[0\]\.name: Invalid value: "Bad_Name": a lowercase RFC 1123 label must consist of/]],
+      [{ containers: [app(), app()] }, ['spec.containers[1].name: Duplicate value: "app"']],
+      [{ initContainers: [app()], containers: [app()] }, ['spec.initContainers[0].name: Duplicate value: "app"']],
+      [{ containers: [app({ ports: [{ containerPort: 70000 }] })] }, ['spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive']],
+      [{ containers: [app({ ports: [{ containerPort: 80, protocol: 'XTP' }] })] }, ['spec.containers[0].ports[0].protocol: Unsupported value: "XTP": supported values: "SCTP", "TCP", "UDP"']],
+      [
+        { containers: [app({ ports: [{ containerPort: 80, name: 'http' }, { containerPort: 81, name: 'http' }] })] },
+        ['spec.containers[0].ports[1].name: Duplicate value: "http"'],
+      ],
+      [{ containers: [app({ env: [{ name: 'A=B', value: '1' }] })] }, ["spec.containers[0].env[0].name: Invalid value: \"A=B\": a valid environment variable name must consist only of printable ASCII characters other than '='"]],
+      [{ containers: [app({ volumeMounts: [{ name: 'data', mountPath: '/data' }] })] }, ['spec.containers[0].volumeMounts[0].name: Not found: "data"']],
+      [{ volumes: [{ name: 'data' }], containers: [app()] }, ['spec.volumes[0]: Required value: must specify a volume type']],
+      [{ volumes: [{ name: 'data', emptyDir: {} }, { name: 'data', emptyDir: {} }], containers: [app()] }, ['spec.volumes[1].name: Duplicate value: "data"']],
+      [{ restartPolicy: 'Sometimes', containers: [app()] }, ['spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"']],
+      [{ dnsPolicy: 'Google', containers: [app()] }, ['spec.dnsPolicy: Unsupported value: "Google": supported values: "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"']],
+      [{ containers: [app({ terminationMessagePolicy: 'Log' })] }, ['spec.containers[0].terminationMessagePolicy: Unsupported value: "Log": supported values: "File", "FallbackToLogsOnError"']],
+      [{ containers: [app({ imagePullPolicy: 'Sometimes' })] }, ['spec.containers[0].imagePullPolicy: Unsupported value: "Sometimes": supported values: "Always", "IfNotPresent", "Never"']],
+      [{ containers: [app()], ephemeralContainers: [{ name: 'debug', image: 'busybox' }] }, ['spec.ephemeralContainers: Forbidden: cannot be set on create']],
+    ];
+    for (const [spec, messages] of cases) {
+      const got = await refused(spec);
+      expect(got, JSON.stringify(spec)).toHaveLength(messages.length);
+      messages.forEach((m, i) => (typeof m === 'string' ? expect(got[i]).toBe(m) : expect(got[i]).toMatch(m)));
+    }
+  });
+
+  it('lets an update change images, labels, added tolerations and a shorter deadline, and nothing else of the spec', async () => {
+    const created = await req(server, 'POST', PODS, { metadata: { name: 'web' }, spec: { activeDeadlineSeconds: 600, containers: [app({ ports: [{ containerPort: 80 }] })] } });
+    expect(created.status).toBe(201);
+    const ok = await req(server, 'PATCH', `${PODS}/web`, {
+      metadata: { labels: { tier: 'web' } },
+      spec: { activeDeadlineSeconds: 300, containers: [{ name: 'app', image: 'nginx:1.27' }], tolerations: [{ key: 'k', operator: 'Exists' }] },
+    });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body.spec.containers[0].image).toBe('nginx:1.27');
+    const forbidden =
+      'spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,' +
+      '`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
+    for (const patch of [
+      { containers: [{ name: 'app', ports: [{ containerPort: 8080 }] }] },
+      { activeDeadlineSeconds: 900 },
+      { $retainKeys: ['containers'], tolerations: null },
+      { nodeName: 'node-1' },
+    ]) {
+      const res = await req(server, 'PATCH', `${PODS}/web`, { spec: patch });
+      expect(res.status, JSON.stringify(patch)).toBe(422);
+      expect(res.body.details.causes.map((c: any) => `${c.field}: ${c.message}`)).toEqual([forbidden]);
+    }
+    // The status subresource does not judge the spec.
+    const status = await req(server, 'PATCH', `${PODS}/web/status`, { status: { phase: 'Running' } });
+    expect(status.status).toBe(200);
+  });
+});
+
+describe.skipIf(!kubectlBin)('Pod validation through kubectl and the Python client, against the built server', { timeout: 60_000 }, () => {
+  let server: ServerProcess;
+  const write = manifestWriter('kapi-pods-');
+  const { kubectl, ok } = kubectlOf(() => server);
+  beforeAll(async () => {
+    server = await startServerProcess(['--storage-backend=memory']);
+  }, 60_000);
+  afterAll(() => server?.stop());
+
+  it("kubectl shows kube's reasons; kubectl set image changes a running pod's image", async () => {
+    const bad = write('apiVersion: v1\nkind: Pod\nmetadata: {name: bad}\nspec:\n  containers: [{name: app}]\n  restartPolicy: Sometimes\n');
+    const res = await kubectl(kubectlBin!.path, 'create', '-f', bad);
+    expect(res.status).toBe(1);
+    expect(res.stderr).toContain('The Pod "bad" is invalid:');
+    expect(res.stderr).toContain('* spec.containers[0].image: Required value');
+    expect(res.stderr).toContain('* spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"');
+    await ok(kubectlBin!.path, 'run', 'web', '--image=nginx');
+    await ok(kubectlBin!.path, 'set', 'image', 'pod/web', 'web=nginx:1.27');
+    expect(await ok(kubectlBin!.path, 'get', 'pod', 'web', '-o', 'jsonpath={.spec.containers[0].image}')).toBe('nginx:1.27');
+    const moved = await kubectl(kubectlBin!.path, 'patch', 'pod', 'web', '-p', '{"spec":{"nodeName":"elsewhere"}}');
+    expect(moved.stderr).toContain('The Pod "web" is invalid: spec: Forbidden: pod updates may not change fields other than');
+  });
+
+  it.skipIf(!existsSync(PYTHON))('the Python client: read-modify-replace of image and labels works; other spec changes and a missing image are 422', async () => {
+    const res = await runAsync(PYTHON, [join(import.meta.dirname, 'python/pods.py'), server.kubeconfig, 'default']);
+    expect(res.stderr).toBe('');
+    const out = JSON.parse(res.stdout);
+    expect(out).toMatchObject({ image: 'nginx:1.27', labels: { replaced: 'yes' } });
+    expect(out.portChange.status).toBe(422);
+    expect(out.portChange.message).toMatch(/^Pod "py-pod" is invalid: spec: Forbidden: pod updates may not change fields other than/);
+    expect(out.noImage).toEqual({ status: 422, message: 'Pod "py-noimage" is invalid: spec.containers[0].image: Required value' });
+  });
+});
