@@ -94,7 +94,8 @@ describe('namespace controller', () => {
       ['leases', { metadata: { name: 'x' }, spec: {} }],
       ['poddisruptionbudgets', { metadata: { name: 'x' }, spec: { minAvailable: 1, selector: { matchLabels: { a: 'b' } } } }],
       ['pods', { metadata: { name: 'x' }, spec: { containers: [{ name: 'c', image: 'i' }] } }],
-      ['services', { metadata: { name: 'x' }, spec: { ports: [{ port: 80 }] } }],
+      // As the API's defaulting leaves a Service (the store does not default; kube's validation wants these set).
+      ['services', { metadata: { name: 'x' }, spec: { type: 'ClusterIP', sessionAffinity: 'None', ports: [{ port: 80, protocol: 'TCP', targetPort: 80 }] } }],
       ['events', { metadata: { name: 'x' }, involvedObject: { kind: 'Pod', name: 'x' }, reason: 'Tested', message: 'm' }],
       ['replicasets', { ...deployment('x'), metadata: { name: 'x' } }],
       ['flunders', { metadata: { name: 'x' } }],
