@@ -56,6 +56,10 @@ describe('Pod validation (kube 1.33 ValidatePodCreate, ValidatePodUpdate)', { ti
       ],
       [{ containers: [app({ env: [{ name: 'A=B', value: '1' }] })] }, ["spec.containers[0].env[0].name: Invalid value: \"A=B\": a valid environment variable name must consist only of printable ASCII characters other than '='"]],
       [{ containers: [app({ volumeMounts: [{ name: 'data', mountPath: '/data' }] })] }, ['spec.containers[0].volumeMounts[0].name: Not found: "data"']],
+      [
+        { volumes: [{ name: 'data', emptyDir: {} }], containers: [app({ volumeMounts: [{ mountPath: '/a' }, { name: 'data', mountPath: '/a' }] })] },
+        ['spec.containers[0].volumeMounts[0].name: Required value', 'spec.containers[0].volumeMounts[0].name: Not found: ""', 'spec.containers[0].volumeMounts[1].mountPath: Invalid value: "/a": must be unique'],
+      ],
       [{ volumes: [{ name: 'data' }], containers: [app()] }, ['spec.volumes[0]: Required value: must specify a volume type']],
       [{ volumes: [{ name: 'data', emptyDir: {} }, { name: 'data', emptyDir: {} }], containers: [app()] }, ['spec.volumes[1].name: Duplicate value: "data"']],
       [{ restartPolicy: 'Sometimes', containers: [app()] }, ['spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"']],

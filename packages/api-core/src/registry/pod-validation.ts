@@ -92,20 +92,20 @@ function validateEnv(env: Obj[], field: string): FieldError[] {
   return errs;
 }
 
+/** kube's ValidateVolumeMounts: a named, declared volume at a path no other mount of the container uses. */
 function validateMounts(mounts: Obj[], volumes: Set<string>, field: string): FieldError[] {
   const errs: FieldError[] = [];
   const paths = new Set<string>();
   mounts.forEach((m, i) => {
     const at = `${field}[${i}]`;
     const name = text(m.name);
+    // As kube: a mount without a name is both unnamed and of no declared volume.
     if (!name) errs.push(fieldRequired(`${at}.name`));
-    else if (!volumes.has(name)) errs.push(fieldNotFound(`${at}.name`, name));
+    if (!volumes.has(name)) errs.push(fieldNotFound(`${at}.name`, name));
     const path = text(m.mountPath);
     if (!path) errs.push(fieldRequired(`${at}.mountPath`));
-    else {
-      if (paths.has(path)) errs.push(fieldInvalid(`${at}.mountPath`, path, 'must be unique'));
-      paths.add(path);
-    }
+    if (paths.has(path)) errs.push(fieldInvalid(`${at}.mountPath`, path, 'must be unique'));
+    paths.add(path);
   });
   return errs;
 }
