@@ -7,23 +7,23 @@ import {
   fieldNotSupported,
   fieldRequired,
   isDNS1123Label,
+  isObj,
   isPortName,
+  str,
   type FieldError,
   type KubeObject,
+  type Obj,
 } from '@kapi/apimachinery';
+import { PORT_PROTOCOLS, portNumberErrors } from './ports.js';
 
 // The parts of kube 1.33's ValidatePodCreate and ValidatePodUpdate (pkg/apis/core/validation) that clients meet
 // most: containers, their names, images, ports, environment and mounts, volumes, policies, and what an update may
 // change. What is left out is listed in docs (Pod validation is kube's largest).
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
 const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.map((x) => (isObj(x) ? x : {})) : []);
-const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+const text = str;
 const isSet = (v: unknown) => v !== undefined && v !== null && v !== '';
 
-const PORT_RANGE = 'must be between 1 and 65535, inclusive';
-const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
 // NotSupported lists them in kube's order, not sorted.
 const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
@@ -38,8 +38,6 @@ const VOLUME_SOURCES = [
   'configMap', 'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk', 'projected', 'portworxVolume',
   'scaleIO', 'storageos', 'csi', 'ephemeral', 'image',
 ];
-
-const isPortNumber = (n: unknown) => Number.isInteger(n) && (n as number) >= 1 && (n as number) <= 65535;
 
 function validateVolumes(volumes: Obj[], field: string): { errs: FieldError[]; names: Set<string> } {
   const errs: FieldError[] = [];
@@ -72,11 +70,11 @@ function validatePorts(ports: Obj[], field: string): FieldError[] {
       names.add(name);
     }
     if (!p.containerPort) errs.push(fieldRequired(`${at}.containerPort`));
-    else if (!isPortNumber(p.containerPort)) errs.push(fieldInvalid(`${at}.containerPort`, p.containerPort, PORT_RANGE));
-    if (p.hostPort && !isPortNumber(p.hostPort)) errs.push(fieldInvalid(`${at}.hostPort`, p.hostPort, PORT_RANGE));
+    else errs.push(...portNumberErrors(`${at}.containerPort`, p.containerPort));
+    if (p.hostPort) errs.push(...portNumberErrors(`${at}.hostPort`, p.hostPort));
     const protocol = text(p.protocol);
     if (!protocol) errs.push(fieldRequired(`${at}.protocol`));
-    else if (!PROTOCOLS.includes(protocol)) errs.push(fieldNotSupported(`${at}.protocol`, protocol, PROTOCOLS));
+    else if (!PORT_PROTOCOLS.includes(protocol)) errs.push(fieldNotSupported(`${at}.protocol`, protocol, PORT_PROTOCOLS));
   });
   return errs;
 }

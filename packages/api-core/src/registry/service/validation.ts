@@ -9,12 +9,14 @@ import {
   goQuote,
   isDNS1123Label,
   isPortName,
+  str,
   isDNS1123Subdomain,
   isLabelKey,
   validateLabels,
   type FieldError,
   type KubeObject,
 } from '@kapi/apimachinery';
+import { PORT_PROTOCOLS, portNumberErrors } from '../ports.js';
 import { INVALID_IP, validateNonSpecialIP } from './special-ips.js';
 
 // kube 1.33's ValidateService (pkg/apis/core/validation/validation.go), for what a Service holds when the strategy
@@ -25,16 +27,13 @@ type Spec = Record<string, unknown> & { ports?: Port[] };
 
 const SERVICE_TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
 const SESSION_AFFINITIES = ['ClientIP', 'None'];
-const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 const IP_FAMILIES = ['IPv4', 'IPv6'];
 const IP_FAMILY_POLICIES = ['PreferDualStack', 'RequireDualStack', 'SingleStack'];
 const TRAFFIC_POLICIES = ['Cluster', 'Local'];
 const MAX_AFFINITY_SECONDS = 86400;
-const PORT_RANGE = 'must be between 1 and 65535, inclusive';
 
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const text = (v: unknown): string => (typeof v === 'string' ? v : '');
-const isPortNumber = (n: unknown): boolean => Number.isInteger(n) && (n as number) >= 1 && (n as number) <= 65535;
+const text = str;
 
 /** The cluster IPs a Service asks for: `clusterIPs`, else `clusterIP` (kube's strategy normalizes one into the other). */
 const clusterIPs = (spec: Spec): string[] => {
@@ -62,13 +61,13 @@ function validatePort(p: Port, requireName: boolean, names: Set<string>, field: 
     if (names.has(name)) errs.push(fieldDuplicate(`${field}.name`, name));
     else names.add(name);
   }
-  if (!isPortNumber(p.port)) errs.push(fieldInvalid(`${field}.port`, p.port ?? 0, PORT_RANGE));
+  errs.push(...portNumberErrors(`${field}.port`, p.port));
   const protocol = text(p.protocol);
   if (!protocol) errs.push(fieldRequired(`${field}.protocol`));
-  else if (!PROTOCOLS.includes(protocol)) errs.push(fieldNotSupported(`${field}.protocol`, protocol, PROTOCOLS));
+  else if (!PORT_PROTOCOLS.includes(protocol)) errs.push(fieldNotSupported(`${field}.protocol`, protocol, PORT_PROTOCOLS));
   if (typeof p.targetPort === 'string') {
     for (const msg of isPortName(p.targetPort)) errs.push(fieldInvalid(`${field}.targetPort`, p.targetPort, msg));
-  } else if (!isPortNumber(p.targetPort)) errs.push(fieldInvalid(`${field}.targetPort`, p.targetPort ?? 0, PORT_RANGE));
+  } else errs.push(...portNumberErrors(`${field}.targetPort`, p.targetPort));
   if (typeof p.appProtocol === 'string') {
     for (const msg of isLabelKey(p.appProtocol)) errs.push(fieldInvalid(`${field}.appProtocol`, p.appProtocol, msg));
   }
@@ -171,7 +170,7 @@ function validateTrafficPolicies(spec: Spec): FieldError[] {
   const health = spec.healthCheckNodePort;
   if (health !== undefined && health !== 0) {
     if (!needsHealthCheck(spec)) errs.push(fieldInvalid('spec.healthCheckNodePort', health, 'may only be set when `type` is \'LoadBalancer\' and `externalTrafficPolicy` is \'Local\''));
-    else if (!isPortNumber(health)) errs.push(fieldInvalid('spec.healthCheckNodePort', health, PORT_RANGE));
+    else errs.push(...portNumberErrors('spec.healthCheckNodePort', health));
   }
   const internal = spec.internalTrafficPolicy;
   if (internal !== undefined && internal !== null && !TRAFFIC_POLICIES.includes(text(internal))) {
