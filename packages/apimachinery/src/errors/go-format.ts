@@ -59,10 +59,13 @@ export function goFloat(n: number): string {
   return `${mantissa}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
 }
 
-/** Go's `%#v` of a []string, as kube prints list values in selector errors: `[]string{"a", "b"}`, `[]string(nil)`. */
-export function goStringSlice(values: readonly string[] | undefined): string {
-  if (values === undefined) return '[]string(nil)';
-  return `[]string{${values.map(goQuote).join(', ')}}`;
+/**
+ * Go's `%#v` of a []string, as kube prints list values in selector errors: `[]string{"a", "b"}`, `[]string(nil)`;
+ * `type` names another string type (`core.IPFamily`: `[]core.IPFamily{"IPv4"}`).
+ */
+export function goStringSlice(values: readonly string[] | undefined, type = 'string'): string {
+  if (values === undefined) return `[]${type}(nil)`;
+  return `[]${type}{${values.map(goQuote).join(', ')}}`;
 }
 
 /**

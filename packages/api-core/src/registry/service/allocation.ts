@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { GoValue, at, goQuote, goStringSlice, listAt, newInvalid, str, type FieldError, type KubeObject } from '@kapi/apimachinery';
+import { GoValue, at, goStringSlice, listAt, newInvalid, str, type FieldError, type KubeObject } from '@kapi/apimachinery';
 import type { RequestContext, Strategy, WriteFinisher } from '@kapi/apiserver';
 import { AllocationError, type IPAllocator, type ServiceRef } from './ip-allocator.js';
 import type { NodePortAllocator } from './node-ports.js';
@@ -97,9 +97,6 @@ export function serviceAllocation(ips: IPAllocator | undefined, ports: NodePortA
   };
 }
 
-/** A Go `[]core.IPFamily{...}` value, as kube's messages print the families. */
-const familiesValue = (families: string[]) => new GoValue(`[]core.IPFamily{${families.map(goQuote).join(', ')}}`);
-
 /**
  * kube's initIPFamilyFields (pkg/registry/core/service/storage/alloc.go) on a cluster of one family (IPv4): the
  * policy and families a Service gets, or the errors of what it asks for that this cluster cannot give. A headless
@@ -123,7 +120,7 @@ function ipFamilyErrors(spec: Spec, headless: boolean): FieldError[] {
     errs.push({ type: 'FieldValueInvalid', field: 'spec.ipFamilyPolicy', badValue: 'RequireDualStack', message: 'this cluster is not configured for dual-stack services' });
   }
   if (families.length > 1) {
-    errs.push({ type: 'FieldValueInvalid', field: 'spec.ipFamilies', badValue: familiesValue(families), message: 'when multiple IP families are specified, the cluster must be configured for dual-stack' });
+    errs.push({ type: 'FieldValueInvalid', field: 'spec.ipFamilies', badValue: new GoValue(goStringSlice(families, 'core.IPFamily')), message: 'when multiple IP families are specified, the cluster must be configured for dual-stack' });
   }
   families.forEach((family, i) => {
     if (family !== 'IPv4') errs.push({ type: 'FieldValueInvalid', field: `spec.ipFamilies[${i}]`, badValue: family, message: `${family} is not configured on this cluster` });
@@ -135,7 +132,7 @@ function ipFamilyErrors(spec: Spec, headless: boolean): FieldError[] {
 async function allocateClusterIP(ips: IPAllocator, spec: Spec, self: ServiceRef, dryRun: boolean): Promise<string | FieldError[]> {
   const requested = spec.clusterIP || spec.clusterIPs?.[0] || '';
   if (requested && requested !== NONE && isIP(requested) === 6) {
-    return [{ type: 'FieldValueInvalid', field: 'spec.clusterIPs[0]', badValue: new GoValue(`[]string{${goQuote(requested)}}`), message: 'IPv6 is not configured on this cluster' }];
+    return [{ type: 'FieldValueInvalid', field: 'spec.clusterIPs[0]', badValue: new GoValue(goStringSlice([requested])), message: 'IPv6 is not configured on this cluster' }];
   }
   const familyErrors = ipFamilyErrors(spec, requested === NONE);
   if (familyErrors.length) return familyErrors;

@@ -7,6 +7,7 @@ import {
   fieldNotSupported,
   fieldRequired,
   goQuote,
+  goStringSlice,
   isDNS1123Label,
   isPortName,
   str,
@@ -74,7 +75,7 @@ function validatePort(p: Port, requireName: boolean, names: Set<string>, field: 
   return errs;
 }
 
-const goStrings = (values: string[], type = 'string') => new GoValue(`[]${type}{${values.map(goQuote).join(', ')}}`);
+const goStrings = (values: string[]) => new GoValue(goStringSlice(values));
 
 /**
  * kube's ValidateServiceClusterIPsRelatedFields (ExternalName's are checked by the caller). `clusterIP` and
@@ -284,7 +285,7 @@ export function validateServiceUpdate(svc: KubeObject, old: KubeObject): FieldEr
   if (!external && !isHeadless(now) && !isHeadless(before)) {
     const [a, b] = [list(before.ipFamilies).map(text), list(now.ipFamilies).map(text)];
     const changed = a.length === b.length ? a.some((f, i) => f !== b[i]) : a.length > 0 && b.length > 0 && a[0] !== b[0];
-    if (changed) errs.push(fieldInvalid('spec.ipFamilies[0]', new GoValue(`[]core.IPFamily{${b.map(goQuote).join(', ')}}`), 'may not change once set'));
+    if (changed) errs.push(fieldInvalid('spec.ipFamilies[0]', new GoValue(goStringSlice(b, 'core.IPFamily')), 'may not change once set'));
   }
   if (now.type === 'LoadBalancer' && before.type === 'LoadBalancer' && (now.loadBalancerClass ?? null) !== (before.loadBalancerClass ?? null)) {
     errs.push(fieldInvalid('spec.loadBalancerClass', now.loadBalancerClass ?? null, 'may not change once set'));
