@@ -213,20 +213,24 @@ describe.skipIf(!hasOpenssl)('aggregator: APIServices in front of a real HTTPS e
       seen += new TextDecoder().decode(value);
     }
     await ext.close();
-    // the stream ends (done), not an error
-    for (;;) {
-      const { done } = await reader.read();
-      if (done) break;
+    try {
+      // the stream ends (done), not an error
+      for (;;) {
+        const { done } = await reader.read();
+        if (done) break;
+      }
+      const down = await req('GET', `${WARDLE}/flunders`);
+      expect(down.status).toBe(503);
+      expect(down.body).toMatchObject({ kind: 'Status', reason: 'ServiceUnavailable', code: 503 });
+      const condition = await untilAvailable('v1alpha1.wardle.example.com', 'False', 'FailedDiscoveryCheck');
+      expect(condition.message).toContain(`failing or missing response from https://localhost:${ext.port}/apis/wardle.example.com/v1alpha1`);
+      const discovery = await req('GET', '/apis', undefined, { accept: AGGREGATED_DISCOVERY_CONTENT_TYPE });
+      const stale = discovery.body.items.find((g: any) => g.metadata.name === 'wardle.example.com').versions.find((v: any) => v.version === 'v1alpha1');
+      expect(stale.freshness).toBe('Stale');
+    } finally {
+      // back even when a check above failed: the tests after this one need the extension
+      await ext.restart();
     }
-    const down = await req('GET', `${WARDLE}/flunders`);
-    expect(down.status).toBe(503);
-    expect(down.body).toMatchObject({ kind: 'Status', reason: 'ServiceUnavailable', code: 503 });
-    const condition = await untilAvailable('v1alpha1.wardle.example.com', 'False', 'FailedDiscoveryCheck');
-    expect(condition.message).toContain(`failing or missing response from https://localhost:${ext.port}/apis/wardle.example.com/v1alpha1`);
-    const discovery = await req('GET', '/apis', undefined, { accept: AGGREGATED_DISCOVERY_CONTENT_TYPE });
-    const stale = discovery.body.items.find((g: any) => g.metadata.name === 'wardle.example.com').versions.find((v: any) => v.version === 'v1alpha1');
-    expect(stale.freshness).toBe('Stale');
-    await ext.restart();
     await untilAvailable('v1alpha1.wardle.example.com', 'True');
     expect((await req('GET', `${WARDLE}/flunders`)).status).toBe(200);
   });

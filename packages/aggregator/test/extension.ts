@@ -41,7 +41,15 @@ export async function startExtension(serving: KeyPair, frontProxyCA: Buffer, por
       void listener(req, res);
     });
   let server: Server = make();
-  const listen = (p: number) => new Promise<void>((resolve) => server.listen(p, '127.0.0.1', resolve));
+  // A listen that fails (the port taken meanwhile by another process, on restart) says so instead of hanging.
+  const listen = (p: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(p, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
   await listen(port);
   const bound = (server.address() as AddressInfo).port;
   const ext: TestExtension = {
