@@ -69,12 +69,29 @@ const hasHeader = (headers: OutgoingHttpHeaders, name: string) => Object.keys(he
 const withoutHeader = (headers: OutgoingHttpHeaders, name: string): OutgoingHttpHeaders =>
   Object.fromEntries(Object.entries(headers).filter(([h]) => h.toLowerCase() !== name));
 
-/** One request to an extension; resolves with its response once the headers arrived. */
-export function send(
-  dialer: Dialer,
-  target: URL,
-  init: { method: string; path: string; headers: OutgoingHttpHeaders; body?: Readable; signal?: AbortSignal; timeoutMs?: number },
-): Promise<IncomingMessage> {
+type SendInit = { method: string; path: string; headers: OutgoingHttpHeaders; body?: Readable; signal?: AbortSignal; timeoutMs?: number };
+
+/** Methods Go's http.Transport sends again when a kept-alive connection fails under them. */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
+
+/**
+ * One request to an extension; resolves with its response once the headers arrived. A body-less idempotent request
+ * that fails on a kept-alive connection before any answer (the extension closed the idle connection as the request
+ * went out: ECONNRESET, EPIPE, "socket hang up") is sent once more on a new one, as Go's http.Transport does: that
+ * race is no sign of an extension that is down, and must not end watches or fail an availability check.
+ */
+export async function send(dialer: Dialer, target: URL, init: SendInit): Promise<IncomingMessage> {
+  try {
+    return await sendOnce(dialer, target, init);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException & { reusedSocket?: boolean };
+    const closedUnder = e.reusedSocket && (e.code === 'ECONNRESET' || e.code === 'EPIPE');
+    if (!closedUnder || init.body || !IDEMPOTENT.has(init.method) || init.signal?.aborted) throw err;
+    return sendOnce(dialer, target, init);
+  }
+}
+
+function sendOnce(dialer: Dialer, target: URL, init: SendInit): Promise<IncomingMessage> {
   // A body of unknown length goes chunked whatever the method: Node's client chunks only POST, PUT and PATCH on its
   // own, and a DELETE body written without framing would reach the extension as a request of its own (smuggled
   // on the aggregator's trusted connection, with whatever front-proxy headers the client wrote into it).
@@ -115,7 +132,7 @@ export function send(
     });
     req.once('error', (err) => {
       clearTimeout(timer);
-      reject(err);
+      reject(Object.assign(err, { reusedSocket: req.reusedSocket }));
     });
     if (init.body) {
       init.body.once('error', (err) => req.destroy(err));
