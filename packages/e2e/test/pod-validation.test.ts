@@ -67,6 +67,34 @@ describe('Pod validation (kube 1.33 ValidatePodCreate, ValidatePodUpdate)', { ti
       [{ containers: [app({ terminationMessagePolicy: 'Log' })] }, ['spec.containers[0].terminationMessagePolicy: Unsupported value: "Log": supported values: "File", "FallbackToLogsOnError"']],
       [{ containers: [app({ imagePullPolicy: 'Sometimes' })] }, ['spec.containers[0].imagePullPolicy: Unsupported value: "Sometimes": supported values: "Always", "IfNotPresent", "Never"']],
       [{ containers: [app()], ephemeralContainers: [{ name: 'debug', image: 'busybox' }] }, ['spec.ephemeralContainers: Forbidden: cannot be set on create']],
+      // probes and lifecycle hooks
+      [{ containers: [app({ livenessProbe: {} })] }, ['spec.containers[0].livenessProbe: Required value: must specify a handler type']],
+      [{ containers: [app({ readinessProbe: { exec: { command: ['true'] }, tcpSocket: { port: 80 } } })] }, ['spec.containers[0].readinessProbe.tcpSocket: Forbidden: may not specify more than 1 handler type']],
+      [{ containers: [app({ livenessProbe: { exec: { command: [] } } })] }, ['spec.containers[0].livenessProbe.exec.command: Required value']],
+      [
+        { containers: [app({ startupProbe: { httpGet: { port: 70000 }, successThreshold: 2, periodSeconds: -1 } })] },
+        [
+          'spec.containers[0].startupProbe.httpGet.port: Invalid value: 70000: must be between 1 and 65535, inclusive',
+          'spec.containers[0].startupProbe.periodSeconds: Invalid value: -1: must be greater than or equal to 0',
+          'spec.containers[0].startupProbe.successThreshold: Invalid value: 2: must be 1',
+        ],
+      ],
+      [{ containers: [app({ livenessProbe: { tcpSocket: { port: 'Not_A_Name' } } })] }, [/^spec\.containers\[0\]\.livenessProbe\.tcpSocket\.port: Invalid value: "Not_A_Name": must contain only alpha-numeric characters/]],
+      [{ containers: [app({ readinessProbe: { grpc: { port: 9000 }, terminationGracePeriodSeconds: 10 } })] }, ['spec.containers[0].readinessProbe.terminationGracePeriodSeconds: Invalid value: 10: must not be set for readinessProbes']],
+      [{ containers: [app({ lifecycle: { preStop: { sleep: { seconds: 100 } } } })] }, ['spec.containers[0].lifecycle.preStop.sleep: Invalid value: 100: must be non-negative and less than terminationGracePeriodSeconds (30)']],
+      [{ containers: [app({ lifecycle: { postStart: {} } })] }, ['spec.containers[0].lifecycle.postStart: Required value: must specify a handler type']],
+      // init containers: only sidecars (restartPolicy Always) may have probes; regular containers no restart policy
+      [{ initContainers: [app({ name: 'init', livenessProbe: { exec: { command: ['true'] } } })], containers: [app()] }, ['spec.initContainers[0].livenessProbe: Forbidden: may not be set for init containers without restartPolicy=Always']],
+      [{ initContainers: [app({ name: 'init', restartPolicy: 'OnFailure' })], containers: [app()] }, ['spec.initContainers[0].restartPolicy: Unsupported value: "OnFailure": supported values: "Always"']],
+      [{ containers: [app({ restartPolicy: 'Always' })] }, ['spec.containers[0].restartPolicy: Forbidden: may not be set for non-init containers']],
+      // host ports, environment
+      [
+        { containers: [app({ ports: [{ containerPort: 80, hostPort: 8080 }] }), app({ name: 'two', ports: [{ containerPort: 81, hostPort: 8080 }] })] },
+        ['spec.containers[1].ports[0].hostPort: Duplicate value: "TCP//8080"'],
+      ],
+      [{ containers: [app({ env: [{ name: 'A', value: 'x', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }] })] }, ['spec.containers[0].env[0].valueFrom: Invalid value: "": may not be specified when `value` is not empty']],
+      [{ containers: [app({ env: [{ name: 'A', valueFrom: {} }] })] }, ['spec.containers[0].env[0].valueFrom: Invalid value: "": must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`']],
+      [{ containers: [app({ envFrom: [{ prefix: 'A=' }] })] }, ["spec.containers[0].envFrom[0].prefix: Invalid value: \"A=\": a valid environment variable name must consist only of printable ASCII characters other than '='", 'spec.containers[0].envFrom: Invalid value: "": must specify one of: `configMapRef` or `secretRef`']],
     ];
     for (const [spec, messages] of cases) {
       const got = await refused(spec);

@@ -96,11 +96,11 @@ const statefulSetUpdateStrategy: TypeDefaulter = (strategy) => {
 export const plugin: GroupPlugin = {
   definition: group,
   strategies: {
-    Deployment: workloadStrategy('deployment'),
+    Deployment: workloadStrategy('deployment', 'ReplicaSet'),
     // kube's ValidateReplicaSetSpec says "deployment" too.
-    ReplicaSet: workloadStrategy('deployment', { fieldLabels: { 'status.replicas': textAt('status.replicas') } }),
-    DaemonSet: workloadStrategy('daemonset'),
-    StatefulSet: workloadStrategy('statefulset'),
+    ReplicaSet: workloadStrategy('deployment', 'ReplicaSet', { fieldLabels: { 'status.replicas': textAt('status.replicas') } }),
+    DaemonSet: workloadStrategy('daemonset', 'DaemonSet'),
+    StatefulSet: workloadStrategy('statefulset', 'StatefulSet'),
   },
   printers: { Deployment: deployment, ReplicaSet: replicaSet, StatefulSet: statefulSet, DaemonSet: daemonSet, ControllerRevision: controllerRevision },
   defaulters: {

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import { fieldNotSupported, labelSelectorFromObject, type FieldError, type KubeObject } from '@kapi/apimachinery';
+import { validateRunningPodTemplate } from '@kapi/api-core';
+import { labelSelectorFromObject, type FieldError, type KubeObject } from '@kapi/apimachinery';
 import type { Strategy } from '@kapi/apiserver';
 
 interface WorkloadSpec {
@@ -11,10 +12,10 @@ const specOf = (obj: KubeObject) => ((obj as { spec?: WorkloadSpec }).spec ?? {}
 
 /**
  * kube's ValidateDeploymentSpec / ValidateReplicaSetSpec / ValidateDaemonSetSpec / ValidateStatefulSetSpec rules
- * clients meet first: a selector is required and not empty, selects the pod template's labels, and the pods restart
- * Always.
+ * clients meet first: a selector is required and not empty and selects the pod template's labels; the template is a
+ * valid pod template (@kapi/api-core's pod checks) whose pods restart Always with no active deadline.
  */
-function validateWorkload(obj: KubeObject, kind: string): FieldError[] {
+function validateWorkload(obj: KubeObject, kind: string, owner: string): FieldError[] {
   const errs: FieldError[] = [];
   const spec = specOf(obj);
   const selector = spec.selector;
@@ -35,20 +36,23 @@ function validateWorkload(obj: KubeObject, kind: string): FieldError[] {
       errs.push({ type: 'FieldValueInvalid', field: 'spec.template.metadata.labels', badValue: labels, message: '`selector` does not match template `labels`' });
     }
   }
-  const restartPolicy = spec.template?.spec?.restartPolicy;
-  if (restartPolicy !== undefined && restartPolicy !== 'Always') {
-    errs.push(fieldNotSupported('spec.template.spec.restartPolicy', restartPolicy, ['Always']));
-  }
+  errs.push(...validateRunningPodTemplate(spec.template, 'spec.template', owner));
   return errs;
 }
 
-/** A workload kind's strategy: validated as kube validates it; in apps/v1 its selector never changes. */
-export function workloadStrategy(kind: string, extra: Strategy = {}): Strategy {
+/**
+ * A workload kind's strategy: validated as kube validates it; in apps/v1 its selector never changes. `kind` is how
+ * kube names it in the empty-selector message (`deployment` for ReplicaSets too), `owner` in the active-deadline one
+ * (`ReplicaSet` for Deployments too).
+ */
+export function workloadStrategy(kind: string, owner: string, extra: Strategy = {}): Strategy {
   return {
     ...extra,
-    validate: (obj) => validateWorkload(obj, kind),
-    validateUpdate: (obj, old) => {
-      const errs = validateWorkload(obj, kind);
+    validate: (obj) => validateWorkload(obj, kind, owner),
+    validateUpdate: (obj, old, ctx) => {
+      // A status update changes no spec: kube's status strategies check the status only.
+      if (ctx.subresource === 'status') return [];
+      const errs = validateWorkload(obj, kind, owner);
       const selector = specOf(obj).selector;
       if (!isDeepStrictEqual(selector, specOf(old).selector)) {
         errs.push({ type: 'FieldValueInvalid', field: 'spec.selector', badValue: selector, message: 'field is immutable' });

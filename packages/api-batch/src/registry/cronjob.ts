@@ -1,4 +1,5 @@
-import type { FieldError, KubeObject } from '@kapi/apimachinery';
+import { fieldNotSupported, type FieldError, type KubeObject } from '@kapi/apimachinery';
+import { validateJobSpec, type JobSpec } from './job.js';
 import type { Strategy } from '@kapi/apiserver';
 
 const DESCRIPTORS = new Set(['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly']);
@@ -18,5 +19,24 @@ function validateSchedule(obj: KubeObject): FieldError[] {
   return [];
 }
 
-/** CronJobs (kube's pkg/registry/batch/cronjob): a schedule that parses. */
-export const cronJobStrategy: Strategy = { validate: validateSchedule };
+/**
+ * kube's ValidateJobTemplateSpec: the job spec's checks (a valid pod template, a restart policy of OnFailure or
+ * Never), and no selector of its own (each Job gets a generated one).
+ */
+function validateJobTemplate(obj: KubeObject): FieldError[] {
+  const template = (obj.spec as { jobTemplate?: { spec?: JobSpec } } | undefined)?.jobTemplate;
+  const spec = template?.spec ?? {};
+  const errs = validateJobSpec(spec, 'spec.jobTemplate.spec');
+  if (spec.selector) errs.push({ type: 'FieldValueInvalid', field: 'spec.jobTemplate.spec.selector', badValue: spec.selector, message: '`selector` will be auto-generated' });
+  if (spec.manualSelector === true) errs.push(fieldNotSupported('spec.jobTemplate.spec.manualSelector', true, ['nil', 'false']));
+  return errs;
+}
+
+const validateCronJob = (obj: KubeObject): FieldError[] => [...validateSchedule(obj), ...validateJobTemplate(obj)];
+
+/** CronJobs (kube's pkg/registry/batch/cronjob): a schedule that parses, and a valid job template. */
+export const cronJobStrategy: Strategy = {
+  validate: validateCronJob,
+  // A status update changes no spec: kube's status strategy checks the status only.
+  validateUpdate: (obj, _old, ctx) => (ctx.subresource === 'status' ? [] : validateCronJob(obj)),
+};

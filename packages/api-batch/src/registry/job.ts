@@ -1,10 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import { fieldNotSupported, labelSelectorFromObject, type FieldError, type KubeObject, type LabelSelector, type TypeDefaulter } from '@kapi/apimachinery';
 import type { Strategy } from '@kapi/apiserver';
+import { validatePodTemplateSpec } from '@kapi/api-core';
 import { jobTemplateUpdateErrors } from './job-template-update.js';
 
 type Template = { metadata?: { labels?: Record<string, string> }; spec?: { restartPolicy?: string } };
-type JobSpec = {
+export type JobSpec = {
   manualSelector?: boolean;
   selector?: LabelSelector;
   template?: Template;
@@ -41,31 +42,40 @@ function generateSelector(job: Job): void {
   spec.selector = { matchLabels: { [CONTROLLER_UID_LABEL]: uid } };
 }
 
-/** The ValidateJob rules clients meet first: the pods' restart policy, and a selector that selects the template. */
-function validateJob(job: Job): FieldError[] {
-  const errs: FieldError[] = [];
-  const spec = job.spec ?? {};
+/**
+ * kube's validateJobSpec, the part clients meet first: a valid pod template (@kapi/api-core's pod checks) whose
+ * pods restart OnFailure or Never (Never with a pod failure policy). A CronJob's job template is checked with it at
+ * `spec.jobTemplate.spec`; a Job's own spec also needs its selector (validateJob).
+ */
+export function validateJobSpec(spec: JobSpec, field: string): FieldError[] {
+  const errs = validatePodTemplateSpec(spec.template, `${field}.template`);
   const restartPolicy = spec.template?.spec?.restartPolicy;
-  if (restartPolicy !== 'OnFailure' && restartPolicy !== 'Never') {
-    errs.push(
-      restartPolicy
-        ? fieldNotSupported('spec.template.spec.restartPolicy', restartPolicy, ['OnFailure', 'Never'])
-        : { type: 'FieldValueRequired', field: 'spec.template.spec.restartPolicy', message: 'valid values: "OnFailure", "Never"' },
-    );
+  const at = `${field}.template.spec.restartPolicy`;
+  // kube: a policy left out was defaulted to Always, so both are "Required".
+  if (restartPolicy === 'Always' || !restartPolicy) errs.push({ type: 'FieldValueRequired', field: at, message: 'valid values: "OnFailure", "Never"' });
+  else if (restartPolicy !== 'OnFailure' && restartPolicy !== 'Never') errs.push(fieldNotSupported(at, restartPolicy, ['OnFailure', 'Never']));
+  else if (spec.podFailurePolicy && restartPolicy !== 'Never') {
+    errs.push({ type: 'FieldValueInvalid', field: at, badValue: restartPolicy, message: 'only "Never" is supported when podFailurePolicy is specified' });
   }
+  return errs;
+}
+
+/** kube's ValidateJobSpec: the spec's checks, then a selector that selects the pod template's labels. */
+function validateJob(job: Job): FieldError[] {
+  const spec = job.spec ?? {};
+  const errs = validateJobSpec(spec, 'spec');
   if (!spec.selector) {
     errs.push({ type: 'FieldValueRequired', field: 'spec.selector', message: '' });
-  } else {
-    let matches = false;
-    try {
-      matches = labelSelectorFromObject(spec.selector).matches(spec.template?.metadata?.labels ?? {});
-    } catch {
-      errs.push({ type: 'FieldValueInvalid', field: 'spec.selector', message: 'invalid label selector' });
-    }
-    if (!matches) {
-      errs.push({ type: 'FieldValueInvalid', field: 'spec.template.metadata.labels', message: '`selector` does not match template `labels`' });
-    }
+    return errs;
   }
+  const labels = spec.template?.metadata?.labels ?? {};
+  let matches = true;
+  try {
+    matches = labelSelectorFromObject(spec.selector).matches(labels);
+  } catch {
+    errs.push({ type: 'FieldValueInvalid', field: 'spec.selector', badValue: spec.selector, message: 'invalid label selector' });
+  }
+  if (!matches) errs.push({ type: 'FieldValueInvalid', field: 'spec.template.metadata.labels', badValue: labels, message: '`selector` does not match template `labels`' });
   return errs;
 }
 
@@ -82,7 +92,9 @@ export const jobStrategy: Strategy = {
     generateSelector(obj as Job);
     return validateJob(obj as Job);
   },
-  validateUpdate(obj, old) {
+  validateUpdate(obj, old, ctx) {
+    // A status update changes no spec: kube's status strategy checks the status only.
+    if (ctx.subresource === 'status') return [];
     const [now, before] = [(obj as Job).spec ?? {}, (old as Job).spec ?? {}];
     const errs = validateJob(obj as Job);
     if (!isDeepStrictEqual(now.selector, before.selector)) errs.push(immutable('spec.selector'));

@@ -11,6 +11,7 @@ import { EVENT_FIELD_LABELS, NODE_FIELD_LABELS, POD_FIELD_LABELS, REPLICATION_CO
 import { CORE_PRINTERS } from './printers.js';
 import { installServiceAccounts, type ServiceAccountTokenOptions } from './service-accounts/index.js';
 import { createServices, type ServiceOptions } from './service/index.js';
+import { podTemplateStrategy, replicationControllerStrategy } from './pod-template-kinds.js';
 import { podStrategy, serviceAccountStrategy } from './strategies.js';
 import { persistentVolumeClaimStrategy } from './volumes.js';
 
@@ -46,7 +47,8 @@ export function createCorePlugin(options: CorePluginOptions = {}): GroupPlugin {
       Secret: { ...secretStrategy, fieldLabels: SECRET_FIELD_LABELS },
       Event: { fieldLabels: EVENT_FIELD_LABELS },
       Node: { fieldLabels: NODE_FIELD_LABELS },
-      ReplicationController: { fieldLabels: REPLICATION_CONTROLLER_FIELD_LABELS },
+      ReplicationController: { ...replicationControllerStrategy, fieldLabels: REPLICATION_CONTROLLER_FIELD_LABELS },
+      PodTemplate: podTemplateStrategy,
       PersistentVolumeClaim: persistentVolumeClaimStrategy,
     },
     printers: CORE_PRINTERS,

@@ -10,10 +10,14 @@ import {
   isObj,
   isPortName,
   str,
+  validateAnnotations,
+  validateLabels,
   type FieldError,
   type KubeObject,
   type Obj,
 } from '@kapi/apimachinery';
+import { validateEnv, validateEnvFrom } from './pod-env.js';
+import { forbiddenForInitContainer, validateProbesAndLifecycle } from './pod-handlers.js';
 import { PORT_PROTOCOLS, portNumberErrors } from './ports.js';
 
 // The parts of kube 1.33's ValidatePodCreate and ValidatePodUpdate (pkg/apis/core/validation) that clients meet
@@ -29,7 +33,6 @@ const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
 const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
-const ENV_VAR_NAME = "a valid environment variable name must consist only of printable ASCII characters other than '='";
 
 /** The volume sources of core/v1 VolumeSource: a volume names exactly one. */
 const VOLUME_SOURCES = [
@@ -79,17 +82,6 @@ function validatePorts(ports: Obj[], field: string): FieldError[] {
   return errs;
 }
 
-function validateEnv(env: Obj[], field: string): FieldError[] {
-  const errs: FieldError[] = [];
-  env.forEach((e, i) => {
-    const at = `${field}[${i}].name`;
-    const name = text(e.name);
-    if (!name) errs.push(fieldRequired(at));
-    else if (!/^[\x20-\x3c\x3e-\x7e]+$/.test(name)) errs.push(fieldInvalid(at, name, ENV_VAR_NAME));
-  });
-  return errs;
-}
-
 /** kube's ValidateVolumeMounts: a named, declared volume at a path no other mount of the container uses. */
 function validateMounts(mounts: Obj[], volumes: Set<string>, field: string): FieldError[] {
   const errs: FieldError[] = [];
@@ -120,7 +112,8 @@ function validateContainer(c: Obj, at: string, volumes: Set<string>): FieldError
     errs.push(fieldNotSupported(`${at}.terminationMessagePolicy`, c.terminationMessagePolicy, TERMINATION_MESSAGE_POLICIES));
   }
   errs.push(...validatePorts(objects(c.ports), `${at}.ports`));
-  errs.push(...validateEnv(objects(c.env), `${at}.env`));
+  errs.push(...validateEnv(c.env, `${at}.env`));
+  errs.push(...validateEnvFrom(c.envFrom, `${at}.envFrom`));
   errs.push(...validateMounts(objects(c.volumeMounts), volumes, `${at}.volumeMounts`));
   if (isSet(c.imagePullPolicy) && !PULL_POLICIES.includes(text(c.imagePullPolicy))) {
     errs.push(fieldNotSupported(`${at}.imagePullPolicy`, c.imagePullPolicy, PULL_POLICIES));
@@ -128,18 +121,57 @@ function validateContainer(c: Obj, at: string, volumes: Set<string>): FieldError
   return errs;
 }
 
-/**
- * Regular containers, then init containers: names unique among the regular ones, and an init container may not
- * take one of theirs (kube reports the collision on the init container).
- */
-function validateContainers(containers: Obj[], field: string, volumes: Set<string>, names: Set<string>): FieldError[] {
+/** kube's AccumulateUniqueHostPorts: a host port (with its protocol and host IP) used once among `containers`. */
+function hostPortConflicts(containers: Obj[], field: string, seen = new Set<string>()): FieldError[] {
   const errs: FieldError[] = [];
+  containers.forEach((c, ci) => {
+    objects(c.ports).forEach((p, pi) => {
+      if (!p.hostPort) return;
+      const key = `${text(p.protocol)}/${text(p.hostIP)}/${String(p.hostPort)}`;
+      if (seen.has(key)) errs.push(fieldDuplicate(`${field}[${ci}].ports[${pi}].hostPort`, key));
+      else seen.add(key);
+    });
+  });
+  return errs;
+}
+
+/**
+ * kube's validateContainers: each container's common checks, a name unique among them, its lifecycle and probes,
+ * no restart policy of its own; then host ports that do not collide across the containers.
+ */
+function validateContainers(containers: Obj[], field: string, volumes: Set<string>, gracePeriod: unknown): FieldError[] {
+  const errs: FieldError[] = [];
+  const names = new Set<string>();
   containers.forEach((c, i) => {
     const at = `${field}[${i}]`;
     errs.push(...validateContainer(c, at, volumes));
     const name = text(c.name);
     if (names.has(name)) errs.push(fieldDuplicate(`${at}.name`, name));
     else names.add(name);
+    errs.push(...validateProbesAndLifecycle(c, at, gracePeriod));
+    if (isSet(c.restartPolicy)) errs.push(fieldForbidden(`${at}.restartPolicy`, 'may not be set for non-init containers'));
+  });
+  errs.push(...hostPortConflicts(containers, field));
+  return errs;
+}
+
+/**
+ * kube's validateInitContainers: the common checks, a restart policy that can only be Always (a sidecar), a name no
+ * other container has (reported on the init container), host ports checked per container (they run one by one),
+ * and lifecycle and probes for sidecars only.
+ */
+function validateInitContainers(containers: Obj[], regular: Obj[], field: string, volumes: Set<string>, gracePeriod: unknown): FieldError[] {
+  const errs: FieldError[] = [];
+  const names = new Set(regular.map((c) => text(c.name)));
+  containers.forEach((c, i) => {
+    const at = `${field}[${i}]`;
+    errs.push(...validateContainer(c, at, volumes));
+    if (isSet(c.restartPolicy) && c.restartPolicy !== 'Always') errs.push(fieldNotSupported(`${at}.restartPolicy`, c.restartPolicy, ['Always']));
+    const name = text(c.name);
+    if (names.has(name)) errs.push(fieldDuplicate(`${at}.name`, name));
+    else if (name) names.add(name);
+    errs.push(...hostPortConflicts([c], field));
+    errs.push(...(c.restartPolicy === 'Always' ? validateProbesAndLifecycle(c, at, gracePeriod) : forbiddenForInitContainer(c, at)));
   });
   return errs;
 }
@@ -147,11 +179,11 @@ function validateContainers(containers: Obj[], field: string, volumes: Set<strin
 /** The pod spec checks of kube's ValidatePodSpec this server makes. */
 export function validatePodSpec(spec: Obj, field = 'spec'): FieldError[] {
   const { errs, names: volumes } = validateVolumes(objects(spec.volumes), `${field}.volumes`);
-  const containerNames = new Set<string>();
   const containers = objects(spec.containers);
+  const grace = spec.terminationGracePeriodSeconds;
   if (!containers.length) errs.push(fieldRequired(`${field}.containers`));
-  errs.push(...validateContainers(containers, `${field}.containers`, volumes, containerNames));
-  errs.push(...validateContainers(objects(spec.initContainers), `${field}.initContainers`, volumes, containerNames));
+  else errs.push(...validateContainers(containers, `${field}.containers`, volumes, grace));
+  errs.push(...validateInitContainers(objects(spec.initContainers), containers, `${field}.initContainers`, volumes, grace));
   if (isSet(spec.restartPolicy) && !RESTART_POLICIES.includes(text(spec.restartPolicy))) {
     errs.push(fieldNotSupported(`${field}.restartPolicy`, spec.restartPolicy, RESTART_POLICIES));
   }
@@ -164,6 +196,37 @@ export function validatePodCreate(pod: KubeObject): FieldError[] {
   const spec = isObj(pod.spec) ? pod.spec : {};
   const errs = validatePodSpec(spec);
   if (objects(spec.ephemeralContainers).length) errs.push(fieldForbidden('spec.ephemeralContainers', 'cannot be set on create'));
+  return errs;
+}
+
+/**
+ * kube's ValidatePodTemplateSpec, for every kind that holds a pod template (Deployments, Jobs, PodTemplates...):
+ * its labels and annotations (reported, as kube does, at `<field>.labels` and `<field>.annotations`, without
+ * `metadata`), the pod spec's checks above at `<field>.spec`, and no ephemeral containers.
+ */
+export function validatePodTemplateSpec(template: unknown, field: string): FieldError[] {
+  const t = isObj(template) ? template : {};
+  const meta = isObj(t.metadata) ? t.metadata : {};
+  const spec = isObj(t.spec) ? t.spec : {};
+  const errs = [...validateLabels(meta.labels, `${field}.labels`), ...validateAnnotations(meta.annotations, `${field}.annotations`)];
+  errs.push(...validatePodSpec(spec, `${field}.spec`));
+  if (objects(spec.ephemeralContainers).length) errs.push(fieldForbidden(`${field}.spec.ephemeralContainers`, 'ephemeral containers not allowed in pod template'));
+  return errs;
+}
+
+/**
+ * The template of a controller that keeps its pods running (kube's ValidatePodTemplateSpecForReplicaSet, ...ForRC,
+ * and the DaemonSet and StatefulSet specs): a valid pod template whose pods restart Always and have no active
+ * deadline. `owner` names the controller in the deadline's message (`ReplicaSet` for Deployments too, as kube).
+ */
+export function validateRunningPodTemplate(template: unknown, field: string, owner: string): FieldError[] {
+  const errs = validatePodTemplateSpec(template, field);
+  const spec = isObj(template) && isObj(template.spec) ? template.spec : {};
+  // Defaulting sets the policy; only a writer that skips it (code storing objects directly) leaves it out.
+  if (spec.restartPolicy !== undefined && spec.restartPolicy !== 'Always') errs.push(fieldNotSupported(`${field}.spec.restartPolicy`, spec.restartPolicy, ['Always']));
+  if (spec.activeDeadlineSeconds !== undefined && spec.activeDeadlineSeconds !== null) {
+    errs.push(fieldForbidden(`${field}.spec.activeDeadlineSeconds`, `activeDeadlineSeconds in ${owner} is not Supported`));
+  }
   return errs;
 }
 

@@ -114,6 +114,27 @@ export function validateLabels(labels: unknown, field: string): FieldError[] {
   return errs;
 }
 
+/** kube's TotalAnnotationSizeLimitB: the bytes of all annotation keys and values together. */
+export const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
+
+/**
+ * kube's ValidateAnnotations (apimachinery's ValidateAnnotations): each key, lowercased, a qualified name (an Invalid
+ * error on `field` naming the key as written), and at most TOTAL_ANNOTATION_SIZE_LIMIT bytes of keys and values.
+ */
+export function validateAnnotations(annotations: unknown, field: string): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!annotations || typeof annotations !== 'object' || Array.isArray(annotations)) return errs;
+  let bytes = 0;
+  for (const [key, value] of Object.entries(annotations as Record<string, unknown>)) {
+    for (const message of isLabelKey(key.toLowerCase())) errs.push({ type: 'FieldValueInvalid', field, badValue: key, message });
+    bytes += byteLength(key) + byteLength(typeof value === 'string' ? value : String(value ?? ''));
+  }
+  if (bytes > TOTAL_ANNOTATION_SIZE_LIMIT) {
+    errs.push({ type: 'FieldValueTooLong', field, message: `must have at most ${TOTAL_ANNOTATION_SIZE_LIMIT} bytes` });
+  }
+  return errs;
+}
+
 /** Problems with `value` as a port name (an IANA_SVC_NAME), `[]` when valid: kube's IsValidPortName. */
 export function isPortName(value: string): string[] {
   const errs: string[] = [];

@@ -1,8 +1,6 @@
-import { isLabelKey, isLabelValue, parseRFC3339, type FieldError, type KubeObject } from '@kapi/apimachinery';
+import { parseRFC3339, validateAnnotations, validateLabels, type FieldError, type KubeObject } from '@kapi/apimachinery';
 import { isValidPathSegmentName, nameValidatorFor } from './names.js';
 import type { ResourceEntry } from './resources.js';
-
-const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
 
 type Meta = Record<string, any>;
 export const metaOf = (obj: KubeObject): Meta => (obj.metadata ??= {}) as Meta;
@@ -32,22 +30,8 @@ export function validateObjectMeta(entry: ResourceEntry, obj: KubeObject): Field
   if (entry.info.scope === 'Namespaced' && !meta.namespace) {
     errs.push({ type: 'FieldValueRequired', field: 'metadata.namespace', message: '' });
   }
-  for (const [key, value] of Object.entries((meta.labels ?? {}) as Record<string, unknown>)) {
-    for (const msg of isLabelKey(key)) errs.push(invalid('metadata.labels', key, msg));
-    if (typeof value === 'string') for (const msg of isLabelValue(value)) errs.push(invalid('metadata.labels', value, msg));
-  }
-  let annotationBytes = 0;
-  for (const [key, value] of Object.entries((meta.annotations ?? {}) as Record<string, unknown>)) {
-    for (const msg of isLabelKey(key)) errs.push(invalid('metadata.annotations', key, msg));
-    annotationBytes += Buffer.byteLength(key) + Buffer.byteLength(String(value ?? ''));
-  }
-  if (annotationBytes > TOTAL_ANNOTATION_SIZE_LIMIT) {
-    errs.push({
-      type: 'FieldValueTooLong',
-      field: 'metadata.annotations',
-      message: `must have at most ${TOTAL_ANNOTATION_SIZE_LIMIT} bytes`,
-    });
-  }
+  errs.push(...validateLabels(meta.labels, 'metadata.labels'));
+  errs.push(...validateAnnotations(meta.annotations, 'metadata.annotations'));
   errs.push(...validateOwnerReferences(meta.ownerReferences));
   const finalizers = Array.isArray(meta.finalizers) ? (meta.finalizers as unknown[]) : [];
   if (finalizers.includes('orphan') && finalizers.includes('foregroundDeletion')) {
