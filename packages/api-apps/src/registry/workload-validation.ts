@@ -13,7 +13,8 @@ const specOf = (obj: KubeObject) => ((obj as { spec?: WorkloadSpec }).spec ?? {}
 /**
  * kube's ValidateDeploymentSpec / ValidateReplicaSetSpec / ValidateDaemonSetSpec / ValidateStatefulSetSpec rules
  * clients meet first: a selector is required and not empty and selects the pod template's labels; the template is a
- * valid pod template (@kapi/api-core's pod checks) whose pods restart Always with no active deadline.
+ * valid pod template (@kapi/api-core's pod checks; for StatefulSets, as kube, only its labels and annotations) whose
+ * pods restart Always with no active deadline.
  */
 function validateWorkload(obj: KubeObject, kind: string, owner: string): FieldError[] {
   const errs: FieldError[] = [];
@@ -36,7 +37,7 @@ function validateWorkload(obj: KubeObject, kind: string, owner: string): FieldEr
       errs.push({ type: 'FieldValueInvalid', field: 'spec.template.metadata.labels', badValue: labels, message: '`selector` does not match template `labels`' });
     }
   }
-  errs.push(...validateRunningPodTemplate(spec.template, 'spec.template', owner));
+  errs.push(...validateRunningPodTemplate(spec.template, 'spec.template', owner, { podSpec: owner !== 'StatefulSet' }));
   return errs;
 }
 

@@ -205,22 +205,29 @@ export function validatePodCreate(pod: KubeObject): FieldError[] {
  * `metadata`), the pod spec's checks above at `<field>.spec`, and no ephemeral containers.
  */
 export function validatePodTemplateSpec(template: unknown, field: string): FieldError[] {
-  const t = isObj(template) ? template : {};
-  const meta = isObj(t.metadata) ? t.metadata : {};
-  const spec = isObj(t.spec) ? t.spec : {};
-  const errs = [...validateLabels(meta.labels, `${field}.labels`), ...validateAnnotations(meta.annotations, `${field}.annotations`)];
+  const spec = isObj(template) && isObj(template.spec) ? template.spec : {};
+  const errs = validatePodTemplateMetadata(template, field);
   errs.push(...validatePodSpec(spec, `${field}.spec`));
   if (objects(spec.ephemeralContainers).length) errs.push(fieldForbidden(`${field}.spec.ephemeralContainers`, 'ephemeral containers not allowed in pod template'));
   return errs;
+}
+
+/** A pod template's labels and annotations, reported at `<field>.labels` and `<field>.annotations` as kube does. */
+function validatePodTemplateMetadata(template: unknown, field: string): FieldError[] {
+  const meta = isObj(template) && isObj(template.metadata) ? template.metadata : {};
+  return [...validateLabels(meta.labels, `${field}.labels`), ...validateAnnotations(meta.annotations, `${field}.annotations`)];
 }
 
 /**
  * The template of a controller that keeps its pods running (kube's ValidatePodTemplateSpecForReplicaSet, ...ForRC,
  * and the DaemonSet and StatefulSet specs): a valid pod template whose pods restart Always and have no active
  * deadline. `owner` names the controller in the deadline's message (`ReplicaSet` for Deployments too, as kube).
+ * With `podSpec: false` (StatefulSets) the pod spec itself is not checked, as kube does not.
  */
-export function validateRunningPodTemplate(template: unknown, field: string, owner: string): FieldError[] {
-  const errs = validatePodTemplateSpec(template, field);
+export function validateRunningPodTemplate(template: unknown, field: string, owner: string, options: { podSpec?: boolean } = {}): FieldError[] {
+  // kube's StatefulSets check only the template's labels and annotations (podSpec: false): their pods' volume mounts
+  // may name volume claim templates, which ValidatePodSpec would not find.
+  const errs = options.podSpec === false ? validatePodTemplateMetadata(template, field) : validatePodTemplateSpec(template, field);
   const spec = isObj(template) && isObj(template.spec) ? template.spec : {};
   // Defaulting sets the policy; only a writer that skips it (code storing objects directly) leaves it out.
   if (spec.restartPolicy !== undefined && spec.restartPolicy !== 'Always') errs.push(fieldNotSupported(`${field}.spec.restartPolicy`, spec.restartPolicy, ['Always']));
