@@ -182,8 +182,16 @@ describe.skipIf(!kubectlBin)('pod templates through kubectl and the Python clien
     const res = await runAsync(PYTHON, [join(import.meta.dirname, 'python/pod-templates.py'), server.kubeconfig, 'default']);
     expect(res.stderr).toBe('');
     expect(JSON.parse(res.stdout)).toEqual({
-      always: { status: 422, causes: ['spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"'] },
-      noImage: { status: 422, causes: ['spec.template.spec.containers[0].image: Required value'] },
+      always: {
+        status: 422,
+        message: 'Job.batch "py-always" is invalid: spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"',
+        causes: ['spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"'],
+      },
+      noImage: {
+        status: 422,
+        message: 'Deployment.apps "py-web" is invalid: spec.template.spec.containers[0].image: Required value',
+        causes: ['spec.template.spec.containers[0].image: Required value'],
+      },
       created: 'py-job',
       active: 1,
     });

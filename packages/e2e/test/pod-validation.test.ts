@@ -161,6 +161,6 @@ describe.skipIf(!kubectlBin)('Pod validation through kubectl and the Python clie
     expect(out).toMatchObject({ image: 'nginx:1.27', labels: { replaced: 'yes' } });
     expect(out.portChange.status).toBe(422);
     expect(out.portChange.message).toMatch(/^Pod "py-pod" is invalid: spec: Forbidden: pod updates may not change fields other than/);
-    expect(out.noImage).toEqual({ status: 422, message: 'Pod "py-noimage" is invalid: spec.containers[0].image: Required value' });
+    expect(out.noImage).toEqual({ status: 422, message: 'Pod "py-noimage" is invalid: spec.containers[0].image: Required value', causes: ['spec.containers[0].image: Required value'] });
   });
 });

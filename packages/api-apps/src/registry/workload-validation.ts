@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { validateRunningPodTemplate } from '@kapi/api-core';
+import { selectorMismatch, validateRunningPodTemplate } from '@kapi/api-core';
 import { labelSelectorFromObject, type FieldError, type KubeObject } from '@kapi/apimachinery';
 import type { Strategy } from '@kapi/apiserver';
 
@@ -34,7 +34,7 @@ function validateWorkload(obj: KubeObject, kind: string, owner: string): FieldEr
       errs.push({ type: 'FieldValueInvalid', field: 'spec.selector', badValue: selector, message: 'invalid label selector' });
     }
     if (parsed && !parsed.isEmpty() && !parsed.matches(labels)) {
-      errs.push({ type: 'FieldValueInvalid', field: 'spec.template.metadata.labels', badValue: labels, message: '`selector` does not match template `labels`' });
+      errs.push(selectorMismatch('spec.template.metadata.labels', spec.template?.metadata?.labels));
     }
   }
   errs.push(...validateRunningPodTemplate(spec.template, 'spec.template', owner, { podSpec: owner !== 'StatefulSet' }));

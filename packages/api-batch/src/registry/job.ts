@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { fieldNotSupported, labelSelectorFromObject, type FieldError, type KubeObject, type LabelSelector, type TypeDefaulter } from '@kapi/apimachinery';
 import type { Strategy } from '@kapi/apiserver';
-import { validatePodTemplateSpec } from '@kapi/api-core';
+import { selectorMismatch, validatePodTemplateSpec } from '@kapi/api-core';
 import { jobTemplateUpdateErrors } from './job-template-update.js';
 
 type Template = { metadata?: { labels?: Record<string, string> }; spec?: { restartPolicy?: string } };
@@ -75,7 +75,7 @@ function validateJob(job: Job): FieldError[] {
   } catch {
     errs.push({ type: 'FieldValueInvalid', field: 'spec.selector', badValue: spec.selector, message: 'invalid label selector' });
   }
-  if (!matches) errs.push({ type: 'FieldValueInvalid', field: 'spec.template.metadata.labels', badValue: labels, message: '`selector` does not match template `labels`' });
+  if (!matches) errs.push(selectorMismatch('spec.template.metadata.labels', spec.template?.metadata?.labels));
   return errs;
 }
 

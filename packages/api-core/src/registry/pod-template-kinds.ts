@@ -1,6 +1,6 @@
-import { fieldInvalid, fieldRequired, isObj, type FieldError, type KubeObject } from '@kapi/apimachinery';
+import { fieldRequired, isObj, type FieldError, type KubeObject } from '@kapi/apimachinery';
 import type { Strategy } from '@kapi/apiserver';
-import { validatePodTemplateSpec, validateRunningPodTemplate } from './pod-validation.js';
+import { selectorMismatch, validatePodTemplateSpec, validateRunningPodTemplate } from './pod-validation.js';
 
 // The core kinds that hold a pod template, validated as kube's ValidatePodTemplate and
 // ValidateReplicationControllerSpec validate them (the apps and batch kinds have theirs in their own packages).
@@ -25,9 +25,7 @@ function validateReplicationController(rc: KubeObject): FieldError[] {
   }
   const meta = isObj(spec.template.metadata) ? spec.template.metadata : {};
   const labels = isObj(meta.labels) ? (meta.labels as Record<string, unknown>) : {};
-  if (Object.entries(selector).some(([k, v]) => labels[k] !== v)) {
-    errs.push(fieldInvalid('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'));
-  }
+  if (Object.entries(selector).some(([k, v]) => labels[k] !== v)) errs.push(selectorMismatch('spec.template.metadata.labels', meta.labels));
   errs.push(...validateRunningPodTemplate(spec.template, 'spec.template', 'ReplicationController'));
   return errs;
 }

@@ -6,6 +6,8 @@ import {
   fieldNotFound,
   fieldNotSupported,
   fieldRequired,
+  GoValue,
+  goStringMap,
   isDNS1123Label,
   isObj,
   isPortName,
@@ -211,6 +213,13 @@ export function validatePodTemplateSpec(template: unknown, field: string): Field
   if (objects(spec.ephemeralContainers).length) errs.push(fieldForbidden(`${field}.spec.ephemeralContainers`, 'ephemeral containers not allowed in pod template'));
   return errs;
 }
+
+/**
+ * kube's error for a controller whose selector does not select its pod template's labels (`labels` as Go prints
+ * them: `map[string]string{"app":"web"}`, `map[string]string(nil)` when the template has none).
+ */
+export const selectorMismatch = (field: string, labels: unknown): FieldError =>
+  fieldInvalid(field, new GoValue(goStringMap(isObj(labels) ? labels : undefined)), '`selector` does not match template `labels`');
 
 /** A pod template's labels and annotations, reported at `<field>.labels` and `<field>.annotations` as kube does. */
 function validatePodTemplateMetadata(template: unknown, field: string): FieldError[] {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { aggregateMessages, fieldErrorBody, fieldErrorToCause, formatFieldError } from './field-errors.js';
-import { goFloat, goQuote, goStringSlice } from './go-format.js';
+import { goFloat, goQuote, goStringMap, goStringSlice } from './go-format.js';
 
 describe('field errors', () => {
   it('formats bodies like kube field.Error', () => {
@@ -56,5 +56,9 @@ describe('field errors', () => {
     expect(goFloat(Number.NEGATIVE_INFINITY)).toBe('-Inf');
     expect(goStringSlice(['a', 'b'])).toBe('[]string{"a", "b"}');
     expect(goStringSlice(undefined)).toBe('[]string(nil)');
+    // fmt prints a map's keys sorted
+    expect(goStringMap({ tier: 'db', app: 'we"b' })).toBe('map[string]string{"app":"we\\"b", "tier":"db"}');
+    expect(goStringMap({})).toBe('map[string]string{}');
+    expect(goStringMap(undefined)).toBe('map[string]string(nil)');
   });
 });

@@ -69,6 +69,16 @@ export function goStringSlice(values: readonly string[] | undefined, type = 'str
 }
 
 /**
+ * Go's `%#v` of a map[string]string (keys sorted, as fmt prints maps), as kube prints label maps in field errors:
+ * `map[string]string{"app":"web", "tier":"db"}`, `map[string]string(nil)` when there is none.
+ */
+export function goStringMap(map: Readonly<Record<string, unknown>> | undefined | null): string {
+  if (!map) return 'map[string]string(nil)';
+  const entries = Object.keys(map).sort().map((k) => `${goQuote(k)}:${goQuote(String(map[k] ?? ''))}`);
+  return `map[string]string{${entries.join(', ')}}`;
+}
+
+/**
  * Go's encoding/json HTML-safe escaping of JSON text (json.Marshal's default): `<`, `>`, `&`, U+2028 and U+2029
  * as `\u003c` and the like. They can only stand inside strings, so JSON.stringify's text escapes as Go's would.
  */

@@ -4,7 +4,7 @@ export * from './factories.js';
 export * from './predicates.js';
 export { toStatus } from './to-status.js';
 export { fieldErrorBody, fieldErrorToCause, fieldErrorTypeText, fieldNotSupported, formatFieldError, aggregateMessages } from './field-errors.js';
-export { GoValue, goFloat, goJSONEscape, goQuote, goStringSlice } from './go-format.js';
+export { GoValue, goFloat, goJSONEscape, goQuote, goStringMap, goStringSlice } from './go-format.js';
 export {
   fieldChild,
   fieldDuplicate,

@@ -5,22 +5,12 @@ import json
 import sys
 
 from kubernetes import client, config
-from kubernetes.client.rest import ApiException
+from refusals import refused
 
 config.load_kube_config(config_file=sys.argv[1])
 batch = client.BatchV1Api()
 apps = client.AppsV1Api()
 ns = sys.argv[2]
-
-
-def refused(call):
-    try:
-        call()
-    except ApiException as e:
-        body = json.loads(e.body)
-        return {"status": e.status, "causes": [f"{c['field']}: {c['message']}" for c in body["details"]["causes"]]}
-    return None
-
 
 def job(name, restart_policy, image="busybox"):
     return client.V1Job(

@@ -4,21 +4,11 @@ import json
 import sys
 
 from kubernetes import client, config
-from kubernetes.client.rest import ApiException
+from refusals import refused
 
 config.load_kube_config(config_file=sys.argv[1])
 core = client.CoreV1Api()
 ns = sys.argv[2]
-
-
-def refused(call):
-    try:
-        call()
-    except ApiException as e:
-        body = json.loads(e.body)
-        return {"status": e.status, "message": body["message"]}
-    return None
-
 
 pod = client.V1Pod(
     metadata=client.V1ObjectMeta(name="py-pod"),
