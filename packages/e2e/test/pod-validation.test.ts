@@ -94,6 +94,41 @@ describe('Pod validation (kube 1.33 ValidatePodCreate, ValidatePodUpdate)', { ti
       ],
       [{ containers: [app({ env: [{ name: 'A', value: 'x', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }] })] }, ['spec.containers[0].env[0].valueFrom: Invalid value: "": may not be specified when `value` is not empty']],
       [{ containers: [app({ env: [{ name: 'A', valueFrom: {} }] })] }, ['spec.containers[0].env[0].valueFrom: Invalid value: "": must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`']],
+      // resources
+      [
+        { containers: [app({ resources: { requests: { cpu: '2', memory: '1Gi' }, limits: { cpu: '1', memory: '1Gi' } } })] },
+        ['spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit of 1'],
+      ],
+      [{ containers: [app({ resources: { requests: { memory: '-1' } } })] }, ['spec.containers[0].resources.requests[memory]: Invalid value: "-1": must be greater than or equal to 0']],
+      // (defaulting copies limits into absent requests, so both are reported, as kube does)
+      [
+        { containers: [app({ resources: { limits: { gpu: '1' } } })] },
+        ['spec.containers[0].resources.limits[gpu]: Invalid value: "gpu": must be a standard resource type or fully qualified', 'spec.containers[0].resources.requests[gpu]: Invalid value: "gpu": must be a standard resource type or fully qualified'],
+      ],
+      [
+        { containers: [app({ resources: { limits: { pods: '1' } } })] },
+        ['spec.containers[0].resources.limits[pods]: Invalid value: "pods": must be a standard resource for containers', 'spec.containers[0].resources.requests[pods]: Invalid value: "pods": must be a standard resource for containers'],
+      ],
+      [
+        { containers: [app({ resources: { requests: { 'example.com/gpu': '500m' } } })] },
+        ['spec.containers[0].resources.requests[example.com/gpu]: Invalid value: 500m: must be an integer', 'spec.containers[0].resources.limits: Required value: Limit must be set for non overcommitable resources'],
+      ],
+      [{ containers: [app({ resources: { limits: { 'hugepages-2Mi': '4Mi' } } })] }, ['spec.containers[0].resources: Forbidden: HugePages require cpu or memory']],
+      // the spec's other fields, in kube's order
+      [{ hostNetwork: true, containers: [app({ ports: [{ containerPort: 80, hostPort: 8080 }] })] }, ['spec.containers[0].ports[0].hostPort: Invalid value: 8080: must match `containerPort` when `hostNetwork` is true']],
+      [{ dnsPolicy: 'None', containers: [app()] }, ['spec.dnsConfig: Required value: must provide `dnsConfig` when `dnsPolicy` is None']],
+      [{ dnsConfig: { nameservers: ['1.1.1.1', 'dns'], options: [{ value: '2' }] }, containers: [app()] }, ['spec.dnsConfig.nameservers[1]: Invalid value: "dns": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)', 'spec.dnsConfig.options[0]: Required value: must not be empty']],
+      [{ activeDeadlineSeconds: 0, containers: [app()] }, ['spec.activeDeadlineSeconds: Invalid value: 0: must be between 1 and 2147483647, inclusive']],
+      [{ hostname: 'Web_1', containers: [app()] }, [/^spec\.hostname: Invalid value: "Web_1": a lowercase RFC 1123 label must consist of/]],
+      [
+        { tolerations: [{ key: 'k', operator: 'Exists', value: 'v' }, { operator: 'Equal', value: 'x' }, { key: 'k', value: 'v', effect: 'NoSchedule', tolerationSeconds: 60 }, { key: 'k', operator: 'Exists', effect: 'Sometimes' }], containers: [app()] },
+        [
+          "spec.tolerations[0].operator: Invalid value: \"v\": value must be empty when `operator` is 'Exists'",
+          'spec.tolerations[1].operator: Invalid value: "Equal": operator must be Exists when `key` is empty, which means "match all values and all keys"',
+          "spec.tolerations[2].effect: Invalid value: \"NoSchedule\": effect must be 'NoExecute' when `tolerationSeconds` is set",
+          'spec.tolerations[3].effect: Unsupported value: "Sometimes": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"',
+        ],
+      ],
       [{ containers: [app({ envFrom: [{ prefix: 'A=' }] })] }, ["spec.containers[0].envFrom[0].prefix: Invalid value: \"A=\": a valid environment variable name must consist only of printable ASCII characters other than '='", 'spec.containers[0].envFrom: Invalid value: "": must specify one of: `configMapRef` or `secretRef`']],
     ];
     for (const [spec, messages] of cases) {

@@ -20,6 +20,8 @@ import {
 } from '@kapi/apimachinery';
 import { validateEnv, validateEnvFrom } from './pod-env.js';
 import { forbiddenForInitContainer, validateProbesAndLifecycle } from './pod-handlers.js';
+import { validateContainerResources } from './pod-resources.js';
+import { podSpecFieldErrors } from './pod-spec-fields.js';
 import { PORT_PROTOCOLS, portNumberErrors } from './ports.js';
 
 // The parts of kube 1.33's ValidatePodCreate and ValidatePodUpdate (pkg/apis/core/validation) that clients meet
@@ -120,6 +122,7 @@ function validateContainer(c: Obj, at: string, volumes: Set<string>): FieldError
   if (isSet(c.imagePullPolicy) && !PULL_POLICIES.includes(text(c.imagePullPolicy))) {
     errs.push(fieldNotSupported(`${at}.imagePullPolicy`, c.imagePullPolicy, PULL_POLICIES));
   }
+  errs.push(...validateContainerResources(c.resources, `${at}.resources`));
   return errs;
 }
 
@@ -179,24 +182,27 @@ function validateInitContainers(containers: Obj[], regular: Obj[], field: string
 }
 
 /** The pod spec checks of kube's ValidatePodSpec this server makes. */
-export function validatePodSpec(spec: Obj, field = 'spec'): FieldError[] {
+export function validatePodSpec(spec: Obj, field = 'spec', options: { isPod?: boolean } = {}): FieldError[] {
   const { errs, names: volumes } = validateVolumes(objects(spec.volumes), `${field}.volumes`);
   const containers = objects(spec.containers);
   const grace = spec.terminationGracePeriodSeconds;
   if (!containers.length) errs.push(fieldRequired(`${field}.containers`));
   else errs.push(...validateContainers(containers, `${field}.containers`, volumes, grace));
   errs.push(...validateInitContainers(objects(spec.initContainers), containers, `${field}.initContainers`, volumes, grace));
+  const { beforePolicies, afterPolicies } = podSpecFieldErrors(spec, field, options.isPod === true);
+  errs.push(...beforePolicies);
   if (isSet(spec.restartPolicy) && !RESTART_POLICIES.includes(text(spec.restartPolicy))) {
     errs.push(fieldNotSupported(`${field}.restartPolicy`, spec.restartPolicy, RESTART_POLICIES));
   }
   if (isSet(spec.dnsPolicy) && !DNS_POLICIES.includes(text(spec.dnsPolicy))) errs.push(fieldNotSupported(`${field}.dnsPolicy`, spec.dnsPolicy, DNS_POLICIES));
+  errs.push(...afterPolicies);
   return errs;
 }
 
 /** kube's ValidatePodCreate (the checks above); ephemeral containers come through their subresource only. */
 export function validatePodCreate(pod: KubeObject): FieldError[] {
   const spec = isObj(pod.spec) ? pod.spec : {};
-  const errs = validatePodSpec(spec);
+  const errs = validatePodSpec(spec, 'spec', { isPod: true });
   if (objects(spec.ephemeralContainers).length) errs.push(fieldForbidden('spec.ephemeralContainers', 'cannot be set on create'));
   return errs;
 }
@@ -257,7 +263,7 @@ const POD_UPDATE_FORBIDDEN =
 export function validatePodUpdate(pod: KubeObject, old: KubeObject): FieldError[] {
   const spec = isObj(pod.spec) ? pod.spec : {};
   const before = isObj(old.spec) ? old.spec : {};
-  const errs = validatePodSpec(spec);
+  const errs = validatePodSpec(spec, 'spec', { isPod: true });
   // The spec as it would be with only what may change taken from the old one.
   const mutable = structuredClone(spec);
   for (const key of ['containers', 'initContainers'] as const) {

@@ -1,0 +1,133 @@
+import { isIP } from 'node:net';
+import {
+  fieldInvalid,
+  fieldNotSupported,
+  fieldRequired,
+  GoValue,
+  goStringSlice,
+  isDNS1123Label,
+  isDNS1123Subdomain,
+  isLabelKey,
+  isLabelValue,
+  isObj,
+  str,
+  validateLabels,
+  type FieldError,
+  type Obj,
+} from '@kapi/apimachinery';
+import { INVALID_IP } from './service/special-ips.js';
+
+// The pod spec fields kube 1.33's ValidatePodSpec checks after the containers, in its order: host network ports,
+// node selector, DNS config, names (service account, node, hostname, subdomain, priority class), the active deadline
+// and tolerations.
+
+const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.map((x) => (isObj(x) ? x : {})) : []);
+const MAX_INT32 = 2147483647;
+const MAX_DNS_NAMESERVERS = 3;
+const MAX_DNS_SEARCH_PATHS = 32;
+const MAX_DNS_SEARCH_CHARS = 2048;
+const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
+
+/**
+ * kube's validatePodHostNetworkDeps: with hostNetwork, a container's host port is its container port. A pod must
+ * say so (defaulting does it); a template may leave it out (0), as the pods made from it get it by defaulting.
+ */
+function hostNetworkErrors(spec: Obj, field: string, isPod: boolean): FieldError[] {
+  if (spec.hostNetwork !== true) return [];
+  const errs: FieldError[] = [];
+  objects(spec.containers).forEach((c, ci) =>
+    objects(c.ports).forEach((p, pi) => {
+      const hostPort = typeof p.hostPort === 'number' ? p.hostPort : 0;
+      if ((isPod || hostPort !== 0) && hostPort !== p.containerPort) {
+        errs.push(fieldInvalid(`${field}.containers[${ci}].ports[${pi}].hostPort`, hostPort, 'must match `containerPort` when `hostNetwork` is true'));
+      }
+    }),
+  );
+  return errs;
+}
+
+/** kube's validatePodDNSConfig. */
+function dnsConfigErrors(spec: Obj, field: string): FieldError[] {
+  const config = spec.dnsConfig;
+  if (spec.dnsPolicy === 'None') {
+    if (!isObj(config)) return [fieldRequired(field, 'must provide `dnsConfig` when `dnsPolicy` is None')];
+    if (!Array.isArray(config.nameservers) || config.nameservers.length === 0) {
+      return [fieldRequired(`${field}.nameservers`, 'must provide at least one DNS nameserver when `dnsPolicy` is None')];
+    }
+  }
+  if (!isObj(config)) return [];
+  const errs: FieldError[] = [];
+  const nameservers = Array.isArray(config.nameservers) ? config.nameservers.map(String) : [];
+  if (nameservers.length > MAX_DNS_NAMESERVERS) {
+    errs.push(fieldInvalid(`${field}.nameservers`, new GoValue(goStringSlice(nameservers)), `must not have more than ${MAX_DNS_NAMESERVERS} nameservers`));
+  }
+  nameservers.forEach((ns, i) => {
+    if (!isIP(ns)) errs.push(fieldInvalid(`${field}.nameservers[${i}]`, ns, INVALID_IP));
+  });
+  const searches = Array.isArray(config.searches) ? config.searches.map(String) : [];
+  if (searches.length > MAX_DNS_SEARCH_PATHS) {
+    errs.push(fieldInvalid(`${field}.searches`, new GoValue(goStringSlice(searches)), `must not have more than ${MAX_DNS_SEARCH_PATHS} search paths`));
+  }
+  if (searches.join(' ').length > MAX_DNS_SEARCH_CHARS) {
+    errs.push(fieldInvalid(`${field}.searches`, new GoValue(goStringSlice(searches)), `must not have more than ${MAX_DNS_SEARCH_CHARS} characters (including spaces) in the search list`));
+  }
+  searches.forEach((search, i) => {
+    const name = search.replace(/\.$/, '');
+    for (const msg of isDNS1123Subdomain(name)) errs.push(fieldInvalid(`${field}.searches[${i}]`, name, msg));
+  });
+  objects(config.options).forEach((o, i) => {
+    if (!str(o.name)) errs.push(fieldRequired(`${field}.options[${i}]`, 'must not be empty'));
+  });
+  return errs;
+}
+
+/** kube's ValidateTolerations. */
+export function tolerationErrors(tolerations: unknown, field: string): FieldError[] {
+  const errs: FieldError[] = [];
+  objects(tolerations).forEach((t, i) => {
+    const at = `${field}[${i}]`;
+    const key = str(t.key);
+    const operator = str(t.operator);
+    const effect = str(t.effect);
+    const value = str(t.value);
+    if (key) for (const msg of isLabelKey(key)) errs.push(fieldInvalid(`${at}.key`, key, msg));
+    if (!key && operator !== 'Exists') {
+      errs.push(fieldInvalid(`${at}.operator`, operator, 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
+    }
+    if (t.tolerationSeconds !== undefined && t.tolerationSeconds !== null && effect !== 'NoExecute') {
+      errs.push(fieldInvalid(`${at}.effect`, effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"));
+    }
+    if (operator === 'Equal' || operator === '') {
+      const problems = isLabelValue(value);
+      if (problems.length) errs.push(fieldInvalid(`${at}.operator`, value, problems.join(';')));
+    } else if (operator === 'Exists') {
+      if (value) errs.push(fieldInvalid(`${at}.operator`, value, "value must be empty when `operator` is 'Exists'"));
+    } else {
+      errs.push(fieldNotSupported(`${at}.operator`, operator, ['Equal', 'Exists']));
+    }
+    if (effect && !TAINT_EFFECTS.includes(effect)) errs.push(fieldNotSupported(`${at}.effect`, effect, TAINT_EFFECTS));
+  });
+  return errs;
+}
+
+const nameErrors = (value: unknown, field: string, check: (v: string) => string[]): FieldError[] => {
+  const name = str(value);
+  return name ? check(name).map((msg) => fieldInvalid(field, name, msg)) : [];
+};
+
+/** The checks of ValidatePodSpec that follow the containers'; `isPod` for a Pod rather than a template. */
+export function podSpecFieldErrors(spec: Obj, field: string, isPod: boolean): { beforePolicies: FieldError[]; afterPolicies: FieldError[] } {
+  const before = hostNetworkErrors(spec, field, isPod);
+  const after = [...validateLabels(spec.nodeSelector, `${field}.nodeSelector`), ...dnsConfigErrors(spec, `${field}.dnsConfig`)];
+  after.push(...nameErrors(spec.serviceAccountName, `${field}.serviceAccountName`, isDNS1123Subdomain));
+  after.push(...nameErrors(spec.nodeName, `${field}.nodeName`, isDNS1123Subdomain));
+  const deadline = spec.activeDeadlineSeconds;
+  if (typeof deadline === 'number' && (deadline < 1 || deadline > MAX_INT32)) {
+    after.push(fieldInvalid(`${field}.activeDeadlineSeconds`, deadline, `must be between 1 and ${MAX_INT32}, inclusive`));
+  }
+  after.push(...nameErrors(spec.hostname, `${field}.hostname`, isDNS1123Label));
+  after.push(...nameErrors(spec.subdomain, `${field}.subdomain`, isDNS1123Label));
+  after.push(...tolerationErrors(spec.tolerations, `${field}.tolerations`));
+  after.push(...nameErrors(spec.priorityClassName, `${field}.priorityClassName`, isDNS1123Subdomain));
+  return { beforePolicies: before, afterPolicies: after };
+}
