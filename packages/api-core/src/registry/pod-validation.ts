@@ -25,8 +25,9 @@ import { podSpecFieldErrors } from './pod-spec-fields.js';
 import { PORT_PROTOCOLS, portNumberErrors } from './ports.js';
 
 // The parts of kube 1.33's ValidatePodCreate and ValidatePodUpdate (pkg/apis/core/validation) that clients meet
-// most: containers, their names, images, ports, environment and mounts, volumes, policies, and what an update may
-// change. What is left out is listed in docs (Pod validation is kube's largest).
+// most: volumes, containers (with pod-env.ts, pod-handlers.ts and pod-resources.ts), the spec's other fields
+// (pod-spec-fields.ts), and what an update may change. What is left out is listed in docs/building-a-server.md
+// (Pod validation is kube's largest).
 
 const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.map((x) => (isObj(x) ? x : {})) : []);
 const text = str;
