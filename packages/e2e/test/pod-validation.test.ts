@@ -118,6 +118,15 @@ describe('Pod validation (kube 1.33 ValidatePodCreate, ValidatePodUpdate)', { ti
       [{ hostNetwork: true, containers: [app({ ports: [{ containerPort: 80, hostPort: 8080 }] })] }, ['spec.containers[0].ports[0].hostPort: Invalid value: 8080: must match `containerPort` when `hostNetwork` is true']],
       [{ dnsPolicy: 'None', containers: [app()] }, ['spec.dnsConfig: Required value: must provide `dnsConfig` when `dnsPolicy` is None']],
       [{ dnsConfig: { nameservers: ['1.1.1.1', 'dns'], options: [{ value: '2' }] }, containers: [app()] }, ['spec.dnsConfig.nameservers[1]: Invalid value: "dns": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)', 'spec.dnsConfig.options[0]: Required value: must not be empty']],
+      [
+        { securityContext: { runAsUser: -1, supplementalGroups: [1, 4294967296] }, shareProcessNamespace: true, hostPID: true, containers: [app({ securityContext: { runAsGroup: -5 } })] },
+        [
+          'spec.containers[0].securityContext.runAsGroup: Invalid value: -5: must be between 0 and 2147483647, inclusive',
+          'spec.securityContext.runAsUser: Invalid value: -1: must be between 0 and 2147483647, inclusive',
+          'spec.securityContext.supplementalGroups[1]: Invalid value: 4294967296: must be between 0 and 2147483647, inclusive',
+          'spec.securityContext.shareProcessNamespace: Invalid value: true: ShareProcessNamespace and HostPID cannot both be enabled',
+        ],
+      ],
       [{ activeDeadlineSeconds: 0, containers: [app()] }, ['spec.activeDeadlineSeconds: Invalid value: 0: must be between 1 and 2147483647, inclusive']],
       [{ hostname: 'Web_1', containers: [app()] }, [/^spec\.hostname: Invalid value: "Web_1": a lowercase RFC 1123 label must consist of/]],
       [

@@ -18,8 +18,8 @@ import {
 import { INVALID_IP } from './service/special-ips.js';
 
 // The pod spec fields kube 1.33's ValidatePodSpec checks after the containers, in its order: host network ports,
-// node selector, DNS config, names (service account, node, hostname, subdomain, priority class), the active deadline
-// and tolerations.
+// node selector, security context IDs, DNS config, names (service account, node, hostname, subdomain, priority
+// class), the active deadline and tolerations.
 
 const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.map((x) => (isObj(x) ? x : {})) : []);
 const MAX_INT32 = 2147483647;
@@ -81,6 +81,32 @@ function dnsConfigErrors(spec: Obj, field: string): FieldError[] {
   return errs;
 }
 
+/** kube's IsValidUserID / IsValidGroupID on `field`, when the value is set. */
+const idErrors = (value: unknown, field: string): FieldError[] =>
+  typeof value === 'number' && (value < 0 || value > MAX_INT32) ? [fieldInvalid(field, value, `must be between 0 and ${MAX_INT32}, inclusive`)] : [];
+
+/** The user and group IDs of kube's ValidateSecurityContext (a container's security context). */
+export function containerSecurityContextErrors(sc: unknown, field: string): FieldError[] {
+  if (!isObj(sc)) return [];
+  return [...idErrors(sc.runAsUser, `${field}.runAsUser`), ...idErrors(sc.runAsGroup, `${field}.runAsGroup`)];
+}
+
+/**
+ * kube's validatePodSpecSecurityContext, its ID and namespace parts: fsGroup, runAsUser, runAsGroup and the
+ * supplemental groups in range, and no shared process namespace with hostPID (reported, as kube does, under
+ * `securityContext`, where kube's internal type keeps both).
+ */
+function podSecurityContextErrors(spec: Obj, field: string): FieldError[] {
+  const sc = spec.securityContext;
+  if (!isObj(sc)) return [];
+  const errs = [...idErrors(sc.fsGroup, `${field}.fsGroup`), ...idErrors(sc.runAsUser, `${field}.runAsUser`), ...idErrors(sc.runAsGroup, `${field}.runAsGroup`)];
+  (Array.isArray(sc.supplementalGroups) ? sc.supplementalGroups : []).forEach((g, i) => errs.push(...idErrors(g, `${field}.supplementalGroups[${i}]`)));
+  if (spec.shareProcessNamespace === true && spec.hostPID === true) {
+    errs.push(fieldInvalid(`${field}.shareProcessNamespace`, true, 'ShareProcessNamespace and HostPID cannot both be enabled'));
+  }
+  return errs;
+}
+
 /** kube's ValidateTolerations. */
 export function tolerationErrors(tolerations: unknown, field: string): FieldError[] {
   const errs: FieldError[] = [];
@@ -118,7 +144,11 @@ const nameErrors = (value: unknown, field: string, check: (v: string) => string[
 /** The checks of ValidatePodSpec that follow the containers'; `isPod` for a Pod rather than a template. */
 export function podSpecFieldErrors(spec: Obj, field: string, isPod: boolean): { beforePolicies: FieldError[]; afterPolicies: FieldError[] } {
   const before = hostNetworkErrors(spec, field, isPod);
-  const after = [...validateLabels(spec.nodeSelector, `${field}.nodeSelector`), ...dnsConfigErrors(spec, `${field}.dnsConfig`)];
+  const after = [
+    ...validateLabels(spec.nodeSelector, `${field}.nodeSelector`),
+    ...podSecurityContextErrors(spec, `${field}.securityContext`),
+    ...dnsConfigErrors(spec, `${field}.dnsConfig`),
+  ];
   after.push(...nameErrors(spec.serviceAccountName, `${field}.serviceAccountName`, isDNS1123Subdomain));
   after.push(...nameErrors(spec.nodeName, `${field}.nodeName`, isDNS1123Subdomain));
   const deadline = spec.activeDeadlineSeconds;

@@ -21,7 +21,7 @@ import {
 import { validateEnv, validateEnvFrom } from './pod-env.js';
 import { forbiddenForInitContainer, validateProbesAndLifecycle } from './pod-handlers.js';
 import { validateContainerResources } from './pod-resources.js';
-import { podSpecFieldErrors } from './pod-spec-fields.js';
+import { containerSecurityContextErrors, podSpecFieldErrors } from './pod-spec-fields.js';
 import { PORT_PROTOCOLS, portNumberErrors } from './ports.js';
 
 // The parts of kube 1.33's ValidatePodCreate and ValidatePodUpdate (pkg/apis/core/validation) that clients meet
@@ -124,6 +124,7 @@ function validateContainer(c: Obj, at: string, volumes: Set<string>): FieldError
     errs.push(fieldNotSupported(`${at}.imagePullPolicy`, c.imagePullPolicy, PULL_POLICIES));
   }
   errs.push(...validateContainerResources(c.resources, `${at}.resources`));
+  errs.push(...containerSecurityContextErrors(c.securityContext, `${at}.securityContext`));
   return errs;
 }
 
