@@ -127,6 +127,24 @@ describe('Pod validation (kube 1.33 ValidatePodCreate, ValidatePodUpdate)', { ti
           'spec.securityContext.shareProcessNamespace: Invalid value: true: ShareProcessNamespace and HostPID cannot both be enabled',
         ],
       ],
+      [
+        {
+          topologySpreadConstraints: [
+            { maxSkew: 0, topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchExpressions: [{ key: 'app', operator: 'In' }] } },
+            { maxSkew: 1, topologyKey: '', whenUnsatisfiable: 'Sometimes', minDomains: 2 },
+            { maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule' },
+          ],
+          containers: [app()],
+        },
+        [
+          'spec.topologySpreadConstraints[0].maxSkew: Invalid value: 0: must be greater than zero',
+          'spec.topologySpreadConstraints[0].{topologyKey, whenUnsatisfiable}: Duplicate value: "{zone, DoNotSchedule}"',
+          "spec.topologySpreadConstraints[0].labelSelector.matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'",
+          'spec.topologySpreadConstraints[1].topologyKey: Required value: can not be empty',
+          'spec.topologySpreadConstraints[1].whenUnsatisfiable: Unsupported value: "Sometimes": supported values: "DoNotSchedule", "ScheduleAnyway"',
+          'spec.topologySpreadConstraints[1].minDomains: Invalid value: 2: can only use minDomains if whenUnsatisfiable=DoNotSchedule, not Sometimes',
+        ],
+      ],
       [{ activeDeadlineSeconds: 0, containers: [app()] }, ['spec.activeDeadlineSeconds: Invalid value: 0: must be between 1 and 2147483647, inclusive']],
       [{ hostname: 'Web_1', containers: [app()] }, [/^spec\.hostname: Invalid value: "Web_1": a lowercase RFC 1123 label must consist of/]],
       [

@@ -1,7 +1,6 @@
 // kube's ValidateValidatingAdmissionPolicyBinding (and its Update form, the same checks).
-import { fieldNotSupported, isDNS1123Subdomain, type FieldError, type KubeObject } from '@kapi/apimachinery';
+import { fieldNotSupported, isDNS1123Subdomain, validateLabelSelector, type FieldError, type KubeObject } from '@kapi/apimachinery';
 import { child, duplicate, forbidden, index, invalid, notSupported, required } from './errors.js';
-import { validateLabelSelector } from './label-selector.js';
 import { validateMatchResources } from './match-resources.js';
 import { pathSegmentNameErrors } from './names.js';
 import { isObj, isSet, list, obj, text } from './values.js';
@@ -20,7 +19,7 @@ function validateParamRef(pr: unknown, field: string): FieldError[] {
     if (hasSelector) errs.push(forbidden(child(field, 'name'), 'name and selector are mutually exclusive'));
   }
   if (hasSelector) {
-    errs.push(...validateLabelSelector(pr.selector, {}, child(field, 'selector')));
+    errs.push(...validateLabelSelector(pr.selector, child(field, 'selector')));
     if (name.length > 0) errs.push(forbidden(child(field, 'selector'), 'name and selector are mutually exclusive'));
   }
   if (name.length === 0 && !hasSelector) errs.push(required(field, 'one of name or selector must be specified'));

@@ -1,7 +1,6 @@
 // kube's validateMatchResources: a policy's matchConstraints and a binding's matchResources.
-import type { FieldError } from '@kapi/apimachinery';
+import { validateLabelSelector, type FieldError } from '@kapi/apimachinery';
 import { child, index, notSupported, required } from './errors.js';
-import { validateLabelSelector } from './label-selector.js';
 import { validateNamedRuleWithOperations } from './rules.js';
 import { isObj, isSet, objects, text } from './values.js';
 
@@ -15,7 +14,7 @@ export function validateMatchResources(mc: unknown, field: string): FieldError[]
   else if (!MATCH_POLICIES.includes(text(mc.matchPolicy))) errs.push(notSupported(child(field, 'matchPolicy'), text(mc.matchPolicy), MATCH_POLICIES));
   for (const name of ['namespaceSelector', 'objectSelector']) {
     if (!isSet(mc[name])) errs.push(required(child(field, name)));
-    else errs.push(...validateLabelSelector(mc[name], {}, child(field, name)));
+    else errs.push(...validateLabelSelector(mc[name], child(field, name)));
   }
   objects(mc.resourceRules).forEach((r, i) => errs.push(...validateNamedRuleWithOperations(r, index(child(field, 'resourceRules'), i))));
   objects(mc.excludeResourceRules).forEach((r, i) => errs.push(...validateNamedRuleWithOperations(r, index(child(field, 'excludeResourceRules'), i))));

@@ -1,9 +1,8 @@
 // kube's ValidateValidatingWebhookConfiguration / ValidateMutatingWebhookConfiguration and their Update forms
 // (pkg/apis/admissionregistration/validation/validation.go), on the v1 object.
-import { isDNS1035Label, type FieldError, type KubeObject } from '@kapi/apimachinery';
+import { isDNS1035Label, validateLabelSelector, type FieldError, type KubeObject } from '@kapi/apimachinery';
 import { validateClientConfig } from './client-config.js';
 import { child, duplicate, index, invalid, notSupported, required } from './errors.js';
-import { validateLabelSelector } from './label-selector.js';
 import { matchConditionExpressions, validateMatchConditions } from './match-conditions.js';
 import { validateFullyQualifiedName } from './names.js';
 import type { CheckExpression } from './options.js';
@@ -82,8 +81,8 @@ function validateWebhook(hook: Obj, mutating: boolean, opts: WebhookValidationOp
     errs.push(invalid(child(field, 'timeoutSeconds'), hook.timeoutSeconds, 'the timeout value must be between 1 and 30 seconds'));
   }
   const selectorOptions = { allowInvalidLabelValueInSelector: opts.allowInvalidLabelValueInSelector };
-  errs.push(...validateLabelSelector(hook.namespaceSelector, selectorOptions, child(field, 'namespaceSelector')));
-  errs.push(...validateLabelSelector(hook.objectSelector, selectorOptions, child(field, 'objectSelector')));
+  errs.push(...validateLabelSelector(hook.namespaceSelector, child(field, 'namespaceSelector'), selectorOptions));
+  errs.push(...validateLabelSelector(hook.objectSelector, child(field, 'objectSelector'), selectorOptions));
   if (mutating && typeof hook.reinvocationPolicy === 'string' && !REINVOCATION_POLICIES.includes(hook.reinvocationPolicy)) {
     errs.push(notSupported(child(field, 'reinvocationPolicy'), hook.reinvocationPolicy, REINVOCATION_POLICIES));
   }
@@ -121,7 +120,7 @@ export function updateOptions(config: KubeObject, old: KubeObject, check?: Check
   const oldHooks = webhooksOf(old);
   const sameMatchConditions = hooks.length === oldHooks.length && oldHooks.every((h, i) => jsonText(hooks[i]!.matchConditions) === jsonText(h.matchConditions));
   const oldNames = oldHooks.map((h) => text(h.name));
-  const strictSelector = (s: unknown) => validateLabelSelector(s, {}, '').length === 0;
+  const strictSelector = (s: unknown) => validateLabelSelector(s, '').length === 0;
   return {
     ignoreMatchConditions: sameMatchConditions,
     requireNoSideEffects: oldHooks.every((h) => NO_SIDE_EFFECTS.includes(text(h.sideEffects)) && isSet(h.sideEffects)),

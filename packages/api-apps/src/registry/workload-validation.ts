@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { selectorMismatch, validateRunningPodTemplate } from '@kapi/api-core';
-import { labelSelectorFromObject, type FieldError, type KubeObject } from '@kapi/apimachinery';
+import { labelSelectorFromObject, validateLabelSelector, type FieldError, type KubeObject } from '@kapi/apimachinery';
 import type { Strategy } from '@kapi/apiserver';
 
 interface WorkloadSpec {
@@ -24,6 +24,7 @@ function validateWorkload(obj: KubeObject, kind: string, owner: string): FieldEr
   if (!selector) {
     errs.push({ type: 'FieldValueRequired', field: 'spec.selector', message: '' });
   } else {
+    errs.push(...validateLabelSelector(selector, 'spec.selector'));
     if (Object.keys(selector.matchLabels ?? {}).length + (selector.matchExpressions ?? []).length === 0) {
       errs.push({ type: 'FieldValueInvalid', field: 'spec.selector', badValue: selector, message: `empty selector is invalid for ${kind}` });
     }

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { fieldNotSupported, labelSelectorFromObject, type FieldError, type KubeObject, type LabelSelector, type TypeDefaulter } from '@kapi/apimachinery';
+import { fieldNotSupported, labelSelectorFromObject, validateLabelSelector, type FieldError, type KubeObject, type LabelSelector, type TypeDefaulter } from '@kapi/apimachinery';
 import type { Strategy } from '@kapi/apiserver';
 import { selectorMismatch, validatePodTemplateSpec } from '@kapi/api-core';
 import { jobTemplateUpdateErrors } from './job-template-update.js';
@@ -68,6 +68,7 @@ function validateJob(job: Job): FieldError[] {
     errs.push({ type: 'FieldValueRequired', field: 'spec.selector', message: '' });
     return errs;
   }
+  errs.push(...validateLabelSelector(spec.selector, 'spec.selector'));
   const labels = spec.template?.metadata?.labels ?? {};
   let matches = true;
   try {

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import {
+  fieldDuplicate,
   fieldInvalid,
   fieldNotSupported,
   fieldRequired,
@@ -11,6 +12,7 @@ import {
   isLabelValue,
   isObj,
   str,
+  validateLabelSelector,
   validateLabels,
   type FieldError,
   type Obj,
@@ -18,7 +20,7 @@ import {
 import { INVALID_IP } from './service/special-ips.js';
 
 // The pod spec fields kube 1.33's ValidatePodSpec checks after the containers, in its order: host network ports,
-// node selector, security context IDs, DNS config, names (service account, node, hostname, subdomain, priority
+// node selector, security context IDs, DNS config, topology spread constraints, names (service account, node, hostname, subdomain, priority
 // class), the active deadline and tolerations.
 
 const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.map((x) => (isObj(x) ? x : {})) : []);
@@ -107,6 +109,40 @@ function podSecurityContextErrors(spec: Obj, field: string): FieldError[] {
   return errs;
 }
 
+const SCHEDULE_ACTIONS = ['DoNotSchedule', 'ScheduleAnyway'];
+const NODE_INCLUSION_POLICIES = ['Honor', 'Ignore'];
+
+/**
+ * kube's validateTopologySpreadConstraints: a positive maxSkew, a topology key, a known action, no two constraints
+ * with the same key and action, minDomains only positive and with DoNotSchedule, known node policies, and a valid
+ * label selector.
+ */
+function topologySpreadErrors(constraints: unknown, field: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const list = objects(constraints);
+  list.forEach((c, i) => {
+    const at = `${field}[${i}]`;
+    const key = str(c.topologyKey);
+    const action = str(c.whenUnsatisfiable);
+    if (typeof c.maxSkew !== 'number' || c.maxSkew <= 0) errs.push(fieldInvalid(`${at}.maxSkew`, c.maxSkew ?? 0, 'must be greater than zero'));
+    if (!key) errs.push(fieldRequired(`${at}.topologyKey`, 'can not be empty'));
+    if (!SCHEDULE_ACTIONS.includes(action)) errs.push(fieldNotSupported(`${at}.whenUnsatisfiable`, action, SCHEDULE_ACTIONS));
+    if (list.slice(i + 1).some((o) => str(o.topologyKey) === key && str(o.whenUnsatisfiable) === action)) {
+      errs.push(fieldDuplicate(`${at}.{topologyKey, whenUnsatisfiable}`, `{${key}, ${action}}`));
+    }
+    if (c.minDomains !== undefined && c.minDomains !== null) {
+      if (typeof c.minDomains !== 'number' || c.minDomains <= 0) errs.push(fieldInvalid(`${at}.minDomains`, c.minDomains, 'must be greater than zero'));
+      if (action !== 'DoNotSchedule') errs.push(fieldInvalid(`${at}.minDomains`, c.minDomains, `can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ${action}`));
+    }
+    for (const policy of ['nodeAffinityPolicy', 'nodeTaintsPolicy']) {
+      const value = c[policy];
+      if (value !== undefined && value !== null && !NODE_INCLUSION_POLICIES.includes(str(value))) errs.push(fieldNotSupported(`${at}.${policy}`, value, NODE_INCLUSION_POLICIES));
+    }
+    errs.push(...validateLabelSelector(c.labelSelector, `${at}.labelSelector`));
+  });
+  return errs;
+}
+
 /** kube's ValidateTolerations. */
 export function tolerationErrors(tolerations: unknown, field: string): FieldError[] {
   const errs: FieldError[] = [];
@@ -148,6 +184,7 @@ export function podSpecFieldErrors(spec: Obj, field: string, isPod: boolean): { 
     ...validateLabels(spec.nodeSelector, `${field}.nodeSelector`),
     ...podSecurityContextErrors(spec, `${field}.securityContext`),
     ...dnsConfigErrors(spec, `${field}.dnsConfig`),
+    ...topologySpreadErrors(spec.topologySpreadConstraints, `${field}.topologySpreadConstraints`),
   ];
   after.push(...nameErrors(spec.serviceAccountName, `${field}.serviceAccountName`, isDNS1123Subdomain));
   after.push(...nameErrors(spec.nodeName, `${field}.nodeName`, isDNS1123Subdomain));

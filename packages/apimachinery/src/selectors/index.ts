@@ -19,3 +19,4 @@ export {
   type FieldOperator,
 } from './field-selector.js';
 export { escapeFieldSelectorValue, unescapeFieldSelectorValue } from './field-escape.js';
+export { validateLabelSelector, type LabelSelectorOptions } from './label-selector-validation.js';
