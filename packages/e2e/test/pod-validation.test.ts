@@ -145,6 +145,10 @@ describe('Pod validation (kube 1.33 ValidatePodCreate, ValidatePodUpdate)', { ti
           'spec.topologySpreadConstraints[1].minDomains: Invalid value: 2: can only use minDomains if whenUnsatisfiable=DoNotSchedule, not Sometimes',
         ],
       ],
+      [
+        { readinessGates: [{ conditionType: 'bad gate' }], schedulingGates: [{ name: 'example.com/wait' }, { name: 'example.com/wait' }], containers: [app()] },
+        [/^spec\.readinessGates\[0\]\.conditionType: Invalid value: "bad gate": name part must consist of/, 'spec.schedulingGates[1]: Duplicate value: "example.com/wait"'],
+      ],
       [{ activeDeadlineSeconds: 0, containers: [app()] }, ['spec.activeDeadlineSeconds: Invalid value: 0: must be between 1 and 2147483647, inclusive']],
       [{ hostname: 'Web_1', containers: [app()] }, [/^spec\.hostname: Invalid value: "Web_1": a lowercase RFC 1123 label must consist of/]],
       [

@@ -20,7 +20,7 @@ import {
 import { INVALID_IP } from './service/special-ips.js';
 
 // The pod spec fields kube 1.33's ValidatePodSpec checks after the containers, in its order: host network ports,
-// node selector, security context IDs, DNS config, topology spread constraints, names (service account, node, hostname, subdomain, priority
+// node selector, security context IDs, DNS config, readiness and scheduling gates, topology spread constraints, names (service account, node, hostname, subdomain, priority
 // class), the active deadline and tolerations.
 
 const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.map((x) => (isObj(x) ? x : {})) : []);
@@ -109,6 +109,23 @@ function podSecurityContextErrors(spec: Obj, field: string): FieldError[] {
   return errs;
 }
 
+/** kube's validateReadinessGates and validateSchedulingGates: qualified names, scheduling gates each once. */
+function gateErrors(spec: Obj, field: string): FieldError[] {
+  const errs: FieldError[] = [];
+  objects(spec.readinessGates).forEach((g, i) => {
+    const name = str(g.conditionType);
+    for (const msg of isLabelKey(name)) errs.push(fieldInvalid(`${field}.readinessGates[${i}].conditionType`, name, msg));
+  });
+  const seen = new Set<string>();
+  objects(spec.schedulingGates).forEach((g, i) => {
+    const name = str(g.name);
+    for (const msg of isLabelKey(name)) errs.push(fieldInvalid(`${field}.schedulingGates[${i}]`, name, msg));
+    if (seen.has(name)) errs.push(fieldDuplicate(`${field}.schedulingGates[${i}]`, name));
+    seen.add(name);
+  });
+  return errs;
+}
+
 const SCHEDULE_ACTIONS = ['DoNotSchedule', 'ScheduleAnyway'];
 const NODE_INCLUSION_POLICIES = ['Honor', 'Ignore'];
 
@@ -184,6 +201,7 @@ export function podSpecFieldErrors(spec: Obj, field: string, isPod: boolean): { 
     ...validateLabels(spec.nodeSelector, `${field}.nodeSelector`),
     ...podSecurityContextErrors(spec, `${field}.securityContext`),
     ...dnsConfigErrors(spec, `${field}.dnsConfig`),
+    ...gateErrors(spec, field),
     ...topologySpreadErrors(spec.topologySpreadConstraints, `${field}.topologySpreadConstraints`),
   ];
   after.push(...nameErrors(spec.serviceAccountName, `${field}.serviceAccountName`, isDNS1123Subdomain));
