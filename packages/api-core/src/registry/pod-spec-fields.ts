@@ -137,6 +137,14 @@ const NODE_INCLUSION_POLICIES = ['Honor', 'Ignore'];
 function topologySpreadErrors(constraints: unknown, field: string): FieldError[] {
   const errs: FieldError[] = [];
   const list = objects(constraints);
+  const pair = (c: Obj) => JSON.stringify([str(c.topologyKey), str(c.whenUnsatisfiable)]);
+  // Whether a later constraint repeats the pair (kube compares each with the rest; a set keeps it linear).
+  const repeatedLater: boolean[] = [];
+  const later = new Set<string>();
+  for (let i = list.length - 1; i >= 0; i--) {
+    repeatedLater[i] = later.has(pair(list[i]));
+    later.add(pair(list[i]));
+  }
   list.forEach((c, i) => {
     const at = `${field}[${i}]`;
     const key = str(c.topologyKey);
@@ -144,7 +152,7 @@ function topologySpreadErrors(constraints: unknown, field: string): FieldError[]
     if (typeof c.maxSkew !== 'number' || c.maxSkew <= 0) errs.push(fieldInvalid(`${at}.maxSkew`, c.maxSkew ?? 0, 'must be greater than zero'));
     if (!key) errs.push(fieldRequired(`${at}.topologyKey`, 'can not be empty'));
     if (!SCHEDULE_ACTIONS.includes(action)) errs.push(fieldNotSupported(`${at}.whenUnsatisfiable`, action, SCHEDULE_ACTIONS));
-    if (list.slice(i + 1).some((o) => str(o.topologyKey) === key && str(o.whenUnsatisfiable) === action)) {
+    if (repeatedLater[i]) {
       errs.push(fieldDuplicate(`${at}.{topologyKey, whenUnsatisfiable}`, `{${key}, ${action}}`));
     }
     if (c.minDomains !== undefined && c.minDomains !== null) {

@@ -280,16 +280,25 @@ export function validatePodUpdate(pod: KubeObject, old: KubeObject): FieldError[
   }
   const tolerations = objects(spec.tolerations);
   const oldTolerations = objects(before.tolerations);
-  if (oldTolerations.every((t) => tolerations.some((n) => isDeepStrictEqual(n, t)))) mutable.tolerations = before.tolerations;
+  if (containsAll(tolerations, oldTolerations)) mutable.tolerations = before.tolerations;
   if (typeof before.terminationGracePeriodSeconds === 'number' && before.terminationGracePeriodSeconds < 0 && spec.terminationGracePeriodSeconds === 1) {
     mutable.terminationGracePeriodSeconds = before.terminationGracePeriodSeconds;
   }
   const gates = objects(spec.schedulingGates);
   const oldGates = objects(before.schedulingGates);
-  if (gates.every((g) => oldGates.some((o) => isDeepStrictEqual(o, g)))) mutable.schedulingGates = before.schedulingGates;
+  if (containsAll(oldGates, gates)) mutable.schedulingGates = before.schedulingGates;
   if (!isDeepStrictEqual(strip(mutable), strip(before))) errs.push(fieldForbidden('spec', POD_UPDATE_FORBIDDEN));
   return errs;
 }
+
+/** A flat object's entries in key order, as a string: equal for objects that are deeply equal whatever their key order. */
+const entryKey = (o: Obj) => JSON.stringify(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+/** Whether every item of `items` is in `list` (through a set: a list of thousands costs no quadratic time). */
+const containsAll = (list: Obj[], items: Obj[]): boolean => {
+  const keys = new Set(list.map(entryKey));
+  return items.every((item) => keys.has(entryKey(item)));
+};
 
 /** A spec without its undefined members, so that a key set to undefined equals a missing one. */
 const strip = (v: unknown): unknown => JSON.parse(JSON.stringify(v ?? {}));
