@@ -196,17 +196,36 @@ describe.skipIf(!hasOpenssl)('aggregator: APIServices in front of a real HTTPS e
   it('streams a watch through the proxy, and ends it cleanly when the extension dies; then 503 until it is back', async () => {
     const res = await main.fetch(new Request(`https://kapi.test${WARDLE}/namespaces/default/flunders?watch=1`, { headers: { authorization: `Bearer ${TOKEN}` } }));
     expect(res.status).toBe(200);
-    const reader = res.body!.getReader();
-    const first = new TextDecoder().decode((await reader.read()).value);
+    const body = res.body!.getReader();
+    let seen = '';
+    // A read that does not come within 30 s fails with what the watch and the extension saw, rather than the test's
+    // own timeout, which says nothing.
+    const reader = {
+      read: async (step: string) => {
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<never>((_, reject) => {
+          timer = setTimeout(async () => {
+            const requests = ext.seen.slice(-6).map((r) => `${r.method} ${r.path}`).join(', ');
+            reject(new Error(`no data within 30 s (${step}); read so far: ${seen}; Available: ${JSON.stringify(await available('v1alpha1.wardle.example.com'))}; the extension's last requests: ${requests}`));
+          }, 30_000);
+        });
+        try {
+          return await Promise.race([body.read(), late]);
+        } finally {
+          clearTimeout(timer);
+        }
+      },
+    };
+    const first = new TextDecoder().decode((await reader.read('the first event')).value);
+    seen += first;
     expect(first).toContain('"ADDED"');
     await ext.api.fetch(new Request(`https://ext${WARDLE}/namespaces/default/flunders`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name: 'live' } }),
     }));
-    let seen = '';
     while (!seen.includes('"live"')) {
-      const { done, value } = await reader.read();
+      const { done, value } = await reader.read('the event of "live"');
       // A watch that ends first would make this loop spin; say why instead (the proxy ends watches when the
       // APIService turns unavailable).
       if (done) throw new Error(`the watch ended before the event; Available: ${JSON.stringify(await available('v1alpha1.wardle.example.com'))}; got ${seen}`);
@@ -216,7 +235,7 @@ describe.skipIf(!hasOpenssl)('aggregator: APIServices in front of a real HTTPS e
     try {
       // the stream ends (done), not an error
       for (;;) {
-        const { done } = await reader.read();
+        const { done } = await reader.read('the end of the watch once the extension closed');
         if (done) break;
       }
       const down = await req('GET', `${WARDLE}/flunders`);

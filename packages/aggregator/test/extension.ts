@@ -40,7 +40,16 @@ export async function startExtension(serving: KeyPair, frontProxyCA: Buffer, por
       seen.push({ method: req.method ?? '', path: req.url ?? '', headers: { ...req.headers }, clientCN: Array.isArray(cn) ? cn[0] : cn });
       void listener(req, res);
     });
-  let server: Server = make();
+  // Every TCP connection, a TLS handshake in progress included: closeAllConnections() knows only HTTP connections, and
+  // a check's connection caught mid-handshake would become one after close() and keep the server from ever closing
+  // (the availability checker reuses it every resync).
+  const sockets = new Set<Socket>();
+  const track = (s: Server) =>
+    s.on('connection', (socket: Socket) => {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+    });
+  let server: Server = track(make());
   // A listen that fails (the port taken meanwhile by another process, on restart) says so instead of hanging.
   const listen = (p: number) =>
     new Promise<void>((resolve, reject) => {
@@ -58,11 +67,12 @@ export async function startExtension(serving: KeyPair, frontProxyCA: Buffer, por
     seen,
     close: () =>
       new Promise<void>((resolve) => {
-        server.closeAllConnections();
         server.close(() => resolve());
+        server.closeAllConnections();
+        for (const socket of sockets) socket.destroy();
       }),
     async restart() {
-      server = make();
+      server = track(make());
       await listen(bound);
     },
   };
