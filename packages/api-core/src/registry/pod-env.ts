@@ -1,11 +1,10 @@
-import { fieldInvalid, fieldRequired, isObj, str, type FieldError, type Obj } from '@kapi/apimachinery';
+import { asObjects, fieldInvalid, fieldRequired, isObj, str, type FieldError, type Obj } from '@kapi/apimachinery';
 
 // A container's environment as kube 1.33 validates it (ValidateEnv, validateEnvVarValueFrom, ValidateEnvFrom):
 // names, one source per value, one reference per envFrom entry.
 
 const ENV_VAR_NAME = "a valid environment variable name must consist only of printable ASCII characters other than '='";
 const isEnvVarName = (name: string) => /^[\x20-\x3c\x3e-\x7e]+$/.test(name);
-const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.map((x) => (isObj(x) ? x : {})) : []);
 const isSet = (v: unknown) => v !== undefined && v !== null;
 
 const VALUE_SOURCES = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef'];
@@ -23,7 +22,7 @@ function valueFromErrors(e: Obj, field: string): FieldError[] {
 /** kube's ValidateEnv: every variable named, its value from at most one source. */
 export function validateEnv(env: unknown, field: string): FieldError[] {
   const errs: FieldError[] = [];
-  objects(env).forEach((e, i) => {
+  asObjects(env).forEach((e, i) => {
     const at = `${field}[${i}]`;
     const name = str(e.name);
     if (!name) errs.push(fieldRequired(`${at}.name`));
@@ -36,7 +35,7 @@ export function validateEnv(env: unknown, field: string): FieldError[] {
 /** kube's ValidateEnvFrom: a valid prefix, and exactly one of configMapRef and secretRef (reported on the list). */
 export function validateEnvFrom(envFrom: unknown, field: string): FieldError[] {
   const errs: FieldError[] = [];
-  objects(envFrom).forEach((e, i) => {
+  asObjects(envFrom).forEach((e, i) => {
     const prefix = str(e.prefix);
     if (prefix && !isEnvVarName(prefix)) errs.push(fieldInvalid(`${field}[${i}].prefix`, prefix, ENV_VAR_NAME));
     const sources = ['configMapRef', 'secretRef'].filter((s) => isSet(e[s])).length;

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import {
+  asObjects,
   fieldDuplicate,
   fieldInvalid,
   fieldNotSupported,
@@ -20,15 +21,18 @@ import {
 import { INVALID_IP } from './service/special-ips.js';
 
 // The pod spec fields kube 1.33's ValidatePodSpec checks after the containers, in its order: host network ports,
-// node selector, security context IDs, DNS config, readiness and scheduling gates, topology spread constraints, names (service account, node, hostname, subdomain, priority
-// class), the active deadline and tolerations.
+// restart and DNS policies, node selector, security context IDs, DNS config, readiness and scheduling gates, topology
+// spread constraints, names (service account, node, hostname, subdomain, priority class), the active deadline and
+// tolerations.
 
-const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.map((x) => (isObj(x) ? x : {})) : []);
 const MAX_INT32 = 2147483647;
 const MAX_DNS_NAMESERVERS = 3;
 const MAX_DNS_SEARCH_PATHS = 32;
 const MAX_DNS_SEARCH_CHARS = 2048;
 const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
+// NotSupported lists them in kube's order, not sorted.
+const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
+const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
 
 /**
  * kube's validatePodHostNetworkDeps: with hostNetwork, a container's host port is its container port. A pod must
@@ -37,8 +41,8 @@ const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 function hostNetworkErrors(spec: Obj, field: string, isPod: boolean): FieldError[] {
   if (spec.hostNetwork !== true) return [];
   const errs: FieldError[] = [];
-  objects(spec.containers).forEach((c, ci) =>
-    objects(c.ports).forEach((p, pi) => {
+  asObjects(spec.containers).forEach((c, ci) =>
+    asObjects(c.ports).forEach((p, pi) => {
       const hostPort = typeof p.hostPort === 'number' ? p.hostPort : 0;
       if ((isPod || hostPort !== 0) && hostPort !== p.containerPort) {
         errs.push(fieldInvalid(`${field}.containers[${ci}].ports[${pi}].hostPort`, hostPort, 'must match `containerPort` when `hostNetwork` is true'));
@@ -77,7 +81,7 @@ function dnsConfigErrors(spec: Obj, field: string): FieldError[] {
     const name = search.replace(/\.$/, '');
     for (const msg of isDNS1123Subdomain(name)) errs.push(fieldInvalid(`${field}.searches[${i}]`, name, msg));
   });
-  objects(config.options).forEach((o, i) => {
+  asObjects(config.options).forEach((o, i) => {
     if (!str(o.name)) errs.push(fieldRequired(`${field}.options[${i}]`, 'must not be empty'));
   });
   return errs;
@@ -112,12 +116,12 @@ function podSecurityContextErrors(spec: Obj, field: string): FieldError[] {
 /** kube's validateReadinessGates and validateSchedulingGates: qualified names, scheduling gates each once. */
 function gateErrors(spec: Obj, field: string): FieldError[] {
   const errs: FieldError[] = [];
-  objects(spec.readinessGates).forEach((g, i) => {
+  asObjects(spec.readinessGates).forEach((g, i) => {
     const name = str(g.conditionType);
     for (const msg of isLabelKey(name)) errs.push(fieldInvalid(`${field}.readinessGates[${i}].conditionType`, name, msg));
   });
   const seen = new Set<string>();
-  objects(spec.schedulingGates).forEach((g, i) => {
+  asObjects(spec.schedulingGates).forEach((g, i) => {
     const name = str(g.name);
     for (const msg of isLabelKey(name)) errs.push(fieldInvalid(`${field}.schedulingGates[${i}]`, name, msg));
     if (seen.has(name)) errs.push(fieldDuplicate(`${field}.schedulingGates[${i}]`, name));
@@ -136,14 +140,15 @@ const NODE_INCLUSION_POLICIES = ['Honor', 'Ignore'];
  */
 function topologySpreadErrors(constraints: unknown, field: string): FieldError[] {
   const errs: FieldError[] = [];
-  const list = objects(constraints);
+  const list = asObjects(constraints);
   const pair = (c: Obj) => JSON.stringify([str(c.topologyKey), str(c.whenUnsatisfiable)]);
   // Whether a later constraint repeats the pair (kube compares each with the rest; a set keeps it linear).
   const repeatedLater: boolean[] = [];
   const later = new Set<string>();
   for (let i = list.length - 1; i >= 0; i--) {
-    repeatedLater[i] = later.has(pair(list[i]));
-    later.add(pair(list[i]));
+    const key = pair(list[i]);
+    repeatedLater[i] = later.has(key);
+    later.add(key);
   }
   list.forEach((c, i) => {
     const at = `${field}[${i}]`;
@@ -171,7 +176,7 @@ function topologySpreadErrors(constraints: unknown, field: string): FieldError[]
 /** kube's ValidateTolerations. */
 export function tolerationErrors(tolerations: unknown, field: string): FieldError[] {
   const errs: FieldError[] = [];
-  objects(tolerations).forEach((t, i) => {
+  asObjects(tolerations).forEach((t, i) => {
     const at = `${field}[${i}]`;
     const key = str(t.key);
     const operator = str(t.operator);
@@ -202,25 +207,36 @@ const nameErrors = (value: unknown, field: string, check: (v: string) => string[
   return name ? check(name).map((msg) => fieldInvalid(field, name, msg)) : [];
 };
 
-/** The checks of ValidatePodSpec that follow the containers'; `isPod` for a Pod rather than a template. */
-export function podSpecFieldErrors(spec: Obj, field: string, isPod: boolean): { beforePolicies: FieldError[]; afterPolicies: FieldError[] } {
-  const before = hostNetworkErrors(spec, field, isPod);
-  const after = [
+/** kube's validateRestartPolicy and validateDNSPolicy, for a policy given (defaulting gives both). */
+function policyErrors(spec: Obj, field: string): FieldError[] {
+  const errs: FieldError[] = [];
+  for (const [name, supported] of [['restartPolicy', RESTART_POLICIES], ['dnsPolicy', DNS_POLICIES]] as const) {
+    const value = spec[name];
+    if (value !== undefined && value !== null && value !== '' && !supported.includes(str(value))) errs.push(fieldNotSupported(`${field}.${name}`, value, supported));
+  }
+  return errs;
+}
+
+/** The checks of ValidatePodSpec that follow the containers', in its order; `isPod` for a Pod rather than a template. */
+export function podSpecFieldErrors(spec: Obj, field: string, isPod: boolean): FieldError[] {
+  const errs = [
+    ...hostNetworkErrors(spec, field, isPod),
+    ...policyErrors(spec, field),
     ...validateLabels(spec.nodeSelector, `${field}.nodeSelector`),
     ...podSecurityContextErrors(spec, `${field}.securityContext`),
     ...dnsConfigErrors(spec, `${field}.dnsConfig`),
     ...gateErrors(spec, field),
     ...topologySpreadErrors(spec.topologySpreadConstraints, `${field}.topologySpreadConstraints`),
   ];
-  after.push(...nameErrors(spec.serviceAccountName, `${field}.serviceAccountName`, isDNS1123Subdomain));
-  after.push(...nameErrors(spec.nodeName, `${field}.nodeName`, isDNS1123Subdomain));
+  errs.push(...nameErrors(spec.serviceAccountName, `${field}.serviceAccountName`, isDNS1123Subdomain));
+  errs.push(...nameErrors(spec.nodeName, `${field}.nodeName`, isDNS1123Subdomain));
   const deadline = spec.activeDeadlineSeconds;
   if (typeof deadline === 'number' && (deadline < 1 || deadline > MAX_INT32)) {
-    after.push(fieldInvalid(`${field}.activeDeadlineSeconds`, deadline, `must be between 1 and ${MAX_INT32}, inclusive`));
+    errs.push(fieldInvalid(`${field}.activeDeadlineSeconds`, deadline, `must be between 1 and ${MAX_INT32}, inclusive`));
   }
-  after.push(...nameErrors(spec.hostname, `${field}.hostname`, isDNS1123Label));
-  after.push(...nameErrors(spec.subdomain, `${field}.subdomain`, isDNS1123Label));
-  after.push(...tolerationErrors(spec.tolerations, `${field}.tolerations`));
-  after.push(...nameErrors(spec.priorityClassName, `${field}.priorityClassName`, isDNS1123Subdomain));
-  return { beforePolicies: before, afterPolicies: after };
+  errs.push(...nameErrors(spec.hostname, `${field}.hostname`, isDNS1123Label));
+  errs.push(...nameErrors(spec.subdomain, `${field}.subdomain`, isDNS1123Label));
+  errs.push(...tolerationErrors(spec.tolerations, `${field}.tolerations`));
+  errs.push(...nameErrors(spec.priorityClassName, `${field}.priorityClassName`, isDNS1123Subdomain));
+  return errs;
 }

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import {
+  asObjects,
   fieldDuplicate,
   fieldForbidden,
   fieldInvalid,
@@ -29,15 +30,12 @@ import { PORT_PROTOCOLS, portNumberErrors } from './ports.js';
 // (pod-spec-fields.ts), and what an update may change. What is left out is listed in docs/building-a-server.md
 // (Pod validation is kube's largest).
 
-const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.map((x) => (isObj(x) ? x : {})) : []);
 const text = str;
 const isSet = (v: unknown) => v !== undefined && v !== null && v !== '';
 
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
 // NotSupported lists them in kube's order, not sorted.
 const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
-const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
-const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
 
 /** The volume sources of core/v1 VolumeSource: a volume names exactly one. */
 const VOLUME_SOURCES = [
@@ -116,10 +114,10 @@ function validateContainer(c: Obj, at: string, volumes: Set<string>): FieldError
   if (isSet(c.terminationMessagePolicy) && !TERMINATION_MESSAGE_POLICIES.includes(text(c.terminationMessagePolicy))) {
     errs.push(fieldNotSupported(`${at}.terminationMessagePolicy`, c.terminationMessagePolicy, TERMINATION_MESSAGE_POLICIES));
   }
-  errs.push(...validatePorts(objects(c.ports), `${at}.ports`));
+  errs.push(...validatePorts(asObjects(c.ports), `${at}.ports`));
   errs.push(...validateEnv(c.env, `${at}.env`));
   errs.push(...validateEnvFrom(c.envFrom, `${at}.envFrom`));
-  errs.push(...validateMounts(objects(c.volumeMounts), volumes, `${at}.volumeMounts`));
+  errs.push(...validateMounts(asObjects(c.volumeMounts), volumes, `${at}.volumeMounts`));
   if (isSet(c.imagePullPolicy) && !PULL_POLICIES.includes(text(c.imagePullPolicy))) {
     errs.push(fieldNotSupported(`${at}.imagePullPolicy`, c.imagePullPolicy, PULL_POLICIES));
   }
@@ -132,7 +130,7 @@ function validateContainer(c: Obj, at: string, volumes: Set<string>): FieldError
 function hostPortConflicts(containers: Obj[], field: string, seen = new Set<string>()): FieldError[] {
   const errs: FieldError[] = [];
   containers.forEach((c, ci) => {
-    objects(c.ports).forEach((p, pi) => {
+    asObjects(c.ports).forEach((p, pi) => {
       if (!p.hostPort) return;
       const key = `${text(p.protocol)}/${text(p.hostIP)}/${String(p.hostPort)}`;
       if (seen.has(key)) errs.push(fieldDuplicate(`${field}[${ci}].ports[${pi}].hostPort`, key));
@@ -185,19 +183,13 @@ function validateInitContainers(containers: Obj[], regular: Obj[], field: string
 
 /** The pod spec checks of kube's ValidatePodSpec this server makes. */
 export function validatePodSpec(spec: Obj, field = 'spec', options: { isPod?: boolean } = {}): FieldError[] {
-  const { errs, names: volumes } = validateVolumes(objects(spec.volumes), `${field}.volumes`);
-  const containers = objects(spec.containers);
+  const { errs, names: volumes } = validateVolumes(asObjects(spec.volumes), `${field}.volumes`);
+  const containers = asObjects(spec.containers);
   const grace = spec.terminationGracePeriodSeconds;
   if (!containers.length) errs.push(fieldRequired(`${field}.containers`));
   else errs.push(...validateContainers(containers, `${field}.containers`, volumes, grace));
-  errs.push(...validateInitContainers(objects(spec.initContainers), containers, `${field}.initContainers`, volumes, grace));
-  const { beforePolicies, afterPolicies } = podSpecFieldErrors(spec, field, options.isPod === true);
-  errs.push(...beforePolicies);
-  if (isSet(spec.restartPolicy) && !RESTART_POLICIES.includes(text(spec.restartPolicy))) {
-    errs.push(fieldNotSupported(`${field}.restartPolicy`, spec.restartPolicy, RESTART_POLICIES));
-  }
-  if (isSet(spec.dnsPolicy) && !DNS_POLICIES.includes(text(spec.dnsPolicy))) errs.push(fieldNotSupported(`${field}.dnsPolicy`, spec.dnsPolicy, DNS_POLICIES));
-  errs.push(...afterPolicies);
+  errs.push(...validateInitContainers(asObjects(spec.initContainers), containers, `${field}.initContainers`, volumes, grace));
+  errs.push(...podSpecFieldErrors(spec, field, options.isPod === true));
   return errs;
 }
 
@@ -205,7 +197,7 @@ export function validatePodSpec(spec: Obj, field = 'spec', options: { isPod?: bo
 export function validatePodCreate(pod: KubeObject): FieldError[] {
   const spec = isObj(pod.spec) ? pod.spec : {};
   const errs = validatePodSpec(spec, 'spec', { isPod: true });
-  if (objects(spec.ephemeralContainers).length) errs.push(fieldForbidden('spec.ephemeralContainers', 'cannot be set on create'));
+  if (asObjects(spec.ephemeralContainers).length) errs.push(fieldForbidden('spec.ephemeralContainers', 'cannot be set on create'));
   return errs;
 }
 
@@ -218,7 +210,7 @@ export function validatePodTemplateSpec(template: unknown, field: string): Field
   const spec = isObj(template) && isObj(template.spec) ? template.spec : {};
   const errs = validatePodTemplateMetadata(template, field);
   errs.push(...validatePodSpec(spec, `${field}.spec`));
-  if (objects(spec.ephemeralContainers).length) errs.push(fieldForbidden(`${field}.spec.ephemeralContainers`, 'ephemeral containers not allowed in pod template'));
+  if (asObjects(spec.ephemeralContainers).length) errs.push(fieldForbidden(`${field}.spec.ephemeralContainers`, 'ephemeral containers not allowed in pod template'));
   return errs;
 }
 
@@ -269,8 +261,8 @@ export function validatePodUpdate(pod: KubeObject, old: KubeObject): FieldError[
   // The spec as it would be with only what may change taken from the old one.
   const mutable = structuredClone(spec);
   for (const key of ['containers', 'initContainers'] as const) {
-    const now = objects(mutable[key]);
-    const was = objects(before[key]);
+    const now = asObjects(mutable[key]);
+    const was = asObjects(before[key]);
     if (now.length === was.length) now.forEach((c, i) => (c.image = was[i].image));
   }
   const deadline = spec.activeDeadlineSeconds;
@@ -278,14 +270,14 @@ export function validatePodUpdate(pod: KubeObject, old: KubeObject): FieldError[
   if (typeof deadline === 'number' && (oldDeadline === undefined || oldDeadline === null || (typeof oldDeadline === 'number' && deadline <= oldDeadline))) {
     mutable.activeDeadlineSeconds = oldDeadline;
   }
-  const tolerations = objects(spec.tolerations);
-  const oldTolerations = objects(before.tolerations);
+  const tolerations = asObjects(spec.tolerations);
+  const oldTolerations = asObjects(before.tolerations);
   if (containsAll(tolerations, oldTolerations)) mutable.tolerations = before.tolerations;
   if (typeof before.terminationGracePeriodSeconds === 'number' && before.terminationGracePeriodSeconds < 0 && spec.terminationGracePeriodSeconds === 1) {
     mutable.terminationGracePeriodSeconds = before.terminationGracePeriodSeconds;
   }
-  const gates = objects(spec.schedulingGates);
-  const oldGates = objects(before.schedulingGates);
+  const gates = asObjects(spec.schedulingGates);
+  const oldGates = asObjects(before.schedulingGates);
   if (containsAll(oldGates, gates)) mutable.schedulingGates = before.schedulingGates;
   if (!isDeepStrictEqual(strip(mutable), strip(before))) errs.push(fieldForbidden('spec', POD_UPDATE_FORBIDDEN));
   return errs;

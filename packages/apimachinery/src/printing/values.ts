@@ -11,6 +11,9 @@ export const at = (v: unknown, path: string): unknown =>
 /** The value itself when it is an object, `{}` otherwise (Go's zero struct). */
 export const asObj = (v: unknown): Obj => (isObj(v) ? v : {});
 
+/** Each item of a list as an object (`{}` for one that is not), `[]` when the value is not a list. */
+export const asObjects = (v: unknown): Obj[] => (Array.isArray(v) ? v.map(asObj) : []);
+
 /** The object at a dotted path, `{}` when missing or not an object. */
 export const objAt = (v: unknown, path: string): Obj => asObj(at(v, path));
 
