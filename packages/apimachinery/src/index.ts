@@ -11,6 +11,7 @@ export type * from './registry/group.js';
 export type * from './validation/types.js';
 export * from './validation/ajv.js';
 export * from './validation/lazy.js';
+export { setValidatorCache, validatorCacheDir } from './validation/code-cache.js';
 export * from './validation/compose.js';
 export * from './validation/unknown-fields.js';
 export * from './validation/defaults.js';

@@ -81,6 +81,26 @@ describe('values written around the API', () => {
   let h: Harness;
   afterEach(async () => h.server.stop());
 
+  it('a request waiting for a cache that cannot fill is answered when the server stops, not when its wait ends', async () => {
+    const flaky = flakyStorage();
+    h = await startHarness({}, { storage: flaky.storage, watchCache: { freshnessWaitMs: 10 * 60_000 } });
+    const server = h.server;
+    await h.req('POST', CM, configMap('a'));
+    const open = await openWatch(h, `${CM}?watch=1`);
+    expect(eventNames(await open.next(1))).toEqual(['ADDED a']); // the cache is filled and watching storage
+    flaky.setDown(true);
+    flaky.failWatch(newUnreachableError('gone'));
+    const waiting = server.fetch(new Request(`http://kapi.test${CM}?watch=1&resourceVersion=0`));
+    let answered = false;
+    void waiting.then(() => (answered = true));
+    await sleep(50);
+    expect(answered).toBe(false);
+    await server.stop();
+    const res = await waiting; // within the test's timeout: the ten-minute wait is cut short by stop()
+    expect(res.status).toBe(429);
+    expect(((await res.json()) as { message: string }).message).toMatch(/storage is \(re\)initializing/);
+  });
+
   it('a corrupt value leaves the cache (watchers see DELETED) and a repaired one comes back', async () => {
     h = await startHarness();
     const g = await h.req('POST', CM, configMap('g', { v: '1' }));

@@ -1,7 +1,7 @@
 import { lstat, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { generateServingSecurity, servingSecurityProblem, type ServingSecurity } from '@kapi/serve';
+import { testingCacheDir } from './cache-dir.js';
 
 let shared: Promise<ServingSecurity> | undefined;
 
@@ -22,9 +22,8 @@ export function testCertificates(): Promise<ServingSecurity> {
 
 /** The cache file, or undefined when caching is off. */
 function cacheFile(): string | undefined {
-  const dir = process.env.KAPI_TESTING_CACHE_DIR;
-  if (dir === 'off') return undefined;
-  return join(dir || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'kapi-testing'), 'certificates.json');
+  const dir = testingCacheDir();
+  return dir && join(dir, 'certificates.json');
 }
 
 async function cachedOrNew(): Promise<ServingSecurity> {

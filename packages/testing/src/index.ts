@@ -7,6 +7,7 @@ import { createApiServer, x509Authenticator, type ApiServer, type ApiServerOptio
 import { serveApiServer, type ServedApiServer } from '@kapi/serve';
 import { createMemoryBackend, type StorageBackend } from '@kapi/storage';
 import { plugin as apiextensions } from '@kapi/apiextensions';
+import { useValidatorCache } from './cache-dir.js';
 import { testCertificates } from './certificates.js';
 import { installCRDs } from './crds.js';
 
@@ -61,6 +62,7 @@ const ADMIN: FetchEnv = { peerCertificate: { subject: { CN: 'kapi-admin', O: ['s
  * process, see `testCertificates`). Every server is its own: tests may run several side by side.
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  useValidatorCache();
   const security = options.listen === false ? undefined : testCertificates();
   security?.catch(() => {}); // awaited below, unless building the server throws first
   const apiServer = createApiServer({

@@ -1,5 +1,6 @@
 import Ajv from 'ajv';
 import { fromAjv, type AjvValidateFunction } from './ajv.js';
+import { readCachedValidator, standaloneValidatorCode, validatorCacheDir, validatorCacheKey, writeCachedValidator } from './code-cache.js';
 import type { ObjectValidator } from './types.js';
 
 /** The JSON Schemas (as codegen reduces them for validation: types, required, enums) of one package, by `$id`. */
@@ -34,37 +35,58 @@ export function lazyValidators(
 ): Record<string, ObjectValidator> {
   let ajv: InstanceType<AjvClass> | undefined;
   let byId: Map<string, Record<string, unknown>> | undefined;
+  const schemasById = () => {
+    if (!byId) {
+      byId = new Map();
+      // The first set holding an id owns it (a package's own schemas come before its dependencies').
+      for (const set of sets) for (const [schemaId, schema] of Object.entries(set)) if (!byId.has(schemaId)) byId.set(schemaId, schema);
+    }
+    return byId;
+  };
   const added = new Set<string>();
   // A schema goes to ajv when a validator first needs it, with the schemas it refers to (and theirs): the first
   // validator of a package does not pay for adding (and ajv walking) every schema of the package and its dependencies.
   const add = (id: string) => {
     if (added.has(id)) return;
-    const schema = byId!.get(id);
+    const schema = schemasById().get(id);
     if (!schema) return; // ajv reports the missing reference when it compiles
     added.add(id);
     ajv!.addSchema({ $id: id, ...(options.typesOnly ? typesOnly(schema) : schema) });
-    for (const ref of refsOf(schema)) add(new URL(ref, id).href.replace(/#.*$/, ''));
+    for (const ref of refsOf(schema)) add(resolveRef(ref, id));
   };
-  const compile = (id: string) => {
-    if (!ajv) {
-      // The schemas are generated, and codegen checks each against JSON Schema's meta-schema; they are not checked
-      // again here: no meta-schema to compile (`meta: false`), no schema validation on add (the first start's
-      // validators took about 45 ms longer with both). The generated code is not optimized either: compiling took
-      // 15-20% less time (Pod's first validator: 160-230 against 130-150 ms), checking a Pod no longer.
-      ajv = new AjvCtor({
-        strict: false,
-        allErrors: true,
-        validateFormats: false,
-        meta: false,
-        validateSchema: false,
-        code: { optimize: false },
-      });
-      byId = new Map();
-      // The first set holding an id owns it (a package's own schemas come before its dependencies').
-      for (const set of sets) for (const [schemaId, schema] of Object.entries(set)) if (!byId.has(schemaId)) byId.set(schemaId, schema);
-    }
+  /** The name of `id`'s validator in the cache: everything its code is made from, each schema it reaches included. */
+  const cacheKey = (id: string) => {
+    const reached = new Map<string, Record<string, unknown> | undefined>();
+    const walk = (at: string) => {
+      if (reached.has(at)) return;
+      const schema = schemasById().get(at);
+      reached.set(at, schema);
+      for (const ref of refsOf(schema)) walk(resolveRef(ref, at));
+    };
+    walk(id);
+    return validatorCacheKey([id, options.typesOnly === true, [...reached]]);
+  };
+  const compile = (id: string): AjvValidateFunction => {
+    const key = validatorCacheDir() === undefined ? undefined : cacheKey(id);
+    const cached = key === undefined ? undefined : readCachedValidator(key);
+    if (cached) return cached;
+    // The schemas are generated, and codegen checks each against JSON Schema's meta-schema; they are not checked
+    // again here: no meta-schema to compile (`meta: false`), no schema validation on add (the first start's
+    // validators took about 45 ms longer with both). The generated code is not optimized either: compiling took
+    // 15-20% less time (Pod's first validator: 160-230 against 130-150 ms), checking a Pod no longer. With the
+    // cache on, ajv keeps each function's source, to write it out.
+    ajv ??= new AjvCtor({
+      strict: false,
+      allErrors: true,
+      validateFormats: false,
+      meta: false,
+      validateSchema: false,
+      code: { optimize: false, source: key !== undefined },
+    });
     add(id);
-    return ajv.getSchema(id) as unknown as AjvValidateFunction;
+    const validate = ajv.getSchema(id) as unknown as AjvValidateFunction;
+    if (key !== undefined && ajv.opts.code.source) writeCachedValidator(key, standaloneValidatorCode(ajv, validate));
+    return validate;
   };
   const validators: Record<string, ObjectValidator> = {};
   for (const [key, id] of Object.entries(keys)) {
@@ -75,6 +97,11 @@ export function lazyValidators(
     };
   }
   return validators;
+}
+
+/** The `$id` a `$ref` met in the schema `base` points to, without its fragment. */
+function resolveRef(ref: string, base: string): string {
+  return new URL(ref, base).href.replace(/#.*$/, '');
 }
 
 /** The `$ref`s anywhere in a schema. */

@@ -513,6 +513,10 @@ export function createWatchCache(
       if (progressTimer) clearInterval(progressTimer);
       watch?.stop();
       for (const w of [...watchers.keys()]) w.end();
+      // Requests waiting for the cache are answered now (as not ready), not when their wait times out: their timers
+      // would otherwise keep a stopped server's process alive for seconds.
+      for (const done of [...readyWaiters]) done(false);
+      for (const waiter of [...revisionWaiters]) waiter.resolve(false);
     },
   };
 }
