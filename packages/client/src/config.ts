@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { execConfigProblems, type ExecConfig } from './exec-credential.js';
 
 /** Where a client connects and who it is. */
 export interface ClientConfig {
@@ -19,6 +20,13 @@ export interface ClientConfig {
   /** Basic authentication. */
   username?: string;
   password?: string;
+  /**
+   * A credential plugin run for a token or client certificate when no token or password is given (kubeconfig
+   * `user.exec`: EKS, GKE, kubelogin...). Its answer is kept until it expires or the server answers 401.
+   */
+  exec?: ExecConfig;
+  /** The cluster's `client.authentication.k8s.io/exec` extension, handed to the plugin with `provideClusterInfo`. */
+  execClusterConfig?: unknown;
   /** Skip checking the server's certificate: only for throwaway test servers. */
   insecureSkipTLSVerify?: boolean;
   /** The name the server's certificate must carry, when it is not the URL's host. */
@@ -32,7 +40,7 @@ export interface ClientConfig {
 interface Kubeconfig {
   'current-context'?: string;
   contexts?: { name: string; context: { cluster: string; user?: string; namespace?: string } }[];
-  clusters?: { name: string; cluster: Record<string, unknown> }[];
+  clusters?: { name: string; cluster: Record<string, unknown> & { extensions?: { name?: string; extension?: unknown }[] } }[];
   users?: { name: string; user: Record<string, unknown> }[];
 }
 
@@ -58,7 +66,8 @@ function defaultPath(): string {
 
 /**
  * Reads a kubeconfig's context: server, CA, client certificate and key, token or basic credentials, from inline
- * `*-data` or files (relative to the kubeconfig). Exec and auth-provider plugins are not run: such a context is
+ * `*-data` or files (relative to the kubeconfig), and an exec credential plugin (checked as client-go checks it; run
+ * by the client when it first needs credentials). auth-provider plugins (removed from client-go but for OIDC) are
  * refused with a clear error.
  */
 export function loadKubeconfig(options: KubeconfigOptions = {}): LoadedKubeconfig {
@@ -75,11 +84,12 @@ export function loadKubeconfig(options: KubeconfigOptions = {}): LoadedKubeconfi
   if (!cluster) throw new Error(`${where}: context "${contextName}" names cluster "${context.cluster}", which it does not have`);
   const user = context.user === undefined ? {} : doc.users?.find((u) => u.name === context.user)?.user;
   if (!user) throw new Error(`${where}: context "${contextName}" names user "${context.user}", which it does not have`);
-  if (user.exec || user['auth-provider']) {
-    throw new Error(`${where}: user "${context.user}" authenticates with an exec or auth-provider plugin, which @kapi/client does not run; give it a token or a client certificate`);
+  if (user['auth-provider']) {
+    throw new Error(`${where}: user "${context.user}" authenticates with an auth-provider plugin, which @kapi/client does not run; use its exec plugin (kubelogin for OIDC), a token or a client certificate`);
   }
   const str = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : undefined);
   const file = (v: unknown) => (str(v) === undefined ? undefined : isAbsolute(v as string) ? (v as string) : join(base, v as string));
+  const exec = user.exec === undefined || user.exec === null ? undefined : execFrom(user.exec, context.user ?? '', base, where);
   const data = (inline: unknown, fileName: unknown): Buffer | undefined => {
     if (str(inline)) return Buffer.from(inline as string, 'base64');
     const f = file(fileName);
@@ -101,9 +111,21 @@ export function loadKubeconfig(options: KubeconfigOptions = {}): LoadedKubeconfi
     tokenFile: file(user.tokenFile),
     username: str(user.username),
     password: str(user.password),
+    exec,
+    execClusterConfig: exec?.provideClusterInfo ? cluster.extensions?.find((e) => e?.name === 'client.authentication.k8s.io/exec')?.extension : undefined,
     namespace: str(context.namespace) ?? 'default',
     context: contextName,
   };
+}
+
+/** A user's `exec` entry, refused with client-go's messages when it is unusable; a relative command with a `/` in it is the kubeconfig's. */
+function execFrom(raw: unknown, user: string, base: string, where: string): ExecConfig {
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw new Error(`${where}: user "${user}" has an exec entry that is not an object`);
+  const exec = raw as Partial<ExecConfig>;
+  const problems = execConfigProblems(exec, user);
+  if (problems.length) throw new Error(`${where}: invalid configuration: ${problems.join(', ')}`);
+  const command = exec.command!.includes('/') && !isAbsolute(exec.command!) ? join(base, exec.command!) : exec.command!;
+  return { ...exec, command, interactiveMode: exec.interactiveMode ?? 'IfAvailable' } as ExecConfig;
 }
 
 const SERVICE_ACCOUNT = '/var/run/secrets/kubernetes.io/serviceaccount';

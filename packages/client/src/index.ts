@@ -1,5 +1,6 @@
 export { createClient, type BaseClient, type Client, type GroupClient, type GroupResources } from './client.js';
 export { inClusterConfig, loadKubeconfig, type ClientConfig, type KubeconfigOptions, type LoadedKubeconfig } from './config.js';
+export type { ExecCluster, ExecConfig } from './exec-credential.js';
 export { createController, type Controller, type ControllerOptions, type ReconcileContext, type ReconcileRequest, type ReconcileResult, type WatchSource } from './controller.js';
 export {
   ApiError,

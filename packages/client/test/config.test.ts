@@ -69,8 +69,8 @@ describe('loadKubeconfig', () => {
     expect(await authorizationOf(load({}))).toBeNull();
   });
 
-  it('refuses what it cannot do with a clear message: exec plugins, missing contexts, clusters and servers', () => {
-    expect(() => loadKubeconfig({ text: kubeconfig({ exec: { command: 'aws' } }) })).toThrow(/exec or auth-provider plugin/);
+  it('refuses what it cannot do with a clear message: auth-provider plugins, missing contexts, clusters and servers', () => {
+    expect(() => loadKubeconfig({ text: kubeconfig({ 'auth-provider': { name: 'oidc' } }) })).toThrow(/auth-provider plugin, which @kapi\/client does not run; use its exec plugin/);
     expect(() => loadKubeconfig({ text: kubeconfig({ token: 'x' }), context: 'nope' })).toThrow(/no context "nope"/);
     expect(() => loadKubeconfig({ text: 'apiVersion: v1\nkind: Config\n' })).toThrow(/no current-context/);
     expect(() => loadKubeconfig({ path: join(dir, 'missing.yaml') })).toThrow(/ENOENT/);
