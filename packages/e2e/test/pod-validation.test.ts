@@ -169,6 +169,154 @@ describe('Pod validation (kube 1.33 ValidatePodCreate, ValidatePodUpdate)', { ti
     }
   });
 
+  it('refuses bad affinity, security contexts, host aliases, class names, preemption policies and OS fields with kube 1.33 messages', async () => {
+    const term = (extra: Record<string, unknown> = {}) => ({ labelSelector: { matchLabels: { app: 'web' } }, topologyKey: 'kubernetes.io/hostname', ...extra });
+    const cases: [Record<string, unknown>, (string | RegExp)[]][] = [
+      [
+        {
+          affinity: {
+            nodeAffinity: {
+              requiredDuringSchedulingIgnoredDuringExecution: {
+                nodeSelectorTerms: [
+                  { matchExpressions: [{ key: 'zone', operator: 'In' }, { key: 'gpu', operator: 'Exists', values: ['x'] }, { key: 'n', operator: 'Gt', values: ['1', '2'] }, { key: 'z', operator: 'Near', values: ['bad value!'] }] },
+                  { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['a', 'b'] }, { key: 'spec.unschedulable', operator: 'Exists' }] },
+                ],
+              },
+              preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 0, preference: { matchExpressions: [{ key: 'zone', operator: 'In', values: ['any value!'] }] } }],
+            },
+          },
+          containers: [app()],
+        },
+        [
+          "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'",
+          "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[1].values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+          "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[2].values: Required value: must be specified single value when `operator` is 'Lt' or 'Gt'",
+          'spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[3].operator: Invalid value: "Near": not a valid selector operator',
+          /^spec\.affinity\.nodeAffinity\.requiredDuringSchedulingIgnoredDuringExecution\.nodeSelectorTerms\[0\]\.matchExpressions\[3\]\.values\[0\]: Invalid value: "bad value!": a valid label must be an empty string or consist of/,
+          "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[1].matchFields[0].values: Required value: must be only one value when `operator` is 'In' or 'NotIn' for node field selector",
+          'spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[1].matchFields[1].operator: Invalid value: "Exists": not a valid selector operator',
+          'spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[1].matchFields[1].key: Invalid value: "spec.unschedulable": not a valid field selector key',
+          'spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight: Invalid value: 0: must be in the range 1-100',
+        ],
+      ],
+      [
+        { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [] } } }, containers: [app()] },
+        ['spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms: Required value: must have at least one node selector term'],
+      ],
+      [
+        {
+          affinity: {
+            podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term({ topologyKey: '', namespaces: ['Bad_NS'] }), { matchLabelKeys: ['pod-template-hash'], topologyKey: 'zone' }] },
+            podAntiAffinity: {
+              preferredDuringSchedulingIgnoredDuringExecution: [
+                { weight: 101, podAffinityTerm: term({ matchLabelKeys: ['tier'], mismatchLabelKeys: ['tier'] }) },
+                { weight: 1, podAffinityTerm: term({ labelSelector: { matchExpressions: [{ key: 'app', operator: 'Within', values: ['x'] }] } }) },
+              ],
+            },
+          },
+          containers: [app()],
+        },
+        [
+          /^spec\.affinity\.podAffinity\.requiredDuringSchedulingIgnoredDuringExecution\[0\]\.namespace: Invalid value: "Bad_NS": a lowercase RFC 1123 label must consist of/,
+          'spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey: Required value: can not be empty',
+          /^spec\.affinity\.podAffinity\.requiredDuringSchedulingIgnoredDuringExecution\[0\]\.topologyKey: Invalid value: "": name part must be non-empty/,
+          /^spec\.affinity\.podAffinity\.requiredDuringSchedulingIgnoredDuringExecution\[0\]\.topologyKey: Invalid value: "": name part must consist of/,
+          'spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[1].matchLabelKeys: Forbidden: must not be specified when labelSelector is not set',
+          'spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight: Invalid value: 101: must be in the range 1-100',
+          'spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.matchLabelKeys[0]: Invalid value: "tier": exists in both matchLabelKeys and mismatchLabelKeys',
+          'spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[1].podAffinityTerm.labelSelector.matchExpressions[0].operator: Invalid value: "Within": not a valid selector operator',
+        ],
+      ],
+      [
+        {
+          securityContext: {
+            sysctls: [{ name: 'net.core.somaxconn', value: '1024' }, { name: 'Bad..Name', value: '1' }, { name: 'net.core.somaxconn', value: '2' }, { name: 'kernel.shm_rmid_forced', value: '1' }],
+            fsGroupChangePolicy: 'Sometimes',
+            seccompProfile: { type: 'Localhost', localhostProfile: '../escape.json' },
+            appArmorProfile: { type: 'RuntimeDefault', localhostProfile: 'p' },
+            supplementalGroupsPolicy: 'Loose',
+            seLinuxChangePolicy: 'Never',
+          },
+          hostNetwork: true,
+          hostIPC: true,
+          containers: [app({ securityContext: { procMount: 'Unmasked', allowPrivilegeEscalation: false, privileged: true, seccompProfile: { type: 'RuntimeDefault', localhostProfile: 'x' }, appArmorProfile: {} } })],
+        },
+        [
+          'spec.containers[0].securityContext.procMount: Invalid value: "Unmasked": `hostUsers` must be false to use `Unmasked`',
+          'spec.containers[0].securityContext.seccompProfile.localhostProfile: Invalid value: {"type":"RuntimeDefault","localhostProfile":"x"}: can only be set when seccomp type is Localhost',
+          /^spec\.containers\[0\]\.securityContext: Invalid value: .*: cannot set `allowPrivilegeEscalation` to false and `privileged` to true$/,
+          'spec.containers[0].securityContext.appArmorProfile.type: Required value: type is required when appArmorProfile is set',
+          "spec.securityContext.sysctls[0].name: Invalid value: \"net.core.somaxconn\": may not be specified when 'hostNetwork' is true",
+          'spec.securityContext.sysctls[1].name: Invalid value: "Bad..Name": must have at most 253 characters and match regex ^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$',
+          'spec.securityContext.sysctls[2].name: Duplicate value: "net.core.somaxconn"',
+          "spec.securityContext.sysctls[2].name: Invalid value: \"net.core.somaxconn\": may not be specified when 'hostNetwork' is true",
+          "spec.securityContext.sysctls[3].name: Invalid value: \"kernel.shm_rmid_forced\": may not be specified when 'hostIPC' is true",
+          'spec.securityContext.fsGroupChangePolicy: Unsupported value: "Sometimes": supported values: "Always", "OnRootMismatch"',
+          'spec.securityContext.seccompProfile.localhostProfile: Invalid value: "../escape.json": must not contain \'..\'',
+          'spec.securityContext.appArmorProfile.localhostProfile: Invalid value: "p": can only be set when AppArmor type is Localhost',
+          'spec.securityContext.supplementalGroupsPolicy: Unsupported value: "Loose": supported values: "Merge", "Strict"',
+          'spec.securityContext.seLinuxChangePolicy: Unsupported value: "Never": supported values: "MountOption", "Recursive"',
+        ],
+      ],
+      [
+        { hostAliases: [{ ip: '10.0.0.300', hostnames: ['ok.example', 'Bad_Host'] }], runtimeClassName: 'Not_A_Class', preemptionPolicy: 'Always', containers: [app()] },
+        [
+          'spec.hostAliases[0].ip: Invalid value: "10.0.0.300": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
+          /^spec\.hostAliases\[0\]\.hostnames\[1\]: Invalid value: "Bad_Host": a lowercase RFC 1123 subdomain must consist of/,
+          /^spec\.runtimeClassName: Invalid value: "Not_A_Class": a lowercase RFC 1123 subdomain must consist of/,
+          'spec.preemptionPolicy: Unsupported value: "Always": supported values: "PreemptLowerPriority", "Never"',
+        ],
+      ],
+      [{ os: { name: 'plan9' }, containers: [app()] }, ['spec.os: Unsupported value: "plan9": supported values: "linux", "windows"']],
+      [{ os: { name: 'linux' }, containers: [app({ securityContext: { windowsOptions: { runAsUserName: 'ContainerUser' } } })] }, ['spec.containers[0].securityContext.windowsOptions: Forbidden: windows options cannot be set for a linux pod']],
+      [
+        { os: { name: 'windows' }, hostPID: true, securityContext: { runAsUser: 1000, seccompProfile: { type: 'RuntimeDefault' } }, containers: [app({ securityContext: { privileged: false, capabilities: { add: ['NET_ADMIN'] } } })] },
+        [
+          'spec.hostPID: Forbidden: cannot be set for a windows pod',
+          'spec.securityContext.seccompProfile: Forbidden: cannot be set for a windows pod',
+          'spec.securityContext.runAsUser: Forbidden: cannot be set for a windows pod',
+          'spec.containers[0].securityContext.capabilities: Forbidden: cannot be set for a windows pod',
+          'spec.containers[0].securityContext.privileged: Forbidden: cannot be set for a windows pod',
+        ],
+      ],
+    ];
+    for (const [spec, messages] of cases) {
+      const got = await refused(spec);
+      expect(got, JSON.stringify(spec)).toHaveLength(messages.length);
+      messages.forEach((m, i) => (typeof m === 'string' ? expect(got[i]).toBe(m) : expect(got[i]).toMatch(m)));
+    }
+  });
+
+  it("accepts a pod using them well, and merges matchLabelKeys into the affinity term's selector as kube 1.33 does", async () => {
+    const res = await req(server, 'POST', PODS, {
+      metadata: { name: 'well-placed', labels: { app: 'web', 'pod-template-hash': 'abc12', tier: 'front' } },
+      spec: {
+        affinity: {
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/os', operator: 'In', values: ['linux'] }] }, { matchFields: [{ key: 'metadata.name', operator: 'NotIn', values: ['node-1'] }] }] },
+            preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 50, preference: { matchExpressions: [{ key: 'zone', operator: 'In', values: ['any value is fine here!'] }] } }],
+          },
+          podAntiAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'web' } }, matchLabelKeys: ['pod-template-hash', 'absent'], mismatchLabelKeys: ['tier'], topologyKey: 'kubernetes.io/hostname' }],
+          },
+        },
+        securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' }, sysctls: [{ name: 'net.ipv4.ip_local_port_range', value: '1024 65535' }], fsGroupChangePolicy: 'OnRootMismatch' },
+        hostAliases: [{ ip: '10.1.2.3', hostnames: ['db.local'] }],
+        os: { name: 'linux' },
+        preemptionPolicy: 'Never',
+        containers: [app({ securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, readOnlyRootFilesystem: true } })],
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].labelSelector).toEqual({
+      matchLabels: { app: 'web' },
+      matchExpressions: [
+        { key: 'pod-template-hash', operator: 'In', values: ['abc12'] },
+        { key: 'tier', operator: 'NotIn', values: ['front'] },
+      ],
+    });
+  });
+
   it('lets an update change images, labels, added tolerations and a shorter deadline, and nothing else of the spec', async () => {
     const created = await req(server, 'POST', PODS, { metadata: { name: 'web' }, spec: { activeDeadlineSeconds: 600, containers: [app({ ports: [{ containerPort: 80 }] })] } });
     expect(created.status).toBe(201);
@@ -218,6 +366,16 @@ describe.skipIf(!kubectlBin)('Pod validation through kubectl and the Python clie
     expect(await ok(kubectlBin!.path, 'get', 'pod', 'web', '-o', 'jsonpath={.spec.containers[0].image}')).toBe('nginx:1.27');
     const moved = await kubectl(kubectlBin!.path, 'patch', 'pod', 'web', '-p', '{"spec":{"nodeName":"elsewhere"}}');
     expect(moved.stderr).toContain('The Pod "web" is invalid: spec: Forbidden: pod updates may not change fields other than');
+    // A Deployment's pod template gets the same affinity and security rules.
+    const deployment = write(
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: spread}\nspec:\n  selector: {matchLabels: {app: spread}}\n  template:\n    metadata: {labels: {app: spread}}\n    spec:\n' +
+        '      containers: [{name: app, image: nginx, securityContext: {seccompProfile: {type: Custom}}}]\n' +
+        '      affinity: {podAntiAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [{weight: 0, podAffinityTerm: {labelSelector: {matchLabels: {app: spread}}, topologyKey: zone}}]}}\n',
+    );
+    const refusedDeployment = await kubectl(kubectlBin!.path, 'apply', '-f', deployment);
+    expect(refusedDeployment.status).toBe(1);
+    expect(refusedDeployment.stderr).toContain('* spec.template.spec.containers[0].securityContext.seccompProfile.type: Unsupported value: "Custom": supported values: "Localhost", "RuntimeDefault", "Unconfined"');
+    expect(refusedDeployment.stderr).toContain('* spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight: Invalid value: 0: must be in the range 1-100');
   });
 
   it.skipIf(!existsSync(PYTHON))('the Python client: read-modify-replace of image and labels works; other spec changes and a missing image are 422', async () => {

@@ -18,12 +18,14 @@ import {
   type FieldError,
   type Obj,
 } from '@kapi/apimachinery';
+import { affinityErrors } from './pod-affinity.js';
+import { osErrors, podSecurityContextErrors } from './pod-security.js';
 import { INVALID_IP } from './service/special-ips.js';
 
 // The pod spec fields kube 1.33's ValidatePodSpec checks after the containers, in its order: host network ports,
-// restart and DNS policies, node selector, security context IDs, DNS config, readiness and scheduling gates, topology
-// spread constraints, names (service account, node, hostname, subdomain, priority class), the active deadline and
-// tolerations.
+// restart and DNS policies, node selector, security context, affinity, DNS config, readiness and scheduling gates,
+// topology spread constraints, names (service account, node, hostname, subdomain), the active deadline, tolerations,
+// host aliases, priority and runtime class names, the preemption policy and the OS rules.
 
 const MAX_INT32 = 2147483647;
 const MAX_DNS_NAMESERVERS = 3;
@@ -84,32 +86,6 @@ function dnsConfigErrors(spec: Obj, field: string): FieldError[] {
   asObjects(config.options).forEach((o, i) => {
     if (!str(o.name)) errs.push(fieldRequired(`${field}.options[${i}]`, 'must not be empty'));
   });
-  return errs;
-}
-
-/** kube's IsValidUserID / IsValidGroupID on `field`, when the value is set. */
-const idErrors = (value: unknown, field: string): FieldError[] =>
-  typeof value === 'number' && (value < 0 || value > MAX_INT32) ? [fieldInvalid(field, value, `must be between 0 and ${MAX_INT32}, inclusive`)] : [];
-
-/** The user and group IDs of kube's ValidateSecurityContext (a container's security context). */
-export function containerSecurityContextErrors(sc: unknown, field: string): FieldError[] {
-  if (!isObj(sc)) return [];
-  return [...idErrors(sc.runAsUser, `${field}.runAsUser`), ...idErrors(sc.runAsGroup, `${field}.runAsGroup`)];
-}
-
-/**
- * kube's validatePodSpecSecurityContext, its ID and namespace parts: fsGroup, runAsUser, runAsGroup and the
- * supplemental groups in range, and no shared process namespace with hostPID (reported, as kube does, under
- * `securityContext`, where kube's internal type keeps both).
- */
-function podSecurityContextErrors(spec: Obj, field: string): FieldError[] {
-  const sc = spec.securityContext;
-  if (!isObj(sc)) return [];
-  const errs = [...idErrors(sc.fsGroup, `${field}.fsGroup`), ...idErrors(sc.runAsUser, `${field}.runAsUser`), ...idErrors(sc.runAsGroup, `${field}.runAsGroup`)];
-  (Array.isArray(sc.supplementalGroups) ? sc.supplementalGroups : []).forEach((g, i) => errs.push(...idErrors(g, `${field}.supplementalGroups[${i}]`)));
-  if (spec.shareProcessNamespace === true && spec.hostPID === true) {
-    errs.push(fieldInvalid(`${field}.shareProcessNamespace`, true, 'ShareProcessNamespace and HostPID cannot both be enabled'));
-  }
   return errs;
 }
 
@@ -202,6 +178,28 @@ export function tolerationErrors(tolerations: unknown, field: string): FieldErro
   return errs;
 }
 
+/** kube's ValidateHostAliases: an IP address and DNS subdomain host names. */
+function hostAliasErrors(aliases: unknown, field: string): FieldError[] {
+  return asObjects(aliases).flatMap((alias, i) => {
+    const ip = str(alias.ip);
+    const errs = isIP(ip) ? [] : [fieldInvalid(`${field}[${i}].ip`, ip, INVALID_IP)];
+    (Array.isArray(alias.hostnames) ? alias.hostnames : []).forEach((h, j) => {
+      const name = str(h);
+      errs.push(...isDNS1123Subdomain(name).map((msg) => fieldInvalid(`${field}[${i}].hostnames[${j}]`, name, msg)));
+    });
+    return errs;
+  });
+}
+
+const PREEMPTION_POLICIES = ['PreemptLowerPriority', 'Never'];
+
+/** kube's ValidatePreemptionPolicy, for a policy given. */
+function preemptionPolicyErrors(policy: unknown, field: string): FieldError[] {
+  if (policy === undefined || policy === null) return [];
+  if (policy === '') return [fieldRequired(field)];
+  return PREEMPTION_POLICIES.includes(str(policy)) ? [] : [fieldNotSupported(field, policy, PREEMPTION_POLICIES)];
+}
+
 const nameErrors = (value: unknown, field: string, check: (v: string) => string[]): FieldError[] => {
   const name = str(value);
   return name ? check(name).map((msg) => fieldInvalid(field, name, msg)) : [];
@@ -224,6 +222,7 @@ export function podSpecFieldErrors(spec: Obj, field: string, isPod: boolean): Fi
     ...policyErrors(spec, field),
     ...validateLabels(spec.nodeSelector, `${field}.nodeSelector`),
     ...podSecurityContextErrors(spec, `${field}.securityContext`),
+    ...affinityErrors(spec.affinity, `${field}.affinity`),
     ...dnsConfigErrors(spec, `${field}.dnsConfig`),
     ...gateErrors(spec, field),
     ...topologySpreadErrors(spec.topologySpreadConstraints, `${field}.topologySpreadConstraints`),
@@ -237,6 +236,10 @@ export function podSpecFieldErrors(spec: Obj, field: string, isPod: boolean): Fi
   errs.push(...nameErrors(spec.hostname, `${field}.hostname`, isDNS1123Label));
   errs.push(...nameErrors(spec.subdomain, `${field}.subdomain`, isDNS1123Label));
   errs.push(...tolerationErrors(spec.tolerations, `${field}.tolerations`));
+  errs.push(...hostAliasErrors(spec.hostAliases, `${field}.hostAliases`));
   errs.push(...nameErrors(spec.priorityClassName, `${field}.priorityClassName`, isDNS1123Subdomain));
+  errs.push(...nameErrors(spec.runtimeClassName, `${field}.runtimeClassName`, isDNS1123Subdomain));
+  errs.push(...preemptionPolicyErrors(spec.preemptionPolicy, `${field}.preemptionPolicy`));
+  errs.push(...osErrors(spec, field));
   return errs;
 }

@@ -22,7 +22,8 @@ import {
 import { validateEnv, validateEnvFrom } from './pod-env.js';
 import { forbiddenForInitContainer, validateProbesAndLifecycle } from './pod-handlers.js';
 import { validateContainerResources } from './pod-resources.js';
-import { containerSecurityContextErrors, podSpecFieldErrors } from './pod-spec-fields.js';
+import { containerSecurityContextErrors } from './pod-security.js';
+import { podSpecFieldErrors } from './pod-spec-fields.js';
 import { PORT_PROTOCOLS, portNumberErrors } from './ports.js';
 
 // The parts of kube 1.33's ValidatePodCreate and ValidatePodUpdate (pkg/apis/core/validation) that clients meet
@@ -104,7 +105,7 @@ function validateMounts(mounts: Obj[], volumes: Set<string>, field: string): Fie
 }
 
 /** kube's validateContainerCommon: name, image, termination message policy, ports, env, mounts, pull policy. */
-function validateContainer(c: Obj, at: string, volumes: Set<string>): FieldError[] {
+function validateContainer(c: Obj, at: string, volumes: Set<string>, hostUsers: boolean): FieldError[] {
   const errs: FieldError[] = [];
   const name = text(c.name);
   if (!name) errs.push(fieldRequired(`${at}.name`));
@@ -122,7 +123,7 @@ function validateContainer(c: Obj, at: string, volumes: Set<string>): FieldError
     errs.push(fieldNotSupported(`${at}.imagePullPolicy`, c.imagePullPolicy, PULL_POLICIES));
   }
   errs.push(...validateContainerResources(c.resources, `${at}.resources`));
-  errs.push(...containerSecurityContextErrors(c.securityContext, `${at}.securityContext`));
+  errs.push(...containerSecurityContextErrors(c.securityContext, `${at}.securityContext`, hostUsers));
   return errs;
 }
 
@@ -144,12 +145,12 @@ function hostPortConflicts(containers: Obj[], field: string, seen = new Set<stri
  * kube's validateContainers: each container's common checks, a name unique among them, its lifecycle and probes,
  * no restart policy of its own; then host ports that do not collide across the containers.
  */
-function validateContainers(containers: Obj[], field: string, volumes: Set<string>, gracePeriod: unknown): FieldError[] {
+function validateContainers(containers: Obj[], field: string, volumes: Set<string>, gracePeriod: unknown, hostUsers: boolean): FieldError[] {
   const errs: FieldError[] = [];
   const names = new Set<string>();
   containers.forEach((c, i) => {
     const at = `${field}[${i}]`;
-    errs.push(...validateContainer(c, at, volumes));
+    errs.push(...validateContainer(c, at, volumes, hostUsers));
     const name = text(c.name);
     if (names.has(name)) errs.push(fieldDuplicate(`${at}.name`, name));
     else names.add(name);
@@ -165,12 +166,12 @@ function validateContainers(containers: Obj[], field: string, volumes: Set<strin
  * other container has (reported on the init container), host ports checked per container (they run one by one),
  * and lifecycle and probes for sidecars only.
  */
-function validateInitContainers(containers: Obj[], regular: Obj[], field: string, volumes: Set<string>, gracePeriod: unknown): FieldError[] {
+function validateInitContainers(containers: Obj[], regular: Obj[], field: string, volumes: Set<string>, gracePeriod: unknown, hostUsers: boolean): FieldError[] {
   const errs: FieldError[] = [];
   const names = new Set(regular.map((c) => text(c.name)));
   containers.forEach((c, i) => {
     const at = `${field}[${i}]`;
-    errs.push(...validateContainer(c, at, volumes));
+    errs.push(...validateContainer(c, at, volumes, hostUsers));
     if (isSet(c.restartPolicy) && c.restartPolicy !== 'Always') errs.push(fieldNotSupported(`${at}.restartPolicy`, c.restartPolicy, ['Always']));
     const name = text(c.name);
     if (names.has(name)) errs.push(fieldDuplicate(`${at}.name`, name));
@@ -186,9 +187,11 @@ export function validatePodSpec(spec: Obj, field = 'spec', options: { isPod?: bo
   const { errs, names: volumes } = validateVolumes(asObjects(spec.volumes), `${field}.volumes`);
   const containers = asObjects(spec.containers);
   const grace = spec.terminationGracePeriodSeconds;
+  // User namespaces are off unless the pod asks for them (hostUsers defaults to true).
+  const hostUsers = spec.hostUsers !== false;
   if (!containers.length) errs.push(fieldRequired(`${field}.containers`));
-  else errs.push(...validateContainers(containers, `${field}.containers`, volumes, grace));
-  errs.push(...validateInitContainers(asObjects(spec.initContainers), containers, `${field}.initContainers`, volumes, grace));
+  else errs.push(...validateContainers(containers, `${field}.containers`, volumes, grace, hostUsers));
+  errs.push(...validateInitContainers(asObjects(spec.initContainers), containers, `${field}.initContainers`, volumes, grace, hostUsers));
   errs.push(...podSpecFieldErrors(spec, field, options.isPod === true));
   return errs;
 }

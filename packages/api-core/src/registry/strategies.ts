@@ -1,14 +1,17 @@
-import type { KubeObject } from '@kapi/apimachinery';
 import type { Strategy } from '@kapi/apiserver';
+import { isObj, type KubeObject } from '@kapi/apimachinery';
+import { mergeMatchLabelKeys } from './pod-affinity.js';
 import { validatePodCreate, validatePodUpdate } from './pod-validation.js';
 
 /**
- * Pods start Pending (kube's pod strategy sets the initial status), are validated as kube validates them (the main
- * checks: pod-validation.ts; a status update checks no spec, which it cannot change), and DELETE answers with the pod.
+ * Pods start Pending (kube's pod strategy sets the initial status), get their affinity terms' matchLabelKeys and
+ * mismatchLabelKeys merged into the terms' label selectors, are validated as kube validates them (the main checks:
+ * pod-validation.ts; a status update checks no spec, which it cannot change), and DELETE answers with the pod.
  */
 export const podStrategy: Strategy = {
   prepareForCreate(obj: KubeObject) {
     obj.status = { phase: 'Pending', qosClass: 'BestEffort' };
+    if (isObj(obj.spec)) mergeMatchLabelKeys(obj.spec, obj.metadata?.labels);
   },
   validate: validatePodCreate,
   validateUpdate: (obj, old, ctx) => (ctx.subresource ? [] : validatePodUpdate(obj, old)),
