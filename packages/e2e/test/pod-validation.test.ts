@@ -287,6 +287,129 @@ describe('Pod validation (kube 1.33 ValidatePodCreate, ValidatePodUpdate)', { ti
     }
   });
 
+  it("refuses bad volume sources, mounts, devices and environment selectors with kube 1.33 messages", async () => {
+    const cases: [Record<string, unknown>, (string | RegExp)[]][] = [
+      [
+        {
+          volumes: [
+            { name: 'host', hostPath: { path: '/var/../etc', type: 'Folder' } },
+            { name: 'sec', secret: { defaultMode: 0o1777, items: [{ key: '', path: '/abs' }, { key: 'k', path: '..hidden', mode: -1 }] } },
+            { name: 'cm', configMap: { items: [{ key: 'k', path: 'a/../../b' }] } },
+            { name: 'share', nfs: { server: 'nfs.local', path: 'relative' } },
+            { name: 'claim', persistentVolumeClaim: { claimName: '' } },
+            { name: 'both', emptyDir: {}, cephfs: { monitors: ['m'] }, downwardAPI: {} },
+          ],
+          containers: [app()],
+        },
+        [
+          "spec.volumes[0].hostPath.path: Invalid value: \"/var/../etc\": must not contain '..'",
+          'spec.volumes[0].hostPath.type: Unsupported value: "Folder": supported values: "", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate", "File", "FileOrCreate", "Socket"',
+          'spec.volumes[1].secret.secretName: Required value',
+          'spec.volumes[1].secret.defaultMode: Invalid value: 1023: must be a number between 0 and 0777 (octal), both inclusive',
+          'spec.volumes[1].secret.items[0].key: Required value',
+          'spec.volumes[1].secret.items[0].path: Invalid value: "/abs": must be a relative path',
+          "spec.volumes[1].secret.items[1].path: Invalid value: \"..hidden\": must not start with '..'",
+          'spec.volumes[1].secret.items[1].mode: Invalid value: -1: must be a number between 0 and 0777 (octal), both inclusive',
+          'spec.volumes[2].configMap.name: Required value',
+          "spec.volumes[2].configMap.items[0].path: Invalid value: \"a/../../b\": must not contain '..'",
+          'spec.volumes[3].nfs.path: Invalid value: "relative": must be an absolute path',
+          'spec.volumes[4].persistentVolumeClaim.claimName: Required value',
+          'spec.volumes[5].cephFS: Forbidden: may not specify more than 1 volume type',
+          'spec.volumes[5].downwarAPI: Forbidden: may not specify more than 1 volume type',
+        ],
+      ],
+      [
+        {
+          volumes: [
+            {
+              name: 'proj',
+              projected: {
+                sources: [
+                  { secret: { name: 's', items: [{ key: 'a', path: 'same' }] }, configMap: { name: 'c', items: [{ key: 'b', path: 'same' }] } },
+                  { serviceAccountToken: { path: '', expirationSeconds: 60 } },
+                  { downwardAPI: { items: [{ path: 'labels', fieldRef: { apiVersion: 'v1', fieldPath: 'spec.nodeName' } }, { path: 'cpu', resourceFieldRef: { resource: 'limits.cpu' } }] } },
+                ],
+              },
+            },
+            { name: 'driver', csi: { driver: 'Not A Driver' } },
+          ],
+          containers: [app()],
+        },
+        [
+          'spec.volumes[0].projected: Invalid value: "c": conflicting duplicate paths',
+          'spec.volumes[0].projected.sources[0]: Forbidden: may not specify more than 1 volume type per source',
+          'spec.volumes[0].projected.sources[1].serviceAccountToken.expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes',
+          'spec.volumes[0].projected.path: Required value',
+          'spec.volumes[0].projected.sources[2].downwardAPI.fieldRef.fieldPath: Unsupported value: "spec.nodeName": supported values: "metadata.annotations", "metadata.labels", "metadata.name", "metadata.namespace", "metadata.uid"',
+          'spec.volumes[0].projected.sources[2].downwardAPI.resourceFieldRef.containerName: Required value',
+          /^spec\.volumes\[1\]\.csi\.driver: Invalid value: "Not A Driver": a lowercase RFC 1123 subdomain must consist of/,
+        ],
+      ],
+      [
+        {
+          volumes: [{ name: 'data', emptyDir: {} }, { name: 'disk', persistentVolumeClaim: { claimName: 'c' } }],
+          containers: [
+            app({
+              volumeMounts: [
+                { name: 'data', mountPath: '/data', subPath: '../up', mountPropagation: 'Bidirectional' },
+                { name: 'data', mountPath: '/ro', recursiveReadOnly: 'Enabled' },
+                { name: 'disk', mountPath: '/dev/xvda' },
+              ],
+              volumeDevices: [{ name: 'data', devicePath: '/dev/xvda' }, { name: 'missing', devicePath: '/dev/../sdb' }],
+            }),
+          ],
+        },
+        [
+          'spec.containers[0].volumeMounts[0].name: Invalid value: "data": must not already exist in volumeDevices',
+          "spec.containers[0].volumeMounts.subPath: Invalid value: \"../up\": must not contain '..'",
+          'spec.containers[0].volumeMounts.mountPropagation: Forbidden: Bidirectional mount propagation is available only to privileged containers',
+          'spec.containers[0].volumeMounts[1].name: Invalid value: "data": must not already exist in volumeDevices',
+          'spec.containers[0].volumeMounts.recursiveReadOnly: Forbidden: may only be specified when readOnly is true',
+          'spec.containers[0].volumeMounts[2].mountPath: Invalid value: "/dev/xvda": must not already exist as a path in volumeDevices',
+          'spec.containers[0].volumeDevices[0].name: Invalid value: "data": can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode',
+          'spec.containers[0].volumeDevices[0].name: Invalid value: "data": must not already exist in volumeMounts',
+          'spec.containers[0].volumeDevices[0].devicePath: Invalid value: "/dev/xvda": must not already exist as a path in volumeMounts',
+          'spec.containers[0].volumeDevices[1].name: Not found: "missing"',
+          "spec.containers[0].volumeDevices[1].devicePath: Invalid value: \"/dev/../sdb\": can not contain backsteps ('..')",
+        ],
+      ],
+      [
+        {
+          containers: [
+            app({
+              env: [
+                { name: 'A', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'status.phase' } } },
+                { name: 'B', valueFrom: { fieldRef: { apiVersion: 'v2', fieldPath: 'metadata.name' } } },
+                { name: 'C', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: "metadata.labels['bad key!']" } } },
+                { name: 'D', valueFrom: { resourceFieldRef: { resource: 'limits.gpu' } } },
+                { name: 'E', valueFrom: { resourceFieldRef: { resource: 'limits.memory', divisor: '3' } } },
+                { name: 'F', valueFrom: { configMapKeyRef: { name: 'Bad_Name', key: 'bad/key' } } },
+                { name: 'G', valueFrom: { secretKeyRef: { name: 's' } } },
+              ],
+              envFrom: [{ configMapRef: { name: 'Bad_Ref' } }],
+            }),
+          ],
+        },
+        [
+          'spec.containers[0].env[0].valueFrom.fieldRef.fieldPath: Unsupported value: "status.phase": supported values: "metadata.name", "metadata.namespace", "metadata.uid", "spec.nodeName", "spec.serviceAccountName", "status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs"',
+          'spec.containers[0].env[1].valueFrom.fieldRef.fieldPath: Invalid value: "metadata.name": error converting fieldPath: unsupported pod version: v2',
+          /^spec\.containers\[0\]\.env\[2\]\.valueFrom\.fieldRef: Invalid value: "bad key!": name part must consist of/,
+          'spec.containers[0].env[3].valueFrom.resourceFieldRef.resource: Unsupported value: "limits.gpu": supported values: "limits.cpu", "limits.ephemeral-storage", "limits.memory", "requests.cpu", "requests.ephemeral-storage", "requests.memory"',
+          "spec.containers[0].env[4].valueFrom.resourceFieldRef.divisor: Invalid value: \"limits.memory\": only divisor's values 1, 1k, 1M, 1G, 1T, 1P, 1E, 1Ki, 1Mi, 1Gi, 1Ti, 1Pi, 1Ei are supported with the memory resource",
+          /^spec\.containers\[0\]\.env\[5\]\.valueFrom\.configMapKeyRef\.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain must consist of/,
+          /^spec\.containers\[0\]\.env\[5\]\.valueFrom\.configMapKeyRef\.key: Invalid value: "bad\/key": a valid config key must consist of alphanumeric characters/,
+          'spec.containers[0].env[6].valueFrom.secretKeyRef.key: Required value',
+          /^spec\.containers\[0\]\.envFrom\[0\]\.configMapRef\.name: Invalid value: "Bad_Ref": a lowercase RFC 1123 subdomain must consist of/,
+        ],
+      ],
+    ];
+    for (const [spec, messages] of cases) {
+      const got = await refused(spec);
+      expect(got, JSON.stringify(spec)).toHaveLength(messages.length);
+      messages.forEach((m, i) => (typeof m === 'string' ? expect(got[i], JSON.stringify(got)).toBe(m) : expect(got[i], JSON.stringify(got)).toMatch(m)));
+    }
+  });
+
   it("accepts a pod using them well, and merges matchLabelKeys into the affinity term's selector as kube 1.33 does", async () => {
     const res = await req(server, 'POST', PODS, {
       metadata: { name: 'well-placed', labels: { app: 'web', 'pod-template-hash': 'abc12', tier: 'front' } },
@@ -308,6 +431,54 @@ describe('Pod validation (kube 1.33 ValidatePodCreate, ValidatePodUpdate)', { ti
       },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
+    // Volumes and environment of every common kind, used well.
+    const wellMounted = await req(server, 'POST', PODS, {
+      metadata: { name: 'well-mounted', labels: { app: 'web' } },
+      spec: {
+        volumes: [
+          { name: 'cfg', configMap: { name: 'settings', defaultMode: 0o644, items: [{ key: 'app.yaml', path: 'conf/app.yaml', mode: 0o600 }] } },
+          { name: 'creds', secret: { secretName: 'db', optional: true } },
+          {
+            name: 'bundle',
+            projected: {
+              sources: [
+                { serviceAccountToken: { path: 'token', expirationSeconds: 3600, audience: 'vault' } },
+                { downwardAPI: { items: [{ path: 'labels', fieldRef: { fieldPath: "metadata.labels['app']" } }] } },
+                { configMap: { name: 'ca', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+              ],
+            },
+          },
+          { name: 'info', downwardAPI: { items: [{ path: 'mem', resourceFieldRef: { containerName: 'app', resource: 'limits.memory', divisor: '1Mi' } }] } },
+          { name: 'store', csi: { driver: 'secrets-store.csi.k8s.io', readOnly: true, nodePublishSecretRef: { name: 'creds' } } },
+          { name: 'scratch', ephemeral: { volumeClaimTemplate: { metadata: { labels: { tier: 'cache' } }, spec: { accessModes: ['ReadWriteOnce'], volumeMode: 'Block', resources: { requests: { storage: '1Gi' } } } } } },
+          { name: 'logs', hostPath: { path: '/var/log/app', type: 'DirectoryOrCreate' } },
+          { name: 'tmp', emptyDir: { medium: 'Memory', sizeLimit: '64Mi' } },
+        ],
+        containers: [
+          app({
+            env: [
+              { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
+              { name: 'APP', valueFrom: { fieldRef: { fieldPath: "metadata.labels['app']" } } },
+              { name: 'CPU', valueFrom: { resourceFieldRef: { resource: 'requests.cpu', divisor: '1m' } } },
+              { name: 'LEVEL', valueFrom: { configMapKeyRef: { name: 'settings', key: 'log.level' } } },
+            ],
+            envFrom: [{ prefix: 'DB_', secretRef: { name: 'db' } }],
+            volumeMounts: [
+              { name: 'cfg', mountPath: '/etc/app', readOnly: true, recursiveReadOnly: 'IfPossible' },
+              { name: 'creds', mountPath: '/secrets', subPath: 'db' },
+              { name: 'bundle', mountPath: '/var/run/bundle' },
+              { name: 'info', mountPath: '/etc/info' },
+              { name: 'store', mountPath: '/mnt/store' },
+              { name: 'logs', mountPath: '/logs', subPathExpr: '$(POD_IP)' },
+              { name: 'tmp', mountPath: '/tmp', mountPropagation: 'None' },
+            ],
+            volumeDevices: [{ name: 'scratch', devicePath: '/dev/xvdb' }],
+            resources: { limits: { memory: '256Mi' } },
+          }),
+        ],
+      },
+    });
+    expect(wellMounted.status, JSON.stringify(wellMounted.body)).toBe(201);
     expect(res.body.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].labelSelector).toEqual({
       matchLabels: { app: 'web' },
       matchExpressions: [

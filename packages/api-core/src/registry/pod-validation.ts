@@ -4,7 +4,6 @@ import {
   fieldDuplicate,
   fieldForbidden,
   fieldInvalid,
-  fieldNotFound,
   fieldNotSupported,
   fieldRequired,
   GoValue,
@@ -24,6 +23,7 @@ import { forbiddenForInitContainer, validateProbesAndLifecycle } from './pod-han
 import { validateContainerResources } from './pod-resources.js';
 import { containerSecurityContextErrors } from './pod-security.js';
 import { podSpecFieldErrors } from './pod-spec-fields.js';
+import { validateVolumes, volumeDeviceErrors, volumeMountErrors } from './pod-volumes.js';
 import { PORT_PROTOCOLS, portNumberErrors } from './ports.js';
 
 // The parts of kube 1.33's ValidatePodCreate and ValidatePodUpdate (pkg/apis/core/validation) that clients meet
@@ -37,33 +37,6 @@ const isSet = (v: unknown) => v !== undefined && v !== null && v !== '';
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
 // NotSupported lists them in kube's order, not sorted.
 const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
-
-/** The volume sources of core/v1 VolumeSource: a volume names exactly one. */
-const VOLUME_SOURCES = [
-  'hostPath', 'emptyDir', 'gcePersistentDisk', 'awsElasticBlockStore', 'gitRepo', 'secret', 'nfs', 'iscsi', 'glusterfs',
-  'persistentVolumeClaim', 'rbd', 'flexVolume', 'cinder', 'cephfs', 'flocker', 'downwardAPI', 'fc', 'azureFile',
-  'configMap', 'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk', 'projected', 'portworxVolume',
-  'scaleIO', 'storageos', 'csi', 'ephemeral', 'image',
-];
-
-function validateVolumes(volumes: Obj[], field: string): { errs: FieldError[]; names: Set<string> } {
-  const errs: FieldError[] = [];
-  const names = new Set<string>();
-  volumes.forEach((v, i) => {
-    const at = `${field}[${i}]`;
-    const name = text(v.name);
-    if (!name) errs.push(fieldRequired(`${at}.name`));
-    else {
-      for (const msg of isDNS1123Label(name)) errs.push(fieldInvalid(`${at}.name`, name, msg));
-      if (names.has(name)) errs.push(fieldDuplicate(`${at}.name`, name));
-      names.add(name);
-    }
-    const sources = VOLUME_SOURCES.filter((s) => isSet(v[s]));
-    if (sources.length === 0) errs.push(fieldRequired(at, 'must specify a volume type'));
-    else for (const extra of sources.slice(1)) errs.push(fieldForbidden(`${at}.${extra}`, 'may not specify more than 1 volume type'));
-  });
-  return { errs, names };
-}
 
 function validatePorts(ports: Obj[], field: string): FieldError[] {
   const errs: FieldError[] = [];
@@ -86,26 +59,8 @@ function validatePorts(ports: Obj[], field: string): FieldError[] {
   return errs;
 }
 
-/** kube's ValidateVolumeMounts: a named, declared volume at a path no other mount of the container uses. */
-function validateMounts(mounts: Obj[], volumes: Set<string>, field: string): FieldError[] {
-  const errs: FieldError[] = [];
-  const paths = new Set<string>();
-  mounts.forEach((m, i) => {
-    const at = `${field}[${i}]`;
-    const name = text(m.name);
-    // As kube: a mount without a name is both unnamed and of no declared volume.
-    if (!name) errs.push(fieldRequired(`${at}.name`));
-    if (!volumes.has(name)) errs.push(fieldNotFound(`${at}.name`, name));
-    const path = text(m.mountPath);
-    if (!path) errs.push(fieldRequired(`${at}.mountPath`));
-    if (paths.has(path)) errs.push(fieldInvalid(`${at}.mountPath`, path, 'must be unique'));
-    paths.add(path);
-  });
-  return errs;
-}
-
-/** kube's validateContainerCommon: name, image, termination message policy, ports, env, mounts, pull policy. */
-function validateContainer(c: Obj, at: string, volumes: Set<string>, hostUsers: boolean): FieldError[] {
+/** kube's validateContainerCommon: name, image, termination message policy, ports, env, mounts and devices, pull policy, resources, security context. */
+function validateContainer(c: Obj, at: string, volumes: Map<string, string>, hostUsers: boolean): FieldError[] {
   const errs: FieldError[] = [];
   const name = text(c.name);
   if (!name) errs.push(fieldRequired(`${at}.name`));
@@ -118,7 +73,8 @@ function validateContainer(c: Obj, at: string, volumes: Set<string>, hostUsers: 
   errs.push(...validatePorts(asObjects(c.ports), `${at}.ports`));
   errs.push(...validateEnv(c.env, `${at}.env`));
   errs.push(...validateEnvFrom(c.envFrom, `${at}.envFrom`));
-  errs.push(...validateMounts(asObjects(c.volumeMounts), volumes, `${at}.volumeMounts`));
+  errs.push(...volumeMountErrors(c, volumes, `${at}.volumeMounts`));
+  errs.push(...volumeDeviceErrors(c, volumes, `${at}.volumeDevices`));
   if (isSet(c.imagePullPolicy) && !PULL_POLICIES.includes(text(c.imagePullPolicy))) {
     errs.push(fieldNotSupported(`${at}.imagePullPolicy`, c.imagePullPolicy, PULL_POLICIES));
   }
@@ -145,7 +101,7 @@ function hostPortConflicts(containers: Obj[], field: string, seen = new Set<stri
  * kube's validateContainers: each container's common checks, a name unique among them, its lifecycle and probes,
  * no restart policy of its own; then host ports that do not collide across the containers.
  */
-function validateContainers(containers: Obj[], field: string, volumes: Set<string>, gracePeriod: unknown, hostUsers: boolean): FieldError[] {
+function validateContainers(containers: Obj[], field: string, volumes: Map<string, string>, gracePeriod: unknown, hostUsers: boolean): FieldError[] {
   const errs: FieldError[] = [];
   const names = new Set<string>();
   containers.forEach((c, i) => {
@@ -166,7 +122,7 @@ function validateContainers(containers: Obj[], field: string, volumes: Set<strin
  * other container has (reported on the init container), host ports checked per container (they run one by one),
  * and lifecycle and probes for sidecars only.
  */
-function validateInitContainers(containers: Obj[], regular: Obj[], field: string, volumes: Set<string>, gracePeriod: unknown, hostUsers: boolean): FieldError[] {
+function validateInitContainers(containers: Obj[], regular: Obj[], field: string, volumes: Map<string, string>, gracePeriod: unknown, hostUsers: boolean): FieldError[] {
   const errs: FieldError[] = [];
   const names = new Set(regular.map((c) => text(c.name)));
   containers.forEach((c, i) => {
@@ -183,8 +139,8 @@ function validateInitContainers(containers: Obj[], regular: Obj[], field: string
 }
 
 /** The pod spec checks of kube's ValidatePodSpec this server makes. */
-export function validatePodSpec(spec: Obj, field = 'spec', options: { isPod?: boolean } = {}): FieldError[] {
-  const { errs, names: volumes } = validateVolumes(asObjects(spec.volumes), `${field}.volumes`);
+export function validatePodSpec(spec: Obj, field = 'spec', options: { isPod?: boolean; podName?: string } = {}): FieldError[] {
+  const { errs, sources: volumes } = validateVolumes(asObjects(spec.volumes), `${field}.volumes`, options.podName);
   const containers = asObjects(spec.containers);
   const grace = spec.terminationGracePeriodSeconds;
   // User namespaces are off unless the pod asks for them (hostUsers defaults to true).
@@ -199,7 +155,7 @@ export function validatePodSpec(spec: Obj, field = 'spec', options: { isPod?: bo
 /** kube's ValidatePodCreate (the checks above); ephemeral containers come through their subresource only. */
 export function validatePodCreate(pod: KubeObject): FieldError[] {
   const spec = isObj(pod.spec) ? pod.spec : {};
-  const errs = validatePodSpec(spec, 'spec', { isPod: true });
+  const errs = validatePodSpec(spec, 'spec', { isPod: true, podName: pod.metadata?.name });
   if (asObjects(spec.ephemeralContainers).length) errs.push(fieldForbidden('spec.ephemeralContainers', 'cannot be set on create'));
   return errs;
 }
@@ -260,7 +216,7 @@ const POD_UPDATE_FORBIDDEN =
 export function validatePodUpdate(pod: KubeObject, old: KubeObject): FieldError[] {
   const spec = isObj(pod.spec) ? pod.spec : {};
   const before = isObj(old.spec) ? old.spec : {};
-  const errs = validatePodSpec(spec, 'spec', { isPod: true });
+  const errs = validatePodSpec(spec, 'spec', { isPod: true, podName: pod.metadata?.name });
   // The spec as it would be with only what may change taken from the old one.
   const mutable = structuredClone(spec);
   for (const key of ['containers', 'initContainers'] as const) {
