@@ -267,6 +267,32 @@ describe('Pod validation (kube 1.33 ValidatePodCreate, ValidatePodUpdate)', { ti
           'spec.preemptionPolicy: Unsupported value: "Always": supported values: "PreemptLowerPriority", "Never"',
         ],
       ],
+      [
+        {
+          topologySpreadConstraints: [
+            { maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { app: 'web' } }, matchLabelKeys: ['app', 'pod-template-hash'] },
+            { maxSkew: 1, topologyKey: 'node', whenUnsatisfiable: 'ScheduleAnyway', matchLabelKeys: ['bad key'] },
+          ],
+          hostUsers: false,
+          hostNetwork: true,
+          hostPID: true,
+          restartPolicy: 'Never',
+          overhead: { cpu: '-1' },
+          containers: [app({ resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'RestartContainer' }, { resourceName: 'cpu', restartPolicy: 'NotRequired' }, { resourceName: 'gpu', restartPolicy: 'NotRequired' }] })],
+        },
+        [
+          'spec.containers[0].resizePolicy: Invalid value: "RestartContainer": must be \'NotRequired\' when `restartPolicy` is \'Never\'',
+          'spec.containers[0].resizePolicy[1]: Duplicate value: "cpu"',
+          'spec.containers[0].resizePolicy: Unsupported value: "gpu": supported values: "cpu", "memory"',
+          'spec.topologySpreadConstraints[0].matchLabelKeys[0]: Invalid value: "app": exists in both matchLabelKeys and labelSelector',
+          'spec.topologySpreadConstraints[1].matchLabelKeys: Forbidden: must not be specified when labelSelector is not set',
+          /^spec\.topologySpreadConstraints\[1\]\.matchLabelKeys\[0\]: Invalid value: "bad key": name part must consist of/,
+          'spec.hostNetwork: Forbidden: when `pod.Spec.HostUsers` is false',
+          'spec.HostPID: Forbidden: when `pod.Spec.HostUsers` is false',
+          // kube checks overhead as a container's limits, under that name
+          'spec.overhead.limits[cpu]: Invalid value: "-1": must be greater than or equal to 0',
+        ],
+      ],
       [{ os: { name: 'plan9' }, containers: [app()] }, ['spec.os: Unsupported value: "plan9": supported values: "linux", "windows"']],
       [{ os: { name: 'linux' }, containers: [app({ securityContext: { windowsOptions: { runAsUserName: 'ContainerUser' } } })] }, ['spec.containers[0].securityContext.windowsOptions: Forbidden: windows options cannot be set for a linux pod']],
       [

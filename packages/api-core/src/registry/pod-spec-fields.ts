@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import {
   asObjects,
   fieldDuplicate,
+  fieldForbidden,
   fieldInvalid,
   fieldNotSupported,
   fieldRequired,
@@ -19,6 +20,7 @@ import {
   type Obj,
 } from '@kapi/apimachinery';
 import { affinityErrors } from './pod-affinity.js';
+import { validateContainerResources } from './pod-resources.js';
 import { osErrors, podSecurityContextErrors } from './pod-security.js';
 import { INVALID_IP } from './service/special-ips.js';
 
@@ -144,7 +146,28 @@ function topologySpreadErrors(constraints: unknown, field: string): FieldError[]
       const value = c[policy];
       if (value !== undefined && value !== null && !NODE_INCLUSION_POLICIES.includes(str(value))) errs.push(fieldNotSupported(`${at}.${policy}`, value, NODE_INCLUSION_POLICIES));
     }
+    errs.push(...spreadMatchLabelKeysErrors(c, `${at}.matchLabelKeys`));
     errs.push(...validateLabelSelector(c.labelSelector, `${at}.labelSelector`));
+  });
+  return errs;
+}
+
+/** kube's validateMatchLabelKeysInTopologySpread: label names, with a selector, and not keys the selector already has. */
+function spreadMatchLabelKeysErrors(c: Obj, field: string): FieldError[] {
+  const keys = Array.isArray(c.matchLabelKeys) ? c.matchLabelKeys.map((k) => str(k)) : [];
+  if (keys.length === 0) return [];
+  const errs: FieldError[] = [];
+  const selector = c.labelSelector;
+  const selectorKeys = new Set<string>();
+  if (isObj(selector)) {
+    if (isObj(selector.matchLabels)) for (const key of Object.keys(selector.matchLabels)) selectorKeys.add(key);
+    for (const expr of asObjects(selector.matchExpressions)) selectorKeys.add(str(expr.key));
+  } else {
+    errs.push(fieldForbidden(field, 'must not be specified when labelSelector is not set'));
+  }
+  keys.forEach((key, i) => {
+    for (const msg of isLabelKey(key)) errs.push(fieldInvalid(`${field}[${i}]`, key, msg));
+    if (selectorKeys.has(key)) errs.push(fieldInvalid(`${field}[${i}]`, key, 'exists in both matchLabelKeys and labelSelector'));
   });
   return errs;
 }
@@ -175,6 +198,17 @@ export function tolerationErrors(tolerations: unknown, field: string): FieldErro
     }
     if (effect && !TAINT_EFFECTS.includes(effect)) errs.push(fieldNotSupported(`${at}.effect`, effect, TAINT_EFFECTS));
   });
+  return errs;
+}
+
+/** kube's validateHostUsers: a pod in its own user namespace shares no other namespace with the host (kube's field names). */
+function hostUsersErrors(spec: Obj, field: string): FieldError[] {
+  if (spec.hostUsers !== false) return [];
+  const errs: FieldError[] = [];
+  const because = 'when `pod.Spec.HostUsers` is false';
+  if (spec.hostNetwork === true) errs.push(fieldForbidden(`${field}.hostNetwork`, because));
+  if (spec.hostPID === true) errs.push(fieldForbidden(`${field}.HostPID`, because));
+  if (spec.hostIPC === true) errs.push(fieldForbidden(`${field}.HostIPC`, because));
   return errs;
 }
 
@@ -226,6 +260,7 @@ export function podSpecFieldErrors(spec: Obj, field: string, isPod: boolean): Fi
     ...dnsConfigErrors(spec, `${field}.dnsConfig`),
     ...gateErrors(spec, field),
     ...topologySpreadErrors(spec.topologySpreadConstraints, `${field}.topologySpreadConstraints`),
+    ...hostUsersErrors(spec, field),
   ];
   errs.push(...nameErrors(spec.serviceAccountName, `${field}.serviceAccountName`, isDNS1123Subdomain));
   errs.push(...nameErrors(spec.nodeName, `${field}.nodeName`, isDNS1123Subdomain));
@@ -240,6 +275,8 @@ export function podSpecFieldErrors(spec: Obj, field: string, isPod: boolean): Fi
   errs.push(...nameErrors(spec.priorityClassName, `${field}.priorityClassName`, isDNS1123Subdomain));
   errs.push(...nameErrors(spec.runtimeClassName, `${field}.runtimeClassName`, isDNS1123Subdomain));
   errs.push(...preemptionPolicyErrors(spec.preemptionPolicy, `${field}.preemptionPolicy`));
+  // kube's validateOverhead: the container resource rules, for limits.
+  if (isObj(spec.overhead)) errs.push(...validateContainerResources({ limits: spec.overhead }, `${field}.overhead`));
   errs.push(...osErrors(spec, field));
   return errs;
 }

@@ -60,7 +60,37 @@ function validatePorts(ports: Obj[], field: string): FieldError[] {
 }
 
 /** kube's validateContainerCommon: name, image, termination message policy, ports, env, mounts and devices, pull policy, resources, security context. */
-function validateContainer(c: Obj, at: string, volumes: Map<string, string>, hostUsers: boolean): FieldError[] {
+const RESIZE_RESOURCES = ['cpu', 'memory'];
+const RESIZE_POLICIES = ['NotRequired', 'RestartContainer'];
+
+/** kube's validateResizePolicy (its errors, but a repeated resource's, on the list's path, as kube reports them). */
+function resizePolicyErrors(policies: unknown, field: string, podRestartPolicy: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const seen = new Set<string>();
+  asObjects(policies).forEach((p, i) => {
+    const resource = text(p.resourceName);
+    const policy = text(p.restartPolicy);
+    if (seen.has(resource)) errs.push(fieldDuplicate(`${field}[${i}]`, resource));
+    seen.add(resource);
+    if (!resource) errs.push(fieldRequired(field));
+    else if (!RESIZE_RESOURCES.includes(resource)) errs.push(fieldNotSupported(field, resource, RESIZE_RESOURCES));
+    if (!policy) errs.push(fieldRequired(field));
+    else if (!RESIZE_POLICIES.includes(policy)) errs.push(fieldNotSupported(field, policy, RESIZE_POLICIES));
+    if (podRestartPolicy === 'Never' && policy !== 'NotRequired') errs.push(fieldInvalid(field, policy, "must be 'NotRequired' when `restartPolicy` is 'Never'"));
+  });
+  return errs;
+}
+
+/** What every container of a spec is checked against: the pod's volumes (name → source), user namespaces and restart policy. */
+interface PodContext {
+  volumes: Map<string, string>;
+  hostUsers: boolean;
+  restartPolicy: string;
+  gracePeriod: unknown;
+}
+
+function validateContainer(c: Obj, at: string, pod: PodContext): FieldError[] {
+  const { volumes, hostUsers } = pod;
   const errs: FieldError[] = [];
   const name = text(c.name);
   if (!name) errs.push(fieldRequired(`${at}.name`));
@@ -79,6 +109,7 @@ function validateContainer(c: Obj, at: string, volumes: Map<string, string>, hos
     errs.push(fieldNotSupported(`${at}.imagePullPolicy`, c.imagePullPolicy, PULL_POLICIES));
   }
   errs.push(...validateContainerResources(c.resources, `${at}.resources`));
+  errs.push(...resizePolicyErrors(c.resizePolicy, `${at}.resizePolicy`, pod.restartPolicy));
   errs.push(...containerSecurityContextErrors(c.securityContext, `${at}.securityContext`, hostUsers));
   return errs;
 }
@@ -101,16 +132,16 @@ function hostPortConflicts(containers: Obj[], field: string, seen = new Set<stri
  * kube's validateContainers: each container's common checks, a name unique among them, its lifecycle and probes,
  * no restart policy of its own; then host ports that do not collide across the containers.
  */
-function validateContainers(containers: Obj[], field: string, volumes: Map<string, string>, gracePeriod: unknown, hostUsers: boolean): FieldError[] {
+function validateContainers(containers: Obj[], field: string, pod: PodContext): FieldError[] {
   const errs: FieldError[] = [];
   const names = new Set<string>();
   containers.forEach((c, i) => {
     const at = `${field}[${i}]`;
-    errs.push(...validateContainer(c, at, volumes, hostUsers));
+    errs.push(...validateContainer(c, at, pod));
     const name = text(c.name);
     if (names.has(name)) errs.push(fieldDuplicate(`${at}.name`, name));
     else names.add(name);
-    errs.push(...validateProbesAndLifecycle(c, at, gracePeriod));
+    errs.push(...validateProbesAndLifecycle(c, at, pod.gracePeriod));
     if (isSet(c.restartPolicy)) errs.push(fieldForbidden(`${at}.restartPolicy`, 'may not be set for non-init containers'));
   });
   errs.push(...hostPortConflicts(containers, field));
@@ -122,18 +153,18 @@ function validateContainers(containers: Obj[], field: string, volumes: Map<strin
  * other container has (reported on the init container), host ports checked per container (they run one by one),
  * and lifecycle and probes for sidecars only.
  */
-function validateInitContainers(containers: Obj[], regular: Obj[], field: string, volumes: Map<string, string>, gracePeriod: unknown, hostUsers: boolean): FieldError[] {
+function validateInitContainers(containers: Obj[], regular: Obj[], field: string, pod: PodContext): FieldError[] {
   const errs: FieldError[] = [];
   const names = new Set(regular.map((c) => text(c.name)));
   containers.forEach((c, i) => {
     const at = `${field}[${i}]`;
-    errs.push(...validateContainer(c, at, volumes, hostUsers));
+    errs.push(...validateContainer(c, at, pod));
     if (isSet(c.restartPolicy) && c.restartPolicy !== 'Always') errs.push(fieldNotSupported(`${at}.restartPolicy`, c.restartPolicy, ['Always']));
     const name = text(c.name);
     if (names.has(name)) errs.push(fieldDuplicate(`${at}.name`, name));
     else if (name) names.add(name);
     errs.push(...hostPortConflicts([c], field));
-    errs.push(...(c.restartPolicy === 'Always' ? validateProbesAndLifecycle(c, at, gracePeriod) : forbiddenForInitContainer(c, at)));
+    errs.push(...(c.restartPolicy === 'Always' ? validateProbesAndLifecycle(c, at, pod.gracePeriod) : forbiddenForInitContainer(c, at)));
   });
   return errs;
 }
@@ -144,10 +175,10 @@ export function validatePodSpec(spec: Obj, field = 'spec', options: { isPod?: bo
   const containers = asObjects(spec.containers);
   const grace = spec.terminationGracePeriodSeconds;
   // User namespaces are off unless the pod asks for them (hostUsers defaults to true).
-  const hostUsers = spec.hostUsers !== false;
+  const pod: PodContext = { volumes, hostUsers: spec.hostUsers !== false, restartPolicy: str(spec.restartPolicy) || 'Always', gracePeriod: grace };
   if (!containers.length) errs.push(fieldRequired(`${field}.containers`));
-  else errs.push(...validateContainers(containers, `${field}.containers`, volumes, grace, hostUsers));
-  errs.push(...validateInitContainers(asObjects(spec.initContainers), containers, `${field}.initContainers`, volumes, grace, hostUsers));
+  else errs.push(...validateContainers(containers, `${field}.containers`, pod));
+  errs.push(...validateInitContainers(asObjects(spec.initContainers), containers, `${field}.initContainers`, pod));
   errs.push(...podSpecFieldErrors(spec, field, options.isPod === true));
   return errs;
 }
