@@ -55,6 +55,29 @@ describe('Service cluster IPs and node ports', { timeout: 30_000 }, () => {
     }
   });
 
+  it('frees a node port as soon as an update stops using it: another Service may take it at once', async () => {
+    const server = await start(createMemoryBackend());
+    try {
+      const web = await req(server, 'POST', SERVICES, service('web', { type: 'NodePort', ports: [{ port: 80, nodePort: 30080 }] }));
+      expect(web.status).toBe(201);
+      const taken = await req(server, 'POST', SERVICES, service('other', { type: 'NodePort', ports: [{ port: 80, nodePort: 30080 }] }));
+      expect(taken.status).toBe(422);
+      // Back to ClusterIP: the node port is given back (kube releases it when the update commits).
+      const back = await req(server, 'PUT', `${SERVICES}/web`, { ...web.body, spec: { ...web.body.spec, type: 'ClusterIP', ports: [{ port: 80 }], externalTrafficPolicy: undefined } });
+      expect(back.status, JSON.stringify(back.body)).toBe(200);
+      expect(back.body.spec.ports[0].nodePort).toBeUndefined();
+      const other = await req(server, 'POST', SERVICES, service('other', { type: 'NodePort', ports: [{ port: 80, nodePort: 30080 }] }));
+      expect(other.status, JSON.stringify(other.body)).toBe(201);
+      // And a node port an update changes is free for others at once too.
+      const moved = await req(server, 'PUT', `${SERVICES}/other`, { ...other.body, spec: { ...other.body.spec, ports: [{ port: 80, nodePort: 30081 }] } });
+      expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+      const third = await req(server, 'POST', SERVICES, service('third', { type: 'NodePort', ports: [{ port: 80, nodePort: 30080 }] }));
+      expect(third.status, JSON.stringify(third.body)).toBe(201);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('keeps allocations across a restart: a taken address or port is refused, an update without them keeps them', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'kapi-services-')), 'kapi.db');
     let server = await start(createSqliteBackend({ path }));

@@ -72,6 +72,9 @@ export function serviceAllocation(ips: IPAllocator | undefined, ports: NodePortA
     const spec = specOf(svc);
     const errors: FieldError[] = [];
     let madeIP: string | undefined;
+    // What this write allocates replaces what the Service's earlier writes had pending: a node port it no longer
+    // uses is free for others as soon as the stored Service stops holding it, as in kube.
+    if (!ctx.dryRun) ports.release(self);
     if (ips && wantsClusterIP(spec)) {
       const outcome = await allocateClusterIP(ips, spec, self, ctx.dryRun);
       if (typeof outcome === 'string') madeIP = outcome;

@@ -87,7 +87,7 @@ export function createNodePortAllocator(host: PluginHost, range: { base: number;
   }
 
   return {
-    /** Frees the ports handed out to `self` that its Service did not keep (its write failed). */
+    /** Frees the ports handed out to `self` and not yet stored: its write failed, or a new write of it allocates anew. */
     release(self: ServiceRef): void {
       for (const [port, p] of pending) if (p.owner === key(self)) pending.delete(port);
     },
