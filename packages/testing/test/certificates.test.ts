@@ -1,13 +1,12 @@
 // The test servers' certificates, made once and cached for later processes: what a user's test processes see.
-import { spawn } from 'node:child_process';
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { INDEX, runTestProcess } from './test-process.js';
 
-const INDEX = join(import.meta.dirname, '..', 'dist', 'index.js');
 const dir = mkdtempSync(join(tmpdir(), 'kapi-testing-certs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -25,18 +24,10 @@ function testProcess(cacheDir: string): Promise<{ ca: string; kubectl: string }>
       execFile('kubectl', ['--kubeconfig', server.kubeconfig, 'get', 'namespaces', '-o', 'name'], (error, stdout, stderr) => resolve(stdout + stderr)));
     process.stdout.write(JSON.stringify({ kubeconfig: readFileSync(server.kubeconfig, 'utf8'), kubectl }));
     await server.stop();`;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, KAPI_TESTING_CACHE_DIR: cacheDir } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`test process exited ${code}: ${err}`));
-      const { kubeconfig, kubectl } = JSON.parse(out) as { kubeconfig: string; kubectl: string };
-      const config = parse(kubeconfig) as { clusters: { cluster: { 'certificate-authority-data': string } }[] };
-      resolve({ ca: Buffer.from(config.clusters[0].cluster['certificate-authority-data'], 'base64').toString(), kubectl });
-    });
+  return runTestProcess(script, cacheDir).then((out) => {
+    const { kubeconfig, kubectl } = JSON.parse(out) as { kubeconfig: string; kubectl: string };
+    const config = parse(kubeconfig) as { clusters: { cluster: { 'certificate-authority-data': string } }[] };
+    return { ca: Buffer.from(config.clusters[0].cluster['certificate-authority-data'], 'base64').toString(), kubectl };
   });
 }
 

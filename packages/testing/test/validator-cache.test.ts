@@ -1,11 +1,10 @@
 // Compiled validators cached for later test processes: what a user's next test process sees.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { INDEX, runTestProcess } from './test-process.js';
 
-const INDEX = join(import.meta.dirname, '..', 'dist', 'index.js');
 const dir = mkdtempSync(join(tmpdir(), 'kapi-testing-validators-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -32,14 +31,7 @@ function testProcess(cacheDir: string): Promise<{ status: number; body: Record<s
     }
     process.stdout.write(JSON.stringify(out));
     await server.stop();`;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, KAPI_TESTING_CACHE_DIR: cacheDir } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`test process exited ${code}: ${err}`))));
-  });
+  return runTestProcess(script, cacheDir).then((out) => JSON.parse(out));
 }
 
 /** The cached validators, with when each was written. */
