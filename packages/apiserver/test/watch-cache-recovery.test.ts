@@ -90,7 +90,7 @@ describe('values written around the API', () => {
     expect(eventNames(await open.next(1))).toEqual(['ADDED a']); // the cache is filled and watching storage
     flaky.setDown(true);
     flaky.failWatch(newUnreachableError('gone'));
-    const waiting = server.fetch(new Request(`http://kapi.test${CM}?watch=1&resourceVersion=0`));
+    const waiting = Promise.resolve(server.fetch(new Request(`http://kapi.test${CM}?watch=1&resourceVersion=0`)));
     let answered = false;
     void waiting.then(() => (answered = true));
     await sleep(50);
