@@ -137,4 +137,18 @@ describe.skipIf(!kubectlPath)('kubectl writes against kapi-server', () => {
     const kubectlEntry = after.find((f: { manager: string }) => f.manager === 'kubectl');
     expect(kubectlEntry.fieldsV1['f:spec']['f:replicas']).toBeUndefined();
   });
+
+  it('apply --server-side of a Helm-rendered manifest with nulls: accepted, the null fields left unset', () => {
+    const rendered = file(
+      'helm.yaml',
+      deployment('nginx:1', '        args: null\n        volumeMounts: null\n        resources: null\n      volumes: null\n')
+        .replace('name: web\n  namespace: writes', 'name: helm\n  namespace: writes\n  annotations: null')
+        .replaceAll('app: web', 'app: helm')
+        .replace('labels: {app: helm}', 'labels: {app: helm}\n      annotations: null'),
+    );
+    expect(ok('apply', '--server-side', '--field-manager=helm', '-f', rendered)).toBe('deployment.apps/helm serverside-applied\n');
+    expect(jsonpath('{.spec.template.spec.containers[0].image}', 'deployment', 'helm')).toBe('nginx:1');
+    expect(jsonpath('{.spec.template.spec.containers[0].args}', 'deployment', 'helm')).toBe('');
+    expect(jsonpath('{.metadata.annotations}', 'deployment', 'helm')).toBe('');
+  });
 });

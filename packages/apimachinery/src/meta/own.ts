@@ -31,3 +31,17 @@ export function cloneJson<T>(value: T): T {
   for (const key of Object.keys(value)) setOwn(out, key, cloneJson((value as Record<string, unknown>)[key]));
   return out as T;
 }
+
+/**
+ * A copy of a decoded JSON value without its `null` members, at every depth: kube treats an explicit null as an unset
+ * field (Go's JSON decoding into typed objects, and structured-merge-diff's null in an apply configuration).
+ */
+export function dropNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(dropNulls);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) if (v !== null) setOwn(out, k, dropNulls(v));
+    return out;
+  }
+  return value;
+}

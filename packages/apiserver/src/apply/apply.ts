@@ -1,8 +1,7 @@
 // Server-side apply (FieldManager.Apply over merge.Updater.Apply): merge the applied configuration into the live
 // object, prune what this applier owned before and no longer sends (unless someone else owns it), detect conflicts
 // with other managers, and record the applier's fields.
-import { getOwn, setOwn } from '@kapi/apimachinery';
-import { newBadRequest, type ManagedFieldsEntry } from '@kapi/apimachinery';
+import { dropNulls, newBadRequest, type ManagedFieldsEntry } from '@kapi/apimachinery';
 import { capUpdateManagers } from './cap-managers.js';
 import { ApplyConflictError } from './conflicts.js';
 import { ensureNamedFieldsAreMembers } from './ensure-named.js';
@@ -55,17 +54,6 @@ function withManagedFields(obj: Record<string, unknown>, entries: ManagedFieldsE
   const { managedFields: _drop, ...metadata } = metadataOf(obj) ?? {};
   if (entries.length) metadata.managedFields = entries;
   return { ...obj, metadata };
-}
-
-// A null the configuration sets where a map field was is dropped, as kube's typed objects drop nil fields.
-function dropAppliedNulls(merged: unknown, config: unknown): unknown {
-  if (!isObject(merged) || !isObject(config)) return merged;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(merged)) {
-    if (v === null && getOwn(config, k) === null) continue;
-    setOwn(out, k, Object.hasOwn(config, k) ? dropAppliedNulls(v, config[k]) : v);
-  }
-  return out;
 }
 
 /**
@@ -194,11 +182,14 @@ function* applySteps(v: Versions, input: ApplyInput, config: Record<string, unkn
     if (isEmpty(stripped)) out.delete(id);
     else out.set(id, { ...mine, set: stripped });
   }
+  // A null the configuration sets (at any depth, list items' fields too) leaves the field unset, as kube's typed
+  // objects drop nil fields; the live object holds none.
+  merged = dropNulls(merged);
   const changed = !valuesEqual(base, merged);
   if (changed && out.has(id)) out.set(id, { ...out.get(id)!, time: input.now });
 
   const managedFields = encodeManagedFields(capUpdateManagers(out));
   // A fresh copy: the merge shares untouched subtrees with the inputs, which the caller must be free to mutate.
-  const object = structuredClone(withManagedFields(changed ? (dropAppliedNulls(merged, config) as Record<string, unknown>) : base, managedFields));
+  const object = structuredClone(withManagedFields(changed ? (merged as Record<string, unknown>) : base, managedFields));
   return { object, managedFields: (metadataOf(object)?.managedFields as ManagedFieldsEntry[] | undefined) ?? [], changed };
 }

@@ -1,4 +1,4 @@
-import { newBadRequest, setOwn, walkFieldTree, type FieldTree, type KubeObject } from '@kapi/apimachinery';
+import { dropNulls, newBadRequest, walkFieldTree, type FieldTree, type KubeObject } from '@kapi/apimachinery';
 import { apiVersionOf, type ResourceEntry } from '../registry/resources.js';
 import { MEDIA_TYPES } from './media/index.js';
 import type { BodyFormat } from './negotiate.js';
@@ -14,17 +14,6 @@ function dropGoEmptyStrings(tree: FieldTree, typeKey: string, value: unknown): v
       for (const [key, child] of Object.entries(obj)) if (child === '' && type.props[key] !== undefined) delete obj[key];
     },
   });
-}
-
-/** Drops `null` members recursively: kube treats an explicit null as an unset field (Go's JSON decoding). */
-export function dropNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(dropNulls);
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) if (v !== null) setOwn(out, k, dropNulls(v));
-    return out;
-  }
-  return value;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { findUnknownFields, newBadRequest, type KubeObject } from '@kapi/apimachinery';
+import { dropNulls, findUnknownFields, newBadRequest, type KubeObject } from '@kapi/apimachinery';
 import { addWarnings } from '../registry/context.js';
 import type { ResourceEntry } from '../registry/resources.js';
 import { decodeTypeError } from '../registry/validation.js';
@@ -27,9 +27,11 @@ export function checkFields(
   level: FieldValidation,
   warnings: string[],
   duplicates: readonly string[] = [],
-  options: { defaults?: boolean } = {},
+  options: { defaults?: boolean; nulls?: boolean } = {},
 ): void {
-  const typeError = decodeTypeError(entry, entry.checkTypes(obj));
+  // An apply configuration may hold `null` for any field (structured-merge-diff takes null as a value of every type;
+  // Helm writes `annotations: null`, `args: null`...): it is not a wrongly typed value.
+  const typeError = decodeTypeError(entry, entry.checkTypes(options.nulls ? (dropNulls(obj) as KubeObject) : obj));
   if (typeError) throw typeError;
   const unknown = findUnknownFields(entry.group.fieldTree, entry.typeKey, obj, { prune: true });
   if (options.defaults !== false) entry.defaults(obj);

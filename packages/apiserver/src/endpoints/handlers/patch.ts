@@ -26,7 +26,7 @@ export async function patchHandler(scope: RequestScope): Promise<Response> {
     const applied = decodeLoose(type === 'apply-cbor' ? 'cbor' : 'yaml', raw) as KubeObject;
     if (!applied || typeof applied !== 'object' || Array.isArray(applied)) throw newBadRequest('the apply configuration must be an object');
     auditRequestObject(applied, { patch: true });
-    checkFields(entry, applied, level, ctx.warnings!, [], { defaults: false });
+    checkFields(entry, applied, level, ctx.warnings!, [], { defaults: false, nulls: true });
     const result = await scope.store.update(ctx, info.name, (current) =>
       andThen(applyConfiguration(entry, info.subresource, current, applied, manager, force, scope.registry), (merged) => {
         entry.defaults(merged);
