@@ -293,6 +293,19 @@ describe('Pod validation (kube 1.33 ValidatePodCreate, ValidatePodUpdate)', { ti
           'spec.overhead.limits[cpu]: Invalid value: "-1": must be greater than or equal to 0',
         ],
       ],
+      [
+        {
+          os: { name: 'windows' },
+          securityContext: { windowsOptions: { hostProcess: true } },
+          containers: [app(), app({ name: 'two', securityContext: { windowsOptions: { hostProcess: false } } })],
+        },
+        [
+          'spec.containers[1].securityContext.windowsOptions.hostProcess: Invalid value: false: pod hostProcess value must be identical if both are specified, was true',
+          'spec: Invalid value: "": If pod contains any hostProcess containers then all containers must be HostProcess containers',
+          'spec.hostNetwork: Invalid value: false: hostNetwork must be true if pod contains any hostProcess containers',
+        ],
+      ],
+      [{ nodeName: 'node-1', schedulingGates: [{ name: 'example.com/wait' }], containers: [app()] }, ['spec.nodeName: Forbidden: cannot be set until all schedulingGates have been cleared']],
       [{ os: { name: 'plan9' }, containers: [app()] }, ['spec.os: Unsupported value: "plan9": supported values: "linux", "windows"']],
       [{ os: { name: 'linux' }, containers: [app({ securityContext: { windowsOptions: { runAsUserName: 'ContainerUser' } } })] }, ['spec.containers[0].securityContext.windowsOptions: Forbidden: windows options cannot be set for a linux pod']],
       [
@@ -434,6 +447,52 @@ describe('Pod validation (kube 1.33 ValidatePodCreate, ValidatePodUpdate)', { ti
       expect(got, JSON.stringify(spec)).toHaveLength(messages.length);
       messages.forEach((m, i) => (typeof m === 'string' ? expect(got[i], JSON.stringify(got)).toBe(m) : expect(got[i], JSON.stringify(got)).toMatch(m)));
     }
+  });
+
+  it("checks the pod-specific annotations (mirror, deletion cost, seccomp and AppArmor) and that they agree with the fields", async () => {
+    const refusedWith = async (annotations: Record<string, string>, spec: Record<string, unknown>) => {
+      const res = await req(server, 'POST', PODS, { metadata: { name: `a${n++}`, annotations }, spec });
+      expect(res.status, JSON.stringify(res.body)).toBe(422);
+      return (res.body.details.causes as { field: string; message: string }[]).map((c) => `${c.field}: ${c.message}`);
+    };
+    expect(
+      await refusedWith(
+        {
+          'kubernetes.io/config.mirror': 'x',
+          'controller.kubernetes.io/pod-deletion-cost': '007',
+          'seccomp.security.alpha.kubernetes.io/pod': 'bogus',
+          'container.seccomp.security.alpha.kubernetes.io/app': 'localhost/../etc/profile.json',
+          'container.apparmor.security.beta.kubernetes.io/nope': 'runtime/default',
+          'container.apparmor.security.beta.kubernetes.io/app': 'bogus',
+        },
+        { containers: [app()] },
+      ),
+    ).toEqual([
+      'metadata.annotations[kubernetes.io/config.mirror]: Invalid value: "x": must set spec.nodeName if mirror pod annotation is set',
+      'metadata.annotations[controller.kubernetes.io/pod-deletion-cost]: Invalid value: "007": must be a 32bit integer',
+      'metadata.annotations.seccomp.security.alpha.kubernetes.io/pod: Invalid value: "bogus": must be a valid seccomp profile',
+      "metadata.annotations.container.seccomp.security.alpha.kubernetes.io/app: Invalid value: \"../etc/profile.json\": must not contain '..'",
+      'metadata.annotations[container.apparmor.security.beta.kubernetes.io/app]: Invalid value: "bogus": invalid AppArmor profile name: "bogus"',
+      'metadata.annotations[container.apparmor.security.beta.kubernetes.io/nope]: Invalid value: "nope": container not found',
+    ]);
+    expect(
+      await refusedWith(
+        { 'seccomp.security.alpha.kubernetes.io/pod': 'unconfined', 'container.apparmor.security.beta.kubernetes.io/app': 'localhost/one' },
+        { securityContext: { seccompProfile: { type: 'RuntimeDefault' } }, containers: [app({ securityContext: { appArmorProfile: { type: 'Localhost', localhostProfile: 'two' } } })] },
+      ),
+    ).toEqual([
+      'spec.securityContext.seccompProfile.type: Forbidden: seccomp type in annotation and field must match',
+      'spec.containers[0].securityContext.appArmorProfile.localhostProfile: Forbidden: apparmor profile in annotation and field must match',
+    ]);
+    // Annotations that agree with the fields, and well-formed ones, are fine.
+    const ok = await req(server, 'POST', PODS, {
+      metadata: {
+        name: 'annotated',
+        annotations: { 'controller.kubernetes.io/pod-deletion-cost': '-5', 'seccomp.security.alpha.kubernetes.io/pod': 'runtime/default', 'container.apparmor.security.beta.kubernetes.io/app': 'localhost/profile' },
+      },
+      spec: { securityContext: { seccompProfile: { type: 'RuntimeDefault' } }, containers: [app({ securityContext: { appArmorProfile: { type: 'Localhost', localhostProfile: 'profile' } } })] },
+    });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
   });
 
   it("accepts a pod using them well, and merges matchLabelKeys into the affinity term's selector as kube 1.33 does", async () => {

@@ -206,3 +206,30 @@ export function osErrors(spec: Obj, field: string): FieldError[] {
   if (name === 'windows') return windowsErrors(spec, field);
   return [fieldNotSupported(`${field}.os`, name, ['linux', 'windows'])];
 }
+
+/**
+ * kube's validateWindowsHostProcessPod: a pod's containers are all HostProcess containers or none (a container's own
+ * `windowsOptions.hostProcess`, else the pod's), agree with the pod's when both say, and run on the host network.
+ * (kube-apiserver also refuses them unless `--allow-privileged` is set; this server allows them, as privileged ones.)
+ */
+export function hostProcessErrors(spec: Obj, field: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const podOptions = isObj(spec.securityContext) && isObj(spec.securityContext.windowsOptions) ? spec.securityContext.windowsOptions : {};
+  const podHostProcess = typeof podOptions.hostProcess === 'boolean' ? podOptions.hostProcess : undefined;
+  let containers = 0;
+  let hostProcess = 0;
+  for (const [c, at] of containersWithPath(spec, field)) {
+    containers++;
+    const options = isObj(c.securityContext) && isObj(c.securityContext.windowsOptions) ? c.securityContext.windowsOptions : {};
+    const own = typeof options.hostProcess === 'boolean' ? options.hostProcess : undefined;
+    if (podHostProcess !== undefined && own !== undefined && own !== podHostProcess) {
+      errs.push(fieldInvalid(`${at}.securityContext.windowsOptions.hostProcess`, own, `pod hostProcess value must be identical if both are specified, was ${podHostProcess}`));
+    }
+    if (own === true || (own === undefined && podHostProcess === true)) hostProcess++;
+  }
+  if (hostProcess > 0) {
+    if (hostProcess !== containers) errs.push(fieldInvalid(field, '', 'If pod contains any hostProcess containers then all containers must be HostProcess containers'));
+    if (spec.hostNetwork !== true) errs.push(fieldInvalid(`${field}.hostNetwork`, false, 'hostNetwork must be true if pod contains any hostProcess containers'));
+  }
+  return errs;
+}

@@ -21,7 +21,7 @@ import {
 } from '@kapi/apimachinery';
 import { affinityErrors } from './pod-affinity.js';
 import { validateContainerResources } from './pod-resources.js';
-import { osErrors, podSecurityContextErrors } from './pod-security.js';
+import { hostProcessErrors, osErrors, podSecurityContextErrors } from './pod-security.js';
 import { INVALID_IP } from './service/special-ips.js';
 
 // The pod spec fields kube 1.33's ValidatePodSpec checks after the containers, in its order: host network ports,
@@ -260,6 +260,7 @@ export function podSpecFieldErrors(spec: Obj, field: string, isPod: boolean): Fi
     ...dnsConfigErrors(spec, `${field}.dnsConfig`),
     ...gateErrors(spec, field),
     ...topologySpreadErrors(spec.topologySpreadConstraints, `${field}.topologySpreadConstraints`),
+    ...hostProcessErrors(spec, field),
     ...hostUsersErrors(spec, field),
   ];
   errs.push(...nameErrors(spec.serviceAccountName, `${field}.serviceAccountName`, isDNS1123Subdomain));

@@ -18,6 +18,7 @@ import {
   type KubeObject,
   type Obj,
 } from '@kapi/apimachinery';
+import { annotationFieldMatchErrors, podAnnotationErrors } from './pod-annotations.js';
 import { validateEnv, validateEnvFrom } from './pod-env.js';
 import { forbiddenForInitContainer, validateProbesAndLifecycle } from './pod-handlers.js';
 import { validateContainerResources } from './pod-resources.js';
@@ -186,8 +187,12 @@ export function validatePodSpec(spec: Obj, field = 'spec', options: { isPod?: bo
 /** kube's ValidatePodCreate (the checks above); ephemeral containers come through their subresource only. */
 export function validatePodCreate(pod: KubeObject): FieldError[] {
   const spec = isObj(pod.spec) ? pod.spec : {};
-  const errs = validatePodSpec(spec, 'spec', { isPod: true, podName: pod.metadata?.name });
+  const errs = podAnnotationErrors(pod.metadata?.annotations, spec, 'metadata.annotations');
+  errs.push(...validatePodSpec(spec, 'spec', { isPod: true, podName: pod.metadata?.name }));
   if (asObjects(spec.ephemeralContainers).length) errs.push(fieldForbidden('spec.ephemeralContainers', 'cannot be set on create'));
+  // A pod is not bound to a node while it still waits on scheduling gates.
+  if (text(spec.nodeName) && asObjects(spec.schedulingGates).length) errs.push(fieldForbidden('spec.nodeName', 'cannot be set until all schedulingGates have been cleared'));
+  errs.push(...annotationFieldMatchErrors(pod.metadata?.annotations, spec, 'spec'));
   return errs;
 }
 
@@ -200,6 +205,7 @@ export function validatePodTemplateSpec(template: unknown, field: string): Field
   const spec = isObj(template) && isObj(template.spec) ? template.spec : {};
   const errs = validatePodTemplateMetadata(template, field);
   errs.push(...validatePodSpec(spec, `${field}.spec`));
+  errs.push(...annotationFieldMatchErrors(isObj(template) && isObj(template.metadata) ? template.metadata.annotations : undefined, spec, `${field}.spec`));
   if (asObjects(spec.ephemeralContainers).length) errs.push(fieldForbidden(`${field}.spec.ephemeralContainers`, 'ephemeral containers not allowed in pod template'));
   return errs;
 }
@@ -211,10 +217,15 @@ export function validatePodTemplateSpec(template: unknown, field: string): Field
 export const selectorMismatch = (field: string, labels: unknown): FieldError =>
   fieldInvalid(field, new GoValue(goStringMap(isObj(labels) ? labels : undefined)), '`selector` does not match template `labels`');
 
-/** A pod template's labels and annotations, reported at `<field>.labels` and `<field>.annotations` as kube does. */
+/** A pod template's labels and annotations (the pod-specific ones too), reported at `<field>.labels` and `<field>.annotations` as kube does. */
 function validatePodTemplateMetadata(template: unknown, field: string): FieldError[] {
   const meta = isObj(template) && isObj(template.metadata) ? template.metadata : {};
-  return [...validateLabels(meta.labels, `${field}.labels`), ...validateAnnotations(meta.annotations, `${field}.annotations`)];
+  const spec = isObj(template) && isObj(template.spec) ? template.spec : {};
+  return [
+    ...validateLabels(meta.labels, `${field}.labels`),
+    ...validateAnnotations(meta.annotations, `${field}.annotations`),
+    ...podAnnotationErrors(meta.annotations, spec, `${field}.annotations`),
+  ];
 }
 
 /**
@@ -247,7 +258,10 @@ const POD_UPDATE_FORBIDDEN =
 export function validatePodUpdate(pod: KubeObject, old: KubeObject): FieldError[] {
   const spec = isObj(pod.spec) ? pod.spec : {};
   const before = isObj(old.spec) ? old.spec : {};
-  const errs = validatePodSpec(spec, 'spec', { isPod: true, podName: pod.metadata?.name });
+  // A deletion cost that was already invalid may stay (kube's AllowInvalidPodDeletionCost).
+  const oldCost = podAnnotationErrors(old.metadata?.annotations, before, 'metadata.annotations').some((e) => e.field.endsWith('[controller.kubernetes.io/pod-deletion-cost]'));
+  const errs = podAnnotationErrors(pod.metadata?.annotations, spec, 'metadata.annotations', { allowInvalidDeletionCost: oldCost });
+  errs.push(...validatePodSpec(spec, 'spec', { isPod: true, podName: pod.metadata?.name }));
   // The spec as it would be with only what may change taken from the old one.
   const mutable = structuredClone(spec);
   for (const key of ['containers', 'initContainers'] as const) {
