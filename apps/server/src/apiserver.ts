@@ -9,7 +9,7 @@ import { createCorePlugin, type ServiceAccountTokenOptions } from '@kapi/api-cor
 import { plugin as discovery } from '@kapi/api-discovery';
 import { plugin as events } from '@kapi/api-events';
 import { plugin as networking } from '@kapi/api-networking';
-import { group as node } from '@kapi/api-node';
+import { plugin as node } from '@kapi/api-node';
 import { plugin as policy } from '@kapi/api-policy';
 import { plugin as rbac } from '@kapi/api-rbac';
 import { plugin as scheduling } from '@kapi/api-scheduling';
@@ -94,7 +94,7 @@ export function serverPlugins(
     admissionWebhooks,
     scheduling,
     coordination,
-    groupPlugin(node),
+    node,
     discovery,
     wardle,
     apiextensions,
