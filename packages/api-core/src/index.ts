@@ -14,6 +14,7 @@ export { CORE_DEFAULTERS, imageTag } from './registry/defaulters.js';
 export { isConfigMapKey, MAX_DATA_BYTES } from './registry/config-data.js';
 export { podTemplateCells } from './registry/templates.js';
 export { selectorMismatch, validatePodSpec, validatePodTemplateSpec, validateRunningPodTemplate } from './registry/pod-validation.js';
+export { podTemplateWarnings, podWarnings } from './registry/pod-warnings.js';
 export { EVENT_FIELD_LABELS } from './registry/field-labels.js';
 export { defaultTolerationSecondsAdmission, TAINT_NODE_NOT_READY, TAINT_NODE_UNREACHABLE, type DefaultTolerationSecondsOptions } from './registry/default-toleration-seconds.js';
 export { claimResizeAdmission } from './registry/claim-resize.js';

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { selectorMismatch, validateRunningPodTemplate } from '@kapi/api-core';
+import { podTemplateWarnings, selectorMismatch, validateRunningPodTemplate } from '@kapi/api-core';
 import { labelSelectorFromObject, validateLabelSelector, type FieldError, type KubeObject } from '@kapi/apimachinery';
 import type { Strategy } from '@kapi/apiserver';
 
@@ -51,6 +51,7 @@ export function workloadStrategy(kind: string, owner: string, extra: Strategy = 
   return {
     ...extra,
     validate: (obj) => validateWorkload(obj, kind, owner),
+    warnings: (obj) => podTemplateWarnings(specOf(obj).template, 'spec.template'),
     validateUpdate: (obj, old, ctx) => {
       // A status update changes no spec: kube's status strategies check the status only.
       if (ctx.subresource === 'status') return [];

@@ -1,4 +1,5 @@
-import { fieldNotSupported, type FieldError, type KubeObject } from '@kapi/apimachinery';
+import { fieldNotSupported, isObj, type FieldError, type KubeObject } from '@kapi/apimachinery';
+import { podTemplateWarnings } from '@kapi/api-core';
 import { validateJobSpec, type JobSpec } from './job.js';
 import type { Strategy } from '@kapi/apiserver';
 
@@ -37,6 +38,10 @@ const validateCronJob = (obj: KubeObject): FieldError[] => [...validateSchedule(
 /** CronJobs (kube's pkg/registry/batch/cronjob): a schedule that parses, and a valid job template. */
 export const cronJobStrategy: Strategy = {
   validate: validateCronJob,
+  warnings: (obj) => {
+    const jobTemplate = isObj(obj.spec) && isObj(obj.spec.jobTemplate) ? obj.spec.jobTemplate : {};
+    return podTemplateWarnings(isObj(jobTemplate.spec) ? jobTemplate.spec.template : undefined, 'spec.jobTemplate.spec.template');
+  },
   // A status update changes no spec: kube's status strategy checks the status only.
   validateUpdate: (obj, _old, ctx) => (ctx.subresource === 'status' ? [] : validateCronJob(obj)),
 };

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { fieldNotSupported, labelSelectorFromObject, validateLabelSelector, type FieldError, type KubeObject, type LabelSelector, type TypeDefaulter } from '@kapi/apimachinery';
 import type { Strategy } from '@kapi/apiserver';
-import { selectorMismatch, validatePodTemplateSpec } from '@kapi/api-core';
+import { podTemplateWarnings, selectorMismatch, validatePodTemplateSpec } from '@kapi/api-core';
 import { jobTemplateUpdateErrors } from './job-template-update.js';
 
 type Template = { metadata?: { labels?: Record<string, string> }; spec?: { restartPolicy?: string } };
@@ -89,6 +89,7 @@ const immutable = (field: string): FieldError => ({ type: 'FieldValueInvalid', f
  * empty: the schema's default, which the store gives kinds with a status subresource.)
  */
 export const jobStrategy: Strategy = {
+  warnings: (obj) => podTemplateWarnings((obj as Job).spec?.template, 'spec.template'),
   validate(obj) {
     generateSelector(obj as Job);
     return validateJob(obj as Job);

@@ -1,6 +1,7 @@
 import { fieldRequired, isObj, type FieldError, type KubeObject } from '@kapi/apimachinery';
 import type { Strategy } from '@kapi/apiserver';
 import { selectorMismatch, validatePodTemplateSpec, validateRunningPodTemplate } from './pod-validation.js';
+import { podTemplateWarnings } from './pod-warnings.js';
 
 // The core kinds that hold a pod template, validated as kube's ValidatePodTemplate and
 // ValidateReplicationControllerSpec validate them (the apps and batch kinds have theirs in their own packages).
@@ -8,6 +9,7 @@ import { selectorMismatch, validatePodTemplateSpec, validateRunningPodTemplate }
 /** PodTemplates: their template is a valid pod template, on create and on update. */
 export const podTemplateStrategy: Strategy = {
   validate: (obj) => validatePodTemplateSpec((obj as { template?: unknown }).template, 'template'),
+  warnings: (obj) => podTemplateWarnings((obj as { template?: unknown }).template, 'template'),
 };
 
 /**
@@ -32,6 +34,7 @@ function validateReplicationController(rc: KubeObject): FieldError[] {
 
 export const replicationControllerStrategy: Strategy = {
   validate: validateReplicationController,
+  warnings: (obj) => podTemplateWarnings(isObj(obj.spec) ? obj.spec.template : undefined, 'spec.template'),
   // A status update changes no spec: kube's status strategy checks the status only.
   validateUpdate: (obj, _old, ctx) => (ctx.subresource === 'status' ? [] : validateReplicationController(obj)),
 };

@@ -1,12 +1,14 @@
 import type { Strategy } from '@kapi/apiserver';
 import { isObj, type KubeObject } from '@kapi/apimachinery';
 import { mergeMatchLabelKeys } from './pod-affinity.js';
+import { podWarnings } from './pod-warnings.js';
 import { validatePodCreate, validatePodUpdate } from './pod-validation.js';
 
 /**
  * Pods start Pending (kube's pod strategy sets the initial status), get their affinity terms' matchLabelKeys and
  * mismatchLabelKeys merged into the terms' label selectors, are validated as kube validates them (the main checks:
- * pod-validation.ts; a status update checks no spec, which it cannot change), and DELETE answers with the pod.
+ * pod-validation.ts; a status update checks no spec, which it cannot change), get kube's warnings (pod-warnings.ts),
+ * and DELETE answers with the pod.
  */
 export const podStrategy: Strategy = {
   prepareForCreate(obj: KubeObject) {
@@ -14,6 +16,7 @@ export const podStrategy: Strategy = {
     if (isObj(obj.spec)) mergeMatchLabelKeys(obj.spec, obj.metadata?.labels);
   },
   validate: validatePodCreate,
+  warnings: (obj) => podWarnings(obj),
   validateUpdate: (obj, old, ctx) => (ctx.subresource ? [] : validatePodUpdate(obj, old)),
   returnDeletedObject: true,
 };
