@@ -1,4 +1,5 @@
 import { fieldForbidden, fieldInvalid, isObj, str, type FieldError, type Obj } from '@kapi/apimachinery';
+import { containersWithPath } from './pod-containers.js';
 import { localDescendingPathErrors } from './pod-volumes.js';
 
 // The annotations kube 1.33 checks on Pods and pod templates (ValidatePodSpecificAnnotations): the mirror pod's node,
@@ -27,16 +28,6 @@ function seccompAnnotationErrors(profile: string, field: string): FieldError[] {
   return [fieldInvalid(field, profile, 'must be a valid seccomp profile')];
 }
 
-/** The names of a spec's containers of every kind. */
-function containerNames(spec: Obj): Set<string> {
-  const names = new Set<string>();
-  for (const kind of ['initContainers', 'containers', 'ephemeralContainers']) {
-    const list = spec[kind];
-    if (Array.isArray(list)) for (const c of list) if (isObj(c)) names.add(str(c.name));
-  }
-  return names;
-}
-
 /**
  * kube's ValidatePodSpecificAnnotations, reported under `field` (`metadata.annotations`, or a template's
  * `annotations`); keys in sorted order where kube walks a map. With `allowInvalidDeletionCost` (an update of a pod
@@ -55,7 +46,7 @@ export function podAnnotationErrors(annotations: unknown, spec: Obj, field: stri
   const keys = Object.keys(annotations).sort();
   if (SECCOMP_POD in annotations) errs.push(...seccompAnnotationErrors(value(SECCOMP_POD), `${field}.${SECCOMP_POD}`));
   for (const key of keys) if (key.startsWith(SECCOMP_CONTAINER)) errs.push(...seccompAnnotationErrors(value(key), `${field}.${key}`));
-  const names = containerNames(spec);
+  const names = new Set(containersWithPath(spec, '').map(([c]) => str(c.name)));
   for (const key of keys) {
     if (!key.startsWith(APPARMOR_CONTAINER)) continue;
     const container = key.slice(APPARMOR_CONTAINER.length);
@@ -68,40 +59,25 @@ export function podAnnotationErrors(annotations: unknown, spec: Obj, field: stri
   return errs;
 }
 
-/** kube's validateSeccompAnnotationsAndFieldsMatch: the annotation's profile is the field's. */
-function seccompMatchError(annotation: string, profile: Obj, field: string): FieldError | undefined {
-  const mismatch = fieldForbidden(`${field}.type`, 'seccomp type in annotation and field must match');
-  switch (profile.type) {
-    case 'Unconfined':
-      return annotation === 'unconfined' ? undefined : mismatch;
-    case 'RuntimeDefault':
-      return annotation === 'runtime/default' || annotation === 'docker/default' ? undefined : mismatch;
-    case 'Localhost':
-      if (!annotation.startsWith('localhost/')) return mismatch;
-      return annotation.slice('localhost/'.length) === str(profile.localhostProfile) && profile.localhostProfile !== undefined
-        ? undefined
-        : fieldForbidden(`${field}.localhostProfile`, 'seccomp profile in annotation and field must match');
-    default:
-      return undefined;
-  }
-}
+/** The annotation values of a profile type (Unconfined, RuntimeDefault; Localhost is `localhost/<profile>`). */
+const ANNOTATION_VALUES = {
+  seccomp: { Unconfined: ['unconfined'], RuntimeDefault: ['runtime/default', 'docker/default'] },
+  apparmor: { Unconfined: ['unconfined'], RuntimeDefault: ['runtime/default'] },
+} as const;
 
-/** kube's AppArmor counterpart, for a container's profile (its own, or the pod's). */
-function appArmorMatchError(annotation: string, profile: Obj, field: string): FieldError | undefined {
-  const mismatch = fieldForbidden(`${field}.type`, 'apparmor type in annotation and field must match');
-  switch (profile.type) {
-    case 'Unconfined':
-      return annotation === 'unconfined' ? undefined : mismatch;
-    case 'RuntimeDefault':
-      return annotation === 'runtime/default' ? undefined : mismatch;
-    case 'Localhost':
-      if (!annotation.startsWith('localhost/')) return mismatch;
-      return profile.localhostProfile !== undefined && annotation.slice('localhost/'.length) === str(profile.localhostProfile)
-        ? undefined
-        : fieldForbidden(`${field}.localhostProfile`, 'apparmor profile in annotation and field must match');
-    default:
-      return undefined;
+/**
+ * kube's validateSeccompAnnotationsAndFieldsMatch and its AppArmor counterpart: the annotation names the profile the
+ * field gives (`field` is the profile's path).
+ */
+function profileMatchError(kind: 'seccomp' | 'apparmor', annotation: string, profile: Obj, field: string): FieldError | undefined {
+  const type = str(profile.type);
+  if (type === 'Localhost') {
+    if (!annotation.startsWith('localhost/')) return fieldForbidden(`${field}.type`, `${kind} type in annotation and field must match`);
+    const same = profile.localhostProfile !== undefined && annotation.slice('localhost/'.length) === str(profile.localhostProfile);
+    return same ? undefined : fieldForbidden(`${field}.localhostProfile`, `${kind} profile in annotation and field must match`);
   }
+  const accepted: readonly string[] | undefined = ANNOTATION_VALUES[kind][type as 'Unconfined' | 'RuntimeDefault'];
+  return !accepted || accepted.includes(annotation) ? undefined : fieldForbidden(`${field}.type`, `${kind} type in annotation and field must match`);
 }
 
 /**
@@ -115,24 +91,20 @@ export function annotationFieldMatchErrors(annotations: unknown, spec: Obj, spec
   const podSc = isObj(spec.securityContext) ? spec.securityContext : {};
   const push = (e: FieldError | undefined) => e && errs.push(e);
   if (isObj(podSc.seccompProfile) && typeof annotations[SECCOMP_POD] === 'string') {
-    push(seccompMatchError(annotations[SECCOMP_POD], podSc.seccompProfile, `${specField}.securityContext.seccompProfile`));
+    push(profileMatchError('seccomp', annotations[SECCOMP_POD], podSc.seccompProfile, `${specField}.securityContext.seccompProfile`));
   }
-  const containers: [Obj, string][] = [];
-  for (const kind of ['initContainers', 'containers', 'ephemeralContainers']) {
-    const list = spec[kind];
-    if (Array.isArray(list)) list.forEach((c, i) => isObj(c) && containers.push([c, `${specField}.${kind}[${i}]`]));
-  }
+  const containers = containersWithPath(spec, specField);
   for (const [c, at] of containers) {
     const sc = isObj(c.securityContext) ? c.securityContext : {};
     const key = `${SECCOMP_CONTAINER}${str(c.name)}`;
-    if (isObj(sc.seccompProfile) && typeof annotations[key] === 'string') push(seccompMatchError(annotations[key], sc.seccompProfile, `${at}.securityContext.seccompProfile`));
+    if (isObj(sc.seccompProfile) && typeof annotations[key] === 'string') push(profileMatchError('seccomp', annotations[key], sc.seccompProfile, `${at}.securityContext.seccompProfile`));
   }
   if (isObj(spec.os) && spec.os.name === 'windows') return errs;
   for (const [c, at] of containers) {
     const sc = isObj(c.securityContext) ? c.securityContext : {};
     const profile = isObj(sc.appArmorProfile) ? sc.appArmorProfile : isObj(podSc.appArmorProfile) ? podSc.appArmorProfile : undefined;
     const key = `${APPARMOR_CONTAINER}${str(c.name)}`;
-    if (profile && typeof annotations[key] === 'string') push(appArmorMatchError(annotations[key], profile, `${at}.securityContext.appArmorProfile`));
+    if (profile && typeof annotations[key] === 'string') push(profileMatchError('apparmor', annotations[key], profile, `${at}.securityContext.appArmorProfile`));
   }
   return errs;
 }

@@ -1,4 +1,5 @@
 import { fieldDuplicate, fieldForbidden, fieldInvalid, fieldNotSupported, fieldRequired, fieldTooLong, isObj, str, type FieldError, type Obj } from '@kapi/apimachinery';
+import { containersWithPath } from './pod-containers.js';
 
 // kube 1.33's security context rules (pkg/apis/core/validation): the pod's (validatePodSpecSecurityContext) and each
 // container's (ValidateSecurityContext), and the OS rules of validateOS, validateLinux and validateWindows. Not yet
@@ -147,16 +148,6 @@ export function containerSecurityContextErrors(sc: unknown, field: string, hostU
   }
   errs.push(...appArmorErrors(sc.appArmorProfile, `${field}.appArmorProfile`));
   return errs;
-}
-
-/** Every container of a spec (regular, init, ephemeral) with its field path, as kube's VisitContainersWithPath. */
-function containersWithPath(spec: Obj, field: string): [Obj, string][] {
-  const out: [Obj, string][] = [];
-  for (const kind of ['initContainers', 'containers', 'ephemeralContainers']) {
-    const list = spec[kind];
-    if (Array.isArray(list)) list.forEach((c, i) => isObj(c) && out.push([c, `${field}.${kind}[${i}]`]));
-  }
-  return out;
 }
 
 const LINUX_ONLY_POD = ['appArmorProfile', 'seLinuxOptions', 'seccompProfile', 'fsGroup', 'fsGroupChangePolicy', 'sysctls', 'runAsUser', 'runAsGroup', 'supplementalGroups', 'supplementalGroupsPolicy', 'seLinuxChangePolicy'];

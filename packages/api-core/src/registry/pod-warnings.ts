@@ -1,4 +1,5 @@
 import { asObjects, isObj, parseQuantity, str, type Obj } from '@kapi/apimachinery';
+import { containersWithPath } from './pod-containers.js';
 
 // The warnings kube 1.33 returns (`Warning` headers, kubectl prints them) for a Pod or a pod template
 // (pkg/api/pod/warnings.go): deprecated node labels, annotations and volume plugins, paths that collide with a
@@ -51,16 +52,6 @@ function fractionalBytes(q: unknown): boolean {
   } catch {
     return false;
   }
-}
-
-/** Every container of a spec (init, regular, ephemeral) with its field path, as kube's VisitContainersWithPath. */
-function containersOf(spec: Obj, specPath: string): [Obj, string][] {
-  const out: [Obj, string][] = [];
-  for (const kind of ['initContainers', 'containers', 'ephemeralContainers']) {
-    const list = spec[kind];
-    if (Array.isArray(list)) list.forEach((c, i) => isObj(c) && out.push([c, `${specPath}.${kind}[${i}]`]));
-  }
-  return out;
 }
 
 /** A port as Go's `%+v` prints kube's internal ContainerPort. */
@@ -154,7 +145,7 @@ function warningsFor(spec: Obj, meta: Obj, prefix: string | undefined): string[]
   if (!isObj(podSc.seccompProfile) && SECCOMP_POD in annotations) {
     warnings.push(`${annotationsPath}[${SECCOMP_POD}]: non-functional in v1.27+; use the "seccompProfile" field instead`);
   }
-  const containers = containersOf(spec, specPath);
+  const containers = containersWithPath(spec, specPath);
   for (const [c, path] of containers) {
     const sc = isObj(c.securityContext) ? c.securityContext : {};
     const name = str(c.name);
