@@ -1,8 +1,7 @@
 // kube's validateMatchConditions, shared by webhooks and ValidatingAdmissionPolicies.
-import type { FieldError } from '@kapi/apimachinery';
+import { validateLabelName, type FieldError } from '@kapi/apimachinery';
 import { checkExpression } from './expressions.js';
 import { child, duplicate, index, required, tooMany } from './errors.js';
-import { validateQualifiedName } from './names.js';
 import type { CheckExpression, ExpressionKind } from './options.js';
 import { objects, text, trimSpace } from './values.js';
 
@@ -40,7 +39,7 @@ export function validateMatchConditions(conditions: unknown, options: MatchCondi
     }
     const name = text(condition.name);
     if (name.length === 0) errs.push(required(child(f, 'name')));
-    else errs.push(...validateQualifiedName(child(f, 'name'), name));
+    else errs.push(...validateLabelName(name, child(f, 'name')));
     if (name.length > 0) {
       if (names.has(name)) errs.push(duplicate(child(f, 'name'), name));
       else names.add(name);

@@ -1,5 +1,5 @@
 // kube's name checks used by admissionregistration validation, with its messages.
-import { isDNS1123Subdomain, isLabelKey, parseGroupVersion as parseApiVersion, type FieldError } from '@kapi/apimachinery';
+import { isDNS1123Subdomain, parseGroupVersion as parseApiVersion, type FieldError } from '@kapi/apimachinery';
 import { invalid, required } from './errors.js';
 
 /**
@@ -13,9 +13,6 @@ export function validateFullyQualifiedName(field: string, name: string): FieldEr
   if (name.split('.').length < 3) return [invalid(field, name, 'should be a domain with at least three segments separated by dots')];
   return [];
 }
-
-/** apivalidation.ValidateQualifiedName: one Invalid per problem of the name as a qualified name (a label key). */
-export const validateQualifiedName = (field: string, name: string): FieldError[] => isLabelKey(name).map((msg) => invalid(field, name, msg));
 
 /** path.ValidatePathSegmentName(name, false): not `.` or `..`, no `/` or `%`. */
 export function pathSegmentNameErrors(name: string): string[] {

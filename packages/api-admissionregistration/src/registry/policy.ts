@@ -1,11 +1,11 @@
 // kube's ValidateValidatingAdmissionPolicy, its Update form and ValidateValidatingAdmissionPolicyStatusUpdate.
-import { isDNS1035Label, isDNS1123Subdomain, type FieldError, type KubeObject } from '@kapi/apimachinery';
+import { isDNS1035Label, isDNS1123Subdomain, validateLabelName, type FieldError, type KubeObject } from '@kapi/apimachinery';
 import { validateConditions } from './conditions.js';
 import { checkExpression } from './expressions.js';
 import { child, duplicate, index, invalid, notSupported, required } from './errors.js';
 import { matchConditionExpressions, validateMatchConditions } from './match-conditions.js';
 import { validateMatchResources } from './match-resources.js';
-import { isCELIdentifier, parseGroupVersion, validateQualifiedName } from './names.js';
+import { isCELIdentifier, parseGroupVersion } from './names.js';
 import type { CheckExpression } from './options.js';
 import { byteLength, isObj, isSet, list, obj, objects, text, trimSpace, type Obj } from './values.js';
 
@@ -127,7 +127,7 @@ function validateAuditAnnotation(a: Obj, policyName: string, hasParams: boolean,
   const key = text(a.key);
   const errs =
     policyName.length !== 0
-      ? validateQualifiedName(child(field, 'key'), `${policyName}/${key}`)
+      ? validateLabelName(`${policyName}/${key}`, child(field, 'key'))
       : [invalid(child(field, 'key'), key, 'requires metadata.name be non-empty')];
   const valueExpression = text(a.valueExpression);
   const trimmed = trimSpace(valueExpression);

@@ -5,10 +5,10 @@ import {
   fieldRequired,
   isDNS1123Label,
   isDNS1123Subdomain,
-  isLabelKey,
   isLabelValue,
   isObj,
   str,
+  validateLabelName,
   validateLabelSelector,
   type FieldError,
   type Obj,
@@ -19,8 +19,7 @@ import {
 // matchLabelKeys/mismatchLabelKeys, topology keys). Plus the merge of matchLabelKeys into a new Pod's selectors that
 // kube's pod strategy does before validating.
 
-const labelNameErrors = (key: string, field: string): FieldError[] => isLabelKey(key).map((msg) => fieldInvalid(field, key, msg));
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v : '')) : []);
+export const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v : '')) : []);
 
 /** kube's ValidateNodeSelectorRequirement; `anyValue` for preferred terms (their values are not checked). */
 function nodeSelectorRequirementErrors(req: Obj, anyValue: boolean, field: string): FieldError[] {
@@ -36,7 +35,7 @@ function nodeSelectorRequirementErrors(req: Obj, anyValue: boolean, field: strin
   } else {
     errs.push(fieldInvalid(`${field}.operator`, operator, 'not a valid selector operator'));
   }
-  errs.push(...labelNameErrors(str(req.key), `${field}.key`));
+  errs.push(...validateLabelName(str(req.key), `${field}.key`));
   if (!anyValue) values.forEach((v, i) => errs.push(...isLabelValue(v).map((msg) => fieldInvalid(`${field}.values[${i}]`, v, msg))));
   return errs;
 }
@@ -95,7 +94,7 @@ function nodeAffinityErrors(na: Obj, field: string): FieldError[] {
 function labelKeysErrors(keys: string[], selector: unknown, field: string): FieldError[] {
   if (keys.length === 0) return [];
   if (!isObj(selector)) return [fieldForbidden(field, 'must not be specified when labelSelector is not set')];
-  return keys.flatMap((key, i) => labelNameErrors(key, `${field}[${i}]`));
+  return keys.flatMap((key, i) => validateLabelName(key, `${field}[${i}]`));
 }
 
 /** kube's validateMatchLabelKeysAndMismatchLabelKeys (with kube's field path for a key in both the keys and the selector). */
@@ -132,7 +131,7 @@ function podAffinityTermErrors(term: Obj, field: string): FieldError[] {
   errs.push(...matchLabelKeysErrors(term, field));
   const topologyKey = str(term.topologyKey);
   if (!topologyKey) errs.push(fieldRequired(`${field}.topologyKey`, 'can not be empty'));
-  errs.push(...labelNameErrors(topologyKey, `${field}.topologyKey`));
+  errs.push(...validateLabelName(topologyKey, `${field}.topologyKey`));
   return errs;
 }
 

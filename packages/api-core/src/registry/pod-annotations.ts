@@ -1,6 +1,6 @@
 import { fieldForbidden, fieldInvalid, isObj, str, type FieldError, type Obj } from '@kapi/apimachinery';
 import { containersWithPath } from './pod-containers.js';
-import { localDescendingPathErrors } from './pod-volumes.js';
+import { localDescendingPathErrors } from './pod-paths.js';
 
 // The annotations kube 1.33 checks on Pods and pod templates (ValidatePodSpecificAnnotations): the mirror pod's node,
 // the deletion cost, and the deprecated seccomp and AppArmor annotations; and, when both an annotation and the
@@ -16,7 +16,8 @@ const MAX_INT32 = 2147483647;
 
 /** kube's GetDeletionCostFromPodAnnotations: a 32-bit integer without a plus sign or leading zeros. */
 function isDeletionCost(value: string): boolean {
-  if (!/^(-?[1-9][0-9]*|0|-0)$/.test(value) && !/^-0[0-9]+$/.test(value)) return false;
+  // A minus sign may precede any digits (strconv.ParseInt takes leading zeros after it); otherwise 0 or no leading zero.
+  if (!/^(-[0-9]+|0|[1-9][0-9]*)$/.test(value)) return false;
   const n = Number(value);
   return Number.isInteger(n) && n >= -MAX_INT32 - 1 && n <= MAX_INT32;
 }

@@ -1,5 +1,6 @@
-import { asObjects, fieldInvalid, fieldNotSupported, fieldRequired, isDNS1123Subdomain, isLabelKey, isObj, str, type FieldError, type Obj } from '@kapi/apimachinery';
+import { asObjects, fieldInvalid, fieldNotSupported, fieldRequired, isDNS1123Subdomain, isObj, str, validateLabelName, type FieldError, type Obj } from '@kapi/apimachinery';
 import { isConfigMapKey } from './config-data.js';
+import { fileModeErrors, localNonReservedPathErrors } from './pod-paths.js';
 import { compareQuantities } from './quantity.js';
 
 // A container's environment as kube 1.33 validates it (ValidateEnv, validateEnvVarValueFrom, ValidateEnvFrom):
@@ -40,7 +41,7 @@ function fieldSelectorErrors(fs: Obj, paths: string[], field: string): FieldErro
   if (problem) return [fieldInvalid(`${field}.fieldPath`, path, `error converting fieldPath: ${problem}`)];
   if (sub) {
     const key = sub[0] === 'metadata.annotations' ? sub[1].toLowerCase() : sub[1];
-    return isLabelKey(key).map((msg) => fieldInvalid(field, key, msg));
+    return validateLabelName(key, field);
   }
   const internal = path === 'spec.host' ? 'spec.nodeName' : path;
   return paths.includes(internal) ? [] : [fieldNotSupported(`${field}.fieldPath`, internal, paths)];
@@ -87,9 +88,7 @@ export function downwardAPIFileErrors(file: Obj, field: string): FieldError[] {
   const errs: FieldError[] = [];
   const path = str(file.path);
   if (!path) errs.push(fieldRequired(`${field}.path`));
-  if (path.startsWith('/')) errs.push(fieldInvalid(`${field}.path`, path, 'must be a relative path'));
-  if (path.split('/').includes('..')) errs.push(fieldInvalid(`${field}.path`, path, "must not contain '..'"));
-  if (path.startsWith('..') && !path.startsWith('../')) errs.push(fieldInvalid(`${field}.path`, path, "must not start with '..'"));
+  errs.push(...localNonReservedPathErrors(path, `${field}.path`));
   if (isObj(file.fieldRef)) {
     errs.push(...fieldSelectorErrors(file.fieldRef, VOLUME_FIELD_PATHS, `${field}.fieldRef`));
     if (isObj(file.resourceFieldRef)) errs.push(fieldInvalid(field, 'resource', 'fieldRef and resourceFieldRef can not be specified simultaneously'));
@@ -98,9 +97,7 @@ export function downwardAPIFileErrors(file: Obj, field: string): FieldError[] {
   } else {
     errs.push(fieldRequired(field, 'one of fieldRef and resourceFieldRef is required'));
   }
-  if (typeof file.mode === 'number' && (file.mode > 0o777 || file.mode < 0)) {
-    errs.push(fieldInvalid(`${field}.mode`, file.mode, 'must be a number between 0 and 0777 (octal), both inclusive'));
-  }
+  errs.push(...fileModeErrors(file.mode, `${field}.mode`));
   return errs;
 }
 

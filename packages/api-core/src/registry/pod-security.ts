@@ -1,5 +1,6 @@
 import { fieldDuplicate, fieldForbidden, fieldInvalid, fieldNotSupported, fieldRequired, fieldTooLong, isObj, str, type FieldError, type Obj } from '@kapi/apimachinery';
 import { containersWithPath } from './pod-containers.js';
+import { localDescendingPathErrors } from './pod-paths.js';
 
 // kube 1.33's security context rules (pkg/apis/core/validation): the pod's (validatePodSpecSecurityContext) and each
 // container's (ValidateSecurityContext), and the OS rules of validateOS, validateLinux and validateWindows. Not yet
@@ -13,14 +14,6 @@ const idErrors = (value: unknown, field: string): FieldError[] =>
   typeof value === 'number' && (value < 0 || value > MAX_INT32) ? [fieldInvalid(field, value, `must be between 0 and ${MAX_INT32}, inclusive`)] : [];
 
 const isSet = (value: unknown) => value !== undefined && value !== null;
-
-/** kube's validateLocalDescendingPath: relative, and without a `..` element. */
-function localDescendingPathErrors(path: string, field: string): FieldError[] {
-  const errs: FieldError[] = [];
-  if (path.startsWith('/')) errs.push(fieldInvalid(field, path, 'must be a relative path'));
-  if (path.split('/').includes('..')) errs.push(fieldInvalid(field, path, "must not contain '..'"));
-  return errs;
-}
 
 const SECCOMP_TYPES = ['Localhost', 'RuntimeDefault', 'Unconfined'];
 

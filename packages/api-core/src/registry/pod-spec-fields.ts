@@ -10,16 +10,16 @@ import {
   goStringSlice,
   isDNS1123Label,
   isDNS1123Subdomain,
-  isLabelKey,
   isLabelValue,
   isObj,
   str,
+  validateLabelName,
   validateLabelSelector,
   validateLabels,
   type FieldError,
   type Obj,
 } from '@kapi/apimachinery';
-import { affinityErrors } from './pod-affinity.js';
+import { affinityErrors, strings } from './pod-affinity.js';
 import { validateContainerResources } from './pod-resources.js';
 import { hostProcessErrors, osErrors, podSecurityContextErrors } from './pod-security.js';
 import { INVALID_IP } from './service/special-ips.js';
@@ -96,12 +96,12 @@ function gateErrors(spec: Obj, field: string): FieldError[] {
   const errs: FieldError[] = [];
   asObjects(spec.readinessGates).forEach((g, i) => {
     const name = str(g.conditionType);
-    for (const msg of isLabelKey(name)) errs.push(fieldInvalid(`${field}.readinessGates[${i}].conditionType`, name, msg));
+    errs.push(...validateLabelName(name, `${field}.readinessGates[${i}].conditionType`));
   });
   const seen = new Set<string>();
   asObjects(spec.schedulingGates).forEach((g, i) => {
     const name = str(g.name);
-    for (const msg of isLabelKey(name)) errs.push(fieldInvalid(`${field}.schedulingGates[${i}]`, name, msg));
+    errs.push(...validateLabelName(name, `${field}.schedulingGates[${i}]`));
     if (seen.has(name)) errs.push(fieldDuplicate(`${field}.schedulingGates[${i}]`, name));
     seen.add(name);
   });
@@ -154,7 +154,7 @@ function topologySpreadErrors(constraints: unknown, field: string): FieldError[]
 
 /** kube's validateMatchLabelKeysInTopologySpread: label names, with a selector, and not keys the selector already has. */
 function spreadMatchLabelKeysErrors(c: Obj, field: string): FieldError[] {
-  const keys = Array.isArray(c.matchLabelKeys) ? c.matchLabelKeys.map((k) => str(k)) : [];
+  const keys = strings(c.matchLabelKeys);
   if (keys.length === 0) return [];
   const errs: FieldError[] = [];
   const selector = c.labelSelector;
@@ -166,7 +166,7 @@ function spreadMatchLabelKeysErrors(c: Obj, field: string): FieldError[] {
     errs.push(fieldForbidden(field, 'must not be specified when labelSelector is not set'));
   }
   keys.forEach((key, i) => {
-    for (const msg of isLabelKey(key)) errs.push(fieldInvalid(`${field}[${i}]`, key, msg));
+    errs.push(...validateLabelName(key, `${field}[${i}]`));
     if (selectorKeys.has(key)) errs.push(fieldInvalid(`${field}[${i}]`, key, 'exists in both matchLabelKeys and labelSelector'));
   });
   return errs;
@@ -181,7 +181,7 @@ export function tolerationErrors(tolerations: unknown, field: string): FieldErro
     const operator = str(t.operator);
     const effect = str(t.effect);
     const value = str(t.value);
-    if (key) for (const msg of isLabelKey(key)) errs.push(fieldInvalid(`${at}.key`, key, msg));
+    if (key) errs.push(...validateLabelName(key, `${at}.key`));
     if (!key && operator !== 'Exists') {
       errs.push(fieldInvalid(`${at}.operator`, operator, 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
     }

@@ -18,6 +18,7 @@ import {
   type Obj,
 } from '@kapi/apimachinery';
 import { downwardAPIFileErrors } from './pod-env.js';
+import { backstepErrors, fileModeErrors, localDescendingPathErrors, localNonReservedPathErrors } from './pod-paths.js';
 import { compareQuantities } from './quantity.js';
 
 // A pod's volumes, and each container's volume mounts and devices, as kube 1.33 validates them (ValidateVolumes,
@@ -26,7 +27,6 @@ import { compareQuantities } from './quantity.js';
 // downwardAPI, configMap, projected, csi, ephemeral) and the required fields of the in-tree ones; for the others
 // (iscsi, fc, azureDisk, storageos, quobyte, flocker, GCE and AWS disks...) only that a volume has one source.
 
-const FILE_MODE = 'must be a number between 0 and 0777 (octal), both inclusive';
 const isSet = (v: unknown) => v !== undefined && v !== null;
 
 /** kube's validateVolumeSource order: the first source a volume has counts, every later one is "more than 1". */
@@ -54,45 +54,27 @@ const REQUIRED_FIELDS: Record<string, string[]> = {
 const HOST_PATH_TYPES = ['', 'BlockDevice', 'CharDevice', 'Directory', 'DirectoryOrCreate', 'File', 'FileOrCreate', 'Socket'];
 
 const empty = (v: unknown) => (Array.isArray(v) ? v.length === 0 : !str(v));
-const modeErrors = (mode: unknown, field: string): FieldError[] =>
-  typeof mode === 'number' && (mode > 0o777 || mode < 0) ? [fieldInvalid(field, mode, FILE_MODE)] : [];
-
-/** kube's validatePathNoBacksteps. */
-const backstepErrors = (path: string, field: string): FieldError[] => (path.split('/').includes('..') ? [fieldInvalid(field, path, "must not contain '..'")] : []);
-
-/** kube's validateLocalDescendingPath: relative, and without a `..` element. */
-export function localDescendingPathErrors(path: string, field: string): FieldError[] {
-  return [...(path.startsWith('/') ? [fieldInvalid(field, path, 'must be a relative path')] : []), ...backstepErrors(path, field)];
-}
-
-/** kube's ValidateLocalNonReservedPath: a local descending path that does not start with `..`. */
-export function localNonReservedPathErrors(path: string, field: string): FieldError[] {
-  const errs = localDescendingPathErrors(path, field);
-  if (path.startsWith('..') && !path.startsWith('../')) errs.push(fieldInvalid(field, path, "must not start with '..'"));
-  return errs;
-}
-
 /** kube's validateKeyToPath. */
 function keyToPathErrors(kp: Obj, field: string): FieldError[] {
   const errs: FieldError[] = [];
   if (!str(kp.key)) errs.push(fieldRequired(`${field}.key`));
   if (!str(kp.path)) errs.push(fieldRequired(`${field}.path`));
   errs.push(...localNonReservedPathErrors(str(kp.path), `${field}.path`));
-  errs.push(...modeErrors(kp.mode, `${field}.mode`));
+  errs.push(...fileModeErrors(kp.mode, `${field}.mode`));
   return errs;
 }
 
 /** Secret and ConfigMap volumes: a name (under `nameField`), a file mode, and their items. */
 function keyedSourceErrors(source: Obj, nameField: string, field: string): FieldError[] {
   const errs = str(source[nameField]) ? [] : [fieldRequired(`${field}.${nameField}`)];
-  errs.push(...modeErrors(source.defaultMode, `${field}.defaultMode`));
+  errs.push(...fileModeErrors(source.defaultMode, `${field}.defaultMode`));
   asObjects(source.items).forEach((kp, i) => errs.push(...keyToPathErrors(kp, `${field}.items[${i}]`)));
   return errs;
 }
 
 /** kube's validateProjectionSources, with the projected volume's own file mode first. */
 function projectedErrors(projected: Obj, field: string): FieldError[] {
-  const errs = modeErrors(projected.defaultMode, `${field}.defaultMode`);
+  const errs = fileModeErrors(projected.defaultMode, `${field}.defaultMode`);
   const paths = new Set<string>();
   // A path used twice is reported on the projected volume, with the source's name (or the path) as the value.
   const claim = (path: string, value: string) => {
@@ -208,7 +190,7 @@ function sourceErrors(kind: string, source: Obj, field: string, volumeName: stri
       if (!str(source.claimName)) errs.push(fieldRequired(`${field}.claimName`));
       break;
     case 'downwardAPI':
-      errs.push(...modeErrors(source.defaultMode, `${field}.defaultMode`));
+      errs.push(...fileModeErrors(source.defaultMode, `${field}.defaultMode`));
       for (const file of asObjects(source.items)) errs.push(...downwardAPIFileErrors(file, field));
       break;
     case 'projected':

@@ -2,7 +2,7 @@
 // workloads, topology spread constraints, admission webhooks and policies are checked alike.
 import { fieldChild as join, fieldForbidden, fieldInvalid, fieldRequired } from '../errors/field-constructors.js';
 import type { FieldError } from '../validation/types.js';
-import { isLabelKey, isLabelValue, validateLabels } from './label-validation.js';
+import { isLabelValue, validateLabelName, validateLabels } from './label-validation.js';
 
 export interface LabelSelectorOptions {
   /** Kept for objects stored before kube validated selector values (webhooks, on update only). */
@@ -29,7 +29,7 @@ function validateRequirement(req: Obj, options: LabelSelectorOptions, field: str
     default:
       errs.push(fieldInvalid(join(field, 'operator'), operator, 'not a valid selector operator'));
   }
-  errs.push(...isLabelKey(text(req.key)).map((msg) => fieldInvalid(join(field, 'key'), text(req.key), msg)));
+  errs.push(...validateLabelName(text(req.key), join(field, 'key')));
   if (!options.allowInvalidLabelValueInSelector) {
     values.forEach((value, i) => {
       for (const msg of isLabelValue(value)) errs.push(fieldInvalid(`${join(field, 'values')}[${i}]`, value, msg));

@@ -98,6 +98,11 @@ export function isLabelValue(value: string): string[] {
   return errs;
 }
 
+/** kube's ValidateLabelName (metav1validation): each problem with `key` as a label key, an Invalid error at `field`. */
+export function validateLabelName(key: string, field: string): FieldError[] {
+  return isLabelKey(key).map((message) => ({ type: 'FieldValueInvalid', field, badValue: key, message }));
+}
+
 /**
  * kube's ValidateLabels (metav1validation): every key a label key, every value a label value, each problem an
  * Invalid error on `field` naming the key or the value; keys in sorted order (Go's map order is random).

@@ -43,19 +43,8 @@ export function lazyValidators(
     }
     return byId;
   };
-  const added = new Set<string>();
-  // A schema goes to ajv when a validator first needs it, with the schemas it refers to (and theirs): the first
-  // validator of a package does not pay for adding (and ajv walking) every schema of the package and its dependencies.
-  const add = (id: string) => {
-    if (added.has(id)) return;
-    const schema = schemasById().get(id);
-    if (!schema) return; // ajv reports the missing reference when it compiles
-    added.add(id);
-    ajv!.addSchema({ $id: id, ...(options.typesOnly ? typesOnly(schema) : schema) });
-    for (const ref of refsOf(schema)) add(resolveRef(ref, id));
-  };
-  /** The name of `id`'s validator in the cache: everything its code is made from, each schema it reaches included. */
-  const cacheKey = (id: string) => {
+  /** The schemas `id`'s validator is made from: its own and every one it reaches through `$ref` (undefined: missing). */
+  const reach = (id: string) => {
     const reached = new Map<string, Record<string, unknown> | undefined>();
     const walk = (at: string) => {
       if (reached.has(at)) return;
@@ -64,10 +53,23 @@ export function lazyValidators(
       for (const ref of refsOf(schema)) walk(resolveRef(ref, at));
     };
     walk(id);
-    return validatorCacheKey([id, options.typesOnly === true, [...reached]]);
+    return reached;
+  };
+  const added = new Set<string>();
+  // A schema goes to ajv when a validator first needs it, with the schemas it refers to (and theirs): the first
+  // validator of a package does not pay for adding (and ajv walking) every schema of the package and its dependencies.
+  // A missing one is left to ajv, which reports the reference when it compiles.
+  const add = (reached: Map<string, Record<string, unknown> | undefined>) => {
+    for (const [at, schema] of reached) {
+      if (!schema || added.has(at)) continue;
+      added.add(at);
+      ajv!.addSchema({ $id: at, ...(options.typesOnly ? typesOnly(schema) : schema) });
+    }
   };
   const compile = (id: string): AjvValidateFunction => {
-    const key = validatorCacheDir() === undefined ? undefined : cacheKey(id);
+    const reached = reach(id);
+    // The name of the validator in the cache: everything its code is made from, each schema it reaches included.
+    const key = validatorCacheDir() === undefined ? undefined : validatorCacheKey([id, options.typesOnly === true, [...reached]]);
     const cached = key === undefined ? undefined : readCachedValidator(key);
     if (cached) return cached;
     // The schemas are generated, and codegen checks each against JSON Schema's meta-schema; they are not checked
@@ -83,7 +85,7 @@ export function lazyValidators(
       validateSchema: false,
       code: { optimize: false, source: key !== undefined },
     });
-    add(id);
+    add(reached);
     const validate = ajv.getSchema(id) as unknown as AjvValidateFunction;
     if (key !== undefined && ajv.opts.code.source) writeCachedValidator(key, standaloneValidatorCode(ajv, validate));
     return validate;
