@@ -107,4 +107,4 @@ export { AGGREGATED_DISCOVERY_CONTENT_TYPE } from './endpoints/discovery-routes.
 export { createWebhookClient, WebhookCallError, type ServiceResolver, type WebhookClient, type WebhookClientConfig } from './webhook/client.js';
 export { resolveServiceAddress, serviceResolver, type ServiceAddress } from './webhook/service-resolver.js';
 export { applyPatch, type PatchType } from './endpoints/patch.js';
-export { checkDeadline, deadlineExceeded, type RequestDeadline } from './registry/context.js';
+export { checkDeadline, deadlineExceeded, MAX_RECORDED_WARNINGS, type RequestDeadline } from './registry/context.js';

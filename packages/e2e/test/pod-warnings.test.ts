@@ -85,6 +85,15 @@ describe('Pod warnings', { timeout: 30_000 }, () => {
     expect(cron.warnings).toContain('spec.jobTemplate.spec.template.spec.volumes[0].rbd: deprecated in v1.28, non-functional in v1.31+');
   });
 
+  it('stays quick and bounded for a hostile pod whose warnings would grow with the square of its ports', async () => {
+    const ports = Array.from({ length: 20_000 }, () => ({ containerPort: 80 }));
+    const res = await warningsOf(server, '/api/v1/namespaces/default/pods', { metadata: { name: 'many-ports' }, spec: { containers: [{ name: 'app', image: 'nginx', ports }] } });
+    expect(res.status).toBe(201);
+    // What kube's recorder writes: the first warnings cut to 256 characters, 4,096 characters at most.
+    expect(res.warnings[0]).toBe('spec.containers[0].ports[1]: duplicate port definition with spec.containers[0].ports[0]');
+    expect(res.warnings.join('').length).toBeLessThanOrEqual(4096 + 256);
+  });
+
   it('gives no warning for a Pod without such settings', async () => {
     const res = await warningsOf(server, '/api/v1/namespaces/default/pods', { metadata: { name: 'quiet' }, spec: { containers: [{ name: 'app', image: 'nginx', resources: { limits: { memory: '128Mi' } } }] } });
     expect(res).toEqual({ status: 201, warnings: [] });

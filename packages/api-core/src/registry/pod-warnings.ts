@@ -1,4 +1,5 @@
 import { asObjects, isObj, parseQuantity, str, type Obj } from '@kapi/apimachinery';
+import { MAX_RECORDED_WARNINGS } from '@kapi/apiserver';
 import { containersWithPath } from './pod-containers.js';
 
 // The warnings kube 1.33 returns (`Warning` headers, kubectl prints them) for a Pod or a pod template
@@ -39,6 +40,8 @@ const SECCOMP_POD = 'seccomp.security.alpha.kubernetes.io/pod';
 const SECCOMP_CONTAINER = 'container.seccomp.security.alpha.kubernetes.io/';
 const APPARMOR_CONTAINER = 'container.apparmor.security.beta.kubernetes.io/';
 const NULL_SELECTOR = 'a null labelSelector results in matching no pod';
+/** At most this many port pairs are compared (a pod with 3,000 ports of one container port has 4.5 million). */
+const PAIR_BUDGET = 5_000_000;
 
 /** Quantity.MilliValue() % 1000 != 0: a byte quantity that is not a whole number of bytes. */
 function fractionalBytes(q: unknown): boolean {
@@ -178,7 +181,10 @@ function warningsFor(spec: Obj, meta: Obj, prefix: string | undefined): string[]
     });
   }
 
+  // Every pair of ports with the same container port and protocol is compared, as kube does; a hostile pod's pairs
+  // are many, so the comparisons stop once no further warning could reach the header or after PAIR_BUDGET of them.
   const seen = new Map<string, [Obj, string][]>();
+  let budget = PAIR_BUDGET;
   for (const [c, path] of containers) {
     asObjects(c.ports).forEach((p, i) => {
       const field = `${path}.ports[${i}]`;
@@ -186,15 +192,17 @@ function warningsFor(spec: Obj, meta: Obj, prefix: string | undefined): string[]
       const hostIP = str(p.hostIP);
       if (hostIP !== '' && hostPort === 0) warnings.push(`${field}: hostIP set without hostPort: ${goPort(p)}`);
       const key = `${Number(p.containerPort ?? 0)}/${str(p.protocol)}`;
-      const others = seen.get(key) ?? [];
+      let others = seen.get(key);
+      if (!others) seen.set(key, (others = []));
       for (const [other, otherField] of others) {
+        if (budget-- <= 0 || warnings.length >= MAX_RECORDED_WARNINGS) break;
         const otherHostPort = Number(other.hostPort ?? 0);
         const otherHostIP = str(other.hostIP);
         if (hostIP === otherHostIP && hostPort === otherHostPort) warnings.push(`${field}: duplicate port definition with ${otherField}`);
         else if (hostPort === 0 || otherHostPort === 0) warnings.push(`${field}: overlapping port definition with ${otherField}`);
         else if (hostPort === otherHostPort && (hostIP === '') !== (otherHostIP === '')) warnings.push(`${field}: dangerously ambiguous port definition with ${otherField}`);
       }
-      seen.set(key, [...others, [p, field]]);
+      others.push([p, field]);
     });
   }
 

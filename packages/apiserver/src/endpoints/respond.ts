@@ -1,5 +1,6 @@
 import { isStatusError, toStatus, type KubeObject } from '@kapi/apimachinery';
 import { auditResponseObject } from '../audit/context.js';
+import { isRecordableWarning, WARNING_TOTAL_RUNES } from '../registry/context.js';
 import { MEDIA_TYPES, type EncodeOptions } from './media/index.js';
 import { metaCodec, STATUS_MESSAGE } from './media/meta.js';
 import type { ResponseFormat } from './negotiate.js';
@@ -62,11 +63,7 @@ export function utf8HeaderValue(text: string): string {
 }
 
 /** kube's warning recorder limits (endpoints/filters/warning.go): all warnings' text, and each one once over it. */
-const WARNING_TOTAL_RUNES = 4 * 1024;
 const WARNING_ITEM_RUNES = 256;
-// Unicode's control characters (Go's unicode.IsControl): C0, DEL and C1.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**
  * The warnings kube's recorder would write, in order: empty ones and those with control characters dropped (kube's
@@ -74,7 +71,7 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
  * past the 4,096 left out, so a webhook's or strategy's warnings never make a header clients cannot read.
  */
 export function recordedWarnings(warnings: readonly string[]): string[] {
-  const valid = warnings.filter((w) => w.length > 0 && !CONTROL.test(w));
+  const valid = warnings.filter(isRecordableWarning);
   const runes = (w: string) => [...w].length;
   if (valid.reduce((n, w) => n + runes(w), 0) <= WARNING_TOTAL_RUNES) return valid;
   // As the recorder: the warning that passes the limit and all before it are written again cut to 256 characters;

@@ -56,10 +56,39 @@ export function deadlineExceeded(deadline: RequestDeadline): unknown {
 /** Whether the deadline's signal fired, without making a signal where none was asked for yet (limits/deadline.ts). */
 const aborted = (deadline: RequestDeadline): boolean => deadline.expired ?? deadline.signal.aborted;
 
+/** kube's warning recorder writes at most this many characters of warnings (endpoints/respond.ts). */
+export const WARNING_TOTAL_RUNES = 4 * 1024;
+// Unicode's control characters (Go's unicode.IsControl): C0, DEL and C1.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** A warning kube's NewWarningHeader accepts: not empty, no control characters. */
+export const isRecordableWarning = (w: string): boolean => w.length > 0 && !CONTROL.test(w);
+
+/**
+ * The most recordable warnings that can reach the header: up to 4,096 before the recorder starts cutting them (each
+ * has a character at least), and up to 4,096 after (each adds one at least). Later ones cannot change what is sent,
+ * so they are not kept. A strategy whose warnings grow faster than its object (one per pair of items) stops making
+ * them at this many: a hostile object whose warnings would run to millions costs nothing more.
+ */
+export const MAX_RECORDED_WARNINGS = 2 * WARNING_TOTAL_RUNES + 1;
+
+/** What was recorded into a response's warnings: the texts, and how many of them can reach the header. */
+const recorded = new WeakMap<string[], { seen: Set<string>; recordable: number }>();
+
 /**
  * Records warnings for the response once each, as kube's warning recorder does: a write retried after losing a
  * compare-and-swap race runs the strategy (and a patch's field checks) again and must not repeat them.
  */
 export function addWarnings(target: string[] | undefined, warnings: readonly string[] | undefined): void {
-  for (const w of warnings ?? []) if (target && !target.includes(w)) target.push(w);
+  if (!target || !warnings?.length) return;
+  let state = recorded.get(target);
+  if (!state) recorded.set(target, (state = { seen: new Set(target), recordable: target.filter(isRecordableWarning).length }));
+  for (const w of warnings) {
+    if (state.recordable >= MAX_RECORDED_WARNINGS) return;
+    if (state.seen.has(w)) continue;
+    state.seen.add(w);
+    target.push(w);
+    if (isRecordableWarning(w)) state.recordable++;
+  }
 }
