@@ -7,4 +7,6 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'node20',
+  // import.meta.url in the CommonJS build (yaml-library.ts resolves the yaml package from it).
+  shims: true,
 });

@@ -7,4 +7,7 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'node20',
+  // The CEL engine and its protobuf runtime are bundled in: as packages they are ~100 small ES modules, whose
+  // resolution cost the sample server ~100 ms of its start. Nothing outside this package touches them at run time.
+  noExternal: ['@bufbuild/cel', '@bufbuild/protobuf'],
 });

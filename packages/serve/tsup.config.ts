@@ -7,4 +7,6 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'node20',
+  // import.meta.url in the CommonJS build (kubeconfig.ts loads yaml through createRequire).
+  shims: true,
 });

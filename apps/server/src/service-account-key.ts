@@ -1,6 +1,7 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPair } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { JWKS_PATH, signingKey, verificationKeys, type ServiceAccountTokenOptions } from '@kapi/api-core';
 import type { ServerConfig } from './flags.js';
 
@@ -28,19 +29,22 @@ function read(path: string, flag: string): string {
   }
 }
 
-/** The signing key in the data dir: read, or generated (RSA 2048, PKCS#8, mode 0600) on first start. */
-function dataDirKey(dataDir: string): string {
-  const path = join(dataDir, SERVICE_ACCOUNT_KEY);
+/** The key in the data dir, or undefined when there is none yet. */
+function readKey(path: string): string | undefined {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`failed to read ${path}: ${(error as Error).message}`);
+    return undefined;
   }
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+}
+
+/**
+ * Keeps a new key (PKCS#8 PEM, mode 0600) unless another server got there first. It is written whole under another
+ * name, then linked into place: a crash leaves no empty or partial key, and the first server's key is the one kept.
+ */
+function keep(dataDir: string, path: string, pem: string): string {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  // Written whole under another name, then linked into place: a crash leaves no empty or partial key, and a
-  // server that got there first keeps its key.
   const temporary = `${path}.${process.pid}.tmp`;
   writeFileSync(temporary, pem, { mode: 0o600 });
   try {
@@ -55,6 +59,19 @@ function dataDirKey(dataDir: string): string {
 }
 
 /**
+ * The signing key in the data dir, or, on first start, a promise of one: an RSA 2048 key, made off the main thread
+ * (finding one takes 0.1–0.7 s, which the start does not wait for; what needs the key waits), then kept.
+ */
+function dataDirKey(dataDir: string): string | Promise<string> {
+  const path = join(dataDir, SERVICE_ACCOUNT_KEY);
+  const found = readKey(path);
+  if (found !== undefined) return found;
+  return promisify(generateKeyPair)('rsa', { modulusLength: 2048 }).then(({ privateKey }) =>
+    keep(dataDir, path, privateKey.export({ type: 'pkcs8', format: 'pem' }) as string),
+  );
+}
+
+/**
  * kube-apiserver's service-account token options from the flags, the keys read (and checked) now so a bad key fails
  * the start: `--service-account-signing-key-file` or the key kept in the data dir, `--service-account-key-file`s,
  * `--api-audiences`, `--service-account-max-token-expiration`, and the JWKS URI (`--service-account-jwks-uri`, or
@@ -63,11 +80,14 @@ function dataDirKey(dataDir: string): string {
 export function serviceAccountTokens(config: TokenFlags): ServiceAccountTokenOptions {
   const given = config.serviceAccountSigningKeyFile;
   const key = given ? read(given, 'service-account-signing-key-file') : dataDirKey(config.dataDir);
-  try {
-    signingKey(key);
-  } catch (error) {
-    const what = given ? 'service-account-signing-key-file' : `the service-account key ${join(config.dataDir, SERVICE_ACCOUNT_KEY)} (delete it to have a new one made)`;
-    throw new Error(`failed to parse ${what}: ${(error as Error).message}`);
+  // A key being made now is good; one read from a file is checked, so that a bad key fails the start.
+  if (typeof key === 'string') {
+    try {
+      signingKey(key);
+    } catch (error) {
+      const what = given ? 'service-account-signing-key-file' : `the service-account key ${join(config.dataDir, SERVICE_ACCOUNT_KEY)} (delete it to have a new one made)`;
+      throw new Error(`failed to parse ${what}: ${(error as Error).message}`);
+    }
   }
   const keys = config.serviceAccountKeyFiles.map((file) => {
     const pem = read(file, 'service-account-key-file');

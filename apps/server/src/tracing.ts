@@ -1,6 +1,9 @@
-import { ProxyTracerProvider, type TracerProvider } from '@opentelemetry/api';
+import type { TracerProvider } from '@opentelemetry/api';
 import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { createRequire } from 'node:module';
+
+/** A library only tracing uses, loaded when --tracing-config-file is given: a start without it does not load it. */
+const load = <T>(id: string): T => createRequire(import.meta.url)(id) as T;
 
 /** kube's TracingConfiguration (apiserver.config.k8s.io), as `--tracing-config-file` gives it. */
 export interface TracingConfig {
@@ -21,6 +24,7 @@ export function loadTracingConfig(path: string): TracingConfig {
   const fail = (message: string) => new Error(`failed to read tracing config file "${path}": ${message}`);
   let doc: Record<string, unknown>;
   try {
+    const { parse } = load<typeof import('yaml')>('yaml');
     doc = parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
   } catch (error) {
     throw fail((error as Error).message);
@@ -56,6 +60,8 @@ export interface Tracing {
  * adds a quarter of a second to the start): the provider returned at once delegates to it once it is loaded.
  */
 export function startTracing(config: TracingConfig): Tracing & { ready: Promise<void> } {
+  // The API's CommonJS build, as @kapi/apiserver's spans use it (the SDK's ES build shares its global registry).
+  const { ProxyTracerProvider } = load<typeof import('@opentelemetry/api')>('@opentelemetry/api');
   const proxy = new ProxyTracerProvider();
   let shutdown = async () => {};
   const ready = (async () => {

@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,13 +16,18 @@ const flags = (dataDir: string, more: Partial<Parameters<typeof serviceAccountTo
 });
 
 describe('serviceAccountTokens', () => {
-  it('generates a signing key in the data dir on first start (0600) and reuses it', () => {
+  it('generates a signing key in the data dir on first start (0600), without waiting for it, and reuses it', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'kapi-sakey-')), 'data');
     const first = serviceAccountTokens(flags(dir));
+    // The start goes on while the key is made: the options hold a promise of it, and nothing is written yet.
+    expect(first.signingKey).toBeInstanceOf(Promise);
     const path = join(dir, SERVICE_ACCOUNT_KEY);
+    expect(existsSync(path)).toBe(false);
+    const made = await first.signingKey;
+    expect(made).toContain('BEGIN PRIVATE KEY');
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(readFileSync(path, 'utf8')).toBe(first.signingKey);
-    expect(serviceAccountTokens(flags(dir)).signingKey).toBe(first.signingKey);
+    expect(readFileSync(path, 'utf8')).toBe(made);
+    expect(serviceAccountTokens(flags(dir)).signingKey).toBe(made);
     // kube's default jwks_uri: this server's advertised address.
     expect(first.jwksUri).toBe('https://10.1.2.3:6443/openid/v1/jwks');
     expect(serviceAccountTokens(flags(dir, { serviceAccountMaxTokenExpirationMs: 7_200_000 })).maxExpirationSeconds).toBe(7200);

@@ -11,6 +11,8 @@ export type * from './registry/group.js';
 export type * from './validation/types.js';
 export * from './validation/ajv.js';
 export * from './validation/lazy.js';
+export { ajvClass, type AjvClass } from './validation/ajv-class.js';
+export { requireLazily } from './lazy-require.js';
 export { setValidatorCache, validatorCacheDir } from './validation/code-cache.js';
 export * from './validation/compose.js';
 export * from './validation/unknown-fields.js';

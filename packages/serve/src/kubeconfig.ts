@@ -1,6 +1,10 @@
 import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { Document, isMap } from 'yaml';
+import { createRequire } from 'node:module';
+
+type Yaml = typeof import('yaml');
+const nodeRequire = createRequire(import.meta.url);
+let yaml: Yaml | undefined;
 
 export const KUBECONFIG_NAMES = { cluster: 'kapi', user: 'kapi-admin', context: 'kapi' } as const;
 
@@ -17,6 +21,8 @@ export interface AdminKubeconfig {
 export function renderKubeconfig(options: AdminKubeconfig): string {
   const cluster: Record<string, string> = { server: options.server };
   if (options.caCertificate) cluster['certificate-authority-data'] = Buffer.from(options.caCertificate).toString('base64');
+  // Loaded here, not at start: a start that writes no kubeconfig (--write-kubeconfig=) need not load its 70 files.
+  const { Document, isMap } = (yaml ??= nodeRequire('yaml') as Yaml);
   const doc = new Document({
     apiVersion: 'v1',
     kind: 'Config',

@@ -1,6 +1,3 @@
-// @peculiar/x509 resolves its services through tsyringe, which needs the Reflect metadata API loaded first.
-import 'reflect-metadata';
-import * as x509 from '@peculiar/x509';
 import { KeyObject, X509Certificate, createPrivateKey, randomBytes, webcrypto } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
@@ -8,7 +5,22 @@ import { join } from 'node:path';
 import { isIP } from 'node:net';
 import type { ServingSecurity } from './serve-api-server.js';
 
-x509.cryptoProvider.set(webcrypto as ReturnType<typeof x509.cryptoProvider.get>);
+type X509 = typeof import('@peculiar/x509');
+let x509Library: Promise<X509> | undefined;
+
+/**
+ * @peculiar/x509, loaded when a certificate is first made: it is some 200 CommonJS files, which a start that reuses
+ * the data dir's certificates (or serves no TLS) need not pay for. It resolves its services through tsyringe, which
+ * needs the Reflect metadata API loaded first.
+ */
+function loadX509(): Promise<X509> {
+  return (x509Library ??= (async () => {
+    await import('reflect-metadata');
+    const x509 = await import('@peculiar/x509');
+    x509.cryptoProvider.set(webcrypto as ReturnType<typeof x509.cryptoProvider.get>);
+    return x509;
+  })());
+}
 
 /** PEM-encoded serving material, as node:https wants it. */
 export interface ServingCertificate {
@@ -287,6 +299,7 @@ export async function loadProxyClientCertificate(certFile: string, keyFile: stri
 
 /** A client certificate (clientAuth) for `user` in `groups` (the subject's O values), signed by `ca`. */
 export async function createClientCertificate(ca: Pair, user: string, groups: string[], now = new Date()): Promise<Pair> {
+  const x509 = await loadX509();
   const caCert = new x509.X509Certificate(ca.cert);
   const caKey = await importSigningKey(ca.key);
   const keys = await generateKeys();
@@ -370,6 +383,7 @@ function covers(pem: string, names: { ips: string[]; dns: string[] }): boolean {
 }
 
 async function createCa(now: Date, name = 'CN=kapi-ca'): Promise<Pair> {
+  const x509 = await loadX509();
   const keys = await generateKeys();
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: serialNumber(),
@@ -388,6 +402,7 @@ async function createCa(now: Date, name = 'CN=kapi-ca'): Promise<Pair> {
 }
 
 async function createServingCertificate(ca: Pair, names: { ips: string[]; dns: string[] }, now: Date): Promise<Pair> {
+  const x509 = await loadX509();
   const caCert = new x509.X509Certificate(ca.cert);
   const caKey = await webcrypto.subtle.importKey(
     'pkcs8',

@@ -1,13 +1,9 @@
-import Ajv from 'ajv';
 import { RE2JS } from 're2js';
-import type { FieldError, ObjectValidator } from '@kapi/apimachinery';
+import { ajvClass, type FieldError, type ObjectValidator } from '@kapi/apimachinery';
 import type { JSONSchemaProps } from '../schema.js';
 import { RE2_PATTERN, toAjvSchema } from './ajv-schema.js';
 import { STRING_FORMATS } from './formats.js';
 import { schemaFieldErrors, type VerboseAjvError } from './schema-errors.js';
-
-type AjvClass = typeof Ajv.default;
-const AjvCtor: AjvClass = ((Ajv as unknown as { default?: AjvClass }).default ?? Ajv) as AjvClass;
 
 /**
  * The OpenAPI validation of one version of a custom resource (kube's schema validation of custom resources), with
@@ -52,7 +48,7 @@ function re2Pattern(pattern: string) {
 }
 
 function newAjv() {
-  const ajv = new AjvCtor({ strict: false, allErrors: true, verbose: true, logger: false });
+  const ajv = new (ajvClass())({ strict: false, allErrors: true, verbose: true, logger: false });
   ajv.addKeyword({ keyword: RE2_PATTERN, schemaType: 'string', compile: re2Pattern });
   for (const [name, check] of Object.entries(STRING_FORMATS)) ajv.addFormat(name, { type: 'string', validate: check });
   return ajv;

@@ -1,13 +1,10 @@
-import Ajv from 'ajv';
+import { ajvClass, type AjvClass } from './ajv-class.js';
 import { fromAjv, type AjvValidateFunction } from './ajv.js';
 import { readCachedValidator, standaloneValidatorCode, validatorCacheDir, validatorCacheKey, writeCachedValidator } from './code-cache.js';
 import type { ObjectValidator } from './types.js';
 
 /** The JSON Schemas (as codegen reduces them for validation: types, required, enums) of one package, by `$id`. */
 export type AjvSchemas = Record<string, Record<string, unknown>>;
-
-type AjvClass = typeof Ajv.default;
-const AjvCtor: AjvClass = ((Ajv as unknown as { default?: AjvClass }).default ?? Ajv) as AjvClass;
 
 /** A schema with only its type checks: `required` and `enum` dropped, at every level. */
 function typesOnly(schema: unknown): Record<string, unknown> {
@@ -77,7 +74,7 @@ export function lazyValidators(
     // validators took about 45 ms longer with both). The generated code is not optimized either: compiling took
     // 15-20% less time (Pod's first validator: 160-230 against 130-150 ms), checking a Pod no longer. With the
     // cache on, ajv keeps each function's source, to write it out.
-    ajv ??= new AjvCtor({
+    ajv ??= new (ajvClass())({
       strict: false,
       allErrors: true,
       validateFormats: false,

@@ -1,5 +1,5 @@
 // Per-message plans derived once from protobufjs reflection: the field facts the encoder and decoder need.
-import protobuf from 'protobufjs';
+import { protobufLibrary } from './protobuf-library.js';
 import type { Field, MapField, Type } from 'protobufjs';
 
 /** Types with a special JSON form (apimachinery's, and apiextensions' free-form `JSON`), by full Protobuf name. */
@@ -75,8 +75,8 @@ export function createPlanner(lookup: (name: string) => Type): (name: string) =>
 
   const valueOf = (field: Field | MapField): ValueKind => {
     const resolved = field.resolvedType;
-    if (resolved instanceof protobuf.Enum) return { kind: 'enum' };
-    if (resolved instanceof protobuf.Type) {
+    if (resolved instanceof protobufLibrary().Enum) return { kind: 'enum' };
+    if (resolved instanceof protobufLibrary().Type) {
       const fullName = stripDot(resolved.fullName);
       const special = (SPECIAL_TYPES as Record<string, SpecialType>)[fullName];
       if (special) return { kind: 'special', special };
@@ -91,7 +91,7 @@ export function createPlanner(lookup: (name: string) => Type): (name: string) =>
     if (cached) return cached;
     const type = lookup(key);
     const declared = type.fieldsArray.map((field): FieldPlan => {
-      const map = field instanceof protobuf.MapField;
+      const map = field instanceof protobufLibrary().MapField;
       const jsonName: unknown = field.options?.kapi_json_name;
       return {
         name: typeof jsonName === 'string' ? jsonName : field.name,
@@ -101,7 +101,7 @@ export function createPlanner(lookup: (name: string) => Type): (name: string) =>
         packed: field.options?.packed === true,
         mapKey: map ? (field as MapField).keyType : undefined,
         inline: field.options?.kapi_inline === true,
-        omitZero: field.options?.kapi_omit_zero === true && !map && !field.repeated && !(field.resolvedType instanceof protobuf.Type),
+        omitZero: field.options?.kapi_omit_zero === true && !map && !field.repeated && !(field.resolvedType instanceof protobufLibrary().Type),
       };
     });
     const plan: MessagePlan = {

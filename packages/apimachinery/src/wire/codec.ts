@@ -1,4 +1,4 @@
-import protobuf from 'protobufjs';
+import { protobufLibrary } from './protobuf-library.js';
 import type { INamespace, Root, Type } from 'protobufjs';
 import { newBadRequest, newInternalError } from '../errors/factories.js';
 import { isStatusError } from '../errors/status-error.js';
@@ -34,7 +34,7 @@ export function createMessageCodec(descriptor: ProtoDescriptor): MessageCodec {
   const planner = (): ((name: string) => MessagePlan) => {
     if (!planOf) {
       // protobufjs reads map fields from JSON; only its INamespace typing lacks them.
-      root = protobuf.Root.fromJSON(descriptor as INamespace);
+      root = protobufLibrary().Root.fromJSON(descriptor as INamespace);
       root.resolveAll();
       const r = root;
       planOf = createPlanner((name): Type => r.lookupType(name));
@@ -57,7 +57,7 @@ export function createMessageCodec(descriptor: ProtoDescriptor): MessageCodec {
         throw newInternalError(`unable to encode ${messageName} as Protobuf: expected an object`);
       }
       try {
-        const w = protobuf.Writer.create();
+        const w = protobufLibrary().Writer.create();
         encodeMessage(w, p, obj as Record<string, unknown>, '');
         const buf = w.finish();
         return new Uint8Array(buf.buffer, buf.byteOffset, buf.length);
@@ -70,7 +70,7 @@ export function createMessageCodec(descriptor: ProtoDescriptor): MessageCodec {
     decode(messageName: string, bytes: Uint8Array): Record<string, unknown> {
       const p = plan(messageName);
       try {
-        const r = protobuf.Reader.create(bytes);
+        const r = protobufLibrary().Reader.create(bytes);
         return decodeMessage(r, p, r.len);
       } catch (err) {
         if (isStatusError(err)) throw err;

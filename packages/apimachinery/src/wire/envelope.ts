@@ -1,6 +1,6 @@
 // The `k8s\0` Protobuf envelope: four magic bytes, then a runtime.Unknown message
 // {typeMeta(1): {apiVersion(1), kind(2)}, raw(2), contentEncoding(3), contentType(4)}.
-import protobuf from 'protobufjs';
+import { protobufLibrary } from './protobuf-library.js';
 import { newBadRequest } from '../errors/factories.js';
 import { readTag } from './codec-tag.js';
 
@@ -35,7 +35,7 @@ export function encodeEnvelope(
   raw: Uint8Array,
   options: { contentEncoding?: string; contentType?: string } = {},
 ): Uint8Array {
-  const w = protobuf.Writer.create();
+  const w = protobufLibrary().Writer.create();
   w.uint32(0x0a).fork().uint32(0x0a).string(typeMeta.apiVersion).uint32(0x12).string(typeMeta.kind).ldelim();
   w.uint32(0x12).bytes(raw);
   w.uint32(0x1a).string(options.contentEncoding ?? '');
@@ -60,7 +60,7 @@ export function decodeEnvelope(bytes: Uint8Array): Envelope {
   if (bytes.length === PROTOBUF_MAGIC.length) throw newBadRequest('empty body');
   const envelope: Envelope = { typeMeta: { apiVersion: '', kind: '' }, raw: new Uint8Array(0), contentEncoding: '', contentType: '' };
   try {
-    const r = protobuf.Reader.create(bytes.subarray(PROTOBUF_MAGIC.length));
+    const r = protobufLibrary().Reader.create(bytes.subarray(PROTOBUF_MAGIC.length));
     while (r.pos < r.len) {
       const tag = readTag(r);
       switch (tag) {

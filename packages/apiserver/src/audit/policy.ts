@@ -1,4 +1,4 @@
-import { parse } from 'yaml';
+import { yamlLibrary } from '../yaml-library.js';
 import type { UserInfo } from '../admission/types.js';
 import type { RequestInfo } from '../endpoints/request-info.js';
 
@@ -100,7 +100,7 @@ function matchesResource(rule: AuditPolicyRule, info: RequestInfo): boolean {
 export function loadAuditPolicy(text: string): AuditPolicy {
   let doc: unknown;
   try {
-    doc = parse(text);
+    doc = yamlLibrary().parse(text);
   } catch (err) {
     throw new Error(`failed decoding: ${(err as Error).message.split('\n')[0]}`);
   }

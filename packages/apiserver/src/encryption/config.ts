@@ -1,4 +1,4 @@
-import { parse } from 'yaml';
+import { yamlLibrary } from '../yaml-library.js';
 import { aesCbcTransformer, aesGcmTransformer } from './aes.js';
 import { identityTransformer } from './identity.js';
 import { secretboxTransformer } from './secretbox.js';
@@ -101,7 +101,7 @@ function decode(text: string): Config {
   if (text.trim() === '') throw new Error('error while parsing file: encryption provider configuration file is empty');
   let doc: unknown;
   try {
-    doc = parse(text);
+    doc = yamlLibrary().parse(text);
   } catch (err) {
     throw new Error(`error while parsing file: ${(err as Error).message.split('\n')[0]}`);
   }

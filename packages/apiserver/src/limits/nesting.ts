@@ -1,5 +1,6 @@
 import { newBadRequest, setOwn, type StatusError } from '@kapi/apimachinery';
-import { Parser, type CST } from 'yaml';
+import type { CST } from 'yaml';
+import { yamlLibrary } from '../yaml-library.js';
 
 /**
  * How deep a request body may nest objects and arrays. kube's JSON and YAML decoders stop at 10000 levels (Go's
@@ -30,7 +31,7 @@ export function checkYamlDepth(text: string): void {
   }
   if (bound <= MAX_NESTING_DEPTH) return;
   const stack: [CST.Token | null | undefined, number][] = [];
-  for (const token of new Parser().parse(text)) if (token.type === 'document') stack.push([token.value, 0]);
+  for (const token of new (yamlLibrary().Parser)().parse(text)) if (token.type === 'document') stack.push([token.value, 0]);
   while (stack.length) {
     const [token, depth] = stack.pop()!;
     if (!token) continue;

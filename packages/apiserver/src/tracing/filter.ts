@@ -1,11 +1,11 @@
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Link, type TracerProvider } from '@opentelemetry/api';
+import type { Link, TracerProvider } from '@opentelemetry/api';
 import type { MiddlewareHandler } from 'hono';
 import { requestAuditId } from '../endpoints/audit-id.js';
 import { onBodyEnd } from '../endpoints/response-end.js';
 import type { RequestInfo } from '../endpoints/request-info.js';
 import { requestFacts } from '../limits/long-running.js';
 import { contextUser } from '../limits/middleware.js';
-import { AUDIT_ID, TRACER_NAME } from './context.js';
+import { auditIdContextKey, otelApi, TRACER_NAME } from './context.js';
 
 /** Groups whose trace context kube trusts (its notSystemPrivilegedGroup): others' becomes a link, not a parent. */
 const TRUSTED_GROUPS = ['system:masters', 'system:monitoring'];
@@ -35,6 +35,8 @@ export function spanName(method: string, info: RequestInfo | undefined): string 
  */
 export function withTracing(provider: TracerProvider): MiddlewareHandler {
   const tracer = provider.getTracer(TRACER_NAME);
+  const { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } = otelApi();
+  const AUDIT_ID = auditIdContextKey();
   return async (c, next) => {
     const request = c.req.raw;
     const { url, info, longRunning } = requestFacts(c);

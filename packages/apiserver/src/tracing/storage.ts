@@ -1,7 +1,7 @@
-import { context, SpanKind, SpanStatusCode, type Attributes, type TracerProvider } from '@opentelemetry/api';
+import type { Attributes, TracerProvider } from '@opentelemetry/api';
 import type { StorageBackend } from '@kapi/storage';
 import { observedStorage, type StorageOperation } from '../storage/observed.js';
-import { AUDIT_ID, TRACER_NAME } from './context.js';
+import { auditIdContextKey, otelApi, TRACER_NAME } from './context.js';
 
 /** kube's etcd3 span names where it has them, the same pattern where it does not. */
 const SPAN_NAMES: Record<StorageOperation, string> = {
@@ -21,6 +21,8 @@ const SPAN_NAMES: Record<StorageOperation, string> = {
  */
 export function tracedStorage(backend: StorageBackend, provider: TracerProvider, resourceOf: (key: string) => string): StorageBackend {
   const tracer = provider.getTracer(TRACER_NAME);
+  const { context, SpanKind, SpanStatusCode } = otelApi();
+  const AUDIT_ID = auditIdContextKey();
   return observedStorage(backend, (operation, key, list) => {
     const active = context.active();
     const auditID = active.getValue(AUDIT_ID);

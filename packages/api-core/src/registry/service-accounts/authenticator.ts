@@ -10,7 +10,7 @@ export interface TokenAuthentication {
   /** Issuers whose tokens are accepted (`--service-account-issuer`, every value). */
   issuers: readonly string[];
   /** Keys that verify tokens (`--service-account-key-file`, and the signing key). */
-  keys: readonly VerificationKey[];
+  keys: readonly VerificationKey[] | Promise<readonly VerificationKey[]>;
   /** The API audiences (`--api-audiences`): a token must carry one of them, unless a TokenReview asks for others. */
   audiences: readonly string[];
 }
@@ -45,7 +45,7 @@ export function serviceAccountAuthenticator(host: PluginHost, auth: TokenAuthent
     const issuer = claimedIssuer(token);
     if (issuer === undefined || !auth.issuers.includes(issuer)) throw newUnauthorized(INVALID_BEARER_TOKEN);
     const audiences = credentials.audiences ?? auth.audiences;
-    const claims = await verifyToken(token, auth.keys, auth.issuers, audiences);
+    const claims = await verifyToken(token, await auth.keys, auth.issuers, audiences);
     const k = claims.kubernetes;
     await bound('ServiceAccount', k.namespace, k.serviceaccount, 'service account');
     await bound('Pod', k.namespace, k.pod, 'pod');

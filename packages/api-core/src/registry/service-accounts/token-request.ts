@@ -8,7 +8,7 @@ import { issueToken, type KubernetesClaims, type ObjectRef } from './tokens.js';
 export interface TokenIssuing {
   /** The `iss` of the tokens issued (the first `--service-account-issuer`). */
   issuer: string;
-  key: SigningKey;
+  key: SigningKey | Promise<SigningKey>;
   /** The audiences of a token requested without any (`--api-audiences`). */
   audiences: readonly string[];
   /** `--service-account-max-token-expiration` in seconds; 0: none. */
@@ -114,7 +114,7 @@ export function tokenRequestAction(host: PluginHost, issuing: TokenIssuing): Sub
       expirationSeconds = issuing.maxExpirationSeconds;
     }
 
-    const { token, expires, jti } = await issueToken(issuing.key, { issuer: issuing.issuer, audiences, expirationSeconds, kubernetes }, now);
+    const { token, expires, jti } = await issueToken(await issuing.key, { issuer: issuing.issuer, audiences, expirationSeconds, kubernetes }, now);
     auditAnnotate('authentication.kubernetes.io/issued-credential-id', `JTI=${jti}`);
     const object = {
       ...request,

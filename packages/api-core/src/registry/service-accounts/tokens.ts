@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import type { JWTPayload } from 'jose';
+import { decodeJwt } from 'jose/jwt/decode';
+import { decodeProtectedHeader } from 'jose/decode/protected_header';
 import type { SigningKey, VerificationKey } from './keys.js';
 
 /** A name and uid, as the `kubernetes.io` claim carries the objects a token is bound to. */
@@ -37,6 +39,8 @@ export async function issueToken(key: SigningKey, grant: TokenGrant, now = Math.
   const expires = now + grant.expirationSeconds;
   const jti = randomUUID();
   const { kubernetes } = grant;
+  // Loaded on first use, as is jwtVerify: a server that issues and checks no tokens does not load jose's JWS code.
+  const { SignJWT } = await import('jose/jwt/sign');
   const token = await new SignJWT({ 'kubernetes.io': kubernetes as unknown as JWTPayload[string] })
     .setProtectedHeader({ alg: key.alg, kid: key.kid })
     .setIssuer(grant.issuer)
@@ -85,6 +89,7 @@ export async function verifyToken(token: string, keys: readonly VerificationKey[
   const candidates = keys.filter((k) => k.alg === header.alg && (header.kid === undefined || header.kid === '' || k.kid === header.kid));
   let payload: JWTPayload | undefined;
   let failure: unknown;
+  const { jwtVerify } = await import('jose/jwt/verify');
   for (const key of candidates) {
     try {
       ({ payload } = await jwtVerify(token, key.key, { issuer: [...issuers], algorithms: [key.alg], clockTolerance: LEEWAY_SECONDS, requiredClaims: ['exp', 'sub'] }));

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { parse } from 'yaml';
+import { yamlLibrary } from '../../yaml-library.js';
 
 /** How to reach and authenticate to a server: the part of a kubeconfig a client uses (client-go's rest.Config). */
 export interface RestConfig {
@@ -32,7 +32,7 @@ interface KubeconfigFile {
  */
 export function parseKubeconfig(text: string, path = 'kubeconfig'): RestConfig {
   const base = dirname(resolve(path));
-  const doc = (parse(text) ?? {}) as KubeconfigFile;
+  const doc = (yamlLibrary().parse(text) ?? {}) as KubeconfigFile;
   const contextName = doc['current-context'];
   if (!contextName) throw new Error(`${path}: no current-context`);
   const context = doc.contexts?.find((c) => c.name === contextName)?.context;

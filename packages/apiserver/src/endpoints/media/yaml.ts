@@ -1,5 +1,6 @@
 import { isStatusError, newBadRequest } from '@kapi/apimachinery';
-import { Document, parse as parseYaml, visit, type Tags } from 'yaml';
+import type { Tags } from 'yaml';
+import { yamlLibrary } from '../../yaml-library.js';
 import { checkDecoded, checkYamlDepth, MAX_YAML_ALIAS_COUNT } from '../../limits/nesting.js';
 import { duplicateYamlFields } from './duplicate-fields.js';
 import { jsonWatchFraming } from './json.js';
@@ -21,7 +22,7 @@ export function parseYamlText(source: string): unknown {
   if (asJson !== undefined) return checkDecoded(asJson, 'YAML');
   try {
     checkYamlDepth(source);
-    value = parseYaml(source, { uniqueKeys: false, maxAliasCount: MAX_YAML_ALIAS_COUNT });
+    value = yamlLibrary().parse(source, { uniqueKeys: false, maxAliasCount: MAX_YAML_ALIAS_COUNT });
   } catch (err) {
     if (isStatusError(err)) throw err;
     throw newBadRequest(`error decoding YAML: ${(err as Error).message}`);
@@ -106,8 +107,8 @@ const goYamlOrder = (a: { key: unknown }, b: { key: unknown }) => {
  */
 export function toYaml(value: unknown): string {
   // An object that appears twice is written twice (kube's YAML has no anchors and aliases).
-  const doc = new Document(value, { version: '1.1', customTags: WITHOUT_MERGE_TAG, sortMapEntries: goYamlOrder, aliasDuplicateObjects: false });
-  visit(doc, {
+  const doc = new (yamlLibrary().Document)(value, { version: '1.1', customTags: WITHOUT_MERGE_TAG, sortMapEntries: goYamlOrder, aliasDuplicateObjects: false });
+  yamlLibrary().visit(doc, {
     Scalar(_, node) {
       if (typeof node.value === 'string' && (YAML12_NON_STRING.test(node.value) || node.value === '<<' || node.value === '=')) {
         node.type = 'QUOTE_DOUBLE';
