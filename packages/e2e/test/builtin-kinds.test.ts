@@ -146,6 +146,13 @@ describe.skipIf(!kubectl)('an ordinary application on the built-in kinds of kube
       ],
     }));
     ok('create', '-f', join(dir, 'expandable.json'));
+    // A claim without access modes or a storage request is refused with kube's message.
+    writeFileSync(join(dir, 'bare-claim.json'), JSON.stringify({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'bare', namespace: 'shop' }, spec: { storageClassName: 'expandable' } }));
+    const bare = run('create', '-f', join(dir, 'bare-claim.json'));
+    expect(bare.status).not.toBe(0);
+    expect(bare.stderr).toContain(
+      'The PersistentVolumeClaim "bare" is invalid: \n* spec.accessModes: Required value: at least 1 access mode is required\n* spec.resources[storage]: Required value',
+    );
     bind('grows');
     expect(grow('grows', '5Gi').stdout).toContain('persistentvolumeclaim/grows patched');
     expect(ok('get', 'pvc', 'grows', '-n', 'shop', '-o', 'jsonpath={.spec.resources.requests.storage}')).toBe('5Gi');

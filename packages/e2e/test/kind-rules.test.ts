@@ -89,6 +89,39 @@ describe("kube's rules of the built-in kinds, through the group plugins", () => 
     expect(moved).toMatchObject({ status: 422, body: { message: immutable } });
   });
 
+  it("PersistentVolumeClaims: a spec kube refuses is refused with kube's fields and messages", async () => {
+    const CLAIMS = `${NS}/persistentvolumeclaims`;
+    const causes = async (name: string, spec: Record<string, unknown>) => {
+      const res = await req('POST', CLAIMS, { metadata: { name }, spec });
+      expect(res.status, JSON.stringify(res.body)).toBe(422);
+      return (res.body.details.causes as { field: string; message: string }[]).map((c) => `${c.field}: ${c.message}`);
+    };
+    // What `kubectl create` of a claim written from memory often lacks.
+    expect(await causes('bare', {})).toEqual(['spec.accessModes: Required value: at least 1 access mode is required', 'spec.resources[storage]: Required value']);
+    expect(
+      await causes('refs', {
+        accessModes: ['ReadWriteOnce'],
+        resources: { requests: { storage: '-1Gi' } },
+        selector: { matchLabels: { 'bad key!': 'x' } },
+        dataSource: { apiGroup: 'Snapshot.Storage', kind: 'VolumeSnapshot', name: '' },
+        dataSourceRef: { kind: 'PersistentVolumeClaim', name: 'src', namespace: 'Other_NS' },
+      }),
+    ).toEqual([
+      expect.stringMatching(/^spec\.selector\.matchLabels: Invalid value: "bad key!": name part must consist of/),
+      'spec.resources[storage]: Invalid value: "-1Gi": must be greater than zero',
+      'spec.dataSource.name: Required value',
+      expect.stringMatching(/^spec\.dataSource\.apiGroup: Invalid value: "Snapshot.Storage": a lowercase RFC 1123 subdomain/),
+      expect.stringMatching(/^spec\.dataSourceRef\.namespace: Invalid value: "Other_NS": a lowercase RFC 1123 label/),
+      'spec: Invalid value: "spec.dataSource": may not be specified when dataSourceRef.namespace is specified',
+    ]);
+    // Updates are checked the same way, on top of the immutability rules.
+    const ok = await req('POST', CLAIMS, { metadata: { name: 'fine' }, spec: { accessModes: ['ReadWriteOncePod'], resources: { requests: { storage: '1Gi' } } } });
+    expect(ok.status).toBe(201);
+    const emptied = await req('PUT', `${CLAIMS}/fine`, { ...ok.body, spec: { ...ok.body.spec, accessModes: [] } });
+    expect(emptied.status).toBe(422);
+    expect(emptied.body.details.causes.map((c: any) => c.field)).toEqual(['spec.accessModes', 'spec']);
+  });
+
   it('StorageClasses keep their provisioner and parameters; PriorityClasses their value, and system- names are reserved', async () => {
     const sc = await req('POST', '/apis/storage.k8s.io/v1/storageclasses', { metadata: { name: 'fast' }, provisioner: 'example.com/disk', parameters: { type: 'ssd' } });
     expect(sc.body).toMatchObject({ reclaimPolicy: 'Delete', volumeBindingMode: 'Immediate' });

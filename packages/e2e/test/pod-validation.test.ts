@@ -305,6 +305,29 @@ describe('Pod validation (kube 1.33 ValidatePodCreate, ValidatePodUpdate)', { ti
           'spec.hostNetwork: Invalid value: false: hostNetwork must be true if pod contains any hostProcess containers',
         ],
       ],
+      [
+        {
+          securityContext: { windowsOptions: { gmsaCredentialSpecName: 'Not_A_Name', gmsaCredentialSpec: '' } },
+          containers: [
+            app({ securityContext: { windowsOptions: { runAsUserName: 'a\\b\\c' } } }),
+            app({ name: 'two', securityContext: { windowsOptions: { runAsUserName: 'bad:domain\\..' } } }),
+            app({ name: 'three', securityContext: { windowsOptions: { runAsUserName: `${'u'.repeat(105)}`, gmsaCredentialSpec: 'x'.repeat(64 * 1024 + 1) } } }),
+            app({ name: 'four', securityContext: { windowsOptions: { runAsUserName: 'tab\there' } } }),
+            app({ name: 'five', securityContext: { windowsOptions: { runAsUserName: 'user@corp' } } }),
+          ],
+        },
+        [
+          'spec.containers[0].securityContext.windowsOptions.runAsUserName: Invalid value: "a\\\\b\\\\c": runAsUserName cannot contain more than one backslash',
+          'spec.containers[1].securityContext.windowsOptions.runAsUserName: Invalid value: "bad:domain\\\\..": runAsUserName\'s Domain doesn\'t match the NetBios nor the DNS format',
+          'spec.containers[1].securityContext.windowsOptions.runAsUserName: Invalid value: "bad:domain\\\\..": runAsUserName\'s User cannot contain only periods or spaces',
+          /^spec\.containers\[2\]\.securityContext\.windowsOptions\.gmsaCredentialSpec: Invalid value: "x+": gmsaCredentialSpec size must be under 64 KiB$/,
+          /^spec\.containers\[2\]\.securityContext\.windowsOptions\.runAsUserName: Invalid value: "u+": runAsUserName's User length must not be longer than 104 characters$/,
+          'spec.containers[3].securityContext.windowsOptions.runAsUserName: Invalid value: "tab\\there": runAsUserName cannot contain control characters',
+          'spec.containers[4].securityContext.windowsOptions.runAsUserName: Invalid value: "user@corp": runAsUserName\'s User cannot contain the following characters: "/\\:;|=,+*?<>@[]',
+          /^spec\.securityContext\.windowsOptions\.gmsaCredentialSpecName: Invalid value: "Not_A_Name": a lowercase RFC 1123 subdomain must consist of/,
+          'spec.securityContext.windowsOptions.gmsaCredentialSpec: Invalid value: "": gmsaCredentialSpec cannot be an empty string',
+        ],
+      ],
       [{ nodeName: 'node-1', schedulingGates: [{ name: 'example.com/wait' }], containers: [app()] }, ['spec.nodeName: Forbidden: cannot be set until all schedulingGates have been cleared']],
       [{ os: { name: 'plan9' }, containers: [app()] }, ['spec.os: Unsupported value: "plan9": supported values: "linux", "windows"']],
       [{ os: { name: 'linux' }, containers: [app({ securityContext: { windowsOptions: { runAsUserName: 'ContainerUser' } } })] }, ['spec.containers[0].securityContext.windowsOptions: Forbidden: windows options cannot be set for a linux pod']],
@@ -328,6 +351,40 @@ describe('Pod validation (kube 1.33 ValidatePodCreate, ValidatePodUpdate)', { ti
 
   it("refuses bad volume sources, mounts, devices and environment selectors with kube 1.33 messages", async () => {
     const cases: [Record<string, unknown>, (string | RegExp)[]][] = [
+      [
+        {
+          volumes: [
+            { name: 'none', ephemeral: { volumeClaimTemplate: { spec: {} } } },
+            {
+              name: 'bad',
+              ephemeral: {
+                volumeClaimTemplate: {
+                  spec: {
+                    accessModes: ['ReadWriteOncePod', 'ReadWriteOnce', 'WriteSometimes'],
+                    resources: { requests: { storage: '0' } },
+                    storageClassName: 'Fast_SSD',
+                    volumeMode: 'Raw',
+                    dataSource: { kind: 'VolumeSnapshot', name: 'snap' },
+                    dataSourceRef: { kind: 'PersistentVolumeClaim', name: 'other' },
+                  },
+                },
+              },
+            },
+          ],
+          containers: [app()],
+        },
+        [
+          'spec.volumes[0].ephemeral.volumeClaimTemplate.spec.accessModes: Required value: at least 1 access mode is required',
+          'spec.volumes[0].ephemeral.volumeClaimTemplate.spec.resources[storage]: Required value',
+          'spec.volumes[1].ephemeral.volumeClaimTemplate.spec.accessModes: Unsupported value: "WriteSometimes": supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"',
+          'spec.volumes[1].ephemeral.volumeClaimTemplate.spec.accessModes: Forbidden: may not use ReadWriteOncePod with other access modes',
+          'spec.volumes[1].ephemeral.volumeClaimTemplate.spec.resources[storage]: Invalid value: "0": must be greater than zero',
+          /^spec\.volumes\[1\]\.ephemeral\.volumeClaimTemplate\.spec\.storageClassName: Invalid value: "Fast_SSD": a lowercase RFC 1123 subdomain/,
+          'spec.volumes[1].ephemeral.volumeClaimTemplate.spec.volumeMode: Unsupported value: "Raw": supported values: "Block", "Filesystem"',
+          "spec.volumes[1].ephemeral.volumeClaimTemplate.spec.dataSource: Invalid value: \"VolumeSnapshot\": must be 'PersistentVolumeClaim' when referencing the default apiGroup",
+          'spec.volumes[1].ephemeral.volumeClaimTemplate.spec: Invalid value: "spec.volumes[1].ephemeral.volumeClaimTemplate.spec.dataSource": must match dataSourceRef',
+        ],
+      ],
       [
         {
           volumes: [

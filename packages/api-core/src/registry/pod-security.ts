@@ -1,11 +1,11 @@
-import { fieldDuplicate, fieldForbidden, fieldInvalid, fieldNotSupported, fieldRequired, fieldTooLong, isObj, str, type FieldError, type Obj } from '@kapi/apimachinery';
+import { fieldDuplicate, fieldForbidden, fieldInvalid, fieldNotSupported, fieldRequired, fieldTooLong, isDNS1123Subdomain, isObj, str, type FieldError, type Obj } from '@kapi/apimachinery';
 import { containersWithPath } from './pod-containers.js';
 import { localDescendingPathErrors } from './pod-paths.js';
 
 // kube 1.33's security context rules (pkg/apis/core/validation): the pod's (validatePodSpecSecurityContext) and each
-// container's (ValidateSecurityContext), and the OS rules of validateOS, validateLinux and validateWindows. Not yet
-// here: windowsOptions' own fields, and `privileged` against --allow-privileged (kube-apiserver refuses privileged
-// containers unless that flag is given; this server allows them).
+// container's (ValidateSecurityContext), windowsOptions (validateWindowsSecurityContextOptions), and the OS rules of
+// validateOS, validateLinux and validateWindows. Not here: `privileged` against --allow-privileged (kube-apiserver
+// refuses privileged containers unless that flag is given; this server allows them).
 
 const MAX_INT32 = 2147483647;
 
@@ -98,10 +98,57 @@ function sysctlErrors(spec: Obj, sysctls: unknown[], field: string): FieldError[
 const enumErrors = (value: unknown, field: string, supported: string[]): FieldError[] =>
   isSet(value) && !supported.includes(str(value)) ? [fieldNotSupported(field, value, supported)] : [];
 
+const GMSA_SPEC_MAX_KIB = 64;
+const RUN_AS_DOMAIN_MAX = 256;
+const RUN_AS_USER_MAX = 104;
+// Go's [[:cntrl:]] is ASCII's control characters; its regexps count runes, hence the `u` flags.
+const CONTROL = /[\x00-\x1f\x7f]/;
+const NETBIOS_DOMAIN = /^[^\\/:*?"<>|.][^\\/:*?"<>|]{0,14}$/u;
+const DNS_DOMAIN = /^[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+const USER_BAD_CHARS = /["/\\:;|=,+*?<>@[\]]/;
+const USER_DOTS_SPACES = /^[. ]+$/;
+/** Go's len(): a string's length in UTF-8 bytes. */
+const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
+
+/**
+ * kube's validateWindowsSecurityContextOptions: the GMSA credential spec's name (a DNS subdomain) and size, and
+ * `runAsUserName` as Windows takes it (`DOMAIN\user`: a NetBIOS or DNS domain, a user of at most 104 bytes without
+ * control characters or any of "/\:;|=,+*?<>@[]).
+ */
+function windowsOptionsErrors(options: unknown, field: string): FieldError[] {
+  if (!isObj(options)) return [];
+  const errs: FieldError[] = [];
+  if (typeof options.gmsaCredentialSpecName === 'string') {
+    for (const msg of isDNS1123Subdomain(options.gmsaCredentialSpecName)) errs.push(fieldInvalid(`${field}.gmsaCredentialSpecName`, options.gmsaCredentialSpecName, msg));
+  }
+  const spec = options.gmsaCredentialSpec;
+  if (typeof spec === 'string') {
+    if (spec === '') errs.push(fieldInvalid(`${field}.gmsaCredentialSpec`, spec, 'gmsaCredentialSpec cannot be an empty string'));
+    else if (bytes(spec) > GMSA_SPEC_MAX_KIB * 1024) errs.push(fieldInvalid(`${field}.gmsaCredentialSpec`, spec, `gmsaCredentialSpec size must be under ${GMSA_SPEC_MAX_KIB} KiB`));
+  }
+  const name = options.runAsUserName;
+  if (typeof name !== 'string') return errs;
+  const invalid = (message: string) => errs.push(fieldInvalid(`${field}.runAsUserName`, name, message));
+  const parts = name.split('\\');
+  if (name === '') invalid('runAsUserName cannot be an empty string');
+  else if (CONTROL.test(name)) invalid('runAsUserName cannot contain control characters');
+  else if (parts.length > 2) invalid('runAsUserName cannot contain more than one backslash');
+  else {
+    const [domain, user] = parts.length === 1 ? ['', parts[0]!] : [parts[0]!, parts[1]!];
+    if (bytes(domain) >= RUN_AS_DOMAIN_MAX) invalid(`runAsUserName's Domain length must be under ${RUN_AS_DOMAIN_MAX} characters`);
+    if (parts.length === 2 && !NETBIOS_DOMAIN.test(domain) && !DNS_DOMAIN.test(domain)) invalid("runAsUserName's Domain doesn't match the NetBios nor the DNS format");
+    if (user === '') invalid("runAsUserName's User cannot be empty");
+    else if (bytes(user) > RUN_AS_USER_MAX) invalid(`runAsUserName's User length must not be longer than ${RUN_AS_USER_MAX} characters`);
+    if (USER_DOTS_SPACES.test(user)) invalid("runAsUserName's User cannot contain only periods or spaces");
+    if (USER_BAD_CHARS.test(user)) invalid('runAsUserName\'s User cannot contain the following characters: "/\\:;|=,+*?<>@[]');
+  }
+  return errs;
+}
+
 /**
  * kube's validatePodSpecSecurityContext: IDs in range, no shared process namespace with hostPID (reported under
  * `securityContext`, where kube's internal type keeps both), sysctls, fsGroupChangePolicy, seccomp and AppArmor
- * profiles, supplementalGroupsPolicy and seLinuxChangePolicy.
+ * profiles, windowsOptions, supplementalGroupsPolicy and seLinuxChangePolicy.
  */
 export function podSecurityContextErrors(spec: Obj, field: string): FieldError[] {
   const sc = spec.securityContext;
@@ -114,6 +161,7 @@ export function podSecurityContextErrors(spec: Obj, field: string): FieldError[]
   if (Array.isArray(sc.sysctls) && sc.sysctls.length) errs.push(...sysctlErrors(spec, sc.sysctls, `${field}.sysctls`));
   errs.push(...enumErrors(sc.fsGroupChangePolicy, `${field}.fsGroupChangePolicy`, ['Always', 'OnRootMismatch']));
   errs.push(...seccompErrors(sc.seccompProfile, `${field}.seccompProfile`));
+  errs.push(...windowsOptionsErrors(sc.windowsOptions, `${field}.windowsOptions`));
   errs.push(...appArmorErrors(sc.appArmorProfile, `${field}.appArmorProfile`));
   errs.push(...enumErrors(sc.supplementalGroupsPolicy, `${field}.supplementalGroupsPolicy`, ['Merge', 'Strict']));
   errs.push(...enumErrors(sc.seLinuxChangePolicy, `${field}.seLinuxChangePolicy`, ['MountOption', 'Recursive']));
@@ -122,7 +170,8 @@ export function podSecurityContextErrors(spec: Obj, field: string): FieldError[]
 
 /**
  * kube's ValidateSecurityContext (a container's): IDs in range, the proc mount (Unmasked needs `hostUsers: false`),
- * the seccomp profile, allowPrivilegeEscalation false against privileged or CAP_SYS_ADMIN, and the AppArmor profile.
+ * the seccomp profile, allowPrivilegeEscalation false against privileged or CAP_SYS_ADMIN, windowsOptions, and the
+ * AppArmor profile.
  */
 export function containerSecurityContextErrors(sc: unknown, field: string, hostUsers = true): FieldError[] {
   if (!isObj(sc)) return [];
@@ -139,6 +188,7 @@ export function containerSecurityContextErrors(sc: unknown, field: string, hostU
       if (cap === 'CAP_SYS_ADMIN') errs.push(fieldInvalid(field, sc, 'cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN'));
     }
   }
+  errs.push(...windowsOptionsErrors(sc.windowsOptions, `${field}.windowsOptions`));
   errs.push(...appArmorErrors(sc.appArmorProfile, `${field}.appArmorProfile`));
   return errs;
 }

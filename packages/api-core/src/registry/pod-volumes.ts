@@ -17,6 +17,7 @@ import {
   type FieldError,
   type Obj,
 } from '@kapi/apimachinery';
+import { claimSpecErrors } from './claim-spec.js';
 import { downwardAPIFileErrors } from './pod-env.js';
 import { backstepErrors, fileModeErrors, localDescendingPathErrors, localNonReservedPathErrors } from './pod-paths.js';
 import { compareQuantities } from './quantity.js';
@@ -206,8 +207,12 @@ function sourceErrors(kind: string, source: Obj, field: string, volumeName: stri
       break;
     }
     case 'ephemeral':
+      // kube's ValidatePersistentVolumeClaimTemplate: the template's labels and annotations, and the claim's spec.
       if (!isObj(source.volumeClaimTemplate)) errs.push(fieldRequired(`${field}.volumeClaimTemplate`));
-      else errs.push(...templateMetaErrors(source.volumeClaimTemplate.metadata, `${field}.volumeClaimTemplate.metadata`));
+      else {
+        errs.push(...templateMetaErrors(source.volumeClaimTemplate.metadata, `${field}.volumeClaimTemplate.metadata`));
+        errs.push(...claimSpecErrors(source.volumeClaimTemplate.spec, `${field}.volumeClaimTemplate.spec`));
+      }
       // The claim made for the pod is named <pod>-<volume>; kube checks that name (on `ephemeral.name`).
       if (podName && volumeName) {
         const claim = `${podName}-${volumeName}`;

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { FieldError, KubeObject } from '@kapi/apimachinery';
 import type { Strategy } from '@kapi/apiserver';
+import { claimSpecErrors, claimSpecOptions } from './claim-spec.js';
 import { compareQuantities } from './quantity.js';
 
 type ClaimSpec = {
@@ -85,10 +86,12 @@ export function claimUpdateErrors(now: Claim, old: Claim): FieldError[] {
 }
 
 /**
- * PersistentVolumeClaims (kube's pkg/registry/core/persistentvolumeclaim): kube's update rules. (A new claim, like a
- * new PersistentVolume, starts Pending: the schema's status default, which the store gives kinds with a status
- * subresource.)
+ * PersistentVolumeClaims (kube's pkg/registry/core/persistentvolumeclaim): kube's spec validation, and its update
+ * rules. (A new claim, like a new PersistentVolume, starts Pending: the schema's status default, which the store gives
+ * kinds with a status subresource.)
  */
 export const persistentVolumeClaimStrategy: Strategy = {
-  validateUpdate: (obj, old) => claimUpdateErrors(obj as Claim, old as Claim),
+  validate: (obj) => claimSpecErrors((obj as Claim).spec, 'spec'),
+  validateUpdate: (obj, old, ctx) =>
+    ctx.subresource ? [] : [...claimSpecErrors((obj as Claim).spec, 'spec', claimSpecOptions(old)), ...claimUpdateErrors(obj as Claim, old as Claim)],
 };
