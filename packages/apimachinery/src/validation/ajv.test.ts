@@ -60,4 +60,20 @@ describe('ajv errors as kube field errors', () => {
       { type: 'FieldValueTypeInvalid', field: 'additionalProperties.minLength', badValue: 'x', message: 'must be of type integer' },
     ]);
   });
+
+  it('lets packages share the schemas they refer to, and keeps a package whose schema of the same $id differs apart', () => {
+    const meta = { 'kapi://shared/Meta.json': { type: 'object', properties: { name: { type: 'string' } } } };
+    const kind = (id: string) => ({ [id]: { type: 'object', required: ['metadata'], properties: { metadata: { $ref: 'kapi://shared/Meta.json' } } } });
+    // Two packages referring to the same Meta object, and a third with its own, different Meta under the same $id.
+    const one = lazyValidators([kind('kapi://one/A.json'), meta], { a: 'kapi://one/A.json' });
+    const two = lazyValidators([kind('kapi://two/B.json'), meta], { b: 'kapi://two/B.json' });
+    const other = lazyValidators([kind('kapi://three/C.json'), { 'kapi://shared/Meta.json': { type: 'object', properties: { name: { type: 'integer' } } } }], { c: 'kapi://three/C.json' });
+    expect(one.a!({ metadata: { name: 'x' } })).toEqual([]);
+    expect(two.b!({ metadata: { name: 1 } })).toEqual([{ type: 'FieldValueTypeInvalid', field: 'metadata.name', badValue: 1, message: 'must be of type string' }]);
+    expect(other.c!({ metadata: { name: 1 } })).toEqual([]);
+    expect(other.c!({ metadata: { name: 'x' } })).toEqual([{ type: 'FieldValueTypeInvalid', field: 'metadata.name', badValue: 'x', message: 'must be of type integer' }]);
+    // The first packages are not disturbed by the third.
+    expect(one.a!({ metadata: { name: 2 } })).toHaveLength(1);
+    expect(two.b!({})).toEqual([{ type: 'FieldValueRequired', field: 'metadata', message: '' }]);
+  });
 });

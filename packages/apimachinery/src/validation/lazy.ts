@@ -18,20 +18,50 @@ function typesOnly(schema: unknown): Record<string, unknown> {
   return out;
 }
 
+type Ajv = InstanceType<AjvClass>;
+type Schema = Record<string, unknown>;
+
+/**
+ * An ajv instance shared by every package's validators in the process, with the schemas it holds by `$id`. Packages
+ * refer to the same schemas (every kind's ObjectMeta, apps' pod templates from core): in one instance each is
+ * compiled once for all of them. A sample server's first start, which compiles the validators of 13 kinds in 7
+ * groups for its bootstrap objects, spent about half its validator time compiling the same shared schemas again.
+ */
+interface SharedAjv {
+  ajv: Ajv;
+  schemas: Map<string, Schema>;
+}
+const shared = new Map<string, SharedAjv>();
+
+/**
+ * The generated schemas are not checked again here (codegen checks each against JSON Schema's meta-schema): no
+ * meta-schema to compile (`meta: false`), no schema validation on add (the first start's validators took about 45 ms
+ * longer with both). The generated code is not optimized either: compiling took 15-20% less time (Pod's first
+ * validator: 160-230 against 130-150 ms), checking a Pod no longer. With the cache on, ajv keeps each function's
+ * source, to write it out.
+ */
+const newAjv = (source: boolean): Ajv =>
+  new (ajvClass())({ strict: false, allErrors: true, validateFormats: false, meta: false, validateSchema: false, code: { optimize: false, source } });
+
+/** The same schema: the same object (packages import each other's schemas), or one of the same content. */
+const sameSchema = (a: Schema, b: Schema) => a === b || JSON.stringify(a) === JSON.stringify(b);
+
 /**
  * Validators by key, each compiled on first use (never per request) from the schemas of the packages that own
  * them: a group package ships only its own schemas and refers to those of the packages whose types it uses, so a
  * type's checks are generated once. `sets` are the package's own schemas and its dependencies'; `keys` maps each
  * validator key (`apps/v1/Deployment`) to its schema's `$id`. With `typesOnly`, only the types of values are
- * checked (what Go's decoding into typed structs checks), not required fields or enums.
+ * checked (what Go's decoding into typed structs checks), not required fields or enums. Validators are compiled in
+ * an ajv instance shared with other packages, unless one of their schemas has an `$id` the shared instance holds with
+ * other content (two versions of a package in one process): then the package gets an instance of its own.
  */
 export function lazyValidators(
   sets: readonly AjvSchemas[],
   keys: Record<string, string>,
   options: { typesOnly?: boolean } = {},
 ): Record<string, ObjectValidator> {
-  let ajv: InstanceType<AjvClass> | undefined;
-  let byId: Map<string, Record<string, unknown>> | undefined;
+  let own: SharedAjv | undefined;
+  let byId: Map<string, Schema> | undefined;
   const schemasById = () => {
     if (!byId) {
       byId = new Map();
@@ -42,7 +72,7 @@ export function lazyValidators(
   };
   /** The schemas `id`'s validator is made from: its own and every one it reaches through `$ref` (undefined: missing). */
   const reach = (id: string) => {
-    const reached = new Map<string, Record<string, unknown> | undefined>();
+    const reached = new Map<string, Schema | undefined>();
     const walk = (at: string) => {
       if (reached.has(at)) return;
       const schema = schemasById().get(at);
@@ -52,16 +82,27 @@ export function lazyValidators(
     walk(id);
     return reached;
   };
-  const added = new Set<string>();
-  // A schema goes to ajv when a validator first needs it, with the schemas it refers to (and theirs): the first
-  // validator of a package does not pay for adding (and ajv walking) every schema of the package and its dependencies.
-  // A missing one is left to ajv, which reports the reference when it compiles.
-  const add = (reached: Map<string, Record<string, unknown> | undefined>) => {
-    for (const [at, schema] of reached) {
-      if (!schema || added.has(at)) continue;
-      added.add(at);
-      ajv!.addSchema({ $id: at, ...(options.typesOnly ? typesOnly(schema) : schema) });
+  /**
+   * The instance to compile in, with the reached schemas in it. A schema goes to ajv when a validator first needs it,
+   * with the schemas it refers to (and theirs): the first validator does not pay for adding (and ajv walking) every
+   * schema of the package and its dependencies. A missing one is left to ajv, which reports the reference when it
+   * compiles.
+   */
+  const instance = (reached: Map<string, Schema | undefined>, source: boolean): Ajv => {
+    let target = own;
+    if (!target) {
+      const name = `${options.typesOnly === true}/${source}`;
+      let common = shared.get(name);
+      if (!common) shared.set(name, (common = { ajv: newAjv(source), schemas: new Map() }));
+      const clash = [...reached].some(([at, schema]) => schema && common.schemas.has(at) && !sameSchema(common.schemas.get(at)!, schema));
+      target = clash ? (own = { ajv: newAjv(source), schemas: new Map() }) : common;
     }
+    for (const [at, schema] of reached) {
+      if (!schema || target.schemas.has(at)) continue;
+      target.schemas.set(at, schema);
+      target.ajv.addSchema({ $id: at, ...(options.typesOnly ? typesOnly(schema) : schema) });
+    }
+    return target.ajv;
   };
   const compile = (id: string): AjvValidateFunction => {
     const reached = reach(id);
@@ -69,22 +110,9 @@ export function lazyValidators(
     const key = validatorCacheDir() === undefined ? undefined : validatorCacheKey([id, options.typesOnly === true, [...reached]]);
     const cached = key === undefined ? undefined : readCachedValidator(key);
     if (cached) return cached;
-    // The schemas are generated, and codegen checks each against JSON Schema's meta-schema; they are not checked
-    // again here: no meta-schema to compile (`meta: false`), no schema validation on add (the first start's
-    // validators took about 45 ms longer with both). The generated code is not optimized either: compiling took
-    // 15-20% less time (Pod's first validator: 160-230 against 130-150 ms), checking a Pod no longer. With the
-    // cache on, ajv keeps each function's source, to write it out.
-    ajv ??= new (ajvClass())({
-      strict: false,
-      allErrors: true,
-      validateFormats: false,
-      meta: false,
-      validateSchema: false,
-      code: { optimize: false, source: key !== undefined },
-    });
-    add(reached);
+    const ajv = instance(reached, key !== undefined);
     const validate = ajv.getSchema(id) as unknown as AjvValidateFunction;
-    if (key !== undefined && ajv.opts.code.source) writeCachedValidator(key, standaloneValidatorCode(ajv, validate));
+    if (key !== undefined) writeCachedValidator(key, standaloneValidatorCode(ajv, validate));
     return validate;
   };
   const validators: Record<string, ObjectValidator> = {};
