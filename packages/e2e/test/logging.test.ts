@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { connect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { kubectlBinaries, kubectlOk, kubectlRunner } from '../src/kubectl.js';
 import { startServerProcess, type ServerProcess } from '../src/server.js';
 import { eventually } from './storage-helpers.js';
@@ -59,6 +62,23 @@ describe.skipIf(!kubectlPath)('the server log', () => {
       expect(lines.length).toBeGreaterThan(0);
       for (const line of lines) expect(line).toMatch(/^[IEW]\d{4} \d{2}:\d{2}:\d{2}\.\d{6} +\d+ [^ \]]+:\d+\] "/);
       expect(lines.some((l) => l.includes('"HTTP"'))).toBe(false);
+    });
+
+    it('logs a client that hangs up halfway through its request body in one line, without a stack trace', async () => {
+      // The admin's client certificate from the kubeconfig: the body is read only once a request is authorized.
+      const config = parseYaml(readFileSync(server.kubeconfig, 'utf8')) as { users: { user: Record<string, string> }[] };
+      const user = config.users[0]!.user;
+      const { port } = new URL(server.url);
+      await new Promise<void>((done, fail) => {
+        const socket = connect({ host: '127.0.0.1', port: Number(port), rejectUnauthorized: false, cert: Buffer.from(user['client-certificate-data']!, 'base64'), key: Buffer.from(user['client-key-data']!, 'base64') }, () => {
+          socket.write('POST /api/v1/namespaces/default/configmaps HTTP/1.1\r\nHost: kapi\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"kind":');
+          setTimeout(() => (socket.destroy(), done()), 300);
+        });
+        socket.on('error', fail);
+      });
+      const line = await eventually(async () => server.output().split('\n').find((l) => l.includes('the client closed the connection')));
+      expect(line).toMatch(/^E\d{4} .*"Internal error" err="aborted: the client closed the connection while sending the request" audit-ID="[0-9a-f-]{36}"$/);
+      expect(server.output()).not.toContain('abortIncoming');
     });
   });
 });

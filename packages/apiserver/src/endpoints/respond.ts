@@ -34,12 +34,18 @@ export function response(rendered: Rendered, status: number, headers: Record<str
 }
 
 /**
+ * Node's error for a request whose client closed the connection before its body was read whole (kube reads an
+ * unexpected EOF there): logged as kube logs it, without a stack, since nothing in the server went wrong.
+ */
+const clientGone = (err: unknown) => err instanceof Error && err.message === 'aborted' && (err as NodeJS.ErrnoException).code === 'ECONNRESET';
+
+/**
  * Every failure a client sees: a kube Status with the Status' code, never a stack trace; in the client's
  * negotiated format when it has one (JSON otherwise, and for Table requests).
  */
 export function errorResponse(err: unknown, log?: LogSink, format?: ResponseFormat): Response {
   const status = toStatus(err);
-  if (!isStatusError(err)) log?.(0, 'Internal error', { err: (err as Error)?.stack ?? String(err) });
+  if (!isStatusError(err)) log?.(0, 'Internal error', { err: clientGone(err) ? `${(err as Error).message}: the client closed the connection while sending the request` : ((err as Error)?.stack ?? String(err)) });
   const as: ResponseFormat = { kind: format?.kind ?? 'json' };
   const rendered = render(status as unknown as KubeObject, as, { protobuf: { codec: metaCodec(), message: STATUS_MESSAGE } });
   const headers: Record<string, string> = { 'Content-Type': rendered.contentType };
