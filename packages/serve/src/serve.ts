@@ -5,7 +5,7 @@ import { addResponseHeader, HeaderedResponse } from './response-headers.js';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { X509Certificate } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 
 /** The client certificate the transport verified against the client CA (what @kapi/apiserver's fetch takes). */
@@ -214,6 +214,15 @@ async function listen(options: StartServerOptions, scheme: 'http' | 'https', por
   ) as Server;
   answerClientErrors(server);
 
+  // Every TCP connection, from its first byte: one still in its TLS handshake, or handshaken but silent, is no HTTP
+  // connection yet, so neither closeIdleConnections nor closeAllConnections ends it, and it would hold close() until
+  // the client gave up (TLS allows 120 s for a handshake). Go's Shutdown drops such connections too.
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+
   // Requests in flight. Whether one is long-running (a watch, which never finishes on its own) matters only while
   // shutting down, so it is worked out then, once per request, rather than for every request served.
   const inFlight = new Map<ServerResponse, { req: IncomingMessage; longRunning?: boolean }>();
@@ -263,7 +272,10 @@ async function listen(options: StartServerOptions, scheme: 'http' | 'https', por
         });
         if (cutWatches) for (const [res, entry] of inFlight) if (longRunning(entry)) res.destroy();
         server.closeIdleConnections();
-        const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
+        const timer = setTimeout(() => {
+          server.closeAllConnections();
+          for (const socket of sockets) socket.destroy();
+        }, timeoutMs);
         timer.unref();
       }),
   };

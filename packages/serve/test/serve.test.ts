@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { Agent, request } from 'node:https';
 import { request as httpRequest } from 'node:http';
-import type { Socket } from 'node:net';
+import { createConnection, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { group as core } from '@kapi/api-core';
 import { createApiServer, groupPlugin } from '@kapi/apiserver';
 import { createMemoryBackend } from '@kapi/storage';
 import { X509Certificate } from 'node:crypto';
+import { connect as tlsConnect } from 'node:tls';
 import { closeOnSignals, startServer, type FetchEnv, type RunningServer, type ServedApi } from '../src/serve.js';
 import { ensureClientCertificates, ensureSelfSignedCertificates, type GeneratedCertificates } from '../src/tls.js';
 
@@ -204,6 +205,22 @@ describe('startServer', () => {
     await socketClosed;
     expect(events.at(-1)).toBe('stop');
     agent.destroy();
+  });
+
+  it('close() does not wait for a connection that never finishes its TLS handshake, or never sends a request', async () => {
+    const { api } = fakeApiServer();
+    const server = await startServer({ apiServer: api, bindAddress: '127.0.0.1', securePort: 'ephemeral', tls, shutdownTimeoutMs: 300 });
+    const { port } = new URL(server.url);
+    // One raw TCP connection that says nothing (its handshake never starts), one TLS connection that sends no request.
+    const silent = createConnection({ host: '127.0.0.1', port: Number(port) });
+    await once(silent, 'connect');
+    const quiet = tlsConnect({ host: '127.0.0.1', port: Number(port), ca: tls.ca, servername: 'localhost' });
+    await once(quiet, 'secureConnect');
+    const closed = [once(silent, 'close'), once(quiet, 'close')];
+    // Before, close() waited for them until TLS's 120 s handshake limit: the test timed out.
+    await server.close();
+    await Promise.all(closed);
+    expect(silent.destroyed && quiet.destroyed).toBe(true);
   });
 
   it('close() cuts open watches and lets other in-flight requests finish', async () => {
