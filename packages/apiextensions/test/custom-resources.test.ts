@@ -97,7 +97,11 @@ describe('custom resources of an established CRD', () => {
     await h.establish(fixture('crontab-crd.yaml'));
     await h.req('POST', CT, cronTab('red', { color: 'red' }));
     await h.req('POST', CT, cronTab('blue', { color: 'blue' }));
-    expect((await h.req('GET', `${CT}/red`, undefined, { accept: 'application/vnd.kubernetes.protobuf' })).status).toBe(406);
+    // No Protobuf form: 406, its Status written as JSON (kube's fallback when negotiation fails).
+    const protobuf = await h.req('GET', `${CT}/red`, undefined, { accept: 'application/vnd.kubernetes.protobuf' });
+    expect(protobuf.status).toBe(406);
+    expect(protobuf.headers.get('content-type')).toBe('application/json');
+    expect(protobuf.body).toMatchObject({ kind: 'Status', reason: 'NotAcceptable' });
     const smp = await h.req('PATCH', `${CT}/red`, { spec: { image: 'x' } }, { 'content-type': 'application/strategic-merge-patch+json' });
     expect(smp.status).toBe(415);
     const selected = await h.req('GET', `${CT}?fieldSelector=spec.color%3Dred`);

@@ -17,10 +17,19 @@ export interface Strategy {
   prepareForCreate?(obj: KubeObject, ctx: RequestContext): void;
   /** Carries over fields a main-resource update may not change (status, by default). */
   prepareForUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): void;
-  /** Semantic validation beyond the schema, with kube field paths. */
-  validate?(obj: KubeObject): FieldError[];
-  /** Validation of an update; `ctx.subresource` says which part of the object the request may change. */
-  validateUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): FieldError[];
+  /**
+   * Semantic validation beyond the schema, with kube field paths. `found` are the errors the metadata and schema
+   * checks found before it (custom resources skip their CEL rules when one of them blocks, as kube does).
+   */
+  validate?(obj: KubeObject, found?: readonly FieldError[]): FieldError[];
+  /** Validation of an update; `ctx.subresource` says which part of the object the request may change; `found` as for validate. */
+  validateUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext, found?: readonly FieldError[]): FieldError[];
+  /**
+   * Report every schema error beside the strategy's (custom resources: the schema and the CEL rules are independent
+   * checks). By default a schema error is left out where the strategy reports one of the same type at the same field:
+   * the strategy's is kube's message for what the schema checks coarsely.
+   */
+  independentSchemaErrors?: boolean;
   /** Normalizes the object before it is stored. */
   canonicalize?(obj: KubeObject): void;
   /** Warnings returned to the client in `Warning` headers (kube's WarningsOnCreate/WarningsOnUpdate); `old` on update. */

@@ -213,6 +213,8 @@ spec:
     expect(res.stderr).toContain('The Gateway "bad-gateway" is invalid:');
     expect(res.stderr).toContain(`spec.listeners: Invalid value: "array": hostname must not be specified for protocols ['TCP', 'UDP']`);
     expect(res.stderr).toContain('spec.listeners: Invalid value: "array": Listener name must be unique within the Gateway');
+    // Listeners are a list-type map keyed by name: kube's list check reports the repeated key too.
+    expect(res.stderr).toContain('spec.listeners[1]: Duplicate value: map[string]interface {}{"name":"tcp"}');
     const route = manifest(`apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
 metadata:

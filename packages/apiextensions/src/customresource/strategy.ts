@@ -1,5 +1,5 @@
 import type { CustomResourceDefinition } from '@kapi/api-apiextensions';
-import { at, type KubeObject } from '@kapi/apimachinery';
+import { at, fieldInvalid, type FieldError, type KubeObject } from '@kapi/apimachinery';
 import type { Strategy } from '@kapi/apiserver';
 import { compileSchemaRules, type CelValidator } from '@kapi/cel';
 
@@ -20,9 +20,25 @@ function celValidators(crd: CustomResourceDefinition): (apiVersion: unknown) => 
   };
 }
 
+/** Errors of kinds kube's hasBlockingErr counts: with one of them, the CEL rules are not run. */
+const BLOCKING = new Set(['FieldValueNotSupported', 'FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany', 'FieldValueTypeInvalid']);
+
+/**
+ * The CEL rules' errors, unless the metadata or schema checks already found an error that blocks them (a wrong type, a
+ * missing field, a value not among the enum or too long): rules would then run on values they were not written for, and
+ * kube reports that it did not run them instead.
+ */
+function celErrors(validator: CelValidator | undefined, obj: KubeObject, old: KubeObject | undefined, found: readonly FieldError[] = []): FieldError[] {
+  if (!validator) return [];
+  if (found.some((e) => BLOCKING.has(e.type))) {
+    return [fieldInvalid('<nil>', 'null', 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation')];
+  }
+  return validator.validate(obj, old);
+}
+
 /**
  * How custom resources of a CRD are written (kube's customResourceStrategy): generation on every object (bumped
- * when anything but metadata and status changes), status by its subresource when the version enables it (the
+ * when anything but metadata changes, and status when the version has its subresource), status by its subresource when the version enables it (the
  * Store's rules for kinds with a status subresource), field selectors over the CRD's selectableFields, and the
  * versions' CEL validation rules.
  */
@@ -44,8 +60,10 @@ export function customResourceStrategy(crd: CustomResourceDefinition, options: {
     fieldLabels,
     // The version's x-kubernetes-validations (CEL), on the object as written (defaults applied); on update with the old
     // object, for transition rules and ratcheting (errors at values the update left alone are not held against it).
-    validate: (obj) => rules(obj.apiVersion)?.validate(obj) ?? [],
-    validateUpdate: (obj, old) => rules(obj.apiVersion)?.validate(obj, old) ?? [],
+    validate: (obj, found) => celErrors(rules(obj.apiVersion), obj, undefined, found),
+    validateUpdate: (obj, old, _ctx, found) => celErrors(rules(obj.apiVersion), obj, old, found),
+    // Schema errors and the rules' errors are separate checks: both are reported, even at one field.
+    independentSchemaErrors: true,
   };
   if (options.refuseCreate) {
     const refuse = options.refuseCreate;

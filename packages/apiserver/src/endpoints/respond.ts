@@ -46,7 +46,9 @@ const clientGone = (err: unknown) => err instanceof Error && err.message === 'ab
 export function errorResponse(err: unknown, log?: LogSink, format?: ResponseFormat): Response {
   const status = toStatus(err);
   if (!isStatusError(err)) log?.(0, 'Internal error', { err: clientGone(err) ? `${(err as Error).message}: the client closed the connection while sending the request` : ((err as Error)?.stack ?? String(err)) });
-  const as: ResponseFormat = { kind: format?.kind ?? 'json' };
+  // A 406 is written as JSON, as kube writes a Status it could not negotiate (a Protobuf request for a custom resource:
+  // the media type the client asked for is the one the resource does not have).
+  const as: ResponseFormat = { kind: Number(status.code) === 406 ? 'json' : (format?.kind ?? 'json') };
   const rendered = render(status as unknown as KubeObject, as, { protobuf: { codec: metaCodec(), message: STATUS_MESSAGE } });
   const headers: Record<string, string> = { 'Content-Type': rendered.contentType };
   const retryAfter = (status.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;

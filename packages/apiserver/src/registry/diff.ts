@@ -13,11 +13,15 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return ak.every((k) => jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
-/** Whether anything but metadata and status differs: what bumps metadata.generation, as kube's strategies do. */
-export function specChanged(obj: Record<string, unknown>, old: Record<string, unknown>): boolean {
+/**
+ * Whether anything but metadata (and status, when the kind has a status subresource) differs: what bumps
+ * metadata.generation, as kube's strategies do. Without the subresource status is part of what the client writes, and
+ * a change of it counts (kube's customResourceStrategy for a version without `subresources.status`).
+ */
+export function specChanged(obj: Record<string, unknown>, old: Record<string, unknown>, statusSubresource = true): boolean {
   const strip = (o: Record<string, unknown>) => {
-    const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = o;
-    return rest;
+    const { metadata: _m, status, apiVersion: _a, kind: _k, ...rest } = o;
+    return statusSubresource || status === undefined ? rest : { ...rest, status };
   };
   return !jsonEqual(strip(obj), strip(old));
 }

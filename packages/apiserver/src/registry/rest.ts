@@ -73,7 +73,8 @@ export function beforeCreate(ctx: RequestContext, obj: KubeObject): void {
   if (!meta.name && meta.generateName) meta.name = generateName(String(meta.generateName));
   dropEmptyMetadata(obj);
   const schemaErrors = entry.validate(obj);
-  throwIfInvalid(entry, obj, [...validateObjectMeta(entry, obj), ...schemaErrors, ...(entry.strategy.validate?.(obj) ?? [])], schemaErrors);
+  const found = [...validateObjectMeta(entry, obj), ...schemaErrors];
+  throwIfInvalid(entry, obj, [...found, ...(entry.strategy.validate?.(obj, found) ?? [])], schemaErrors);
   entry.strategy.canonicalize?.(obj);
   orderKeys(entry.group.fieldTree, entry.typeKey, obj);
   addWarnings(ctx.warnings, entry.strategy.warnings?.(obj));
@@ -82,7 +83,7 @@ export function beforeCreate(ctx: RequestContext, obj: KubeObject): void {
 /**
  * The object an update stores, from what the client (and mutating admission) gave and the stored object: system
  * fields carried over, status or spec kept per subresource, the strategy's preparation, generation bumped when
- * anything but metadata and status changed; then validated and canonicalized. Returns the object to store.
+ * anything but metadata (and status, for kinds with its subresource) changed; then validated and canonicalized. Returns the object to store.
  */
 export function beforeUpdate(ctx: RequestContext, input: KubeObject, old: KubeObject): KubeObject {
   const { entry } = ctx;
@@ -110,15 +111,11 @@ export function beforeUpdate(ctx: RequestContext, input: KubeObject, old: KubeOb
   }
   delete meta.selfLink;
   if (ctx.subresource === '') entry.strategy.prepareForUpdate?.(obj, old, ctx);
-  if (meta.generation !== undefined && specChanged(obj, old)) meta.generation = Number(meta.generation) + 1;
+  if (meta.generation !== undefined && specChanged(obj, old, hasStatusSubresource(entry))) meta.generation = Number(meta.generation) + 1;
   dropEmptyMetadata(obj);
   const schemaErrors = entry.validate(obj);
-  throwIfInvalid(
-    entry,
-    obj,
-    [...validateObjectMeta(entry, obj), ...validateObjectMetaUpdate(obj, old), ...schemaErrors, ...(entry.strategy.validateUpdate?.(obj, old, ctx) ?? entry.strategy.validate?.(obj) ?? [])],
-    schemaErrors,
-  );
+  const found = [...validateObjectMeta(entry, obj), ...validateObjectMetaUpdate(obj, old), ...schemaErrors];
+  throwIfInvalid(entry, obj, [...found, ...(entry.strategy.validateUpdate?.(obj, old, ctx, found) ?? entry.strategy.validate?.(obj, found) ?? [])], schemaErrors);
   entry.strategy.canonicalize?.(obj);
   orderKeys(entry.group.fieldTree, entry.typeKey, obj);
   addWarnings(ctx.warnings, entry.strategy.warnings?.(obj, old));

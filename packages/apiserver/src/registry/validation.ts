@@ -36,7 +36,7 @@ export function throwIfInvalid(entry: ResourceEntry, obj: KubeObject, errs: read
   if (typeError) throw typeError;
   const key = (e: FieldError) => `${e.type}\u0000${e.field}`;
   const schema = new Set(schemaErrs);
-  const own = new Set(errs.filter((e) => !schema.has(e)).map(key));
+  const own = entry.strategy.independentSchemaErrors ? new Set<string>() : new Set(errs.filter((e) => !schema.has(e)).map(key));
   const reported = own.size ? errs.filter((e) => !schema.has(e) || !own.has(key(e))) : errs;
   throw newInvalid({ group: entry.info.group, kind: entry.info.kind }, String(metaOf(obj).name ?? ''), [...reported]);
 }

@@ -1,0 +1,73 @@
+import { fieldDuplicate, fieldInvalid, goFloat, goQuote, GoValue, isObj, type FieldError } from '@kapi/apimachinery';
+import { itemsOf, valuesOf, type JSONSchemaProps } from '../schema.js';
+
+// kube's ValidateListSetsAndMaps (apiextensions-apiserver pkg/apiserver/schema/listtype): the items of an
+// `x-kubernetes-list-type: set` list are unique, and so are the keys (`x-kubernetes-list-map-keys`) of a `map` list's
+// items, at any depth of a custom resource. Server-side apply merges such lists by those keys: duplicates would make
+// an object it cannot merge.
+
+/** Go's `%#v` of a value decoded from JSON into interface{}, as kube prints a duplicate. */
+function goSyntax(value: unknown): string {
+  if (value === null || value === undefined) return 'interface {}(nil)';
+  if (typeof value === 'string') return goQuote(value);
+  if (typeof value === 'number') return goFloat(value);
+  if (typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return `[]interface {}{${value.map(goSyntax).join(', ')}}`;
+  const map = value as Record<string, unknown>;
+  return `map[string]interface {}{${Object.keys(map).sort().map((k) => `${goQuote(k)}:${goSyntax(map[k])}`).join(', ')}}`;
+}
+
+/** A duplicate's bad value: strings and numbers as JSON shows them, anything else as Go prints it. */
+const duplicateValue = (value: unknown) => (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : new GoValue(goSyntax(value)));
+
+function listErrors(node: JSONSchemaProps, list: unknown[], path: string): FieldError[] {
+  const type = node['x-kubernetes-list-type'];
+  const errs: FieldError[] = [];
+  const seen = new Set<string>();
+  if (type === 'set') {
+    list.forEach((item, i) => {
+      const key = JSON.stringify(item);
+      if (seen.has(key)) errs.push(fieldDuplicate(`${path}[${i}]`, duplicateValue(item)));
+      seen.add(key);
+    });
+  } else if (type === 'map') {
+    const keys = node['x-kubernetes-list-map-keys'] ?? [];
+    const items = itemsOf(node);
+    for (const [i, item] of list.entries()) {
+      if (item !== null && !isObj(item)) return [fieldInvalid(`${path}[${i}]`, item, 'must be an object for an array of list-type map')];
+    }
+    list.forEach((item, i) => {
+      if (!isObj(item)) return;
+      // A key field left out counts with its default, as the item will be stored.
+      const key: Record<string, unknown> = {};
+      for (const k of keys) {
+        const value = item[k] ?? items?.properties?.[k]?.default;
+        if (value !== undefined) key[k] = value;
+      }
+      const id = JSON.stringify(keys.map((k) => key[k] ?? null));
+      if (seen.has(id)) errs.push(fieldDuplicate(`${path}[${i}]`, new GoValue(goSyntax(key))));
+      seen.add(id);
+    });
+  }
+  return errs;
+}
+
+/** The duplicates of every set and map list in `value`, a value of `node`, with kube's field paths. */
+export function listTypeErrors(node: JSONSchemaProps | undefined, value: unknown, path = ''): FieldError[] {
+  if (!node || value === null || value === undefined) return [];
+  if (Array.isArray(value)) {
+    const errs = listErrors(node, value, path);
+    const items = itemsOf(node);
+    if (items) value.forEach((item, i) => errs.push(...listTypeErrors(items, item, `${path}[${i}]`)));
+    return errs;
+  }
+  if (!isObj(value)) return [];
+  const errs: FieldError[] = [];
+  const values = valuesOf(node);
+  for (const key of Object.keys(value).sort()) {
+    const child = node.properties?.[key];
+    if (child) errs.push(...listTypeErrors(child, value[key], path ? `${path}.${key}` : key));
+    else if (values) errs.push(...listTypeErrors(values, value[key], `${path}[${key}]`));
+  }
+  return errs;
+}

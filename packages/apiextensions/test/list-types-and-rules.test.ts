@@ -1,0 +1,103 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './harness.js';
+
+// A CRD with a map list, a set list, a bounded field under a CEL rule, and no status subresource.
+const crd = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'gizmos.example.com' },
+  spec: {
+    group: 'example.com',
+    scope: 'Namespaced',
+    names: { plural: 'gizmos', kind: 'Gizmo' },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: {
+                type: 'object',
+                'x-kubernetes-validations': [{ rule: 'self.replicas <= self.maxReplicas', message: 'replicas must be <= maxReplicas', fieldPath: '.replicas' }],
+                properties: {
+                  replicas: { type: 'integer', maximum: 10 },
+                  maxReplicas: { type: 'integer', default: 5 },
+                  mode: { type: 'string', enum: ['on', 'off'] },
+                  ports: {
+                    type: 'array',
+                    'x-kubernetes-list-type': 'map',
+                    'x-kubernetes-list-map-keys': ['name'],
+                    items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, port: { type: 'integer' } } },
+                  },
+                  tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
+                },
+              },
+              status: { type: 'object', properties: { seen: { type: 'integer' } } },
+            },
+          },
+        },
+      },
+    ],
+  },
+};
+const GIZMOS = '/apis/example.com/v1/namespaces/default/gizmos';
+const gizmo = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'example.com/v1', kind: 'Gizmo', metadata: { name }, spec });
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.server.stop();
+  h = undefined;
+});
+
+describe('custom resources: list types, CEL rules beside schema errors, generation', () => {
+  const causes = async (spec: Record<string, unknown>) => {
+    const res = await h!.req('POST', GIZMOS, gizmo('bad', spec));
+    expect(res.status, JSON.stringify(res.body)).toBe(422);
+    return (res.body.details.causes as { field: string; message: string }[]).map((c) => `${c.field}: ${c.message}`);
+  };
+
+  it('refuses duplicate items of set lists and duplicate keys of map lists, as kube does', async () => {
+    h = await startHarness();
+    await h.establish(crd);
+    expect(await causes({ replicas: 1, ports: [{ name: 'a', port: 4 }, { name: 'b', port: 5 }, { name: 'a', port: 6 }], tags: ['x', 'y', 'x'] })).toEqual([
+      'spec.ports[2]: Duplicate value: map[string]interface {}{"name":"a"}',
+      'spec.tags[2]: Duplicate value: "x"',
+    ]);
+    const ok = await h.req('POST', GIZMOS, gizmo('fine', { replicas: 1, ports: [{ name: 'a', port: 4 }, { name: 'b', port: 4 }], tags: ['x', 'y'] }));
+    expect(ok.status).toBe(201);
+    // A merge patch that adds a duplicate is refused too.
+    const patched = await h.req('PATCH', `${GIZMOS}/fine`, { spec: { tags: ['x', 'x'] } }, { 'content-type': 'application/merge-patch+json' });
+    expect(patched.status).toBe(422);
+    expect(patched.body.message).toContain('spec.tags[1]: Duplicate value: "x"');
+  });
+
+  it('reports a schema error and a rule error at one field both, and skips the rules when a schema error blocks them', async () => {
+    h = await startHarness();
+    await h.establish(crd);
+    // Both: the schema's maximum and the rule, at spec.replicas.
+    expect(await causes({ replicas: 50, maxReplicas: 3 })).toEqual([
+      'spec.replicas: Invalid value: 50: spec.replicas in body should be less than or equal to 10',
+      'spec.replicas: Invalid value: "object": replicas must be <= maxReplicas',
+    ]);
+    // A value outside the enum blocks the rules (kube's hasBlockingErr): they are not run, and kube says so.
+    expect(await causes({ replicas: 9, maxReplicas: 3, mode: 'sideways' })).toEqual([
+      'spec.mode: Unsupported value: "sideways": supported values: "on", "off"',
+      '<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+    ]);
+  });
+
+  it('bumps the generation for a status change when the version has no status subresource', async () => {
+    h = await startHarness();
+    await h.establish(crd);
+    const created = await h.req('POST', GIZMOS, gizmo('g', { replicas: 1 }));
+    expect(created.body.metadata.generation).toBe(1);
+    const status = await h.req('PUT', `${GIZMOS}/g`, { ...created.body, status: { seen: 1 } });
+    expect(status.status).toBe(200);
+    expect(status.body.metadata.generation).toBe(2);
+    const labels = await h.req('PUT', `${GIZMOS}/g`, { ...status.body, metadata: { ...status.body.metadata, labels: { a: 'b' } } });
+    expect(labels.body.metadata.generation).toBe(2);
+  });
+});

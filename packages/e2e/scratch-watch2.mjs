@@ -1,0 +1,14 @@
+import { createApiServer } from '@kapi/apiserver';
+import { createMemoryBackend } from '@kapi/storage';
+import { createCorePlugin } from '@kapi/api-core';
+import { startServer } from '../serve/dist/index.js';
+import { request } from 'node:http';
+const { serverPlugins } = await import('../../apps/server/dist/index.js');
+const api = createApiServer({ storage: createMemoryBackend(), plugins: serverPlugins() });
+const running = await startServer({ apiServer: api, bindAddress: '127.0.0.1', securePort: 0, insecurePort: 'ephemeral' });
+const url = running.url;
+const list = await (await fetch(`${url}/api/v1/namespaces/default/configmaps`)).json();
+const t0 = performance.now();
+const req = request(`${url}/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${list.metadata.resourceVersion}`, (res) => { console.log('headers after', (performance.now() - t0).toFixed(0), 'ms', res.statusCode, res.headers['transfer-encoding']); req.destroy(); running.close().then(() => process.exit(0)); });
+req.end();
+setTimeout(() => { console.log('no headers after 1.5 s'); process.exit(1); }, 1500);
