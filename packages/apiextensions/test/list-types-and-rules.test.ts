@@ -33,6 +33,8 @@ const crd = {
                     items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, port: { type: 'integer' } } },
                   },
                   tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
+                  note: { type: 'string', nullable: true },
+                  other: { type: 'string' },
                 },
               },
               status: { type: 'object', properties: { seen: { type: 'integer' } } },
@@ -87,6 +89,15 @@ describe('custom resources: list types, CEL rules beside schema errors, generati
       'spec.mode: Unsupported value: "sideways": supported values: "on", "off"',
       '<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
     ]);
+  });
+
+  it('keeps the null of a nullable field and drops the null of any other', async () => {
+    h = await startHarness();
+    await h.establish(crd);
+    const created = await h.req('POST', GIZMOS, gizmo('n', { replicas: 1, note: null, other: null }));
+    expect(created.status).toBe(201);
+    expect(created.body.spec).toEqual({ replicas: 1, maxReplicas: 5, note: null });
+    expect((await h.req('GET', `${GIZMOS}/n`)).body.spec).toEqual({ replicas: 1, maxReplicas: 5, note: null });
   });
 
   it('bumps the generation for a status change when the version has no status subresource', async () => {

@@ -19,6 +19,7 @@ export * from './validation/unknown-fields.js';
 export * from './validation/defaults.js';
 export * from './validation/order.js';
 export * from './validation/walk.js';
+export { dropNullsBy } from './validation/nulls.js';
 
 // The meta.k8s.io/v1 and apidiscovery.k8s.io/v2 types, generated from schemas/meta and schemas/apidiscovery.
 export type * from './generated/types.js';

@@ -5,8 +5,8 @@ import { itemsOf, valuesOf, type JSONSchemaProps } from '../schema.js';
 const OBJECT_META = 'meta.k8s.io/v1/ObjectMeta';
 
 /**
- * What the server needs of a custom resource's structural schema beyond validation: the known fields and
- * defaults of each object (for pruning unknown fields and defaulting, as kube does for custom resources) as a
+ * What the server needs of a custom resource's structural schema beyond validation: the known fields, defaults
+ * and nullable fields of each object (for pruning unknown fields and defaulting, as kube does for custom resources) as a
  * FieldTree under `typeKey`, and the list and map semantics server-side apply merges by (patchMeta, by dotted path
  * from the root; list elements and map values add no segment).
  */
@@ -41,16 +41,19 @@ export function customResourceShape(typeKey: string, schema: JSONSchemaProps): {
   const objectType = (node: JSONSchemaProps, name: string, path: string, root = false): string => {
     const props: Record<string, FieldShape> = {};
     const defaults: Record<string, unknown> = {};
+    const nullable: string[] = [];
     if (root || node['x-kubernetes-embedded-resource']) Object.assign(props, { apiVersion: 0, kind: 0, metadata: OBJECT_META });
     for (const key of Object.keys(node.properties ?? {}).sort()) {
       if ((root || node['x-kubernetes-embedded-resource']) && (key === 'apiVersion' || key === 'kind' || key === 'metadata')) continue;
       const child = node.properties![key];
       props[key] = shapeOf(child, `${name}.${key}`, path ? `${path}.${key}` : key);
       if (child.default !== undefined) defaults[key] = child.default;
+      if (child.nullable) nullable.push(key);
     }
     types[name] = {
       props,
       ...(Object.keys(defaults).length ? { defaults } : {}),
+      ...(nullable.length ? { nullable } : {}),
       ...(node['x-kubernetes-preserve-unknown-fields'] ? { preserveUnknown: true } : {}),
       ...(node['x-kubernetes-embedded-resource'] ? { embeddedResource: true } : {}),
     };

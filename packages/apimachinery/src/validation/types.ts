@@ -45,6 +45,8 @@ export interface FieldTree {
       times?: Record<string, 'Time' | 'MicroTime'>;
       /** Properties holding a resource.Quantity (`value`) or a map of them (`map`): written canonically. */
       quantities?: Record<string, 'value' | 'map'>;
+      /** Properties whose `null` is a value to keep (a custom resource's `nullable: true` fields); others' is dropped. */
+      nullable?: string[];
       preserveUnknown?: boolean;
       embeddedResource?: boolean;
     }

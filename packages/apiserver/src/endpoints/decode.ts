@@ -1,4 +1,4 @@
-import { dropNulls, newBadRequest, walkFieldTree, type FieldTree, type KubeObject } from '@kapi/apimachinery';
+import { dropNulls, dropNullsBy, newBadRequest, walkFieldTree, type FieldTree, type KubeObject } from '@kapi/apimachinery';
 import { apiVersionOf, type ResourceEntry } from '../registry/resources.js';
 import { MEDIA_TYPES } from './media/index.js';
 import type { BodyFormat } from './negotiate.js';
@@ -39,7 +39,8 @@ export function decodeObjectWithDuplicates(entry: ResourceEntry, format: BodyFor
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     throw newBadRequest(`the body of the request must be a single ${entry.info.kind} object`);
   }
-  const obj = dropNulls(value) as KubeObject;
+  // Go's decoding into typed objects drops nulls; a custom resource keeps them where its schema says `nullable`.
+  const obj = dropNullsBy(entry.group.fieldTree, entry.typeKey, value) as KubeObject;
   checkType(entry, obj.apiVersion, obj.kind);
   if (Array.isArray((obj as { items?: unknown }).items) && !entry.group.fieldTree.types[entry.typeKey]?.props.items) {
     throw newBadRequest(`a list of objects cannot be sent to ${entry.info.plural}: send one ${entry.info.kind} per request`);
