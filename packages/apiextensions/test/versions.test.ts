@@ -26,6 +26,20 @@ describe('a CRD with several versions', () => {
     expect(await stored(h, 'a')).toMatchObject({ apiVersion: 'example.com/v1', spec: { size: 'L' } });
   });
 
+  it('prunes what it converts with the schema of the version converted to: a field only the written version keeps is not stored', async () => {
+    h = await startHarness();
+    const crd = fixture('widgets-crd.yaml');
+    // v1beta1 keeps any field in spec; v1, the storage version, knows only size.
+    crd.spec.versions[0].schema.openAPIV3Schema.properties.spec['x-kubernetes-preserve-unknown-fields'] = true;
+    await h.establish(crd);
+    const created = await h.req('POST', path('v1beta1'), { ...widget('v1beta1', 'loose'), spec: { size: 'S', junk: 1 } });
+    expect(created.status).toBe(201);
+    expect((await stored(h, 'loose')).spec).toEqual({ size: 'S' });
+    expect((await h.req('GET', `${path('v1')}/loose`)).body.spec).toEqual({ size: 'S' });
+    // The answer is the stored object, in the version asked for.
+    expect(created.body.spec).toEqual({ size: 'S' });
+  });
+
   it('sends kube\'s deprecation warning on every request to a deprecated version', async () => {
     h = await startHarness();
     await h.establish(fixture('widgets-crd.yaml'));

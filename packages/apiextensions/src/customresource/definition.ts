@@ -1,5 +1,6 @@
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from '@kapi/api-apiextensions';
 import {
+  findUnknownFields,
   mergeFieldTrees,
   mergeOpenAPI,
   metaDescriptor,
@@ -7,6 +8,7 @@ import {
   metaOpenAPI,
   metaValidators,
   type GroupDefinition,
+  type KubeObject,
   type ObjectValidator,
   type PrinterColumn,
   type ResourceInfo,
@@ -153,7 +155,35 @@ export function customResourcePlugin(crd: CustomResourceDefinition, options: Cus
       return (openapi ??= mergeOpenAPI(documents));
     },
   };
-  const conversion = conversionOf(crd, options.webhookClient);
   const kind = crd.status?.acceptedNames?.kind || crd.spec.names.kind;
+  const converts = conversionOf(crd, options.webhookClient);
+  const conversion = converts && pruningConversion(converts, () => definition.fieldTree, kind);
   return { definition, strategies, ...(conversion ? { conversions: { [kind]: conversion } } : {}) };
+}
+
+/**
+ * kube's schemaCoercingConverter: what a conversion gives is pruned with the schema of the version it converted to.
+ * A field the written version keeps (its schema preserves unknown fields) but the storage version does not know is
+ * not stored; a webhook's extra fields are not served.
+ */
+function pruningConversion(conversion: KindConversion, tree: () => GroupDefinition['fieldTree'], kind: string): KindConversion {
+  const prune = (objects: KubeObject[], toApiVersion: string): KubeObject[] => {
+    const fields = tree();
+    const typeKey = `${toApiVersion}/${kind}`;
+    if (!fields.types[typeKey]) return objects;
+    // Converted objects may share their parts with the objects given (None only rewrites apiVersion): copied first.
+    return objects.map((obj) => {
+      if (!findUnknownFields(fields, typeKey, obj).length) return obj;
+      const copy = structuredClone(obj);
+      findUnknownFields(fields, typeKey, copy, { prune: true });
+      return copy;
+    });
+  };
+  return {
+    ...conversion,
+    convert(objects, toApiVersion) {
+      const converted = conversion.convert(objects, toApiVersion);
+      return converted instanceof Promise ? converted.then((out) => prune(out, toApiVersion)) : prune(converted, toApiVersion);
+    },
+  };
 }
