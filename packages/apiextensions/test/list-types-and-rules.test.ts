@@ -34,6 +34,7 @@ const crd = {
                   },
                   tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
                   note: { type: 'string', nullable: true },
+                  template: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
                   other: { type: 'string' },
                 },
               },
@@ -61,12 +62,19 @@ describe('custom resources: list types, CEL rules beside schema errors, generati
     return (res.body.details.causes as { field: string; message: string }[]).map((c) => `${c.field}: ${c.message}`);
   };
 
-  it('refuses duplicate items of set lists and duplicate keys of map lists, as kube does', async () => {
+  it('refuses duplicate items of set lists and duplicate keys of map lists, and embedded resources without apiVersion or kind, as kube does', async () => {
     h = await startHarness();
     await h.establish(crd);
     expect(await causes({ replicas: 1, ports: [{ name: 'a', port: 4 }, { name: 'b', port: 5 }, { name: 'a', port: 6 }], tags: ['x', 'y', 'x'] })).toEqual([
       'spec.ports[2]: Duplicate value: map[string]interface {}{"name":"a"}',
       'spec.tags[2]: Duplicate value: "x"',
+    ]);
+    // An embedded resource names its apiVersion and kind.
+    expect(await causes({ replicas: 1, template: { metadata: { name: 'x' }, spec: { a: 1 } } })).toEqual([
+      'spec.template.apiVersion: Required value: must not be empty',
+      'spec.template.kind: Required value: must not be empty',
+      // A required value missing blocks the CEL rules, as in kube.
+      '<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
     ]);
     const ok = await h.req('POST', GIZMOS, gizmo('fine', { replicas: 1, ports: [{ name: 'a', port: 4 }, { name: 'b', port: 4 }], tags: ['x', 'y'] }));
     expect(ok.status).toBe(201);

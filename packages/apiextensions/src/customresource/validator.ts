@@ -3,22 +3,24 @@ import { ajvClass, type FieldError, type ObjectValidator } from '@kapi/apimachin
 import type { JSONSchemaProps } from '../schema.js';
 import { RE2_PATTERN, toAjvSchema } from './ajv-schema.js';
 import { STRING_FORMATS } from './formats.js';
-import { listTypeErrors } from './list-types.js';
+import { structuralErrors } from './structural.js';
 import { schemaFieldErrors, type VerboseAjvError } from './schema-errors.js';
 
 /**
  * The OpenAPI validation of one version of a custom resource (kube's schema validation of custom resources), with
  * kube's field paths and messages. Compiled on first use, so that installing a CRD with a large schema costs
  * nothing until its resources are written; one ajv instance per version, dropped with it when the CRD changes.
- * Duplicates in set and map lists are reported after the schema's errors.
+ * Embedded resources without apiVersion or kind, and duplicates in set and map lists, are reported after the schema's
+ * errors.
  */
 export function customResourceValidator(schema: JSONSchemaProps): ObjectValidator {
   let validate: ((obj: unknown) => boolean) & { errors?: unknown[] | null };
   return (obj) => {
     validate ??= newAjv().compile(toAjvSchema(schema));
     const errs = validate(obj) ? [] : schemaFieldErrors((validate.errors ?? []) as VerboseAjvError[], obj);
-    // Then, as kube's customResourceStrategy.Validate: unique items of set lists and unique keys of map lists.
-    return [...errs, ...listTypeErrors(schema, obj)];
+    // Then, as kube's customResourceStrategy.Validate: embedded resources' apiVersion and kind, unique items of set
+    // lists and unique keys of map lists.
+    return [...errs, ...structuralErrors(schema, obj)];
   };
 }
 

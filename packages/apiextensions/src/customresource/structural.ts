@@ -1,10 +1,11 @@
-import { fieldDuplicate, fieldInvalid, goFloat, goQuote, GoValue, isObj, type FieldError } from '@kapi/apimachinery';
+import { fieldDuplicate, fieldInvalid, fieldRequired, goFloat, goQuote, GoValue, isObj, type FieldError } from '@kapi/apimachinery';
 import { itemsOf, valuesOf, type JSONSchemaProps } from '../schema.js';
 
-// kube's ValidateListSetsAndMaps (apiextensions-apiserver pkg/apiserver/schema/listtype): the items of an
-// `x-kubernetes-list-type: set` list are unique, and so are the keys (`x-kubernetes-list-map-keys`) of a `map` list's
-// items, at any depth of a custom resource. Server-side apply merges such lists by those keys: duplicates would make
-// an object it cannot merge.
+// What kube checks of a custom resource beyond its schema's keywords, at any depth: an object marked
+// `x-kubernetes-embedded-resource` names its apiVersion and kind (schema/objectmeta), and, as ValidateListSetsAndMaps
+// (schema/listtype), the items of an `x-kubernetes-list-type: set` list are unique and so are the keys
+// (`x-kubernetes-list-map-keys`) of a `map` list's items. Server-side apply merges such lists by those keys:
+// duplicates would make an object it cannot merge.
 
 /** Go's `%#v` of a value decoded from JSON into interface{}, as kube prints a duplicate. */
 function goSyntax(value: unknown): string {
@@ -52,22 +53,26 @@ function listErrors(node: JSONSchemaProps, list: unknown[], path: string): Field
   return errs;
 }
 
-/** The duplicates of every set and map list in `value`, a value of `node`, with kube's field paths. */
-export function listTypeErrors(node: JSONSchemaProps | undefined, value: unknown, path = ''): FieldError[] {
+/** The embedded resources' missing apiVersion and kind, and the duplicates of every set and map list in `value`, a value of `node`. */
+export function structuralErrors(node: JSONSchemaProps | undefined, value: unknown, path = ''): FieldError[] {
   if (!node || value === null || value === undefined) return [];
   if (Array.isArray(value)) {
     const errs = listErrors(node, value, path);
     const items = itemsOf(node);
-    if (items) value.forEach((item, i) => errs.push(...listTypeErrors(items, item, `${path}[${i}]`)));
+    if (items) value.forEach((item, i) => errs.push(...structuralErrors(items, item, `${path}[${i}]`)));
     return errs;
   }
   if (!isObj(value)) return [];
   const errs: FieldError[] = [];
+  // The resource itself (path '') has its apiVersion and kind checked as every object's are.
+  if (path && node['x-kubernetes-embedded-resource']) {
+    for (const field of ['apiVersion', 'kind']) if (!value[field]) errs.push(fieldRequired(`${path}.${field}`, 'must not be empty'));
+  }
   const values = valuesOf(node);
   for (const key of Object.keys(value).sort()) {
     const child = node.properties?.[key];
-    if (child) errs.push(...listTypeErrors(child, value[key], path ? `${path}.${key}` : key));
-    else if (values) errs.push(...listTypeErrors(values, value[key], `${path}[${key}]`));
+    if (child) errs.push(...structuralErrors(child, value[key], path ? `${path}.${key}` : key));
+    else if (values) errs.push(...structuralErrors(values, value[key], `${path}[${key}]`));
   }
   return errs;
 }
