@@ -428,7 +428,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     store,
     special,
     computed: Object.fromEntries(computedResources),
-    scale: scaleHandler(store, admission),
+    scale: scaleHandler(store, admission, registry),
     anonymousUser: ANONYMOUS,
     media,
     compression: gates.APIResponseCompression,

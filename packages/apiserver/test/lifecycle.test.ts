@@ -94,6 +94,11 @@ describe('subresources', () => {
     expect(status.body.spec.replicas).toBe(1);
     const main = await h.req('PUT', `${D}/web`, { ...status.body, status: { replicas: 7 } });
     expect(main.body.status).toEqual({ replicas: 1 });
+    // The status write is recorded in managedFields, as its own entry with `subresource: status`.
+    const byStatus = await h.req('PATCH', `${D}/web/status?fieldManager=controller`, { status: { replicas: 2 } }, MERGE);
+    expect(byStatus.body.metadata.managedFields).toContainEqual(
+      expect.objectContaining({ manager: 'controller', operation: 'Update', subresource: 'status', fieldsV1: { 'f:status': { 'f:replicas': {} } } }),
+    );
   });
 
   it('scale: reads and writes replicas through autoscaling/v1 Scale', async () => {
@@ -107,8 +112,13 @@ describe('subresources', () => {
     expect(put.status).toBe(200);
     expect(put.body.spec.replicas).toBe(4);
     expect((await h.req('GET', `${D}/web`)).body.spec.replicas).toBe(4);
-    const patched = await h.req('PATCH', `${D}/web/scale`, { spec: { replicas: 2 } }, MERGE);
+    const patched = await h.req('PATCH', `${D}/web/scale?fieldManager=autoscaler`, { spec: { replicas: 2 } }, MERGE);
     expect(patched.body.spec.replicas).toBe(2);
+    // The scale write owns spec.replicas, in an entry with `subresource: scale` (kubectl scale shows as one).
+    const managed = (await h.req('GET', `${D}/web`)).body.metadata.managedFields;
+    expect(managed).toContainEqual(
+      expect.objectContaining({ manager: 'autoscaler', operation: 'Update', subresource: 'scale', fieldsV1: { 'f:spec': { 'f:replicas': {} } } }),
+    );
     const bad = await h.req('PUT', `${D}/web/scale`, { spec: { replicas: -1 } });
     expect(bad.status).toBe(422);
   });

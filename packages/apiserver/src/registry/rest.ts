@@ -91,7 +91,10 @@ export function beforeUpdate(ctx: RequestContext, input: KubeObject, old: KubeOb
   stampTypeAndNamespace(ctx, obj);
   const oldMeta = metaOf(old);
   if (ctx.subresource === 'status') {
+    // The managedFields were updated to record the status write: kept, as kube's status strategies keep them.
+    const managedFields = metaOf(obj).managedFields;
     obj = { ...structuredClone(old), status: obj.status };
+    if (managedFields !== undefined) metaOf(obj).managedFields = managedFields;
   } else if (ctx.subresource === 'finalize') {
     const finalizers = (obj.spec as { finalizers?: string[] } | undefined)?.finalizers;
     obj = structuredClone(old);

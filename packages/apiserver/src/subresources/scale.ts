@@ -1,5 +1,6 @@
 import { labelSelectorFromObject, newBadRequest, newInvalid, newNotFound, type KubeObject } from '@kapi/apimachinery';
 import { decodeLoose } from '../endpoints/decode.js';
+import { fieldManagerOf, trackWrite, type VersionRegistry } from '../endpoints/managed-fields.js';
 import { applyPatch, patchTypeOf } from '../endpoints/patch.js';
 import type { SubresourceHandler } from '../endpoints/resource-handler.js';
 import { render, response } from '../endpoints/respond.js';
@@ -55,7 +56,7 @@ const SCALE_KIND = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
  * write as kube shows it, an UPDATE of the scale subresource with the autoscaling/v1 Scale (a mutating webhook can
  * change only what a Scale holds); the parent's own write is not admitted again.
  */
-export function scaleHandler(store: Store, admission?: AdmissionChain): SubresourceHandler {
+export function scaleHandler(store: Store, admission?: AdmissionChain, registry?: VersionRegistry): SubresourceHandler {
   return async ({ request, info, ctx, body, bodyFormat }) => {
     const { entry } = ctx;
     const paths = entry.info.subresources.scale!;
@@ -65,6 +66,8 @@ export function scaleHandler(store: Store, admission?: AdmissionChain): Subresou
     const patchType = info.verb === 'patch' ? patchTypeOf(request.headers.get('content-type'), { strategic: true }) : undefined;
     const input = patchType ? decodeLoose('json', raw) : decodeLoose(bodyFormat() === 'yaml' ? 'yaml' : 'json', raw);
     const scaleCtx = { ...ctx, subresource: 'scale' };
+    // The write is recorded in managedFields as kube records it: an Update entry with `subresource: scale`.
+    const manager = fieldManagerOf(new URL(request.url).searchParams, request.headers.get('user-agent'), { apply: false, optionsKind: patchType ? 'PatchOptions' : 'UpdateOptions' });
     const result = await store.update({ ...scaleCtx, admitted: !!admission }, info.name, async (current) => {
       if (!current) throw newNotFound(gr, info.name);
       const currentScale = scaleOf(entry, current);
@@ -87,6 +90,7 @@ export function scaleHandler(store: Store, admission?: AdmissionChain): Subresou
       else delete (updated.metadata as Record<string, unknown>).resourceVersion;
       setAt(updated as Record<string, unknown>, paths.specReplicasPath, replicas);
       if (attrs) await admission!.validate(attrs);
+      await trackWrite(entry, 'scale', manager, current, updated, registry);
       return updated;
     }, { allowCreate: false });
     return response(render(scaleOf(entry, result.obj), { kind: 'json' }), 200);
