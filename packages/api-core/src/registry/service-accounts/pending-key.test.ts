@@ -33,7 +33,7 @@ describe('a signing key still being made', () => {
     const s = await start(new Promise<string>((resolve) => (give = resolve)));
     await serviceAccount(s);
     let answered = false;
-    const pending = tokenRequest(s).then((res) => ((answered = true), res));
+    const pending = Promise.resolve(tokenRequest(s)).then((res) => ((answered = true), res));
     await new Promise((r) => setTimeout(r, 100));
     expect(answered).toBe(false);
     give(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string);
