@@ -2,8 +2,8 @@ import { fieldForbidden, fieldInvalid, fieldNotSupported, fieldRequired, isDNS11
 import { compareQuantities } from './quantity.js';
 
 // kube 1.33's ValidatePersistentVolumeClaimSpec (pkg/apis/core/validation), for claims and for the claim templates of
-// ephemeral volumes. With the VolumeAttributesClass gate off (1.33's default), `volumeAttributesClassName` is not
-// checked, as kube does not check it.
+// ephemeral volumes. With the VolumeAttributesClass gate off (1.33's default), `volumeAttributesClassName` is checked
+// only on an update of a claim that already had one, as kube does.
 
 /** Relaxations kube keeps for an update of a claim whose stored spec already had them (ValidationOptionsForPersistentVolumeClaim). */
 export interface ClaimSpecOptions {
@@ -11,6 +11,8 @@ export interface ClaimSpecOptions {
   allowInvalidAPIGroup?: boolean;
   /** The stored claim's selector had label values kube now refuses: they stay accepted. */
   allowInvalidLabelValueInSelector?: boolean;
+  /** The stored claim had a volume attributes class: its name is checked (kube's EnableVolumeAttributesClass). */
+  checkAttributesClass?: boolean;
 }
 
 const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
@@ -65,6 +67,10 @@ export function claimSpecErrors(spec: unknown, field: string, options: ClaimSpec
   } else if (source && ref && (source.apiGroup !== ref.apiGroup || str(source.kind) !== str(ref.kind) || str(source.name) !== str(ref.name))) {
     errs.push(fieldInvalid(field, `${field}.dataSource`, 'must match dataSourceRef'));
   }
+  const attributesClass = str(s.volumeAttributesClassName);
+  if (attributesClass && options.checkAttributesClass) {
+    for (const msg of isDNS1123Subdomain(attributesClass)) errs.push(fieldInvalid(`${field}.volumeAttributesClassName`, attributesClass, msg));
+  }
   return errs;
 }
 
@@ -75,5 +81,6 @@ export function claimSpecOptions(old: unknown): ClaimSpecOptions {
   return {
     allowInvalidAPIGroup: grouped(spec.dataSource) || grouped(spec.dataSourceRef),
     allowInvalidLabelValueInSelector: validateLabelSelector(spec.selector, 'spec.selector').length > 0,
+    checkAttributesClass: spec.volumeAttributesClassName !== undefined && spec.volumeAttributesClassName !== null,
   };
 }

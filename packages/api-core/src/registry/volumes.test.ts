@@ -42,6 +42,17 @@ describe('PersistentVolumeClaim updates (kube 1.33 ValidatePersistentVolumeClaim
     await t.server.stop?.();
   });
 
+  it('drops volumeAttributesClassName, as kube 1.33 does with its VolumeAttributesClass feature off', async () => {
+    const created = await t.req('POST', CLAIMS, claim('classed', '1Gi', { volumeAttributesClassName: 'gold' }));
+    expect(created.status).toBe(201);
+    expect(created.body.spec.volumeAttributesClassName).toBeUndefined();
+    expect(created.body.status).toEqual({ phase: 'Pending' });
+    // An update of a claim that had none drops it too, without an error.
+    const patched = await patch('classed', { spec: { volumeAttributesClassName: 'silver' } });
+    expect(patched.status).toBe(200);
+    expect(patched.body.spec.volumeAttributesClassName).toBeUndefined();
+  });
+
   it('a claim that is not Bound may not change its storage request', async () => {
     expect(await patch('pending', { spec: { resources: { requests: { storage: '2Gi' } } } })).toMatchObject(invalid('pending', [immutableSpec]));
   });

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { FieldError, KubeObject } from '@kapi/apimachinery';
+import { fieldForbidden, type FieldError, type KubeObject } from '@kapi/apimachinery';
 import type { Strategy } from '@kapi/apiserver';
 import { claimSpecErrors, claimSpecOptions } from './claim-spec.js';
 import { compareQuantities } from './quantity.js';
@@ -71,7 +71,8 @@ export function claimUpdateErrors(now: Claim, old: Claim): FieldError[] {
   // The status a client sent on the main resource is not kept (kube resets it first): the stored one decides.
   const bound = old.status?.phase === 'Bound';
   if (bound && newSpec.resources?.requests) put(newSpec.resources.requests, 'storage', oldSpec.resources?.requests?.storage);
-  if (bound && newSpec.volumeAttributesClassName !== undefined) put(newSpec, 'volumeAttributesClassName', oldSpec.volumeAttributesClassName);
+  // The attributes class is left out of the immutability check and checked apart, below.
+  put(newSpec, 'volumeAttributesClassName', oldSpec.volumeAttributesClassName);
   if (!isDeepStrictEqual(newSpec, oldSpec)) {
     errs.push({ type: 'FieldValueForbidden', field: 'spec', message: 'spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims' });
   }
@@ -82,15 +83,34 @@ export function claimUpdateErrors(now: Claim, old: Claim): FieldError[] {
   if (now.spec?.volumeMode !== old.spec?.volumeMode) {
     errs.push({ type: 'FieldValueInvalid', field: 'volumeMode', badValue: now.spec?.volumeMode ?? null, message: 'field is immutable' });
   }
+  // The VolumeAttributesClass feature is off in kube 1.33: a claim that kept a class from before may not change it.
+  const [was, is] = [old.spec?.volumeAttributesClassName, now.spec?.volumeAttributesClassName];
+  if (was !== is) {
+    errs.push(fieldForbidden('spec.volumeAttributesClassName', 'update is forbidden when the VolumeAttributesClass feature gate is disabled'));
+    if (was !== undefined && is === undefined) errs.push(fieldForbidden('spec.volumeAttributesClassName', 'update from non-nil value to nil is forbidden'));
+  }
   return errs;
 }
 
 /**
- * PersistentVolumeClaims (kube's pkg/registry/core/persistentvolumeclaim): kube's spec validation, and its update
- * rules. (A new claim, like a new PersistentVolume, starts Pending: the schema's status default, which the store gives
- * kinds with a status subresource.)
+ * kube 1.33's pvcutil.DropDisabledFields, with the VolumeAttributesClass feature off (its default until 1.34): a new
+ * claim, or an update of one that had none, loses `spec.volumeAttributesClassName`.
+ */
+function dropVolumeAttributesClass(obj: Claim, old?: Claim): void {
+  if (old?.spec?.volumeAttributesClassName === undefined && obj.spec) delete obj.spec.volumeAttributesClassName;
+}
+
+/**
+ * PersistentVolumeClaims (kube's pkg/registry/core/persistentvolumeclaim): a new claim starts Pending; kube's spec
+ * validation, and its update rules; `volumeAttributesClassName` dropped while its feature is off, as in kube 1.33.
  */
 export const persistentVolumeClaimStrategy: Strategy = {
+  prepareForCreate: (obj) => {
+    // kube's PrepareForCreate: a new claim's status is the empty one, Pending by default.
+    obj.status = { phase: 'Pending' };
+    dropVolumeAttributesClass(obj as Claim);
+  },
+  prepareForUpdate: (obj, old) => dropVolumeAttributesClass(obj as Claim, old as Claim),
   validate: (obj) => claimSpecErrors((obj as Claim).spec, 'spec'),
   validateUpdate: (obj, old, ctx) =>
     ctx.subresource ? [] : [...claimSpecErrors((obj as Claim).spec, 'spec', claimSpecOptions(old)), ...claimUpdateErrors(obj as Claim, old as Claim)],
