@@ -1,6 +1,7 @@
 import { fieldForbidden, fieldInvalid, isObj, str, type FieldError, type Obj } from '@kapi/apimachinery';
 import { containersWithPath } from './pod-containers.js';
 import { localDescendingPathErrors } from './pod-paths.js';
+import { MAX_INT32 } from './pod-security.js';
 
 // The annotations kube 1.33 checks on Pods and pod templates (ValidatePodSpecificAnnotations): the mirror pod's node,
 // the deletion cost, and the deprecated seccomp and AppArmor annotations; and, when both an annotation and the
@@ -9,10 +10,10 @@ import { localDescendingPathErrors } from './pod-paths.js';
 
 const MIRROR = 'kubernetes.io/config.mirror';
 const DELETION_COST = 'controller.kubernetes.io/pod-deletion-cost';
-const SECCOMP_POD = 'seccomp.security.alpha.kubernetes.io/pod';
-const SECCOMP_CONTAINER = 'container.seccomp.security.alpha.kubernetes.io/';
-const APPARMOR_CONTAINER = 'container.apparmor.security.beta.kubernetes.io/';
-const MAX_INT32 = 2147483647;
+/** The deprecated seccomp and AppArmor annotations (the container ones end with the container's name). */
+export const SECCOMP_POD = 'seccomp.security.alpha.kubernetes.io/pod';
+export const SECCOMP_CONTAINER = 'container.seccomp.security.alpha.kubernetes.io/';
+export const APPARMOR_CONTAINER = 'container.apparmor.security.beta.kubernetes.io/';
 
 /** kube's GetDeletionCostFromPodAnnotations: a 32-bit integer without a plus sign or leading zeros. */
 function isDeletionCost(value: string): boolean {

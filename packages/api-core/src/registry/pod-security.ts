@@ -7,7 +7,8 @@ import { localDescendingPathErrors } from './pod-paths.js';
 // validateOS, validateLinux and validateWindows. Not here: `privileged` against --allow-privileged (kube-apiserver
 // refuses privileged containers unless that flag is given; this server allows them).
 
-const MAX_INT32 = 2147483647;
+/** Go's math.MaxInt32, the bound of kube's int32 fields. */
+export const MAX_INT32 = 2147483647;
 
 /** kube's IsValidUserID / IsValidGroupID on `field`, when the value is set. */
 const idErrors = (value: unknown, field: string): FieldError[] =>
@@ -49,7 +50,7 @@ function appArmorErrors(profile: unknown, field: string): FieldError[] {
       const value = str(local);
       if (value.trim() !== value) errs.push(fieldInvalid(`${field}.localhostProfile`, value, 'must not be padded with whitespace'));
       else if (value === '') errs.push(fieldRequired(`${field}.localhostProfile`, 'must be set when AppArmor type is Localhost'));
-      if (Buffer.byteLength(value) > MAX_LOCALHOST_PROFILE) errs.push(fieldTooLong(`${field}.localhostProfile`, MAX_LOCALHOST_PROFILE));
+      if (bytes(value) > MAX_LOCALHOST_PROFILE) errs.push(fieldTooLong(`${field}.localhostProfile`, MAX_LOCALHOST_PROFILE));
     }
   } else if (type === 'RuntimeDefault' || type === 'Unconfined') {
     if (isSet(local)) errs.push(fieldInvalid(`${field}.localhostProfile`, local, 'can only be set when AppArmor type is Localhost'));

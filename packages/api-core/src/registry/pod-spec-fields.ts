@@ -21,7 +21,7 @@ import {
 } from '@kapi/apimachinery';
 import { affinityErrors, strings } from './pod-affinity.js';
 import { validateContainerResources } from './pod-resources.js';
-import { hostProcessErrors, osErrors, podSecurityContextErrors } from './pod-security.js';
+import { hostProcessErrors, MAX_INT32, osErrors, podSecurityContextErrors } from './pod-security.js';
 import { INVALID_IP } from './service/special-ips.js';
 
 // The pod spec fields kube 1.33's ValidatePodSpec checks after the containers, in its order: host network ports,
@@ -29,7 +29,6 @@ import { INVALID_IP } from './service/special-ips.js';
 // topology spread constraints, names (service account, node, hostname, subdomain), the active deadline, tolerations,
 // host aliases, priority and runtime class names, the preemption policy and the OS rules.
 
-const MAX_INT32 = 2147483647;
 const MAX_DNS_NAMESERVERS = 3;
 const MAX_DNS_SEARCH_PATHS = 32;
 const MAX_DNS_SEARCH_CHARS = 2048;

@@ -1,5 +1,6 @@
 import { asObjects, isObj, parseQuantity, str, type Obj } from '@kapi/apimachinery';
 import { MAX_RECORDED_WARNINGS } from '@kapi/apiserver';
+import { APPARMOR_CONTAINER, SECCOMP_CONTAINER, SECCOMP_POD } from './pod-annotations.js';
 import { containersWithPath } from './pod-containers.js';
 
 // The warnings kube 1.33 returns (`Warning` headers, kubectl prints them) for a Pod or a pod template
@@ -36,9 +37,6 @@ const DEPRECATED_VOLUMES: [string, string][] = [
 /** The field names kube's messages use where they differ from the JSON names. */
 const VOLUME_FIELD: Record<string, string> = { storageos: 'storageOS' };
 
-const SECCOMP_POD = 'seccomp.security.alpha.kubernetes.io/pod';
-const SECCOMP_CONTAINER = 'container.seccomp.security.alpha.kubernetes.io/';
-const APPARMOR_CONTAINER = 'container.apparmor.security.beta.kubernetes.io/';
 const NULL_SELECTOR = 'a null labelSelector results in matching no pod';
 /** At most this many port pairs are compared (a pod with 3,000 ports of one container port has 4.5 million). */
 const PAIR_BUDGET = 5_000_000;
