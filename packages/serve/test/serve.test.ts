@@ -280,7 +280,8 @@ describe('startServer', () => {
         endWatch();
       },
     };
-    const server = await startServer({ apiServer: graceful, bindAddress: '127.0.0.1', securePort: 'ephemeral', tls, shutdownDelayMs: 300 });
+    // The delay is long beside the two requests made in it, so a busy machine still makes them in time.
+    const server = await startServer({ apiServer: graceful, bindAddress: '127.0.0.1', securePort: 'ephemeral', tls, shutdownDelayMs: 3_000 });
     running.push(server);
     const agent = new Agent({ keepAlive: true, ca: tls.ca });
     const watch = await new Promise<IncomingMessage>((resolve, reject) => {
@@ -295,8 +296,9 @@ describe('startServer', () => {
 
     const closing = server.close();
     // During the delay: not ready, but still serving.
-    expect((await get(`${server.url}/readyz`, { ca: tls.ca })).status).toBe(500);
-    expect((await get(`${server.url}/slow`, { ca: tls.ca })).body).toBe('done');
+    const [readyz, slow] = await Promise.all([get(`${server.url}/readyz`, { ca: tls.ca }), get(`${server.url}/slow`, { ca: tls.ca })]);
+    expect(readyz.status).toBe(500);
+    expect(slow.body).toBe('done');
     expect(events).not.toContain('end watches');
     await closing;
     await watchEnded;
