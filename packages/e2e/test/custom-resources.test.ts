@@ -287,6 +287,65 @@ spec:
     expect(broken.stderr).toContain('conversion webhook for example.com/v1, Kind=Gadget failed: Post "https://127.0.0.1:');
   });
 
+  it('a CRD that tightens its schema leaves stored objects updatable where they are unchanged (ratcheting): kubectl and the Python client', () => {
+    const crd = (sizeSchema: string) =>
+      manifest(`apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: sprockets.ratchet.example.com
+spec:
+  group: ratchet.example.com
+  scope: Namespaced
+  names: { plural: sprockets, kind: Sprocket }
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: ${sizeSchema}
+              color: { type: string }
+`);
+    ok('apply', '-f', crd('{ type: string }'));
+    ok('wait', '--for=condition=Established', 'crd/sprockets.ratchet.example.com', '--timeout=20s');
+    const sprocket = (name: string, size: string) => manifest(`apiVersion: ratchet.example.com/v1\nkind: Sprocket\nmetadata:\n  name: ${name}\nspec:\n  size: ${size}\n  color: red\n`);
+    ok('apply', '-n', 'cron', '-f', sprocket('old', 'medium'));
+    ok('apply', '-f', crd('{ type: string, enum: [small, large] }'));
+    // Served with the new schema once a new object breaking it is refused (within a second or so).
+    for (let i = 0; i < 100 && run('create', '-n', 'cron', '--dry-run=server', '-f', sprocket('new', 'medium')).status === 0; i++) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    const refused = run('create', '-n', 'cron', '--dry-run=server', '-f', sprocket('new', 'medium'));
+    expect(refused.stderr).toContain('spec.size: Unsupported value: "medium": supported values: "small", "large"');
+    // The stored object keeps its now-invalid size through updates that leave it alone...
+    expect(ok('label', '-n', 'cron', 'sprocket', 'old', 'team=a')).toContain('labeled');
+    ok('patch', '-n', 'cron', 'sprocket', 'old', '--type=merge', '-p', '{"spec":{"color":"blue"}}');
+    // ... but may not change it to another invalid value.
+    const changed = run('patch', '-n', 'cron', 'sprocket', 'old', '--type=merge', '-p', '{"spec":{"size":"huge"}}');
+    expect(changed.status).not.toBe(0);
+    expect(changed.stderr).toContain('spec.size: Unsupported value: "huge": supported values: "small", "large"');
+    if (hasPythonClient) {
+      // A different client replaces the object as it read it, with one change elsewhere.
+      const script = `
+import json, sys
+from kubernetes import client, config
+config.load_kube_config(sys.argv[1])
+api = client.CustomObjectsApi()
+obj = api.get_namespaced_custom_object('ratchet.example.com', 'v1', 'cron', 'sprockets', 'old')
+obj['spec']['color'] = 'green'
+out = api.replace_namespaced_custom_object('ratchet.example.com', 'v1', 'cron', 'sprockets', 'old', obj)
+print(json.dumps(out['spec']))
+`;
+      const res = spawnSync(PYTHON, ['-c', script, server.kubeconfig], { encoding: 'utf8', timeout: 60_000 });
+      expect(res.stderr).toBe('');
+      expect(JSON.parse(res.stdout)).toEqual({ size: 'medium', color: 'green' });
+    }
+    ok('delete', 'crd', 'sprockets.ratchet.example.com', '--timeout=30s');
+  });
+
   it('deleting a CRD deletes its custom resources and stops serving them; created again, it starts empty', () => {
     ok('delete', 'crd', 'crontabs.stable.example.com', '--timeout=30s');
     const gone = run('get', 'ct', '-A');

@@ -97,8 +97,8 @@ const objectMetaValidator = metaValidators['meta.k8s.io/v1/ObjectMeta'];
  * typed ObjectMeta): labels of numbers or lists are refused, never stored.
  */
 function withObjectMeta(validate: ObjectValidator): ObjectValidator {
-  return (obj) => {
-    const errors = validate(obj);
+  return (obj, old) => {
+    const errors = validate(obj, old);
     const meta = (obj as { metadata?: unknown } | null)?.metadata;
     if (meta && typeof meta === 'object' && objectMetaValidator) {
       for (const e of objectMetaValidator(meta)) errors.push({ ...e, field: e.field ? `metadata.${e.field}` : 'metadata' });

@@ -53,26 +53,32 @@ function listErrors(node: JSONSchemaProps, list: unknown[], path: string): Field
   return errs;
 }
 
+/** Which of the checks to make: embedded resources' apiVersion and kind, and duplicates in lists (both by default). */
+export interface StructuralChecks {
+  embedded?: boolean;
+  lists?: boolean;
+}
+
 /** The embedded resources' missing apiVersion and kind, and the duplicates of every set and map list in `value`, a value of `node`. */
-export function structuralErrors(node: JSONSchemaProps | undefined, value: unknown, path = ''): FieldError[] {
+export function structuralErrors(node: JSONSchemaProps | undefined, value: unknown, checks: StructuralChecks = {}, path = ''): FieldError[] {
   if (!node || value === null || value === undefined) return [];
   if (Array.isArray(value)) {
-    const errs = listErrors(node, value, path);
+    const errs = checks.lists === false ? [] : listErrors(node, value, path);
     const items = itemsOf(node);
-    if (items) value.forEach((item, i) => errs.push(...structuralErrors(items, item, `${path}[${i}]`)));
+    if (items) value.forEach((item, i) => errs.push(...structuralErrors(items, item, checks, `${path}[${i}]`)));
     return errs;
   }
   if (!isObj(value)) return [];
   const errs: FieldError[] = [];
   // The resource itself (path '') has its apiVersion and kind checked as every object's are.
-  if (path && node['x-kubernetes-embedded-resource']) {
+  if (path && node['x-kubernetes-embedded-resource'] && checks.embedded !== false) {
     for (const field of ['apiVersion', 'kind']) if (!value[field]) errs.push(fieldRequired(`${path}.${field}`, 'must not be empty'));
   }
   const values = valuesOf(node);
   for (const key of Object.keys(value).sort()) {
     const child = node.properties?.[key];
-    if (child) errs.push(...structuralErrors(child, value[key], path ? `${path}.${key}` : key));
-    else if (values) errs.push(...structuralErrors(values, value[key], `${path}[${key}]`));
+    if (child) errs.push(...structuralErrors(child, value[key], checks, path ? `${path}.${key}` : key));
+    else if (values) errs.push(...structuralErrors(values, value[key], checks, `${path}[${key}]`));
   }
   return errs;
 }

@@ -4,6 +4,7 @@ import type { JSONSchemaProps } from '../schema.js';
 import { RE2_PATTERN, toAjvSchema } from './ajv-schema.js';
 import { STRING_FORMATS } from './formats.js';
 import { structuralErrors } from './structural.js';
+import { unchangedAt } from './ratchet.js';
 import { schemaFieldErrors, type VerboseAjvError } from './schema-errors.js';
 
 /**
@@ -11,16 +12,20 @@ import { schemaFieldErrors, type VerboseAjvError } from './schema-errors.js';
  * kube's field paths and messages. Compiled on first use, so that installing a CRD with a large schema costs
  * nothing until its resources are written; one ajv instance per version, dropped with it when the CRD changes.
  * Embedded resources without apiVersion or kind, and duplicates in set and map lists, are reported after the schema's
- * errors.
+ * errors. On an update (`old` given), errors ratchet as in kube 1.33: a schema error at a value the update left
+ * unchanged is dropped (ratchet.ts), and duplicates in lists are only refused when the old object had none.
  */
 export function customResourceValidator(schema: JSONSchemaProps): ObjectValidator {
   let validate: ((obj: unknown) => boolean) & { errors?: unknown[] | null };
-  return (obj) => {
+  return (obj, old) => {
     validate ??= newAjv().compile(toAjvSchema(schema));
-    const errs = validate(obj) ? [] : schemaFieldErrors((validate.errors ?? []) as VerboseAjvError[], obj);
+    let found = validate(obj) ? [] : ((validate.errors ?? []) as VerboseAjvError[]);
+    if (old !== undefined) found = found.filter((e) => !unchangedAt(schema, obj, old, e.instancePath));
+    const errs = schemaFieldErrors(found, obj);
     // Then, as kube's customResourceStrategy.Validate: embedded resources' apiVersion and kind, unique items of set
-    // lists and unique keys of map lists.
-    return [...errs, ...structuralErrors(schema, obj)];
+    // lists and unique keys of map lists (the latter, on update, only if the old object kept them unique).
+    const lists = old === undefined || structuralErrors(schema, old, { embedded: false }).length === 0;
+    return [...errs, ...structuralErrors(schema, obj, { lists })];
   };
 }
 

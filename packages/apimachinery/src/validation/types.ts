@@ -19,8 +19,12 @@ export interface FieldError {
   badValue?: unknown;
 }
 
-/** A precompiled schema validator: types, required fields and enums. Unknown fields are not its concern. */
-export type ObjectValidator = (obj: unknown) => FieldError[];
+/**
+ * A precompiled schema validator: types, required fields and enums. Unknown fields are not its concern. On an update
+ * it is given the stored object too (in the same version), so that it may ratchet as kube validates custom
+ * resources: leave out errors at values the update did not change. Validators of built-in kinds ignore it.
+ */
+export type ObjectValidator = (obj: unknown, old?: unknown) => FieldError[];
 
 /**
  * The shape of a group's types, for finding and pruning unknown fields. Generated per group.

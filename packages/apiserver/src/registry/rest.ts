@@ -116,7 +116,7 @@ export function beforeUpdate(ctx: RequestContext, input: KubeObject, old: KubeOb
   if (ctx.subresource === '') entry.strategy.prepareForUpdate?.(obj, old, ctx);
   if (meta.generation !== undefined && specChanged(obj, old, hasStatusSubresource(entry))) meta.generation = Number(meta.generation) + 1;
   dropEmptyMetadata(obj);
-  const schemaErrors = entry.validate(obj);
+  const schemaErrors = entry.validate(obj, old);
   const found = [...validateObjectMeta(entry, obj), ...validateObjectMetaUpdate(obj, old), ...schemaErrors];
   throwIfInvalid(entry, obj, [...found, ...(entry.strategy.validateUpdate?.(obj, old, ctx, found) ?? entry.strategy.validate?.(obj, found) ?? [])], schemaErrors);
   entry.strategy.canonicalize?.(obj);
