@@ -71,8 +71,8 @@ describe('custom resources: list types, CEL rules beside schema errors, generati
     ]);
     // An embedded resource names its apiVersion and kind.
     expect(await causes({ replicas: 1, template: { metadata: { name: 'x' }, spec: { a: 1 } } })).toEqual([
-      'spec.template.apiVersion: Required value: must not be empty',
-      'spec.template.kind: Required value: must not be empty',
+      'spec.template.apiVersion: Required value',
+      'spec.template.kind: Required value',
       // A required value missing blocks the CEL rules, as in kube.
       '<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
     ]);
@@ -82,6 +82,34 @@ describe('custom resources: list types, CEL rules beside schema errors, generati
     const patched = await h.req('PATCH', `${GIZMOS}/fine`, { spec: { tags: ['x', 'x'] } }, { 'content-type': 'application/merge-patch+json' });
     expect(patched.status).toBe(422);
     expect(patched.body.message).toContain('spec.tags[1]: Duplicate value: "x"');
+  });
+
+  it('checks an embedded resource as kube does: apiVersion and kind well formed, metadata an ObjectMeta kube accepts', async () => {
+    h = await startHarness();
+    await h.establish(crd);
+    const template = (t: Record<string, unknown>) => causes({ replicas: 1, template: t });
+    expect(await template({ apiVersion: 'a/b/c', kind: 'Not_A_Kind', metadata: { name: 'a/b', generateName: 'x%', namespace: 'Bad_NS', labels: { 'bad key': 'v' }, annotations: { 'also bad': 'v' }, finalizers: ['orphan', 'foregroundDeletion'] } })).toEqual([
+      'spec.template.apiVersion: Invalid value: "a/b/c": unexpected GroupVersion string: a/b/c',
+      "spec.template.kind: Invalid value: \"Not_A_Kind\": may have mixed case, but should otherwise match: a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
+      "spec.template.metadata.generateName: Invalid value: \"x%\": may not contain '%'",
+      "spec.template.metadata.name: Invalid value: \"a/b\": may not contain '/'",
+      "spec.template.metadata.labels: Invalid value: \"bad key\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+      "spec.template.metadata.annotations: Invalid value: \"also bad\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+      'spec.template.metadata.finalizers: Invalid value: ["orphan","foregroundDeletion"]: finalizer orphan and foregroundDeletion cannot be both set',
+      "spec.template.metadata.namespace: Invalid value: \"Bad_NS\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+    ]);
+    // Metadata that does not decode into an ObjectMeta is reported with Go's decoding error; empty type fields as empty.
+    expect(await template({ apiVersion: '', kind: 5, metadata: { labels: { a: 1 } } })).toEqual([
+      'spec.template.apiVersion: Invalid value: "": must not be empty',
+      'spec.template.kind: Invalid value: 5: must be a string',
+      'spec.template.metadata: Invalid value: map[string]interface {}{"labels":map[string]interface {}{"a":1}}: json: cannot unmarshal number into Go struct field ObjectMeta.labels of type string',
+    ]);
+    expect(await template({ apiVersion: 'v1', kind: 'Pod', metadata: 'x' })).toEqual([
+      'spec.template.metadata: Invalid value: "x": json: cannot unmarshal string into Go value of type v1.ObjectMeta',
+    ]);
+    // A template without a name, with mixed-case kind and a group version, is fine.
+    const ok = await h.req('POST', GIZMOS, gizmo('templated', { replicas: 1, template: { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { labels: { app: 'x' } } } }));
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
   });
 
   it('reports a schema error and a rule error at one field both, and skips the rules when a schema error blocks them', async () => {

@@ -1,25 +1,13 @@
-import { fieldDuplicate, fieldInvalid, fieldRequired, goFloat, goQuote, GoValue, isObj, type FieldError } from '@kapi/apimachinery';
+import { fieldDuplicate, fieldInvalid, GoValue, isObj, type FieldError } from '@kapi/apimachinery';
 import { itemsOf, valuesOf, type JSONSchemaProps } from '../schema.js';
+import { embeddedResourceErrors } from './embedded.js';
+import { goBadValue, goSyntax } from './go-value.js';
 
 // What kube checks of a custom resource beyond its schema's keywords, at any depth: an object marked
-// `x-kubernetes-embedded-resource` names its apiVersion and kind (schema/objectmeta), and, as ValidateListSetsAndMaps
+// `x-kubernetes-embedded-resource` names its apiVersion and kind and has valid metadata (embedded.ts), and, as ValidateListSetsAndMaps
 // (schema/listtype), the items of an `x-kubernetes-list-type: set` list are unique and so are the keys
 // (`x-kubernetes-list-map-keys`) of a `map` list's items. Server-side apply merges such lists by those keys:
 // duplicates would make an object it cannot merge.
-
-/** Go's `%#v` of a value decoded from JSON into interface{}, as kube prints a duplicate. */
-function goSyntax(value: unknown): string {
-  if (value === null || value === undefined) return 'interface {}(nil)';
-  if (typeof value === 'string') return goQuote(value);
-  if (typeof value === 'number') return goFloat(value);
-  if (typeof value === 'boolean') return String(value);
-  if (Array.isArray(value)) return `[]interface {}{${value.map(goSyntax).join(', ')}}`;
-  const map = value as Record<string, unknown>;
-  return `map[string]interface {}{${Object.keys(map).sort().map((k) => `${goQuote(k)}:${goSyntax(map[k])}`).join(', ')}}`;
-}
-
-/** A duplicate's bad value: strings and numbers as JSON shows them, anything else as Go prints it. */
-const duplicateValue = (value: unknown) => (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : new GoValue(goSyntax(value)));
 
 function listErrors(node: JSONSchemaProps, list: unknown[], path: string): FieldError[] {
   const type = node['x-kubernetes-list-type'];
@@ -28,7 +16,7 @@ function listErrors(node: JSONSchemaProps, list: unknown[], path: string): Field
   if (type === 'set') {
     list.forEach((item, i) => {
       const key = JSON.stringify(item);
-      if (seen.has(key)) errs.push(fieldDuplicate(`${path}[${i}]`, duplicateValue(item)));
+      if (seen.has(key)) errs.push(fieldDuplicate(`${path}[${i}]`, goBadValue(item)));
       seen.add(key);
     });
   } else if (type === 'map') {
@@ -53,13 +41,13 @@ function listErrors(node: JSONSchemaProps, list: unknown[], path: string): Field
   return errs;
 }
 
-/** Which of the checks to make: embedded resources' apiVersion and kind, and duplicates in lists (both by default). */
+/** Which of the checks to make: embedded resources, and duplicates in lists (both by default). */
 export interface StructuralChecks {
   embedded?: boolean;
   lists?: boolean;
 }
 
-/** The embedded resources' missing apiVersion and kind, and the duplicates of every set and map list in `value`, a value of `node`. */
+/** The embedded resources' errors (apiVersion, kind, metadata), and the duplicates of every set and map list in `value`, a value of `node`. */
 export function structuralErrors(node: JSONSchemaProps | undefined, value: unknown, checks: StructuralChecks = {}, path = ''): FieldError[] {
   if (!node || value === null || value === undefined) return [];
   if (Array.isArray(value)) {
@@ -71,9 +59,7 @@ export function structuralErrors(node: JSONSchemaProps | undefined, value: unkno
   if (!isObj(value)) return [];
   const errs: FieldError[] = [];
   // The resource itself (path '') has its apiVersion and kind checked as every object's are.
-  if (path && node['x-kubernetes-embedded-resource'] && checks.embedded !== false) {
-    for (const field of ['apiVersion', 'kind']) if (!value[field]) errs.push(fieldRequired(`${path}.${field}`, 'must not be empty'));
-  }
+  if (path && node['x-kubernetes-embedded-resource'] && checks.embedded !== false) errs.push(...embeddedResourceErrors(value, path));
   const values = valuesOf(node);
   for (const key of Object.keys(value).sort()) {
     const child = node.properties?.[key];

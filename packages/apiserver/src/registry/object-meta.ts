@@ -14,28 +14,41 @@ const invalid = (field: string, badValue: unknown, message: string): FieldError 
 
 /** kube's ValidateObjectMeta: name (or generateName), namespace presence, labels and annotations. */
 export function validateObjectMeta(entry: ResourceEntry, obj: KubeObject): FieldError[] {
-  const meta = metaOf(obj);
+  const validate = nameValidatorFor(entry.info);
+  const name = (value: string) => [...isValidPathSegmentName(value), ...(validate === isValidPathSegmentName ? [] : validate(value))];
+  return validateObjectMetaAt(metaOf(obj), 'metadata', { name, namespaced: entry.info.scope === 'Namespaced' });
+}
+
+/** How {@link validateObjectMetaAt} checks a name, and whether the object must have a namespace. */
+export interface ObjectMetaRules {
+  /** The name rule: its messages for a name that breaks it. */
+  name(name: string): string[];
+  namespaced: boolean;
+}
+
+/**
+ * kube's ValidateObjectMeta of the metadata at `path` (`metadata`, or an object's embedded in another): a name or
+ * generateName, the namespace when the kind requires one, labels, annotations, owner references and finalizers.
+ */
+export function validateObjectMetaAt(meta: Record<string, any>, path: string, rules: ObjectMetaRules): FieldError[] {
   const errs: FieldError[] = [];
   const name = meta.name as string | undefined;
   if (!name) {
     if (!meta.generateName) {
-      errs.push({ type: 'FieldValueRequired', field: 'metadata.name', message: 'name or generateName is required' });
+      errs.push({ type: 'FieldValueRequired', field: `${path}.name`, message: 'name or generateName is required' });
     }
   } else {
-    const validate = nameValidatorFor(entry.info);
-    for (const msg of [...isValidPathSegmentName(name), ...(validate === isValidPathSegmentName ? [] : validate(name))]) {
-      errs.push(invalid('metadata.name', name, msg));
-    }
+    for (const msg of rules.name(name)) errs.push(invalid(`${path}.name`, name, msg));
   }
-  if (entry.info.scope === 'Namespaced' && !meta.namespace) {
-    errs.push({ type: 'FieldValueRequired', field: 'metadata.namespace', message: '' });
+  if (rules.namespaced && !meta.namespace) {
+    errs.push({ type: 'FieldValueRequired', field: `${path}.namespace`, message: '' });
   }
-  errs.push(...validateLabels(meta.labels, 'metadata.labels'));
-  errs.push(...validateAnnotations(meta.annotations, 'metadata.annotations'));
-  errs.push(...validateOwnerReferences(meta.ownerReferences));
+  errs.push(...validateLabels(meta.labels, `${path}.labels`));
+  errs.push(...validateAnnotations(meta.annotations, `${path}.annotations`));
+  errs.push(...validateOwnerReferences(meta.ownerReferences, `${path}.ownerReferences`));
   const finalizers = Array.isArray(meta.finalizers) ? (meta.finalizers as unknown[]) : [];
   if (finalizers.includes('orphan') && finalizers.includes('foregroundDeletion')) {
-    errs.push(invalid('metadata.finalizers', finalizers, 'finalizer orphan and foregroundDeletion cannot be both set'));
+    errs.push(invalid(`${path}.finalizers`, finalizers, 'finalizer orphan and foregroundDeletion cannot be both set'));
   }
   return errs;
 }
@@ -44,10 +57,9 @@ export function validateObjectMeta(entry: ResourceEntry, obj: KubeObject): Field
  * kube's ValidateOwnerReferences: each reference names a version, kind, name and uid (the path is the list's, as
  * kube reports it), Events may not own anything, and only one reference is the controller.
  */
-function validateOwnerReferences(refs: unknown): FieldError[] {
+function validateOwnerReferences(refs: unknown, field: string): FieldError[] {
   if (!Array.isArray(refs)) return [];
   const errs: FieldError[] = [];
-  const field = 'metadata.ownerReferences';
   let controller = '';
   for (const ref of refs as { apiVersion?: unknown; kind?: unknown; name?: unknown; uid?: unknown; controller?: unknown }[]) {
     if (!ref || typeof ref !== 'object') continue;
