@@ -36,6 +36,7 @@ const crd = {
                   note: { type: 'string', nullable: true },
                   template: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
                   other: { type: 'string' },
+                  free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
                 },
               },
               status: { type: 'object', properties: { seen: { type: 'integer' } } },
@@ -134,6 +135,20 @@ describe('custom resources: list types, CEL rules beside schema errors, generati
     expect(created.status).toBe(201);
     expect(created.body.spec).toEqual({ replicas: 1, maxReplicas: 5, note: null });
     expect((await h.req('GET', `${GIZMOS}/n`)).body.spec).toEqual({ replicas: 1, maxReplicas: 5, note: null });
+  });
+
+  it('keeps every null where unknown fields are preserved (no schema says otherwise), as kube does', async () => {
+    h = await startHarness();
+    await h.establish(crd);
+    const spec = {
+      replicas: 1,
+      template: { apiVersion: 'v1', kind: 'Thing', spec: { a: null, list: [null, { b: null }] }, extra: null },
+      free: { a: null, b: [null], c: { d: null } },
+    };
+    const created = await h.req('POST', GIZMOS, gizmo('free', spec));
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.spec).toEqual({ ...spec, maxReplicas: 5 });
+    expect((await h.req('GET', `${GIZMOS}/free`)).body.spec).toEqual({ ...spec, maxReplicas: 5 });
   });
 
   it('bumps the generation for a status change when the version has no status subresource', async () => {
