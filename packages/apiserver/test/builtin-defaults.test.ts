@@ -210,7 +210,7 @@ describe('numbers as Go decodes them', () => {
       const bodies: [string | Uint8Array, string][] = [
         [JSON.stringify(deployment(replicas)), 'application/json'],
         [encodeCbor(deployment(replicas)), 'application/cbor'],
-        [`apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: n}\nspec:\n  replicas: ${replicas}\n  selector: {matchLabels: {a: b}}\n  template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c, image: i}]}}\n`, 'application/yaml'],
+        [`apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: "n"}\nspec:\n  replicas: ${replicas}\n  selector: {matchLabels: {a: b}}\n  template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c, image: i}]}}\n`, 'application/yaml'],
       ];
       for (const [body, type] of bodies) {
         const res = await h.req('POST', D, body, { 'content-type': type });

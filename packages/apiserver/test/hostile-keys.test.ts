@@ -19,9 +19,9 @@ describe('hostile keys', () => {
     const expected = JSON.parse(hostileJson);
     expect((await h.req('POST', CM, `{"metadata":{"name":"j"},"data":${hostileJson}}`)).status).toBe(201);
     expect(await dataOf(h, 'j')).toEqual(expected);
-    const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: y\ndata:\n' + Object.keys(expected).map((k) => `  ${k}: ${expected[k]}\n`).join('');
+    const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yml\ndata:\n' + Object.keys(expected).map((k) => `  ${k}: ${expected[k]}\n`).join('');
     expect((await h.req('POST', CM, yaml, { 'content-type': 'application/yaml' })).status).toBe(201);
-    expect(await dataOf(h, 'y')).toEqual(expected);
+    expect(await dataOf(h, 'yml')).toEqual(expected);
     await h.req('POST', CM, configMap('m', { a: '1' }));
     expect((await h.req('PATCH', `${CM}/m`, `{"data":${hostileJson}}`, { 'content-type': 'application/merge-patch+json' })).status).toBe(200);
     expect(await dataOf(h, 'm')).toEqual({ a: '1', ...expected });

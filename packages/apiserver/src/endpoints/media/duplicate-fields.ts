@@ -1,5 +1,5 @@
 import type { Node as YamlNode } from 'yaml';
-import { yamlLibrary } from '../../yaml-library.js';
+import { GO_YAML_V2, yamlLibrary } from '../../yaml-library.js';
 
 /**
  * Field paths (kube style: `metadata.name`, `spec.containers[0].image`) that a JSON text repeats within one
@@ -103,7 +103,7 @@ function mayHaveDuplicates(text: string, parsed?: unknown): boolean {
 /** The same for a YAML text: keys a mapping repeats, as kube's YAML decoding reports them. */
 export function duplicateYamlFields(text: string): string[] {
   const { isMap, isPair, isScalar, isSeq, parseDocument } = yamlLibrary();
-  const doc = parseDocument(text, { uniqueKeys: false });
+  const doc = parseDocument(text, { ...GO_YAML_V2, uniqueKeys: false });
   const found: string[] = [];
   const walk = (node: YamlNode | null | undefined, path: string) => {
     if (isMap(node)) {

@@ -59,7 +59,18 @@ describe('parseYamlText on JSON texts (parsed as JSON, the same value as YAML gi
 
   it('still refuses what is too deep, and parses as YAML what JSON refuses', () => {
     expect(() => parseYamlText(`${'['.repeat(300)}${']'.repeat(300)}`)).toThrow();
-    expect(parseYamlText('{a: 1, "b": [x, y]}')).toEqual({ a: 1, b: ['x', 'y'] });
+    expect(parseYamlText('{a: 1, "b": [x, w]}')).toEqual({ a: 1, b: ['x', 'w'] });
     expect(parseYamlText('{"a": 1} # a comment')).toEqual({ a: 1 });
+  });
+});
+
+describe('parseYamlText reads YAML as kube does (go-yaml v2: YAML 1.1)', () => {
+  it('takes yes/no/on/off/y/n for booleans, keys included, 017 for octal and << for a merge', () => {
+    const text = 'a: yes\nb: Off\nc: y\nd: NO\ne: 017\nf: 1_000\nbase: &b {x: 1}\nm:\n  <<: *b\n  z: 2\ny: key\n';
+    expect(parseYamlText(text)).toEqual({ a: true, b: false, c: true, d: false, e: 15, f: 1000, base: { x: 1 }, m: { x: 1, z: 2 }, true: 'key' });
+  });
+
+  it('keeps dates, times and sexagesimal numbers as strings, as go-yaml v2 does when decoding into interface{}', () => {
+    expect(parseYamlText('d: 2001-12-14\nt: 2001-12-14t21:59:43.10-05:00\ns: 190:20:30\nq: "yes"\n')).toEqual({ d: '2001-12-14', t: '2001-12-14t21:59:43.10-05:00', s: '190:20:30', q: 'yes' });
   });
 });

@@ -1,6 +1,6 @@
 import { isStatusError, newBadRequest } from '@kapi/apimachinery';
 import type { Tags } from 'yaml';
-import { yamlLibrary } from '../../yaml-library.js';
+import { GO_YAML_V2, yamlLibrary } from '../../yaml-library.js';
 import { checkDecoded, checkYamlDepth, MAX_YAML_ALIAS_COUNT } from '../../limits/nesting.js';
 import { duplicateYamlFields } from './duplicate-fields.js';
 import { jsonWatchFraming } from './json.js';
@@ -22,7 +22,7 @@ export function parseYamlText(source: string): unknown {
   if (asJson !== undefined) return checkDecoded(asJson, 'YAML');
   try {
     checkYamlDepth(source);
-    value = yamlLibrary().parse(source, { uniqueKeys: false, maxAliasCount: MAX_YAML_ALIAS_COUNT });
+    value = yamlLibrary().parse(source, { ...GO_YAML_V2, uniqueKeys: false, maxAliasCount: MAX_YAML_ALIAS_COUNT });
   } catch (err) {
     if (isStatusError(err)) throw err;
     throw newBadRequest(`error decoding YAML: ${(err as Error).message}`);
