@@ -1,7 +1,7 @@
 // The CEL check of admissionregistration's expression fields on @kapi/cel (kube compiles each one while
 // validating a webhook configuration or a policy, and refuses the object when one does not compile).
 import type { CheckExpression, ExpressionKind } from '@kapi/api-admissionregistration';
-import { createAdmissionEnv } from '@kapi/cel';
+import { celLibrary } from './cel-library.js';
 
 const RESULT: Record<ExpressionKind, 'bool' | 'string' | 'string|null' | 'any'> = {
   webhookMatchCondition: 'bool',
@@ -18,6 +18,6 @@ const RESULT: Record<ExpressionKind, 'bool' | 'string' | 'string|null' | 'any'> 
  * own fields), and the result type the field needs. Undefined when it compiles, else kube's message.
  */
 export const celCheckExpression: CheckExpression = (expression, kind, context) => {
-  const env = createAdmissionEnv({ params: context.hasParams, variables: context.variables.map((name) => ({ name, expression: 'dyn(null)' })) });
+  const env = celLibrary().createAdmissionEnv({ params: context.hasParams, variables: context.variables.map((name) => ({ name, expression: 'dyn(null)' })) });
   return env.compile(expression, { resultType: RESULT[kind], authorizer: context.hasAuthorizer }).error;
 };

@@ -1,6 +1,7 @@
 // Webhook matchConditions on @kapi/cel: kube compiles them with `object`, `oldObject`, `request`, `authorizer`
 // (no params, no variables) and evaluates them with the matchConditions budget.
-import { compileAdmissionExpression, MATCH_CONDITIONS_COST_BUDGET, type AdmissionAuthorizer, type AdmissionRequest } from '@kapi/cel';
+import type { AdmissionAuthorizer, AdmissionRequest } from '@kapi/cel';
+import { celLibrary } from './cel-library.js';
 import type { ConditionCompiler } from './conditions.js';
 
 /**
@@ -9,7 +10,7 @@ import type { ConditionCompiler } from './conditions.js';
  * a webhook's conditions).
  */
 export const celConditionCompiler: ConditionCompiler = (expression) => {
-  const compiled = compileAdmissionExpression(expression, { authorizer: true });
+  const compiled = celLibrary().compileAdmissionExpression(expression, { authorizer: true });
   if (compiled.error !== undefined) return { error: compiled.error };
   return {
     async evaluate(input) {
@@ -23,7 +24,7 @@ export const celConditionCompiler: ConditionCompiler = (expression) => {
           request: input.request as unknown as AdmissionRequest,
           authorizer: authorize ? ((a) => authorize(a as unknown as Record<string, unknown>)) as AdmissionAuthorizer : undefined,
         },
-        { budget: MATCH_CONDITIONS_COST_BUDGET },
+        { budget: celLibrary().MATCH_CONDITIONS_COST_BUDGET },
       );
       if (r.error !== undefined) throw new Error(r.error);
       return r.value === true;

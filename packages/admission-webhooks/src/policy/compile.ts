@@ -1,7 +1,8 @@
 // Compiling a ValidatingAdmissionPolicy's expressions once per generation, as kube's validating plugin compilePolicy:
 // one composited environment (variables), matchConditions and validations with the authorizer, messageExpressions
 // without it, auditAnnotations' valueExpressions as string or null.
-import { createAdmissionEnv, type AdmissionEnv, type AdmissionExpression } from '@kapi/cel';
+import type { AdmissionEnv, AdmissionExpression } from '@kapi/cel';
+import { celLibrary } from '../cel-library.js';
 import type { ValidatingAdmissionPolicy, Validation } from './types.js';
 
 /** One compiled validation. */
@@ -25,7 +26,7 @@ export interface CompiledPolicy {
 /** Compiles a policy's expressions (compile errors are kept and reported when the policy is evaluated, as kube). */
 export function compilePolicy(policy: ValidatingAdmissionPolicy): CompiledPolicy {
   const spec = policy.spec;
-  const env = createAdmissionEnv({ params: !!spec.paramKind, variables: spec.variables ?? [] });
+  const env = celLibrary().createAdmissionEnv({ params: !!spec.paramKind, variables: spec.variables ?? [] });
   return {
     policy,
     env,

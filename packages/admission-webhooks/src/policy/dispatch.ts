@@ -2,7 +2,8 @@
 // validating/dispatcher.go Dispatch): matching, params, evaluation per param, and the actions of each binding
 // (Deny, Warn, Audit), with kube's texts. Pure: the server's parts are injected, and the result is returned.
 import type { AdmissionAttributes } from '@kapi/apiserver';
-import { cachingAuthorizer, type AdmissionInput, type AdmissionRequest } from '@kapi/cel';
+import type { AdmissionInput, AdmissionRequest } from '@kapi/cel';
+import { celLibrary } from '../cel-library.js';
 import { goJSONEscape, newForbidden, type KubeObject, type ResourceInfo, type StatusError } from '@kapi/apimachinery';
 import type { CompiledPolicy } from './compile.js';
 import { matchesCriteria } from './match.js';
@@ -74,7 +75,7 @@ export async function validateRequest(hooks: readonly PolicyHook[], attrs: Admis
   const warnings: string[] = [];
   const auditAnnotations: Record<string, string> = {};
   const failures: { message: string; policy: string; binding: string; expressionIndex: number; validationActions: string[] }[] = [];
-  const authorize = deps.authorize ? cachingAuthorizer(deps.authorize) : undefined;
+  const authorize = deps.authorize ? celLibrary().cachingAuthorizer(deps.authorize) : undefined;
 
   const configError = (policy: ValidatingAdmissionPolicy, binding: ValidatingAdmissionPolicyBinding | undefined, err: unknown) => {
     const failurePolicy = policy.spec.failurePolicy ?? 'Fail';

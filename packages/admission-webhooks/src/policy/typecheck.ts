@@ -1,7 +1,8 @@
 // kube's ValidatingAdmissionPolicy type checking (validating/typechecking.go): the validations' expressions and
 // messageExpressions checked against the schemas of the kinds the policy matches, for `status.typeChecking`.
 import { formatGroupVersionKind } from '@kapi/apimachinery';
-import { createAdmissionEnv, type StructuralSchema } from '@kapi/cel';
+import type { StructuralSchema } from '@kapi/cel';
+import { celLibrary } from '../cel-library.js';
 import type { ValidatingAdmissionPolicy } from './types.js';
 
 /** One of `status.typeChecking.expressionWarnings`. */
@@ -55,7 +56,7 @@ export function typeCheckPolicy(policy: ValidatingAdmissionPolicy, kinds: readon
     .slice(0, MAX_TYPES_TO_CHECK);
   const envs = sorted.map((k) => ({
     kind: k,
-    env: createAdmissionEnv({ params: !!policy.spec.paramKind, variables: policy.spec.variables ?? [], schemas: { object: k.schema, params } }),
+    env: celLibrary().createAdmissionEnv({ params: !!policy.spec.paramKind, variables: policy.spec.variables ?? [], schemas: { object: k.schema, params } }),
   }));
   const check = (expression: string): string =>
     envs

@@ -1,7 +1,8 @@
 // One compiled policy evaluated for one request and one param (kube's validating/validator.go Validate): the
 // matchConditions, then the validations with their messages, then the audit annotations, each group in its own
 // activation with kube's budgets, the failure policy applied to errors.
-import { AdmissionActivation, MATCH_CONDITIONS_COST_BUDGET, OUT_OF_BUDGET_MESSAGE, type AdmissionEvaluation, type AdmissionInput } from '@kapi/cel';
+import type { AdmissionEvaluation, AdmissionInput } from '@kapi/cel';
+import { celLibrary } from '../cel-library.js';
 import type { CompiledPolicy } from './compile.js';
 
 /** kube's PolicyDecision: what one validation decided. */
@@ -42,7 +43,7 @@ function aggregate(errors: string[]): string {
  */
 async function matchConditions(compiled: CompiledPolicy, input: AdmissionInput): Promise<{ matches: boolean; error?: string }> {
   if (compiled.matchConditions.length === 0) return { matches: true };
-  const activation = new AdmissionActivation(compiled.env, input, { budget: MATCH_CONDITIONS_COST_BUDGET });
+  const activation = new (celLibrary().AdmissionActivation)(compiled.env, input, { budget: celLibrary().MATCH_CONDITIONS_COST_BUDGET });
   const results: AdmissionEvaluation[] = [];
   for (const c of compiled.matchConditions) {
     const r = await activation.evaluate(c.expression);
@@ -80,7 +81,7 @@ export async function validatePolicy(compiled: CompiledPolicy, input: AdmissionI
   if (match.error !== undefined) return failed(match.error);
   if (!match.matches) return { decisions: [], auditAnnotations: [] };
 
-  const validations = new AdmissionActivation(compiled.env, input);
+  const validations = new (celLibrary().AdmissionActivation)(compiled.env, input);
   const results: AdmissionEvaluation[] = [];
   for (const v of compiled.validations) {
     const r = await validations.evaluate(v.expression);
@@ -88,7 +89,7 @@ export async function validatePolicy(compiled: CompiledPolicy, input: AdmissionI
     results.push(r);
   }
   // kube evaluates every messageExpression, with what the validations left of the budget and no authorizer.
-  const messages = new AdmissionActivation(compiled.env, { ...input, authorizer: undefined }, { budget: validations.remainingBudget });
+  const messages = new (celLibrary().AdmissionActivation)(compiled.env, { ...input, authorizer: undefined }, { budget: validations.remainingBudget });
   const messageResults: (AdmissionEvaluation | undefined)[] = [];
   let messagesOutOfBudget = false;
   for (const v of compiled.validations) {
@@ -103,7 +104,7 @@ export async function validatePolicy(compiled: CompiledPolicy, input: AdmissionI
   const decisions = compiled.validations.map((v, i): PolicyDecision => {
     const r = results[i];
     if (r.error !== undefined) return { action: failAction, evaluation: 'error', message: r.error };
-    if (messagesOutOfBudget) return { action: failAction, evaluation: 'error', message: `failed messageExpression: ${OUT_OF_BUDGET_MESSAGE}` };
+    if (messagesOutOfBudget) return { action: failAction, evaluation: 'error', message: `failed messageExpression: ${celLibrary().OUT_OF_BUDGET_MESSAGE}` };
     if (r.value === true) return { action: 'admit', evaluation: 'admit', message: '' };
     const m = messageResults[i];
     return {
@@ -115,7 +116,7 @@ export async function validatePolicy(compiled: CompiledPolicy, input: AdmissionI
   });
 
   // Audit annotations: a fresh budget, no authorizer bound.
-  const audit = new AdmissionActivation(compiled.env, { ...input, authorizer: undefined });
+  const audit = new (celLibrary().AdmissionActivation)(compiled.env, { ...input, authorizer: undefined });
   const auditAnnotations: AuditAnnotationResult[] = [];
   for (const a of compiled.auditAnnotations) {
     const r = await audit.evaluate(a.valueExpression);

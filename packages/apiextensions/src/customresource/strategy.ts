@@ -1,7 +1,8 @@
 import type { CustomResourceDefinition } from '@kapi/api-apiextensions';
 import { at, fieldInvalid, type FieldError, type KubeObject } from '@kapi/apimachinery';
 import type { Strategy } from '@kapi/apiserver';
-import { compileSchemaRules, type CelValidator } from '@kapi/cel';
+import type { CelValidator } from '@kapi/cel';
+import { celLibrary } from '../cel-library.js';
 
 /**
  * The CEL validator of each served version with rules, by apiVersion, compiled on first use: installing a CRD with
@@ -14,7 +15,7 @@ function celValidators(crd: CustomResourceDefinition): (apiVersion: unknown) => 
     const key = String(apiVersion);
     if (!compiled.has(key)) {
       const schema = schemas.get(key);
-      compiled.set(key, schema && JSON.stringify(schema).includes('"x-kubernetes-validations"') ? compileSchemaRules(schema).validator : undefined);
+      compiled.set(key, schema && JSON.stringify(schema).includes('"x-kubernetes-validations"') ? celLibrary().compileSchemaRules(schema).validator : undefined);
     }
     return compiled.get(key);
   };

@@ -1,7 +1,7 @@
 // Validation of CustomResourceDefinition objects, as kube-apiserver validates them
 // (k8s.io/apiextensions-apiserver pkg/apis/apiextensions/validation, kube 1.33).
 import type { FieldError } from '@kapi/apimachinery';
-import { compileSchemaRules } from '@kapi/cel';
+import { celLibrary } from '../cel-library.js';
 import { schemaNodeChecker } from '../customresource/validator.js';
 import type { JSONSchemaProps } from '../schema.js';
 import { validateAPIApproval, validatePreserveUnknownFields } from './approval.js';
@@ -91,7 +91,7 @@ export function compileCRDRules(crd: CRD, errors: readonly FieldError[], old?: C
   const out: FieldError[] = [];
   for (const { schema, path, unchanged } of targets) {
     if (!schema || errors.some((e) => e.field.startsWith(path))) continue;
-    out.push(...compileSchemaRules(schema, { schemaPath: path, suppressPerExpressionCost: !!old && unchanged }).errors);
+    out.push(...celLibrary().compileSchemaRules(schema, { schemaPath: path, suppressPerExpressionCost: !!old && unchanged }).errors);
   }
   return out;
 }
@@ -106,7 +106,7 @@ const withDefaults = (): CRDValidationOptions => {
     validateDefault(value, schema, path) {
       const errors = check(value, schema as JSONSchemaProps, path);
       if (errors.length || !JSON.stringify(schema).includes('"x-kubernetes-validations"')) return errors;
-      const rules = compileSchemaRules(schema, { schemaPath: path, isResourceRoot: false });
+      const rules = celLibrary().compileSchemaRules(schema, { schemaPath: path, isResourceRoot: false });
       return rules.errors.length ? [] : rules.validator.validate(value, undefined, { path });
     },
   };
