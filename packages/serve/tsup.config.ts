@@ -1,7 +1,9 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts' },
+  // The certificate worker is a file of its own, which prepareCertificates starts as a worker thread; `./certificates`
+  // is the light entry a program imports before the rest.
+  entry: { index: 'src/index.ts', certificates: 'src/certificates-entry.ts', 'certificate-worker': 'src/certificate-worker.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   sourcemap: true,

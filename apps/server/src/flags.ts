@@ -4,6 +4,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { parseCidr, parsePortRange } from '@kapi/api-core';
 import { parseRuntimeConfig, validateRuntimeConfig, type RuntimeConfig } from '@kapi/apiserver';
 import { STORAGE_BACKENDS, type StorageBackendName } from './storage.js';
+import { DEFAULT_DATA_DIR } from './defaults.js';
 
 /** kube-style feature gates this server knows, with their defaults. Unknown names are an error, as in kube. */
 export const FEATURE_GATES = {
@@ -783,7 +784,7 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
 
   const serviceAccounts = serviceAccountFlags(values, cwd);
 
-  const dataDir = resolve(cwd, values['data-dir'] ?? './.kapi');
+  const dataDir = resolve(cwd, values['data-dir'] ?? DEFAULT_DATA_DIR);
   const kubeconfigFlag = values['write-kubeconfig'];
   const writeKubeconfig = kubeconfigFlag === undefined ? resolve(dataDir, 'admin.kubeconfig') : kubeconfigFlag === '' ? undefined : resolve(cwd, kubeconfigFlag);
 

@@ -1,6 +1,6 @@
 import type { RequestHeaderTrust } from '@kapi/aggregator';
 import type { ServerConfig } from './flags.js';
-import { ensureFrontProxyCertificates, FRONT_PROXY_CLIENT, loadClientCa, loadProxyClientCertificate } from '@kapi/serve';
+import { ensureFrontProxyCertificates, FRONT_PROXY_CLIENT, loadClientCa, loadProxyClientCertificate, type CertificateMaker } from '@kapi/serve/certificates';
 
 /**
  * The front proxy the server is for aggregated API servers (kube-aggregator's proxy client): the client certificate
@@ -42,9 +42,9 @@ type FrontProxyFlags = Pick<
  * Loads the front-proxy material the flags name, or generates it in `--data-dir` when no `--proxy-client-cert-file`
  * is given (front-proxy-ca.crt/.key and front-proxy-client.crt/.key, reused on later starts); then
  * `--requestheader-client-ca-file` defaults to the generated CA and `--requestheader-allowed-names` to
- * [front-proxy-client]. `report` hears what was generated. Throws when a file cannot be read.
+ * [front-proxy-client]. `report` hears what was generated; `certificates` makes them (prepareCertificates'). Throws when a file cannot be read.
  */
-export async function loadFrontProxy(config: FrontProxyFlags, report: (message: string) => void = () => {}): Promise<FrontProxy> {
+export async function loadFrontProxy(config: FrontProxyFlags, report: (message: string) => void = () => {}, certificates?: CertificateMaker): Promise<FrontProxy> {
   const headers = {
     usernameHeaders: config.requestheaderUsernameHeaders,
     groupHeaders: config.requestheaderGroupHeaders,
@@ -56,7 +56,7 @@ export async function loadFrontProxy(config: FrontProxyFlags, report: (message: 
     const requestHeader = givenCa ? { caPem: givenCa, allowedNames: config.requestheaderAllowedNames ?? [], ...headers } : undefined;
     return { clientCert: client.cert, clientKey: client.key, requestHeader };
   }
-  const generated = await ensureFrontProxyCertificates({ dataDir: config.dataDir });
+  const generated = await ensureFrontProxyCertificates({ dataDir: config.dataDir, certificates });
   if (generated.created.ca) report(`generated front-proxy CA ${generated.files.ca}`);
   if (generated.created.cert) report(`generated front-proxy client certificate ${generated.files.cert} (key ${generated.files.key})`);
   return {

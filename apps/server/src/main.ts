@@ -1,61 +1,36 @@
 #!/usr/bin/env node
-import { FlagError, parseFlags, usage, type ServerConfig } from './flags.js';
-import { secureDataDir, serveApiServer } from '@kapi/serve';
-import { loadExternalPlugins } from './external-plugins.js';
-import { loadFrontProxy } from './front-proxy.js';
+// kapi-server's entry. Loading the server takes a few hundred milliseconds; a first start also generates certificates,
+// whose library takes a good part of that to load. So before anything else is loaded, a worker thread starts loading it
+// when the data dir lacks the certificates the flags call for (looked at here only for that; cli.ts parses the flags).
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startCertificateWorker } from '@kapi/serve/certificates';
+import { certificateSets, DEFAULT_DATA_DIR } from './defaults.js';
 
-const out = (message: string) => console.log(message);
-
-async function main(argv: string[]): Promise<void> {
-  let config: ServerConfig;
-  try {
-    const commandLine = parseFlags(argv);
-    if (commandLine.help) {
-      process.stdout.write(usage());
-      return;
-    }
-    config = commandLine.config;
-  } catch (error) {
-    if (!(error instanceof FlagError)) throw error;
-    // cobra's behaviour: the error, then the usage for parse errors; exit code 1.
-    process.stderr.write(`Error: ${error.message}\n${error.usage ? `\n${usage()}` : ''}`);
-    process.exit(1);
-  }
-
-  // Loaded only now, so --help and flag errors answer without loading every group's schemas and validators.
-  const { checkExternalPlugins, createKapiApiServer, createLogger } = await import('./apiserver.js');
-  // A --plugin that cannot be served fails the start before any certificate or key is made.
-  const external = await loadExternalPlugins(config.plugins);
-  checkExternalPlugins(external);
-
-  // Keys, certificates, the admin kubeconfig and the database live there: nobody else may read them.
-  if (config.securePort !== 0 || config.storageBackend === 'sqlite') secureDataDir(config.dataDir);
-  await serveApiServer({
-    dataDir: config.dataDir,
-    bindAddress: config.bindAddress,
-    securePort: config.securePort,
-    insecurePort: config.insecurePort,
-    tlsCertFile: config.tlsCertFile,
-    tlsPrivateKeyFile: config.tlsPrivateKeyFile,
-    clientCaFile: config.clientCaFile,
-    kubeconfig: config.writeKubeconfig ?? false,
-    shutdownDelayMs: config.shutdownDelayMs,
-    shutdownSendRetryAfter: config.shutdownSendRetryAfter,
-    handleSignals: true,
-    log: out,
-    apiServer: async ({ clientCa }) => {
-      // The proxy client certificate aggregated API servers are dialled with, and the request-header trust published for them.
-      const frontProxy = await loadFrontProxy(config, out);
-      secureDataDir(config.dataDir);
-      // The server's log (kube's klog text, or JSON) goes to stderr as kube-apiserver's does; the start-up report
-      // (certificates, listeners, kubeconfig) is the command's own output, on stdout.
-      const log = createLogger({ format: config.loggingFormat, verbosity: config.verbosity });
-      return createKapiApiServer(config, log, { clientCaPem: clientCa, frontProxy }, external);
-    },
+const argv = process.argv.slice(2);
+let worker;
+try {
+  const { values } = parseArgs({
+    args: argv,
+    options: Object.fromEntries(['data-dir', 'secure-port', 'bind-address', 'tls-cert-file', 'client-ca-file', 'proxy-client-cert-file'].map((n) => [n, { type: 'string' as const }])),
+    strict: false,
   });
+  const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  worker = startCertificateWorker(
+    certificateSets({
+      dataDir: resolve(text('data-dir') ?? DEFAULT_DATA_DIR),
+      securePort: Number(text('secure-port') ?? 6443),
+      bindAddress: text('bind-address') ?? '127.0.0.1',
+      tlsCertFile: text('tls-cert-file'),
+      clientCaFile: text('client-ca-file'),
+      proxyClientCertFile: text('proxy-client-cert-file'),
+    }),
+  );
+} catch {
+  // Flags cli.ts will refuse: no warm-up.
 }
-
-main(process.argv.slice(2)).catch((error: unknown) => {
+const { main } = await import('./cli.js');
+main(argv, worker).catch((error: unknown) => {
   process.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

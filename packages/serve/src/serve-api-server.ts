@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { secureDataDir } from './data-dir.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { closeOnSignals, startServer, type ListenPort, type RunningServer, type ServedApi, type StartServerOptions } from './serve.js';
+import type { CertificateMaker } from './certificates.js';
 import { KUBERNETES_NAMES, ensureClientCertificates, ensureSelfSignedCertificates, loadClientCa, loadServingCertificate, type ServingCertificate } from './tls.js';
 
 /** What the secure port was set up with: handed to an ApiServer factory, and returned. */
@@ -58,6 +59,11 @@ export interface ServeApiServerOptions extends Pick<StartServerOptions, 'name' |
   handleSignals?: boolean;
   /** Where the start-up report goes (generated files, listeners, kubeconfig). Default: nowhere. */
   log?: (message: string) => void;
+  /**
+   * What makes the certificates generated in `dataDir`: `prepareCertificates()`'s, started before the program loaded
+   * the server, so that they are ready (or nearly) when asked for. Default: made in this thread when needed.
+   */
+  certificates?: CertificateMaker;
 }
 
 export interface ServedApiServer extends RunningServer {
@@ -119,14 +125,19 @@ async function secureMaterial(options: ServeApiServerOptions, bindAddress: strin
     if (options.tlsCaFile) tls = { ...tls, ca: await loadClientCa(options.tlsCaFile, 'tlsCaFile') };
     else if (!tls.ca) log(`the serving certificate ${options.tlsCertFile} is not self-signed: the admin kubeconfig names no CA (clients use their system roots; tlsCaFile names one)`);
   } else {
-    const generated = await ensureSelfSignedCertificates({ dataDir: options.dataDir, bindAddress, names: options.servingNames && [...KUBERNETES_NAMES, ...options.servingNames] });
+    const generated = await ensureSelfSignedCertificates({
+      dataDir: options.dataDir,
+      bindAddress,
+      names: options.servingNames && [...KUBERNETES_NAMES, ...options.servingNames],
+      certificates: options.certificates,
+    });
     if (generated.created.ca) log(`generated self-signed CA ${generated.files.ca}`);
     if (generated.created.cert) log(`generated serving certificate ${generated.files.cert} (key ${generated.files.key})`);
     tls = generated;
   }
   if (options.clientCertificates === 'delegate') return { tls };
   if (options.clientCaFile) return { tls, clientCa: await loadClientCa(options.clientCaFile) };
-  const client = await ensureClientCertificates({ dataDir: options.dataDir });
+  const client = await ensureClientCertificates({ dataDir: options.dataDir, certificates: options.certificates });
   if (client.created.ca) log(`generated client CA ${client.files.ca}`);
   if (client.created.cert) log(`generated admin client certificate ${client.files.cert} (key ${client.files.key})`);
   return { tls, clientCa: client.ca, adminCertificate: client.admin };

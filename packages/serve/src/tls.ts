@@ -1,26 +1,14 @@
-import { KeyObject, X509Certificate, createPrivateKey, randomBytes, webcrypto } from 'node:crypto';
+import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { isIP } from 'node:net';
 import type { ServingSecurity } from './serve-api-server.js';
+import { localCertificates, type CertificateMaker, type Pair } from './certificates.js';
 
-type X509 = typeof import('@peculiar/x509');
-let x509Library: Promise<X509> | undefined;
+export type { Pair } from './certificates.js';
 
-/**
- * @peculiar/x509, loaded when a certificate is first made: it is some 200 CommonJS files, which a start that reuses
- * the data dir's certificates (or serves no TLS) need not pay for. It resolves its services through tsyringe, which
- * needs the Reflect metadata API loaded first.
- */
-function loadX509(): Promise<X509> {
-  return (x509Library ??= (async () => {
-    await import('reflect-metadata');
-    const x509 = await import('@peculiar/x509');
-    x509.cryptoProvider.set(webcrypto as ReturnType<typeof x509.cryptoProvider.get>);
-    return x509;
-  })());
-}
+
 
 /** PEM-encoded serving material, as node:https wants it. */
 export interface ServingCertificate {
@@ -57,10 +45,7 @@ export interface ClientCertificates {
   created: { ca: boolean; cert: boolean };
 }
 
-const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 const DAY = 24 * 60 * 60 * 1000;
-const CA_LIFETIME = 10 * 365 * DAY;
-const CERT_LIFETIME = 365 * DAY;
 /** The DNS names kube-apiserver's self-signed serving certificate covers. */
 export const KUBERNETES_NAMES = ['kubernetes', 'kubernetes.default', 'kubernetes.default.svc'];
 
@@ -86,8 +71,9 @@ export function servingNames(bindAddress: string, names: readonly string[] = KUB
  * both; the serving certificate alone is reissued (by the same CA, so kubeconfigs stay valid) when it no longer
  * covers the bind address or nears its end. Keys are written with mode 0600.
  */
-export async function ensureSelfSignedCertificates(options: { dataDir: string; bindAddress: string; names?: readonly string[]; now?: Date }): Promise<GeneratedCertificates> {
+export async function ensureSelfSignedCertificates(options: { dataDir: string; bindAddress: string; names?: readonly string[]; now?: Date; certificates?: CertificateMaker }): Promise<GeneratedCertificates> {
   const now = options.now ?? new Date();
+  const make = options.certificates ?? localCertificates;
   const files = {
     ca: join(options.dataDir, TLS_FILES.ca),
     caKey: join(options.dataDir, TLS_FILES.caKey),
@@ -99,7 +85,7 @@ export async function ensureSelfSignedCertificates(options: { dataDir: string; b
   let ca = await readPair(files.ca, files.caKey);
   const createdCa = !ca || !usable(ca.cert, now);
   if (createdCa) {
-    ca = await createCa(now);
+    ca = await make.createCa(now);
     await writeSecret(files.caKey, ca.key);
     await writePublic(files.ca, ca.cert);
   }
@@ -115,7 +101,7 @@ export async function ensureSelfSignedCertificates(options: { dataDir: string; b
     new X509Certificate(serving.cert).verify(caCert.publicKey) &&
     covers(serving.cert, names);
   if (!reuse) {
-    serving = await createServingCertificate(ca!, names, now);
+    serving = await make.createServingCertificate(ca!, names, now);
     await writeSecret(files.key, serving.key);
     await writePublic(files.cert, serving.cert);
   }
@@ -128,14 +114,15 @@ export async function ensureSelfSignedCertificates(options: { dataDir: string; b
  * O system:masters, clientAuth) signed by it. Later starts reuse both; the admin certificate is reissued when it
  * nears its end or no longer chains to the CA. Keys are written with mode 0600.
  */
-export async function ensureClientCertificates(options: { dataDir: string; now?: Date }): Promise<ClientCertificates> {
+export async function ensureClientCertificates(options: { dataDir: string; now?: Date; certificates?: CertificateMaker }): Promise<ClientCertificates> {
   const { ca, client, files, created } = await ensureSignedClient({
     dataDir: options.dataDir,
     names: CLIENT_CERT_FILES,
-    caName: 'CN=kapi-client-ca',
+    caName: CLIENT_CA_NAME,
     user: ADMIN_SUBJECT.user,
     groups: [...ADMIN_SUBJECT.groups],
     now: options.now,
+    certificates: options.certificates,
   });
   return { ca, admin: client, files, created };
 }
@@ -145,6 +132,10 @@ export async function ensureClientCertificates(options: { dataDir: string; now?:
  * `--proxy-client-cert-file` is given (kubeadm's file names).
  */
 export const FRONT_PROXY_FILES = { ca: 'front-proxy-ca.crt', caKey: 'front-proxy-ca.key', cert: 'front-proxy-client.crt', key: 'front-proxy-client.key' } as const;
+
+/** The subjects of the generated client CA and front-proxy CA. */
+export const CLIENT_CA_NAME = 'CN=kapi-client-ca';
+export const FRONT_PROXY_CA_NAME = 'CN=kapi-front-proxy-ca';
 
 /** The common name of the generated front-proxy client certificate, which `--requestheader-allowed-names` then lists. */
 export const FRONT_PROXY_CLIENT = 'front-proxy-client';
@@ -166,14 +157,15 @@ export interface FrontProxyCertificates {
  * reuse both; the client certificate is reissued when it nears its end or no longer chains to the CA. Keys are
  * written with mode 0600.
  */
-export async function ensureFrontProxyCertificates(options: { dataDir: string; now?: Date }): Promise<FrontProxyCertificates> {
+export async function ensureFrontProxyCertificates(options: { dataDir: string; now?: Date; certificates?: CertificateMaker }): Promise<FrontProxyCertificates> {
   return ensureSignedClient({
     dataDir: options.dataDir,
     names: FRONT_PROXY_FILES,
-    caName: 'CN=kapi-front-proxy-ca',
+    caName: FRONT_PROXY_CA_NAME,
     user: FRONT_PROXY_CLIENT,
     groups: [],
     now: options.now,
+    certificates: options.certificates,
   });
 }
 
@@ -185,8 +177,10 @@ async function ensureSignedClient(options: {
   user: string;
   groups: string[];
   now?: Date;
+  certificates?: CertificateMaker;
 }): Promise<FrontProxyCertificates> {
   const now = options.now ?? new Date();
+  const make = options.certificates ?? localCertificates;
   const files = {
     ca: join(options.dataDir, options.names.ca),
     caKey: join(options.dataDir, options.names.caKey),
@@ -198,7 +192,7 @@ async function ensureSignedClient(options: {
   let ca = await readPair(files.ca, files.caKey);
   const createdCa = !ca || !usable(ca.cert, now);
   if (createdCa) {
-    ca = await createCa(now, options.caName);
+    ca = await make.createCa(now, options.caName);
     await writeSecret(files.caKey, ca.key);
     await writePublic(files.ca, ca.cert);
   }
@@ -212,7 +206,7 @@ async function ensureSignedClient(options: {
     new X509Certificate(client.cert).verify(caCert.publicKey) &&
     new X509Certificate(client.cert).subject === subject;
   if (!reuse) {
-    client = await createClientCertificate(ca!, options.user, options.groups, now);
+    client = await make.createClientCertificate(ca!, options.user, options.groups, now);
     await writeSecret(files.key, client.key);
     await writePublic(files.cert, client.cert);
   }
@@ -226,10 +220,10 @@ async function ensureSignedClient(options: {
  */
 export async function generateServingSecurity(options: { bindAddress?: string; names?: readonly string[]; now?: Date } = {}): Promise<ServingSecurity & Required<Pick<ServingSecurity, 'tls' | 'clientCa' | 'adminCertificate'>>> {
   const now = options.now ?? new Date();
-  const ca = await createCa(now);
+  const ca = await localCertificates.createCa(now);
   const [serving, admin] = await Promise.all([
-    createServingCertificate(ca, servingNames(options.bindAddress ?? '127.0.0.1', options.names), now),
-    createClientCertificate(ca, ADMIN_SUBJECT.user, [...ADMIN_SUBJECT.groups], now),
+    localCertificates.createServingCertificate(ca, servingNames(options.bindAddress ?? '127.0.0.1', options.names), now),
+    localCertificates.createClientCertificate(ca, ADMIN_SUBJECT.user, [...ADMIN_SUBJECT.groups], now),
   ]);
   return { tls: { ...serving, ca: ca.cert }, clientCa: ca.cert, adminCertificate: admin };
 }
@@ -297,40 +291,8 @@ export async function loadProxyClientCertificate(certFile: string, keyFile: stri
   return { cert, key };
 }
 
-/** A client certificate (clientAuth) for `user` in `groups` (the subject's O values), signed by `ca`. */
-export async function createClientCertificate(ca: Pair, user: string, groups: string[], now = new Date()): Promise<Pair> {
-  const x509 = await loadX509();
-  const caCert = new x509.X509Certificate(ca.cert);
-  const caKey = await importSigningKey(ca.key);
-  const keys = await generateKeys();
-  const name = [`CN=${escapeRdn(user)}`, ...groups.map((g) => `O=${escapeRdn(g)}`)].join(', ');
-  const cert = await x509.X509CertificateGenerator.create({
-    serialNumber: serialNumber(),
-    subject: name,
-    issuer: caCert.subject,
-    notBefore: backdated(now),
-    notAfter: new Date(Math.min(now.getTime() + CERT_LIFETIME, caCert.notAfter.getTime())),
-    signingAlgorithm: ALGORITHM,
-    publicKey: keys.publicKey,
-    signingKey: caKey,
-    extensions: [
-      new x509.BasicConstraintsExtension(false, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth]),
-      await x509.AuthorityKeyIdentifierExtension.create(caCert),
-    ],
-  });
-  return { cert: cert.toString('pem') + '\n', key: privateKeyPem(keys.privateKey) };
-}
 
-/** RFC 4514 escaping of an attribute value. */
-function escapeRdn(value: string): string {
-  return value.replace(/([,+"\\<>;=])/g, '\\$1').replace(/^([ #])/, '\\$1').replace(/ $/, '\\ ');
-}
 
-function importSigningKey(pem: string): Promise<webcrypto.CryptoKey> {
-  return webcrypto.subtle.importKey('pkcs8', createPrivateKey(pem).export({ type: 'pkcs8', format: 'der' }), ALGORITHM, false, ['sign']);
-}
 
 /** Reads `--tls-cert-file` and `--tls-private-key-file`, with errors naming the flag. */
 export async function loadServingCertificate(certFile: string, keyFile: string): Promise<ServingCertificate> {
@@ -356,11 +318,6 @@ export async function loadServingCertificate(certFile: string, keyFile: string):
   return { cert, key, ca: selfSigned ? leaf.toString() : undefined };
 }
 
-export interface Pair {
-  cert: string;
-  key: string;
-}
-
 async function readPair(certFile: string, keyFile: string): Promise<Pair | undefined> {
   try {
     const [cert, key] = await Promise.all([readFile(certFile, 'utf8'), readFile(keyFile, 'utf8')]);
@@ -382,80 +339,11 @@ function covers(pem: string, names: { ips: string[]; dns: string[] }): boolean {
   return names.ips.every((ip) => cert.checkIP(ip) !== undefined) && names.dns.every((name) => cert.checkHost(name, { subject: 'never' }) !== undefined);
 }
 
-async function createCa(now: Date, name = 'CN=kapi-ca'): Promise<Pair> {
-  const x509 = await loadX509();
-  const keys = await generateKeys();
-  const cert = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: serialNumber(),
-    name,
-    notBefore: backdated(now),
-    notAfter: new Date(now.getTime() + CA_LIFETIME),
-    signingAlgorithm: ALGORITHM,
-    keys,
-    extensions: [
-      new x509.BasicConstraintsExtension(true, 0, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature, true),
-      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
-    ],
-  });
-  return { cert: cert.toString('pem') + '\n', key: privateKeyPem(keys.privateKey) };
-}
 
-async function createServingCertificate(ca: Pair, names: { ips: string[]; dns: string[] }, now: Date): Promise<Pair> {
-  const x509 = await loadX509();
-  const caCert = new x509.X509Certificate(ca.cert);
-  const caKey = await webcrypto.subtle.importKey(
-    'pkcs8',
-    createPrivateKey(ca.key).export({ type: 'pkcs8', format: 'der' }),
-    ALGORITHM,
-    false,
-    ['sign'],
-  );
-  const keys = await generateKeys();
-  const cert = await x509.X509CertificateGenerator.create({
-    serialNumber: serialNumber(),
-    subject: 'CN=kapi-apiserver',
-    issuer: caCert.subject,
-    notBefore: backdated(now),
-    notAfter: new Date(Math.min(now.getTime() + CERT_LIFETIME, caCert.notAfter.getTime())),
-    signingAlgorithm: ALGORITHM,
-    publicKey: keys.publicKey,
-    signingKey: caKey,
-    extensions: [
-      new x509.BasicConstraintsExtension(false, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
-      new x509.SubjectAlternativeNameExtension([
-        ...names.dns.map((value) => ({ type: 'dns' as const, value })),
-        ...names.ips.map((value) => ({ type: 'ip' as const, value })),
-      ]),
-      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
-      await x509.AuthorityKeyIdentifierExtension.create(caCert),
-    ],
-  });
-  return { cert: cert.toString('pem') + '\n', key: privateKeyPem(keys.privateKey) };
-}
 
-function generateKeys(): Promise<webcrypto.CryptoKeyPair> {
-  return webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']) as Promise<webcrypto.CryptoKeyPair>;
-}
 
-function privateKeyPem(key: webcrypto.CryptoKey): string {
-  return KeyObject.from(key).export({ type: 'pkcs8', format: 'pem' }) as string;
-}
 
-/** A positive 128-bit serial (RFC 5280 §4.1.2.2), as hex. */
-function serialNumber(): string {
-  const bytes = randomBytes(16);
-  bytes[0] &= 0x7f;
-  bytes[0] |= 0x01;
-  return bytes.toString('hex');
-}
 
-/** Tolerates clocks a little behind ours. */
-function backdated(now: Date): Date {
-  return new Date(now.getTime() - 60 * 60 * 1000);
-}
 
 async function writeSecret(file: string, data: string): Promise<void> {
   await writeAtomic(file, data, 0o600);
