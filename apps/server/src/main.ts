@@ -16,7 +16,8 @@ try {
     strict: false,
   });
   const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
-  worker = startCertificateWorker(
+  const help = argv.some((a) => a === '--help' || a === '-h');
+  if (!help) worker = startCertificateWorker(
     certificateSets({
       dataDir: resolve(text('data-dir') ?? DEFAULT_DATA_DIR),
       securePort: Number(text('secure-port') ?? 6443),
