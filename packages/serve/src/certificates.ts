@@ -49,13 +49,22 @@ const CERT_LIFETIME = 365 * DAY;
 /** A client certificate (clientAuth) for `user` in `groups` (the subject's O values), signed by `ca`. */
 export async function createClientCertificate(ca: Pair, user: string, groups: string[], now = new Date()): Promise<Pair> {
   const x509 = await loadX509();
+  const name = [`CN=${escapeRdn(user)}`, ...groups.map((g) => `O=${escapeRdn(g)}`)].join(', ');
+  return issue(ca, name, now, async () => [new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth])]);
+}
+
+/**
+ * A leaf certificate for `subject`, signed by `ca` (a new key, valid a year or as long as the CA): not a CA, for
+ * digital signatures, with the extensions `more` gives for its key.
+ */
+async function issue(ca: Pair, subject: string, now: Date, more: (publicKey: webcrypto.CryptoKey) => Promise<import('@peculiar/x509').Extension[]>): Promise<Pair> {
+  const x509 = await loadX509();
   const caCert = new x509.X509Certificate(ca.cert);
   const caKey = await importSigningKey(ca.key);
   const keys = await generateKeys();
-  const name = [`CN=${escapeRdn(user)}`, ...groups.map((g) => `O=${escapeRdn(g)}`)].join(', ');
   const cert = await x509.X509CertificateGenerator.create({
     serialNumber: serialNumber(),
-    subject: name,
+    subject,
     issuer: caCert.subject,
     notBefore: backdated(now),
     notAfter: new Date(Math.min(now.getTime() + CERT_LIFETIME, caCert.notAfter.getTime())),
@@ -65,7 +74,7 @@ export async function createClientCertificate(ca: Pair, user: string, groups: st
     extensions: [
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth]),
+      ...(await more(keys.publicKey)),
       await x509.AuthorityKeyIdentifierExtension.create(caCert),
     ],
   });
@@ -102,37 +111,14 @@ export async function createCa(now: Date, name = 'CN=kapi-ca'): Promise<Pair> {
 
 export async function createServingCertificate(ca: Pair, names: CertificateNames, now: Date): Promise<Pair> {
   const x509 = await loadX509();
-  const caCert = new x509.X509Certificate(ca.cert);
-  const caKey = await webcrypto.subtle.importKey(
-    'pkcs8',
-    createPrivateKey(ca.key).export({ type: 'pkcs8', format: 'der' }),
-    ALGORITHM,
-    false,
-    ['sign'],
-  );
-  const keys = await generateKeys();
-  const cert = await x509.X509CertificateGenerator.create({
-    serialNumber: serialNumber(),
-    subject: 'CN=kapi-apiserver',
-    issuer: caCert.subject,
-    notBefore: backdated(now),
-    notAfter: new Date(Math.min(now.getTime() + CERT_LIFETIME, caCert.notAfter.getTime())),
-    signingAlgorithm: ALGORITHM,
-    publicKey: keys.publicKey,
-    signingKey: caKey,
-    extensions: [
-      new x509.BasicConstraintsExtension(false, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
-      new x509.SubjectAlternativeNameExtension([
-        ...names.dns.map((value) => ({ type: 'dns' as const, value })),
-        ...names.ips.map((value) => ({ type: 'ip' as const, value })),
-      ]),
-      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
-      await x509.AuthorityKeyIdentifierExtension.create(caCert),
-    ],
-  });
-  return { cert: cert.toString('pem') + '\n', key: privateKeyPem(keys.privateKey) };
+  return issue(ca, 'CN=kapi-apiserver', now, async (publicKey) => [
+    new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
+    new x509.SubjectAlternativeNameExtension([
+      ...names.dns.map((value) => ({ type: 'dns' as const, value })),
+      ...names.ips.map((value) => ({ type: 'ip' as const, value })),
+    ]),
+    await x509.SubjectKeyIdentifierExtension.create(publicKey),
+  ]);
 }
 
 function generateKeys(): Promise<webcrypto.CryptoKeyPair> {
