@@ -23,14 +23,34 @@ function mapKey(node: JSONSchemaProps, item: unknown): string | undefined {
   return JSON.stringify(key);
 }
 
+/**
+ * What one object's errors share, so that many errors in one big list cost no more than the list: the items of old
+ * `map` lists by key (as kube caches its MapList), and whether a new value (an object or list) equals an old one.
+ */
+export interface RatchetCache {
+  lists: WeakMap<unknown[], Map<string, unknown>>;
+  equal: WeakMap<object, Map<unknown, boolean>>;
+}
+
+export const newRatchetCache = (): RatchetCache => ({ lists: new WeakMap(), equal: new WeakMap() });
+
 /** The old item a new list item is correlated with, per the list's type; undefined if it has none. */
-function oldItem(node: JSONSchemaProps, list: unknown[], old: unknown[], index: number): { value: unknown } | undefined {
+function oldItem(node: JSONSchemaProps, list: unknown[], old: unknown[], index: number, cache: RatchetCache): { value: unknown } | undefined {
   switch (node['x-kubernetes-list-type']) {
     case 'map': {
       const key = mapKey(node, list[index]);
       if (key === undefined) return undefined;
-      const match = old.find((item) => mapKey(node, item) === key);
-      return match === undefined ? undefined : { value: match };
+      let byKey = cache.lists.get(old);
+      if (!byKey) {
+        byKey = new Map();
+        for (const item of old) {
+          const k = mapKey(node, item);
+          // The first item with a key is the one kube's MapList finds.
+          if (k !== undefined && !byKey.has(k)) byKey.set(k, item);
+        }
+        cache.lists.set(old, byKey);
+      }
+      return byKey.has(key) ? { value: byKey.get(key) } : undefined;
     }
     case 'set':
     case 'atomic':
@@ -42,15 +62,15 @@ function oldItem(node: JSONSchemaProps, list: unknown[], old: unknown[], index: 
 
 /**
  * Whether an error found at `pointer` (a JSON pointer into `value`, as ajv's instancePath) ratchets: the deepest
- * value on its path that correlates with one in `old` is unchanged.
+ * value on its path that correlates with one in `old` is unchanged. `cache` is shared by the errors of one object.
  */
-export function unchangedAt(schema: JSONSchemaProps | undefined, value: unknown, old: unknown, pointer: string): boolean {
+export function unchangedAt(schema: JSONSchemaProps | undefined, value: unknown, old: unknown, pointer: string, cache: RatchetCache = newRatchetCache()): boolean {
   let node = schema;
   for (const raw of pointer ? pointer.split('/').slice(1) : []) {
     const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
     if (Array.isArray(value) && Array.isArray(old)) {
       const index = Number(segment);
-      const correlated = node ? oldItem(node, value, old, index) : index < old.length ? { value: old[index] } : undefined;
+      const correlated = node ? oldItem(node, value, old, index, cache) : index < old.length ? { value: old[index] } : undefined;
       if (!correlated) break;
       value = value[index];
       old = correlated.value;
@@ -63,5 +83,11 @@ export function unchangedAt(schema: JSONSchemaProps | undefined, value: unknown,
       break;
     }
   }
-  return jsonEqual(value, old);
+  if (value === null || typeof value !== 'object') return jsonEqual(value, old);
+  // One comparison per pair of values, however many errors lie below them.
+  let olds = cache.equal.get(value);
+  if (!olds) cache.equal.set(value, (olds = new Map()));
+  let equal = olds.get(old);
+  if (equal === undefined) olds.set(old, (equal = jsonEqual(value, old)));
+  return equal;
 }

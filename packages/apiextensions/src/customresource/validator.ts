@@ -4,7 +4,7 @@ import type { JSONSchemaProps } from '../schema.js';
 import { RE2_PATTERN, toAjvSchema } from './ajv-schema.js';
 import { STRING_FORMATS } from './formats.js';
 import { structuralErrors } from './structural.js';
-import { unchangedAt } from './ratchet.js';
+import { newRatchetCache, unchangedAt } from './ratchet.js';
 import { schemaFieldErrors, type VerboseAjvError } from './schema-errors.js';
 
 /**
@@ -20,7 +20,10 @@ export function customResourceValidator(schema: JSONSchemaProps): ObjectValidato
   return (obj, old) => {
     validate ??= newAjv().compile(toAjvSchema(schema));
     let found = validate(obj) ? [] : ((validate.errors ?? []) as VerboseAjvError[]);
-    if (old !== undefined) found = found.filter((e) => !unchangedAt(schema, obj, old, e.instancePath));
+    if (old !== undefined) {
+      const cache = newRatchetCache();
+      found = found.filter((e) => !unchangedAt(schema, obj, old, e.instancePath, cache));
+    }
     const errs = schemaFieldErrors(found, obj);
     // Then, as kube's customResourceStrategy.Validate: embedded resources' apiVersion and kind, unique items of set
     // lists and unique keys of map lists (the latter, on update, only if the old object kept them unique).
