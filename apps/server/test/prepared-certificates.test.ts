@@ -43,6 +43,15 @@ describe('certificates prepared ahead', () => {
     expect(reused.client).toEqual(proxy.client);
   });
 
+  it('makes the certificates in this thread when the worker started ahead has ended', async () => {
+    const dataDir = fresh();
+    const sets = certificateSets({ dataDir, securePort: 0, bindAddress: '127.0.0.1' });
+    const worker = startCertificateWorker(sets)!;
+    await worker.worker.terminate();
+    const proxy = await ensureFrontProxyCertificates({ dataDir, certificates: prepareCertificates(sets, worker) });
+    expect(chains(proxy.client.cert, proxy.ca)).toBe(true);
+  });
+
   it('starts no worker for what the flags do not call for: plain HTTP with a given proxy certificate needs none', () => {
     expect(startCertificateWorker(certificateSets({ dataDir: fresh(), securePort: 0, bindAddress: '127.0.0.1', proxyClientCertFile: '/given.crt' }))).toBeUndefined();
     const worker = startCertificateWorker(certificateSets({ dataDir: fresh(), securePort: 0, bindAddress: '127.0.0.1' }));

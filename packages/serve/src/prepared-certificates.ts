@@ -39,6 +39,8 @@ const missingIn = (dataDir: string, files: Record<string, string>) => Object.val
 /** A worker thread started ahead ({@link startCertificateWorker}), to hand to {@link prepareCertificates}. */
 export interface CertificateWorker {
   readonly worker: Worker;
+  /** Whether the thread has ended (failed to load, or terminated): then certificates are made in this thread. */
+  readonly exited: boolean;
 }
 
 /**
@@ -53,9 +55,11 @@ export function startCertificateWorker(sets: CertificateSets): CertificateWorker
     if (!existsSync(fileURLToPath(WORKER))) return undefined;
     const worker = new Worker(WORKER);
     worker.unref();
-    // A worker that failed to start leaves the certificates to this thread (WorkerMaker's 'error' handler).
+    const started = { worker, exited: false };
+    // A worker that failed to load, or ended, leaves the certificates to this thread.
     worker.on('error', () => undefined);
-    return { worker };
+    worker.once('exit', () => (started.exited = true));
+    return started;
   } catch {
     return undefined;
   }
@@ -85,7 +89,7 @@ export function prepareCertificates(sets: CertificateSets, started?: Certificate
     return local;
   }
   const worker = started ?? startCertificateWorker(sets);
-  if (!worker) return local;
+  if (!worker || worker.exited) return local;
   const maker = new WorkerMaker(worker.worker);
   const now = new Date();
   const set = (caName: string | undefined, leaf: (ca: Pair) => Promise<Pair>) => void maker.createCa(now, caName).then(leaf, () => undefined);
