@@ -2,6 +2,10 @@ import type { CertificateSets } from '@kapi/serve/certificates';
 
 /** `--data-dir`'s default, relative to the working directory. */
 export const DEFAULT_DATA_DIR = './.kapi';
+/** `--bind-address`'s default. */
+export const DEFAULT_BIND_ADDRESS = '127.0.0.1';
+/** `--secure-port`'s default. */
+export const DEFAULT_SECURE_PORT = '6443';
 
 /** The flags that decide which certificates a start generates (those it is not given files for). */
 export interface CertificateFlags {

@@ -4,7 +4,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { parseCidr, parsePortRange } from '@kapi/api-core';
 import { parseRuntimeConfig, validateRuntimeConfig, type RuntimeConfig } from '@kapi/apiserver';
 import { STORAGE_BACKENDS, type StorageBackendName } from './storage.js';
-import { DEFAULT_DATA_DIR } from './defaults.js';
+import { DEFAULT_BIND_ADDRESS, DEFAULT_DATA_DIR, DEFAULT_SECURE_PORT } from './defaults.js';
 
 /** kube-style feature gates this server knows, with their defaults. Unknown names are an error, as in kube. */
 export const FEATURE_GATES = {
@@ -230,7 +230,7 @@ const FLAG_DOCS: FlagDoc[] = [
   {
     name: 'bind-address',
     type: 'ip',
-    default: '127.0.0.1',
+    default: DEFAULT_BIND_ADDRESS,
     description:
       'The IP address on which to listen for the --secure-port and --insecure-port ports. Use 0.0.0.0 (all IPv4 interfaces) or :: (all interfaces) to listen beyond this machine.',
   },
@@ -243,7 +243,7 @@ const FLAG_DOCS: FlagDoc[] = [
   {
     name: 'data-dir',
     type: 'string',
-    default: './.kapi',
+    default: DEFAULT_DATA_DIR,
     description:
       'Directory for the SQLite database of --storage-backend=sqlite (kapi.db), the generated TLS material (ca.crt, ca.key, apiserver.crt, apiserver.key) and the admin kubeconfig.',
   },
@@ -409,7 +409,7 @@ const FLAG_DOCS: FlagDoc[] = [
   {
     name: 'secure-port',
     type: 'int',
-    default: '6443',
+    default: DEFAULT_SECURE_PORT,
     description: 'The port on which to serve HTTPS with authentication and authorization. 0 = disabled.',
   },
   {
@@ -644,7 +644,7 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
     throw new FlagError(`"kapi-server" does not take any arguments, got ${JSON.stringify(positionals)}`, true);
   }
 
-  const bindAddress = values['bind-address'] ?? '127.0.0.1';
+  const bindAddress = values['bind-address'] ?? DEFAULT_BIND_ADDRESS;
   if (isIP(bindAddress) === 0) throw invalid(bindAddress, 'bind-address', `failed to parse IP: ${JSON.stringify(bindAddress)}`);
   const advertiseAddress = values['advertise-address'] ?? (['0.0.0.0', '::'].includes(bindAddress) ? '127.0.0.1' : bindAddress);
   if (isIP(advertiseAddress) !== 4) throw invalid(advertiseAddress, 'advertise-address', 'must be an IPv4 address');
@@ -663,7 +663,7 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
   // int64 flags, as kube's: any integer, no further check.
   const defaultNotReadyTolerationSeconds = parseInteger(values['default-not-ready-toleration-seconds'] ?? '300', 'default-not-ready-toleration-seconds');
   const defaultUnreachableTolerationSeconds = parseInteger(values['default-unreachable-toleration-seconds'] ?? '300', 'default-unreachable-toleration-seconds');
-  const securePort = parsePort(values['secure-port'] ?? '6443', 'secure-port');
+  const securePort = parsePort(values['secure-port'] ?? DEFAULT_SECURE_PORT, 'secure-port');
   const insecurePort = parsePort(values['insecure-port'] ?? '0', 'insecure-port');
   // pflag accepts `-v=4`; node's parseArgs hands the short form's value over with its '='.
   const verbosityText = (values.v ?? '0').replace(/^=/, '');

@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startCertificateWorker } from '@kapi/serve/certificates';
-import { certificateSets, DEFAULT_DATA_DIR } from './defaults.js';
+import { certificateSets, DEFAULT_BIND_ADDRESS, DEFAULT_DATA_DIR, DEFAULT_SECURE_PORT } from './defaults.js';
 
 const argv = process.argv.slice(2);
 let worker;
@@ -20,8 +20,8 @@ try {
   if (!help) worker = startCertificateWorker(
     certificateSets({
       dataDir: resolve(text('data-dir') ?? DEFAULT_DATA_DIR),
-      securePort: Number(text('secure-port') ?? 6443),
-      bindAddress: text('bind-address') ?? '127.0.0.1',
+      securePort: Number(text('secure-port') ?? DEFAULT_SECURE_PORT),
+      bindAddress: text('bind-address') ?? DEFAULT_BIND_ADDRESS,
       tlsCertFile: text('tls-cert-file'),
       clientCaFile: text('client-ca-file'),
       proxyClientCertFile: text('proxy-client-cert-file'),

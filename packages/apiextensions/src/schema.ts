@@ -41,6 +41,20 @@ export interface JSONSchemaProps {
 export const itemsOf = (node: JSONSchemaProps): JSONSchemaProps | undefined =>
   Array.isArray(node.items) ? node.items[0] : node.items;
 
+/**
+ * The key of an item of a `map` list (`x-kubernetes-list-map-keys`): each key field's value, a field left out with its
+ * default (as the item will be stored), and those without either left out.
+ */
+export function mapListKey(node: JSONSchemaProps, item: Record<string, unknown>): Record<string, unknown> {
+  const items = itemsOf(node);
+  const key: Record<string, unknown> = {};
+  for (const k of node['x-kubernetes-list-map-keys'] ?? []) {
+    const value = item[k] ?? items?.properties?.[k]?.default;
+    if (value !== undefined) key[k] = value;
+  }
+  return key;
+}
+
 /** The schema of a map's values, when the node is a map (`additionalProperties` with a schema). */
 export const valuesOf = (node: JSONSchemaProps): JSONSchemaProps | undefined =>
   node.additionalProperties && typeof node.additionalProperties === 'object' ? node.additionalProperties : undefined;

@@ -11,9 +11,9 @@ import {
   FRONT_PROXY_CA_NAME,
   FRONT_PROXY_CLIENT,
   FRONT_PROXY_FILES,
-  KUBERNETES_NAMES,
   TLS_FILES,
   servingNames,
+  withKubernetesNames,
 } from './tls.js';
 
 /** Which of the generated certificate sets a start will need, as `serveApiServer` and the front proxy make them. */
@@ -94,7 +94,7 @@ export function prepareCertificates(sets: CertificateSets, started?: Certificate
   const now = new Date();
   const set = (caName: string | undefined, leaf: (ca: Pair) => Promise<Pair>) => void maker.createCa(now, caName).then(leaf, () => undefined);
   if (serving) {
-    const names = servingNames(serving.bindAddress, serving.names && [...KUBERNETES_NAMES, ...serving.names]);
+    const names = servingNames(serving.bindAddress, withKubernetesNames(serving.names));
     set(undefined, (ca) => maker.createServingCertificate(ca, names, now));
   }
   if (client) set(CLIENT_CA_NAME, (ca) => maker.createClientCertificate(ca, ADMIN_SUBJECT.user, [...ADMIN_SUBJECT.groups], now));

@@ -3,7 +3,7 @@ import { secureDataDir } from './data-dir.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { closeOnSignals, startServer, type ListenPort, type RunningServer, type ServedApi, type StartServerOptions } from './serve.js';
 import type { CertificateMaker } from './certificates.js';
-import { KUBERNETES_NAMES, ensureClientCertificates, ensureSelfSignedCertificates, loadClientCa, loadServingCertificate, type ServingCertificate } from './tls.js';
+import { ensureClientCertificates, ensureSelfSignedCertificates, loadClientCa, loadServingCertificate, withKubernetesNames, type ServingCertificate } from './tls.js';
 
 /** What the secure port was set up with: handed to an ApiServer factory, and returned. */
 export interface ServingSecurity {
@@ -128,7 +128,7 @@ async function secureMaterial(options: ServeApiServerOptions, bindAddress: strin
     const generated = await ensureSelfSignedCertificates({
       dataDir: options.dataDir,
       bindAddress,
-      names: options.servingNames && [...KUBERNETES_NAMES, ...options.servingNames],
+      names: withKubernetesNames(options.servingNames),
       certificates: options.certificates,
     });
     if (generated.created.ca) log(`generated self-signed CA ${generated.files.ca}`);

@@ -65,6 +65,9 @@ export function servingNames(bindAddress: string, names: readonly string[] = KUB
   return { ips, dns };
 }
 
+/** The `names` of a generated serving certificate asked to cover `extra` names besides kube's; undefined: kube's alone. */
+export const withKubernetesNames = (extra?: readonly string[]) => extra && [...KUBERNETES_NAMES, ...extra];
+
 /**
  * Returns the self-signed serving material in `dataDir`, generating what is missing: a CA (`ca.crt`, `ca.key`)
  * on first start, and a serving certificate (`apiserver.crt`, `apiserver.key`) signed by it. Later starts reuse

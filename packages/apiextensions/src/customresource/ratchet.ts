@@ -1,5 +1,5 @@
 import { isObj } from '@kapi/apimachinery';
-import { itemsOf, valuesOf, type JSONSchemaProps } from '../schema.js';
+import { itemsOf, mapListKey, valuesOf, type JSONSchemaProps } from '../schema.js';
 import { jsonEqual } from '../validation/json.js';
 
 // Validation ratcheting (kube 1.33, CRDValidationRatcheting, GA): on an update, a schema error at a value the update
@@ -10,17 +10,12 @@ import { jsonEqual } from '../validation/json.js';
 // deepest value correlated on that walk equals its old value (an unchanged parent has unchanged children, so that
 // node decides).
 
-/** A map-list item's key: its key fields' scalar values (a missing one with its default); undefined if not scalar. */
+/** A map-list item's key (its key fields' values, with defaults) as text; undefined when one is not a scalar. */
 function mapKey(node: JSONSchemaProps, item: unknown): string | undefined {
   if (!isObj(item)) return undefined;
-  const items = itemsOf(node);
-  const key: unknown[] = [];
-  for (const k of node['x-kubernetes-list-map-keys'] ?? []) {
-    const value = item[k] ?? items?.properties?.[k]?.default;
-    if (value !== undefined && (value === null || typeof value === 'object')) return undefined;
-    key.push(value ?? null);
-  }
-  return JSON.stringify(key);
+  const key = mapListKey(node, item);
+  if (Object.values(key).some((v) => v === null || typeof v === 'object')) return undefined;
+  return JSON.stringify((node['x-kubernetes-list-map-keys'] ?? []).map((k) => key[k] ?? null));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { fieldDuplicate, fieldInvalid, GoValue, isObj, type FieldError } from '@kapi/apimachinery';
-import { itemsOf, valuesOf, type JSONSchemaProps } from '../schema.js';
+import { itemsOf, mapListKey, valuesOf, type JSONSchemaProps } from '../schema.js';
 import { embeddedResourceErrors } from './embedded.js';
 import { goBadValue, goSyntax } from './go-value.js';
 
@@ -21,18 +21,12 @@ function listErrors(node: JSONSchemaProps, list: unknown[], path: string): Field
     });
   } else if (type === 'map') {
     const keys = node['x-kubernetes-list-map-keys'] ?? [];
-    const items = itemsOf(node);
     for (const [i, item] of list.entries()) {
       if (item !== null && !isObj(item)) return [fieldInvalid(`${path}[${i}]`, item, 'must be an object for an array of list-type map')];
     }
     list.forEach((item, i) => {
       if (!isObj(item)) return;
-      // A key field left out counts with its default, as the item will be stored.
-      const key: Record<string, unknown> = {};
-      for (const k of keys) {
-        const value = item[k] ?? items?.properties?.[k]?.default;
-        if (value !== undefined) key[k] = value;
-      }
+      const key = mapListKey(node, item);
       const id = JSON.stringify(keys.map((k) => key[k] ?? null));
       if (seen.has(id)) errs.push(fieldDuplicate(`${path}[${i}]`, new GoValue(goSyntax(key))));
       seen.add(id);
