@@ -8,6 +8,10 @@
 // connections GET it: a warm-up of 20,000, then `rounds` rounds of 20,000. A round's figure is the server process's
 // CPU time (user + system, from /proc) divided by the GETs it served. Interference from other work only adds CPU
 // time, so the lowest round is the steadiest figure; the median is printed beside it.
+//
+//   node bench/src/get-cpu.mjs before after --paired [--rounds=40] [--round-size=10000]
+//
+// runs the servers side by side instead and reports each round's ratio to the first checkout (see paired()).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,10 +21,12 @@ import { Pool } from 'undici';
 const flags = Object.fromEntries(process.argv.slice(2).filter((a) => a.startsWith('--')).map((a) => a.slice(2).split('=')));
 const checkouts = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 if (!checkouts.length) checkouts.push(resolve(import.meta.dirname, '../..'));
-const rounds = Number(flags.rounds ?? 8);
+const rounds = Number(flags.rounds ?? ('paired' in flags ? 40 : 8));
 const cycles = Number(flags.cycles ?? 3);
 const PER_ROUND = 20_000;
 const CONNECTIONS = 16;
+/** GETs per round with --paired: shorter rounds, many of them. */
+const PAIRED_ROUND = Number(flags['round-size'] ?? 10_000);
 
 /** CPU seconds the process has used (utime + stime, in clock ticks of 1/100 s). */
 function cpuSeconds(pid) {
@@ -28,7 +34,8 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-async function measure(spec) {
+/** Starts a checkout's server (`checkout::flags`) with one ConfigMap; `load(n)` GETs it n times over the pool. */
+async function startServer(spec) {
   const [checkout, extra = ''] = spec.split('::');
   const port = 20000 + Math.floor(Math.random() * 20000);
   const dataDir = mkdtempSync(join(tmpdir(), 'kapi-get-cpu-'));
@@ -40,6 +47,12 @@ async function measure(spec) {
   child.stderr.on('data', (d) => (stderr += d));
   const origin = `http://127.0.0.1:${port}`;
   const pool = new Pool(origin, { connections: CONNECTIONS });
+  const stop = async () => {
+    await pool.close();
+    child.kill('SIGTERM');
+    if (child.exitCode === null && child.signalCode === null) await new Promise((r) => child.once('exit', r));
+    rmSync(dataDir, { recursive: true, force: true });
+  };
   try {
     for (let i = 0; ; i++) {
       const ready = await fetch(`${origin}/readyz`).then((r) => r.status === 200, () => false);
@@ -51,31 +64,78 @@ async function measure(spec) {
     const created = await pool.request({ method: 'POST', path: '/api/v1/namespaces/default/configmaps', headers: { 'content-type': 'application/json' }, body: JSON.stringify(configMap) });
     await created.body.dump();
     if (created.statusCode !== 201) throw new Error(`create: ${created.statusCode}`);
-    const load = async (n) => {
-      let sent = 0;
-      const worker = async () => {
-        while (sent++ < n) {
-          const res = await pool.request({ method: 'GET', path: '/api/v1/namespaces/default/configmaps/x', headers: { accept: 'application/json' } });
-          await res.body.dump();
-          if (res.statusCode !== 200) throw new Error(`GET: ${res.statusCode}`);
-        }
-      };
-      await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  const load = async (n) => {
+    let sent = 0;
+    const worker = async () => {
+      while (sent++ < n) {
+        const res = await pool.request({ method: 'GET', path: '/api/v1/namespaces/default/configmaps/x', headers: { accept: 'application/json' } });
+        await res.body.dump();
+        if (res.statusCode !== 200) throw new Error(`GET: ${res.statusCode}`);
+      }
     };
-    await load(PER_ROUND);
+    await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+  };
+  /** Server CPU µs per GET of one round of `n` GETs. */
+  const round = async (n) => {
+    const before = cpuSeconds(child.pid);
+    await load(n);
+    return ((cpuSeconds(child.pid) - before) * 1e6) / n;
+  };
+  return { spec, load, round, stop };
+}
+
+async function measure(spec) {
+  const server = await startServer(spec);
+  try {
+    await server.load(PER_ROUND);
     const perGet = [];
-    for (let round = 0; round < rounds; round++) {
-      const before = cpuSeconds(child.pid);
-      await load(PER_ROUND);
-      perGet.push(((cpuSeconds(child.pid) - before) * 1e6) / PER_ROUND);
-    }
+    for (let i = 0; i < rounds; i++) perGet.push(await server.round(PER_ROUND));
     return perGet.sort((a, b) => a - b);
   } finally {
-    await pool.close();
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
-    rmSync(dataDir, { recursive: true, force: true });
+    await server.stop();
   }
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/**
+ * `--paired`: every checkout's server runs at once, and each round loads them all at the same time, each with its
+ * own 16 connections, so a slow spell of the machine hits a round's servers alike. The median of each round's
+ * ratio to the first checkout is then much steadier than comparing lowest rounds of servers run one after another.
+ */
+async function paired() {
+  const servers = [];
+  try {
+    for (const spec of checkouts) servers.push(await startServer(spec));
+    for (const server of servers) await server.load(PER_ROUND);
+    const perGet = servers.map(() => []);
+    for (let r = 0; r < rounds; r++) {
+      const perServer = await Promise.all(servers.map((server) => server.round(PAIRED_ROUND)));
+      perServer.forEach((v, i) => perGet[i].push(v));
+    }
+    console.log(`${rounds} paired rounds of ${PAIRED_ROUND} GETs, µs of server CPU per GET:`);
+    servers.forEach((server, i) => {
+      const sorted = [...perGet[i]].sort((a, b) => a - b);
+      let line = `  ${server.spec}: lowest ${sorted[0].toFixed(1)}, median ${median(sorted).toFixed(1)}`;
+      if (i > 0) {
+        const ratios = perGet[i].map((v, r) => v / perGet[0][r]).sort((a, b) => a - b);
+        const q = (f) => ratios[Math.floor(f * (ratios.length - 1))];
+        line += `; to ${servers[0].spec}, per round: median ${median(ratios).toFixed(3)} (quartiles ${q(0.25).toFixed(3)}–${q(0.75).toFixed(3)})`;
+      }
+      console.log(line);
+    });
+  } finally {
+    for (const server of servers) await server.stop();
+  }
+}
+
+if ('paired' in flags) {
+  await paired();
+  process.exit(0);
 }
 
 const results = new Map(checkouts.map((c) => [c, []]));

@@ -473,7 +473,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   // The filter chain in kube-apiserver's order: the audit ID and the request metrics (outermost: they see every
   // answer), audit (it records the code the client got, whoever answered), request timeout, authentication and
   // authorization, then in-flight limits (so system:masters is exempt) and the body size limit.
-  app.use('*', requestEntry([requestMetrics(metrics, served), httpLog(log)], () => refusing));
+  app.use('*', requestEntry([requestMetrics(metrics, served, registry.onChange), httpLog(log)], () => refusing));
   app.use('*', auditLog(options.audit, options.auditPolicy, metrics));
   app.use('*', requestTimeout(options.limits));
   // Every request, discovery and health included, is authenticated then authorized before any route reads it.

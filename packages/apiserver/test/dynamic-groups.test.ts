@@ -105,4 +105,27 @@ describe('groups installed while the server runs', () => {
     first.uninstall();
     await h.server.stop();
   });
+
+  it("counts a group's requests in the request metrics only while it is served", async () => {
+    const h = await startWithoutWardle();
+    /** apiserver_request_total of namespaced LISTs of flunders, by code. */
+    const counted = async () => {
+      const { values } = await h.server.metrics.registry.getSingleMetric('apiserver_request_total')!.get();
+      const flunders = values.filter((v) => v.labels.resource === 'flunders' && v.labels.verb === 'LIST');
+      return Object.fromEntries(flunders.map((v) => [v.labels.code, v.value]));
+    };
+    const installed = await h.host.installGroup(dataPlugin(wardle));
+    expect((await h.req('GET', FLUNDERS)).status).toBe(200);
+    expect(await counted()).toEqual({ 200: 1 });
+    installed.uninstall();
+    // No longer served: its 404s are not counted as flunders (a path anyone can make up adds no series).
+    expect((await h.req('GET', FLUNDERS)).status).toBe(404);
+    expect((await h.req('GET', FLUNDERS)).status).toBe(404);
+    expect(await counted()).toEqual({ 200: 1 });
+    const again = await h.host.installGroup(dataPlugin(wardle));
+    expect((await h.req('GET', FLUNDERS)).status).toBe(200);
+    expect(await counted()).toEqual({ 200: 2 });
+    again.uninstall();
+    await h.server.stop();
+  });
 });

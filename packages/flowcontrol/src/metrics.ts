@@ -1,5 +1,5 @@
-import type { PluginHost } from '@kapi/apiserver';
-import { Counter, Gauge, Histogram } from 'prom-client';
+import { talliedCounter, type PluginHost } from '@kapi/apiserver';
+import { Gauge, Histogram } from 'prom-client';
 import type { ClassifiedSchema, FlowConfig } from './config.js';
 import type { GateMetrics } from './gate.js';
 
@@ -10,7 +10,7 @@ import type { GateMetrics } from './gate.js';
 export function flowControlMetrics(host: Pick<PluginHost, 'metrics'>, config: () => FlowConfig): GateMetrics {
   const { registry } = host.metrics;
   const labelNames = ['flow_schema', 'priority_level'] as const;
-  const dispatched = new Counter({
+  const dispatched = talliedCounter({
     name: 'apiserver_flowcontrol_dispatched_requests_total',
     help: 'Number of requests executed by API Priority and Fairness subsystem',
     labelNames,
@@ -58,13 +58,13 @@ export function flowControlMetrics(host: Pick<PluginHost, 'metrics'>, config: ()
       upper.set(labels, level.maxLimit);
     }
   });
-  // One bound child per schema and level, so counting a request does not hash its labels.
-  const children = new WeakMap<ClassifiedSchema, Counter.Internal>();
+  // One bound series per schema and level, so counting a request neither hashes nor checks its labels.
+  const bound = new WeakMap<ClassifiedSchema, () => void>();
   return {
     dispatched(schema) {
-      let child = children.get(schema);
-      if (!child) children.set(schema, (child = dispatched.labels(schema.name, schema.level.name)));
-      child.inc();
+      let count = bound.get(schema);
+      if (!count) bound.set(schema, (count = dispatched.bind(schema.name, schema.level.name)));
+      count();
     },
     enqueued(schema, length) {
       queueLength.observe({ flow_schema: schema.name, priority_level: schema.level.name }, length);

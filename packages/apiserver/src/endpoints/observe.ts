@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { isTermination } from '../metrics/termination.js';
 import { requestFacts } from '../limits/long-running.js';
 import { requestAuditId } from './audit-id.js';
@@ -58,6 +58,8 @@ class Observed implements ObservedRequest {
     readonly longRunning: boolean,
     readonly auditID: string,
     private readonly env: TransportEnv | undefined,
+    /** When the request arrived (performance.now()). */
+    readonly started: number,
   ) {}
 
   /** Read when an observer asks (the HTTP log, at -v=3), not on every request. */
@@ -66,33 +68,44 @@ class Observed implements ObservedRequest {
   }
 }
 
+/** Tells every observer how the request ended. */
+function report(observers: readonly RequestObserver[], observed: Observed, status: number, bytes: number | undefined, terminated: boolean) {
+  const outcome = { status, bytes, seconds: (performance.now() - observed.started) / 1000, terminated };
+  for (const o of observers) o.finished(observed, outcome);
+}
+
 /**
  * The outermost filter after the audit ID (kube's WithLogging and the route instrumentation in one place): times
  * each request to its last byte and tells the observers how it ended. A streamed body (a watch, a list sent in
  * slices) is followed to its end; other answers carry their Content-Length, so they are not touched.
  */
 export function observeRequests(observers: readonly RequestObserver[]): MiddlewareHandler {
-  return async (c, next) => {
-    const started = performance.now();
-    const request = c.req.raw;
-    const { url, info, longRunning } = requestFacts(c);
-    const observed = new Observed(request, url, info, longRunning, requestAuditId(c), c.env as TransportEnv | undefined);
-    if (observed.longRunning) for (const o of observers) o.started?.(observed);
-    let res: Response;
-    try {
-      await next();
-      res = c.res;
-    } catch (err) {
-      finish(500, undefined);
-      throw err;
-    }
-    function finish(status: number, bytes: number | undefined) {
-      const outcome = { status, bytes, seconds: (performance.now() - started) / 1000, terminated: status !== 500 && isTermination(res) };
-      for (const o of observers) o.finished(observed, outcome);
-    }
-    const streamed = observed.longRunning || (observed.info !== undefined && (request.method === 'GET' || request.method === 'HEAD'));
+  // Not an async function: a request costs one `then` here, and nothing is allocated for its outcome until it ends.
+  const answered = (c: Context, observed: Observed) => {
+    const res = c.res;
+    const streamed = observed.longRunning || (observed.info !== undefined && (observed.request.method === 'GET' || observed.request.method === 'HEAD'));
     const length = streamed ? contentLengthOf(res) : undefined;
-    if (streamed && length === undefined && res.body) c.res = new Response(onBodyEnd(res.body, (bytes) => finish(res.status, bytes)), res);
-    else finish(res.status, length);
+    if (streamed && length === undefined && res.body) {
+      c.res = new Response(onBodyEnd(res.body, (bytes) => report(observers, observed, res.status, bytes, isTermination(res))), res);
+    } else {
+      report(observers, observed, res.status, length, isTermination(res));
+    }
+  };
+  return (c, next) => {
+    const started = performance.now();
+    const { url, info, longRunning } = requestFacts(c);
+    const observed = new Observed(c.req.raw, url, info, longRunning, requestAuditId(c), c.env as TransportEnv | undefined, started);
+    if (longRunning) for (const o of observers) o.started?.(observed);
+    const failed = (err: unknown) => {
+      report(observers, observed, 500, undefined, false);
+      throw err;
+    };
+    let handled: Promise<void>;
+    try {
+      handled = next();
+    } catch (err) {
+      return failed(err);
+    }
+    return handled.then(() => answered(c, observed), failed);
   };
 }

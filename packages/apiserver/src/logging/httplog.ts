@@ -18,8 +18,10 @@ function goDuration(seconds: number): string {
  */
 export function httpLog(log: LogSink): RequestObserver {
   return {
-    finished({ request, url, info, auditID, remote }, { status, seconds }) {
+    finished(observed, { status, seconds }) {
       if (log.enabled && !log.enabled(HTTP_LOG_LEVEL)) return;
+      // Read only now: `remote` is worked out when asked, and a dropped line should cost nothing.
+      const { request, url, info, auditID, remote } = observed;
       log(HTTP_LOG_LEVEL, 'HTTP', {
         logger: 'httplog',
         verb: requestLabels(request.method, url, info, request.headers.get('content-type')).verb,

@@ -37,4 +37,23 @@ describe('the fast metric types', () => {
     reference.inc({ result: 'success' });
     expect(await ours.metrics()).toBe(await theirs.metrics());
   });
+
+  it('a tallied Counter of several labels, or none, reads like a prom-client Counter', async () => {
+    const [theirs, ours] = [new Registry(), new Registry()];
+    const labelNames = ['name', 'type', 'decision'];
+    const reference = new Counter({ name: 'd_total', help: 'Decisions.', labelNames, registers: [theirs] });
+    const tallied = talliedCounter({ name: 'd_total', help: 'Decisions.', labelNames, registers: [ours] });
+    const plain = new Counter({ name: 'e_total', help: 'Events.', registers: [theirs] });
+    const plainTallied = talliedCounter({ name: 'e_total', help: 'Events.', registers: [ours] });
+    const bound = tallied.bind('RBAC', 'rbac', 'allowed');
+    // Values that a joined key would confuse ("a" + "b c" and "a b" + "c") stay apart.
+    for (const [name, type, decision] of [['RBAC', 'rbac', 'allowed'], ['a', 'b\u0000c', 'x'], ['a\u0000b', 'c', 'x'], ['Node', 'node', 'denied'], ['RBAC', 'rbac', 'allowed']]) {
+      reference.inc({ name, type, decision });
+      if (name === 'RBAC') bound();
+      else tallied.add(name, type, decision);
+      plain.inc();
+      plainTallied.add();
+    }
+    expect(await ours.metrics()).toBe(await theirs.metrics());
+  });
 });

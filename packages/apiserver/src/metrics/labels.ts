@@ -70,11 +70,13 @@ export function requestLabels(method: string, url: URL, info: RequestInfo | unde
   };
 }
 
+const KNOWN_USERNAMES = new Set(['admin', 'client', 'kube_proxy', 'kubelet', 'system:serviceaccount:kube-system:default']);
+
 /**
  * kube's compressUsername for authenticated_user_requests: a few well-known identities by name, email-like names
  * as `email_id`, everyone else as `other`, so the metric neither grows with the user base nor names users.
  */
 export function compressUsername(username: string): string {
-  if (['admin', 'client', 'kube_proxy', 'kubelet', 'system:serviceaccount:kube-system:default'].includes(username)) return username;
+  if (KNOWN_USERNAMES.has(username)) return username;
   return username.includes('@') ? 'email_id' : 'other';
 }

@@ -2,6 +2,7 @@ import type { ObservedRequest, RequestObserver } from '../endpoints/observe.js';
 import type { RequestInfo } from '../endpoints/request-info.js';
 import type { HistogramSeries } from './fast-histogram.js';
 import type { ApiServerMetrics } from './index.js';
+import { KeyTrie } from './key-trie.js';
 import { dryRunOf, isApplyPatch, requestLabels, type RequestLabels } from './labels.js';
 
 const HEALTH_PATH = /^\/(healthz|livez|readyz)(\/|$)/;
@@ -23,12 +24,19 @@ interface Route {
  * `apiserver_request_terminations_total` for refusals in self-defense. Resource requests are counted only for what
  * the server serves (`served`), so invented paths cannot grow the label sets.
  *
- * The series of a resource request's route are bound on its first request and found again by one key made of what
- * its labels are computed from, so a request pays one Map lookup; the rarer non-resource requests are labelled
- * each time (a health path's label depends on its answer).
+ * The series of a resource request's route are bound on its first request and found again by what its labels are
+ * computed from, so a request pays a few Map lookups; whether its resource is served is asked on the route's first
+ * request, and again once what is served changes. The rarer non-resource requests are labelled each time (a health
+ * path's label depends on its answer).
  */
-export function requestMetrics(metrics: ApiServerMetrics, served: (info: RequestInfo) => boolean): RequestObserver {
-  const routes = new Map<string, Route>();
+export function requestMetrics(
+  metrics: ApiServerMetrics,
+  served: (info: RequestInfo) => boolean,
+  /** Tells when what is served changes (a CRD added or removed): the bound routes are then checked again. */
+  onServedChange?: (listener: () => void) => void,
+): RequestObserver {
+  const routes = new KeyTrie<string | number, Route>(8);
+  onServedChange?.(() => routes.clear());
   const bindRoute = (labels: RequestLabels, resource: boolean): Route => {
     const l = labels;
     const values = [l.verb, l.dry_run, l.group, l.version, l.resource, l.subresource, l.scope, l.component];
@@ -52,15 +60,17 @@ export function requestMetrics(metrics: ApiServerMetrics, served: (info: Request
   const routeOf = (observed: ObservedRequest, status?: number): Route | undefined => {
     const { request, url, info } = observed;
     if (!info) return bindRoute(labelsOf(observed, status), false);
-    if (!served(info)) return undefined;
     // Everything the labels are computed from (labels.ts), each part cleaned to a few values: the method (Node's
     // parser knows a fixed set), the parsed verb, the served resource, the scope's inputs, dry_run, and apply.
     const method = request.method;
     const dryRun = url.search === '' ? '' : dryRunOf(url.searchParams);
     const apply = method === 'PATCH' && isApplyPatch(request.headers.get('content-type'));
-    const key = `${method} ${info.verb} ${info.group}/${info.version}/${info.resource}/${info.subresource} ${info.name === '' ? 0 : 1}${info.namespace === '' ? 0 : 1}${apply ? 1 : 0} ${dryRun}`;
+    const shape = (info.name === '' ? 0 : 4) + (info.namespace === '' ? 0 : 2) + (apply ? 1 : 0);
+    const key = [method, info.verb, info.group, info.version, info.resource, info.subresource, shape, dryRun];
     let route = routes.get(key);
-    if (!route) routes.set(key, (route = bindRoute(labelsOf(observed), true)));
+    // Only a served resource's route is kept (the key holds the client's resource name), and only until what is
+    // served changes.
+    if (!route && served(info)) routes.set(key, (route = bindRoute(labelsOf(observed), true)));
     return route;
   };
   const gaugeLabels = ({ dry_run: _, ...route }: RequestLabels) => route;

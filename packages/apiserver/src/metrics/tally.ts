@@ -1,4 +1,5 @@
 import { Counter, type CounterConfiguration } from 'prom-client';
+import { KeyTrie } from './key-trie.js';
 
 /** A prom-client Counter with a fast path: `add` counts in plain numbers, handed to the counter when it is read. */
 export type TalliedCounter<L extends string> = Counter<L> & {
@@ -10,16 +11,23 @@ export type TalliedCounter<L extends string> = Counter<L> & {
 
 /**
  * A Counter whose hot-path increments are tallied by label values and given to prom-client in its `collect` (run on
- * every read of the counter, a scrape included), so a request pays a Map lookup instead of prom-client's label
- * hashing and checks. Label values must be bounded: each set is kept for the counter's life.
+ * every read of the counter, a scrape included), so a request pays a Map lookup per label instead of prom-client's
+ * label hashing and checks. Label values must be bounded: each set is kept for the counter's life.
  */
 export function talliedCounter<L extends string>(configuration: CounterConfiguration<L>): TalliedCounter<L> {
   const labelNames = configuration.labelNames ?? [];
-  const pending = new Map<string, { values: string[]; n: number }>();
+  interface Entry {
+    values: string[];
+    n: number;
+  }
+  /** Every series counted, for collect. */
+  const entries: Entry[] = [];
+  /** The series by their label values. */
+  const series = new KeyTrie<string | undefined, Entry>(Math.max(labelNames.length, 1));
   const counter = new Counter<L>({
     ...configuration,
     collect() {
-      for (const entry of pending.values()) {
+      for (const entry of entries) {
         if (entry.n === 0) continue;
         const labels = Object.fromEntries(labelNames.map((name, i) => [name, entry.values[i]])) as Record<L, string>;
         this.inc(labels, entry.n);
@@ -28,10 +36,15 @@ export function talliedCounter<L extends string>(configuration: CounterConfigura
     },
   });
   // An entry is kept for the counter's life (collect zeroes it, never drops it), so a bound one stays valid.
-  const entryOf = (values: string[]) => {
-    const key = values.join('\u0000');
-    let entry = pending.get(key);
-    if (!entry) pending.set(key, (entry = { values, n: 0 }));
+  const entryOf = (given: string[]): Entry => {
+    // A value not given is the empty one.
+    const values = given.length >= labelNames.length ? given : labelNames.map((_, i) => given[i] ?? '');
+    let entry = series.get(values);
+    if (!entry) {
+      entry = { values, n: 0 };
+      series.set(values, entry);
+      entries.push(entry);
+    }
     return entry;
   };
   const add = (...values: string[]) => void entryOf(values).n++;
