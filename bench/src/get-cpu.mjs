@@ -9,9 +9,10 @@
 // CPU time (user + system, from /proc) divided by the GETs it served. Interference from other work only adds CPU
 // time, so the lowest round is the steadiest figure; the median is printed beside it.
 //
-//   node bench/src/get-cpu.mjs before after --paired [--rounds=40] [--round-size=10000]
+//   node bench/src/get-cpu.mjs before after --paired [--create] [--rounds=40] [--round-size=10000]
 //
-// runs the servers side by side instead and reports each round's ratio to the first checkout (see paired()).
+// runs the servers side by side instead and reports each round's ratio to the first checkout (see paired());
+// `--create` measures creates of ConfigMaps instead of GETs.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,7 +27,9 @@ const cycles = Number(flags.cycles ?? 3);
 const PER_ROUND = 20_000;
 const CONNECTIONS = 16;
 /** GETs per round with --paired: shorter rounds, many of them. */
-const PAIRED_ROUND = Number(flags['round-size'] ?? 10_000);
+/** `--create`: each request creates a ConfigMap instead of reading one (rounds of 2,000 by default). */
+const CREATE = 'create' in flags;
+const PAIRED_ROUND = Number(flags['round-size'] ?? (CREATE ? 2_000 : 10_000));
 
 /** CPU seconds the process has used (utime + stime, in clock ticks of 1/100 s). */
 function cpuSeconds(pid) {
@@ -47,6 +50,7 @@ async function startServer(spec) {
   child.stderr.on('data', (d) => (stderr += d));
   const origin = `http://127.0.0.1:${port}`;
   const pool = new Pool(origin, { connections: CONNECTIONS });
+  const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'default' }, data: { a: '1' } };
   const stop = async () => {
     await pool.close();
     child.kill('SIGTERM');
@@ -60,7 +64,6 @@ async function startServer(spec) {
       if (i > 300) throw new Error(`server in ${checkout} did not get ready:\n${stderr}`);
       await new Promise((r) => setTimeout(r, 100));
     }
-    const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'default' }, data: { a: '1' } };
     const created = await pool.request({ method: 'POST', path: '/api/v1/namespaces/default/configmaps', headers: { 'content-type': 'application/json' }, body: JSON.stringify(configMap) });
     await created.body.dump();
     if (created.statusCode !== 201) throw new Error(`create: ${created.statusCode}`);
@@ -68,10 +71,18 @@ async function startServer(spec) {
     await stop();
     throw err;
   }
+  let made = 0;
   const load = async (n) => {
     let sent = 0;
     const worker = async () => {
       while (sent++ < n) {
+        if (CREATE) {
+          const body = JSON.stringify({ ...configMap, metadata: { name: `c${made++}`, namespace: 'default' } });
+          const res = await pool.request({ method: 'POST', path: '/api/v1/namespaces/default/configmaps', headers: { accept: 'application/json', 'content-type': 'application/json' }, body });
+          await res.body.dump();
+          if (res.statusCode !== 201) throw new Error(`POST: ${res.statusCode}`);
+          continue;
+        }
         const res = await pool.request({ method: 'GET', path: '/api/v1/namespaces/default/configmaps/x', headers: { accept: 'application/json' } });
         await res.body.dump();
         if (res.statusCode !== 200) throw new Error(`GET: ${res.statusCode}`);
@@ -111,13 +122,13 @@ async function paired() {
   const servers = [];
   try {
     for (const spec of checkouts) servers.push(await startServer(spec));
-    for (const server of servers) await server.load(PER_ROUND);
+    for (const server of servers) await server.load(CREATE ? 2 * PAIRED_ROUND : PER_ROUND);
     const perGet = servers.map(() => []);
     for (let r = 0; r < rounds; r++) {
       const perServer = await Promise.all(servers.map((server) => server.round(PAIRED_ROUND)));
       perServer.forEach((v, i) => perGet[i].push(v));
     }
-    console.log(`${rounds} paired rounds of ${PAIRED_ROUND} GETs, µs of server CPU per GET:`);
+    console.log(`${rounds} paired rounds of ${PAIRED_ROUND} ${CREATE ? 'creates' : 'GETs'}, µs of server CPU per request:`);
     servers.forEach((server, i) => {
       const sorted = [...perGet[i]].sort((a, b) => a - b);
       let line = `  ${server.spec}: lowest ${sorted[0].toFixed(1)}, median ${median(sorted).toFixed(1)}`;

@@ -1,4 +1,5 @@
 import type { Registry } from 'prom-client';
+import { KeyTrie } from './key-trie.js';
 
 interface Series {
   labels: Record<string, string>;
@@ -16,14 +17,17 @@ export interface HistogramSeries {
 /**
  * A histogram for the request path, registered in a prom-client Registry (which writes the exposition). prom-client's
  * own Histogram hashes and checks its labels on every observation, a microsecond a request on a path that costs
- * tens; this one keys a series by its label values and finds the bucket by binary search. Its `get()` returns what
- * prom-client's Histogram returns (`_bucket` series with cumulative counts and `le`, `_sum`, `_count`), so the
- * registry formats it the same way. Label values must be bounded: each set is kept for the histogram's life.
+ * tens; this one finds a series by its label values in a KeyTrie and the bucket by binary search. Its `get()`
+ * returns what prom-client's Histogram returns (`_bucket` series with cumulative counts and `le`, `_sum`, `_count`),
+ * so the registry formats it the same way. Label values must be bounded: each set is kept for the histogram's life.
  */
 export class FastHistogram<L extends string = string> {
   readonly type = 'histogram';
   readonly aggregator = 'sum';
-  private readonly series = new Map<string, Series>();
+  /** Every series, in the order they appeared (the exposition's). */
+  private series: Series[] = [];
+  /** The series by their label values. */
+  private byValues: KeyTrie<string | undefined, Series>;
 
   constructor(
     readonly name: string,
@@ -32,6 +36,7 @@ export class FastHistogram<L extends string = string> {
     readonly labelNames: readonly L[],
     registry: Registry,
   ) {
+    this.byValues = new KeyTrie(Math.max(labelNames.length, 1));
     registry.registerMetric(this as unknown as Parameters<Registry['registerMetric']>[0]);
   }
 
@@ -52,12 +57,15 @@ export class FastHistogram<L extends string = string> {
     this.add(this.seriesOf(this.labelNames.map((name) => labels[name] ?? '')), value);
   }
 
-  private seriesOf(values: string[]): Series {
-    const key = values.join('\u0000');
-    let series = this.series.get(key);
+  private seriesOf(given: string[]): Series {
+    // A value not given is the empty one.
+    const values = given.length >= this.labelNames.length ? given : this.labelNames.map((_, i) => given[i] ?? '');
+    let series = this.byValues.get(values);
     if (!series) {
-      const labels = Object.fromEntries(this.labelNames.map((name, i) => [name, values[i] ?? '']));
-      this.series.set(key, (series = { labels, counts: new Float64Array(this.buckets.length + 1), sum: 0, count: 0 }));
+      const labels = Object.fromEntries(this.labelNames.map((name, i) => [name, values[i]!]));
+      series = { labels, counts: new Float64Array(this.buckets.length + 1), sum: 0, count: 0 };
+      this.byValues.set(values, series);
+      this.series.push(series);
     }
     return series;
   }
@@ -79,7 +87,7 @@ export class FastHistogram<L extends string = string> {
 
   async get() {
     const values: { labels: Record<string, string | number>; value: number; metricName: string }[] = [];
-    for (const s of this.series.values()) {
+    for (const s of this.series) {
       let cumulative = 0;
       this.buckets.forEach((le, i) => {
         cumulative += s.counts[i];
@@ -93,6 +101,7 @@ export class FastHistogram<L extends string = string> {
   }
 
   reset(): void {
-    this.series.clear();
+    this.series = [];
+    this.byValues.clear();
   }
 }
