@@ -5,7 +5,7 @@ import { plugin as autoscaling } from '@kapi/api-autoscaling';
 import { plugin as batch } from '@kapi/api-batch';
 import { plugin as certificates } from '@kapi/api-certificates';
 import { plugin as coordination } from '@kapi/api-coordination';
-import { createCorePlugin, type ServiceAccountTokenOptions } from '@kapi/api-core';
+import { createCorePlugin, setupCapabilities, type ServiceAccountTokenOptions } from '@kapi/api-core';
 import { plugin as discovery } from '@kapi/api-discovery';
 import { plugin as events } from '@kapi/api-events';
 import { plugin as networking } from '@kapi/api-networking';
@@ -237,6 +237,8 @@ export async function createKapiApiServer(config: ServerConfig, log: LogSink, tr
   // Before anything is opened: a --plugin that does not load, or a --runtime-config naming what the server does not
   // have, fails the start. (kapi-server loads --plugin modules before making certificates, and passes them.)
   const plugins = enabledPlugins(config, trust, external ?? (await loadExternalPlugins(config.plugins)));
+  // kube-apiserver's capabilities.Setup: the process's, as in kube (pod validation of every server in it follows).
+  setupCapabilities({ allowPrivileged: config.allowPrivileged ?? false });
   const audit = openAuditLog(config, log);
   const encryption = loadEncryption(config.encryptionProviderConfig, log);
   const tracing = config.tracingConfigFile ? startTracing(loadTracingConfig(config.tracingConfigFile)) : undefined;

@@ -84,6 +84,8 @@ export interface ServerConfig {
   tracingConfigFile?: string;
   /** `--anonymous-auth`: requests without credentials run as system:anonymous (default true). */
   anonymousAuth: boolean;
+  /** `--allow-privileged`: privileged and Windows HostProcess containers may be created (default false, as kube). */
+  allowPrivileged: boolean;
   /** Both or neither; neither means a self-signed certificate is generated in the data dir. */
   tlsCertFile?: string;
   tlsPrivateKeyFile?: string;
@@ -178,6 +180,11 @@ const FLAG_DOCS: FlagDoc[] = [
     type: 'ip',
     description:
       'The IP address on which to advertise the apiserver to members of the cluster: the kubernetes Service\'s endpoints. If blank, the --bind-address is used (127.0.0.1 when that is 0.0.0.0 or ::). IPv4 only.',
+  },
+  {
+    name: 'allow-privileged',
+    type: '',
+    description: 'If true, allow privileged containers. [default=false]',
   },
   {
     name: 'anonymous-auth',
@@ -571,6 +578,7 @@ function formatDefault(flag: FlagDoc): string {
 
 const PARSE_OPTIONS = {
   // A pflag bool: `--anonymous-auth` or `--anonymous-auth=false`; parseFlags spells the bare form `=true`.
+  'allow-privileged': { type: 'string' },
   'anonymous-auth': { type: 'string' },
   'enable-priority-and-fairness': { type: 'string' },
   'client-ca-file': { type: 'string' },
@@ -724,7 +732,7 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
     | 'proxy-client-key-file'
     | 'requestheader-client-ca-file';
   const fileFlag = (flag: FileFlag) => (values[flag] ? resolve(cwd, values[flag]) : undefined);
-  const boolFlag = (flag: 'anonymous-auth' | 'enable-priority-and-fairness' | 'shutdown-send-retry-after', fallback: string) => {
+  const boolFlag = (flag: 'allow-privileged' | 'anonymous-auth' | 'enable-priority-and-fairness' | 'shutdown-send-retry-after', fallback: string) => {
     const text = values[flag] ?? fallback;
     const value = parseBool(text);
     if (value === undefined) throw invalid(text, flag, `strconv.ParseBool: parsing ${JSON.stringify(text)}: invalid syntax`);
@@ -732,6 +740,7 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
   };
   const shutdownSendRetryAfter = boolFlag('shutdown-send-retry-after', 'false');
   const anonymousAuth = boolFlag('anonymous-auth', 'true');
+  const allowPrivileged = boolFlag('allow-privileged', 'false');
   const enablePriorityAndFairness = boolFlag('enable-priority-and-fairness', 'true');
   const loggingFormat = values['logging-format'] ?? 'text';
   if (!(LOGGING_FORMATS as readonly string[]).includes(loggingFormat)) {
@@ -818,6 +827,7 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
       ...serviceAccounts,
       tracingConfigFile: fileFlag('tracing-config-file'),
       anonymousAuth,
+      allowPrivileged,
       tlsCertFile: tlsCertFile ? resolve(cwd, tlsCertFile) : undefined,
       tlsPrivateKeyFile: tlsPrivateKeyFile ? resolve(cwd, tlsPrivateKeyFile) : undefined,
       writeKubeconfig,
@@ -879,7 +889,7 @@ type RequestHeaderFlag =
   | 'requestheader-extra-headers-prefix';
 
 /** pflag bool flags, which take no value or `=<bool>`. */
-const BOOL_FLAGS = new Set(['--anonymous-auth', '--enable-priority-and-fairness', '--shutdown-send-retry-after']);
+const BOOL_FLAGS = new Set(['--allow-privileged', '--anonymous-auth', '--enable-priority-and-fairness', '--shutdown-send-retry-after']);
 
 function parseBool(text: string): boolean | undefined {
   if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;

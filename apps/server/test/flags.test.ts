@@ -69,6 +69,7 @@ describe('parseFlags', () => {
       shutdownDelayMs: 0,
       shutdownSendRetryAfter: false,
       enablePriorityAndFairness: true,
+      allowPrivileged: false,
       loggingFormat: 'text',
       runtimeConfig: {},
       requestheaderUsernameHeaders: ['X-Remote-User'],
@@ -247,6 +248,14 @@ describe('parseFlags', () => {
     expect(failure('--anonymous-auth=maybe').message).toBe('invalid argument "maybe" for "--anonymous-auth" flag: strconv.ParseBool: parsing "maybe": invalid syntax');
     // A bool flag takes no separate value, as in pflag.
     expect(failure('--anonymous-auth', 'false').message).toMatch(/does not take any arguments/);
+  });
+
+  it('--allow-privileged: a pflag bool, off by default as in kube', () => {
+    expect(config('--allow-privileged').allowPrivileged).toBe(true);
+    expect(config('--allow-privileged=false').allowPrivileged).toBe(false);
+    expect(failure('--allow-privileged=sometimes').message).toBe(
+      'invalid argument "sometimes" for "--allow-privileged" flag: strconv.ParseBool: parsing "sometimes": invalid syntax',
+    );
   });
 
   it('--enable-priority-and-fairness: a pflag bool, on by default as in kube 1.33', () => {

@@ -2,6 +2,7 @@
 // its kinds (strategies, table printers, defaulters, subresources) is under ./registry, exported as `plugin`.
 export * from './generated/index.js';
 export { createCorePlugin, plugin, type CorePluginOptions } from './registry/plugin.js';
+export { capabilities, setupCapabilities, type Capabilities } from './registry/capabilities.js';
 export type { ApiServerEndpoint } from './registry/service/index.js';
 export {
   DEFAULT_COMPONENT_PROBES,

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCorePlugin } from '@kapi/api-core';
+import { createCorePlugin, setupCapabilities } from '@kapi/api-core';
 import { createApiServer, type ApiServer } from '@kapi/apiserver';
 import { createMemoryBackend } from '@kapi/storage';
 import { loadDataPlugins } from '../src/groups.js';
@@ -169,6 +169,32 @@ describe('Pod validation (kube 1.33 ValidatePodCreate, ValidatePodUpdate)', { ti
     }
   });
 
+  it("allows privileged and HostProcess containers only with the process's --allow-privileged (kube's capabilities)", async () => {
+    const privileged = app({ securityContext: { privileged: true } });
+    const hostProcess = { os: { name: 'windows' }, hostNetwork: true, securityContext: { windowsOptions: { hostProcess: true } }, containers: [app()] };
+    try {
+      setupCapabilities({ allowPrivileged: true });
+      expect((await req(server, 'POST', PODS, { metadata: { name: 'privileged' }, spec: { containers: [privileged] } })).status).toBe(201);
+      expect((await req(server, 'POST', PODS, { metadata: { name: 'host-process' }, spec: hostProcess })).status).toBe(201);
+      setupCapabilities({ allowPrivileged: false });
+      expect(await refused({ containers: [app()], initContainers: [{ ...privileged, name: 'init' }] })).toEqual([
+        'spec.initContainers[0].securityContext.privileged: Forbidden: disallowed by cluster policy',
+      ]);
+      expect(await refused(hostProcess)).toEqual(['spec: Forbidden: hostProcess containers are disallowed by cluster policy']);
+      // A pod template is judged the same way (a DaemonSet's, through kubectl, below).
+      const template = { metadata: { name: 'privileged' }, template: { spec: { containers: [privileged] } } };
+      const res = await req(server, 'POST', '/api/v1/namespaces/default/podtemplates', template);
+      expect(res.status).toBe(422);
+      expect(res.body.message).toBe('PodTemplate "privileged" is invalid: template.spec.containers[0].securityContext.privileged: Forbidden: disallowed by cluster policy');
+      // As in kube, an update judges the whole spec again: a privileged pod made earlier cannot be relabelled now.
+      const relabel = await req(server, 'PATCH', `${PODS}/privileged`, { metadata: { labels: { a: 'b' } } });
+      expect(relabel.status).toBe(422);
+      expect(relabel.body.message).toBe('Pod "privileged" is invalid: spec.containers[0].securityContext.privileged: Forbidden: disallowed by cluster policy');
+    } finally {
+      setupCapabilities({ allowPrivileged: false });
+    }
+  });
+
   it('refuses bad affinity, security contexts, host aliases, class names, preemption policies and OS fields with kube 1.33 messages', async () => {
     const term = (extra: Record<string, unknown> = {}) => ({ labelSelector: { matchLabels: { app: 'web' } }, topologyKey: 'kubernetes.io/hostname', ...extra });
     const cases: [Record<string, unknown>, (string | RegExp)[]][] = [
@@ -242,6 +268,7 @@ describe('Pod validation (kube 1.33 ValidatePodCreate, ValidatePodUpdate)', { ti
           containers: [app({ securityContext: { procMount: 'Unmasked', allowPrivilegeEscalation: false, privileged: true, seccompProfile: { type: 'RuntimeDefault', localhostProfile: 'x' }, appArmorProfile: {} } })],
         },
         [
+          'spec.containers[0].securityContext.privileged: Forbidden: disallowed by cluster policy',
           'spec.containers[0].securityContext.procMount: Invalid value: "Unmasked": `hostUsers` must be false to use `Unmasked`',
           'spec.containers[0].securityContext.seccompProfile.localhostProfile: Invalid value: {"type":"RuntimeDefault","localhostProfile":"x"}: can only be set when seccomp type is Localhost',
           /^spec\.containers\[0\]\.securityContext: Invalid value: .*: cannot set `allowPrivilegeEscalation` to false and `privileged` to true$/,
@@ -303,6 +330,8 @@ describe('Pod validation (kube 1.33 ValidatePodCreate, ValidatePodUpdate)', { ti
           'spec.containers[1].securityContext.windowsOptions.hostProcess: Invalid value: false: pod hostProcess value must be identical if both are specified, was true',
           'spec: Invalid value: "": If pod contains any hostProcess containers then all containers must be HostProcess containers',
           'spec.hostNetwork: Invalid value: false: hostNetwork must be true if pod contains any hostProcess containers',
+          // this server, as kube-apiserver by default, runs without --allow-privileged
+          'spec: Forbidden: hostProcess containers are disallowed by cluster policy',
         ],
       ],
       [
@@ -689,6 +718,24 @@ describe.skipIf(!kubectlBin)('Pod validation through kubectl and the Python clie
     expect(refusedDeployment.status).toBe(1);
     expect(refusedDeployment.stderr).toContain('* spec.template.spec.containers[0].securityContext.seccompProfile.type: Unsupported value: "Custom": supported values: "Localhost", "RuntimeDefault", "Unconfined"');
     expect(refusedDeployment.stderr).toContain('* spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight: Invalid value: 0: must be in the range 1-100');
+  });
+
+  it('a privileged DaemonSet is refused as by kube-apiserver with default flags, and accepted with --allow-privileged', async () => {
+    const daemonSet = write(
+      'apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent}\nspec:\n  selector: {matchLabels: {app: agent}}\n  template:\n    metadata: {labels: {app: agent}}\n    spec:\n' +
+        '      containers: [{name: agent, image: agent, securityContext: {privileged: true}}]\n',
+    );
+    const refusedHere = await kubectl(kubectlBin!.path, 'apply', '-f', daemonSet);
+    expect(refusedHere.status).toBe(1);
+    expect(refusedHere.stderr).toContain('The DaemonSet "agent" is invalid: spec.template.spec.containers[0].securityContext.privileged: Forbidden: disallowed by cluster policy');
+    const allowing = await startServerProcess(['--storage-backend=memory', '--allow-privileged']);
+    try {
+      const { ok: okThere } = kubectlOf(() => allowing);
+      expect(await okThere(kubectlBin!.path, 'apply', '-f', daemonSet)).toContain('daemonset.apps/agent created');
+      expect(await okThere(kubectlBin!.path, 'get', 'daemonset', 'agent', '-o', 'jsonpath={.spec.template.spec.containers[0].securityContext.privileged}')).toBe('true');
+    } finally {
+      await allowing.stop();
+    }
   });
 
   it.skipIf(!existsSync(PYTHON))('the Python client: read-modify-replace of image and labels works; other spec changes and a missing image are 422', async () => {

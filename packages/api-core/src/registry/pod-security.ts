@@ -1,11 +1,12 @@
 import { fieldDuplicate, fieldForbidden, fieldInvalid, fieldNotSupported, fieldRequired, fieldTooLong, isDNS1123Subdomain, isObj, str, type FieldError, type Obj } from '@kapi/apimachinery';
+import { capabilities } from './capabilities.js';
 import { containersWithPath } from './pod-containers.js';
 import { localDescendingPathErrors } from './pod-paths.js';
 
 // kube 1.33's security context rules (pkg/apis/core/validation): the pod's (validatePodSpecSecurityContext) and each
 // container's (ValidateSecurityContext), windowsOptions (validateWindowsSecurityContextOptions), and the OS rules of
-// validateOS, validateLinux and validateWindows. Not here: `privileged` against --allow-privileged (kube-apiserver
-// refuses privileged containers unless that flag is given; this server allows them).
+// validateOS, validateLinux and validateWindows. Privileged and HostProcess containers are refused unless the
+// process's capabilities allow them (kube-apiserver's --allow-privileged, registry/capabilities.ts).
 
 /** Go's math.MaxInt32, the bound of kube's int32 fields. */
 export const MAX_INT32 = 2147483647;
@@ -170,13 +171,15 @@ export function podSecurityContextErrors(spec: Obj, field: string): FieldError[]
 }
 
 /**
- * kube's ValidateSecurityContext (a container's): IDs in range, the proc mount (Unmasked needs `hostUsers: false`),
- * the seccomp profile, allowPrivilegeEscalation false against privileged or CAP_SYS_ADMIN, windowsOptions, and the
- * AppArmor profile.
+ * kube's ValidateSecurityContext (a container's): `privileged` only where the process's capabilities allow it, IDs
+ * in range, the proc mount (Unmasked needs `hostUsers: false`), the seccomp profile, allowPrivilegeEscalation false
+ * against privileged or CAP_SYS_ADMIN, windowsOptions, and the AppArmor profile.
  */
 export function containerSecurityContextErrors(sc: unknown, field: string, hostUsers = true): FieldError[] {
   if (!isObj(sc)) return [];
-  const errs = [...idErrors(sc.runAsUser, `${field}.runAsUser`), ...idErrors(sc.runAsGroup, `${field}.runAsGroup`)];
+  const errs: FieldError[] = [];
+  if (sc.privileged === true && !capabilities().allowPrivileged) errs.push(fieldForbidden(`${field}.privileged`, 'disallowed by cluster policy'));
+  errs.push(...idErrors(sc.runAsUser, `${field}.runAsUser`), ...idErrors(sc.runAsGroup, `${field}.runAsGroup`));
   if (isSet(sc.procMount)) {
     errs.push(...enumErrors(sc.procMount, `${field}.procMount`, ['Default', 'Unmasked']));
     if (hostUsers && sc.procMount === 'Unmasked') errs.push(fieldInvalid(`${field}.procMount`, sc.procMount, '`hostUsers` must be false to use `Unmasked`'));
@@ -244,8 +247,8 @@ export function osErrors(spec: Obj, field: string): FieldError[] {
 
 /**
  * kube's validateWindowsHostProcessPod: a pod's containers are all HostProcess containers or none (a container's own
- * `windowsOptions.hostProcess`, else the pod's), agree with the pod's when both say, and run on the host network.
- * (kube-apiserver also refuses them unless `--allow-privileged` is set; this server allows them, as privileged ones.)
+ * `windowsOptions.hostProcess`, else the pod's), agree with the pod's when both say, and run on the host network;
+ * like privileged containers, they are refused unless the process's capabilities allow them (`--allow-privileged`).
  */
 export function hostProcessErrors(spec: Obj, field: string): FieldError[] {
   const errs: FieldError[] = [];
@@ -265,6 +268,7 @@ export function hostProcessErrors(spec: Obj, field: string): FieldError[] {
   if (hostProcess > 0) {
     if (hostProcess !== containers) errs.push(fieldInvalid(field, '', 'If pod contains any hostProcess containers then all containers must be HostProcess containers'));
     if (spec.hostNetwork !== true) errs.push(fieldInvalid(`${field}.hostNetwork`, false, 'hostNetwork must be true if pod contains any hostProcess containers'));
+    if (!capabilities().allowPrivileged) errs.push(fieldForbidden(field, 'hostProcess containers are disallowed by cluster policy'));
   }
   return errs;
 }
