@@ -25,6 +25,13 @@ export interface Strategy {
   /** Validation of an update; `ctx.subresource` says which part of the object the request may change; `found` as for validate. */
   validateUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext, found?: readonly FieldError[]): FieldError[];
   /**
+   * Subresources that write one part of the object through the store, as `status` does (kube's pods/ephemeralcontainers
+   * strategy): for each, the object to store from what the client sent and the stored object (the stored one with
+   * only that part taken from the client's). `validateUpdate` then judges it with `ctx.subresource` set. They are
+   * served for the verbs the resource's info lists for them (get, update and patch).
+   */
+  subresourceUpdates?: Record<string, (obj: KubeObject, old: KubeObject) => KubeObject>;
+  /**
    * Report every schema error beside the strategy's (custom resources: the schema and the CEL rules are independent
    * checks). By default a schema error is left out where the strategy reports one of the same type at the same field:
    * the strategy's is kube's message for what the schema checks coarsely.

@@ -685,6 +685,60 @@ describe('Pod validation (kube 1.33 ValidatePodCreate, ValidatePodUpdate)', { ti
     const status = await req(server, 'PATCH', `${PODS}/web/status`, { status: { phase: 'Running' } });
     expect(status.status).toBe(200);
   });
+
+  it('adds ephemeral containers through their subresource only, checked as kube checks them, and never changes or removes one', async () => {
+    const base = { metadata: { name: 'debugged' }, spec: { containers: [app()] } };
+    expect((await req(server, 'POST', PODS, base)).status).toBe(201);
+    const EPHEMERAL = `${PODS}/debugged/ephemeralcontainers`;
+    const causes = (res: { body: any }) => (res.body.details?.causes ?? []).map((c: any) => `${c.field}: ${c.message}`);
+    // The main resource cannot add one.
+    const viaPod = await req(server, 'PATCH', `${PODS}/debugged`, { spec: { ephemeralContainers: [{ name: 'dbg', image: 'busybox' }] } });
+    expect(viaPod.status).toBe(422);
+    expect(causes(viaPod)[0]).toMatch(/^spec: Forbidden: pod updates may not change fields other than/);
+    // The subresource adds one, and takes nothing else from the client.
+    const added = await req(server, 'PATCH', EPHEMERAL, { spec: { ephemeralContainers: [{ name: 'dbg', image: 'busybox', targetContainerName: 'app' }], nodeName: 'elsewhere' } });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    expect(added.body.spec.ephemeralContainers.map((c: any) => c.name)).toEqual(['dbg']);
+    expect(added.body.spec.nodeName).toBeUndefined();
+    expect((await req(server, 'GET', EPHEMERAL)).body.spec.ephemeralContainers[0]).toMatchObject({ name: 'dbg', terminationMessagePolicy: 'File' });
+    const refusedEphemeral = await req(server, 'PATCH', EPHEMERAL, {
+      spec: {
+        ephemeralContainers: [
+          {
+            name: 'app',
+            image: 'busybox',
+            targetContainerName: 'nope',
+            ports: [{ containerPort: 80 }],
+            resources: { limits: { cpu: '1' } },
+            livenessProbe: { exec: { command: ['true'] } },
+            volumeMounts: [{ name: 'data', mountPath: '/d', subPath: 'x' }],
+          },
+        ],
+      },
+    });
+    expect(refusedEphemeral.status).toBe(422);
+    expect(causes(refusedEphemeral)).toEqual([
+      'spec.ephemeralContainers[0].volumeMounts[0].name: Not found: "data"',
+      'spec.ephemeralContainers[0].name: Duplicate value: "app"',
+      'spec.ephemeralContainers[0].targetContainerName: Not found: "nope"',
+      'spec.ephemeralContainers[0].ports: Forbidden: cannot be set for an Ephemeral Container',
+      'spec.ephemeralContainers[0].resources: Forbidden: cannot be set for an Ephemeral Container',
+      'spec.ephemeralContainers[0].livenessProbe: Forbidden: cannot be set for an Ephemeral Container',
+      'spec.ephemeralContainers[0].volumeMounts[0].subPath: Forbidden: cannot be set for an Ephemeral Container',
+    ]);
+    const current = (await req(server, 'GET', EPHEMERAL)).body;
+    const removed = await req(server, 'PUT', EPHEMERAL, { ...current, spec: { ...current.spec, ephemeralContainers: [] } });
+    expect(causes(removed)).toEqual(['spec.ephemeralContainers: Forbidden: existing ephemeral containers "dbg" may not be removed\n']);
+    const changed = structuredClone(current);
+    changed.spec.ephemeralContainers[0].image = 'alpine';
+    expect(causes(await req(server, 'PUT', EPHEMERAL, changed))).toEqual(['spec.ephemeralContainers: Forbidden: existing ephemeral containers "dbg" may not be changed\n']);
+    // A static (mirror) pod takes none.
+    const mirror = { metadata: { name: 'static', annotations: { 'kubernetes.io/config.mirror': 'x' } }, spec: { nodeName: 'node-1', containers: [app()] } };
+    expect((await req(server, 'POST', PODS, mirror)).status).toBe(201);
+    const onMirror = await req(server, 'PATCH', `${PODS}/static/ephemeralcontainers`, { spec: { ephemeralContainers: [{ name: 'dbg', image: 'busybox' }] } });
+    // kube's field.NewPath(""): an empty field, printed before the colon.
+    expect(onMirror.body.message).toBe('Pod "static" is invalid: : Forbidden: static pods do not support ephemeral containers');
+  });
 });
 
 describe.skipIf(!kubectlBin)('Pod validation through kubectl and the Python client, against the built server', { timeout: 60_000 }, () => {
@@ -738,6 +792,16 @@ describe.skipIf(!kubectlBin)('Pod validation through kubectl and the Python clie
     }
   });
 
+  it('kubectl debug adds an ephemeral container; a privileged one (--profile=sysadmin) is refused by default', async () => {
+    await ok(kubectlBin!.path, 'run', 'debugged', '--image=nginx');
+    const debug = await kubectl(kubectlBin!.path, 'debug', 'debugged', '--image=busybox', '--target=debugged', '--container=dbg', '--profile=general');
+    expect(debug.status, debug.stderr).toBe(0);
+    expect(await ok(kubectlBin!.path, 'get', 'pod', 'debugged', '-o', 'jsonpath={.spec.ephemeralContainers[0].name}/{.spec.ephemeralContainers[0].targetContainerName}')).toBe('dbg/debugged');
+    const privileged = await kubectl(kubectlBin!.path, 'debug', 'debugged', '--image=busybox', '--container=root', '--profile=sysadmin');
+    expect(privileged.status).toBe(1);
+    expect(privileged.stderr).toContain('The Pod "debugged" is invalid: spec.ephemeralContainers[1].securityContext.privileged: Forbidden: disallowed by cluster policy');
+  });
+
   it.skipIf(!existsSync(PYTHON))('the Python client: read-modify-replace of image and labels works; other spec changes and a missing image are 422', async () => {
     const res = await runAsync(PYTHON, [join(import.meta.dirname, 'python/pods.py'), server.kubeconfig, 'default']);
     expect(res.stderr).toBe('');
@@ -746,5 +810,8 @@ describe.skipIf(!kubectlBin)('Pod validation through kubectl and the Python clie
     expect(out.portChange.status).toBe(422);
     expect(out.portChange.message).toMatch(/^Pod "py-pod" is invalid: spec: Forbidden: pod updates may not change fields other than/);
     expect(out.noImage).toEqual({ status: 422, message: 'Pod "py-noimage" is invalid: spec.containers[0].image: Required value', causes: ['spec.containers[0].image: Required value'] });
+    expect(out.ephemeral).toEqual(['py-debug']);
+    expect(out.ephemeralRemoved.status).toBe(422);
+    expect(out.ephemeralRemoved.causes).toEqual(['spec.ephemeralContainers: Forbidden: existing ephemeral containers "py-debug" may not be removed\n']);
   });
 });

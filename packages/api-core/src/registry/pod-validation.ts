@@ -19,6 +19,7 @@ import {
   type Obj,
 } from '@kapi/apimachinery';
 import { annotationFieldMatchErrors, podAnnotationErrors } from './pod-annotations.js';
+import { ephemeralContainerErrors, ephemeralContainersUpdateErrors } from './pod-ephemeral.js';
 import { validateEnv, validateEnvFrom } from './pod-env.js';
 import { forbiddenForInitContainer, validateProbesAndLifecycle } from './pod-handlers.js';
 import { validateContainerResources } from './pod-resources.js';
@@ -170,6 +171,25 @@ function validateInitContainers(containers: Obj[], regular: Obj[], field: string
   return errs;
 }
 
+/**
+ * kube's validateEphemeralContainers: each one's common container checks, a name no other container of the pod has,
+ * and what only ephemeral containers are checked for (pod-ephemeral.ts).
+ */
+function validateEphemeralContainers(containers: Obj[], regular: Obj[], inits: Obj[], field: string, pod: PodContext): FieldError[] {
+  const errs: FieldError[] = [];
+  const others = new Set([...regular, ...inits].map((c) => text(c.name)));
+  const names = new Set(others);
+  containers.forEach((c, i) => {
+    const at = `${field}[${i}]`;
+    errs.push(...validateContainer(c, at, pod));
+    const name = text(c.name);
+    if (names.has(name)) errs.push(fieldDuplicate(`${at}.name`, name));
+    else names.add(name);
+    errs.push(...ephemeralContainerErrors(c, at, others));
+  });
+  return errs;
+}
+
 /** The pod spec checks of kube's ValidatePodSpec this server makes. */
 export function validatePodSpec(spec: Obj, field = 'spec', options: { isPod?: boolean; podName?: string } = {}): FieldError[] {
   const { errs, sources: volumes } = validateVolumes(asObjects(spec.volumes), `${field}.volumes`, options.podName);
@@ -180,6 +200,7 @@ export function validatePodSpec(spec: Obj, field = 'spec', options: { isPod?: bo
   if (!containers.length) errs.push(fieldRequired(`${field}.containers`));
   else errs.push(...validateContainers(containers, `${field}.containers`, pod));
   errs.push(...validateInitContainers(asObjects(spec.initContainers), containers, `${field}.initContainers`, pod));
+  errs.push(...validateEphemeralContainers(asObjects(spec.ephemeralContainers), containers, asObjects(spec.initContainers), `${field}.ephemeralContainers`, pod));
   errs.push(...podSpecFieldErrors(spec, field, options.isPod === true));
   return errs;
 }
@@ -258,10 +279,7 @@ const POD_UPDATE_FORBIDDEN =
 export function validatePodUpdate(pod: KubeObject, old: KubeObject): FieldError[] {
   const spec = isObj(pod.spec) ? pod.spec : {};
   const before = isObj(old.spec) ? old.spec : {};
-  // A deletion cost that was already invalid may stay (kube's AllowInvalidPodDeletionCost).
-  const oldCost = podAnnotationErrors(old.metadata?.annotations, before, 'metadata.annotations').some((e) => e.field.endsWith('[controller.kubernetes.io/pod-deletion-cost]'));
-  const errs = podAnnotationErrors(pod.metadata?.annotations, spec, 'metadata.annotations', { allowInvalidDeletionCost: oldCost });
-  errs.push(...validatePodSpec(spec, 'spec', { isPod: true, podName: pod.metadata?.name }));
+  const errs = updatedPodErrors(pod, old);
   // The spec as it would be with only what may change taken from the old one.
   const mutable = structuredClone(spec);
   for (const key of ['containers', 'initContainers'] as const) {
@@ -285,6 +303,22 @@ export function validatePodUpdate(pod: KubeObject, old: KubeObject): FieldError[
   if (containsAll(oldGates, gates)) mutable.schedulingGates = before.schedulingGates;
   if (!isDeepStrictEqual(strip(mutable), strip(before))) errs.push(fieldForbidden('spec', POD_UPDATE_FORBIDDEN));
   return errs;
+}
+
+/** kube's validatePodMetadataAndSpec with the pod-specific annotations' update rules, for any update of a pod. */
+function updatedPodErrors(pod: KubeObject, old: KubeObject): FieldError[] {
+  const spec = isObj(pod.spec) ? pod.spec : {};
+  const before = isObj(old.spec) ? old.spec : {};
+  // A deletion cost that was already invalid may stay (kube's AllowInvalidPodDeletionCost).
+  const oldCost = podAnnotationErrors(old.metadata?.annotations, before, 'metadata.annotations').some((e) => e.field.endsWith('[controller.kubernetes.io/pod-deletion-cost]'));
+  const errs = podAnnotationErrors(pod.metadata?.annotations, spec, 'metadata.annotations', { allowInvalidDeletionCost: oldCost });
+  errs.push(...validatePodSpec(spec, 'spec', { isPod: true, podName: pod.metadata?.name }));
+  return errs;
+}
+
+/** kube's ValidatePodEphemeralContainersUpdate: the pod as for any update, then what may change of its ephemeral containers. */
+export function validatePodEphemeralContainersUpdate(pod: KubeObject, old: KubeObject): FieldError[] {
+  return ephemeralContainersUpdateErrors(pod, old, updatedPodErrors(pod, old));
 }
 
 /** A flat object's entries in key order, as a string: equal for objects that are deeply equal whatever their key order. */

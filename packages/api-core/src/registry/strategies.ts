@@ -2,12 +2,14 @@ import type { Strategy } from '@kapi/apiserver';
 import { isObj, type KubeObject } from '@kapi/apimachinery';
 import { mergeMatchLabelKeys } from './pod-affinity.js';
 import { podWarnings } from './pod-warnings.js';
-import { validatePodCreate, validatePodUpdate } from './pod-validation.js';
+import { withEphemeralContainers } from './pod-ephemeral.js';
+import { validatePodCreate, validatePodEphemeralContainersUpdate, validatePodUpdate } from './pod-validation.js';
 
 /**
  * Pods start Pending (kube's pod strategy sets the initial status), get their affinity terms' matchLabelKeys and
  * mismatchLabelKeys merged into the terms' label selectors, are validated as kube validates them (the main checks:
- * pod-validation.ts; a status update checks no spec, which it cannot change), get kube's warnings (pod-warnings.ts),
+ * pod-validation.ts; a status update checks no spec, which it cannot change; ephemeral containers are added through
+ * their subresource, pod-ephemeral.ts), get kube's warnings (pod-warnings.ts),
  * and DELETE answers with the pod.
  */
 export const podStrategy: Strategy = {
@@ -17,7 +19,10 @@ export const podStrategy: Strategy = {
   },
   validate: validatePodCreate,
   warnings: (obj) => podWarnings(obj),
-  validateUpdate: (obj, old, ctx) => (ctx.subresource ? [] : validatePodUpdate(obj, old)),
+  validateUpdate: (obj, old, ctx) =>
+    ctx.subresource === 'ephemeralcontainers' ? validatePodEphemeralContainersUpdate(obj, old) : ctx.subresource ? [] : validatePodUpdate(obj, old),
+  // kubectl debug: ephemeral containers are added through their own subresource only.
+  subresourceUpdates: { ephemeralcontainers: withEphemeralContainers },
   returnDeletedObject: true,
 };
 

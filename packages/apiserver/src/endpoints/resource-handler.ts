@@ -144,7 +144,8 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
     if (special) return special({ request, info, ctx, format, query, body: scope.body, bodyFormat: scope.bodyFormat });
     // Subresources that need a node or a proxy (log, exec, attach, portforward, proxy, binding, ...) have no
     // implementation here: say so rather than answering with the parent object.
-    if (info.subresource && info.subresource !== 'status' && info.subresource !== 'finalize') throw newPathNotFound();
+    const storedPart = info.subresource === 'status' || info.subresource === 'finalize' || Object.hasOwn(entry.strategy.subresourceUpdates ?? {}, info.subresource);
+    if (info.subresource && !storedPart) throw newPathNotFound();
     const handler = HANDLERS[info.verb];
     if (!handler) throw newMethodNotSupported(gr, info.verb);
     const res = await handler(scope);

@@ -100,6 +100,11 @@ export function beforeUpdate(ctx: RequestContext, input: KubeObject, old: KubeOb
     obj = structuredClone(old);
     obj.spec = { ...(obj.spec as object), finalizers };
     if (!finalizers) delete (obj.spec as { finalizers?: string[] }).finalizers;
+  } else if (ctx.subresource && Object.hasOwn(entry.strategy.subresourceUpdates ?? {}, ctx.subresource)) {
+    // As for status: the managedFields recording this write are kept.
+    const managedFields = metaOf(obj).managedFields;
+    obj = entry.strategy.subresourceUpdates![ctx.subresource]!(obj, old);
+    if (managedFields !== undefined) metaOf(obj).managedFields = managedFields;
   } else if (hasStatusSubresource(entry) && ctx.subresource === '') {
     if (old.status === undefined) delete obj.status;
     else obj.status = structuredClone(old.status);
