@@ -686,6 +686,27 @@ describe('Pod validation (kube 1.33 ValidatePodCreate, ValidatePodUpdate)', { ti
     expect(status.status).toBe(200);
   });
 
+  it("sets a new pod's QoS class as kube computes it", async () => {
+    const qos = async (containers: unknown[], initContainers: unknown[] = [], status?: unknown) => {
+      const res = await req(server, 'POST', PODS, { metadata: { name: `qos${n++}` }, spec: { containers, initContainers }, status });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.status.qosClass;
+    };
+    const both = { cpu: '500m', memory: '128Mi' };
+    expect(await qos([app()])).toBe('BestEffort');
+    // Limits alone are defaulted into requests: Guaranteed.
+    expect(await qos([app({ resources: { limits: both } })])).toBe('Guaranteed');
+    expect(await qos([app({ resources: { limits: { cpu: '0.5', memory: '134217728' }, requests: both } })])).toBe('Guaranteed');
+    expect(await qos([app({ resources: { requests: both } })])).toBe('Burstable');
+    expect(await qos([app({ resources: { limits: { cpu: '1' } } })])).toBe('Burstable');
+    // Only cpu and memory count; every container, init containers too, must be limited for Guaranteed.
+    expect(await qos([app({ resources: { limits: { 'ephemeral-storage': '1Gi' } } })])).toBe('BestEffort');
+    expect(await qos([app({ resources: { limits: both } })], [{ name: 'init', image: 'busybox' }])).toBe('Burstable');
+    expect(await qos([app({ resources: { limits: both, requests: { cpu: '250m', memory: '128Mi' } } })])).toBe('Burstable');
+    // kube's GetPodQOS keeps a class the client's status names.
+    expect(await qos([app()], [], { qosClass: 'Guaranteed' })).toBe('Guaranteed');
+  });
+
   it('adds ephemeral containers through their subresource only, checked as kube checks them, and never changes or removes one', async () => {
     const base = { metadata: { name: 'debugged' }, spec: { containers: [app()] } };
     expect((await req(server, 'POST', PODS, base)).status).toBe(201);

@@ -1,20 +1,21 @@
 import type { Strategy } from '@kapi/apiserver';
 import { isObj, type KubeObject } from '@kapi/apimachinery';
 import { mergeMatchLabelKeys } from './pod-affinity.js';
+import { podQOS } from './pod-qos.js';
 import { podWarnings } from './pod-warnings.js';
 import { withEphemeralContainers } from './pod-ephemeral.js';
 import { validatePodCreate, validatePodEphemeralContainersUpdate, validatePodUpdate } from './pod-validation.js';
 
 /**
- * Pods start Pending (kube's pod strategy sets the initial status), get their affinity terms' matchLabelKeys and
- * mismatchLabelKeys merged into the terms' label selectors, are validated as kube validates them (the main checks:
- * pod-validation.ts; a status update checks no spec, which it cannot change; ephemeral containers are added through
- * their subresource, pod-ephemeral.ts), get kube's warnings (pod-warnings.ts),
- * and DELETE answers with the pod.
+ * Pods start Pending with their QoS class (kube's pod strategy sets the initial status, pod-qos.ts), get their
+ * affinity terms' matchLabelKeys and mismatchLabelKeys merged into the terms' label selectors, are validated as kube
+ * validates them (the main checks: pod-validation.ts; a status update checks no spec, which it cannot change;
+ * ephemeral containers are added through their subresource, pod-ephemeral.ts), get kube's warnings
+ * (pod-warnings.ts), and DELETE answers with the pod.
  */
 export const podStrategy: Strategy = {
   prepareForCreate(obj: KubeObject) {
-    obj.status = { phase: 'Pending', qosClass: 'BestEffort' };
+    obj.status = { phase: 'Pending', qosClass: podQOS(obj) };
     if (isObj(obj.spec)) mergeMatchLabelKeys(obj.spec, obj.metadata?.labels);
   },
   validate: validatePodCreate,
