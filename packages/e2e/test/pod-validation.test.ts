@@ -707,6 +707,21 @@ describe('Pod validation (kube 1.33 ValidatePodCreate, ValidatePodUpdate)', { ti
     expect(await qos([app()], [], { qosClass: 'Guaranteed' })).toBe('Guaranteed');
   });
 
+  it('marks a new pod held by scheduling gates with the PodScheduled=False SchedulingGated condition, as kube does', async () => {
+    const gated = await req(server, 'POST', PODS, { metadata: { name: 'gated' }, spec: { schedulingGates: [{ name: 'example.com/wait' }], containers: [app()] } });
+    expect(gated.status).toBe(201);
+    expect(gated.body.status).toEqual({
+      phase: 'Pending',
+      conditions: [
+        { type: 'PodScheduled', status: 'False', reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates' },
+      ],
+      qosClass: 'BestEffort',
+    });
+    // Conditions a client sends are not kept on create; an ungated pod has none.
+    const plain = await req(server, 'POST', PODS, { metadata: { name: 'ungated' }, spec: { containers: [app()] }, status: { conditions: [{ type: 'Ready', status: 'True' }] } });
+    expect(plain.body.status).toEqual({ phase: 'Pending', qosClass: 'BestEffort' });
+  });
+
   it('adds ephemeral containers through their subresource only, checked as kube checks them, and never changes or removes one', async () => {
     const base = { metadata: { name: 'debugged' }, spec: { containers: [app()] } };
     expect((await req(server, 'POST', PODS, base)).status).toBe(201);

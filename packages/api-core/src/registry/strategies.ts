@@ -15,7 +15,21 @@ import { validatePodCreate, validatePodEphemeralContainersUpdate, validatePodUpd
  */
 export const podStrategy: Strategy = {
   prepareForCreate(obj: KubeObject) {
-    obj.status = { phase: 'Pending', qosClass: podQOS(obj) };
+    const status: Record<string, unknown> = { phase: 'Pending', qosClass: podQOS(obj) };
+    // kube's applySchedulingGatedCondition: a pod held by scheduling gates says so (kubectl shows SchedulingGated).
+    if (isObj(obj.spec) && Array.isArray(obj.spec.schedulingGates) && obj.spec.schedulingGates.length) {
+      status.conditions = [
+        {
+          type: 'PodScheduled',
+          status: 'False',
+          // kube's zero lastProbeTime and lastTransitionTime, which it writes as null, are left out (stored objects
+          // of built-in kinds hold no nulls; clients read both the same).
+          reason: 'SchedulingGated',
+          message: 'Scheduling is blocked due to non-empty scheduling gates',
+        },
+      ];
+    }
+    obj.status = status;
     if (isObj(obj.spec)) mergeMatchLabelKeys(obj.spec, obj.metadata?.labels);
   },
   validate: validatePodCreate,
