@@ -446,7 +446,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const served = (info: RequestInfo) => {
     const entry = registry.lookup(info.group, info.version, info.resource);
     if (!entry || !info.subresource) return !!entry;
-    return Object.hasOwn(entry.info.subresources, info.subresource) || Object.hasOwn(special, `${info.resource}/${info.subresource}`);
+    return (
+      Object.hasOwn(entry.info.subresources, info.subresource) ||
+      Object.hasOwn(special, `${info.resource}/${info.subresource}`) ||
+      Object.hasOwn(entry.strategy.subresourceUpdates ?? {}, info.subresource)
+    );
   };
   /** The format errors are written in: what the client accepts, JSON when that cannot be told. */
   const errorFormat = (accept: string | undefined): ResponseFormat | undefined => {

@@ -768,6 +768,10 @@ describe('Pod validation (kube 1.33 ValidatePodCreate, ValidatePodUpdate)', { ti
     const changed = structuredClone(current);
     changed.spec.ephemeralContainers[0].image = 'alpine';
     expect(causes(await req(server, 'PUT', EPHEMERAL, changed))).toEqual(['spec.ephemeralContainers: Forbidden: existing ephemeral containers "dbg" may not be changed\n']);
+    // Counted in the request metrics under its subresource, as kube counts it.
+    const { values } = await server.metrics.registry.getSingleMetric('apiserver_request_total')!.get();
+    const counted = values.filter((v) => v.labels.resource === 'pods' && v.labels.subresource === 'ephemeralcontainers');
+    expect(counted.map((v) => `${v.labels.verb} ${v.labels.code}`).sort()).toEqual(['GET 200', 'PATCH 200', 'PATCH 422', 'PUT 422']);
     // A static (mirror) pod takes none.
     const mirror = { metadata: { name: 'static', annotations: { 'kubernetes.io/config.mirror': 'x' } }, spec: { nodeName: 'node-1', containers: [app()] } };
     expect((await req(server, 'POST', PODS, mirror)).status).toBe(201);
