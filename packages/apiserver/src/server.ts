@@ -44,6 +44,7 @@ import type { DiscoverySource, InstalledGroup, OpenAPISource, PluginHost, Reques
 import { watchChanges, watchObjects } from './registry/informer.js';
 import type { GroupPlugin } from './plugin.js';
 import { createResourceRegistry, type ResourceEntry } from './registry/resources.js';
+import { subresourceUpdate } from './registry/rest.js';
 import { convertObject } from './registry/versions.js';
 import { createStore, type RequestContext, type Store } from './registry/store.js';
 import { computedStore } from './registry/computed.js';
@@ -449,7 +450,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     return (
       Object.hasOwn(entry.info.subresources, info.subresource) ||
       Object.hasOwn(special, `${info.resource}/${info.subresource}`) ||
-      Object.hasOwn(entry.strategy.subresourceUpdates ?? {}, info.subresource)
+      !!subresourceUpdate(entry, info.subresource)
     );
   };
   /** The format errors are written in: what the client accepts, JSON when that cannot be told. */

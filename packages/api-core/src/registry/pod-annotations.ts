@@ -8,7 +8,8 @@ import { MAX_INT32 } from './pod-security.js';
 // security context field give a profile, that they agree (validateSeccompAnnotationsAndFields,
 // validateAppArmorAnnotationsAndFieldsMatchOnCreate).
 
-const MIRROR = 'kubernetes.io/config.mirror';
+/** kube's MirrorPodAnnotationKey: the pod is a static pod's mirror. */
+export const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
 const DELETION_COST = 'controller.kubernetes.io/pod-deletion-cost';
 /** The deprecated seccomp and AppArmor annotations (the container ones end with the container's name). */
 export const SECCOMP_POD = 'seccomp.security.alpha.kubernetes.io/pod';
@@ -39,8 +40,8 @@ export function podAnnotationErrors(annotations: unknown, spec: Obj, field: stri
   if (!isObj(annotations)) return [];
   const errs: FieldError[] = [];
   const value = (key: string) => str(annotations[key]);
-  if (MIRROR in annotations && !str(spec.nodeName)) {
-    errs.push(fieldInvalid(`${field}[${MIRROR}]`, value(MIRROR), 'must set spec.nodeName if mirror pod annotation is set'));
+  if (MIRROR_POD_ANNOTATION in annotations && !str(spec.nodeName)) {
+    errs.push(fieldInvalid(`${field}[${MIRROR_POD_ANNOTATION}]`, value(MIRROR_POD_ANNOTATION), 'must set spec.nodeName if mirror pod annotation is set'));
   }
   if (!options.allowInvalidDeletionCost && DELETION_COST in annotations && !isDeletionCost(value(DELETION_COST))) {
     errs.push(fieldInvalid(`${field}[${DELETION_COST}]`, value(DELETION_COST), 'must be a 32bit integer'));

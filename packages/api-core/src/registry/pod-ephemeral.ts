@@ -1,22 +1,19 @@
 import { isDeepStrictEqual } from 'node:util';
 import { asObjects, fieldForbidden, fieldNotFound, isObj, str, type FieldError, type KubeObject, type Obj } from '@kapi/apimachinery';
+import { MIRROR_POD_ANNOTATION } from './pod-annotations.js';
 
 // kube 1.33's ephemeral containers (pkg/apis/core/validation validateEphemeralContainers and
 // ValidatePodEphemeralContainersUpdate, pkg/registry/core/pod EphemeralContainersStrategy): debugging containers
 // added to a running pod through its `ephemeralcontainers` subresource (kubectl debug), never changed or removed.
 
 /**
- * kube's allowedEphemeralContainerFields, in the Container struct's field order: what an ephemeral container may set.
- * `pointer`: a Go pointer or slice, set as soon as it is given (an empty probe or port list counts); the others are
- * set when not their zero value.
+ * The Container fields kube's allowedEphemeralContainerFields leaves out, in the struct's field order (the order of
+ * kube's errors). `pointer`: a Go pointer or slice, set as soon as it is given (an empty probe or port list counts);
+ * `resources` is a struct, set when some field of it is.
  */
-const FIELDS: [name: string, allowed: boolean, pointer?: boolean][] = [
-  ['name', true], ['image', true], ['command', true], ['args', true], ['workingDir', true],
-  ['ports', false, true], ['envFrom', true], ['env', true], ['resources', false], ['resizePolicy', false, true],
-  ['restartPolicy', false, true], ['volumeMounts', true], ['volumeDevices', true], ['livenessProbe', false, true],
-  ['readinessProbe', false, true], ['startupProbe', false, true], ['lifecycle', false, true],
-  ['terminationMessagePath', true], ['terminationMessagePolicy', true], ['imagePullPolicy', true],
-  ['securityContext', true], ['stdin', true], ['stdinOnce', true], ['tty', true],
+const NOT_ALLOWED: [name: string, pointer: boolean][] = [
+  ['ports', true], ['resources', false], ['resizePolicy', true], ['restartPolicy', true],
+  ['livenessProbe', true], ['readinessProbe', true], ['startupProbe', true], ['lifecycle', true],
 ];
 
 const NOT_FOR_EPHEMERAL = 'cannot be set for an Ephemeral Container';
@@ -37,8 +34,7 @@ export function ephemeralContainerErrors(c: Obj, at: string, others: ReadonlySet
   const errs: FieldError[] = [];
   const target = str(c.targetContainerName);
   if (target && !others.has(target)) errs.push(fieldNotFound(`${at}.targetContainerName`, target));
-  for (const [name, allowed, pointer] of FIELDS) {
-    if (allowed) continue;
+  for (const [name, pointer] of NOT_ALLOWED) {
     const value = c[name];
     if (pointer ? value !== undefined && value !== null : setValue(value)) errs.push(fieldForbidden(`${at}.${name}`, NOT_FOR_EPHEMERAL));
   }
@@ -64,7 +60,7 @@ export function withEphemeralContainers(obj: KubeObject, old: KubeObject): KubeO
  * change to the message; this server does not.)
  */
 export function ephemeralContainersUpdateErrors(pod: KubeObject, old: KubeObject, podErrors: FieldError[]): FieldError[] {
-  if (isObj(old.metadata?.annotations) && 'kubernetes.io/config.mirror' in old.metadata.annotations) {
+  if (isObj(old.metadata?.annotations) && MIRROR_POD_ANNOTATION in old.metadata.annotations) {
     return [fieldForbidden('', 'static pods do not support ephemeral containers')];
   }
   const errs = [...podErrors];

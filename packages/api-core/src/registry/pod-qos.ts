@@ -1,7 +1,5 @@
 import { asObjects, isObj, type KubeObject, type Obj } from '@kapi/apimachinery';
-import { addDecimals, decimal, sameDecimal } from './quantity.js';
-
-type Decimal = ReturnType<typeof decimal>;
+import { addDecimals, decimal, sameDecimal, type Decimal } from './quantity.js';
 
 /** The resources kube's QoS classes are computed from (isSupportedQoSComputeResource). */
 const QOS_RESOURCES = new Set(['cpu', 'memory']);

@@ -116,6 +116,15 @@ function validateContainer(c: Obj, at: string, pod: PodContext): FieldError[] {
   return errs;
 }
 
+/** A container's common checks, then a name not among `names` (which it joins). */
+function validateNamedContainer(c: Obj, at: string, pod: PodContext, names: Set<string>): FieldError[] {
+  const errs = validateContainer(c, at, pod);
+  const name = text(c.name);
+  if (names.has(name)) errs.push(fieldDuplicate(`${at}.name`, name));
+  else names.add(name);
+  return errs;
+}
+
 /** kube's AccumulateUniqueHostPorts: a host port (with its protocol and host IP) used once among `containers`. */
 function hostPortConflicts(containers: Obj[], field: string, seen = new Set<string>()): FieldError[] {
   const errs: FieldError[] = [];
@@ -139,10 +148,7 @@ function validateContainers(containers: Obj[], field: string, pod: PodContext): 
   const names = new Set<string>();
   containers.forEach((c, i) => {
     const at = `${field}[${i}]`;
-    errs.push(...validateContainer(c, at, pod));
-    const name = text(c.name);
-    if (names.has(name)) errs.push(fieldDuplicate(`${at}.name`, name));
-    else names.add(name);
+    errs.push(...validateNamedContainer(c, at, pod, names));
     errs.push(...validateProbesAndLifecycle(c, at, pod.gracePeriod));
     if (isSet(c.restartPolicy)) errs.push(fieldForbidden(`${at}.restartPolicy`, 'may not be set for non-init containers'));
   });
@@ -181,10 +187,7 @@ function validateEphemeralContainers(containers: Obj[], regular: Obj[], inits: O
   const names = new Set(others);
   containers.forEach((c, i) => {
     const at = `${field}[${i}]`;
-    errs.push(...validateContainer(c, at, pod));
-    const name = text(c.name);
-    if (names.has(name)) errs.push(fieldDuplicate(`${at}.name`, name));
-    else names.add(name);
+    errs.push(...validateNamedContainer(c, at, pod, names));
     errs.push(...ephemeralContainerErrors(c, at, others));
   });
   return errs;

@@ -5,14 +5,21 @@ import { parseQuantity } from '@kapi/apimachinery';
  * Quantity is. (Stored quantities have been validated: a string that does not parse counts as zero.)
  */
 export function compareQuantities(a: unknown, b: unknown): number {
-  const [x, y] = [decimal(a), decimal(b)];
-  const e = Math.min(x.e, y.e);
-  const [l, r] = [x.n * 10n ** BigInt(x.e - e), y.n * 10n ** BigInt(y.e - e)];
+  const [l, r] = aligned(decimal(a), decimal(b));
   return l === r ? 0 : l < r ? -1 : 1;
 }
 
+/** An exact decimal: n × 10^e. */
+export type Decimal = { n: bigint; e: number };
+
+/** Two decimals' coefficients at their smaller exponent (which `exponent` is), so they compare and add as integers. */
+function aligned(a: Decimal, b: Decimal): [bigint, bigint, exponent: number] {
+  const e = Math.min(a.e, b.e);
+  return [a.n * 10n ** BigInt(a.e - e), b.n * 10n ** BigInt(b.e - e), e];
+}
+
 /** A quantity as an exact decimal (n × 10^e); one that is absent or does not parse is zero. */
-export function decimal(q: unknown): { n: bigint; e: number } {
+export function decimal(q: unknown): Decimal {
   if (typeof q !== 'string' && typeof q !== 'number') return { n: 0n, e: 0 };
   try {
     return parseQuantity(String(q)).value;
@@ -22,13 +29,13 @@ export function decimal(q: unknown): { n: bigint; e: number } {
 }
 
 /** The exact sum of two decimals. */
-export function addDecimals(a: { n: bigint; e: number }, b: { n: bigint; e: number }): { n: bigint; e: number } {
-  const e = Math.min(a.e, b.e);
-  return { n: a.n * 10n ** BigInt(a.e - e) + b.n * 10n ** BigInt(b.e - e), e };
+export function addDecimals(a: Decimal, b: Decimal): Decimal {
+  const [l, r, e] = aligned(a, b);
+  return { n: l + r, e };
 }
 
 /** Whether two decimals are the same number. */
-export function sameDecimal(a: { n: bigint; e: number }, b: { n: bigint; e: number }): boolean {
-  const e = Math.min(a.e, b.e);
-  return a.n * 10n ** BigInt(a.e - e) === b.n * 10n ** BigInt(b.e - e);
+export function sameDecimal(a: Decimal, b: Decimal): boolean {
+  const [l, r] = aligned(a, b);
+  return l === r;
 }

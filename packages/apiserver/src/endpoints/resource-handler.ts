@@ -4,6 +4,7 @@ import type { Authorizer } from '../auth/types.js';
 import type { ResourceEntry, ResourceRegistry } from '../registry/resources.js';
 import type { RequestContext, Store } from '../registry/store.js';
 import type { RequestDeadline } from '../registry/context.js';
+import { subresourceUpdate } from '../registry/rest.js';
 import { createHandler } from './handlers/create.js';
 import { deleteCollectionHandler } from './handlers/delete-collection.js';
 import { deleteHandler } from './handlers/delete.js';
@@ -144,7 +145,7 @@ export function createResourceHandler(deps: ResourceHandlerDeps) {
     if (special) return special({ request, info, ctx, format, query, body: scope.body, bodyFormat: scope.bodyFormat });
     // Subresources that need a node or a proxy (log, exec, attach, portforward, proxy, binding, ...) have no
     // implementation here: say so rather than answering with the parent object.
-    const storedPart = info.subresource === 'status' || info.subresource === 'finalize' || Object.hasOwn(entry.strategy.subresourceUpdates ?? {}, info.subresource);
+    const storedPart = info.subresource === 'status' || info.subresource === 'finalize' || !!subresourceUpdate(entry, info.subresource);
     if (info.subresource && !storedPart) throw newPathNotFound();
     const handler = HANDLERS[info.verb];
     if (!handler) throw newMethodNotSupported(gr, info.verb);

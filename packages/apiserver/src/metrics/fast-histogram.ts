@@ -1,5 +1,5 @@
 import type { Registry } from 'prom-client';
-import { KeyTrie } from './key-trie.js';
+import { KeyTrie, labelValues } from './key-trie.js';
 
 interface Series {
   labels: Record<string, string>;
@@ -36,7 +36,7 @@ export class FastHistogram<L extends string = string> {
     readonly labelNames: readonly L[],
     registry: Registry,
   ) {
-    this.byValues = new KeyTrie(Math.max(labelNames.length, 1));
+    this.byValues = new KeyTrie(labelNames.length);
     registry.registerMetric(this as unknown as Parameters<Registry['registerMetric']>[0]);
   }
 
@@ -58,8 +58,7 @@ export class FastHistogram<L extends string = string> {
   }
 
   private seriesOf(given: string[]): Series {
-    // A value not given is the empty one.
-    const values = given.length >= this.labelNames.length ? given : this.labelNames.map((_, i) => given[i] ?? '');
+    const values = labelValues(this.labelNames, given);
     let series = this.byValues.get(values);
     if (!series) {
       const labels = Object.fromEntries(this.labelNames.map((name, i) => [name, values[i]!]));

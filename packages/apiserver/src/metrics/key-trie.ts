@@ -5,8 +5,12 @@
 export class KeyTrie<K, V> {
   private root = new Map<K, unknown>();
 
-  /** `depth`: how many keys find a value. */
-  constructor(private readonly depth: number) {}
+  private readonly depth: number;
+
+  /** `depth`: how many keys find a value (none: one value, found by no key). */
+  constructor(depth: number) {
+    this.depth = Math.max(depth, 1);
+  }
 
   /** The value at these keys (`depth` of them), if one was set. */
   get(keys: readonly K[]): V | undefined {
@@ -29,4 +33,9 @@ export class KeyTrie<K, V> {
   clear(): void {
     this.root = new Map();
   }
+}
+
+/** Label values in the order of `labelNames`, a value not given being the empty one (as prom-client has it). */
+export function labelValues(labelNames: readonly string[], given: string[]): string[] {
+  return given.length >= labelNames.length ? given : labelNames.map((_, i) => given[i] ?? '');
 }

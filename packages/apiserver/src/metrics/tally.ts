@@ -1,5 +1,5 @@
 import { Counter, type CounterConfiguration } from 'prom-client';
-import { KeyTrie } from './key-trie.js';
+import { KeyTrie, labelValues } from './key-trie.js';
 
 /** A prom-client Counter with a fast path: `add` counts in plain numbers, handed to the counter when it is read. */
 export type TalliedCounter<L extends string> = Counter<L> & {
@@ -23,7 +23,7 @@ export function talliedCounter<L extends string>(configuration: CounterConfigura
   /** Every series counted, for collect. */
   const entries: Entry[] = [];
   /** The series by their label values. */
-  const series = new KeyTrie<string | undefined, Entry>(Math.max(labelNames.length, 1));
+  const series = new KeyTrie<string | undefined, Entry>(labelNames.length);
   const counter = new Counter<L>({
     ...configuration,
     collect() {
@@ -37,8 +37,7 @@ export function talliedCounter<L extends string>(configuration: CounterConfigura
   });
   // An entry is kept for the counter's life (collect zeroes it, never drops it), so a bound one stays valid.
   const entryOf = (given: string[]): Entry => {
-    // A value not given is the empty one.
-    const values = given.length >= labelNames.length ? given : labelNames.map((_, i) => given[i] ?? '');
+    const values = labelValues(labelNames, given);
     let entry = series.get(values);
     if (!entry) {
       entry = { values, n: 0 };

@@ -80,6 +80,12 @@ export function beforeCreate(ctx: RequestContext, obj: KubeObject): void {
   addWarnings(ctx.warnings, entry.strategy.warnings?.(obj));
 }
 
+/** The strategy's writer of a subresource that is a part of the object (Strategy.subresourceUpdates), if it has one. */
+export function subresourceUpdate(entry: ResourceEntry, subresource: string): ((obj: KubeObject, old: KubeObject) => KubeObject) | undefined {
+  const updates = entry.strategy.subresourceUpdates;
+  return subresource && updates && Object.hasOwn(updates, subresource) ? updates[subresource] : undefined;
+}
+
 /**
  * The object an update stores, from what the client (and mutating admission) gave and the stored object: system
  * fields carried over, status or spec kept per subresource, the strategy's preparation, generation bumped when
@@ -100,10 +106,10 @@ export function beforeUpdate(ctx: RequestContext, input: KubeObject, old: KubeOb
     obj = structuredClone(old);
     obj.spec = { ...(obj.spec as object), finalizers };
     if (!finalizers) delete (obj.spec as { finalizers?: string[] }).finalizers;
-  } else if (ctx.subresource && Object.hasOwn(entry.strategy.subresourceUpdates ?? {}, ctx.subresource)) {
+  } else if (subresourceUpdate(entry, ctx.subresource)) {
     // As for status: the managedFields recording this write are kept.
     const managedFields = metaOf(obj).managedFields;
-    obj = entry.strategy.subresourceUpdates![ctx.subresource]!(obj, old);
+    obj = subresourceUpdate(entry, ctx.subresource)!(obj, old);
     if (managedFields !== undefined) metaOf(obj).managedFields = managedFields;
   } else if (hasStatusSubresource(entry) && ctx.subresource === '') {
     if (old.status === undefined) delete obj.status;
