@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as k8s from '@kubernetes/client-node';
 import { createCorePlugin, setupCapabilities } from '@kapi/api-core';
 import { createApiServer, type ApiServer } from '@kapi/apiserver';
 import { createMemoryBackend } from '@kapi/storage';
@@ -779,6 +780,87 @@ describe('Pod validation (kube 1.33 ValidatePodCreate, ValidatePodUpdate)', { ti
     // kube's field.NewPath(""): an empty field, printed before the colon.
     expect(onMirror.body.message).toBe('Pod "static" is invalid: : Forbidden: static pods do not support ephemeral containers');
   });
+
+  it("resizes containers' cpu and memory in place through the resize subresource only, refused as kube refuses", async () => {
+    const resources = (cpu: string, memory: string, limits: Record<string, string> = { cpu, memory }) => ({ requests: { cpu, memory }, limits });
+    const sized = {
+      metadata: { name: 'sized', labels: { app: 'sized' } },
+      spec: {
+        initContainers: [app({ name: 'side', restartPolicy: 'Always', resources: resources('100m', '64Mi') }), app({ name: 'init', resources: resources('100m', '64Mi') })],
+        containers: [app({ resources: resources('200m', '128Mi') })],
+      },
+    };
+    const created = await req(server, 'POST', PODS, sized);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.status.qosClass).toBe('Guaranteed');
+    const RESIZE = `${PODS}/sized/resize`;
+    const causes = (res: { body: any }) => (res.body.details?.causes ?? []).map((c: any) => `${c.field}: ${c.message}`);
+    const containers = (app: unknown, side = resources('150m', '96Mi')) => ({ spec: { initContainers: [{ name: 'side', resources: side }], containers: [{ name: 'app', resources: app }] } });
+
+    // The main resource cannot change resources.
+    const viaPod = await req(server, 'PATCH', `${PODS}/sized`, containers(resources('300m', '256Mi')));
+    expect(causes(viaPod)[0]).toMatch(/^spec: Forbidden: pod updates may not change fields other than/);
+    // The subresource takes the containers' cpu and memory and nothing else; a sidecar's too.
+    const resized = await req(server, 'PATCH', RESIZE, { ...containers(resources('300m', '256Mi'), resources('150m', '96Mi')), metadata: { labels: { app: 'other' } } });
+    expect(resized.status, JSON.stringify(resized.body)).toBe(200);
+    expect(resized.body.spec.containers[0].resources).toEqual(resources('300m', '256Mi'));
+    expect(resized.body.spec.initContainers[0].resources).toEqual(resources('150m', '96Mi'));
+    expect(resized.body.metadata.labels).toEqual({ app: 'sized' });
+    expect(resized.body.metadata.generation).toBe(2);
+    expect(resized.body.metadata.managedFields.map((f: any) => f.subresource ?? '')).toContain('resize');
+    expect((await req(server, 'GET', RESIZE)).body.spec.containers[0].resources.limits.cpu).toBe('300m');
+    expect((await req(server, 'GET', `${PODS}/sized`)).body.spec.containers[0].resources.limits.memory).toBe('256Mi');
+    // A dry run stores nothing.
+    const dry = await req(server, 'PATCH', `${RESIZE}?dryRun=All`, containers(resources('400m', '512Mi')));
+    expect(dry.status, JSON.stringify(dry.body)).toBe(200);
+    expect(dry.body.spec.containers[0].resources.limits.cpu).toBe('400m');
+    expect((await req(server, 'GET', RESIZE)).body.spec.containers[0].resources.limits.cpu).toBe('300m');
+
+    // What kube refuses, with its messages.
+    const refusals: [unknown, string[]][] = [
+      // Guaranteed to Burstable.
+      [containers({ requests: { cpu: '100m', memory: '256Mi' }, limits: { cpu: '300m', memory: '256Mi' } }), ['spec: Invalid value: "Guaranteed": Pod QOS Class may not change as a result of resizing']],
+      [containers(resources('300m', '128Mi')), ['spec.containers[0].resources.limits[memory]: Forbidden: memory limits cannot be decreased unless resizePolicy is RestartContainer']],
+      [containers(resources('300m', '256Mi', { cpu: '300m', memory: '256Mi', 'example.com/gpu': '1' })), ['spec: Forbidden: only cpu and memory resources are mutable']],
+      [containers(resources('300m', '256Mi'), resources('150m', '96Mi', { cpu: '150m', memory: '96Mi', 'example.com/gpu': '1' })), ['spec: Forbidden: only cpu and memory resources for sidecar containers are mutable']],
+      [{ spec: { initContainers: [{ name: 'init', resources: resources('200m', '64Mi') }] } }, ['spec: Forbidden: resources for non-sidecar init containers are immutable']],
+      [{ spec: { containers: [{ name: 'app', resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'RestartContainer' }] }] } }, ['spec: Forbidden: only cpu and memory resources are mutable']],
+      [{ spec: { containers: [{ name: 'app', resources: { limits: { cpu: '2', memory: null }, requests: { cpu: '2', memory: null } } }] } }, ['spec.containers[0].resources.requests: Forbidden: resource requests cannot be removed', 'spec.containers[0].resources.limits: Forbidden: resource limits cannot be removed', 'spec: Invalid value: "Guaranteed": Pod QOS Class may not change as a result of resizing'].sort()],
+    ];
+    for (const [patch, expected] of refusals) {
+      const res = await req(server, 'PATCH', RESIZE, patch);
+      expect(res.status, JSON.stringify(res.body)).toBe(422);
+      expect(causes(res).sort(), JSON.stringify(patch)).toEqual(expected);
+    }
+    // A container added or renamed through the subresource (a PUT replaces the list) is refused, not taken.
+    const current = (await req(server, 'GET', RESIZE)).body;
+    const renamed = structuredClone(current);
+    renamed.spec.containers[0].name = 'other';
+    expect(causes(await req(server, 'PUT', RESIZE, renamed))).toContain('spec: Forbidden: only cpu and memory resources are mutable');
+    const added = structuredClone(current);
+    added.spec.containers.push({ ...current.spec.containers[0], name: 'second' });
+    expect(causes(await req(server, 'PUT', RESIZE, added))).toContain('spec: Forbidden: only cpu and memory resources are mutable');
+    expect((await req(server, 'GET', RESIZE)).body.spec.containers.map((c: any) => c.name)).toEqual(['app']);
+    // With a RestartContainer memory policy, memory limits may come down.
+    const restarting = { metadata: { name: 'restarting' }, spec: { containers: [app({ resizePolicy: [{ resourceName: 'memory', restartPolicy: 'RestartContainer' }], resources: resources('1', '1Gi') })] } };
+    expect((await req(server, 'POST', PODS, restarting)).status).toBe(201);
+    const lowered = await req(server, 'PATCH', `${PODS}/restarting/resize`, { spec: { containers: [{ name: 'app', resources: resources('1', '512Mi') }] } });
+    expect(lowered.status, JSON.stringify(lowered.body)).toBe(200);
+    // A pod on a node that does not report its running containers' resources cannot be resized.
+    const running = await req(server, 'PATCH', `${PODS}/restarting/status`, { status: { containerStatuses: [{ name: 'app', image: 'nginx', imageID: '', ready: true, restartCount: 0, state: { running: {} } }] } });
+    expect(running.status, JSON.stringify(running.body)).toBe(200);
+    const unsupported = await req(server, 'PATCH', `${PODS}/restarting/resize`, { spec: { containers: [{ name: 'app', resources: resources('2', '512Mi') }] } });
+    expect(causes(unsupported)).toEqual(['spec: Forbidden: Pod running on node without support for resize']);
+    // Static and Windows pods cannot be resized.
+    const windows = { metadata: { name: 'windows' }, spec: { os: { name: 'windows' }, containers: [app({ resources: resources('1', '1Gi') })] } };
+    expect((await req(server, 'POST', PODS, windows)).status).toBe(201);
+    const onWindows = await req(server, 'PATCH', `${PODS}/windows/resize`, { spec: { containers: [{ name: 'app', resources: resources('2', '2Gi') }] } });
+    expect(onWindows.body.message).toBe('Pod "windows" is invalid: : Forbidden: windows pods cannot be resized');
+    const mirror = { metadata: { name: 'static-sized', annotations: { 'kubernetes.io/config.mirror': 'x' } }, spec: { nodeName: 'node-1', containers: [app({ resources: resources('1', '1Gi') })] } };
+    expect((await req(server, 'POST', PODS, mirror)).status).toBe(201);
+    const onMirror = await req(server, 'PATCH', `${PODS}/static-sized/resize`, { spec: { containers: [{ name: 'app', resources: resources('2', '2Gi') }] } });
+    expect(onMirror.body.message).toBe('Pod "static-sized" is invalid: : Forbidden: static pods cannot be resized');
+  });
 });
 
 describe.skipIf(!kubectlBin)('Pod validation through kubectl and the Python client, against the built server', { timeout: 60_000 }, () => {
@@ -840,6 +922,37 @@ describe.skipIf(!kubectlBin)('Pod validation through kubectl and the Python clie
     const privileged = await kubectl(kubectlBin!.path, 'debug', 'debugged', '--image=busybox', '--container=root', '--profile=sysadmin');
     expect(privileged.status).toBe(1);
     expect(privileged.stderr).toContain('The Pod "debugged" is invalid: spec.ephemeralContainers[1].securityContext.privileged: Forbidden: disallowed by cluster policy');
+  });
+
+  it('kubectl patch --subresource resize and client-node resize a pod in place, kubectl 1.32 and 1.33 alike', async () => {
+    const pod = write(
+      'apiVersion: v1\nkind: Pod\nmetadata: {name: resizable}\nspec:\n  containers:\n  - name: app\n    image: nginx\n' +
+        '    resizePolicy: [{resourceName: memory, restartPolicy: RestartContainer}]\n' +
+        '    resources: {requests: {cpu: 100m, memory: 64Mi}, limits: {cpu: 200m, memory: 128Mi}}\n',
+    );
+    await ok(kubectlBin!.path, 'apply', '-f', pod);
+    for (const [i, bin] of kubectlBinaries().entries()) {
+      const cpu = `${300 + i * 100}m`;
+      await ok(bin.path, 'patch', 'pod', 'resizable', '--subresource', 'resize', '-p', `{"spec":{"containers":[{"name":"app","resources":{"limits":{"cpu":"${cpu}"}}}]}}`);
+      expect(await ok(bin.path, 'get', 'pod', 'resizable', '-o', 'jsonpath={.spec.containers[0].resources.limits.cpu}')).toBe(cpu);
+    }
+    // Without the subresource, kube's refusal.
+    const direct = await kubectl(kubectlBin!.path, 'patch', 'pod', 'resizable', '-p', '{"spec":{"containers":[{"name":"app","resources":{"limits":{"cpu":"1"}}}]}}');
+    expect(direct.stderr).toContain('spec: Forbidden: pod updates may not change fields other than');
+    // kubectl apply --subresource resize; a QoS change is refused.
+    const qos = write('apiVersion: v1\nkind: Pod\nmetadata: {name: resizable}\nspec:\n  containers:\n  - name: app\n    image: nginx\n    resources: {requests: {cpu: "1", memory: 128Mi}, limits: {cpu: "1", memory: 128Mi}}\n');
+    const refused = await kubectl(kubectlBin!.path, 'apply', '--server-side', '--force-conflicts', '--subresource', 'resize', '-f', qos);
+    expect(refused.stderr).toContain('The Pod "resizable" is invalid: spec: Invalid value: "Burstable": Pod QOS Class may not change as a result of resizing');
+    // @kubernetes/client-node's generated resize call.
+    const kc = new k8s.KubeConfig();
+    kc.loadFromFile(server.kubeconfig);
+    const core = kc.makeApiClient(k8s.CoreV1Api);
+    const patched = await core.patchNamespacedPodResize(
+      { name: 'resizable', namespace: 'default', body: { spec: { containers: [{ name: 'app', resources: { requests: { memory: '96Mi' } } }] } } },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.StrategicMergePatch),
+    );
+    expect(patched.spec?.containers[0].resources?.requests?.memory).toBe('96Mi');
+    expect((await core.readNamespacedPodResize({ name: 'resizable', namespace: 'default' })).spec?.containers[0].resources?.requests?.memory).toBe('96Mi');
   });
 
   it.skipIf(!existsSync(PYTHON))('the Python client: read-modify-replace of image and labels works; other spec changes and a missing image are 422', async () => {

@@ -20,6 +20,7 @@ import {
 } from '@kapi/apimachinery';
 import { annotationFieldMatchErrors, podAnnotationErrors } from './pod-annotations.js';
 import { ephemeralContainerErrors, ephemeralContainersUpdateErrors } from './pod-ephemeral.js';
+import { podResizeErrors } from './pod-resize.js';
 import { validateEnv, validateEnvFrom } from './pod-env.js';
 import { forbiddenForInitContainer, validateProbesAndLifecycle } from './pod-handlers.js';
 import { validateContainerResources } from './pod-resources.js';
@@ -322,6 +323,11 @@ function updatedPodErrors(pod: KubeObject, old: KubeObject): FieldError[] {
 /** kube's ValidatePodEphemeralContainersUpdate: the pod as for any update, then what may change of its ephemeral containers. */
 export function validatePodEphemeralContainersUpdate(pod: KubeObject, old: KubeObject): FieldError[] {
   return ephemeralContainersUpdateErrors(pod, old, updatedPodErrors(pod, old));
+}
+
+/** kube's ValidatePodResize: the pod as for any update, then what a resize may change (pod-resize.ts). */
+export function validatePodResize(pod: KubeObject, old: KubeObject): FieldError[] {
+  return podResizeErrors(pod, old, updatedPodErrors(pod, old));
 }
 
 /** A flat object's entries in key order, as a string: equal for objects that are deeply equal whatever their key order. */

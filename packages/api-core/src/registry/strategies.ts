@@ -1,16 +1,25 @@
 import type { Strategy } from '@kapi/apiserver';
-import { isObj, type KubeObject } from '@kapi/apimachinery';
+import { isObj, type FieldError, type KubeObject } from '@kapi/apimachinery';
 import { mergeMatchLabelKeys } from './pod-affinity.js';
 import { podQOS } from './pod-qos.js';
 import { podWarnings } from './pod-warnings.js';
 import { withEphemeralContainers } from './pod-ephemeral.js';
-import { validatePodCreate, validatePodEphemeralContainersUpdate, validatePodUpdate } from './pod-validation.js';
+import { withResizedResources } from './pod-resize.js';
+import { validatePodCreate, validatePodEphemeralContainersUpdate, validatePodResize, validatePodUpdate } from './pod-validation.js';
+
+/** How an update through each of the pod's writable subresources is validated (kube's per-subresource strategies). */
+const POD_UPDATE_VALIDATION: Record<string, (obj: KubeObject, old: KubeObject) => FieldError[]> = {
+  '': validatePodUpdate,
+  ephemeralcontainers: validatePodEphemeralContainersUpdate,
+  resize: validatePodResize,
+};
 
 /**
  * Pods start Pending with their QoS class (kube's pod strategy sets the initial status, pod-qos.ts), get their
  * affinity terms' matchLabelKeys and mismatchLabelKeys merged into the terms' label selectors, are validated as kube
  * validates them (the main checks: pod-validation.ts; a status update checks no spec, which it cannot change;
- * ephemeral containers are added through their subresource, pod-ephemeral.ts), get kube's warnings
+ * ephemeral containers are added through their subresource, pod-ephemeral.ts, and containers' cpu and memory are
+ * changed through `resize`, pod-resize.ts), get kube's warnings
  * (pod-warnings.ts), and DELETE answers with the pod.
  */
 export const podStrategy: Strategy = {
@@ -34,10 +43,9 @@ export const podStrategy: Strategy = {
   },
   validate: validatePodCreate,
   warnings: (obj) => podWarnings(obj),
-  validateUpdate: (obj, old, ctx) =>
-    ctx.subresource === 'ephemeralcontainers' ? validatePodEphemeralContainersUpdate(obj, old) : ctx.subresource ? [] : validatePodUpdate(obj, old),
-  // kubectl debug: ephemeral containers are added through their own subresource only.
-  subresourceUpdates: { ephemeralcontainers: withEphemeralContainers },
+  validateUpdate: (obj, old, ctx) => (Object.hasOwn(POD_UPDATE_VALIDATION, ctx.subresource) ? POD_UPDATE_VALIDATION[ctx.subresource](obj, old) : []),
+  // kubectl debug: ephemeral containers are added through their own subresource only; in-place resize likewise.
+  subresourceUpdates: { ephemeralcontainers: withEphemeralContainers, resize: withResizedResources },
   returnDeletedObject: true,
 };
 
