@@ -48,10 +48,26 @@ describe.skipIf(!kubectlPath)('kubectl sees defaulted built-in objects', () => {
   it('kubectl run and kubectl create service', () => {
     ok('run', 'p', '--image=nginx:1.27', '--port=80');
     const pod = parse(ok('get', 'pod', 'p', '-o', 'yaml'));
+    // kube's ServiceAccount admission: the default account, its credentials in a projected volume.
+    const volume = pod.spec.volumes?.[0]?.name as string;
+    expect(volume).toMatch(/^kube-api-access-[a-z0-9]{5}$/);
     expect(pod.spec).toEqual({
       containers: [{
         image: 'nginx:1.27', imagePullPolicy: 'IfNotPresent', name: 'p', ports: [{ containerPort: 80, protocol: 'TCP' }], resources: {},
         terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File',
+        volumeMounts: [{ mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', name: volume, readOnly: true }],
+      }],
+      serviceAccount: 'default', serviceAccountName: 'default',
+      volumes: [{
+        name: volume,
+        projected: {
+          defaultMode: 420,
+          sources: [
+            { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
+            { configMap: { items: [{ key: 'ca.crt', path: 'ca.crt' }], name: 'kube-root-ca.crt' } },
+            { downwardAPI: { items: [{ fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' }, path: 'namespace' }] } },
+          ],
+        },
       }],
       dnsPolicy: 'ClusterFirst', enableServiceLinks: true, restartPolicy: 'Always', schedulerName: 'default-scheduler',
       securityContext: {}, terminationGracePeriodSeconds: 30,

@@ -672,16 +672,58 @@ describe('Pod validation (kube 1.33 ValidatePodCreate, ValidatePodUpdate)', { ti
     const forbidden =
       'spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,' +
       '`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
-    for (const patch of [
-      { containers: [{ name: 'app', ports: [{ containerPort: 8080 }] }] },
-      { activeDeadlineSeconds: 900 },
-      { $retainKeys: ['containers'], tolerations: null },
-      { nodeName: 'node-1' },
-    ]) {
+    const refusals: [Record<string, unknown>, string[]][] = [
+      [{ containers: [{ name: 'app', ports: [{ containerPort: 8080 }] }] }, [forbidden]],
+      [{ nodeName: 'node-1' }, [forbidden]],
+      // kube's own refusals for what may change, but not so.
+      [{ activeDeadlineSeconds: 900 }, ['spec.activeDeadlineSeconds: Invalid value: 900: must be less than or equal to previous value']],
+      [{ schedulingGates: [{ name: 'example.com/late' }] }, ["spec.schedulingGates[0].name: Forbidden: only deletion is allowed, but found new scheduling gate 'example.com/late'"]],
+      [{ containers: [{ name: 'app', image: ' nginx:1.28 ' }] }, ['spec.containers[0].image: Invalid value: " nginx:1.28 ": must not have leading or trailing whitespace', 'spec.containers[0].image: Invalid value: " nginx:1.28 ": must not have leading or trailing whitespace']],
+      [{ containers: [{ name: 'app' }, { name: 'second', image: 'nginx' }] }, ['spec.containers: Forbidden: pod updates may not add or remove containers']],
+    ];
+    for (const [patch, expected] of refusals) {
       const res = await req(server, 'PATCH', `${PODS}/web`, { spec: patch });
       expect(res.status, JSON.stringify(patch)).toBe(422);
-      expect(res.body.details.causes.map((c: any) => `${c.field}: ${c.message}`)).toEqual([forbidden]);
+      expect(res.body.details.causes.map((c: any) => `${c.field}: ${c.message}`), JSON.stringify(patch)).toEqual(expected);
     }
+    // kube's message says each error once.
+    const padded = await req(server, 'PATCH', `${PODS}/web`, { spec: { containers: [{ name: 'app', image: 'nginx ' }] } });
+    expect(padded.body.message).toBe('Pod "web" is invalid: spec.containers[0].image: Invalid value: "nginx ": must not have leading or trailing whitespace');
+    // A pod's image is unpadded from the start (a template's need not be: kube keeps " " for some templates' use).
+    expect(await refused({ containers: [app({ image: 'nginx\t' })] })).toEqual(['spec.containers[0].image: Invalid value: "nginx\\t": must not have leading or trailing whitespace']);
+    // Tolerations cannot be removed.
+    const untolerated = (await req(server, 'GET', `${PODS}/web`)).body;
+    delete untolerated.spec.tolerations;
+    const removed = await req(server, 'PUT', `${PODS}/web`, untolerated);
+    expect(removed.body.details.causes.map((c: any) => `${c.field}: ${c.message}`)).toEqual(['spec.tolerations: Forbidden: existing toleration can not be modified except its tolerationSeconds']);
+    // The deadline cannot be dropped once set.
+    const current = (await req(server, 'GET', `${PODS}/web`)).body;
+    delete current.spec.activeDeadlineSeconds;
+    const dropped = await req(server, 'PUT', `${PODS}/web`, current);
+    expect(dropped.body.details.causes.map((c: any) => `${c.field}: ${c.message}`)).toEqual(['spec.activeDeadlineSeconds: Invalid value: "null": must not update from a positive integer to nil value']);
+    // A gated pod may get node selectors and required node affinity requirements added, but not changed.
+    const gated = {
+      metadata: { name: 'gated-web' },
+      spec: {
+        schedulingGates: [{ name: 'example.com/wait' }],
+        nodeSelector: { disk: 'ssd' },
+        affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] }] } } },
+        containers: [app()],
+      },
+    };
+    expect((await req(server, 'POST', PODS, gated)).status).toBe(201);
+    const terms = (...expressions: unknown[]) => ({ nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: expressions }] } } });
+    const zoneA = { key: 'zone', operator: 'In', values: ['a'] };
+    const narrowed = await req(server, 'PATCH', `${PODS}/gated-web`, { spec: { nodeSelector: { gpu: 'yes' }, affinity: terms(zoneA, { key: 'rack', operator: 'Exists' }), schedulingGates: null } });
+    expect(narrowed.status, JSON.stringify(narrowed.body)).toBe(200);
+    expect(narrowed.body.spec.nodeSelector).toEqual({ disk: 'ssd', gpu: 'yes' });
+    const regated = { metadata: { name: 'gated-2' }, spec: { ...gated.spec } };
+    expect((await req(server, 'POST', PODS, regated)).status).toBe(201);
+    const changed = await req(server, 'PATCH', `${PODS}/gated-2`, { spec: { nodeSelector: { disk: 'hdd' }, affinity: terms({ key: 'zone', operator: 'In', values: ['b'] }) } });
+    expect(changed.body.details.causes.map((c: any) => `${c.field}: ${c.message}`)).toEqual([
+      'spec.nodeSelector: Invalid value: map[string]string{"disk":"hdd"}: only additions to spec.nodeSelector are allowed (no mutations or deletions)',
+      expect.stringMatching(/^spec\.affinity\.nodeAffinity\.requiredDuringSchedulingIgnoredDuringExecution\.nodeSelectorTerms\[0\]: Invalid value: .*: only additions are allowed \(no mutations or deletions\)$/),
+    ]);
     // The status subresource does not judge the spec.
     const status = await req(server, 'PATCH', `${PODS}/web/status`, { status: { phase: 'Running' } });
     expect(status.status).toBe(200);

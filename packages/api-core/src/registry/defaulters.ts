@@ -31,8 +31,22 @@ const container: TypeDefaulter = (c) => {
   c.imagePullPolicy = imageTag(typeof c.image === 'string' ? c.image : '') === 'latest' ? 'Always' : 'IfNotPresent';
 };
 
-/** SetDefaults_PodSpec's part that depends on hostNetwork: container ports get hostPort = containerPort. */
+/**
+ * kube's v1 PodSpec conversion: the deprecated `serviceAccount` names the account when `serviceAccountName` does not,
+ * and is written back as an alias of it (so a pod or template read back has both, or neither).
+ */
+export function aliasServiceAccount(spec: Obj): void {
+  if (!spec.serviceAccountName && typeof spec.serviceAccount === 'string' && spec.serviceAccount) spec.serviceAccountName = spec.serviceAccount;
+  if (typeof spec.serviceAccountName === 'string' && spec.serviceAccountName) spec.serviceAccount = spec.serviceAccountName;
+  else delete spec.serviceAccount;
+}
+
+/**
+ * SetDefaults_PodSpec's part that depends on hostNetwork: container ports get hostPort = containerPort; and the
+ * service account alias of kube's conversion.
+ */
 const podSpec: TypeDefaulter = (spec) => {
+  aliasServiceAccount(spec);
   if (spec.hostNetwork !== true) return;
   for (const c of [...objects(spec.containers), ...objects(spec.initContainers)]) {
     for (const port of objects(c.ports)) if (!port.hostPort) port.hostPort = port.containerPort;

@@ -10,6 +10,7 @@ import { evictionAction } from './eviction.js';
 import { EVENT_FIELD_LABELS, NODE_FIELD_LABELS, POD_FIELD_LABELS, REPLICATION_CONTROLLER_FIELD_LABELS, SECRET_FIELD_LABELS } from './field-labels.js';
 import { CORE_PRINTERS } from './printers.js';
 import { installServiceAccounts, type ServiceAccountTokenOptions } from './service-accounts/index.js';
+import { serviceAccountAdmission } from './service-accounts/admission.js';
 import { createServices, type ServiceOptions } from './service/index.js';
 import { podTemplateStrategy, replicationControllerStrategy } from './pod-template-kinds.js';
 import { podStrategy, serviceAccountStrategy } from './strategies.js';
@@ -31,7 +32,7 @@ export interface CorePluginOptions extends ServiceOptions {
  * The core group as a server installs it (`createApiServer({ plugins: [createCorePlugin(), ...] })`): its kinds'
  * strategies, table printers and defaulters, Service cluster IPs and node ports, the `kubernetes` Service, and the
  * pods/eviction, pods/binding and bindings subresources, componentstatuses computed on every read (kube's
- * pkg/registry/core), two of kube's default admission plugins (DefaultTolerationSeconds and
+ * pkg/registry/core), three of kube's default admission plugins (ServiceAccount, DefaultTolerationSeconds and
  * PersistentVolumeClaimResize), the `default` ServiceAccount of every namespace, and service-account tokens when
  * configured.
  */
@@ -59,6 +60,8 @@ export function createCorePlugin(options: CorePluginOptions = {}): GroupPlugin {
       host.addSubresource({ group: '', resource: 'bindings' }, bindingAction(host));
       host.addComputedResource({ group: '', resource: 'componentstatuses' }, componentStatuses(host, options.componentStatus));
       services.install(host);
+      // In kube's order: ServiceAccount comes before DefaultTolerationSeconds.
+      host.addAdmission(serviceAccountAdmission(host));
       host.addAdmission(defaultTolerationSecondsAdmission(options.defaultTolerationSeconds));
       host.addAdmission(claimResizeAdmission(host));
       installServiceAccounts(host, options.serviceAccountTokens);

@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util';
 import {
   asObjects,
   fieldDuplicate,
@@ -21,6 +20,7 @@ import {
 import { annotationFieldMatchErrors, podAnnotationErrors } from './pod-annotations.js';
 import { ephemeralContainerErrors, ephemeralContainersUpdateErrors } from './pod-ephemeral.js';
 import { podResizeErrors } from './pod-resize.js';
+import { podUpdateErrors } from './pod-update.js';
 import { validateEnv, validateEnvFrom } from './pod-env.js';
 import { forbiddenForInitContainer, validateProbesAndLifecycle } from './pod-handlers.js';
 import { validateContainerResources } from './pod-resources.js';
@@ -190,6 +190,7 @@ function validateEphemeralContainers(containers: Obj[], regular: Obj[], inits: O
     const at = `${field}[${i}]`;
     errs.push(...validateNamedContainer(c, at, pod, names));
     errs.push(...ephemeralContainerErrors(c, at, others));
+    errs.push(...imageWhitespaceErrors(c, at));
   });
   return errs;
 }
@@ -209,11 +210,36 @@ export function validatePodSpec(spec: Obj, field = 'spec', options: { isPod?: bo
   return errs;
 }
 
+/** kube's validateContainerOnlyForPod: a pod's (not a template's) container image has no leading or trailing whitespace. */
+function imageWhitespaceErrors(c: Obj, at: string): FieldError[] {
+  const image = text(c.image);
+  return image.trim() === image ? [] : [fieldInvalid(`${at}.image`, image, 'must not have leading or trailing whitespace')];
+}
+
+/**
+ * What kube's validatePodMetadataAndSpec checks of a pod but not of a pod template: no projected service account
+ * token without a service account, and container images without padding (ephemeral containers get that check
+ * with their own).
+ */
+function podOnlyErrors(spec: Obj): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!text(spec.serviceAccountName)) {
+    asObjects(spec.volumes).forEach((v, vi) => {
+      if (!isObj(v.projected)) return;
+      asObjects(v.projected.sources).forEach((source, si) => {
+        if (isSet(source.serviceAccountToken)) errs.push(fieldForbidden(`spec.volumes[${vi}].projected.sources[${si}].serviceAccountToken`, 'must not be specified when serviceAccountName is not set'));
+      });
+    });
+  }
+  for (const key of ['containers', 'initContainers']) asObjects(spec[key]).forEach((c, i) => errs.push(...imageWhitespaceErrors(c, `spec.${key}[${i}]`)));
+  return errs;
+}
+
 /** kube's ValidatePodCreate (the checks above); ephemeral containers come through their subresource only. */
 export function validatePodCreate(pod: KubeObject): FieldError[] {
   const spec = isObj(pod.spec) ? pod.spec : {};
   const errs = podAnnotationErrors(pod.metadata?.annotations, spec, 'metadata.annotations');
-  errs.push(...validatePodSpec(spec, 'spec', { isPod: true, podName: pod.metadata?.name }));
+  errs.push(...validatePodSpec(spec, 'spec', { isPod: true, podName: pod.metadata?.name }), ...podOnlyErrors(spec));
   if (asObjects(spec.ephemeralContainers).length) errs.push(fieldForbidden('spec.ephemeralContainers', 'cannot be set on create'));
   // A pod is not bound to a node while it still waits on scheduling gates.
   if (text(spec.nodeName) && asObjects(spec.schedulingGates).length) errs.push(fieldForbidden('spec.nodeName', 'cannot be set until all schedulingGates have been cleared'));
@@ -272,41 +298,9 @@ export function validateRunningPodTemplate(template: unknown, field: string, own
   return errs;
 }
 
-const POD_UPDATE_FORBIDDEN =
-  'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,' +
-  '`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
-
-/**
- * kube's ValidatePodUpdate: a pod's spec is fixed once created but for its containers' images, a shorter (or first)
- * active deadline, added tolerations, a grace period of 1 for one that was negative, and scheduling gates removed.
- */
+/** kube's ValidatePodUpdate: the pod as for any update, then what an update may change (pod-update.ts). */
 export function validatePodUpdate(pod: KubeObject, old: KubeObject): FieldError[] {
-  const spec = isObj(pod.spec) ? pod.spec : {};
-  const before = isObj(old.spec) ? old.spec : {};
-  const errs = updatedPodErrors(pod, old);
-  // The spec as it would be with only what may change taken from the old one.
-  const mutable = structuredClone(spec);
-  for (const key of ['containers', 'initContainers'] as const) {
-    const now = asObjects(mutable[key]);
-    const was = asObjects(before[key]);
-    if (now.length === was.length) now.forEach((c, i) => (c.image = was[i].image));
-  }
-  const deadline = spec.activeDeadlineSeconds;
-  const oldDeadline = before.activeDeadlineSeconds;
-  if (typeof deadline === 'number' && (oldDeadline === undefined || oldDeadline === null || (typeof oldDeadline === 'number' && deadline <= oldDeadline))) {
-    mutable.activeDeadlineSeconds = oldDeadline;
-  }
-  const tolerations = asObjects(spec.tolerations);
-  const oldTolerations = asObjects(before.tolerations);
-  if (containsAll(tolerations, oldTolerations)) mutable.tolerations = before.tolerations;
-  if (typeof before.terminationGracePeriodSeconds === 'number' && before.terminationGracePeriodSeconds < 0 && spec.terminationGracePeriodSeconds === 1) {
-    mutable.terminationGracePeriodSeconds = before.terminationGracePeriodSeconds;
-  }
-  const gates = asObjects(spec.schedulingGates);
-  const oldGates = asObjects(before.schedulingGates);
-  if (containsAll(oldGates, gates)) mutable.schedulingGates = before.schedulingGates;
-  if (!isDeepStrictEqual(strip(mutable), strip(before))) errs.push(fieldForbidden('spec', POD_UPDATE_FORBIDDEN));
-  return errs;
+  return podUpdateErrors(pod, old, updatedPodErrors(pod, old));
 }
 
 /** kube's validatePodMetadataAndSpec with the pod-specific annotations' update rules, for any update of a pod. */
@@ -316,7 +310,7 @@ function updatedPodErrors(pod: KubeObject, old: KubeObject): FieldError[] {
   // A deletion cost that was already invalid may stay (kube's AllowInvalidPodDeletionCost).
   const oldCost = podAnnotationErrors(old.metadata?.annotations, before, 'metadata.annotations').some((e) => e.field.endsWith('[controller.kubernetes.io/pod-deletion-cost]'));
   const errs = podAnnotationErrors(pod.metadata?.annotations, spec, 'metadata.annotations', { allowInvalidDeletionCost: oldCost });
-  errs.push(...validatePodSpec(spec, 'spec', { isPod: true, podName: pod.metadata?.name }));
+  errs.push(...validatePodSpec(spec, 'spec', { isPod: true, podName: pod.metadata?.name }), ...podOnlyErrors(spec));
   return errs;
 }
 
@@ -329,15 +323,3 @@ export function validatePodEphemeralContainersUpdate(pod: KubeObject, old: KubeO
 export function validatePodResize(pod: KubeObject, old: KubeObject): FieldError[] {
   return podResizeErrors(pod, old, updatedPodErrors(pod, old));
 }
-
-/** A flat object's entries in key order, as a string: equal for objects that are deeply equal whatever their key order. */
-const entryKey = (o: Obj) => JSON.stringify(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-
-/** Whether every item of `items` is in `list` (through a set: a list of thousands costs no quadratic time). */
-const containsAll = (list: Obj[], items: Obj[]): boolean => {
-  const keys = new Set(list.map(entryKey));
-  return items.every((item) => keys.has(entryKey(item)));
-};
-
-/** A spec without its undefined members, so that a key set to undefined equals a missing one. */
-const strip = (v: unknown): unknown => JSON.parse(JSON.stringify(v ?? {}));

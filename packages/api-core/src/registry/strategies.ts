@@ -1,5 +1,6 @@
 import type { Strategy } from '@kapi/apiserver';
 import { isObj, type FieldError, type KubeObject } from '@kapi/apimachinery';
+import { aliasServiceAccount } from './defaulters.js';
 import { mergeMatchLabelKeys } from './pod-affinity.js';
 import { podQOS } from './pod-qos.js';
 import { podWarnings } from './pod-warnings.js';
@@ -42,6 +43,10 @@ export const podStrategy: Strategy = {
     if (isObj(obj.spec)) mergeMatchLabelKeys(obj.spec, obj.metadata?.labels);
   },
   validate: validatePodCreate,
+  // The account admission or a webhook named is written back as its deprecated alias too, as kube's conversion does.
+  canonicalize: (obj) => {
+    if (isObj(obj.spec)) aliasServiceAccount(obj.spec);
+  },
   warnings: (obj) => podWarnings(obj),
   validateUpdate: (obj, old, ctx) => (Object.hasOwn(POD_UPDATE_VALIDATION, ctx.subresource) ? POD_UPDATE_VALIDATION[ctx.subresource](obj, old) : []),
   // kubectl debug: ephemeral containers are added through their own subresource only; in-place resize likewise.

@@ -1,0 +1,150 @@
+// kube 1.33's ServiceAccount admission plugin, as clients see it: a new Pod runs as an existing ServiceAccount
+// (`default` unless it names one) with its API credentials mounted; a static pod references none.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCorePlugin } from '@kapi/api-core';
+import { createApiServer, type ApiServer } from '@kapi/apiserver';
+import { createMemoryBackend } from '@kapi/storage';
+import { loadDataPlugins } from '../src/groups.js';
+import { kubectlBinaries, kubectlOf } from '../src/kubectl.js';
+import { startServerProcess, type ServerProcess } from '../src/server.js';
+
+const others = (await loadDataPlugins()).filter((p) => p.definition.group !== '');
+const kubectlBin = kubectlBinaries()[0];
+const MOUNT = '/var/run/secrets/kubernetes.io/serviceaccount';
+
+describe('ServiceAccount admission (kube 1.33 plugin/pkg/admission/serviceaccount)', { timeout: 30_000 }, () => {
+  let server: ApiServer;
+  beforeAll(async () => {
+    server = createApiServer({ storage: createMemoryBackend(), plugins: [createCorePlugin(), ...others] });
+    await server.start();
+  });
+  afterAll(() => server?.stop());
+
+  const req = async (method: string, path: string, body?: unknown) => {
+    const res = await server.fetch(new Request(`http://kapi.test${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }));
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  const pod = (name: string, spec: Record<string, unknown> = {}, metadata: Record<string, unknown> = {}) => ({
+    metadata: { name, ...metadata },
+    spec: { containers: [{ name: 'app', image: 'nginx' }], ...spec },
+  });
+  const create = async (ns: string, body: unknown) => {
+    const res = await req('POST', `/api/v1/namespaces/${ns}/pods`, body);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body;
+  };
+
+  it('runs a new pod as the default account, with a projected token, CA and namespace volume mounted in every container', async () => {
+    const created = await create('default', pod('plain', { initContainers: [{ name: 'init', image: 'busybox' }] }));
+    expect(created.spec.serviceAccountName).toBe('default');
+    // The deprecated serviceAccount field follows, as kube's defaulting has it.
+    expect(created.spec.serviceAccount).toBe('default');
+    const volume = created.spec.volumes.find((v: any) => v.name.startsWith('kube-api-access-'));
+    expect(volume.name).toMatch(/^kube-api-access-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+    expect(volume.projected).toEqual({
+      sources: [
+        { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
+        { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+        { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
+      ],
+      defaultMode: 420,
+    });
+    for (const c of [...created.spec.containers, ...created.spec.initContainers]) {
+      expect(c.volumeMounts).toEqual([{ name: volume.name, readOnly: true, mountPath: MOUNT }]);
+    }
+    // A dry run is admitted the same way and stores nothing.
+    const dry = await req('POST', '/api/v1/namespaces/default/pods?dryRun=All', pod('dry'));
+    expect(dry.body.spec.serviceAccountName).toBe('default');
+    expect((await req('GET', '/api/v1/namespaces/default/pods/dry')).status).toBe(404);
+  });
+
+  it('mounts nothing when the pod or its account opts out, nor where a container has its own mount', async () => {
+    expect((await req('POST', '/api/v1/namespaces/default/serviceaccounts', { metadata: { name: 'quiet' }, automountServiceAccountToken: false, imagePullSecrets: [{ name: 'regcred' }] })).status).toBe(201);
+    const optedOut = await create('default', pod('opted-out', { automountServiceAccountToken: false }));
+    expect(optedOut.spec.volumes).toBeUndefined();
+    expect(optedOut.spec.containers[0].volumeMounts).toBeUndefined();
+    const quiet = await create('default', pod('quiet', { serviceAccountName: 'quiet' }));
+    expect(quiet.spec.volumes).toBeUndefined();
+    // The account's pull secrets are the pod's when it names none.
+    expect(quiet.spec.imagePullSecrets).toEqual([{ name: 'regcred' }]);
+    // The pod's own choice wins over its account's.
+    const optedIn = await create('default', pod('opted-in', { serviceAccountName: 'quiet', automountServiceAccountToken: true, imagePullSecrets: [{ name: 'mine' }] }));
+    expect(optedIn.spec.volumes.map((v: any) => v.name)).toEqual([expect.stringMatching(/^kube-api-access-/)]);
+    expect(optedIn.spec.imagePullSecrets).toEqual([{ name: 'mine' }]);
+    const own = await create(
+      'default',
+      pod('own-mount', {
+        volumes: [{ name: 'mine', emptyDir: {} }],
+        containers: [
+          { name: 'app', image: 'nginx', volumeMounts: [{ name: 'mine', mountPath: MOUNT }] },
+          { name: 'side', image: 'nginx' },
+        ],
+      }),
+    );
+    expect(own.spec.containers[0].volumeMounts).toEqual([{ name: 'mine', mountPath: MOUNT }]);
+    expect(own.spec.containers[1].volumeMounts[0].mountPath).toBe(MOUNT);
+  });
+
+  it('refuses a pod naming an account that does not exist, and waits for the default account of a new namespace', async () => {
+    const missing = await req('POST', '/api/v1/namespaces/default/pods', pod('lost', { serviceAccountName: 'nope' }));
+    expect(missing.status).toBe(403);
+    expect(missing.body.message).toBe('pods "lost" is forbidden: error looking up service account default/nope: serviceaccount "nope" not found');
+    const generated = await req('POST', '/api/v1/namespaces/default/pods', { ...pod(''), metadata: { generateName: 'lost-' }, spec: { ...pod('').spec, serviceAccountName: 'nope' } });
+    expect(generated.body.message).toBe('pods "lost-" is forbidden: error looking up service account default/nope: serviceaccount "nope" not found');
+    // A pod created as soon as its namespace is: the account is made by the controller meanwhile.
+    expect((await req('POST', '/api/v1/namespaces', { metadata: { name: 'fresh' } })).status).toBe(201);
+    const fresh = await create('fresh', pod('first'));
+    expect(fresh.spec.serviceAccountName).toBe('default');
+  });
+
+  it('takes the deprecated serviceAccount field as the account name, in pods and templates, and writes it back as an alias', async () => {
+    const aliased = await create('default', pod('aliased', { serviceAccount: 'quiet' }));
+    expect([aliased.spec.serviceAccountName, aliased.spec.serviceAccount]).toEqual(['quiet', 'quiet']);
+    // The new field wins.
+    const both = await create('default', pod('both', { serviceAccountName: 'default', serviceAccount: 'quiet' }));
+    expect([both.spec.serviceAccountName, both.spec.serviceAccount]).toEqual(['default', 'default']);
+    const deployment = {
+      metadata: { name: 'old-manifest' },
+      spec: { selector: { matchLabels: { app: 'old' } }, template: { metadata: { labels: { app: 'old' } }, spec: { serviceAccount: 'builder', containers: [{ name: 'app', image: 'nginx' }] } } },
+    };
+    const res = await req('POST', '/apis/apps/v1/namespaces/default/deployments', deployment);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect([res.body.spec.template.spec.serviceAccountName, res.body.spec.template.spec.serviceAccount]).toEqual(['builder', 'builder']);
+  });
+
+  it('leaves a static (mirror) pod unchanged, and refuses one that references an account or a secret', async () => {
+    const mirror = { 'kubernetes.io/config.mirror': 'hash' };
+    const plain = await create('default', pod('static-plain', { nodeName: 'node-1' }, { annotations: mirror }));
+    expect(plain.spec.serviceAccountName).toBeUndefined();
+    expect(plain.spec.volumes).toBeUndefined();
+    const refusals: [Record<string, unknown>, string][] = [
+      [{ serviceAccountName: 'default' }, 'a mirror pod may not reference service accounts'],
+      [{ volumes: [{ name: 's', secret: { secretName: 'x' } }] }, 'a mirror pod may not reference secrets'],
+      [{ containers: [{ name: 'app', image: 'nginx', env: [{ name: 'A', valueFrom: { secretKeyRef: { name: 'x', key: 'k' } } }] }] }, 'a mirror pod may not reference secrets'],
+    ];
+    for (const [i, [spec, message]] of refusals.entries()) {
+      const res = await req('POST', '/api/v1/namespaces/default/pods', pod(`static-${i}`, { nodeName: 'node-1', ...spec }, { annotations: mirror }));
+      expect(res.status, JSON.stringify(spec)).toBe(403);
+      expect(res.body.message).toBe(`pods "static-${i}" is forbidden: ${message}`);
+    }
+  });
+});
+
+describe.skipIf(!kubectlBin)('ServiceAccount admission through kubectl, against the built server', { timeout: 60_000 }, () => {
+  let server: ServerProcess;
+  const { kubectl, ok } = kubectlOf(() => server);
+  beforeAll(async () => {
+    server = await startServerProcess(['--storage-backend=memory']);
+  }, 60_000);
+  afterAll(() => server?.stop());
+
+  it('kubectl run makes a pod running as the default account with its token mounted; kubectl describe shows it', async () => {
+    await ok(kubectlBin!.path, 'run', 'web', '--image=nginx');
+    expect(await ok(kubectlBin!.path, 'get', 'pod', 'web', '-o', 'jsonpath={.spec.serviceAccountName} {.spec.containers[0].volumeMounts[0].mountPath}')).toBe(`default ${MOUNT}`);
+    const described = await ok(kubectlBin!.path, 'describe', 'pod', 'web');
+    expect(described).toMatch(/Service Account:\s+default/);
+    expect(described).toMatch(/kube-api-access-\w{5}:\n\s+Type:\s+Projected/);
+    const missing = await kubectl(kubectlBin!.path, 'run', 'lost', '--image=nginx', '--overrides={"spec":{"serviceAccountName":"nope"}}');
+    expect(missing.stderr).toContain('Error from server (Forbidden): pods "lost" is forbidden: error looking up service account default/nope: serviceaccount "nope" not found');
+  });
+});
