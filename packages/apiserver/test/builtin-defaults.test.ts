@@ -121,17 +121,23 @@ describe('built-in kinds are defaulted as kube defaults them', () => {
       },
     });
     expect(created.status).toBe(201);
+    // Not defaults: kube's ServiceAccount admission (the core plugin's) adds the account and its token volume.
+    const access = created.body.spec.volumes[2];
+    expect(access.name).toMatch(/^kube-api-access-/);
     expect(created.body.spec).toEqual({
       containers: [{
         name: 'p', image: 'nginx:1.25', imagePullPolicy: 'IfNotPresent', ports: [{ containerPort: 80, protocol: 'TCP' }],
         resources: { limits: { cpu: '500m' }, requests: { cpu: '500m' } },
         readinessProbe: { httpGet: { port: 80, path: '/', scheme: 'HTTP' }, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 },
         terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File',
+        volumeMounts: [{ name: access.name, readOnly: true, mountPath: '/var/run/secrets/kubernetes.io/serviceaccount' }],
       }],
       volumes: [
         { name: 'cfg', configMap: { name: 'cfg', defaultMode: 420 } },
         { name: 'tok', projected: { sources: [{ serviceAccountToken: { path: 'token', expirationSeconds: 3600 } }], defaultMode: 420 } },
+        access,
       ],
+      serviceAccountName: 'default', serviceAccount: 'default',
       dnsPolicy: 'ClusterFirst', enableServiceLinks: true, restartPolicy: 'Always', schedulerName: 'default-scheduler',
       securityContext: {}, terminationGracePeriodSeconds: 30,
       // Not a default: kube's DefaultTolerationSeconds admission (the core plugin's), which kube runs too.

@@ -1,15 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import nacl from 'tweetnacl';
+import { requireLazily } from '@kapi/apimachinery';
 import type { ValueTransformer } from './transformer.js';
 
-const NONCE = nacl.secretbox.nonceLength; // 24
-const OVERHEAD = nacl.secretbox.overheadLength; // 16
+/** TweetNaCl, loaded when a secretbox key is first configured: a server without one does not load it. */
+const tweetnacl = requireLazily<typeof import('tweetnacl')>(import.meta.url, 'tweetnacl');
+
+const NONCE = 24; // nacl.secretbox.nonceLength
+const OVERHEAD = 16; // nacl.secretbox.overheadLength
 
 /**
  * kube's secretbox provider (XSalsa20 and Poly1305, NaCl's secretbox, here TweetNaCl's): a random 24-byte nonce,
  * then the sealed box. The key is 32 bytes; no additional data is authenticated.
  */
 export function secretboxTransformer(key: Uint8Array): ValueTransformer {
+  const nacl = tweetnacl();
   return {
     fromStorage(data) {
       if (data.length < NONCE + OVERHEAD) throw new Error('the stored data was shorter than the required size');
