@@ -38,16 +38,19 @@ describe.skipIf(!kubectl)('an ordinary application on the built-in kinds of kube
       'job.batch/migrate', 'networkpolicy.networking.k8s.io/web', 'persistentvolumeclaim/data', 'statefulset.apps/db', 'daemonset.apps/agent',
       'role.rbac.authorization.k8s.io/shop-reader', 'rolebinding.rbac.authorization.k8s.io/shop-reader', 'resourcequota/shop', 'limitrange/shop',
     ]);
-    // kubectl itself sends a patch for a Secret's stringData and a PodDisruptionBudget's selector (patch strategy
-    // replace) on every apply, and says "configured", against kube too. The selector patch changes nothing; the
-    // stringData one moves the manager's managedFields time, as kube's field manager does, and nothing else.
-    const pdbVersion = () => ok('get', 'pdb/web', '-n', 'shop', '-o', 'jsonpath={.metadata.resourceVersion}');
+    // kubectl itself sends a patch for a Secret's stringData, a PodDisruptionBudget's selector (patch strategy
+    // replace) and a LimitRange's limits (a list without a merge key, which the server's defaulting of its items
+    // makes differ from the manifest) on every apply, and says "configured", against kube too. The selector and
+    // limits patches change nothing; the stringData one moves the manager's managedFields time, as kube's field
+    // manager does, and nothing else.
+    const version = (what: string) => () => ok('get', what, '-n', 'shop', '-o', 'jsonpath={.metadata.resourceVersion}');
+    const [pdbVersion, limitsVersion] = [version('pdb/web'), version('limitrange/shop')];
     const secretData = () => ok('get', 'secret/shop-db', '-n', 'shop', '-o', 'jsonpath={.data}');
-    const before = [pdbVersion(), secretData()];
+    const before = [pdbVersion(), limitsVersion(), secretData()];
     const again = ok('apply', '-n', 'shop', '-f', MANIFEST).trim().split('\n');
-    expect(again.filter((line) => !line.endsWith(' unchanged'))).toEqual(['secret/shop-db configured', 'poddisruptionbudget.policy/web configured']);
-    expect([pdbVersion(), secretData()]).toEqual(before);
-    expect(before[1]).toBe('{"password":"czNjcjN0"}');
+    expect(again.filter((line) => !line.endsWith(' unchanged'))).toEqual(['secret/shop-db configured', 'poddisruptionbudget.policy/web configured', 'limitrange/shop configured']);
+    expect([pdbVersion(), limitsVersion(), secretData()]).toEqual(before);
+    expect(before[2]).toBe('{"password":"czNjcjN0"}');
   });
 
   it('kubectl apply --server-side creates them too, and applying again is a no-op', () => {

@@ -1,4 +1,5 @@
 import { isObj, type Obj, type TypeDefaulter } from '@kapi/apimachinery';
+import { limitRangeItemDefaulter } from './limit-range.js';
 
 // kube 1.33's defaulting functions of core/v1 types that depend on other fields (pkg/apis/core/v1/defaults.go),
 // by field-tree type. Constant defaults are in the schemas (codegen/src/import/defaults.ts).
@@ -112,4 +113,5 @@ export const CORE_DEFAULTERS: Record<string, TypeDefaulter> = {
   'v1/ServiceSpec': serviceSpec,
   'v1/NodeStatus': nodeStatus,
   'v1/ReplicationController': replicationController,
+  'v1/LimitRangeItem': limitRangeItemDefaulter,
 };

@@ -11,6 +11,8 @@ import { EVENT_FIELD_LABELS, NODE_FIELD_LABELS, POD_FIELD_LABELS, REPLICATION_CO
 import { CORE_PRINTERS } from './printers.js';
 import { installServiceAccounts, type ServiceAccountTokenOptions } from './service-accounts/index.js';
 import { serviceAccountAdmission } from './service-accounts/admission.js';
+import { limitRangeStrategy } from './limit-range.js';
+import { limitRangerAdmission } from './limit-ranger.js';
 import { createServices, type ServiceOptions } from './service/index.js';
 import { podTemplateStrategy, replicationControllerStrategy } from './pod-template-kinds.js';
 import { podStrategy, serviceAccountStrategy } from './strategies.js';
@@ -32,8 +34,8 @@ export interface CorePluginOptions extends ServiceOptions {
  * The core group as a server installs it (`createApiServer({ plugins: [createCorePlugin(), ...] })`): its kinds'
  * strategies, table printers and defaulters, Service cluster IPs and node ports, the `kubernetes` Service, and the
  * pods/eviction, pods/binding and bindings subresources, componentstatuses computed on every read (kube's
- * pkg/registry/core), three of kube's default admission plugins (ServiceAccount, DefaultTolerationSeconds and
- * PersistentVolumeClaimResize), the `default` ServiceAccount of every namespace, and service-account tokens when
+ * pkg/registry/core), four of kube's default admission plugins (LimitRanger, ServiceAccount, DefaultTolerationSeconds
+ * and PersistentVolumeClaimResize), the `default` ServiceAccount of every namespace, and service-account tokens when
  * configured.
  */
 export function createCorePlugin(options: CorePluginOptions = {}): GroupPlugin {
@@ -51,6 +53,7 @@ export function createCorePlugin(options: CorePluginOptions = {}): GroupPlugin {
       ReplicationController: { ...replicationControllerStrategy, fieldLabels: REPLICATION_CONTROLLER_FIELD_LABELS },
       PodTemplate: podTemplateStrategy,
       PersistentVolumeClaim: persistentVolumeClaimStrategy,
+      LimitRange: limitRangeStrategy,
     },
     printers: CORE_PRINTERS,
     defaulters: CORE_DEFAULTERS,
@@ -60,7 +63,8 @@ export function createCorePlugin(options: CorePluginOptions = {}): GroupPlugin {
       host.addSubresource({ group: '', resource: 'bindings' }, bindingAction(host));
       host.addComputedResource({ group: '', resource: 'componentstatuses' }, componentStatuses(host, options.componentStatus));
       services.install(host);
-      // In kube's order: ServiceAccount comes before DefaultTolerationSeconds.
+      // In kube's order: LimitRanger, ServiceAccount, DefaultTolerationSeconds.
+      host.addAdmission(limitRangerAdmission(host));
       host.addAdmission(serviceAccountAdmission(host));
       host.addAdmission(defaultTolerationSecondsAdmission(options.defaultTolerationSeconds));
       host.addAdmission(claimResizeAdmission(host));

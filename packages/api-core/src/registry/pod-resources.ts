@@ -19,16 +19,16 @@ const isNative = (name: string) => !name.includes('/') || name.includes('kuberne
 /** helper.IsExtendedResourceName: not native, and `requests.<name>` a qualified name. */
 const isExtended = (name: string) => !isNative(name) && !name.startsWith('requests.') && isLabelKey(`requests.${name}`).length === 0;
 /** helper.IsOvercommitAllowed: native resources but huge pages may be requested below their limit. */
-const overcommits = (name: string) => isNative(name) && !isHugePages(name);
+export const overcommits = (name: string) => isNative(name) && !isHugePages(name);
 
-/** kube's validateContainerResourceName. */
-function resourceNameErrors(name: string, field: string): FieldError[] {
+/** kube's validateContainerResourceName (`forContainers`), or validateResourceName (any standard resource). */
+export function resourceNameErrors(name: string, field: string, forContainers = true): FieldError[] {
   const invalid = isLabelKey(name).map((msg) => fieldInvalid(field, name, msg));
   if (invalid.length) return invalid;
   if (!name.includes('/')) {
     if (!isStandard(name)) return [fieldInvalid(field, name, 'must be a standard resource type or fully qualified')];
-    if (!CONTAINER_RESOURCES.has(name) && !isHugePages(name)) return [fieldInvalid(field, name, 'must be a standard resource for containers')];
-  } else if (!isNative(name) && !isExtended(name)) {
+    if (forContainers && !CONTAINER_RESOURCES.has(name) && !isHugePages(name)) return [fieldInvalid(field, name, 'must be a standard resource for containers')];
+  } else if (forContainers && !isNative(name) && !isExtended(name)) {
     return [fieldInvalid(field, name, "doesn't follow extended resource name standard")];
   }
   return [];

@@ -18,3 +18,4 @@ export {
   fieldTooLong,
   fieldTooMany,
 } from './field-constructors.js';
+export { goQuantityRepr } from './go-quantity.js';

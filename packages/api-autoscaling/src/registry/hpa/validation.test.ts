@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatFieldError, type KubeObject } from '@kapi/apimachinery';
-import { goQuantityRepr, validateHorizontalPodAutoscaler, validateHorizontalPodAutoscalerStatusUpdate, validateHorizontalPodAutoscalerUpdate } from './validation.js';
+import { validateHorizontalPodAutoscaler, validateHorizontalPodAutoscalerStatusUpdate, validateHorizontalPodAutoscalerUpdate } from './validation.js';
 
 const ref = { kind: 'Deployment', name: 'web', apiVersion: 'apps/v1' };
 const cpu = { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } };
@@ -123,12 +123,5 @@ describe('validateHorizontalPodAutoscaler (kube 1.33 messages)', () => {
       'status.currentReplicas: Invalid value: -1: must be greater than or equal to 0',
       'status.desiredReplicas: Invalid value: -2: must be greater than or equal to 0',
     ]);
-  });
-
-  it('prints quantities as Go prints a resource.Quantity with %#v', () => {
-    expect(goQuantityRepr('-500m')).toBe('resource.Quantity{i:resource.int64Amount{value:-500, scale:-3}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, s:"-500m", Format:"DecimalSI"}');
-    expect(goQuantityRepr('-0.5')).toBe('resource.Quantity{i:resource.int64Amount{value:-5, scale:-1}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, s:"", Format:"DecimalSI"}');
-    expect(goQuantityRepr('-1Ki')).toBe('resource.Quantity{i:resource.int64Amount{value:-1024, scale:0}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, s:"-1Ki", Format:"BinarySI"}');
-    expect(goQuantityRepr(-3)).toBe('resource.Quantity{i:resource.int64Amount{value:-3, scale:0}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, s:"-3", Format:"DecimalSI"}');
   });
 });
