@@ -79,6 +79,7 @@ export function serverPlugins(
       defaultTolerationSeconds: config && { notReadySeconds: config.defaultNotReadyTolerationSeconds, unreachableSeconds: config.defaultUnreachableTolerationSeconds },
       apiServerEndpoint: config ? { address: config.advertiseAddress, port: config.securePort || config.insecurePort } : undefined,
       serviceAccountTokens,
+      rootCA: trust?.servingCaPem,
     }),
     apps,
     events,

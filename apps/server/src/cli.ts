@@ -49,7 +49,7 @@ export async function main(argv: string[], certificateWorker?: CertificateWorker
     handleSignals: true,
     log: out,
     certificates,
-    apiServer: async ({ clientCa }) => {
+    apiServer: async ({ clientCa, tls }) => {
       // The proxy client certificate aggregated API servers are dialled with, and the request-header trust published for them.
       const frontProxy = await loadFrontProxy(config, out, certificates);
       certificates.close();
@@ -57,7 +57,7 @@ export async function main(argv: string[], certificateWorker?: CertificateWorker
       // The server's log (kube's klog text, or JSON) goes to stderr as kube-apiserver's does; the start-up report
       // (certificates, listeners, kubeconfig) is the command's own output, on stdout.
       const log = createLogger({ format: config.loggingFormat, verbosity: config.verbosity });
-      return createKapiApiServer(config, log, { clientCaPem: clientCa, frontProxy }, external);
+      return createKapiApiServer(config, log, { clientCaPem: clientCa, frontProxy, servingCaPem: tls?.ca }, external);
     },
   });
 }

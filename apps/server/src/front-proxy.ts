@@ -24,6 +24,11 @@ export interface AggregationTrust {
   /** The client CA the secure port verifies client certificates against (PEM); undefined without a secure port. */
   clientCaPem?: string;
   frontProxy: FrontProxy;
+  /**
+   * The CA that signed the serving certificate (PEM), when the server generated it: published to every namespace as
+   * kube-root-ca.crt, as kube-controller-manager publishes its --root-ca-file.
+   */
+  servingCaPem?: string;
 }
 
 type FrontProxyFlags = Pick<

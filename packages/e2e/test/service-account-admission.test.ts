@@ -1,5 +1,7 @@
 // kube 1.33's ServiceAccount admission plugin, as clients see it: a new Pod runs as an existing ServiceAccount
 // (`default` unless it names one) with its API credentials mounted; a static pod references none.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCorePlugin } from '@kapi/api-core';
 import { createApiServer, type ApiServer } from '@kapi/apiserver';
@@ -130,6 +132,43 @@ describe('ServiceAccount admission (kube 1.33 plugin/pkg/admission/serviceaccoun
   });
 });
 
+describe("kube's root CA publisher: kube-root-ca.crt in every namespace", { timeout: 30_000 }, () => {
+  const CA = '-----BEGIN CERTIFICATE-----\nMIIBtest\n-----END CERTIFICATE-----\n';
+  let server: ApiServer;
+  beforeAll(async () => {
+    server = createApiServer({ storage: createMemoryBackend(), plugins: [createCorePlugin({ rootCA: CA }), ...others] });
+    await server.start();
+  });
+  afterAll(() => server?.stop());
+  const req = async (method: string, path: string, body?: unknown) => {
+    const headers = body === undefined ? undefined : { 'content-type': 'application/merge-patch+json' };
+    const res = await server.fetch(new Request(`http://kapi.test${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  /** The ConfigMap once the publisher has (re)written it as `ok` expects. */
+  const published = async (ns: string, ok: (cm: any) => boolean) => {
+    for (let i = 0; i < 200; i++) {
+      const res = await req('GET', `/api/v1/namespaces/${ns}/configmaps/kube-root-ca.crt`);
+      if (res.status === 200 && ok(res.body)) return res.body;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error(`kube-root-ca.crt never published in ${ns}`);
+  };
+
+  it('is made with each namespace, and put back when deleted or changed', async () => {
+    const cm = await published('default', () => true);
+    expect(cm.data).toEqual({ 'ca.crt': CA });
+    expect(cm.metadata.annotations['kubernetes.io/description']).toMatch(/^Contains a CA bundle that can be used to verify the kube-apiserver/);
+    const res = await server.fetch(new Request('http://kapi.test/api/v1/namespaces', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ metadata: { name: 'later' } }) }));
+    expect(res.status).toBe(201);
+    expect((await published('later', () => true)).data).toEqual({ 'ca.crt': CA });
+    expect((await req('PATCH', '/api/v1/namespaces/later/configmaps/kube-root-ca.crt', { data: { 'ca.crt': 'forged', extra: 'x' } })).status).toBe(200);
+    expect((await published('later', (c) => c.data['ca.crt'] === CA)).data).toEqual({ 'ca.crt': CA });
+    expect((await req('DELETE', '/api/v1/namespaces/later/configmaps/kube-root-ca.crt')).status).toBe(200);
+    expect((await published('later', () => true)).data).toEqual({ 'ca.crt': CA });
+  });
+});
+
 describe.skipIf(!kubectlBin)('ServiceAccount admission through kubectl, against the built server', { timeout: 60_000 }, () => {
   let server: ServerProcess;
   const { kubectl, ok } = kubectlOf(() => server);
@@ -144,6 +183,9 @@ describe.skipIf(!kubectlBin)('ServiceAccount admission through kubectl, against 
     const described = await ok(kubectlBin!.path, 'describe', 'pod', 'web');
     expect(described).toMatch(/Service Account:\s+default/);
     expect(described).toMatch(/kube-api-access-\w{5}:\n\s+Type:\s+Projected/);
+    // The CA the projected volume mounts: the one that signed the server's generated certificate.
+    const published = await ok(kubectlBin!.path, 'get', 'configmap', 'kube-root-ca.crt', '-o', 'jsonpath={.data.ca\\.crt}');
+    expect(published.trim()).toBe(readFileSync(join(server.dataDir, 'ca.crt'), 'utf8').trim());
     const missing = await kubectl(kubectlBin!.path, 'run', 'lost', '--image=nginx', '--overrides={"spec":{"serviceAccountName":"nope"}}');
     expect(missing.stderr).toContain('Error from server (Forbidden): pods "lost" is forbidden: error looking up service account default/nope: serviceaccount "nope" not found');
   });

@@ -11,6 +11,7 @@ import { EVENT_FIELD_LABELS, NODE_FIELD_LABELS, POD_FIELD_LABELS, REPLICATION_CO
 import { CORE_PRINTERS } from './printers.js';
 import { installServiceAccounts, type ServiceAccountTokenOptions } from './service-accounts/index.js';
 import { serviceAccountAdmission } from './service-accounts/admission.js';
+import { publishRootCA } from './service-accounts/root-ca.js';
 import { limitRangeStrategy } from './limit-range.js';
 import { limitRangerAdmission } from './limit-ranger.js';
 import { createServices, type ServiceOptions } from './service/index.js';
@@ -28,6 +29,11 @@ export interface CorePluginOptions extends ServiceOptions {
    * authenticator and the issuer's discovery documents. Without them, `serviceaccounts/token` is 404 as before.
    */
   serviceAccountTokens?: ServiceAccountTokenOptions;
+  /**
+   * The CA bundle (PEM) that verifies this server, published as the `kube-root-ca.crt` ConfigMap of every namespace
+   * (kube-controller-manager's root CA publisher, `--root-ca-file`); none when undefined.
+   */
+  rootCA?: string;
 }
 
 /**
@@ -35,8 +41,8 @@ export interface CorePluginOptions extends ServiceOptions {
  * strategies, table printers and defaulters, Service cluster IPs and node ports, the `kubernetes` Service, and the
  * pods/eviction, pods/binding and bindings subresources, componentstatuses computed on every read (kube's
  * pkg/registry/core), four of kube's default admission plugins (LimitRanger, ServiceAccount, DefaultTolerationSeconds
- * and PersistentVolumeClaimResize), the `default` ServiceAccount of every namespace, and service-account tokens when
- * configured.
+ * and PersistentVolumeClaimResize), the `default` ServiceAccount of every namespace, its `kube-root-ca.crt` ConfigMap
+ * when given the CA, and service-account tokens when configured.
  */
 export function createCorePlugin(options: CorePluginOptions = {}): GroupPlugin {
   const services = createServices(options);
@@ -69,6 +75,7 @@ export function createCorePlugin(options: CorePluginOptions = {}): GroupPlugin {
       host.addAdmission(defaultTolerationSecondsAdmission(options.defaultTolerationSeconds));
       host.addAdmission(claimResizeAdmission(host));
       installServiceAccounts(host, options.serviceAccountTokens);
+      if (options.rootCA) publishRootCA(host, options.rootCA);
     },
   };
 }

@@ -1,0 +1,54 @@
+import { isObj, isStatusError, newNotFound, type KubeObject } from '@kapi/apimachinery';
+import { coalesced, type PluginHost } from '@kapi/apiserver';
+import { findCachedOrLive } from './lookup.js';
+
+/** The ConfigMap kube's root CA publisher keeps in every namespace (the projected token volume mounts its ca.crt). */
+export const ROOT_CA_CONFIG_MAP = 'kube-root-ca.crt';
+const DESCRIPTION_ANNOTATION = 'kubernetes.io/description';
+const DESCRIPTION =
+  'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. ' +
+  'No other usage is guaranteed across distributions of Kubernetes clusters.';
+
+/** Whether a stored kube-root-ca.crt holds exactly the bundle and has its description (kube's check before updating). */
+function current(cm: KubeObject, ca: string): boolean {
+  const data = isObj(cm.data) ? cm.data : {};
+  const annotations = isObj(cm.metadata?.annotations) ? cm.metadata.annotations : {};
+  return Object.keys(data).length === 1 && data['ca.crt'] === ca && !!annotations[DESCRIPTION_ANNOTATION];
+}
+
+/**
+ * kube-controller-manager's root-ca-cert-publisher: every namespace that is not being deleted has a
+ * `kube-root-ca.crt` ConfigMap whose `ca.crt` is the CA bundle that verifies this server, made when the namespace
+ * appears and put back when it is deleted or changed.
+ */
+export function publishRootCA(host: PluginHost, ca: string): void {
+  const namespaces = host.registry.byKind('', 'v1', 'Namespace');
+  const configMaps = host.registry.byKind('', 'v1', 'ConfigMap');
+  if (!namespaces || !configMaps) return;
+  const sync = coalesced(async () => {
+    for (const ns of (await host.store.list(host.systemContext(namespaces))).items) {
+      const namespace = String(ns.metadata?.name ?? '');
+      if (!namespace || ns.metadata?.deletionTimestamp || (ns as { status?: { phase?: string } }).status?.phase === 'Terminating') continue;
+      const ctx = host.systemContext(configMaps, { namespace });
+      try {
+        const found = await findCachedOrLive(host, ctx, ROOT_CA_CONFIG_MAP);
+        if (!found) {
+          const metadata = { name: ROOT_CA_CONFIG_MAP, namespace, annotations: { [DESCRIPTION_ANNOTATION]: DESCRIPTION } };
+          await host.store.create(ctx, { apiVersion: 'v1', kind: 'ConfigMap', metadata, data: { 'ca.crt': ca } });
+        } else if (!current(found, ca)) {
+          await host.store.update(ctx, ROOT_CA_CONFIG_MAP, (cm) => {
+            if (!cm) throw newNotFound({ group: '', resource: 'configmaps' }, ROOT_CA_CONFIG_MAP);
+            const annotations = { ...(isObj(cm.metadata?.annotations) ? cm.metadata.annotations : {}) };
+            annotations[DESCRIPTION_ANNOTATION] ||= DESCRIPTION;
+            return { ...cm, metadata: { ...cm.metadata, annotations }, data: { 'ca.crt': ca } };
+          });
+        }
+      } catch (err) {
+        // Written meanwhile (another server on the same storage), or the namespace began terminating: the next change syncs again.
+        if (!isStatusError(err) || ![409, 403, 404].includes(Number(err.status.code))) host.log(1, `root-ca-cert-publisher: ${(err as Error).message}`);
+      }
+    }
+  }, (err) => host.log(1, `root-ca-cert-publisher: ${(err as Error).message}`));
+  host.onObjectsChange(namespaces, sync);
+  host.onObjectsChange(configMaps, sync, { name: ROOT_CA_CONFIG_MAP });
+}
