@@ -184,7 +184,8 @@ describe.skipIf(!kubectlPath)('service-account tokens with kubectl and the Pytho
     writeFileSync(ca, Buffer.from(config.clusters[0]!.cluster['certificate-authority-data']!, 'base64'));
     const res = spawnSync(PYTHON, [join(import.meta.dirname, 'python/service_account_token.py'), server.kubeconfig, 'team', 'robot', ca], { encoding: 'utf8', timeout: 60_000 });
     expect(res.status, res.stderr).toBe(0);
-    expect(JSON.parse(res.stdout)).toEqual({ expirationTimestamp: true, configMaps: ['settings'], secrets: 403, canListConfigMaps: true, tampered: 401 });
+    // The namespace's own kube-root-ca.crt is listed too, as on kube.
+    expect(JSON.parse(res.stdout)).toEqual({ expirationTimestamp: true, configMaps: ['kube-root-ca.crt', 'settings'], secrets: 403, canListConfigMaps: true, tampered: 401 });
   });
 
   it('tokens stay valid across a restart: the signing key is kept in the data dir', async () => {

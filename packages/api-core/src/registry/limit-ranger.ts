@@ -1,7 +1,8 @@
-import { asObjects, formatQuantity, isObj, newForbidden, parseQuantity, str, type KubeObject, type Obj, type QuantityFormat } from '@kapi/apimachinery';
+import { asObjects, isObj, newForbidden, str, type KubeObject, type Obj } from '@kapi/apimachinery';
 import type { AdmissionAttributes, AdmissionPlugin, PluginHost } from '@kapi/apiserver';
 import { toNumber } from './limit-range.js';
-import { addDecimals, compareDecimals, compareQuantities, decimal, type Decimal } from './quantity.js';
+import { podResources } from './pod-totals.js';
+import { compareQuantities } from './quantity.js';
 
 // kube 1.33's LimitRanger admission plugin (plugin/pkg/admission/limitranger), on by default: the LimitRanges of a
 // namespace give its new pods' containers default requests and limits (noted in the `kubernetes.io/limit-ranger`
@@ -13,7 +14,6 @@ type ResourceList = Record<string, unknown>;
 const listOf = (v: unknown): ResourceList => (isObj(v) ? v : {});
 const sortedEntries = (o: ResourceList) => Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 const resourcesOf = (c: Obj): Obj => (isObj(c.resources) ? c.resources : (c.resources = {}));
-const isSidecar = (c: Obj) => c.restartPolicy === 'Always';
 
 /** kube's mergeContainerResources: what a container lacks of the defaults, noted for the annotation. */
 function mergeDefaults(c: Obj, limits: ResourceList, requests: ResourceList, kind: string, notes: string[]): void {
@@ -85,60 +85,6 @@ function constraintErrors(item: Obj, requests: ResourceList, limits: ResourceLis
   return out.filter((e): e is string => e !== undefined);
 }
 
-/** A sum of quantities as Go's Quantity.Add keeps it: the exact value, in the format of the first one added. */
-type Total = { d: Decimal; format: QuantityFormat };
-const parsed = (v: unknown): Total => {
-  try {
-    const { value, format } = parseQuantity(String(v));
-    return { d: value, format };
-  } catch {
-    return { d: decimal(v), format: 'DecimalSI' };
-  }
-};
-
-/** kube's addResourceList. */
-function addList(into: Map<string, Total>, list: ResourceList | Map<string, Total>): void {
-  for (const [name, v] of list instanceof Map ? list : Object.entries(list).map(([k, x]) => [k, parsed(x)] as const)) {
-    const was = into.get(name);
-    into.set(name, was ? { d: addDecimals(was.d, v.d), format: was.format } : v);
-  }
-}
-
-/** kube's maxResourceList: the larger of each. */
-function maxList(into: Map<string, Total>, list: Map<string, Total>): void {
-  for (const [name, v] of list) {
-    const was = into.get(name);
-    if (!was || compareDecimals(v.d, was.d) > 0) into.set(name, v);
-  }
-}
-
-/**
- * kube's podRequests and podLimits (of the spec): the containers' sum, sidecars added, and at least what the largest
- * init container needs beside the sidecars started before it.
- */
-function podTotal(spec: Obj, key: 'requests' | 'limits'): ResourceList {
-  const total = new Map<string, Total>();
-  for (const c of asObjects(spec.containers)) addList(total, listOf(listOf(c.resources)[key]));
-  const sidecars = new Map<string, Total>();
-  const inits = new Map<string, Total>();
-  for (const c of asObjects(spec.initContainers)) {
-    const own = listOf(listOf(c.resources)[key]);
-    let needs: Map<string, Total>;
-    if (isSidecar(c)) {
-      addList(total, own);
-      addList(sidecars, own);
-      needs = sidecars;
-    } else {
-      needs = new Map();
-      addList(needs, own);
-      addList(needs, sidecars);
-    }
-    maxList(inits, needs);
-  }
-  maxList(total, inits);
-  return Object.fromEntries([...total].map(([name, t]) => [name, formatQuantity(t.d, t.format)]));
-}
-
 /** kube's PodValidateLimitFunc: each container's and init container's values, and the pod's totals. */
 function podErrors(range: KubeObject, pod: KubeObject): string[] {
   const spec = isObj(pod.spec) ? pod.spec : {};
@@ -150,7 +96,7 @@ function podErrors(range: KubeObject, pod: KubeObject): string[] {
         errs.push(...constraintErrors(item, listOf(resources.requests), listOf(resources.limits)));
       }
     }
-    if (item.type === 'Pod') errs.push(...constraintErrors(item, podTotal(spec, 'requests'), podTotal(spec, 'limits')));
+    if (item.type === 'Pod') errs.push(...constraintErrors(item, podResources(spec, 'requests'), podResources(spec, 'limits')));
   }
   return errs;
 }

@@ -14,6 +14,9 @@ import { serviceAccountAdmission } from './service-accounts/admission.js';
 import { publishRootCA } from './service-accounts/root-ca.js';
 import { limitRangeStrategy } from './limit-range.js';
 import { limitRangerAdmission } from './limit-ranger.js';
+import { resourceQuotaAdmission } from './quota/admission.js';
+import { countQuotas } from './quota/controller.js';
+import { resourceQuotaStrategy } from './quota/validation.js';
 import { createServices, type ServiceOptions } from './service/index.js';
 import { podTemplateStrategy, replicationControllerStrategy } from './pod-template-kinds.js';
 import { podStrategy, serviceAccountStrategy } from './strategies.js';
@@ -40,8 +43,9 @@ export interface CorePluginOptions extends ServiceOptions {
  * The core group as a server installs it (`createApiServer({ plugins: [createCorePlugin(), ...] })`): its kinds'
  * strategies, table printers and defaulters, Service cluster IPs and node ports, the `kubernetes` Service, and the
  * pods/eviction, pods/binding and bindings subresources, componentstatuses computed on every read (kube's
- * pkg/registry/core), four of kube's default admission plugins (LimitRanger, ServiceAccount, DefaultTolerationSeconds
- * and PersistentVolumeClaimResize), the `default` ServiceAccount of every namespace, its `kube-root-ca.crt` ConfigMap
+ * pkg/registry/core), five of kube's default admission plugins (LimitRanger, ServiceAccount, DefaultTolerationSeconds,
+ * PersistentVolumeClaimResize and ResourceQuota) and the quota controller that counts ResourceQuotas' usage, the
+ * `default` ServiceAccount of every namespace, its `kube-root-ca.crt` ConfigMap
  * when given the CA, and service-account tokens when configured.
  */
 export function createCorePlugin(options: CorePluginOptions = {}): GroupPlugin {
@@ -60,6 +64,7 @@ export function createCorePlugin(options: CorePluginOptions = {}): GroupPlugin {
       PodTemplate: podTemplateStrategy,
       PersistentVolumeClaim: persistentVolumeClaimStrategy,
       LimitRange: limitRangeStrategy,
+      ResourceQuota: resourceQuotaStrategy,
     },
     printers: CORE_PRINTERS,
     defaulters: CORE_DEFAULTERS,
@@ -74,6 +79,9 @@ export function createCorePlugin(options: CorePluginOptions = {}): GroupPlugin {
       host.addAdmission(serviceAccountAdmission(host));
       host.addAdmission(defaultTolerationSecondsAdmission(options.defaultTolerationSeconds));
       host.addAdmission(claimResizeAdmission(host));
+      // ResourceQuota comes last of kube's in-process plugins, after everything that changes what a write uses.
+      host.addAdmission(resourceQuotaAdmission(host));
+      countQuotas(host);
       installServiceAccounts(host, options.serviceAccountTokens);
       if (options.rootCA) publishRootCA(host, options.rootCA);
     },

@@ -5,12 +5,7 @@ import { parseQuantity } from '@kapi/apimachinery';
  * Quantity is. (Stored quantities have been validated: a string that does not parse counts as zero.)
  */
 export function compareQuantities(a: unknown, b: unknown): number {
-  return compareDecimals(decimal(a), decimal(b));
-}
-
-/** -1, 0 or 1 as `a` is less than, equal to or more than `b`. */
-export function compareDecimals(a: Decimal, b: Decimal): number {
-  const [l, r] = aligned(a, b);
+  const [l, r] = aligned(decimal(a), decimal(b));
   return l === r ? 0 : l < r ? -1 : 1;
 }
 
