@@ -96,7 +96,10 @@ export function countQuotas(host: PluginHost): void {
     void sync();
   };
 
-  /** Follows a counted resource: usage is released when one is deleted (or a pod ends, or a service or claim changes). */
+  /**
+   * Follows a counted resource, from the first quota that limits it on (a server without quotas watches nothing):
+   * usage is released when one is deleted (or a pod ends, or a service or claim changes).
+   */
   const follow = (entry: ResourceEntry) => {
     if (watched.has(entry.keyPrefix)) return;
     watched.add(entry.keyPrefix);
@@ -107,25 +110,23 @@ export function countQuotas(host: PluginHost): void {
       return entry.info.group === '' && (entry.info.plural === 'services' || entry.info.plural === 'persistentvolumeclaims');
     };
     host.watchObjects(entry, {
-      reset: () => {},
+      // After a gap in the watch a release may have been missed: every quota is counted again.
+      reset: () => resyncAll(),
       event: (type, obj) => {
         if (releases(type, obj)) mark(namespaceOf(obj));
       },
     });
   };
-  for (const resource of ['pods', 'services', 'persistentvolumeclaims', 'configmaps', 'secrets', 'replicationcontrollers']) {
-    const entry = findEntry('', resource);
-    if (entry) follow(entry);
-  }
+  const resyncAll = () => {
+    void host.store.list(host.systemContext(quotas)).then((list) => list.items.forEach((q) => mark(namespaceOf(q))), () => {});
+  };
   host.watchObjects(quotas, {
     reset: (all) => all.forEach((q) => mark(namespaceOf(q))),
     event: (type, quota) => {
       if (type !== 'DELETED' && needsCount(quota)) mark(namespaceOf(quota));
     },
   });
-  const timer = setInterval(() => {
-    void host.store.list(host.systemContext(quotas)).then((list) => list.items.forEach((q) => mark(namespaceOf(q))), () => {});
-  }, RESYNC_MS);
+  const timer = setInterval(resyncAll, RESYNC_MS);
   timer.unref();
   host.onStop(() => clearInterval(timer));
 }
