@@ -1,29 +1,21 @@
 // kube 1.33's ResourceQuota, as clients see it: the quota controller counts a quota's usage into its status, and the
 // ResourceQuota admission plugin refuses (403) what a quota has no room for and charges the rest at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCorePlugin } from '@kapi/api-core';
-import { createApiServer, type ApiServer } from '@kapi/apiserver';
-import { createMemoryBackend } from '@kapi/storage';
-import { loadDataPlugins } from '../src/groups.js';
+import type { ApiServer } from '@kapi/apiserver';
+import { startCoreServer, type JsonResponse } from '../src/core-server.js';
 import { kubectlBinaries, kubectlOf } from '../src/kubectl.js';
 import { manifestWriter } from '../src/manifests.js';
 import { startServerProcess, type ServerProcess } from '../src/server.js';
 
-const others = (await loadDataPlugins()).filter((p) => p.definition.group !== '');
 const kubectlBin = kubectlBinaries()[0];
 
 describe('ResourceQuota: the quota controller and the ResourceQuota admission plugin (kube 1.33)', { timeout: 30_000 }, () => {
   let server: ApiServer;
+  let req: (method: string, path: string, body?: unknown) => Promise<JsonResponse>;
   beforeAll(async () => {
-    server = createApiServer({ storage: createMemoryBackend(), plugins: [createCorePlugin(), ...others] });
-    await server.start();
+    ({ server, req } = await startCoreServer());
   });
   afterAll(() => server?.stop());
-
-  const req = async (method: string, path: string, body?: unknown) => {
-    const res = await server.fetch(new Request(`http://kapi.test${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }));
-    return { status: res.status, body: (await res.json()) as any };
-  };
   const ns = (name: string) => `/api/v1/namespaces/${name}`;
   /** The quota once the controller has counted it as `ok` expects. */
   const counted = async (namespace: string, name: string, ok: (status: any) => boolean) => {

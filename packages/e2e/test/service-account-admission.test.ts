@@ -3,29 +3,21 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCorePlugin } from '@kapi/api-core';
-import { createApiServer, type ApiServer } from '@kapi/apiserver';
-import { createMemoryBackend } from '@kapi/storage';
-import { loadDataPlugins } from '../src/groups.js';
+import type { ApiServer } from '@kapi/apiserver';
+import { startCoreServer, type JsonResponse } from '../src/core-server.js';
 import { kubectlBinaries, kubectlOf } from '../src/kubectl.js';
 import { startServerProcess, type ServerProcess } from '../src/server.js';
 
-const others = (await loadDataPlugins()).filter((p) => p.definition.group !== '');
 const kubectlBin = kubectlBinaries()[0];
 const MOUNT = '/var/run/secrets/kubernetes.io/serviceaccount';
 
 describe('ServiceAccount admission (kube 1.33 plugin/pkg/admission/serviceaccount)', { timeout: 30_000 }, () => {
   let server: ApiServer;
+  let req: (method: string, path: string, body?: unknown) => Promise<JsonResponse>;
   beforeAll(async () => {
-    server = createApiServer({ storage: createMemoryBackend(), plugins: [createCorePlugin(), ...others] });
-    await server.start();
+    ({ server, req } = await startCoreServer());
   });
   afterAll(() => server?.stop());
-
-  const req = async (method: string, path: string, body?: unknown) => {
-    const res = await server.fetch(new Request(`http://kapi.test${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }));
-    return { status: res.status, body: (await res.json()) as any };
-  };
   const pod = (name: string, spec: Record<string, unknown> = {}, metadata: Record<string, unknown> = {}) => ({
     metadata: { name, ...metadata },
     spec: { containers: [{ name: 'app', image: 'nginx' }], ...spec },
@@ -135,16 +127,12 @@ describe('ServiceAccount admission (kube 1.33 plugin/pkg/admission/serviceaccoun
 describe("kube's root CA publisher: kube-root-ca.crt in every namespace", { timeout: 30_000 }, () => {
   const CA = '-----BEGIN CERTIFICATE-----\nMIIBtest\n-----END CERTIFICATE-----\n';
   let server: ApiServer;
+  let request: (method: string, path: string, body?: unknown, contentType?: string) => Promise<JsonResponse>;
   beforeAll(async () => {
-    server = createApiServer({ storage: createMemoryBackend(), plugins: [createCorePlugin({ rootCA: CA }), ...others] });
-    await server.start();
+    ({ server, req: request } = await startCoreServer({ rootCA: CA }));
   });
   afterAll(() => server?.stop());
-  const req = async (method: string, path: string, body?: unknown) => {
-    const headers = body === undefined ? undefined : { 'content-type': 'application/merge-patch+json' };
-    const res = await server.fetch(new Request(`http://kapi.test${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
-    return { status: res.status, body: (await res.json()) as any };
-  };
+  const req = (method: string, path: string, body?: unknown) => request(method, path, body, 'application/merge-patch+json');
   /** The ConfigMap once the publisher has (re)written it as `ok` expects. */
   const published = async (ns: string, ok: (cm: any) => boolean) => {
     for (let i = 0; i < 200; i++) {
@@ -159,8 +147,7 @@ describe("kube's root CA publisher: kube-root-ca.crt in every namespace", { time
     const cm = await published('default', () => true);
     expect(cm.data).toEqual({ 'ca.crt': CA });
     expect(cm.metadata.annotations['kubernetes.io/description']).toMatch(/^Contains a CA bundle that can be used to verify the kube-apiserver/);
-    const res = await server.fetch(new Request('http://kapi.test/api/v1/namespaces', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ metadata: { name: 'later' } }) }));
-    expect(res.status).toBe(201);
+    expect((await request('POST', '/api/v1/namespaces', { metadata: { name: 'later' } })).status).toBe(201);
     expect((await published('later', () => true)).data).toEqual({ 'ca.crt': CA });
     expect((await req('PATCH', '/api/v1/namespaces/later/configmaps/kube-root-ca.crt', { data: { 'ca.crt': 'forged', extra: 'x' } })).status).toBe(200);
     expect((await published('later', (c) => c.data['ca.crt'] === CA)).data).toEqual({ 'ca.crt': CA });
