@@ -36,6 +36,7 @@ export { MAX_REQUEST_WAIT_MS, type GateDecision, type GatedRequest, type Request
 export { defaultVersionInfo, KUBE_API_LEVEL, type VersionInfo } from './version.js';
 export { createAdmissionChain, type AdmissionChain } from './admission/chain.js';
 export type { AdmissionAttributes, AdmissionOperation, AdmissionPlugin, UserInfo } from './admission/types.js';
+export { admissionForbidden } from './admission/forbidden.js';
 export type {
   Authenticator,
   AuthenticatedUser,

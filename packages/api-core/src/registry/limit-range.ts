@@ -1,4 +1,4 @@
-import { asObjects, fieldDuplicate, fieldForbidden, fieldInvalid, fieldRequired, GoValue, goQuantityRepr, isLabelKey, isObj, str, type FieldError, type KubeObject, type Obj, type TypeDefaulter } from '@kapi/apimachinery';
+import { asObj, asObjects, fieldDuplicate, fieldForbidden, fieldInvalid, fieldRequired, GoValue, goQuantityRepr, isLabelKey, isObj, str, type FieldError, type KubeObject, type Obj, type TypeDefaulter } from '@kapi/apimachinery';
 import type { Strategy } from '@kapi/apiserver';
 import { overcommits, resourceNameErrors } from './pod-resources.js';
 import { compareQuantities, decimal } from './quantity.js';
@@ -9,17 +9,16 @@ import { compareQuantities, decimal } from './quantity.js';
 
 const STANDARD_TYPES = new Set(['Pod', 'Container', 'PersistentVolumeClaim']);
 
-const listOf = (v: unknown): Obj => (isObj(v) ? v : {});
 const sortedKeys = (o: Obj) => Object.keys(o).sort();
 
 /** SetDefaults_LimitRangeItem: a Container item's default limit from its max, default request from its default or min. */
 export const limitRangeItemDefaulter: TypeDefaulter = (item) => {
   if (item.type !== 'Container') return;
-  const defaults = listOf(item.default);
-  const requests = listOf(item.defaultRequest);
-  for (const [name, q] of Object.entries(listOf(item.max))) if (!Object.hasOwn(defaults, name)) defaults[name] = q;
+  const defaults = asObj(item.default);
+  const requests = asObj(item.defaultRequest);
+  for (const [name, q] of Object.entries(asObj(item.max))) if (!Object.hasOwn(defaults, name)) defaults[name] = q;
   for (const [name, q] of Object.entries(defaults)) if (!Object.hasOwn(requests, name)) requests[name] = q;
-  for (const [name, q] of Object.entries(listOf(item.min))) if (!Object.hasOwn(requests, name)) requests[name] = q;
+  for (const [name, q] of Object.entries(asObj(item.min))) if (!Object.hasOwn(requests, name)) requests[name] = q;
   if (Object.keys(defaults).length) item.default = defaults;
   if (Object.keys(requests).length) item.defaultRequest = requests;
 };
@@ -79,11 +78,11 @@ export function validateLimitRange(obj: KubeObject): FieldError[] {
     seen.add(type);
     const forContainers = type === 'Pod' || type === 'Container';
     const lists = {
-      max: listOf(limit.max),
-      min: listOf(limit.min),
-      default: listOf(limit.default),
-      defaultRequest: listOf(limit.defaultRequest),
-      maxLimitRequestRatio: listOf(limit.maxLimitRequestRatio),
+      max: asObj(limit.max),
+      min: asObj(limit.min),
+      default: asObj(limit.default),
+      defaultRequest: asObj(limit.defaultRequest),
+      maxLimitRequestRatio: asObj(limit.maxLimitRequestRatio),
     };
     const keys = new Set<string>();
     const names = (list: keyof typeof lists) => {

@@ -1,7 +1,9 @@
-import { asObjects, isObj, newForbidden, str, type KubeObject, type Obj } from '@kapi/apimachinery';
-import type { AdmissionAttributes, AdmissionPlugin, PluginHost } from '@kapi/apiserver';
+import { asObjects, isObj, str, type KubeObject, type Obj } from '@kapi/apimachinery';
+import { admissionForbidden, type AdmissionAttributes, type AdmissionPlugin, type PluginHost } from '@kapi/apiserver';
 import { toNumber } from './limit-range.js';
+import { sortedEntries } from './pod-resources.js';
 import { podResources } from './pod-totals.js';
+import { resourceList, type ResourceList } from './quota/lists.js';
 import { compareQuantities } from './quantity.js';
 
 // kube 1.33's LimitRanger admission plugin (plugin/pkg/admission/limitranger), on by default: the LimitRanges of a
@@ -9,17 +11,14 @@ import { compareQuantities } from './quantity.js';
 // annotation), and refuse (403) pods and PersistentVolumeClaims outside their min, max and limit-to-request ratio.
 
 const ANNOTATION = 'kubernetes.io/limit-ranger';
-type ResourceList = Record<string, unknown>;
 
-const listOf = (v: unknown): ResourceList => (isObj(v) ? v : {});
-const sortedEntries = (o: ResourceList) => Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 const resourcesOf = (c: Obj): Obj => (isObj(c.resources) ? c.resources : (c.resources = {}));
 
 /** kube's mergeContainerResources: what a container lacks of the defaults, noted for the annotation. */
 function mergeDefaults(c: Obj, limits: ResourceList, requests: ResourceList, kind: string, notes: string[]): void {
   const resources = resourcesOf(c);
   const set = (key: 'limits' | 'requests', defaults: ResourceList): string[] => {
-    const list = listOf(resources[key]);
+    const list = resourceList(resources[key]);
     const added = Object.keys(defaults).filter((name) => !Object.hasOwn(list, name));
     for (const name of added) list[name] = defaults[name];
     if (added.length) resources[key] = list;
@@ -37,8 +36,8 @@ function defaultPod(range: KubeObject, pod: KubeObject): void {
   const requests: ResourceList = {};
   for (const item of asObjects(isObj(range.spec) ? range.spec.limits : undefined)) {
     if (item.type !== 'Container') continue;
-    Object.assign(requests, listOf(item.defaultRequest));
-    Object.assign(limits, listOf(item.default));
+    Object.assign(requests, resourceList(item.defaultRequest));
+    Object.assign(limits, resourceList(item.default));
   }
   const spec = isObj(pod.spec) ? pod.spec : {};
   const notes: string[] = [];
@@ -46,7 +45,7 @@ function defaultPod(range: KubeObject, pod: KubeObject): void {
   for (const c of asObjects(spec.initContainers)) mergeDefaults(c, limits, requests, 'init container', notes);
   if (!notes.length) return;
   const meta = (pod.metadata ??= {});
-  meta.annotations = { ...listOf(meta.annotations), [ANNOTATION]: `LimitRanger plugin set: ${notes.join('; ')}` } as Record<string, string>;
+  meta.annotations = { ...resourceList(meta.annotations), [ANNOTATION]: `LimitRanger plugin set: ${notes.join('; ')}` } as Record<string, string>;
 }
 
 const q = (v: unknown) => String(v);
@@ -79,9 +78,9 @@ function ratioConstraint(type: string, name: string, enforced: unknown, requests
 function constraintErrors(item: Obj, requests: ResourceList, limits: ResourceList): string[] {
   const type = str(item.type);
   const out: (string | undefined)[] = [];
-  for (const [name, v] of sortedEntries(listOf(item.min))) out.push(minConstraint(type, name, v, requests, limits));
-  for (const [name, v] of sortedEntries(listOf(item.max))) out.push(maxConstraint(type, name, v, requests, limits));
-  for (const [name, v] of sortedEntries(listOf(item.maxLimitRequestRatio))) out.push(ratioConstraint(type, name, v, requests, limits));
+  for (const [name, v] of sortedEntries(item.min)) out.push(minConstraint(type, name, v, requests, limits));
+  for (const [name, v] of sortedEntries(item.max)) out.push(maxConstraint(type, name, v, requests, limits));
+  for (const [name, v] of sortedEntries(item.maxLimitRequestRatio)) out.push(ratioConstraint(type, name, v, requests, limits));
   return out.filter((e): e is string => e !== undefined);
 }
 
@@ -92,8 +91,8 @@ function podErrors(range: KubeObject, pod: KubeObject): string[] {
   for (const item of asObjects(isObj(range.spec) ? range.spec.limits : undefined)) {
     if (item.type === 'Container') {
       for (const c of [...asObjects(spec.containers), ...asObjects(spec.initContainers)]) {
-        const resources = listOf(c.resources);
-        errs.push(...constraintErrors(item, listOf(resources.requests), listOf(resources.limits)));
+        const resources = resourceList(c.resources);
+        errs.push(...constraintErrors(item, resourceList(resources.requests), resourceList(resources.limits)));
       }
     }
     if (item.type === 'Pod') errs.push(...constraintErrors(item, podResources(spec, 'requests'), podResources(spec, 'limits')));
@@ -103,12 +102,12 @@ function podErrors(range: KubeObject, pod: KubeObject): string[] {
 
 /** kube's PersistentVolumeClaimValidateLimitFunc: a claim's storage request within the PersistentVolumeClaim items' min and max. */
 function claimErrors(range: KubeObject, claim: KubeObject): string[] {
-  const requests = listOf(listOf(listOf(claim.spec).resources).requests);
+  const requests = resourceList(resourceList(resourceList(claim.spec).resources).requests);
   const errs: (string | undefined)[] = [];
   for (const item of asObjects(isObj(range.spec) ? range.spec.limits : undefined)) {
     if (item.type !== 'PersistentVolumeClaim') continue;
-    for (const [name, v] of sortedEntries(listOf(item.min))) errs.push(minConstraint('PersistentVolumeClaim', name, v, requests, {}));
-    for (const [name, v] of sortedEntries(listOf(item.max))) {
+    for (const [name, v] of sortedEntries(item.min)) errs.push(minConstraint('PersistentVolumeClaim', name, v, requests, {}));
+    for (const [name, v] of sortedEntries(item.max)) {
       if (!Object.hasOwn(requests, name)) errs.push(`maximum ${name} usage per PersistentVolumeClaim is ${q(v)}.  No request is specified`);
       else if (compareQuantities(requests[name], v) > 0) errs.push(`maximum ${name} usage per PersistentVolumeClaim is ${q(v)}, but request is ${q(requests[name])}`);
     }
@@ -133,7 +132,6 @@ export function limitRangerAdmission(host: PluginHost): AdmissionPlugin {
     if (!entry) return [];
     return (await host.store.list(host.systemContext(entry, { namespace: attrs.namespace }))).items;
   };
-  const name = (attrs: AdmissionAttributes) => str(attrs.object?.metadata?.name) || str(attrs.object?.metadata?.generateName) || attrs.name;
   /** kube skips objects already being deleted. */
   const deleting = (attrs: AdmissionAttributes) => !!attrs.oldObject?.metadata?.deletionTimestamp;
   return {
@@ -148,11 +146,8 @@ export function limitRangerAdmission(host: PluginHost): AdmissionPlugin {
       if (!kind || deleting(attrs)) return;
       for (const range of await ranges(attrs)) {
         const errs = kind === 'pod' ? podErrors(range, attrs.object!) : claimErrors(range, attrs.object!);
-        if (errs.length) {
-          const resource = kind === 'pod' ? 'pods' : 'persistentvolumeclaims';
-          // kube's utilerrors.NewAggregate: one error as itself, several in brackets.
-          throw newForbidden({ group: '', resource }, name(attrs), errs.length === 1 ? errs[0] : `[${errs.join(', ')}]`);
-        }
+        // kube's utilerrors.NewAggregate: one error as itself, several in brackets.
+        if (errs.length) throw admissionForbidden(attrs, errs.length === 1 ? errs[0] : `[${errs.join(', ')}]`);
       }
     },
   };

@@ -1,4 +1,4 @@
-import { isObj, type Obj } from '@kapi/apimachinery';
+import { fieldInvalid, isObj, str, type FieldError, type Obj } from '@kapi/apimachinery';
 
 /**
  * Every container of a pod spec with its field path, in kube's VisitContainersWithPath order: init containers,
@@ -11,4 +11,10 @@ export function containersWithPath(spec: Obj, field: string): [Obj, string][] {
     if (Array.isArray(list)) list.forEach((c, i) => isObj(c) && out.push([c, `${field}.${kind}[${i}]`]));
   }
   return out;
+}
+
+/** kube's validateContainerOnlyForPod: a pod's (not a template's) container image has no leading or trailing whitespace. */
+export function imageWhitespaceErrors(c: Obj, at: string): FieldError[] {
+  const image = str(c.image);
+  return image.trim() === image ? [] : [fieldInvalid(`${at}.image`, image, 'must not have leading or trailing whitespace')];
 }

@@ -2,6 +2,7 @@ import { asObjects, fieldForbidden, fieldInvalid, isObj, str, type FieldError, t
 import { MIRROR_POD_ANNOTATION } from './pod-annotations.js';
 import { computePodQOS, podQOS } from './pod-qos.js';
 import { compareQuantities } from './quantity.js';
+import { semanticallyEqual } from './semantic.js';
 
 // kube 1.33's in-place pod resize (InPlacePodVerticalScaling, beta and on by default): a pod's containers get new cpu
 // and memory requests and limits through its `resize` subresource (`kubectl patch --subresource resize`), kube's
@@ -93,25 +94,10 @@ function sameResourceList(a: unknown, b: unknown): boolean {
   return names.length === Object.keys(right).length && names.every((n) => Object.hasOwn(right, n) && compareQuantities(left[n], right[n]) === 0);
 }
 
-/**
- * A value as kube's semantic equality compares it here: keys in order, and empty lists and maps (which Go's
- * equality takes for absent ones) left out.
- */
-function canonical(v: unknown): unknown {
-  if (Array.isArray(v)) return v.length ? v.map(canonical) : undefined;
-  if (!isObj(v)) return v ?? undefined;
-  const out: Obj = {};
-  for (const key of Object.keys(v).sort()) {
-    const value = canonical(v[key]);
-    if (value !== undefined) out[key] = value;
-  }
-  return Object.keys(out).length ? out : undefined;
-}
-
 /** Whether a container's fields other than its resource limits and requests differ (resizePolicy and claims included). */
 function otherFieldsChanged(c: Obj, was: Obj): boolean {
-  const rest = (x: Obj) => JSON.stringify(canonical({ ...x, resources: { ...(isObj(x.resources) ? x.resources : {}), limits: undefined, requests: undefined } }));
-  return rest(c) !== rest(was);
+  const rest = (x: Obj) => ({ ...x, resources: { ...(isObj(x.resources) ? x.resources : {}), limits: undefined, requests: undefined } });
+  return !semanticallyEqual(rest(c), rest(was));
 }
 
 /** Whether a container changed in anything but its cpu and memory (kube's dropCPUMemoryResourcesFromContainer, then DeepEqual). */

@@ -1,5 +1,5 @@
-import { fieldForbidden, fieldInvalid, fieldRequired, GoValue, isLabelKey, isObj, parseQuantity, type FieldError } from '@kapi/apimachinery';
-import { compareQuantities } from './quantity.js';
+import { fieldForbidden, fieldInvalid, fieldRequired, GoValue, isLabelKey, isObj, type FieldError } from '@kapi/apimachinery';
+import { compareQuantities, isWholeQuantity } from './quantity.js';
 
 // A container's resources as kube 1.33's ValidateContainerResourceRequirements checks them: resource names,
 // quantities that are not negative (whole numbers for extended resources), requests within limits (equal to them
@@ -41,20 +41,12 @@ const text = (q: unknown) => String(q ?? '0');
 function quantityErrors(name: string, quantity: unknown, field: string): FieldError[] {
   const errs: FieldError[] = [];
   if (compareQuantities(quantity, '0') < 0) errs.push(fieldInvalid(field, text(quantity), 'must be greater than or equal to 0'));
-  if (isExtended(name)) {
-    let whole = true;
-    try {
-      const { n, e } = parseQuantity(text(quantity)).value;
-      whole = e >= 0 || n % 10n ** BigInt(-e) === 0n;
-    } catch {
-      // not a quantity: decoding refused it already
-    }
-    if (!whole) errs.push(fieldInvalid(field, new GoValue(text(quantity)), 'must be an integer'));
-  }
+  if (isExtended(name) && !isWholeQuantity(quantity)) errs.push(fieldInvalid(field, new GoValue(text(quantity)), 'must be an integer'));
   return errs;
 }
 
-const sortedEntries = (list: unknown): [string, unknown][] => (isObj(list) ? Object.entries(list).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : []);
+/** A resource list's entries by name (Go's map order made sorted). */
+export const sortedEntries = (list: unknown): [string, unknown][] => (isObj(list) ? Object.entries(list).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : []);
 
 /** kube's ValidateContainerResourceRequirements (limits, then requests; Go's map order made sorted). */
 export function validateContainerResources(resources: unknown, field: string): FieldError[] {

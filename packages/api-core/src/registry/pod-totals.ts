@@ -1,7 +1,6 @@
 import { asObjects, isObj, type Obj } from '@kapi/apimachinery';
-import { add, max, type ResourceList } from './quota/lists.js';
+import { add, max, resourceList, type ResourceList } from './quota/lists.js';
 
-const listOf = (v: unknown): ResourceList => (isObj(v) ? (v as ResourceList) : {});
 
 /**
  * What a pod requests or is limited to as a whole (kube's PodRequests and PodLimits of its spec, as LimitRanger and
@@ -10,7 +9,7 @@ const listOf = (v: unknown): ResourceList => (isObj(v) ? (v as ResourceList) : {
  * added (to every request, and to the limits it has).
  */
 export function podResources(spec: Obj, key: 'requests' | 'limits', options: { overhead?: boolean } = {}): ResourceList {
-  const of = (c: Obj) => listOf(isObj(c.resources) ? c.resources[key] : undefined);
+  const of = (c: Obj) => resourceList(isObj(c.resources) ? c.resources[key] : undefined);
   let total: ResourceList = {};
   for (const c of asObjects(spec.containers)) total = add(total, of(c));
   let sidecars: ResourceList = {};
@@ -28,7 +27,7 @@ export function podResources(spec: Obj, key: 'requests' | 'limits', options: { o
   }
   total = max(total, inits);
   if (options.overhead && isObj(spec.overhead)) {
-    const overhead = listOf(spec.overhead);
+    const overhead = resourceList(spec.overhead);
     total = key === 'requests' ? add(total, overhead) : add(total, Object.fromEntries(Object.entries(overhead).filter(([name]) => Object.hasOwn(total, name))));
   }
   return total;

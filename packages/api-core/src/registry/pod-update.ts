@@ -1,5 +1,6 @@
-import { isDeepStrictEqual } from 'node:util';
 import { asObjects, fieldForbidden, fieldInvalid, fieldRequired, GoValue, goStringMap, isObj, str, type FieldError, type KubeObject, type Obj } from '@kapi/apimachinery';
+import { imageWhitespaceErrors } from './pod-containers.js';
+import { semanticallyEqual } from './semantic.js';
 
 // kube 1.33's ValidatePodUpdate (pkg/apis/core/validation) after the pod's own checks: what an update of a pod may
 // change (images, a shorter or first active deadline, added tolerations, removed scheduling gates, a grace period of 1
@@ -18,9 +19,8 @@ function containerUpdateErrors(now: Obj[], was: Obj[], field: string): { errs: F
   if (now.length !== was.length) return { errs: [fieldForbidden(field, 'pod updates may not add or remove containers')], stop: true };
   const errs: FieldError[] = [];
   now.forEach((c, i) => {
-    const image = str(c.image);
-    if (!image) errs.push(fieldRequired(`${field}[${i}].image`));
-    if (image.trim() !== image) errs.push(fieldInvalid(`${field}[${i}].image`, image, 'must not have leading or trailing whitespace'));
+    if (!str(c.image)) errs.push(fieldRequired(`${field}[${i}].image`));
+    errs.push(...imageWhitespaceErrors(c, `${field}[${i}]`));
   });
   return { errs, stop: false };
 }
@@ -56,19 +56,6 @@ function schedulingGateErrors(now: Obj[], was: Obj[]): FieldError[] {
   return [...added].map(([name, i]) => fieldForbidden(`spec.schedulingGates[${i}].name`, `only deletion is allowed, but found new scheduling gate '${name}'`));
 }
 
-/** Values as kube's semantic equality compares them: a map or list that is empty is the same as none. */
-const same = (a: unknown, b: unknown) => isDeepStrictEqual(normalized(a), normalized(b));
-function normalized(v: unknown): unknown {
-  if (Array.isArray(v)) return v.length ? v.map(normalized) : undefined;
-  if (!isObj(v)) return v ?? undefined;
-  const out: Obj = {};
-  for (const [key, value] of Object.entries(v)) {
-    const n = normalized(value);
-    if (n !== undefined) out[key] = n;
-  }
-  return out;
-}
-
 /** kube's validateNodeSelectorTermHasOnlyAdditions: the old term's expressions and fields stay first, unchanged. */
 function onlyAdditions(term: Obj, before: Obj): boolean {
   const oldExpressions = asObjects(before.matchExpressions);
@@ -76,8 +63,8 @@ function onlyAdditions(term: Obj, before: Obj): boolean {
   const expressions = asObjects(term.matchExpressions);
   const fields = asObjects(term.matchFields);
   if (!oldExpressions.length && !oldFields.length && (expressions.length || fields.length)) return false;
-  return same(expressions.slice(0, oldExpressions.length), oldExpressions) && expressions.length >= oldExpressions.length &&
-    same(fields.slice(0, oldFields.length), oldFields) && fields.length >= oldFields.length;
+  return semanticallyEqual(expressions.slice(0, oldExpressions.length), oldExpressions) && expressions.length >= oldExpressions.length &&
+    semanticallyEqual(fields.slice(0, oldFields.length), oldFields) && fields.length >= oldFields.length;
 }
 
 /** kube's validateNodeAffinityMutation: required node selector terms of a gated pod only get requirements added. */
@@ -98,7 +85,7 @@ function nodeAffinityErrors(now: unknown, was: unknown): FieldError[] {
  */
 function gatedPodErrors(mutable: Obj, before: Obj): FieldError[] {
   const errs: FieldError[] = [];
-  if (!same(mutable.nodeSelector, before.nodeSelector)) {
+  if (!semanticallyEqual(mutable.nodeSelector, before.nodeSelector)) {
     const now = isObj(mutable.nodeSelector) ? mutable.nodeSelector : {};
     const was = isObj(before.nodeSelector) ? before.nodeSelector : {};
     if (Object.entries(was).some(([k, v]) => now[k] !== v)) {
@@ -108,7 +95,7 @@ function gatedPodErrors(mutable: Obj, before: Obj): FieldError[] {
   }
   const oldAffinity = isObj(before.affinity) ? before.affinity.nodeAffinity : undefined;
   const affinity = isObj(mutable.affinity) ? mutable.affinity : undefined;
-  if (!same(affinity?.nodeAffinity, oldAffinity)) {
+  if (!semanticallyEqual(affinity?.nodeAffinity, oldAffinity)) {
     errs.push(...nodeAffinityErrors(affinity?.nodeAffinity, oldAffinity));
     if (!affinity) mutable.affinity = { nodeAffinity: oldAffinity };
     else if (!isSet(before.affinity) && !isSet(affinity.podAffinity) && !isSet(affinity.podAntiAffinity)) delete mutable.affinity;
@@ -133,7 +120,7 @@ export function podUpdateErrors(pod: KubeObject, old: KubeObject, podErrors: Fie
   if (deadline.stop) return errs;
   errs.push(...tolerationErrors(asObjects(spec.tolerations), asObjects(before.tolerations)));
   errs.push(...schedulingGateErrors(asObjects(spec.schedulingGates), asObjects(before.schedulingGates)));
-  if (same(spec, before)) return errs;
+  if (semanticallyEqual(spec, before)) return errs;
 
   // The spec as it would be with what may change taken from the old one.
   const mutable = structuredClone(spec);
@@ -149,6 +136,6 @@ export function podUpdateErrors(pod: KubeObject, old: KubeObject, podErrors: Fie
     mutable.terminationGracePeriodSeconds = before.terminationGracePeriodSeconds;
   }
   if (asObjects(before.schedulingGates).length) errs.push(...gatedPodErrors(mutable, before));
-  if (!same(mutable, before)) errs.push(fieldForbidden('spec', POD_UPDATE_FORBIDDEN));
+  if (!semanticallyEqual(mutable, before)) errs.push(fieldForbidden('spec', POD_UPDATE_FORBIDDEN));
   return errs;
 }

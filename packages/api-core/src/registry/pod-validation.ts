@@ -19,6 +19,7 @@ import {
 } from '@kapi/apimachinery';
 import { annotationFieldMatchErrors, podAnnotationErrors } from './pod-annotations.js';
 import { ephemeralContainerErrors, ephemeralContainersUpdateErrors } from './pod-ephemeral.js';
+import { imageWhitespaceErrors } from './pod-containers.js';
 import { podResizeErrors } from './pod-resize.js';
 import { podUpdateErrors } from './pod-update.js';
 import { validateEnv, validateEnvFrom } from './pod-env.js';
@@ -208,12 +209,6 @@ export function validatePodSpec(spec: Obj, field = 'spec', options: { isPod?: bo
   errs.push(...validateEphemeralContainers(asObjects(spec.ephemeralContainers), containers, asObjects(spec.initContainers), `${field}.ephemeralContainers`, pod));
   errs.push(...podSpecFieldErrors(spec, field, options.isPod === true));
   return errs;
-}
-
-/** kube's validateContainerOnlyForPod: a pod's (not a template's) container image has no leading or trailing whitespace. */
-function imageWhitespaceErrors(c: Obj, at: string): FieldError[] {
-  const image = text(c.image);
-  return image.trim() === image ? [] : [fieldInvalid(`${at}.image`, image, 'must not have leading or trailing whitespace')];
 }
 
 /**

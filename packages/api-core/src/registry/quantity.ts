@@ -28,6 +28,12 @@ export function decimal(q: unknown): Decimal {
   }
 }
 
+/** Whether a quantity is a whole number (kube's integer resources; one that does not parse counts as zero). */
+export function isWholeQuantity(q: unknown): boolean {
+  const { n, e } = decimal(q);
+  return e >= 0 || n % 10n ** BigInt(-e) === 0n;
+}
+
 /** The exact sum of two decimals. */
 export function addDecimals(a: Decimal, b: Decimal): Decimal {
   const [l, r, e] = aligned(a, b);

@@ -1,29 +1,26 @@
-import { isObj, newForbidden, str, type KubeObject, type StatusError } from '@kapi/apimachinery';
-import type { AdmissionAttributes, AdmissionPlugin, PluginHost } from '@kapi/apiserver';
+import { isObj, str, type KubeObject, type StatusError } from '@kapi/apimachinery';
+import { admissionForbidden, type AdmissionAttributes, type AdmissionPlugin, type PluginHost } from '@kapi/apiserver';
 import { evaluatorFor, quotaMatches, type Evaluator } from './evaluators.js';
-import { add, cmp, exceeded, mask, prettyPrint, removeZeros, subtractNonNegative, type ResourceList } from './lists.js';
+import { compareQuantities } from '../quantity.js';
+import { add, exceeded, mask, prettyPrint, removeZeros, subtractNonNegative, resourceList, type ResourceList } from './lists.js';
 
 // kube 1.33's ResourceQuota admission plugin (k8s.io/apiserver/pkg/admission/plugin/resourcequota), on by default:
 // a write that uses more of a namespace's quotas is refused (403) when a quota has no room for it, and otherwise
 // charged to each quota's status.used at once (compare-and-swap, so concurrent writes cannot both take the last
 // room); the quota controller (controller.ts) recounts usage from what is stored.
 
-const listOf = (v: unknown): ResourceList => (isObj(v) ? (v as ResourceList) : {});
 const statusOf = (quota: KubeObject) => (isObj(quota.status) ? quota.status : {});
-
-/** A request's name as kube's admission errors give it: the object's name, or its generateName. */
-const requestName = (attrs: AdmissionAttributes) => str(attrs.object?.metadata?.name) || str(attrs.object?.metadata?.generateName) || attrs.name;
 
 /**
  * kube's CheckRequest for one quota, against its current status: the usage this request adds to it (undefined when
  * none, or the quota does not concern it), or a 403.
  */
 function charge(attrs: AdmissionAttributes, evaluator: Evaluator, quota: KubeObject): ResourceList | StatusError | undefined {
-  const forbidden = (message: string) => newForbidden({ group: attrs.resource.group, resource: attrs.resource.plural }, requestName(attrs), message);
+  const forbidden = (message: string) => admissionForbidden(attrs, message);
   const obj = attrs.object!;
   if (!quotaMatches(quota, evaluator, obj)) return undefined;
-  const hard = listOf(statusOf(quota).hard);
-  const used = listOf(statusOf(quota).used);
+  const hard = resourceList(statusOf(quota).hard);
+  const used = resourceList(statusOf(quota).used);
   const restricted = evaluator.matching(Object.keys(hard));
   const name = str(quota.metadata?.name);
   const constraint = evaluator.constraints?.(restricted, obj);
@@ -32,7 +29,7 @@ function charge(attrs: AdmissionAttributes, evaluator: Evaluator, quota: KubeObj
     return forbidden(`status unknown for quota: ${name}, resources: ${[...restricted].sort().join(',')}`);
   }
   const usage = evaluator.usage(obj);
-  const negative = Object.keys(usage).filter((r) => cmp(usage[r], '0') < 0);
+  const negative = Object.keys(usage).filter((r) => compareQuantities(usage[r], '0') < 0);
   if (negative.length) return forbidden(`quota usage is negative for resource(s): ${negative.sort().join(',')}`);
   let delta = usage;
   // An update is charged what it adds, if the object counted against the quota before.
@@ -79,7 +76,7 @@ export function resourceQuotaAdmission(host: PluginHost): AdmissionPlugin {
             const result = charge(attrs, evaluator, current);
             if (result instanceof Error) throw result;
             if (!result) return current;
-            return { ...current, status: { ...statusOf(current), used: add(listOf(statusOf(current).used), result) } };
+            return { ...current, status: { ...statusOf(current), used: add(resourceList(statusOf(current).used), result) } };
           });
         } catch (err) {
           // A quota deleted meanwhile limits nothing.

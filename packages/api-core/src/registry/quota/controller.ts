@@ -1,7 +1,8 @@
 import { isObj, isStatusError, str, type KubeObject } from '@kapi/apimachinery';
 import { coalesced, type PluginHost, type ResourceEntry } from '@kapi/apiserver';
 import { evaluatorFor, quotaScopes, type Evaluator } from './evaluators.js';
-import { add, cmp, mask, type ResourceList } from './lists.js';
+import { compareQuantities } from '../quantity.js';
+import { add, mask, resourceList, type ResourceList } from './lists.js';
 
 // kube-controller-manager's resource quota controller (pkg/controller/resourcequota): a quota's status.hard follows
 // its spec.hard and status.used is counted from what is stored, when the quota is new or changed, when usage is
@@ -9,18 +10,17 @@ import { add, cmp, mask, type ResourceList } from './lists.js';
 // (admission.ts) charges new usage as it is written.
 
 const RESYNC_MS = 5 * 60_000;
-const listOf = (v: unknown): ResourceList => (isObj(v) ? (v as ResourceList) : {});
 const namespaceOf = (obj: KubeObject) => str(obj.metadata?.namespace);
 
 /** Whether two resource lists name the same resources with the same amounts. */
-const same = (a: ResourceList, b: ResourceList) => Object.keys(a).length === Object.keys(b).length && Object.keys(a).every((k) => Object.hasOwn(b, k) && cmp(a[k], b[k]) === 0);
+const same = (a: ResourceList, b: ResourceList) => Object.keys(a).length === Object.keys(b).length && Object.keys(a).every((k) => Object.hasOwn(b, k) && compareQuantities(a[k], b[k]) === 0);
 
 /** kube's needsSync-style check: a quota whose status does not yet follow its spec is counted at once. */
 function needsCount(quota: KubeObject): boolean {
-  const hard = listOf(isObj(quota.spec) ? quota.spec.hard : undefined);
+  const hard = resourceList(isObj(quota.spec) ? quota.spec.hard : undefined);
   const status = isObj(quota.status) ? quota.status : {};
-  const used = listOf(status.used);
-  return !same(hard, listOf(status.hard)) || Object.keys(hard).some((k) => !Object.hasOwn(used, k));
+  const used = resourceList(status.used);
+  return !same(hard, resourceList(status.hard)) || Object.keys(hard).some((k) => !Object.hasOwn(used, k));
 }
 
 /** The resource a quota resource name is counted from: pods, services and claims for theirs, `count/<r>.<g>` for any. */
@@ -42,7 +42,7 @@ export function countQuotas(host: PluginHost): void {
 
   /** What `quota` uses now, counted from the stored objects of each resource it limits. */
   const count = async (quota: KubeObject, namespace: string): Promise<ResourceList> => {
-    const hard = Object.keys(listOf(isObj(quota.spec) ? quota.spec.hard : undefined));
+    const hard = Object.keys(resourceList(isObj(quota.spec) ? quota.spec.hard : undefined));
     let used: ResourceList = Object.fromEntries(hard.map((name) => [name, '0']));
     const byResource = new Map<string, { group: string; resource: string }>();
     for (const name of hard) {
@@ -74,14 +74,14 @@ export function countQuotas(host: PluginHost): void {
     for (const namespace of namespaces) {
       const ctx = host.systemContext(quotas, { namespace });
       for (const quota of (await host.store.list(ctx)).items) {
-        const hard = listOf(isObj(quota.spec) ? quota.spec.hard : undefined);
+        const hard = resourceList(isObj(quota.spec) ? quota.spec.hard : undefined);
         const used = await count(quota, namespace);
         const status = isObj(quota.status) ? quota.status : {};
-        if (same(hard, listOf(status.hard)) && same(used, listOf(status.used))) continue;
+        if (same(hard, resourceList(status.hard)) && same(used, resourceList(status.used))) continue;
         try {
           await host.store.update(host.systemContext(quotas, { namespace, subresource: 'status' }), str(quota.metadata?.name), (current) => {
             if (!current) throw Object.assign(new Error('gone'), { gone: true });
-            return { ...current, status: { hard: listOf(isObj(current.spec) ? current.spec.hard : undefined), used } };
+            return { ...current, status: { hard: resourceList(isObj(current.spec) ? current.spec.hard : undefined), used } };
           });
         } catch (err) {
           // Deleted meanwhile, or changed (its own change counts it again).

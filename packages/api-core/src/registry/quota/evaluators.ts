@@ -1,7 +1,7 @@
 import { asObjects, isObj, str, type KubeObject, type Obj } from '@kapi/apimachinery';
 import { podResources } from '../pod-totals.js';
 import { computePodQOS } from '../pod-qos.js';
-import { add, type ResourceList } from './lists.js';
+import { add, resourceList, type ResourceList } from './lists.js';
 
 // kube 1.33's quota evaluators (pkg/quota/v1/evaluator/core and k8s.io/apiserver/pkg/quota/v1/generic): what an
 // object of each resource uses of a ResourceQuota, which of a quota's resources it counts against, and which of its
@@ -26,7 +26,6 @@ export interface Evaluator {
 /** generic.ObjectCountQuotaResourceNameFor: `count/<resource>` for the core group, `count/<resource>.<group>` else. */
 export const countName = (group: string, resource: string) => `count/${resource}${group ? `.${group}` : ''}`;
 
-const listOf = (v: unknown): ResourceList => (isObj(v) ? (v as ResourceList) : {});
 const specOf = (obj: KubeObject): Obj => (isObj(obj.spec) ? obj.spec : {});
 
 /** generic.NewObjectCountEvaluator: one of the resource per object created, under its count name and legacy name. */
@@ -137,7 +136,7 @@ export const podEvaluator: Evaluator = {
     const spec = specOf(pod);
     for (const c of [...asObjects(spec.containers), ...asObjects(spec.initContainers)]) {
       const resources = isObj(c.resources) ? c.resources : {};
-      const has = computeUsage(listOf(resources.requests), listOf(resources.limits));
+      const has = computeUsage(resourceList(resources.requests), resourceList(resources.limits));
       for (const name of requiredSet) if (!Object.hasOwn(has, name)) missing.set(name, (missing.get(name) ?? new Set()).add(str(c.name)));
     }
     if (!missing.size) return undefined;
@@ -171,7 +170,7 @@ export const claimEvaluator: Evaluator = {
   usage(pvc) {
     const spec = specOf(pvc);
     const out: ResourceList = { 'count/persistentvolumeclaims': '1', persistentvolumeclaims: '1' };
-    const requests = listOf(isObj(spec.resources) ? spec.resources.requests : undefined);
+    const requests = resourceList(isObj(spec.resources) ? spec.resources.requests : undefined);
     const className = str(spec.storageClassName);
     if (className) out[`${className}${STORAGE_CLASS_SUFFIX}persistentvolumeclaims`] = '1';
     if (Object.hasOwn(requests, 'storage')) {
@@ -207,6 +206,6 @@ export function quotaScopes(quota: KubeObject): ScopeSelector[] {
 
 /** generic.Matches: the quota limits some resource the evaluator counts, and the object is in every scope of the quota. */
 export function quotaMatches(quota: KubeObject, evaluator: Evaluator, obj: KubeObject): boolean {
-  const hard = Object.keys(listOf(isObj(quota.status) ? quota.status.hard : undefined));
+  const hard = Object.keys(resourceList(isObj(quota.status) ? quota.status.hard : undefined));
   return evaluator.matching(hard).length > 0 && quotaScopes(quota).every((scope) => evaluator.inScope(scope, obj));
 }

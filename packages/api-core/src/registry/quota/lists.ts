@@ -1,4 +1,5 @@
-import { formatQuantity, parseQuantity, type QuantityDecimal, type QuantityFormat } from '@kapi/apimachinery';
+import { formatQuantity, isObj, parseQuantity, type QuantityFormat } from '@kapi/apimachinery';
+import { addDecimals, compareQuantities, decimal, type Decimal } from '../quantity.js';
 
 // kube's quota ResourceList arithmetic (k8s.io/apiserver/pkg/quota/v1/resources.go) on lists of quantity strings:
 // sums keep the format of the quantity added to, unless it is zero (Go's Quantity.Add), and print canonically
@@ -6,39 +7,28 @@ import { formatQuantity, parseQuantity, type QuantityDecimal, type QuantityForma
 
 export type ResourceList = Record<string, string>;
 
-type Amount = { d: QuantityDecimal; format: QuantityFormat };
+/** A resource list field of an object (requests, limits, hard, used...), none when it is not a map. */
+export const resourceList = (v: unknown): ResourceList => (isObj(v) ? (v as ResourceList) : {});
 
-const amount = (q: unknown): Amount => {
+/** A quantity's format (DecimalSI for what does not parse, which decimal() reads as zero). */
+const formatOf = (q: unknown): QuantityFormat => {
   try {
-    const { value, format } = parseQuantity(String(q));
-    return { d: value, format };
+    return parseQuantity(String(q)).format;
   } catch {
-    return { d: { n: 0n, e: 0 }, format: 'DecimalSI' };
+    return 'DecimalSI';
   }
 };
-const aligned = (a: QuantityDecimal, b: QuantityDecimal): [bigint, bigint, number] => {
-  const e = Math.min(a.e, b.e);
-  return [a.n * 10n ** BigInt(a.e - e), b.n * 10n ** BigInt(b.e - e), e];
-};
-const text = (a: Amount) => formatQuantity(a.d, a.format);
-
-/** -1, 0 or 1 as quantity `a` is less than, equal to or more than `b`. */
-export function cmp(a: unknown, b: unknown): number {
-  const [l, r] = aligned(amount(a).d, amount(b).d);
-  return l === r ? 0 : l < r ? -1 : 1;
-}
+const text = (d: Decimal, format: QuantityFormat) => formatQuantity(d, format);
 
 /** a + b, each name of either (quota.Add). */
 export function add(a: ResourceList, b: ResourceList): ResourceList {
   const out: ResourceList = { ...a };
   for (const [name, q] of Object.entries(b)) {
-    if (!Object.hasOwn(out, name)) out[name] = text(amount(q));
+    if (!Object.hasOwn(out, name)) out[name] = text(decimal(q), formatOf(q));
     else {
-      const x = amount(out[name]);
-      const y = amount(q);
-      const [l, r, e] = aligned(x.d, y.d);
+      const x = decimal(out[name]);
       // Quantity.Add: a zero takes the format of what is added to it.
-      out[name] = text({ d: { n: l + r, e }, format: x.d.n === 0n ? y.format : x.format });
+      out[name] = text(addDecimals(x, decimal(q)), x.n === 0n ? formatOf(q) : formatOf(out[name]));
     }
   }
   return out;
@@ -48,9 +38,9 @@ export function add(a: ResourceList, b: ResourceList): ResourceList {
 export function subtractNonNegative(a: ResourceList, b: ResourceList): ResourceList {
   const out: ResourceList = {};
   for (const [name, q] of Object.entries(a)) {
-    const x = amount(q);
-    const [l, r, e] = aligned(x.d, Object.hasOwn(b, name) ? amount(b[name]).d : { n: 0n, e: 0 });
-    out[name] = text({ d: { n: l - r > 0n ? l - r : 0n, e }, format: x.format });
+    const y = decimal(Object.hasOwn(b, name) ? b[name] : '0');
+    const difference = addDecimals(decimal(q), { n: -y.n, e: y.e });
+    out[name] = text(difference.n > 0n ? difference : { n: 0n, e: difference.e }, formatOf(q));
   }
   return out;
 }
@@ -63,11 +53,11 @@ export function mask(list: ResourceList, names: Iterable<string>): ResourceList 
 }
 
 /** Without zero quantities (quota.RemoveZeros). */
-export const removeZeros = (list: ResourceList): ResourceList => Object.fromEntries(Object.entries(list).filter(([, q]) => cmp(q, '0') !== 0));
+export const removeZeros = (list: ResourceList): ResourceList => Object.fromEntries(Object.entries(list).filter(([, q]) => compareQuantities(q, '0') !== 0));
 
 /** The names whose quantity in `a` exceeds `b`'s (quota.LessThanOrEqual's second result; a name b lacks is fine). */
 export function exceeded(a: ResourceList, b: ResourceList): string[] {
-  return Object.keys(a).filter((name) => Object.hasOwn(b, name) && cmp(a[name], b[name]) > 0);
+  return Object.keys(a).filter((name) => Object.hasOwn(b, name) && compareQuantities(a[name], b[name]) > 0);
 }
 
 /** kube's prettyPrint: `name=quantity` pairs by name, joined with commas. */
@@ -80,6 +70,6 @@ export const prettyPrint = (list: ResourceList): string =>
 /** The larger of each name of both (kube's maxResourceList). */
 export function max(a: ResourceList, b: ResourceList): ResourceList {
   const out: ResourceList = { ...a };
-  for (const [name, q] of Object.entries(b)) if (!Object.hasOwn(out, name) || cmp(q, out[name]) > 0) out[name] = q;
+  for (const [name, q] of Object.entries(b)) if (!Object.hasOwn(out, name) || compareQuantities(q, out[name]) > 0) out[name] = q;
   return out;
 }

@@ -1,8 +1,7 @@
 import { asObjects, fieldInvalid, fieldRequired, GoValue, goQuantityRepr, goQuote, isObj, str, type FieldError, type KubeObject, type Obj } from '@kapi/apimachinery';
 import type { Strategy } from '@kapi/apiserver';
 import { resourceNameErrors } from '../pod-resources.js';
-import { decimal } from '../quantity.js';
-import { cmp } from './lists.js';
+import { compareQuantities, isWholeQuantity } from '../quantity.js';
 
 // kube 1.33's ResourceQuota validation (pkg/apis/core/validation ValidateResourceQuota and ValidateResourceQuotaUpdate):
 // quota resource names, quantities that are not negative (whole for counted resources), and scopes that exist, suit
@@ -39,19 +38,13 @@ function goScopeSelector(selector: Obj): string {
   return `core.ScopeSelector{MatchExpressions:[]core.ScopedResourceSelectorRequirement{${terms.join(', ')}}}`;
 }
 
-/** Whether a quantity is a whole number. */
-function isWhole(q: unknown): boolean {
-  const { n, e } = decimal(q);
-  return e >= 0 || n % 10n ** BigInt(-e) === 0n;
-}
-
 /** ValidateResourceQuotaResourceName and ValidateResourceQuantityValue for one entry of a list at `field`. */
 function entryErrors(name: string, quantity: unknown, field: string): FieldError[] {
   const at = `${field}[${name}]`;
   const errs = resourceNameErrors(name, at, false);
   if (!name.includes('/') && !errs.length && !isStandardQuota(name)) errs.push(fieldInvalid(at, name, 'must be a standard resource for quota'));
-  if (cmp(quantity, '0') < 0) errs.push(fieldInvalid(at, String(quantity), 'must be greater than or equal to 0'));
-  if ((INTEGER_RESOURCES.has(name) || isExtended(name)) && !isWhole(quantity)) {
+  if (compareQuantities(quantity, '0') < 0) errs.push(fieldInvalid(at, String(quantity), 'must be greater than or equal to 0'));
+  if ((INTEGER_RESOURCES.has(name) || isExtended(name)) && !isWholeQuantity(quantity)) {
     errs.push(fieldInvalid(at, new GoValue(goQuantityRepr(String(quantity))), 'must be an integer'));
   }
   return errs;

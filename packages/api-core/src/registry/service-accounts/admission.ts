@@ -1,5 +1,5 @@
-import { asObjects, isObj, newForbidden, str, type KubeObject, type Obj } from '@kapi/apimachinery';
-import { generateName, type AdmissionAttributes, type AdmissionPlugin, type PluginHost } from '@kapi/apiserver';
+import { asObjects, isObj, str, type KubeObject, type Obj } from '@kapi/apimachinery';
+import { admissionForbidden, generateName, type AdmissionAttributes, type AdmissionPlugin, type PluginHost } from '@kapi/apiserver';
 import { MIRROR_POD_ANNOTATION } from '../pod-annotations.js';
 import { findCachedOrLive } from './lookup.js';
 
@@ -8,7 +8,6 @@ import { findCachedOrLive } from './lookup.js';
 // volume (kube-api-access-xxxxx: a bound token, the cluster CA and the namespace) in every container, unless the
 // pod or its account opts out; a static (mirror) pod may reference no account and no secret.
 
-const PODS = { group: '', resource: 'pods' };
 const DEFAULT_ACCOUNT = 'default';
 const VOLUME_PREFIX = 'kube-api-access-';
 export const TOKEN_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
@@ -79,8 +78,6 @@ function automounts(spec: Obj, account: KubeObject): boolean {
 const isNewPod = (attrs: AdmissionAttributes) =>
   attrs.operation === 'CREATE' && !attrs.subresource && attrs.resource.group === '' && attrs.resource.plural === 'pods' && !!attrs.object;
 
-const podName = (attrs: AdmissionAttributes) => str(attrs.object?.metadata?.name) || str(attrs.object?.metadata?.generateName) || attrs.name;
-
 const isMirror = (pod: KubeObject) => isObj(pod.metadata?.annotations) && MIRROR_POD_ANNOTATION in pod.metadata.annotations;
 
 /** The ServiceAccount admission plugin; `host` reads the accounts (from the watch cache, then storage). */
@@ -98,7 +95,7 @@ export function serviceAccountAdmission(host: PluginHost): AdmissionPlugin {
         await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
       }
     }
-    throw newForbidden(PODS, podName(attrs), `error looking up service account ${attrs.namespace}/${name}: serviceaccount "${name}" not found`);
+    throw admissionForbidden(attrs, `error looking up service account ${attrs.namespace}/${name}: serviceaccount "${name}" not found`);
   };
 
   return {
@@ -123,11 +120,11 @@ export function serviceAccountAdmission(host: PluginHost): AdmissionPlugin {
       const spec = isObj(pod.spec) ? pod.spec : {};
       if (isMirror(pod)) {
         const refusal = mirrorPodRefusal(spec);
-        if (refusal) throw newForbidden(PODS, podName(attrs), refusal);
+        if (refusal) throw admissionForbidden(attrs, refusal);
         return;
       }
       const name = str(spec.serviceAccountName);
-      if (!name) throw newForbidden(PODS, podName(attrs), `no service account specified for pod ${attrs.namespace}/${str(pod.metadata?.name)}`);
+      if (!name) throw admissionForbidden(attrs, `no service account specified for pod ${attrs.namespace}/${str(pod.metadata?.name)}`);
       await account(attrs, name);
     },
   };

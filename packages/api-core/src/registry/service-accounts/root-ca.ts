@@ -1,6 +1,6 @@
-import { isObj, isStatusError, newNotFound, type KubeObject } from '@kapi/apimachinery';
-import { coalesced, type PluginHost } from '@kapi/apiserver';
-import { findCachedOrLive } from './lookup.js';
+import { isObj, newNotFound, type KubeObject } from '@kapi/apimachinery';
+import type { PluginHost } from '@kapi/apiserver';
+import { keepInEveryNamespace } from './namespaced-singleton.js';
 
 /** The ConfigMap kube's root CA publisher keeps in every namespace (the projected token volume mounts its ca.crt). */
 export const ROOT_CA_CONFIG_MAP = 'kube-root-ca.crt';
@@ -22,33 +22,19 @@ function current(cm: KubeObject, ca: string): boolean {
  * appears and put back when it is deleted or changed.
  */
 export function publishRootCA(host: PluginHost, ca: string): void {
-  const namespaces = host.registry.byKind('', 'v1', 'Namespace');
   const configMaps = host.registry.byKind('', 'v1', 'ConfigMap');
-  if (!namespaces || !configMaps) return;
-  const sync = coalesced(async () => {
-    for (const ns of (await host.store.list(host.systemContext(namespaces))).items) {
-      const namespace = String(ns.metadata?.name ?? '');
-      if (!namespace || ns.metadata?.deletionTimestamp || (ns as { status?: { phase?: string } }).status?.phase === 'Terminating') continue;
-      const ctx = host.systemContext(configMaps, { namespace });
-      try {
-        const found = await findCachedOrLive(host, ctx, ROOT_CA_CONFIG_MAP);
-        if (!found) {
-          const metadata = { name: ROOT_CA_CONFIG_MAP, namespace, annotations: { [DESCRIPTION_ANNOTATION]: DESCRIPTION } };
-          await host.store.create(ctx, { apiVersion: 'v1', kind: 'ConfigMap', metadata, data: { 'ca.crt': ca } });
-        } else if (!current(found, ca)) {
-          await host.store.update(ctx, ROOT_CA_CONFIG_MAP, (cm) => {
-            if (!cm) throw newNotFound({ group: '', resource: 'configmaps' }, ROOT_CA_CONFIG_MAP);
-            const annotations = { ...(isObj(cm.metadata?.annotations) ? cm.metadata.annotations : {}) };
-            annotations[DESCRIPTION_ANNOTATION] ||= DESCRIPTION;
-            return { ...cm, metadata: { ...cm.metadata, annotations }, data: { 'ca.crt': ca } };
-          });
-        }
-      } catch (err) {
-        // Written meanwhile (another server on the same storage), or the namespace began terminating: the next change syncs again.
-        if (!isStatusError(err) || ![409, 403, 404].includes(Number(err.status.code))) host.log(1, `root-ca-cert-publisher: ${(err as Error).message}`);
-      }
+  if (!configMaps) return;
+  keepInEveryNamespace(host, configMaps, ROOT_CA_CONFIG_MAP, 'root-ca-cert-publisher', async (ctx, namespace, found) => {
+    if (!found) {
+      const metadata = { name: ROOT_CA_CONFIG_MAP, namespace, annotations: { [DESCRIPTION_ANNOTATION]: DESCRIPTION } };
+      await host.store.create(ctx, { apiVersion: 'v1', kind: 'ConfigMap', metadata, data: { 'ca.crt': ca } });
+    } else if (!current(found, ca)) {
+      await host.store.update(ctx, ROOT_CA_CONFIG_MAP, (cm) => {
+        if (!cm) throw newNotFound({ group: '', resource: 'configmaps' }, ROOT_CA_CONFIG_MAP);
+        const annotations = { ...(isObj(cm.metadata?.annotations) ? cm.metadata.annotations : {}) };
+        annotations[DESCRIPTION_ANNOTATION] ||= DESCRIPTION;
+        return { ...cm, metadata: { ...cm.metadata, annotations }, data: { 'ca.crt': ca } };
+      });
     }
-  }, (err) => host.log(1, `root-ca-cert-publisher: ${(err as Error).message}`));
-  host.onObjectsChange(namespaces, sync);
-  host.onObjectsChange(configMaps, sync, { name: ROOT_CA_CONFIG_MAP });
+  });
 }
