@@ -40,6 +40,7 @@ import {
   type AuditSink,
   type GroupPlugin,
 } from '@kapi/apiserver';
+import { usePrebuiltValidators } from '@kapi/apimachinery';
 import type { StorageBackend } from '@kapi/storage';
 import { openStorage } from './storage.js';
 import { loadExternalPlugins, pluginOrigin } from './external-plugins.js';
@@ -47,6 +48,7 @@ import { serviceAccountTokens } from './service-account-key.js';
 import { loadEncryption } from './encryption.js';
 import { loadTracingConfig, startTracing } from './tracing.js';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { RotatingFile } from './audit-file.js';
 import type { ServerConfig } from './flags.js';
 import type { AggregationTrust } from './front-proxy.js';
@@ -238,6 +240,8 @@ export async function createKapiApiServer(config: ServerConfig, log: LogSink, tr
   // Before anything is opened: a --plugin that does not load, or a --runtime-config naming what the server does not
   // have, fails the start. (kapi-server loads --plugin modules before making certificates, and passes them.)
   const plugins = enabledPlugins(config, trust, external ?? (await loadExternalPlugins(config.plugins)));
+  // The validators the build compiled for a first start (prebuild-validators.ts), beside the built code.
+  usePrebuiltValidators(fileURLToPath(new URL('./validators/', import.meta.url)));
   // kube-apiserver's capabilities.Setup: the process's, as in kube (pod validation of every server in it follows).
   setupCapabilities({ allowPrivileged: config.allowPrivileged ?? false });
   const audit = openAuditLog(config, log);

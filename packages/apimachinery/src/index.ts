@@ -13,7 +13,7 @@ export * from './validation/ajv.js';
 export * from './validation/lazy.js';
 export { ajvClass, type AjvClass } from './validation/ajv-class.js';
 export { requireLazily } from './lazy-require.js';
-export { setValidatorCache, validatorCacheDir } from './validation/code-cache.js';
+export { setValidatorCache, usePrebuiltValidators, validatorCacheDir } from './validation/code-cache.js';
 export * from './validation/compose.js';
 export * from './validation/unknown-fields.js';
 export * from './validation/defaults.js';

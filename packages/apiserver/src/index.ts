@@ -69,6 +69,8 @@ export * from './auth/delegating/index.js';
 export { isLongRunning } from './limits/long-running.js';
 export { createApiServerMetrics, type ApiServerMetrics, type MetricSet } from './metrics/index.js';
 export { talliedCounter, type TalliedCounter } from './metrics/tally.js';
+/** prom-client's Registry, Counter, Gauge and Histogram, loaded without the rest of prom-client (for plugins' metrics). */
+export { promClient } from './metrics/prom-client.js';
 export { requestAuditId, withAuditId } from './endpoints/audit-id.js';
 export { createLogger, formatKlog, httpLog, LOGGING_FORMATS, type LogFields, type LoggerOptions, type LoggingFormat, type LogSink } from './logging/index.js';
 export { observeRequests, type ObservedRequest, type RequestObserver, type RequestOutcome } from './endpoints/observe.js';

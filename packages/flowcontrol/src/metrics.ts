@@ -1,5 +1,4 @@
-import { talliedCounter, type PluginHost } from '@kapi/apiserver';
-import { Gauge, Histogram } from 'prom-client';
+import { promClient, talliedCounter, type PluginHost } from '@kapi/apiserver';
 import type { ClassifiedSchema, FlowConfig } from './config.js';
 import type { GateMetrics } from './gate.js';
 
@@ -16,21 +15,21 @@ export function flowControlMetrics(host: Pick<PluginHost, 'metrics'>, config: ()
     labelNames,
     registers: [registry],
   });
-  const inQueue = new Gauge({ name: 'apiserver_flowcontrol_current_inqueue_requests', help: 'Number of requests currently pending in queues of the API Priority and Fairness subsystem', labelNames, registers: [registry] });
-  const executing = new Gauge({ name: 'apiserver_flowcontrol_current_executing_requests', help: 'Number of requests in initial (for a WATCH) or any (for a non-WATCH) execution stage in the API Priority and Fairness subsystem', labelNames, registers: [registry] });
-  const executingSeats = new Gauge({ name: 'apiserver_flowcontrol_current_executing_seats', help: 'Concurrency (number of seats) occupied by the currently executing (initial stage for a WATCH, any stage otherwise) requests in the API Priority and Fairness subsystem', labelNames, registers: [registry] });
-  const nominal = new Gauge({ name: 'apiserver_flowcontrol_nominal_limit_seats', help: 'Nominal number of execution seats configured for each priority level', labelNames: ['priority_level'], registers: [registry] });
-  const current = new Gauge({ name: 'apiserver_flowcontrol_current_limit_seats', help: 'current derived number of execution seats available to each priority level', labelNames: ['priority_level'], registers: [registry] });
-  const lower = new Gauge({ name: 'apiserver_flowcontrol_lower_limit_seats', help: 'Configured lower bound on number of execution seats available to each priority level', labelNames: ['priority_level'], registers: [registry] });
-  const upper = new Gauge({ name: 'apiserver_flowcontrol_upper_limit_seats', help: 'Configured upper bound on number of execution seats available to each priority level', labelNames: ['priority_level'], registers: [registry] });
-  const queueLength = new Histogram({
+  const inQueue = new promClient.Gauge({ name: 'apiserver_flowcontrol_current_inqueue_requests', help: 'Number of requests currently pending in queues of the API Priority and Fairness subsystem', labelNames, registers: [registry] });
+  const executing = new promClient.Gauge({ name: 'apiserver_flowcontrol_current_executing_requests', help: 'Number of requests in initial (for a WATCH) or any (for a non-WATCH) execution stage in the API Priority and Fairness subsystem', labelNames, registers: [registry] });
+  const executingSeats = new promClient.Gauge({ name: 'apiserver_flowcontrol_current_executing_seats', help: 'Concurrency (number of seats) occupied by the currently executing (initial stage for a WATCH, any stage otherwise) requests in the API Priority and Fairness subsystem', labelNames, registers: [registry] });
+  const nominal = new promClient.Gauge({ name: 'apiserver_flowcontrol_nominal_limit_seats', help: 'Nominal number of execution seats configured for each priority level', labelNames: ['priority_level'], registers: [registry] });
+  const current = new promClient.Gauge({ name: 'apiserver_flowcontrol_current_limit_seats', help: 'current derived number of execution seats available to each priority level', labelNames: ['priority_level'], registers: [registry] });
+  const lower = new promClient.Gauge({ name: 'apiserver_flowcontrol_lower_limit_seats', help: 'Configured lower bound on number of execution seats available to each priority level', labelNames: ['priority_level'], registers: [registry] });
+  const upper = new promClient.Gauge({ name: 'apiserver_flowcontrol_upper_limit_seats', help: 'Configured upper bound on number of execution seats available to each priority level', labelNames: ['priority_level'], registers: [registry] });
+  const queueLength = new promClient.Histogram({
     name: 'apiserver_flowcontrol_request_queue_length_after_enqueue',
     help: 'Length of queue in the API Priority and Fairness subsystem, as seen by each request after it is enqueued',
     labelNames,
     buckets: [0, 10, 25, 50, 100, 250, 500, 1000],
     registers: [registry],
   });
-  const wait = new Histogram({
+  const wait = new promClient.Histogram({
     name: 'apiserver_flowcontrol_request_wait_duration_seconds',
     help: 'Length of time a request spent waiting in its queue',
     labelNames: ['flow_schema', 'priority_level', 'execute'],

@@ -17,12 +17,19 @@ export interface AdminKubeconfig {
   clientCertificate?: { cert: string; key: string };
 }
 
+/**
+ * The YAML library (70 CommonJS files), loaded when a kubeconfig is first rendered, not at start: a start that writes
+ * none (--write-kubeconfig=) does not load it.
+ */
+export function loadYaml(): Yaml {
+  return (yaml ??= nodeRequire('yaml') as Yaml);
+}
+
 /** Renders the admin kubeconfig: cluster, user and context named as in KUBECONFIG_NAMES, current context set. */
 export function renderKubeconfig(options: AdminKubeconfig): string {
   const cluster: Record<string, string> = { server: options.server };
   if (options.caCertificate) cluster['certificate-authority-data'] = Buffer.from(options.caCertificate).toString('base64');
-  // Loaded here, not at start: a start that writes no kubeconfig (--write-kubeconfig=) need not load its 70 files.
-  const { Document, isMap } = (yaml ??= nodeRequire('yaml') as Yaml);
+  const { Document, isMap } = loadYaml();
   const doc = new Document({
     apiVersion: 'v1',
     kind: 'Config',

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { secureDataDir } from './data-dir.js';
-import { writeKubeconfig } from './kubeconfig.js';
+import { loadYaml, writeKubeconfig } from './kubeconfig.js';
 import { closeOnSignals, startServer, type ListenPort, type RunningServer, type ServedApi, type StartServerOptions } from './serve.js';
 import type { CertificateMaker } from './certificates.js';
 import { ensureClientCertificates, ensureSelfSignedCertificates, loadClientCa, loadServingCertificate, withKubernetesNames, type ServingCertificate } from './tls.js';
@@ -85,6 +85,10 @@ export async function serveApiServer(options: ServeApiServerOptions): Promise<Se
   // Keys, certificates and the admin kubeconfig live there: nobody else may read them.
   secureDataDir(options.dataDir);
   if (options.security && !options.security.tls) throw new Error('serveApiServer: security needs tls (a serving certificate and key)');
+  const kubeconfig = options.kubeconfig === false ? undefined : (options.kubeconfig ?? join(options.dataDir, 'admin.kubeconfig'));
+  // A first start waits here for the certificates being made in a worker thread: the YAML library the kubeconfig is
+  // written with loads meanwhile, rather than after the server has started.
+  if (kubeconfig && !options.security && securePort !== 0) setImmediate(loadYaml);
   const security = securePort === 0 ? {} : (options.security ?? (await secureMaterial(options, bindAddress, log)));
   // Certificates are written world-readable (they are public); the data dir keeps every file private all the same.
   secureDataDir(options.dataDir);
@@ -103,7 +107,6 @@ export async function serveApiServer(options: ServeApiServerOptions): Promise<Se
   });
   if (options.handleSignals) closeOnSignals(running, log);
 
-  const kubeconfig = options.kubeconfig === false ? undefined : (options.kubeconfig ?? join(options.dataDir, 'admin.kubeconfig'));
   if (kubeconfig) {
     const https = running.urls.https !== undefined;
     await writeKubeconfig(kubeconfig, {

@@ -1,5 +1,4 @@
-import { RE2JS } from 're2js';
-import { ajvClass, type FieldError, type ObjectValidator } from '@kapi/apimachinery';
+import { ajvClass, requireLazily, type FieldError, type ObjectValidator } from '@kapi/apimachinery';
 import type { JSONSchemaProps } from '../schema.js';
 import { RE2_PATTERN, toAjvSchema } from './ajv-schema.js';
 import { STRING_FORMATS } from './formats.js';
@@ -45,6 +44,9 @@ export function schemaNodeChecker(): (value: unknown, node: JSONSchemaProps, pat
   };
 }
 
+/** RE2JS (260 KB of code), loaded with the first CRD schema that has a pattern, not by every server's start. */
+const re2js = requireLazily<typeof import('re2js')>(import.meta.url, 're2js');
+
 /**
  * `pattern` as kube matches it: Go's RE2 syntax, in linear time (RE2JS), so that no value a client sends can make a
  * CRD's pattern backtrack for seconds, as a JavaScript RegExp would on `^(a+)+$`. A pattern RE2 cannot compile
@@ -53,7 +55,7 @@ export function schemaNodeChecker(): (value: unknown, node: JSONSchemaProps, pat
 function re2Pattern(pattern: string) {
   let matches: (value: string) => boolean;
   try {
-    const re = RE2JS.compile(pattern);
+    const re = re2js().RE2JS.compile(pattern);
     matches = (value) => re.matcher(value).find();
   } catch {
     matches = () => false;

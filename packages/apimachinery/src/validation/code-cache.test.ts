@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ajvSchemas as metaSchemas } from '../generated/ajv-schemas.js';
-import { setValidatorCache } from './code-cache.js';
+import { setValidatorCache, usePrebuiltValidators } from './code-cache.js';
 import { lazyValidators, type AjvSchemas } from './lazy.js';
 
 const root = mkdtempSync(join(tmpdir(), 'kapi-validator-cache-'));
@@ -122,5 +122,40 @@ describe('the validator cache', () => {
     writeFileSync(blocker, '');
     setValidatorCache(join(blocker, 'validators'));
     expect(fresh()(BAD[0])).toHaveLength(1);
+  });
+
+  it('loads prebuilt validators, written by their owner only, first; never writes there; a changed schema is compiled', () => {
+    const dir = join(root, 'prebuilt');
+    // A build fills the directory as a cache, and ships it.
+    setValidatorCache(dir);
+    const expected = BAD.map((obj) => fresh()(obj));
+    setValidatorCache(undefined);
+    const [file] = files(dir);
+    const path = join(dir, file);
+    // Shipped code as a package manager installs it: readable by all, written by its owner.
+    chmodSync(path, 0o644);
+    const stop = usePrebuiltValidators(dir);
+    try {
+      expect(BAD.map((obj) => fresh()(obj))).toEqual(expected);
+      // The file is what runs.
+      writeFileSync(path, `module.exports = function v() { v.errors = [{ instancePath: '/spec', keyword: 'required', params: { missingProperty: 'prebuilt' } }]; return false; };`);
+      expect(fresh()(BAD[4])).toEqual([{ type: 'FieldValueRequired', field: 'spec.prebuilt', message: '' }]);
+      // One that others may write is not used, nor replaced.
+      chmodSync(path, 0o664);
+      expect(fresh()(BAD[4])).toEqual([]);
+      expect(readFileSync(path, 'utf8')).toContain('prebuilt');
+      chmodSync(path, 0o644);
+      // A kind whose schema changed is compiled, and nothing is added to the directory.
+      expect(fresh(widgetSchemas(['Small', 'Medium']))(BAD[0])).toEqual([]);
+      expect(files(dir)).toEqual([file]);
+      // With a cache on as well, the prebuilt file still comes first, and the cache gets nothing for it.
+      const cache = join(root, 'beside-prebuilt');
+      setValidatorCache(cache);
+      expect(fresh()(BAD[4])).toHaveLength(1);
+      expect(() => readdirSync(cache)).toThrow();
+    } finally {
+      stop();
+    }
+    expect(fresh()(BAD[4])).toEqual([]);
   });
 });

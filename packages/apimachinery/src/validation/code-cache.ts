@@ -14,6 +14,8 @@ import type { AjvValidateFunction } from './ajv.js';
  * write (it holds code this process runs); anything else is ignored and replaced.
  */
 let cacheDir: string | undefined;
+/** Read-only directories of validators compiled when a program was built (usePrebuiltValidators), searched first. */
+const prebuiltDirs: string[] = [];
 
 /** Turns the cache on in `dir` (made with mode 0700 when missing), or off with `undefined`. */
 export function setValidatorCache(dir: string | undefined): void {
@@ -23,6 +25,26 @@ export function setValidatorCache(dir: string | undefined): void {
 /** The cache directory in use, if any. */
 export function validatorCacheDir(): string | undefined {
   return cacheDir;
+}
+
+/**
+ * Validators compiled ahead of time: a directory a program's build filled with the cache's files (a build that turned
+ * the cache on in it and compiled what the program's start needs), shipped beside the program's code and looked in
+ * before compiling. Its files are trusted as that code is: used when they are regular files nobody but their owner (this
+ * user or root) may write; they are never written to. A file made from other schemas or another ajv has another name,
+ * so a stale directory costs compiles, never a wrong validator. Returns what stops looking there.
+ */
+export function usePrebuiltValidators(dir: string): () => void {
+  prebuiltDirs.push(dir);
+  return () => {
+    const at = prebuiltDirs.indexOf(dir);
+    if (at >= 0) prebuiltDirs.splice(at, 1);
+  };
+}
+
+/** Whether validators are looked up by key at all: a cache or a prebuilt directory is in use. */
+export function validatorLookupOn(): boolean {
+  return cacheDir !== undefined || prebuiltDirs.length > 0;
 }
 
 const nodeRequire = createRequire(import.meta.url);
@@ -41,19 +63,33 @@ function runtimeRequire(id: string): unknown {
   return nodeRequire(id);
 }
 
-/** The cached validator for `key`, when the cache is on and holds a usable file. */
-export function readCachedValidator(key: string): AjvValidateFunction | undefined {
-  if (!cacheDir) return undefined;
-  const file = join(cacheDir, `${key}.js`);
+const uid = process.getuid?.();
+/** The cache's own files: this user's, and nobody else may read or write them. */
+const privateFile = (mode: number, owner: number) => (mode & 0o077) === 0 && (uid === undefined || owner === uid);
+/** A prebuilt file: written by this user or root only (as the program's own code). */
+const trustedFile = (mode: number, owner: number) => (mode & 0o022) === 0 && (uid === undefined || owner === uid || owner === 0);
+
+/** The validator in `dir`'s file for `key`, if it is there and passes `trusted`. */
+function loadValidator(dir: string, key: string, trusted: (mode: number, owner: number) => boolean): AjvValidateFunction | undefined {
+  const file = join(dir, `${key}.js`);
   try {
     const stat = lstatSync(file);
-    if (!stat.isFile() || (stat.mode & 0o077) !== 0 || (process.getuid && stat.uid !== process.getuid())) return undefined;
+    if (!stat.isFile() || !trusted(stat.mode, stat.uid)) return undefined;
     const module = { exports: {} as unknown };
     new Function('require', 'module', 'exports', readFileSync(file, 'utf8'))(runtimeRequire, module, module.exports);
     return typeof module.exports === 'function' ? (module.exports as AjvValidateFunction) : undefined;
   } catch {
-    return undefined; // missing, unreadable or broken: compiled again and rewritten
+    return undefined; // missing, unreadable or broken: compiled again (and rewritten in the cache)
   }
+}
+
+/** The validator for `key` from a prebuilt directory or the cache, when one holds a usable file. */
+export function readCachedValidator(key: string): AjvValidateFunction | undefined {
+  for (const dir of prebuiltDirs) {
+    const found = loadValidator(dir, key, trustedFile);
+    if (found) return found;
+  }
+  return cacheDir === undefined ? undefined : loadValidator(cacheDir, key, privateFile);
 }
 
 /** Keeps `code` (ajv's standalone module of one validator) for `key`; a cache that cannot be written is skipped. */

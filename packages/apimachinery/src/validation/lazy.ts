@@ -1,6 +1,6 @@
 import { ajvClass, type AjvClass } from './ajv-class.js';
 import { fromAjv, type AjvValidateFunction } from './ajv.js';
-import { readCachedValidator, standaloneValidatorCode, validatorCacheDir, validatorCacheKey, writeCachedValidator } from './code-cache.js';
+import { readCachedValidator, standaloneValidatorCode, validatorCacheDir, validatorCacheKey, validatorLookupOn, writeCachedValidator } from './code-cache.js';
 import type { ObjectValidator } from './types.js';
 
 /** The JSON Schemas (as codegen reduces them for validation: types, required, enums) of one package, by `$id`. */
@@ -107,12 +107,13 @@ export function lazyValidators(
   const compile = (id: string): AjvValidateFunction => {
     const reached = reach(id);
     // The name of the validator in the cache: everything its code is made from, each schema it reaches included.
-    const key = validatorCacheDir() === undefined ? undefined : validatorCacheKey([id, options.typesOnly === true, [...reached]]);
+    const key = validatorLookupOn() ? validatorCacheKey([id, options.typesOnly === true, [...reached]]) : undefined;
     const cached = key === undefined ? undefined : readCachedValidator(key);
     if (cached) return cached;
-    const ajv = instance(reached, key !== undefined);
+    const writing = key !== undefined && validatorCacheDir() !== undefined;
+    const ajv = instance(reached, writing);
     const validate = ajv.getSchema(id) as unknown as AjvValidateFunction;
-    if (key !== undefined) writeCachedValidator(key, standaloneValidatorCode(ajv, validate));
+    if (writing) writeCachedValidator(key, standaloneValidatorCode(ajv, validate));
     return validate;
   };
   const validators: Record<string, ObjectValidator> = {};

@@ -1,4 +1,4 @@
-import pino from 'pino';
+import { requireLazily } from '@kapi/apimachinery';
 import { formatKlog } from './klog.js';
 import type { LogFields, LogSink } from './types.js';
 
@@ -15,6 +15,9 @@ export interface LoggerOptions {
   stream?: { write(line: string): unknown };
 }
 
+/** pino and the streams it brings (about 140 KB of CommonJS), loaded only for the JSON format. */
+const pino = requireLazily<typeof import('pino')>(import.meta.url, 'pino');
+
 /** An Error as the JSON log writes it: its message (kube's JSON `err` is the error's string). */
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -29,7 +32,7 @@ export function createLogger(options: LoggerOptions = {}): LogSink {
   const enabled = (level: number) => level <= verbosity;
   let write: (level: number, message: string, fields?: LogFields) => void;
   if (options.format === 'json') {
-    const logger = pino(
+    const logger = pino().pino(
       {
         base: undefined,
         messageKey: 'msg',

@@ -1,4 +1,5 @@
-import { Gauge, Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { promClient } from './prom-client.js';
 import { FastHistogram } from './fast-histogram.js';
 import { talliedCounter } from './tally.js';
 
@@ -21,7 +22,7 @@ const ADMISSION_STEP = ['type', 'operation', 'rejected'] as const;
 export function defineMetrics(registry: Registry) {
   const registers = [registry];
   const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) => talliedCounter<L>({ name, help, labelNames, registers });
-  const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) => new Gauge<L>({ name, help, labelNames, registers });
+  const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) => new promClient.Gauge<L>({ name, help, labelNames, registers });
   const histogram = <L extends string>(name: string, help: string, buckets: number[], labelNames: readonly L[] = []) =>
     new FastHistogram<L>(name, help, buckets, labelNames, registry);
   return {

@@ -1,4 +1,5 @@
-import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { collectDefaultMetrics, promClient } from './prom-client.js';
 import { defineMetrics, type MetricSet } from './definitions.js';
 
 export type { MetricSet } from './definitions.js';
@@ -28,22 +29,22 @@ let processRegistry: Registry | undefined;
  */
 function processMetrics(): Registry {
   if (!processRegistry) {
-    processRegistry = new Registry();
+    processRegistry = new promClient.Registry();
     collectDefaultMetrics({ register: processRegistry });
   }
   return processRegistry;
 }
 
 export function createApiServerMetrics(): ApiServerMetrics {
-  const registry = new Registry();
-  const slis = new Registry();
-  const healthcheck = new Gauge({
+  const registry = new promClient.Registry();
+  const slis = new promClient.Registry();
+  const healthcheck = new promClient.Gauge({
     name: 'kubernetes_healthcheck',
     help: 'This metric records the result of a single healthcheck.',
     labelNames: ['name', 'type'],
     registers: [slis],
   });
-  const healthchecks = new Counter({
+  const healthchecks = new promClient.Counter({
     name: 'kubernetes_healthchecks_total',
     help: 'This metric records the results of all healthcheck.',
     labelNames: ['name', 'type', 'status'],

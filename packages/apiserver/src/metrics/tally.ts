@@ -1,4 +1,5 @@
-import { Counter, type CounterConfiguration } from 'prom-client';
+import type { Counter, CounterConfiguration } from 'prom-client';
+import { promClient } from './prom-client.js';
 import { KeyTrie, labelValues } from './key-trie.js';
 
 /** A prom-client Counter with a fast path: `add` counts in plain numbers, handed to the counter when it is read. */
@@ -24,7 +25,7 @@ export function talliedCounter<L extends string>(configuration: CounterConfigura
   const entries: Entry[] = [];
   /** The series by their label values. */
   const series = new KeyTrie<string | undefined, Entry>(labelNames.length);
-  const counter = new Counter<L>({
+  const counter = new promClient.Counter<L>({
     ...configuration,
     collect() {
       for (const entry of entries) {

@@ -1,8 +1,8 @@
 import { requireLazily } from '@kapi/apimachinery';
 
 /**
- * The OpenTelemetry API, loaded when tracing is set up. Its CommonJS build, which prom-client loads anyway: the ES
- * build is 50 more modules at start, and OpenTelemetry's global registry serves both builds alike.
+ * The OpenTelemetry API, loaded when tracing is set up. Its CommonJS build, the one prom-client's process metrics load
+ * (the ES build is 50 more modules), and OpenTelemetry's global registry serves both builds alike.
  */
 export const otelApi = requireLazily<typeof import('@opentelemetry/api')>(import.meta.url, '@opentelemetry/api');
 
