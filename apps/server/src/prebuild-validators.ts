@@ -19,7 +19,9 @@ setValidatorCache(out);
 const dataDir = mkdtempSync(join(tmpdir(), 'kapi-prebuild-'));
 const count = () => readdirSync(out, { withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.js')).length;
 try {
-  const { config } = parseFlags(['--storage-backend=memory', `--data-dir=${dataDir}`]);
+  const commandLine = parseFlags(['--storage-backend=memory', `--data-dir=${dataDir}`]);
+  if (commandLine.help) throw new Error('unreachable: no --help given');
+  const { config } = commandLine;
   // Placeholders for what the start publishes (kube-root-ca.crt): its kind counts.
   const server = await createKapiApiServer(config, () => {}, { servingCaPem: 'prebuild', frontProxy: { clientCert: '', clientKey: '' } });
   await server.start();
