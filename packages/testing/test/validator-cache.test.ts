@@ -45,7 +45,7 @@ describe('compiled validators cached for later test processes', () => {
     expect(first.map((r) => r.status)).toEqual([422, 422, 400, 400]);
     expect(first[0].body.message).toContain('spec.restartPolicy: Unsupported value: "Sometimes"');
     expect(first[1].body.message).toContain('spec.type: Unsupported value: "Nowhere"');
-    expect(first[2].body.message).toContain('json: cannot unmarshal number into Go struct field metadata.labels.a of type string');
+    expect(first[2].body.message).toContain('json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string');
 
     expect(statSync(validators).mode & 0o777).toBe(0o700);
     const written = cached(validators);
