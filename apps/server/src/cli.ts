@@ -35,6 +35,10 @@ export async function main(argv: string[], certificateWorker?: CertificateWorker
 
   // Keys, certificates, the admin kubeconfig and the database live there: nobody else may read them.
   if (config.securePort !== 0 || config.storageBackend === 'sqlite') secureDataDir(config.dataDir);
+  // The proxy client certificate aggregated API servers are dialled with, and the request-header trust published for
+  // them: written beside the serving and client certificates.
+  const frontProxy = loadFrontProxy(config, out, certificates);
+  frontProxy.catch(() => undefined); // awaited below; a failed start reports the first error
   await serveApiServer({
     dataDir: config.dataDir,
     bindAddress: config.bindAddress,
@@ -50,14 +54,13 @@ export async function main(argv: string[], certificateWorker?: CertificateWorker
     log: out,
     certificates,
     apiServer: async ({ clientCa, tls }) => {
-      // The proxy client certificate aggregated API servers are dialled with, and the request-header trust published for them.
-      const frontProxy = await loadFrontProxy(config, out, certificates);
+      const proxy = await frontProxy;
       certificates.close();
       secureDataDir(config.dataDir);
       // The server's log (kube's klog text, or JSON) goes to stderr as kube-apiserver's does; the start-up report
       // (certificates, listeners, kubeconfig) is the command's own output, on stdout.
       const log = createLogger({ format: config.loggingFormat, verbosity: config.verbosity });
-      return createKapiApiServer(config, log, { clientCaPem: clientCa, frontProxy, servingCaPem: tls?.ca }, external);
+      return createKapiApiServer(config, log, { clientCaPem: clientCa, frontProxy: proxy, servingCaPem: tls?.ca }, external);
     },
   });
 }

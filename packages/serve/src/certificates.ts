@@ -147,3 +147,23 @@ function backdated(now: Date): Date {
 
 /** Certificates made in this thread. */
 export const localCertificates: CertificateMaker = { createCa, createClientCertificate, createServingCertificate };
+
+/** The certificate a set's CA signs: a client's (user, groups) or the server's (names). */
+export type LeafRequest = { client: { user: string; groups: string[] } } | { serving: CertificateNames };
+
+/** A CA and the certificate it signs. */
+export interface CertificateSet {
+  ca: Pair;
+  leaf: Pair;
+}
+
+/** A CA named `caName` and the certificate `leaf` asks for, signed by it: one call, so a worker makes both at once. */
+export async function createCertificateSet(now: Date, caName: string | undefined, leaf: LeafRequest): Promise<CertificateSet> {
+  const ca = await createCa(now, caName);
+  const made = 'client' in leaf ? await createClientCertificate(ca, leaf.client.user, leaf.client.groups, now) : await createServingCertificate(ca, leaf.serving, now);
+  return { ca, leaf: made };
+}
+
+/** Everything the certificate worker does, by name (the local fallback runs the same). */
+export const certificateOps = { ...localCertificates, createCertificateSet };
+export type CertificateOp = keyof typeof certificateOps;

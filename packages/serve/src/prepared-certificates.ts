@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { localCertificates, type CertificateMaker, type CertificateNames, type Pair } from './certificates.js';
+import { certificateOps, localCertificates, type CertificateMaker, type CertificateNames, type CertificateSet, type LeafRequest, type Pair } from './certificates.js';
 import type { CertificateAnswer, CertificateRequest } from './certificate-worker.js';
 import {
   ADMIN_SUBJECT,
@@ -92,20 +92,20 @@ export function prepareCertificates(sets: CertificateSets, started?: Certificate
   if (!worker || worker.exited) return local;
   const maker = new WorkerMaker(worker.worker);
   const now = new Date();
-  const set = (caName: string | undefined, leaf: (ca: Pair) => Promise<Pair>) => void maker.createCa(now, caName).then(leaf, () => undefined);
-  if (serving) {
-    const names = servingNames(serving.bindAddress, withKubernetesNames(serving.names));
-    set(undefined, (ca) => maker.createServingCertificate(ca, names, now));
-  }
-  if (client) set(CLIENT_CA_NAME, (ca) => maker.createClientCertificate(ca, ADMIN_SUBJECT.user, [...ADMIN_SUBJECT.groups], now));
-  if (frontProxy) set(FRONT_PROXY_CA_NAME, (ca) => maker.createClientCertificate(ca, FRONT_PROXY_CLIENT, [], now));
+  if (serving) maker.prepareSet(now, undefined, { serving: servingNames(serving.bindAddress, withKubernetesNames(serving.names)) });
+  if (client) maker.prepareSet(now, CLIENT_CA_NAME, { client: { user: ADMIN_SUBJECT.user, groups: [...ADMIN_SUBJECT.groups] } });
+  if (frontProxy) maker.prepareSet(now, FRONT_PROXY_CA_NAME, { client: { user: FRONT_PROXY_CLIENT, groups: [] } });
   return maker;
 }
+
+const caKey = (name: string | undefined) => `ca\0${name ?? ''}`;
+const leafKey = (ca: Pair, leaf: LeafRequest) =>
+  'client' in leaf ? `client\0${ca.cert}\0${leaf.client.user}\0${leaf.client.groups.join('\0')}` : `serving\0${ca.cert}\0${JSON.stringify(leaf.serving)}`;
 
 /** Certificates made by the worker, each asked for once (by what it is for, not when): later asks get the same one. */
 class WorkerMaker implements PreparedCertificates {
   private readonly made = new Map<string, Promise<Pair>>();
-  private readonly pending = new Map<number, { request: CertificateRequest; resolve: (pair: Pair) => void; reject: (error: Error) => void }>();
+  private readonly pending = new Map<number, { request: CertificateRequest; resolve: (result: unknown) => void; reject: (error: Error) => void }>();
   private next = 0;
   private worker: Worker | undefined;
 
@@ -116,7 +116,7 @@ class WorkerMaker implements PreparedCertificates {
       if (!call) return;
       this.pending.delete(answer.id);
       if ('error' in answer) call.reject(new Error(answer.error));
-      else call.resolve(answer.result as Pair);
+      else call.resolve(answer.result);
     });
     // A worker that dies leaves its work to this thread.
     const orphan = () => {
@@ -129,15 +129,30 @@ class WorkerMaker implements PreparedCertificates {
   }
 
   createCa(now: Date, name?: string): Promise<Pair> {
-    return this.ask(`ca\0${name ?? ''}`, { op: 'createCa', args: name === undefined ? [now] : [now, name] });
+    return this.ask(caKey(name), { op: 'createCa', args: name === undefined ? [now] : [now, name] });
   }
 
   createClientCertificate(ca: Pair, user: string, groups: string[], now = new Date()): Promise<Pair> {
-    return this.ask(`client\0${ca.cert}\0${user}\0${groups.join('\0')}`, { op: 'createClientCertificate', args: [ca, user, groups, now] });
+    return this.ask(leafKey(ca, { client: { user, groups } }), { op: 'createClientCertificate', args: [ca, user, groups, now] });
   }
 
   createServingCertificate(ca: Pair, names: CertificateNames, now: Date): Promise<Pair> {
-    return this.ask(`serving\0${ca.cert}\0${JSON.stringify(names)}`, { op: 'createServingCertificate', args: [ca, names, now] });
+    return this.ask(leafKey(ca, { serving: names }), { op: 'createServingCertificate', args: [ca, names, now] });
+  }
+
+  /**
+   * Has the worker make a CA and the certificate it signs in one go (asking for the leaf once the CA came back would
+   * wait on this thread, busy loading the server): later asks for either get them.
+   */
+  prepareSet(now: Date, caName: string | undefined, leaf: LeafRequest): void {
+    const set = this.call<CertificateSet>({ op: 'createCertificateSet', args: [now, caName, leaf] });
+    // The CA is handed out only once its certificate is known to the asks that will follow.
+    const ca = set.then(({ ca, leaf: made }) => {
+      this.made.set(leafKey(ca, leaf), Promise.resolve(made));
+      return ca;
+    });
+    ca.catch(() => undefined);
+    this.made.set(caKey(caName), ca);
   }
 
   /** Ends the worker; certificates asked for later are made in this thread. */
@@ -150,19 +165,27 @@ class WorkerMaker implements PreparedCertificates {
   private ask(key: string, call: Omit<CertificateRequest, 'id'>): Promise<Pair> {
     let made = this.made.get(key);
     if (!made) {
-      const request = { id: this.next++, ...call };
-      made = this.worker ? new Promise<Pair>((resolve, reject) => {
-        this.pending.set(request.id, { request, resolve, reject });
-        this.worker!.postMessage(request);
-      }) : this.local(request);
-      // Made ahead for an ensure function that may never ask (its files turned up): no unhandled rejection.
-      made.catch(() => undefined);
+      made = this.call<Pair>(call);
       this.made.set(key, made);
     }
     return made;
   }
 
-  private local(request: CertificateRequest): Promise<Pair> {
-    return (localCertificates[request.op] as (...a: unknown[]) => Promise<Pair>)(...request.args);
+  /** Has the worker (or, once it is gone, this thread) run `call`. */
+  private call<T>(call: Omit<CertificateRequest, 'id'>): Promise<T> {
+    const request = { id: this.next++, ...call };
+    const made = this.worker
+      ? new Promise<T>((resolve, reject) => {
+          this.pending.set(request.id, { request, resolve: resolve as (result: unknown) => void, reject });
+          this.worker!.postMessage(request);
+        })
+      : (this.local(request) as Promise<T>);
+    // Made ahead for an ensure function that may never ask (its files turned up): no unhandled rejection.
+    made.catch(() => undefined);
+    return made;
+  }
+
+  private local(request: CertificateRequest): Promise<unknown> {
+    return (certificateOps[request.op] as (...a: unknown[]) => Promise<unknown>)(...request.args);
   }
 }

@@ -119,29 +119,42 @@ export async function serveApiServer(options: ServeApiServerOptions): Promise<Se
   return { ...running, security, kubeconfig };
 }
 
-/** The serving certificate and the client CA: loaded from the files given, else generated in (or reused from) the data dir. */
+/**
+ * The serving certificate and the client CA: loaded from the files given, else generated in (or reused from) the data
+ * dir. The two are made (and written) side by side.
+ */
 async function secureMaterial(options: ServeApiServerOptions, bindAddress: string, log: (message: string) => void): Promise<ServingSecurity> {
-  let tls: ServingCertificate;
-  if (options.tlsCertFile || options.tlsPrivateKeyFile) {
-    if (!options.tlsCertFile || !options.tlsPrivateKeyFile) throw new Error('a serving certificate needs both its certificate file and its private key file');
-    tls = await loadServingCertificate(options.tlsCertFile, options.tlsPrivateKeyFile);
-    if (options.tlsCaFile) tls = { ...tls, ca: await loadClientCa(options.tlsCaFile, 'tlsCaFile') };
-    else if (!tls.ca) log(`the serving certificate ${options.tlsCertFile} is not self-signed: the admin kubeconfig names no CA (clients use their system roots; tlsCaFile names one)`);
-  } else {
-    const generated = await ensureSelfSignedCertificates({
-      dataDir: options.dataDir,
-      bindAddress,
-      names: withKubernetesNames(options.servingNames),
-      certificates: options.certificates,
-    });
-    if (generated.created.ca) log(`generated self-signed CA ${generated.files.ca}`);
-    if (generated.created.cert) log(`generated serving certificate ${generated.files.cert} (key ${generated.files.key})`);
-    tls = generated;
+  if (!options.tlsCertFile !== !options.tlsPrivateKeyFile) throw new Error('a serving certificate needs both its certificate file and its private key file');
+  const [tls, client] = await Promise.all([servingMaterial(options, bindAddress, log), clientMaterial(options)]);
+  if (client && 'created' in client) {
+    if (client.created.ca) log(`generated client CA ${client.files.ca}`);
+    if (client.created.cert) log(`generated admin client certificate ${client.files.cert} (key ${client.files.key})`);
+    return { tls, clientCa: client.ca, adminCertificate: client.admin };
   }
-  if (options.clientCertificates === 'delegate') return { tls };
-  if (options.clientCaFile) return { tls, clientCa: await loadClientCa(options.clientCaFile) };
-  const client = await ensureClientCertificates({ dataDir: options.dataDir, certificates: options.certificates });
-  if (client.created.ca) log(`generated client CA ${client.files.ca}`);
-  if (client.created.cert) log(`generated admin client certificate ${client.files.cert} (key ${client.files.key})`);
-  return { tls, clientCa: client.ca, adminCertificate: client.admin };
+  return client ? { tls, clientCa: client.ca } : { tls };
+}
+
+async function servingMaterial(options: ServeApiServerOptions, bindAddress: string, log: (message: string) => void): Promise<ServingCertificate> {
+  if (options.tlsCertFile && options.tlsPrivateKeyFile) {
+    const tls = await loadServingCertificate(options.tlsCertFile, options.tlsPrivateKeyFile);
+    if (options.tlsCaFile) return { ...tls, ca: await loadClientCa(options.tlsCaFile, 'tlsCaFile') };
+    if (!tls.ca) log(`the serving certificate ${options.tlsCertFile} is not self-signed: the admin kubeconfig names no CA (clients use their system roots; tlsCaFile names one)`);
+    return tls;
+  }
+  const generated = await ensureSelfSignedCertificates({
+    dataDir: options.dataDir,
+    bindAddress,
+    names: withKubernetesNames(options.servingNames),
+    certificates: options.certificates,
+  });
+  if (generated.created.ca) log(`generated self-signed CA ${generated.files.ca}`);
+  if (generated.created.cert) log(`generated serving certificate ${generated.files.cert} (key ${generated.files.key})`);
+  return generated;
+}
+
+/** The client CA: none when client certificates are delegated, the file given, or generated with the admin's certificate. */
+async function clientMaterial(options: ServeApiServerOptions) {
+  if (options.clientCertificates === 'delegate') return undefined;
+  if (options.clientCaFile) return { ca: await loadClientCa(options.clientCaFile) };
+  return ensureClientCertificates({ dataDir: options.dataDir, certificates: options.certificates });
 }
