@@ -13,7 +13,7 @@ const MOUNT = '/var/run/secrets/kubernetes.io/serviceaccount';
 
 describe('ServiceAccount admission (kube 1.33 plugin/pkg/admission/serviceaccount)', { timeout: 30_000 }, () => {
   let server: ApiServer;
-  let req: (method: string, path: string, body?: unknown) => Promise<JsonResponse>;
+  let req: (method: string, path: string, body?: unknown, contentType?: string) => Promise<JsonResponse>;
   beforeAll(async () => {
     ({ server, req } = await startCoreServer());
   });
@@ -121,6 +121,60 @@ describe('ServiceAccount admission (kube 1.33 plugin/pkg/admission/serviceaccoun
       expect(res.status, JSON.stringify(spec)).toBe(403);
       expect(res.body.message).toBe(`pods "static-${i}" is forbidden: ${message}`);
     }
+  });
+
+  it('holds the pods of an account that enforces mountable secrets to the secrets it lists, ephemeral containers too', async () => {
+    const ns = 'default';
+    const account = (name: string, enforce: string) => ({
+      metadata: { name, annotations: { 'kubernetes.io/enforce-mountable-secrets': enforce } },
+      secrets: [{ name: 'listed' }],
+      imagePullSecrets: [{ name: 'regcred' }],
+    });
+    expect((await req('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, account('strict', 'true'))).status).toBe(201);
+    // Go's ParseBool: "yes" is not true, so that account enforces nothing.
+    expect((await req('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, account('lenient', 'yes'))).status).toBe(201);
+    const env = (ref: Record<string, unknown>) => ({ name: 'app', image: 'nginx', ...ref });
+    const refusals: [Record<string, unknown>, string][] = [
+      [{ volumes: [{ name: 'v', secret: { secretName: 'other' } }] }, 'volume with secret.secretName="other" is not allowed because service account strict does not reference that secret'],
+      [
+        { containers: [env({ env: [{ name: 'TOKEN', valueFrom: { secretKeyRef: { name: 'other', key: 'k' } } }] })] },
+        'container app with envVar TOKEN referencing secret.secretName="other" is not allowed because service account strict does not reference that secret',
+      ],
+      [
+        { initContainers: [{ name: 'init', image: 'busybox', envFrom: [{ secretRef: { name: 'other' } }] }] },
+        'init container init with envFrom referencing secret.secretName="other" is not allowed because service account strict does not reference that secret',
+      ],
+      [{ imagePullSecrets: [{ name: 'regcred' }, { name: 'stolen' }] }, 'imagePullSecrets[1].name="stolen" is not allowed because service account strict does not reference that imagePullSecret'],
+    ];
+    for (const [i, [spec, message]] of refusals.entries()) {
+      const res = await req('POST', `/api/v1/namespaces/${ns}/pods`, pod(`strict-${i}`, { serviceAccountName: 'strict', ...spec }));
+      expect(res.status, JSON.stringify(spec)).toBe(403);
+      expect(res.body.message).toBe(`pods "strict-${i}" is forbidden: ${message}`);
+      // The same pod under an account that does not enforce is admitted.
+      expect((await req('POST', `/api/v1/namespaces/${ns}/pods`, pod(`lenient-${i}`, { serviceAccountName: 'lenient', ...spec }))).status).toBe(201);
+    }
+    // What the account lists is allowed; a projected secret is not among kube's checks.
+    const allowed = await create(
+      ns,
+      pod('strict-ok', {
+        serviceAccountName: 'strict',
+        volumes: [{ name: 'v', secret: { secretName: 'listed' } }, { name: 'p', projected: { sources: [{ secret: { name: 'other' } }] } }],
+        containers: [env({ envFrom: [{ secretRef: { name: 'listed' } }] })],
+      }),
+    );
+    expect(allowed.spec.imagePullSecrets).toEqual([{ name: 'regcred' }]);
+    // kubectl debug's subresource: an ephemeral container's environment is held to the same list.
+    const debug = (name: string, ref: string) =>
+      req(
+        'PATCH',
+        `/api/v1/namespaces/${ns}/pods/strict-ok/ephemeralcontainers`,
+        { spec: { ephemeralContainers: [{ name, image: 'busybox', env: [{ name: 'S', valueFrom: { secretKeyRef: { name: ref, key: 'k' } } }] }] } },
+        'application/strategic-merge-patch+json',
+      );
+    const refused = await debug('dbg', 'other');
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe('pods "strict-ok" is forbidden: ephemeral container dbg with envVar S referencing secret.secretName="other" is not allowed because service account strict does not reference that secret');
+    expect((await debug('dbg', 'listed')).status).toBe(200);
   });
 });
 

@@ -6,7 +6,8 @@ import { findCachedOrLive } from './lookup.js';
 // kube 1.33's ServiceAccount admission plugin (plugin/pkg/admission/serviceaccount), on by default: a new Pod runs as
 // a ServiceAccount that exists (`default` unless it names one), and gets its API credentials mounted as a projected
 // volume (kube-api-access-xxxxx: a bound token, the cluster CA and the namespace) in every container, unless the
-// pod or its account opts out; a static (mirror) pod may reference no account and no secret.
+// pod or its account opts out; a static (mirror) pod may reference no account and no secret. An account annotated
+// `kubernetes.io/enforce-mountable-secrets: "true"` limits its pods to the secrets it lists (and its pull secrets).
 
 const DEFAULT_ACCOUNT = 'default';
 const VOLUME_PREFIX = 'kube-api-access-';
@@ -68,6 +69,63 @@ function mountToken(spec: Obj): void {
   if (!existing && needed) spec.volumes = [...volumes, { name, projected: tokenVolumeSource() }];
 }
 
+/** The annotation by which an account limits its pods to the secrets it lists. */
+export const ENFORCE_MOUNTABLE_SECRETS = 'kubernetes.io/enforce-mountable-secrets';
+
+/** Go's strconv.ParseBool true spellings (anything else, unparsable included, is false). */
+const GO_TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
+
+/** kube's enforceMountableSecrets: the account's annotation, parsed as Go parses a bool. */
+const enforcesMountableSecrets = (account: KubeObject) => {
+  const value = account.metadata?.annotations?.[ENFORCE_MOUNTABLE_SECRETS];
+  return typeof value === 'string' && GO_TRUE.has(value);
+};
+
+/** The secrets `account` lists (its `secrets`), and those it lists to pull images with. */
+const listed = (account: KubeObject, key: 'secrets' | 'imagePullSecrets') => new Set(asObjects(account[key]).map((s) => str(s.name)));
+
+/** kube's refusals of containers' environment referencing a secret the account does not list (`what`: "container"...). */
+function containerSecretRefusal(containers: unknown, what: string, mountable: Set<string>, account: string): string | undefined {
+  for (const c of asObjects(containers)) {
+    for (const env of asObjects(c.env)) {
+      const ref = isObj(env.valueFrom) && isObj(env.valueFrom.secretKeyRef) ? str(env.valueFrom.secretKeyRef.name) : undefined;
+      if (ref !== undefined && !mountable.has(ref)) {
+        return `${what} ${str(c.name)} with envVar ${str(env.name)} referencing secret.secretName="${ref}" is not allowed because service account ${account} does not reference that secret`;
+      }
+    }
+    for (const from of asObjects(c.envFrom)) {
+      const ref = isObj(from.secretRef) ? str(from.secretRef.name) : undefined;
+      if (ref !== undefined && !mountable.has(ref)) {
+        return `${what} ${str(c.name)} with envFrom referencing secret.secretName="${ref}" is not allowed because service account ${account} does not reference that secret`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * kube's limitSecretReferences: what a new pod of an account that enforces mountable secrets may not reference, a
+ * secret volume, an init or app container's environment, or a pull secret the account does not list.
+ */
+function secretReferenceRefusal(spec: Obj, account: KubeObject): string | undefined {
+  const mountable = listed(account, 'secrets');
+  const name = str(account.metadata?.name);
+  for (const v of asObjects(spec.volumes)) {
+    if (!isObj(v.secret)) continue;
+    const secret = str(v.secret.secretName);
+    if (!mountable.has(secret)) return `volume with secret.secretName="${secret}" is not allowed because service account ${name} does not reference that secret`;
+  }
+  const refusal = containerSecretRefusal(spec.initContainers, 'init container', mountable, name) ?? containerSecretRefusal(spec.containers, 'container', mountable, name);
+  if (refusal) return refusal;
+  const pullable = listed(account, 'imagePullSecrets');
+  const pulls = asObjects(spec.imagePullSecrets);
+  for (let i = 0; i < pulls.length; i++) {
+    const secret = str(pulls[i].name);
+    if (!pullable.has(secret)) return `imagePullSecrets[${i}].name="${secret}" is not allowed because service account ${name} does not reference that imagePullSecret`;
+  }
+  return undefined;
+}
+
 /** kube's shouldAutomount: the pod's automountServiceAccountToken, else its account's, else true. */
 function automounts(spec: Obj, account: KubeObject): boolean {
   if (typeof spec.automountServiceAccountToken === 'boolean') return spec.automountServiceAccountToken;
@@ -75,8 +133,10 @@ function automounts(spec: Obj, account: KubeObject): boolean {
   return true;
 }
 
-const isNewPod = (attrs: AdmissionAttributes) =>
-  attrs.operation === 'CREATE' && !attrs.subresource && attrs.resource.group === '' && attrs.resource.plural === 'pods' && !!attrs.object;
+const isPod = (attrs: AdmissionAttributes) => attrs.resource.group === '' && attrs.resource.plural === 'pods' && !!attrs.object;
+const isNewPod = (attrs: AdmissionAttributes) => attrs.operation === 'CREATE' && !attrs.subresource && isPod(attrs);
+/** An update of a pod's ephemeral containers (kubectl debug): their environment is held to the account's secrets. */
+const isEphemeralUpdate = (attrs: AdmissionAttributes) => attrs.operation === 'UPDATE' && attrs.subresource === 'ephemeralcontainers' && isPod(attrs);
 
 const isMirror = (pod: KubeObject) => isObj(pod.metadata?.annotations) && MIRROR_POD_ANNOTATION in pod.metadata.annotations;
 
@@ -100,7 +160,7 @@ export function serviceAccountAdmission(host: PluginHost): AdmissionPlugin {
 
   return {
     name: 'ServiceAccount',
-    operations: ['CREATE'],
+    operations: ['CREATE', 'UPDATE'],
     async mutate(attrs) {
       if (!isNewPod(attrs)) return;
       const pod = attrs.object!;
@@ -115,6 +175,7 @@ export function serviceAccountAdmission(host: PluginHost): AdmissionPlugin {
       }
     },
     async validate(attrs) {
+      if (isEphemeralUpdate(attrs)) return limitEphemeralContainers(attrs);
       if (!isNewPod(attrs)) return;
       const pod = attrs.object!;
       const spec = isObj(pod.spec) ? pod.spec : {};
@@ -125,7 +186,21 @@ export function serviceAccountAdmission(host: PluginHost): AdmissionPlugin {
       }
       const name = str(spec.serviceAccountName);
       if (!name) throw admissionForbidden(attrs, `no service account specified for pod ${attrs.namespace}/${str(pod.metadata?.name)}`);
-      await account(attrs, name);
+      const found = await account(attrs, name);
+      const refusal = enforcesMountableSecrets(found) ? secretReferenceRefusal(spec, found) : undefined;
+      if (refusal) throw admissionForbidden(attrs, refusal);
     },
   };
+
+  /** kube's limitEphemeralContainerSecretReferences. */
+  async function limitEphemeralContainers(attrs: AdmissionAttributes): Promise<void> {
+    const pod = attrs.object!;
+    const spec = isObj(pod.spec) ? pod.spec : {};
+    const name = str(spec.serviceAccountName);
+    if (!name) throw admissionForbidden(attrs, `no service account specified for pod ${attrs.namespace}/${str(pod.metadata?.name)}`);
+    const found = await account(attrs, name);
+    if (!enforcesMountableSecrets(found)) return;
+    const refusal = containerSecretRefusal(spec.ephemeralContainers, 'ephemeral container', listed(found, 'secrets'), str(found.metadata?.name));
+    if (refusal) throw admissionForbidden(attrs, refusal);
+  }
 }
