@@ -52,6 +52,11 @@ describe("wrong types, in Go's decoder's words", () => {
     expect(await refused(PODS, pod({}, { labels: { 'app.kubernetes.io/name': 1 } }))).toBe(
       podError('json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string'),
     );
+    // Keys a hostile client picks end the path at the map alike.
+    for (const key of ['constructor', '__proto__', 'a[0]', 'b.c[x']) {
+      const body = `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","labels":{${JSON.stringify(key)}:1}},"spec":{"containers":[{"name":"c","image":"nginx"}]}}`;
+      expect(await refused(PODS, body)).toBe(podError('json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string'));
+    }
     expect(await refused(PODS, { apiVersion: 'v1', kind: 'Pod', metadata: ['p'] })).toBe(podError('json: cannot unmarshal array into Go struct field Pod.metadata of type v1.ObjectMeta'));
     expect(await refused(PODS, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: 'run nginx' })).toBe(
       podError('json: cannot unmarshal string into Go struct field Pod.spec of type v1.PodSpec'),

@@ -54,7 +54,7 @@ const steps = (field: string): (string | number)[] =>
  */
 export function goFieldOfType(openapi: GroupOpenAPI, definition: string, field: string): { struct: string; field: string; type: string } | undefined {
   let struct = definition;
-  let schema = openapi.schemas[definition] as Schema | undefined;
+  let schema = Object.hasOwn(openapi.schemas, definition) ? (openapi.schemas[definition] as Schema) : undefined;
   const path: string[] = [];
   const rest = steps(field);
   while (schema) {
@@ -62,7 +62,7 @@ export function goFieldOfType(openapi: GroupOpenAPI, definition: string, field: 
     if (ref) {
       if (!rest.length) break;
       struct = ref;
-      schema = openapi.schemas[ref] as Schema | undefined;
+      schema = Object.hasOwn(openapi.schemas, ref) ? (openapi.schemas[ref] as Schema) : undefined;
       continue;
     }
     if (!rest.length) break;
@@ -75,7 +75,8 @@ export function goFieldOfType(openapi: GroupOpenAPI, definition: string, field: 
       schema = schema.additionalProperties as Schema;
       if (!refName(schema) && schema.type !== 'array' && schema.type !== 'object') rest.length = 0;
     } else {
-      schema = (schema.properties as Record<string, Schema> | undefined)?.[step];
+      const properties = schema.properties as Record<string, Schema> | undefined;
+      schema = properties && Object.hasOwn(properties, step) ? properties[step] : undefined;
       path.push(step);
     }
   }
