@@ -36,8 +36,9 @@ export async function main(argv: string[], certificateWorker?: CertificateWorker
   // Keys, certificates, the admin kubeconfig and the database live there: nobody else may read them.
   if (config.securePort !== 0 || config.storageBackend === 'sqlite') secureDataDir(config.dataDir);
   // The proxy client certificate aggregated API servers are dialled with, and the request-header trust published for
-  // them: written beside the serving and client certificates.
-  const frontProxy = loadFrontProxy(config, out, certificates);
+  // them: written beside the serving and client certificates, and reported after them.
+  const proxyReport: string[] = [];
+  const frontProxy = loadFrontProxy(config, (line) => void proxyReport.push(line), certificates);
   frontProxy.catch(() => undefined); // awaited below; a failed start reports the first error
   await serveApiServer({
     dataDir: config.dataDir,
@@ -55,6 +56,7 @@ export async function main(argv: string[], certificateWorker?: CertificateWorker
     certificates,
     apiServer: async ({ clientCa, tls }) => {
       const proxy = await frontProxy;
+      for (const line of proxyReport) out(line);
       certificates.close();
       secureDataDir(config.dataDir);
       // The server's log (kube's klog text, or JSON) goes to stderr as kube-apiserver's does; the start-up report
