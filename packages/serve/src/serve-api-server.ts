@@ -138,7 +138,7 @@ async function servingMaterial(options: ServeApiServerOptions, bindAddress: stri
   if (options.tlsCertFile && options.tlsPrivateKeyFile) {
     const tls = await loadServingCertificate(options.tlsCertFile, options.tlsPrivateKeyFile);
     if (options.tlsCaFile) return { ...tls, ca: await loadClientCa(options.tlsCaFile, 'tlsCaFile') };
-    if (!tls.ca) log(`the serving certificate ${options.tlsCertFile} is not self-signed: the admin kubeconfig names no CA (clients use their system roots; tlsCaFile names one)`);
+    if (!tls.ca) log(`the serving certificate ${options.tlsCertFile} is not self-signed and carries no chain to a root: the admin kubeconfig names no CA (clients use their system roots; tlsCaFile names one)`);
     return tls;
   }
   const generated = await ensureSelfSignedCertificates({

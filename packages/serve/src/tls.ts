@@ -316,9 +316,29 @@ export async function loadServingCertificate(certFile: string, keyFile: string):
   } catch (error) {
     throw new Error(`unable to load server certificate ${certFile} / ${keyFile}: ${(error as Error).message}`);
   }
-  // A self-signed certificate is its own CA: clients (the admin kubeconfig) trust it as that.
-  const selfSigned = leaf.checkIssued(leaf) && leaf.verify(leaf.publicKey);
-  return { cert, key, ca: selfSigned ? leaf.toString() : undefined };
+  return { cert, key, ca: chainRoot(leaf, cert) };
+}
+
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+const signs = (issuer: X509Certificate, subject: X509Certificate) => subject.checkIssued(issuer) && subject.verify(issuer.publicKey);
+
+/**
+ * The CA clients verify a `--tls-cert-file` with (the admin kubeconfig's, the published kube-root-ca.crt): a
+ * self-signed certificate is its own; a file with the chain after the certificate (as the flag allows) names its
+ * root, when each certificate is signed by the next and the last by itself. Otherwise none (clients use their roots).
+ */
+function chainRoot(leaf: X509Certificate, file: string): string | undefined {
+  if (signs(leaf, leaf)) return leaf.toString();
+  let chain: X509Certificate[];
+  try {
+    chain = [leaf, ...(file.match(PEM_CERTIFICATE) ?? []).slice(1).map((pem) => new X509Certificate(pem))];
+  } catch {
+    return undefined;
+  }
+  const root = chain[chain.length - 1];
+  if (chain.length < 2 || !signs(root, root)) return undefined;
+  for (let i = 0; i + 1 < chain.length; i++) if (!signs(chain[i + 1], chain[i])) return undefined;
+  return root.toString();
 }
 
 async function readPair(certFile: string, keyFile: string): Promise<Pair | undefined> {

@@ -165,6 +165,16 @@ describe('serveApiServer', () => {
     reports.length = 0;
     served = await serveApiServer({ apiServer: apiServer(), dataDir, securePort: 'ephemeral', tlsCertFile: serving.files.ca, tlsPrivateKeyFile: serving.files.caKey });
     expect(fromKubeconfig(served.kubeconfig!).ca).toBe(new X509Certificate(serving.ca).toString());
+    await served.close();
+
+    // The certificate followed by its chain, as --tls-cert-file allows: the root is the CA, and a client trusting only
+    // it gets through.
+    const chained = join(own, 'chained.crt');
+    writeFileSync(chained, serving.cert + serving.ca);
+    served = await serveApiServer({ apiServer: apiServer(), dataDir, securePort: 'ephemeral', tlsCertFile: chained, tlsPrivateKeyFile: serving.files.key });
+    const viaChain = fromKubeconfig(served.kubeconfig!);
+    expect(viaChain.ca).toBe(new X509Certificate(serving.ca).toString());
+    expect((await get(`${viaChain.server}/api/v1/namespaces`, viaChain)).status).toBe(200);
 
     // A key that does not match the certificate is named as such.
     await served.close();

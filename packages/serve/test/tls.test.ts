@@ -95,6 +95,21 @@ describe('self-signed serving material', () => {
     await expect(loadServingCertificate(join(dataDir, 'missing.crt'), tls.files.key)).rejects.toThrow(/--tls-cert-file/);
     await expect(loadServingCertificate(tls.files.key, tls.files.key)).rejects.toThrow(/unable to load server certificate/);
   });
+
+  it('names the root of a certificate file that carries its chain as the CA, and none for a chain that does not link', async () => {
+    const dataDir = tempDir();
+    const tls = await ensureSelfSignedCertificates({ dataDir, bindAddress: '127.0.0.1' });
+    const chained = join(dataDir, 'chained.crt');
+    writeFileSync(chained, tls.cert + tls.ca);
+    expect((await loadServingCertificate(chained, tls.files.key)).ca).toBe(new X509Certificate(tls.ca).toString());
+    // A leaf alone, or followed by a CA that did not sign it, names none.
+    expect((await loadServingCertificate(tls.files.cert, tls.files.key)).ca).toBeUndefined();
+    const other = await ensureSelfSignedCertificates({ dataDir: tempDir(), bindAddress: '127.0.0.1' });
+    writeFileSync(chained, tls.cert + other.ca);
+    expect((await loadServingCertificate(chained, tls.files.key)).ca).toBeUndefined();
+    writeFileSync(chained, `${tls.cert}-----BEGIN CERTIFICATE-----\nbroken\n-----END CERTIFICATE-----\n`);
+    expect((await loadServingCertificate(chained, tls.files.key)).ca).toBeUndefined();
+  });
 });
 
 describe('generated client certificates', () => {
