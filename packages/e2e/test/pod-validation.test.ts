@@ -112,7 +112,7 @@ describe('Pod validation (kube 1.33 ValidatePodCreate, ValidatePodUpdate)', { ti
       ],
       [
         { containers: [app({ resources: { requests: { 'example.com/gpu': '500m' } } })] },
-        ['spec.containers[0].resources.requests[example.com/gpu]: Invalid value: 500m: must be an integer', 'spec.containers[0].resources.limits: Required value: Limit must be set for non overcommitable resources'],
+        ['spec.containers[0].resources.requests[example.com/gpu]: Invalid value: resource.Quantity{i:resource.int64Amount{value:500, scale:-3}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, s:"500m", Format:"DecimalSI"}: must be an integer', 'spec.containers[0].resources.limits: Required value: Limit must be set for non overcommitable resources'],
       ],
       [{ containers: [app({ resources: { limits: { 'hugepages-2Mi': '4Mi' } } })] }, ['spec.containers[0].resources: Forbidden: HugePages require cpu or memory']],
       // the spec's other fields, in kube's order

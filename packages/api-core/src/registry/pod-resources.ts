@@ -1,4 +1,4 @@
-import { fieldForbidden, fieldInvalid, fieldRequired, GoValue, isLabelKey, isObj, type FieldError } from '@kapi/apimachinery';
+import { fieldForbidden, fieldInvalid, fieldRequired, GoValue, goQuantityRepr, isLabelKey, isObj, type FieldError } from '@kapi/apimachinery';
 import { compareQuantities, isWholeQuantity } from './quantity.js';
 
 // A container's resources as kube 1.33's ValidateContainerResourceRequirements checks them: resource names,
@@ -41,7 +41,8 @@ const text = (q: unknown) => String(q ?? '0');
 function quantityErrors(name: string, quantity: unknown, field: string): FieldError[] {
   const errs: FieldError[] = [];
   if (compareQuantities(quantity, '0') < 0) errs.push(fieldInvalid(field, text(quantity), 'must be greater than or equal to 0'));
-  if (isExtended(name) && !isWholeQuantity(quantity)) errs.push(fieldInvalid(field, new GoValue(text(quantity)), 'must be an integer'));
+  // kube passes the Quantity itself (not a Stringer: String() has a pointer receiver), so the struct is printed.
+  if (isExtended(name) && !isWholeQuantity(quantity)) errs.push(fieldInvalid(field, new GoValue(goQuantityRepr(text(quantity))), 'must be an integer'));
   return errs;
 }
 
