@@ -1,7 +1,7 @@
 import { asObj, asObjects, fieldDuplicate, fieldForbidden, fieldInvalid, fieldRequired, GoValue, goQuantityRepr, isLabelKey, isObj, str, type FieldError, type KubeObject, type Obj, type TypeDefaulter } from '@kapi/apimachinery';
 import type { Strategy } from '@kapi/apiserver';
 import { overcommits, resourceNameErrors } from './pod-resources.js';
-import { compareQuantities, decimal } from './quantity.js';
+import { compareQuantities, toNumber } from './quantity.js';
 
 // kube 1.33's LimitRange (pkg/apis/core/v1 SetDefaults_LimitRangeItem, pkg/apis/core/validation ValidateLimitRange):
 // a Container item's default limit and request are filled in from its max, default and min; the items' types,
@@ -55,12 +55,6 @@ function relationErrors(at: string, k: string, lists: Record<'min' | 'max' | 'de
     errs.push(fieldInvalid(`${at}.defaultRequest[${k}]`, goQuantity(request), `default value ${text(dflt)} must equal to defaultRequest value ${text(request)} in ${k}`));
   }
   return errs;
-}
-
-/** A quantity as a float (for kube's ratio checks, which compare float64 milli-values). */
-export function toNumber(q: unknown): number {
-  const { n, e } = decimal(q);
-  return Number(n) * 10 ** e;
 }
 
 /** LimitRanges are validated as kube validates them, on create and update alike. */

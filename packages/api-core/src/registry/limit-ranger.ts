@@ -1,10 +1,9 @@
 import { asObjects, isObj, str, type KubeObject, type Obj } from '@kapi/apimachinery';
 import { admissionForbidden, type AdmissionAttributes, type AdmissionPlugin, type PluginHost } from '@kapi/apiserver';
-import { toNumber } from './limit-range.js';
 import { sortedEntries } from './pod-resources.js';
 import { podResources } from './pod-totals.js';
 import { resourceList, type ResourceList } from './quota/lists.js';
-import { compareQuantities } from './quantity.js';
+import { compareQuantities, toNumber } from './quantity.js';
 
 // kube 1.33's LimitRanger admission plugin (plugin/pkg/admission/limitranger), on by default: the LimitRanges of a
 // namespace give its new pods' containers default requests and limits (noted in the `kubernetes.io/limit-ranger`

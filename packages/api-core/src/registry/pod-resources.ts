@@ -37,12 +37,17 @@ export function resourceNameErrors(name: string, field: string, forContainers = 
 /** Quantity.String() of a stored quantity (already canonical), for messages. */
 const text = (q: unknown) => String(q ?? '0');
 
-/** kube's ValidateResourceQuantityValue: not negative, and whole for resources counted in units. */
-function quantityErrors(name: string, quantity: unknown, field: string): FieldError[] {
+/** helper.integerResources: what is counted in whole units (with extended resources: helper.IsIntegerResourceName). */
+const INTEGER_RESOURCES = new Set(['pods', 'services', 'replicationcontrollers', 'resourcequotas', 'secrets', 'configmaps', 'persistentvolumeclaims', 'services.nodeports', 'services.loadbalancers']);
+
+/** kube's ValidateResourceQuantityValue: not negative, and whole for resources counted in units (containers' and quotas'). */
+export function quantityErrors(name: string, quantity: unknown, field: string): FieldError[] {
   const errs: FieldError[] = [];
   if (compareQuantities(quantity, '0') < 0) errs.push(fieldInvalid(field, text(quantity), 'must be greater than or equal to 0'));
   // kube passes the Quantity itself (not a Stringer: String() has a pointer receiver), so the struct is printed.
-  if (isExtended(name) && !isWholeQuantity(quantity)) errs.push(fieldInvalid(field, new GoValue(goQuantityRepr(text(quantity))), 'must be an integer'));
+  if ((INTEGER_RESOURCES.has(name) || isExtended(name)) && !isWholeQuantity(quantity)) {
+    errs.push(fieldInvalid(field, new GoValue(goQuantityRepr(text(quantity))), 'must be an integer'));
+  }
   return errs;
 }
 

@@ -1,7 +1,6 @@
 import { asObjects, isObj, type Obj } from '@kapi/apimachinery';
 import { add, max, resourceList, type ResourceList } from './quota/lists.js';
 
-
 /**
  * What a pod requests or is limited to as a whole (kube's PodRequests and PodLimits of its spec, as LimitRanger and
  * ResourceQuota count them): its containers' sum, its sidecars (restartable init containers) added, and at least

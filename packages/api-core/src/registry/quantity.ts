@@ -28,6 +28,12 @@ export function decimal(q: unknown): Decimal {
   }
 }
 
+/** A quantity as a float (for kube's ratio checks, which compare float64 milli-values). */
+export function toNumber(q: unknown): number {
+  const { n, e } = decimal(q);
+  return Number(n) * 10 ** e;
+}
+
 /** Whether a quantity is a whole number (kube's integer resources; one that does not parse counts as zero). */
 export function isWholeQuantity(q: unknown): boolean {
   const { n, e } = decimal(q);

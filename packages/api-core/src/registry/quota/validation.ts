@@ -1,7 +1,6 @@
-import { asObjects, fieldInvalid, fieldRequired, GoValue, goQuantityRepr, goQuote, isObj, str, type FieldError, type KubeObject, type Obj } from '@kapi/apimachinery';
+import { asObjects, fieldInvalid, fieldRequired, GoValue, goQuote, isObj, str, type FieldError, type KubeObject, type Obj } from '@kapi/apimachinery';
 import type { Strategy } from '@kapi/apiserver';
-import { resourceNameErrors } from '../pod-resources.js';
-import { compareQuantities, isWholeQuantity } from '../quantity.js';
+import { quantityErrors, resourceNameErrors } from '../pod-resources.js';
 
 // kube 1.33's ResourceQuota validation (pkg/apis/core/validation ValidateResourceQuota and ValidateResourceQuotaUpdate):
 // quota resource names, quantities that are not negative (whole for counted resources), and scopes that exist, suit
@@ -12,13 +11,11 @@ const STANDARD_QUOTA = new Set([
   'limits.cpu', 'limits.memory', 'limits.ephemeral-storage', 'pods', 'resourcequotas', 'services', 'replicationcontrollers',
   'secrets', 'persistentvolumeclaims', 'configmaps', 'services.nodeports', 'services.loadbalancers',
 ]);
-const INTEGER_RESOURCES = new Set(['pods', 'resourcequotas', 'services', 'replicationcontrollers', 'secrets', 'configmaps', 'persistentvolumeclaims', 'services.nodeports', 'services.loadbalancers']);
 const SCOPES = new Set(['Terminating', 'NotTerminating', 'BestEffort', 'NotBestEffort', 'PriorityClass', 'CrossNamespacePodAffinity']);
 const EXISTS_ONLY = new Set(['Terminating', 'NotTerminating', 'BestEffort', 'NotBestEffort', 'CrossNamespacePodAffinity']);
 const POD_COMPUTE = new Set(['cpu', 'memory', 'limits.cpu', 'limits.memory', 'requests.cpu', 'requests.memory']);
 
 const isStandardQuota = (name: string) => STANDARD_QUOTA.has(name) || name.startsWith('requests.hugepages-');
-const isExtended = (name: string) => name.includes('/') && !name.includes('kubernetes.io/') && !name.startsWith('requests.');
 
 /** helper.IsResourceQuotaScopeValidForResource. */
 function scopeSuits(scope: string, resource: string): boolean {
@@ -43,11 +40,7 @@ function entryErrors(name: string, quantity: unknown, field: string): FieldError
   const at = `${field}[${name}]`;
   const errs = resourceNameErrors(name, at, false);
   if (!name.includes('/') && !errs.length && !isStandardQuota(name)) errs.push(fieldInvalid(at, name, 'must be a standard resource for quota'));
-  if (compareQuantities(quantity, '0') < 0) errs.push(fieldInvalid(at, String(quantity), 'must be greater than or equal to 0'));
-  if ((INTEGER_RESOURCES.has(name) || isExtended(name)) && !isWholeQuantity(quantity)) {
-    errs.push(fieldInvalid(at, new GoValue(goQuantityRepr(String(quantity))), 'must be an integer'));
-  }
-  return errs;
+  return [...errs, ...quantityErrors(name, quantity, at)];
 }
 
 /** ValidateResourceQuotaSpec. */

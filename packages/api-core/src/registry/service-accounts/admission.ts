@@ -158,6 +158,13 @@ export function serviceAccountAdmission(host: PluginHost): AdmissionPlugin {
     throw admissionForbidden(attrs, `error looking up service account ${attrs.namespace}/${name}: serviceaccount "${name}" not found`);
   };
 
+  /** The account a pod names, which must exist (kube refuses a pod that names none). */
+  const podAccount = async (attrs: AdmissionAttributes, spec: Obj): Promise<KubeObject> => {
+    const name = str(spec.serviceAccountName);
+    if (!name) throw admissionForbidden(attrs, `no service account specified for pod ${attrs.namespace}/${str(attrs.object?.metadata?.name)}`);
+    return account(attrs, name);
+  };
+
   return {
     name: 'ServiceAccount',
     operations: ['CREATE', 'UPDATE'],
@@ -184,9 +191,7 @@ export function serviceAccountAdmission(host: PluginHost): AdmissionPlugin {
         if (refusal) throw admissionForbidden(attrs, refusal);
         return;
       }
-      const name = str(spec.serviceAccountName);
-      if (!name) throw admissionForbidden(attrs, `no service account specified for pod ${attrs.namespace}/${str(pod.metadata?.name)}`);
-      const found = await account(attrs, name);
+      const found = await podAccount(attrs, spec);
       const refusal = enforcesMountableSecrets(found) ? secretReferenceRefusal(spec, found) : undefined;
       if (refusal) throw admissionForbidden(attrs, refusal);
     },
@@ -194,11 +199,8 @@ export function serviceAccountAdmission(host: PluginHost): AdmissionPlugin {
 
   /** kube's limitEphemeralContainerSecretReferences. */
   async function limitEphemeralContainers(attrs: AdmissionAttributes): Promise<void> {
-    const pod = attrs.object!;
-    const spec = isObj(pod.spec) ? pod.spec : {};
-    const name = str(spec.serviceAccountName);
-    if (!name) throw admissionForbidden(attrs, `no service account specified for pod ${attrs.namespace}/${str(pod.metadata?.name)}`);
-    const found = await account(attrs, name);
+    const spec = isObj(attrs.object!.spec) ? attrs.object!.spec : {};
+    const found = await podAccount(attrs, spec);
     if (!enforcesMountableSecrets(found)) return;
     const refusal = containerSecretRefusal(spec.ephemeralContainers, 'ephemeral container', listed(found, 'secrets'), str(found.metadata?.name));
     if (refusal) throw admissionForbidden(attrs, refusal);
