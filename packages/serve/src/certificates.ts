@@ -22,6 +22,8 @@ export interface CertificateMaker {
   createCa(now: Date, name?: string): Promise<Pair>;
   createClientCertificate(ca: Pair, user: string, groups: string[], now?: Date): Promise<Pair>;
   createServingCertificate(ca: Pair, names: CertificateNames, now: Date): Promise<Pair>;
+  /** Whether certificates asked for are still being made elsewhere (a worker thread), so that asking now would wait. */
+  busy?(): boolean;
 }
 
 type X509 = typeof import('@peculiar/x509');
@@ -30,18 +32,31 @@ let x509Library: Promise<X509> | undefined;
 const nodeRequire = createRequire(import.meta.url);
 
 /**
- * @peculiar/x509, loaded when a certificate is first made: it is some 200 CommonJS files, which a start that reuses
- * the data dir's certificates (or serves no TLS) need not pay for. It resolves its services through tsyringe, which
- * needs the Reflect metadata API loaded first. Required, not imported: importing CommonJS from an ES module has Node
- * scan its source for the names it exports, which made loading it take 190-240 ms rather than 120-145 ms.
+ * @peculiar/x509, loaded when a certificate is first made: a start that reuses the data dir's certificates (or serves
+ * no TLS) need not pay for it. It resolves its services through tsyringe, which needs the Reflect metadata API loaded
+ * first. Required, not imported: importing CommonJS from an ES module has Node scan its source for the names it
+ * exports.
  */
 export function loadX509(): Promise<X509> {
   return (x509Library ??= (async () => {
-    nodeRequire('reflect-metadata');
-    const x509 = nodeRequire('@peculiar/x509') as X509;
+    const x509 = requireX509();
     x509.cryptoProvider.set(webcrypto as ReturnType<typeof x509.cryptoProvider.get>);
     return x509;
   })());
+}
+
+/**
+ * The library as the build bundled it beside this code (dist/x509.cjs, one file: about 40 ms to load rather than
+ * 95-140 ms for its 200-odd files), or its packages where there is no bundle (running from source).
+ */
+function requireX509(): X509 {
+  try {
+    return nodeRequire('./x509.cjs') as X509;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
+  }
+  nodeRequire('reflect-metadata');
+  return nodeRequire('@peculiar/x509') as X509;
 }
 
 const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;

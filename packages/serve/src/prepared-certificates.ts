@@ -155,6 +155,10 @@ class WorkerMaker implements PreparedCertificates {
     this.made.set(caKey(caName), ca);
   }
 
+  busy(): boolean {
+    return this.pending.size > 0;
+  }
+
   /** Ends the worker; certificates asked for later are made in this thread. */
   close(): void {
     const worker = this.worker;

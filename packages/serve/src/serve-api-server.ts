@@ -86,9 +86,14 @@ export async function serveApiServer(options: ServeApiServerOptions): Promise<Se
   secureDataDir(options.dataDir);
   if (options.security && !options.security.tls) throw new Error('serveApiServer: security needs tls (a serving certificate and key)');
   const kubeconfig = options.kubeconfig === false ? undefined : (options.kubeconfig ?? join(options.dataDir, 'admin.kubeconfig'));
-  // A first start waits here for the certificates being made in a worker thread: the YAML library the kubeconfig is
-  // written with loads meanwhile, rather than after the server has started.
-  if (kubeconfig && !options.security && securePort !== 0) setImmediate(loadYaml);
+  // A first start may wait here for certificates still being made in a worker thread: if so, the YAML library the
+  // kubeconfig is written with loads meanwhile. Only then: loading it takes this thread some 25 ms, which a start whose
+  // certificates are ready would spend before serving.
+  if (kubeconfig && !options.security && securePort !== 0) {
+    setImmediate(() => {
+      if (options.certificates?.busy?.()) loadYaml();
+    });
+  }
   const security = securePort === 0 ? {} : (options.security ?? (await secureMaterial(options, bindAddress, log)));
   // Certificates are written world-readable (they are public); the data dir keeps every file private all the same.
   secureDataDir(options.dataDir);
