@@ -11,6 +11,7 @@ import { updateOptions } from './ratchet.js';
 import { CREATE_OPTIONS, validateSpec, validateSpecUpdate } from './spec.js';
 import { validateStoredVersions } from './stored-versions.js';
 import type { CRD, CRDValidationOptions } from './types.js';
+import { semanticEqual } from './json.js';
 
 export type { CRD, CRDValidationOptions, JSONSchema, RuleContext, ValidationRule } from './types.js';
 
@@ -75,25 +76,51 @@ export function validateCustomResourceDefinitionStatus(crd: CRD, _old: CRD): Fie
 /**
  * The CEL compile errors of a CRD's x-kubernetes-validations (kube's compilation at CRD create and update), at
  * kube's paths: `spec.validation.openAPIV3Schema...` when every version has the same schema (kube's internal form),
- * else per version. A schema that already failed the structural checks is not compiled, as in kube; on update, a
- * version whose schema did not change is not held to the per-expression cost limit again.
+ * else per version. Only the rules of the nodes in `compiled` count: those kube compiles, as the validation's walk
+ * found them (a structural schema with valid defaults, no schema error at the node or below it; see
+ * {@link ruleCompilation}). On update, a version whose schema did not change is not held to the per-expression cost
+ * limit again.
  */
-export function compileCRDRules(crd: CRD, errors: readonly FieldError[], old?: CRD): FieldError[] {
-  const versions = (crd.spec?.versions ?? []) as { name: string; schema?: { openAPIV3Schema?: object } }[];
-  const schemas = versions.map((v) => v.schema?.openAPIV3Schema);
-  if (!schemas.some((s) => s && JSON.stringify(s).includes('"x-kubernetes-validations"'))) return [];
-  const oldSchema = (name: string) =>
-    ((old?.spec?.versions ?? []) as { name: string; schema?: { openAPIV3Schema?: object } }[]).find((v) => v.name === name)?.schema?.openAPIV3Schema;
-  const shared = schemas.every((s) => JSON.stringify(s) === JSON.stringify(schemas[0]));
-  const targets = shared
-    ? [{ schema: schemas[0], path: 'spec.validation.openAPIV3Schema', unchanged: versions.every((v, i) => JSON.stringify(oldSchema(v.name)) === JSON.stringify(schemas[i])) }]
-    : versions.map((v, i) => ({ schema: schemas[i], path: `spec.versions[${i}].schema.openAPIV3Schema`, unchanged: JSON.stringify(oldSchema(v.name)) === JSON.stringify(schemas[i]) }));
+export function compileCRDRules(crd: CRD, compiled: ReadonlySet<string>, old?: CRD): FieldError[] {
+  if (compiled.size === 0) return [];
+  const spec = toInternalSpec(crd);
+  const oldSpec = old && toInternalSpec(old);
+  const oldSchema = (name: string) => oldSpec?.validation?.openAPIV3Schema ?? oldSpec?.versions.find((v) => v.name === name)?.schema?.openAPIV3Schema;
+  const targets = spec.validation
+    ? [{ schema: spec.validation.openAPIV3Schema, path: 'spec.validation.openAPIV3Schema', unchanged: spec.versions.every((v) => semanticEqual(oldSchema(v.name), spec.validation!.openAPIV3Schema)) }]
+    : spec.versions.map((v, i) => ({ schema: v.schema?.openAPIV3Schema, path: `spec.versions[${i}].schema.openAPIV3Schema`, unchanged: semanticEqual(oldSchema(v.name), v.schema?.openAPIV3Schema) }));
   const out: FieldError[] = [];
   for (const { schema, path, unchanged } of targets) {
-    if (!schema || errors.some((e) => e.field.startsWith(path))) continue;
-    out.push(...celLibrary().compileSchemaRules(schema, { schemaPath: path, suppressPerExpressionCost: !!old && unchanged }).errors);
+    if (!schema || ![...compiled].some((node) => node === path || node.startsWith(`${path}.`))) continue;
+    const { errors } = celLibrary().compileSchemaRules(schema, { schemaPath: path, suppressPerExpressionCost: !!old && unchanged });
+    // An error of a rule names the rule (`<node>.x-kubernetes-validations[i].rule`); the schema's total cost is named
+    // at its root.
+    out.push(...errors.filter((e) => e.field === path || compiled.has(ruleNode(e.field))));
   }
   return out;
+}
+
+/** The schema node whose rule a CEL error names. */
+function ruleNode(field: string): string {
+  const at = field.lastIndexOf('.x-kubernetes-validations[');
+  return at < 0 ? field : field.slice(0, at);
+}
+
+/**
+ * The hooks that record which schema nodes kube compiles the rules of (the walk asks exactly for those) for
+ * {@link compileCRDRules}: the whole schema is compiled there at once, for its total cost.
+ */
+function ruleCompilation(): { compiled: Set<string>; hooks: Pick<CRDValidationOptions, 'compileRules'> } {
+  const compiled = new Set<string>();
+  return {
+    compiled,
+    hooks: {
+      compileRules(_schema, path) {
+        compiled.add(path);
+        return [];
+      },
+    },
+  };
 }
 
 /**
@@ -106,8 +133,8 @@ const withDefaults = (): CRDValidationOptions => {
     validateDefault(value, schema, path) {
       const errors = check(value, schema as JSONSchemaProps, path);
       if (errors.length || !JSON.stringify(schema).includes('"x-kubernetes-validations"')) return errors;
-      const rules = celLibrary().compileSchemaRules(schema, { schemaPath: path, isResourceRoot: false });
-      return rules.errors.length ? [] : rules.validator.validate(value, undefined, { path });
+      // A rule that does not compile is reported where the default is validated (kube's "rule compile error").
+      return celLibrary().compileSchemaRules(schema, { schemaPath: path, isResourceRoot: false }).validator.validate(value, undefined, { path });
     },
   };
 };
@@ -115,12 +142,14 @@ const withDefaults = (): CRDValidationOptions => {
 /** The validation the CRD strategy runs: kube's, then the compilation of its CEL rules. */
 export const crdValidation = {
   validate(crd: CRD) {
-    const errors = validateCustomResourceDefinition(crd, withDefaults());
-    return [...errors, ...compileCRDRules(crd, errors)];
+    const rules = ruleCompilation();
+    const errors = validateCustomResourceDefinition(crd, { ...withDefaults(), ...rules.hooks });
+    return [...errors, ...compileCRDRules(crd, rules.compiled)];
   },
   validateUpdate(crd: CRD, old: CRD) {
-    const errors = validateCustomResourceDefinitionUpdate(crd, old, withDefaults());
-    return [...errors, ...compileCRDRules(crd, errors, old)];
+    const rules = ruleCompilation();
+    const errors = validateCustomResourceDefinitionUpdate(crd, old, { ...withDefaults(), ...rules.hooks });
+    return [...errors, ...compileCRDRules(crd, rules.compiled, old)];
   },
   validateStatus: (crd: CRD, old: CRD) => validateCustomResourceDefinitionStatus(crd, old),
 };

@@ -83,8 +83,9 @@ export interface CRDValidationOptions {
   /**
    * Compiles the x-kubernetes-validations rules of one schema node (CEL) and answers the errors kube's compilation
    * step gives, at paths under `<path>.x-kubernetes-validations[i]`. Called, as kube does, only when the whole schema
-   * is structural with valid defaults and this node and everything below it passed the schema checks.
-   * TODO(cel): wire @kapi/cel here; without it, rules are checked for shape only (rule, message, reason, fieldPath).
+   * is structural with valid defaults and this node and everything below it passed the schema checks. The CRD
+   * strategy records the nodes it is called for and compiles the whole schema afterwards (for its total cost), keeping
+   * those nodes' errors; without the hook, rules are checked for shape only (rule, message, reason, fieldPath).
    */
   compileRules?: (schema: JSONSchema, path: string, context: RuleContext) => FieldError[];
   /**
