@@ -78,4 +78,15 @@ describe('a CustomResourceDefinition with several faults', () => {
     const body = JSON.stringify(crd({}, {}, [])).replace('"versions":[]', `"versions":[${version('v1', true, one)},${version('v2', false, two)}]`);
     expect(await refused(body)).toEqual(['spec.validation.openAPIV3Schema.properties[x].type: Required value: must not be empty for specified object fields']);
   });
+
+  it("reports what kube's own checks say of a missing field, and nothing its schema's required lists would add", async () => {
+    const columns = { additionalPrinterColumns: [{ name: 'X', type: 'string' }] };
+    expect(await refused(crd(withSpec({}), columns))).toEqual(['spec.additionalPrinterColumns[0].JSONPath: Required value']);
+    // served and storage decode as false when left out: a version that is not served is a valid one.
+    const body = crd(withSpec({}));
+    delete (body.spec.versions[0] as Schema).served;
+    const res = await h.req('POST', `${CRDS}?dryRun=All`, body);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.spec.versions[0]).toMatchObject({ served: false, storage: true });
+  });
 });

@@ -37,6 +37,12 @@ export interface Strategy {
    * the strategy's is kube's message for what the schema checks coarsely.
    */
   independentSchemaErrors?: boolean;
+  /**
+   * Whether the schema's `required` lists are enforced (default true). kube's decoding leaves a missing field at its
+   * zero value, so that only the kind's own validation reports one: a strategy that checks every required field
+   * itself, with kube's messages (CustomResourceDefinition), turns this off.
+   */
+  schemaRequired?: boolean;
   /** Normalizes the object before it is stored. */
   canonicalize?(obj: KubeObject): void;
   /** Warnings returned to the client in `Warning` headers (kube's WarningsOnCreate/WarningsOnUpdate); `old` on update. */

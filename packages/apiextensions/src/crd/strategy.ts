@@ -22,6 +22,15 @@ function recordStorageVersion(crd: CustomResourceDefinition): void {
   if (storage && !stored.includes(storage)) stored.push(storage);
 }
 
+/** A version's `served` and `storage` left out are false, as kube's decoding makes them (and writes them back). */
+function zeroFlags(crd: CustomResourceDefinition): void {
+  for (const v of crd.spec?.versions ?? []) {
+    if (typeof v !== 'object' || v === null) continue;
+    v.served ??= false;
+    v.storage ??= false;
+  }
+}
+
 /**
  * How CustomResourceDefinitions are written (apiextensions-apiserver's registry/customresourcedefinition): a new
  * CRD starts with empty accepted names and its storage version stored; the storage version is recorded as stored
@@ -30,11 +39,16 @@ function recordStorageVersion(crd: CustomResourceDefinition): void {
  */
 export function crdStrategy(validation: CRDValidation): Strategy {
   return {
+    // kube decodes a missing `served`, `storage`, `jsonPath` or condition `type` as its zero value; its own checks
+    // (validation/) say what is wrong with that, and nothing else does.
+    schemaRequired: false,
     prepareForCreate(obj) {
+      zeroFlags(asCRD(obj));
       obj.status = { acceptedNames: { plural: '', kind: '' } };
       recordStorageVersion(asCRD(obj));
     },
     prepareForUpdate(obj) {
+      zeroFlags(asCRD(obj));
       recordStorageVersion(asCRD(obj));
     },
     validate: (obj) => validation.validate(asCRD(obj)),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { newBadRequest, orderKeys, type KubeObject } from '@kapi/apimachinery';
+import { newBadRequest, orderKeys, type FieldError, type KubeObject } from '@kapi/apimachinery';
 import { specChanged } from './diff.js';
 import { generateName } from './names.js';
 import { dropEmptyMetadata, metaOf, nowTimestamp, sameTime, validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';
@@ -72,7 +72,7 @@ export function beforeCreate(ctx: RequestContext, obj: KubeObject): void {
   entry.strategy.prepareForCreate?.(obj, ctx);
   if (!meta.name && meta.generateName) meta.name = generateName(String(meta.generateName));
   dropEmptyMetadata(obj);
-  const schemaErrors = entry.validate(obj);
+  const schemaErrors = schemaErrorsOf(entry, obj);
   const found = [...validateObjectMeta(entry, obj), ...schemaErrors];
   throwIfInvalid(entry, obj, [...found, ...(entry.strategy.validate?.(obj, found) ?? [])], schemaErrors);
   entry.strategy.canonicalize?.(obj);
@@ -127,7 +127,7 @@ export function beforeUpdate(ctx: RequestContext, input: KubeObject, old: KubeOb
   if (ctx.subresource === '') entry.strategy.prepareForUpdate?.(obj, old, ctx);
   if (meta.generation !== undefined && specChanged(obj, old, hasStatusSubresource(entry))) meta.generation = Number(meta.generation) + 1;
   dropEmptyMetadata(obj);
-  const schemaErrors = entry.validate(obj, old);
+  const schemaErrors = schemaErrorsOf(entry, obj, old);
   const found = [...validateObjectMeta(entry, obj), ...validateObjectMetaUpdate(obj, old), ...schemaErrors];
   throwIfInvalid(entry, obj, [...found, ...(entry.strategy.validateUpdate?.(obj, old, ctx, found) ?? entry.strategy.validate?.(obj, found) ?? [])], schemaErrors);
   entry.strategy.canonicalize?.(obj);
@@ -212,4 +212,10 @@ export function gcFinalizers(finalizers: readonly string[], options: DeleteOptio
 export function finalized(entry: ResourceEntry, obj: KubeObject): boolean {
   const meta = metaOf(obj);
   return !!meta.deletionTimestamp && !(meta.finalizers as unknown[] | undefined)?.length && !entry.strategy.deletionPending?.(obj);
+}
+
+/** The kind's schema validation of `obj`, without the `required` lists' errors where its strategy checks them itself. */
+function schemaErrorsOf(entry: ResourceEntry, obj: KubeObject, old?: KubeObject): FieldError[] {
+  const errors = entry.validate(obj, old);
+  return entry.strategy.schemaRequired === false ? errors.filter((e) => e.type !== 'FieldValueRequired') : errors;
 }
