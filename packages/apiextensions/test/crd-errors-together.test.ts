@@ -89,4 +89,22 @@ describe('a CustomResourceDefinition with several faults', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.spec.versions[0]).toMatchObject({ served: false, storage: true });
   });
+
+  it('an `items` or a `dependencies` value of another type is taken apart as kube decodes it, and reported with the rest', async () => {
+    const body = crd({ type: 'object', properties: { a: { type: 'array', items: 'abc' } } });
+    (body.spec as Schema).scope = 'Bad';
+    expect(await refused(body)).toEqual([
+      'spec.scope: Unsupported value: "Bad": supported values: "Cluster", "Namespaced"',
+      'spec.validation.openAPIV3Schema.properties[a].items: Required value: must be specified',
+    ]);
+    expect(await refused(crd({ type: 'object', properties: { d: { type: 'object', dependencies: { x: 5 } } } }))).toEqual([
+      'spec.validation.openAPIV3Schema.properties[d].dependencies: Forbidden: dependencies is not supported',
+    ]);
+  });
+
+  it("an additionalProperties that is neither a boolean nor a schema is a decoding error, in its decoder's words", async () => {
+    const res = await h.req('POST', CRDS, crd({ type: 'object', properties: { a: { type: 'object', additionalProperties: 'x' } } }));
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: boolean or JSON schema expected');
+  });
 });

@@ -43,6 +43,17 @@ export interface Strategy {
    * itself, with kube's messages (CustomResourceDefinition), turns this off.
    */
   schemaRequired?: boolean;
+  /**
+   * The kind's Go types that decode themselves, by the Go type name its OpenAPI gives (`v1.JSONSchemaPropsOrBool`),
+   * with the error their decoder answers for a value of the wrong type, which kube returns as it is (400).
+   */
+  goDecodeErrors?: Record<string, string>;
+  /**
+   * What kube's decoding of a request body into the kind's Go types does besides refusing wrong types: values its own
+   * decoders drop without a word are dropped here. Called on every body (create, update, the result of a patch)
+   * before its types are checked.
+   */
+  decode?(obj: KubeObject): void;
   /** Normalizes the object before it is stored. */
   canonicalize?(obj: KubeObject): void;
   /** Warnings returned to the client in `Warning` headers (kube's WarningsOnCreate/WarningsOnUpdate); `old` on update. */

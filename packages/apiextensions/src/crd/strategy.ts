@@ -32,6 +32,39 @@ function zeroFlags(crd: CustomResourceDefinition): void {
 }
 
 /**
+ * What kube's decoding of a schema keeps of values its own decoders take apart: an `items` (JSONSchemaPropsOrArray)
+ * that is neither an object nor a list is dropped without a word (the schema checks then say what is missing), and
+ * such a `dependencies` value (JSONSchemaPropsOrStringArray) left empty, as their UnmarshalJSON does.
+ */
+function dropUndecodable(schema: unknown): void {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return;
+  const node = schema as Record<string, unknown>;
+  const takesApart = (value: unknown) => typeof value === 'object' && value !== null;
+  if ('items' in node && !takesApart(node.items)) delete node.items;
+  const dependencies = node.dependencies;
+  if (typeof dependencies === 'object' && dependencies !== null && !Array.isArray(dependencies)) {
+    for (const [name, value] of Object.entries(dependencies)) if (!takesApart(value)) (dependencies as Record<string, unknown>)[name] = {};
+  }
+  for (const key of ['items', 'additionalProperties', 'not', 'additionalItems'] as const) {
+    const value = node[key];
+    if (Array.isArray(value)) value.forEach(dropUndecodable);
+    else dropUndecodable(value);
+  }
+  for (const key of ['allOf', 'oneOf', 'anyOf'] as const) if (Array.isArray(node[key])) (node[key] as unknown[]).forEach(dropUndecodable);
+  for (const key of ['properties', 'patternProperties', 'definitions', 'dependencies'] as const) {
+    const map = node[key];
+    if (typeof map === 'object' && map !== null && !Array.isArray(map)) Object.values(map).forEach(dropUndecodable);
+  }
+}
+
+/** A CRD body as kube decodes its versions' schemas (see dropUndecodable). */
+function decodeSchemas(crd: CustomResourceDefinition): void {
+  const versions = crd.spec?.versions;
+  if (!Array.isArray(versions)) return;
+  for (const v of versions) dropUndecodable((v as { schema?: { openAPIV3Schema?: unknown } } | null)?.schema?.openAPIV3Schema);
+}
+
+/**
  * How CustomResourceDefinitions are written (apiextensions-apiserver's registry/customresourcedefinition): a new
  * CRD starts with empty accepted names and its storage version stored; the storage version is recorded as stored
  * whenever it changes; deleting a CRD keeps it (deletionTimestamp, the cleanup finalizer) until the controller has
@@ -42,6 +75,8 @@ export function crdStrategy(validation: CRDValidation): Strategy {
     // kube decodes a missing `served`, `storage`, `jsonPath` or condition `type` as its zero value; its own checks
     // (validation/) say what is wrong with that, and nothing else does.
     schemaRequired: false,
+    goDecodeErrors: { 'v1.JSONSchemaPropsOrBool': 'boolean or JSON schema expected' },
+    decode: (obj) => decodeSchemas(asCRD(obj)),
     prepareForCreate(obj) {
       zeroFlags(asCRD(obj));
       obj.status = { acceptedNames: { plural: '', kind: '' } };

@@ -31,6 +31,7 @@ export function checkFields(
 ): void {
   // An apply configuration may hold `null` for any field (structured-merge-diff takes null as a value of every type;
   // Helm writes `annotations: null`, `args: null`...): it is not a wrongly typed value.
+  entry.strategy.decode?.(obj);
   const typeError = decodeTypeError(entry, entry.checkTypes(options.nulls ? (dropNulls(obj) as KubeObject) : obj));
   if (typeError) throw typeError;
   const unknown = findUnknownFields(entry.group.fieldTree, entry.typeKey, obj, { prune: true });

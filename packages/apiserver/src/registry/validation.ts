@@ -36,6 +36,8 @@ export function decodeTypeError(entry: ResourceEntry, errs: readonly FieldError[
     const want = fatal.message.replace(/^must be of type /, '');
     return cannot(`json: cannot unmarshal ${goValue(fatal.badValue, /int|number/.test(want))} into Go struct field ${fatal.field} of type ${want}`);
   }
+  const own = entry.strategy.goDecodeErrors?.[at.type];
+  if (own !== undefined) return cannot(own);
   switch (at.type) {
     case 'intstr.IntOrString':
       return cannot(`json: cannot unmarshal ${goValue(fatal.badValue, true)} into Go value of type int32`);
