@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkDecoded, checkYamlDepth, MAX_NESTING_DEPTH } from './nesting.js';
+import { checkDecoded, checkIntegerLiterals, checkYamlDepth, MAX_NESTING_DEPTH } from './nesting.js';
 
 const messageOf = (fn: () => unknown) => {
   try {
@@ -28,7 +28,7 @@ describe('checkYamlDepth', () => {
 describe('checkDecoded', () => {
   it('turns what CBOR decodes beyond JSON into JSON values', () => {
     expect(checkDecoded({ a: 5n, b: new TextEncoder().encode('hé'), c: [undefined] }, 'CBOR')).toEqual({ a: 5, b: 'hé', c: [null] });
-    expect(checkDecoded(-(2n ** 63n), 'CBOR')).toBe(-(2 ** 63));
+    expect(checkDecoded(-(2n ** 53n - 1n), 'CBOR')).toBe(-(2 ** 53 - 1));
   });
 
   it('refuses numbers JSON cannot carry, integers beyond int64 and other values', () => {
@@ -71,3 +71,25 @@ describe('checkDecoded', () => {
     expect(messageOf(() => checkDecoded(cycle, 'YAML'))).toBe(`error decoding YAML: exceeded max depth of ${MAX_NESTING_DEPTH}`);
   });
 });
+
+describe('integers a double cannot hold exactly', () => {
+  const inexact = (format: string, literal: string) => `error decoding ${format}: integer ${literal} exceeds the precision of JSON numbers (2^53 - 1)`;
+
+  it('are refused in a JSON text, where JSON.parse would round them or they would be written back in other digits', () => {
+    expect(messageOf(() => checkIntegerLiterals('{"a":[1,9007199254740993]}', 'JSON'))).toBe(inexact('JSON', '9007199254740993'));
+    expect(messageOf(() => checkIntegerLiterals('{"a":1152921504606846976}', 'JSON'))).toBe(inexact('JSON', '1152921504606846976'));
+    expect(messageOf(() => checkIntegerLiterals('{"a": -12345678901234567}', 'YAML'))).toBe(inexact('YAML', '-12345678901234567'));
+  });
+
+  it('are not those within ±(2^53-1), nor digits in strings, nor floats', () => {
+    for (const text of ['{"a":9007199254740991}', '{"a":-9007199254740991}', '{"a":"12345678901234567890"}', '{"a\\":"\\"12345678901234567"}', '{"a":1.2345678901234567}', '{"a":12345678901234567e2}', '{"a":1234567}']) {
+      expect(messageOf(() => checkIntegerLiterals(text, 'JSON')), text).toBe('ok');
+    }
+  });
+
+  it('are refused as bigints (YAML and CBOR decode integers so)', () => {
+    expect(messageOf(() => checkDecoded({ a: [2n ** 53n] }, 'CBOR'))).toBe(inexact('CBOR', '9007199254740992'));
+    expect(checkDecoded({ a: 2n ** 53n - 1n, b: -(2n ** 53n - 1n) }, 'YAML')).toEqual({ a: 2 ** 53 - 1, b: -(2 ** 53 - 1) });
+  });
+});
+

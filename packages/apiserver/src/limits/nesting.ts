@@ -56,7 +56,9 @@ const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
  *
  * - nesting deeper than {@link MAX_NESTING_DEPTH} (YAML aliases and CBOR can build it past a text check) is 400;
  * - numbers without a JSON value (`1e400` is Infinity; NaN) and integers beyond int64 (2^64) are 400, as kube's
- *   decoders refuse them (its JSON decoding into int64 fields, its CBOR NaN/Inf and integer overflow rules);
+ *   decoders refuse them (its JSON decoding into int64 fields, its CBOR NaN/Inf and integer overflow rules); so are
+ *   integers beyond ±(2^53-1), which kube keeps but a double does not hold exactly (YAML and CBOR decode integers
+ *   as bigints here; JSON texts are read by {@link checkIntegerLiterals});
  * - CBOR bigints within int64 become numbers, byte strings become strings, undefined becomes null (kube's CBOR
  *   decoding into unstructured values); any other non-JSON value is 400;
  * - a lone UTF-16 surrogate in a string or key is U+FFFD in JSON (Go's encoding/json reads `"\ud800"` so) and
@@ -82,6 +84,7 @@ export function checkDecoded(value: unknown, format: 'JSON' | 'YAML' | 'CBOR'): 
         return v;
       case 'bigint':
         if (v >= BigInt(INT64_BOUND) || v < -BigInt(INT64_BOUND)) throw fail(`integer ${v} overflows int64`);
+        if (unsafe(v)) throw fail(inexact(String(v)));
         return Number(v);
       case 'undefined':
         return null;
@@ -126,3 +129,45 @@ export function checkDecoded(value: unknown, format: 'JSON' | 'YAML' | 'CBOR'): 
   }
   return root;
 }
+
+/**
+ * Why an integer is refused that kube would keep: values are JavaScript numbers here (IEEE 754 doubles), which hold
+ * every integer within ±(2^53-1) but not all beyond, where the nearest one would be stored in its place without a
+ * word; and a double beyond that range is written back in other digits than it was sent in. (Protobuf bodies are
+ * refused so too, in the same words, by apimachinery's wire codec.)
+ */
+const inexact = (literal: string) => `integer ${literal} exceeds the precision of JSON numbers (2^53 - 1)`;
+
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const unsafe = (n: bigint) => n > SAFE || n < -SAFE;
+
+/** A run of digits as long as an integer beyond 2^53-1 (16 digits). */
+const LONG_DIGITS = /[0-9]{16}/;
+
+/**
+ * Refuses (400) a JSON text holding an integer literal beyond ±(2^53-1) (see {@link inexact}). Only texts with a run
+ * of 16 digits are scanned, outside their strings; numbers with a fraction or an exponent are floats, as in kube.
+ */
+export function checkIntegerLiterals(text: string, format: 'JSON' | 'YAML'): void {
+  if (!LONG_DIGITS.test(text)) return;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+      continue;
+    }
+    if (c === 0x22) inString = true;
+    else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      let end = i + 1;
+      while (end < text.length && isNumberChar(text.charCodeAt(end))) end++;
+      const literal = text.slice(i, end);
+      if (/^-?[0-9]{16,}$/.test(literal) && unsafe(BigInt(literal))) throw newBadRequest(`error decoding ${format}: ${inexact(literal)}`);
+      i = end - 1;
+    }
+  }
+}
+
+/** Digits, sign, decimal point and exponent: what a JSON number literal is made of. */
+const isNumberChar = (c: number) => (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x45 || c === 0x65;

@@ -1,5 +1,5 @@
 import { isStatusError, newBadRequest } from '@kapi/apimachinery';
-import { checkDecoded } from '../../limits/nesting.js';
+import { checkDecoded, checkIntegerLiterals } from '../../limits/nesting.js';
 import { duplicateJsonFields } from './duplicate-fields.js';
 import { jsonBody } from './shared-json.js';
 import type { MediaType, WatchFraming } from './types.js';
@@ -9,7 +9,10 @@ export const JSON_TYPE = 'application/json';
 const utf8 = new TextDecoder();
 const text = new TextEncoder();
 
-/** Parses a JSON text; the value's depth and numbers are checked (checkDecoded) before anything recurses over it. */
+/**
+ * Parses a JSON text; the value's depth and numbers are checked (checkDecoded) before anything recurses over it, and
+ * integers JSON.parse rounded refused (checkIntegerLiterals).
+ */
 export function parseJson(body: string): unknown {
   let value: unknown;
   try {
@@ -18,7 +21,9 @@ export function parseJson(body: string): unknown {
     if (isStatusError(err)) throw err;
     throw newBadRequest(`error decoding JSON: ${(err as Error).message}`);
   }
-  return checkDecoded(value, 'JSON');
+  value = checkDecoded(value, 'JSON');
+  checkIntegerLiterals(body, 'JSON');
+  return value;
 }
 
 /** JSON watch streams: one JSON document per line (kube's default framing, also for YAML clients). */

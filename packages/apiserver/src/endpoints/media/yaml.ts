@@ -1,7 +1,7 @@
 import { isStatusError, newBadRequest } from '@kapi/apimachinery';
 import type { Tags } from 'yaml';
 import { GO_YAML_V2, yamlLibrary } from '../../yaml-library.js';
-import { checkDecoded, checkYamlDepth, MAX_YAML_ALIAS_COUNT } from '../../limits/nesting.js';
+import { checkDecoded, checkIntegerLiterals, checkYamlDepth, MAX_YAML_ALIAS_COUNT } from '../../limits/nesting.js';
 import { duplicateYamlFields } from './duplicate-fields.js';
 import { jsonWatchFraming } from './json.js';
 import type { MediaType } from './types.js';
@@ -19,10 +19,15 @@ export function parseYamlText(source: string): unknown {
   // JSON is YAML, and what clients send as YAML mostly is JSON (kubectl's server-side apply, client-go): JSON.parse
   // gives the same value many times faster. Anything it refuses is parsed as YAML, which decides.
   const asJson = LOOKS_LIKE_JSON.test(source) ? jsonOrUndefined(source) : undefined;
-  if (asJson !== undefined) return checkDecoded(asJson, 'YAML');
+  if (asJson !== undefined) {
+    const checked = checkDecoded(asJson, 'YAML');
+    checkIntegerLiterals(source, 'YAML');
+    return checked;
+  }
   try {
     checkYamlDepth(source);
-    value = yamlLibrary().parse(source, { ...GO_YAML_V2, uniqueKeys: false, maxAliasCount: MAX_YAML_ALIAS_COUNT });
+    // Integers as bigints, so that one a double cannot hold exactly is refused rather than rounded (checkDecoded).
+    value = yamlLibrary().parse(source, { ...GO_YAML_V2, uniqueKeys: false, maxAliasCount: MAX_YAML_ALIAS_COUNT, intAsBigInt: true });
   } catch (err) {
     if (isStatusError(err)) throw err;
     throw newBadRequest(`error decoding YAML: ${(err as Error).message}`);
