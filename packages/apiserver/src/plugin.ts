@@ -63,6 +63,13 @@ export interface Strategy {
   /** Whether PUT may create a missing object (true for most kinds, as kube). */
   allowCreateOnUpdate?: boolean;
   /**
+   * Whether an update may leave out `metadata.resourceVersion` and so overwrite whatever is stored (true for most
+   * kinds, as kube's AllowUnconditionalUpdate). When false, such an update (a PUT, or a patch that removes the
+   * resourceVersion) is refused with kube's 422 `metadata.resourceVersion: Invalid value: 0x0: must be specified for
+   * an update`, on the kind's subresources too.
+   */
+  allowUnconditionalUpdate?: boolean;
+  /**
    * Whether a delete must wait (beyond metadata.finalizers, which always hold an object back): namespaces wait
    * for `spec.finalizers`. Called on the stored object; must not mutate it.
    */

@@ -58,6 +58,10 @@ export function customResourceStrategy(crd: CustomResourceDefinition, options: {
   }
   const strategy: Strategy = {
     tracksGeneration: true,
+    // kube's customResourceStrategy: a PUT neither creates a custom resource nor overwrites one without its
+    // resourceVersion.
+    allowCreateOnUpdate: false,
+    allowUnconditionalUpdate: false,
     fieldLabels,
     // The version's x-kubernetes-validations (CEL), on the object as written (defaults applied); on update with the old
     // object, for transition rules and ratcheting (errors at values the update left alone are not held against it).

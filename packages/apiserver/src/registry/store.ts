@@ -1,8 +1,10 @@
 import {
   cloneJson,
+  GoValue,
   newBadRequest,
   newConflict,
   newGenerateNameConflict,
+  newInvalid,
   newNotFound,
   newResourceExpired,
   type KubeList,
@@ -228,6 +230,7 @@ export function createStore(config: StoreConfig): Store {
             if (mutatedRv && String(mutatedRv) !== String(metaOf(current).resourceVersion)) {
               throw newConflict(groupResource(entry), name, OPTIMISTIC_LOCK_MESSAGE);
             }
+            if (!mutatedRv && entry.strategy.allowUnconditionalUpdate === false) throw unconditionalUpdate(entry, name);
             const obj = beforeUpdate(ctx, input, current);
             await admissionOf(ctx).validate(attributes(ctx, 'UPDATE', name, obj, current));
             checkDeadline(ctx);
@@ -329,4 +332,15 @@ export function createStore(config: StoreConfig): Store {
     },
   };
   return store;
+}
+
+/**
+ * kube's refusal of an update without a resourceVersion for a kind that needs one: an Invalid error whose kind is the
+ * resource (`customresourcedefinitions.apiextensions.k8s.io "x" is invalid`, kube's own TODO), the value Go's `%#v` of
+ * the uint64 zero.
+ */
+function unconditionalUpdate(entry: ResourceEntry, name: string) {
+  return newInvalid({ group: entry.info.group, kind: entry.info.plural }, name, [
+    { type: 'FieldValueInvalid', field: 'metadata.resourceVersion', badValue: new GoValue('0x0'), message: 'must be specified for an update' },
+  ]);
 }
