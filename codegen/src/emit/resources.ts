@@ -71,6 +71,8 @@ export function buildResources(ctx: PackageContext): unknown[] {
       shortNames: h.shortNames ?? [],
       categories: h.categories ?? [],
       ...(h.nameValidation ? { nameValidation: h.nameValidation } : {}),
+      ...(h.allowCreateOnUpdate !== undefined ? { allowCreateOnUpdate: h.allowCreateOnUpdate } : {}),
+      ...(h.allowUnconditionalUpdate !== undefined ? { allowUnconditionalUpdate: h.allowUnconditionalUpdate } : {}),
       ...(h.deprecated ? { deprecationWarning: deprecationWarning(ctx.model.groupVersion(file), h.kind, h.deprecated) } : {}),
       ...(h.deprecated?.removedIn ? { removedRelease: h.deprecated.removedIn } : {}),
       verbs: h.verbs,

@@ -45,6 +45,8 @@ export function resourceHeader(
   if (table.shortNames) header.shortNames = table.shortNames;
   if (table.categories) header.categories = table.categories;
   if (table.nameValidation) header.nameValidation = table.nameValidation;
+  if (table.allowCreateOnUpdate === false) header.allowCreateOnUpdate = false;
+  if (table.allowUnconditionalUpdate === false) header.allowUnconditionalUpdate = false;
   if (table.deprecated) header.deprecated = table.deprecated;
   header.verbs = shape.verbs;
   if (shape.subresources) header.subresources = shape.subresources;

@@ -69,6 +69,10 @@ export interface ResourceHeader {
   deprecated?: { in?: string; removedIn?: string; replacement?: string; warning?: string };
   /** kube's name rule of the kind: `DNS1123Subdomain` (the default), `DNS1123Label`, `DNS1035Label`, `PathSegment`. */
   nameValidation?: 'DNS1123Subdomain' | 'DNS1123Label' | 'DNS1035Label' | 'PathSegment';
+  /** Whether a PUT of a missing object creates it (kube's AllowCreateOnUpdate); true when absent. */
+  allowCreateOnUpdate?: boolean;
+  /** Whether an update may leave out metadata.resourceVersion (kube's AllowUnconditionalUpdate); true when absent. */
+  allowUnconditionalUpdate?: boolean;
   verbs: string[];
   listKind?: string;
   subresources?: {

@@ -60,13 +60,13 @@ export interface Strategy {
   warnings?(obj: KubeObject, old?: KubeObject): string[];
   /** Whether objects carry metadata.generation (default: kinds whose schema has a `spec`; custom resources always). */
   tracksGeneration?: boolean;
-  /** Whether PUT may create a missing object (true for most kinds, as kube). */
+  /** Whether PUT may create a missing object (default: the resource header's `allowCreateOnUpdate`, else true). */
   allowCreateOnUpdate?: boolean;
   /**
    * Whether an update may leave out `metadata.resourceVersion` and so overwrite whatever is stored (true for most
    * kinds, as kube's AllowUnconditionalUpdate). When false, such an update (a PUT, or a patch that removes the
    * resourceVersion) is refused with kube's 422 `metadata.resourceVersion: Invalid value: 0x0: must be specified for
-   * an update`, on the kind's subresources too.
+   * an update`, on the kind's subresources too. Default: the resource header's `allowUnconditionalUpdate`, else true.
    */
   allowUnconditionalUpdate?: boolean;
   /**

@@ -3,6 +3,7 @@ import { AGE, BINDING_COLUMNS, type KindTable } from './common.js';
 /** Cluster-level groups (coordination, flowcontrol, rbac, networking, storage, ...), by `<group>/<kind>`. */
 export const CLUSTER_TABLES: Record<string, KindTable> = {
   'coordination.k8s.io/Lease': {
+    allowUnconditionalUpdate: false,
     printerColumns: [{ name: 'Holder', type: 'string', jsonPath: '.spec.holderIdentity' }, AGE],
   },
   'flowcontrol.apiserver.k8s.io/FlowSchema': {
@@ -88,6 +89,7 @@ export const CLUSTER_TABLES: Record<string, KindTable> = {
     ],
   },
   'storage.k8s.io/CSIDriver': {
+    allowUnconditionalUpdate: false,
     printerColumns: [
       { name: 'AttachRequired', type: 'boolean', jsonPath: '.spec.attachRequired' },
       { name: 'PodInfoOnMount', type: 'boolean', jsonPath: '.spec.podInfoOnMount' },
@@ -99,18 +101,21 @@ export const CLUSTER_TABLES: Record<string, KindTable> = {
     ],
   },
   'storage.k8s.io/CSINode': {
+    allowUnconditionalUpdate: false,
     printerColumns: [
       { name: 'Drivers', type: 'integer', jsonPath: '.spec.drivers', computed: 'kubectl shows the number of drivers; this column is the list.' },
       AGE,
     ],
   },
   'storage.k8s.io/CSIStorageCapacity': {
+    allowUnconditionalUpdate: false,
     printerColumns: [
       { name: 'StorageClassName', type: 'string', jsonPath: '.storageClassName' },
       { name: 'Capacity', type: 'string', jsonPath: '.capacity' },
     ],
   },
   'storage.k8s.io/VolumeAttachment': {
+    allowUnconditionalUpdate: false,
     printerColumns: [
       { name: 'Attacher', type: 'string', jsonPath: '.spec.attacher' },
       { name: 'PV', type: 'string', jsonPath: '.spec.source.persistentVolumeName' },
@@ -129,6 +134,7 @@ export const CLUSTER_TABLES: Record<string, KindTable> = {
     ],
   },
   'node.k8s.io/RuntimeClass': {
+    allowUnconditionalUpdate: false,
     printerColumns: [{ name: 'Handler', type: 'string', jsonPath: '.handler' }, AGE],
   },
   'certificates.k8s.io/CertificateSigningRequest': {
@@ -142,6 +148,7 @@ export const CLUSTER_TABLES: Record<string, KindTable> = {
     ],
   },
   'admissionregistration.k8s.io/MutatingWebhookConfiguration': {
+    allowUnconditionalUpdate: false,
     categories: ['api-extensions'],
     printerColumns: [
       { name: 'Webhooks', type: 'integer', jsonPath: '.webhooks', computed: 'kubectl shows the number of webhooks; this column is the list.' },
@@ -149,6 +156,7 @@ export const CLUSTER_TABLES: Record<string, KindTable> = {
     ],
   },
   'admissionregistration.k8s.io/ValidatingWebhookConfiguration': {
+    allowUnconditionalUpdate: false,
     categories: ['api-extensions'],
     printerColumns: [
       { name: 'Webhooks', type: 'integer', jsonPath: '.webhooks', computed: 'kubectl shows the number of webhooks; this column is the list.' },
@@ -156,6 +164,7 @@ export const CLUSTER_TABLES: Record<string, KindTable> = {
     ],
   },
   'admissionregistration.k8s.io/ValidatingAdmissionPolicy': {
+    allowUnconditionalUpdate: false,
     categories: ['api-extensions'],
     printerColumns: [
       { name: 'Validations', type: 'integer', jsonPath: '.spec.validations', computed: 'kubectl shows the number of validations; this column is the list.' },
@@ -164,6 +173,7 @@ export const CLUSTER_TABLES: Record<string, KindTable> = {
     ],
   },
   'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding': {
+    allowUnconditionalUpdate: false,
     categories: ['api-extensions'],
     printerColumns: [
       { name: 'PolicyName', type: 'string', jsonPath: '.spec.policyName' },
@@ -172,12 +182,14 @@ export const CLUSTER_TABLES: Record<string, KindTable> = {
     ],
   },
   'apiextensions.k8s.io/CustomResourceDefinition': {
+    allowUnconditionalUpdate: false,
     shortNames: ['crd', 'crds'],
     categories: ['api-extensions'],
     printerColumns: [{ name: 'Created At', type: 'date', jsonPath: '.metadata.creationTimestamp' }],
   },
   // kube-aggregator's ValidateAPIService checks names as path segments (`v1.` is the core group's APIService).
   'apiregistration.k8s.io/APIService': {
+    allowUnconditionalUpdate: false,
     nameValidation: 'PathSegment',
     categories: ['api-extensions'],
     printerColumns: [

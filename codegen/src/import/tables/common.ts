@@ -13,6 +13,10 @@ export interface ColumnSpec {
 export interface KindTable {
   shortNames?: string[];
   nameValidation?: 'DNS1123Label' | 'DNS1035Label' | 'PathSegment';
+  /** kube's strategy returns false from AllowCreateOnUpdate: a PUT of a missing object is 404. */
+  allowCreateOnUpdate?: false;
+  /** kube's strategy returns false from AllowUnconditionalUpdate: an update needs the object's resourceVersion. */
+  allowUnconditionalUpdate?: false;
   categories?: string[];
   printerColumns?: ColumnSpec[];
   /** The kind is deprecated (kube's `+k8s:prerelease-lifecycle-gen:deprecated`): every request to it gets kube's warning. */

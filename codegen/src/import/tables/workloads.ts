@@ -31,6 +31,7 @@ export const WORKLOADS_TABLES: Record<string, KindTable> = {
     ],
   },
   'policy/PodDisruptionBudget': {
+    allowUnconditionalUpdate: false,
     shortNames: ['pdb'],
     printerColumns: [
       { name: 'Min Available', type: 'string', jsonPath: '.spec.minAvailable' },

@@ -15,6 +15,7 @@ export const resources: ResourceInfo[] = [
   "categories": [
    "api-extensions"
   ],
+  "allowUnconditionalUpdate": false,
   "verbs": [
    "create",
    "delete",
@@ -127,6 +128,7 @@ export const resources: ResourceInfo[] = [
   "categories": [
    "api-extensions"
   ],
+  "allowUnconditionalUpdate": false,
   "verbs": [
    "create",
    "delete",
@@ -289,6 +291,7 @@ export const resources: ResourceInfo[] = [
   "categories": [
    "api-extensions"
   ],
+  "allowUnconditionalUpdate": false,
   "verbs": [
    "create",
    "delete",
@@ -429,6 +432,7 @@ export const resources: ResourceInfo[] = [
   "categories": [
    "api-extensions"
   ],
+  "allowUnconditionalUpdate": false,
   "verbs": [
    "create",
    "delete",

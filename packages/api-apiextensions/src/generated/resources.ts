@@ -18,6 +18,7 @@ export const resources: ResourceInfo[] = [
   "categories": [
    "api-extensions"
   ],
+  "allowUnconditionalUpdate": false,
   "verbs": [
    "create",
    "delete",

@@ -16,6 +16,7 @@ export const resources: ResourceInfo[] = [
    "api-extensions"
   ],
   "nameValidation": "PathSegment",
+  "allowUnconditionalUpdate": false,
   "verbs": [
    "create",
    "delete",

@@ -13,6 +13,7 @@ export const resources: ResourceInfo[] = [
   "scope": "Namespaced",
   "shortNames": [],
   "categories": [],
+  "allowUnconditionalUpdate": false,
   "verbs": [
    "create",
    "delete",

@@ -54,6 +54,7 @@ export const resources: ResourceInfo[] = [
    "pdb"
   ],
   "categories": [],
+  "allowUnconditionalUpdate": false,
   "verbs": [
    "create",
    "delete",

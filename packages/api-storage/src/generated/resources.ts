@@ -13,6 +13,7 @@ export const resources: ResourceInfo[] = [
   "scope": "Cluster",
   "shortNames": [],
   "categories": [],
+  "allowUnconditionalUpdate": false,
   "verbs": [
    "create",
    "delete",
@@ -107,6 +108,7 @@ export const resources: ResourceInfo[] = [
   "scope": "Cluster",
   "shortNames": [],
   "categories": [],
+  "allowUnconditionalUpdate": false,
   "verbs": [
    "create",
    "delete",
@@ -176,6 +178,7 @@ export const resources: ResourceInfo[] = [
   "scope": "Namespaced",
   "shortNames": [],
   "categories": [],
+  "allowUnconditionalUpdate": false,
   "verbs": [
    "create",
    "delete",
@@ -334,6 +337,7 @@ export const resources: ResourceInfo[] = [
   "scope": "Cluster",
   "shortNames": [],
   "categories": [],
+  "allowUnconditionalUpdate": false,
   "verbs": [
    "create",
    "delete",

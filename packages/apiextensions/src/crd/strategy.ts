@@ -75,8 +75,6 @@ export function crdStrategy(validation: CRDValidation): Strategy {
     // kube decodes a missing `served`, `storage`, `jsonPath` or condition `type` as its zero value; its own checks
     // (validation/) say what is wrong with that, and nothing else does.
     schemaRequired: false,
-    // kube's strategy (and its status strategy): no update without the resourceVersion it was read at.
-    allowUnconditionalUpdate: false,
     goDecodeErrors: { 'v1.JSONSchemaPropsOrBool': 'boolean or JSON schema expected' },
     decode: (obj) => decodeSchemas(asCRD(obj)),
     prepareForCreate(obj) {

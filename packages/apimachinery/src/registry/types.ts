@@ -53,6 +53,10 @@ export interface ResourceInfo {
   categories: string[];
   /** kube's name rule of the kind (ValidateObjectMeta's nameFn); a DNS-1123 subdomain when absent. */
   nameValidation?: 'DNS1123Subdomain' | 'DNS1123Label' | 'DNS1035Label' | 'PathSegment';
+  /** Whether a PUT of a missing object creates it (kube's AllowCreateOnUpdate); true when absent. A strategy may say otherwise. */
+  allowCreateOnUpdate?: boolean;
+  /** Whether an update may leave out metadata.resourceVersion (kube's AllowUnconditionalUpdate); true when absent. A strategy may say otherwise. */
+  allowUnconditionalUpdate?: boolean;
   verbs: Verb[];
   subresources: {
     status?: Record<string, never>;

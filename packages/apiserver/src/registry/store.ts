@@ -211,7 +211,7 @@ export function createStore(config: StoreConfig): Store {
             }
             inputMeta.name = name;
             if (!current) {
-              const allowCreate = options.allowCreate ?? entry.strategy.allowCreateOnUpdate ?? true;
+              const allowCreate = options.allowCreate ?? entry.strategy.allowCreateOnUpdate ?? entry.info.allowCreateOnUpdate ?? true;
               if (!allowCreate || ctx.subresource !== '' || inputMeta.resourceVersion) throw newNotFound(groupResource(entry), name);
               created = true;
               await settle(false);
@@ -230,7 +230,7 @@ export function createStore(config: StoreConfig): Store {
             if (mutatedRv && String(mutatedRv) !== String(metaOf(current).resourceVersion)) {
               throw newConflict(groupResource(entry), name, OPTIMISTIC_LOCK_MESSAGE);
             }
-            if (!mutatedRv && entry.strategy.allowUnconditionalUpdate === false) throw unconditionalUpdate(entry, name);
+            if (!mutatedRv && (entry.strategy.allowUnconditionalUpdate ?? entry.info.allowUnconditionalUpdate) === false) throw unconditionalUpdate(entry, name);
             const obj = beforeUpdate(ctx, input, current);
             await admissionOf(ctx).validate(attributes(ctx, 'UPDATE', name, obj, current));
             checkDeadline(ctx);
