@@ -56,11 +56,15 @@ describe.skipIf(!hasOpenssl)('aggregator: APIServices in front of a real HTTPS e
       const c = await available(name);
       return c?.status === status && (!reason || c.reason === reason) && c;
     }, `${name} Available=${status} ${reason ?? ''}`);
-  const registerService = (port: number, spec: Record<string, unknown> = {}) =>
+  // A replace of the APIService as read (kube's APIService strategy needs the resourceVersion on every update).
+  const registerService = async (port: number, spec: Record<string, unknown> = {}) =>
     req('PUT', '/apis/apiregistration.k8s.io/v1/apiservices/v1alpha1.wardle.example.com', {
       apiVersion: 'apiregistration.k8s.io/v1',
       kind: 'APIService',
-      metadata: { name: 'v1alpha1.wardle.example.com' },
+      metadata: {
+        name: 'v1alpha1.wardle.example.com',
+        resourceVersion: (await req('GET', '/apis/apiregistration.k8s.io/v1/apiservices/v1alpha1.wardle.example.com')).body?.metadata?.resourceVersion,
+      },
       spec: {
         group: 'wardle.example.com',
         version: 'v1alpha1',

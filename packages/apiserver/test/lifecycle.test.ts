@@ -131,9 +131,10 @@ describe('subresources', () => {
     const evict = (name: string) =>
       h.req('POST', `${P}/${name}/eviction`, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace: 'default' } });
     const PDB = '/apis/policy/v1/namespaces/default/poddisruptionbudgets';
-    await h.req('POST', PDB, { metadata: { name: 'db' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'db' } } } });
+    const budget = await h.req('POST', PDB, { metadata: { name: 'db' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'db' } } } });
+    // kube's PodDisruptionBudget strategy needs the resourceVersion on every update, status too.
     await h.req('PUT', `${PDB}/db/status`, {
-      metadata: { name: 'db' },
+      metadata: { name: 'db', resourceVersion: budget.body.metadata.resourceVersion },
       status: { disruptionsAllowed: 1, currentHealthy: 2, desiredHealthy: 1, expectedPods: 2, observedGeneration: 1 },
     });
     const ok = await evict('p1');
