@@ -92,7 +92,7 @@ describe('CRUD and metadata rules', () => {
     );
   });
 
-  it('updates with optimistic concurrency: stale resourceVersion → 409; PUT creates a missing object', async () => {
+  it('updates with optimistic concurrency: stale resourceVersion → 409; PUT creates a missing object where kube does', async () => {
     const created = (await h.req('POST', CM, configMap('u'))).body;
     const ok = await h.req('PUT', `${CM}/u`, { ...created, data: { a: '2' } });
     expect(ok.status).toBe(200);
@@ -103,8 +103,12 @@ describe('CRUD and metadata rules', () => {
     expect(stale.body.message).toBe(
       'Operation cannot be fulfilled on configmaps "u": the object has been modified; please apply your changes to the latest version and try again',
     );
+    // As kube's strategies: a ConfigMap is not created by a PUT (404), Endpoints are.
     const put = await h.req('PUT', `${CM}/fresh`, configMap('fresh'));
-    expect(put.status).toBe(201);
+    expect(put.status).toBe(404);
+    expect(put.body.message).toBe('configmaps "fresh" not found');
+    const endpoints = await h.req('PUT', '/api/v1/namespaces/default/endpoints/fresh', { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'fresh' } });
+    expect(endpoints.status).toBe(201);
     const mismatch = await h.req('PUT', `${CM}/other`, configMap('fresh'));
     expect(mismatch.status).toBe(400);
   });

@@ -7,6 +7,7 @@ export const CLUSTER_TABLES: Record<string, KindTable> = {
     printerColumns: [{ name: 'Holder', type: 'string', jsonPath: '.spec.holderIdentity' }, AGE],
   },
   'flowcontrol.apiserver.k8s.io/FlowSchema': {
+    allowCreateOnUpdate: false,
     printerColumns: [
       { name: 'PriorityLevel', type: 'string', jsonPath: '.spec.priorityLevelConfiguration.name' },
       { name: 'MatchingPrecedence', type: 'string', jsonPath: '.spec.matchingPrecedence' },
@@ -22,6 +23,7 @@ export const CLUSTER_TABLES: Record<string, KindTable> = {
     ],
   },
   'flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration': {
+    allowCreateOnUpdate: false,
     printerColumns: [
       { name: 'Type', type: 'string', jsonPath: '.spec.type' },
       { name: 'NominalConcurrencyShares', type: 'string', jsonPath: '.spec.limited.nominalConcurrencyShares' },
@@ -38,6 +40,7 @@ export const CLUSTER_TABLES: Record<string, KindTable> = {
   'rbac.authorization.k8s.io/RoleBinding': { nameValidation: 'PathSegment', printerColumns: BINDING_COLUMNS },
   'rbac.authorization.k8s.io/ClusterRoleBinding': { nameValidation: 'PathSegment', printerColumns: BINDING_COLUMNS },
   'networking.k8s.io/Ingress': {
+    allowCreateOnUpdate: false,
     shortNames: ['ing'],
     printerColumns: [
       { name: 'Class', type: 'string', jsonPath: '.spec.ingressClassName', computed: 'kubectl shows <none> when unset.' },
@@ -48,6 +51,7 @@ export const CLUSTER_TABLES: Record<string, KindTable> = {
     ],
   },
   'networking.k8s.io/IngressClass': {
+    allowCreateOnUpdate: false,
     printerColumns: [
       { name: 'Controller', type: 'string', jsonPath: '.spec.controller' },
       { name: 'Parameters', type: 'string', jsonPath: '.spec.parameters.name', description: 'A reference to a resource with additional parameters', computed: 'kubectl shows Kind.group/name; this column is the name.' },
@@ -55,6 +59,7 @@ export const CLUSTER_TABLES: Record<string, KindTable> = {
     ],
   },
   'networking.k8s.io/NetworkPolicy': {
+    allowCreateOnUpdate: false,
     shortNames: ['netpol'],
     printerColumns: [
       { name: 'Pod-Selector', type: 'string', jsonPath: '.spec.podSelector', computed: 'kubectl shows the selector in its string form; this column is the selector object.' },
@@ -62,15 +67,18 @@ export const CLUSTER_TABLES: Record<string, KindTable> = {
     ],
   },
   'networking.k8s.io/IPAddress': {
+    allowCreateOnUpdate: false,
     shortNames: ['ip'],
     printerColumns: [
       { name: 'ParentRef', type: 'string', jsonPath: '.spec.parentRef.name', computed: 'kubectl shows resource.group/namespace/name; this column is the name.' },
     ],
   },
   'networking.k8s.io/ServiceCIDR': {
+    allowCreateOnUpdate: false,
     printerColumns: [{ name: 'CIDRs', type: 'string', jsonPath: '.spec.cidrs', computed: 'kubectl joins them with commas.' }, AGE],
   },
   'discovery.k8s.io/EndpointSlice': {
+    allowCreateOnUpdate: false,
     printerColumns: [
       { name: 'AddressType', type: 'string', jsonPath: '.addressType' },
       { name: 'Ports', type: 'string', jsonPath: '.ports[*].port', computed: 'kubectl joins the ports and shows <unset> for a nil port.' },
@@ -79,6 +87,7 @@ export const CLUSTER_TABLES: Record<string, KindTable> = {
     ],
   },
   'storage.k8s.io/StorageClass': {
+    allowCreateOnUpdate: false,
     shortNames: ['sc'],
     printerColumns: [
       { name: 'Provisioner', type: 'string', jsonPath: '.provisioner' },
@@ -89,6 +98,7 @@ export const CLUSTER_TABLES: Record<string, KindTable> = {
     ],
   },
   'storage.k8s.io/CSIDriver': {
+    allowCreateOnUpdate: false,
     allowUnconditionalUpdate: false,
     printerColumns: [
       { name: 'AttachRequired', type: 'boolean', jsonPath: '.spec.attachRequired' },
@@ -101,6 +111,7 @@ export const CLUSTER_TABLES: Record<string, KindTable> = {
     ],
   },
   'storage.k8s.io/CSINode': {
+    allowCreateOnUpdate: false,
     allowUnconditionalUpdate: false,
     printerColumns: [
       { name: 'Drivers', type: 'integer', jsonPath: '.spec.drivers', computed: 'kubectl shows the number of drivers; this column is the list.' },
@@ -108,6 +119,7 @@ export const CLUSTER_TABLES: Record<string, KindTable> = {
     ],
   },
   'storage.k8s.io/CSIStorageCapacity': {
+    allowCreateOnUpdate: false,
     allowUnconditionalUpdate: false,
     printerColumns: [
       { name: 'StorageClassName', type: 'string', jsonPath: '.storageClassName' },
@@ -115,6 +127,7 @@ export const CLUSTER_TABLES: Record<string, KindTable> = {
     ],
   },
   'storage.k8s.io/VolumeAttachment': {
+    allowCreateOnUpdate: false,
     allowUnconditionalUpdate: false,
     printerColumns: [
       { name: 'Attacher', type: 'string', jsonPath: '.spec.attacher' },
@@ -125,6 +138,7 @@ export const CLUSTER_TABLES: Record<string, KindTable> = {
     ],
   },
   'scheduling.k8s.io/PriorityClass': {
+    allowCreateOnUpdate: false,
     shortNames: ['pc'],
     printerColumns: [
       { name: 'Value', type: 'integer', jsonPath: '.value' },
@@ -138,6 +152,7 @@ export const CLUSTER_TABLES: Record<string, KindTable> = {
     printerColumns: [{ name: 'Handler', type: 'string', jsonPath: '.handler' }, AGE],
   },
   'certificates.k8s.io/CertificateSigningRequest': {
+    allowCreateOnUpdate: false,
     shortNames: ['csr'],
     printerColumns: [
       AGE,
@@ -148,6 +163,7 @@ export const CLUSTER_TABLES: Record<string, KindTable> = {
     ],
   },
   'admissionregistration.k8s.io/MutatingWebhookConfiguration': {
+    allowCreateOnUpdate: false,
     allowUnconditionalUpdate: false,
     categories: ['api-extensions'],
     printerColumns: [
@@ -156,6 +172,7 @@ export const CLUSTER_TABLES: Record<string, KindTable> = {
     ],
   },
   'admissionregistration.k8s.io/ValidatingWebhookConfiguration': {
+    allowCreateOnUpdate: false,
     allowUnconditionalUpdate: false,
     categories: ['api-extensions'],
     printerColumns: [
@@ -164,6 +181,7 @@ export const CLUSTER_TABLES: Record<string, KindTable> = {
     ],
   },
   'admissionregistration.k8s.io/ValidatingAdmissionPolicy': {
+    allowCreateOnUpdate: false,
     allowUnconditionalUpdate: false,
     categories: ['api-extensions'],
     printerColumns: [
@@ -173,6 +191,7 @@ export const CLUSTER_TABLES: Record<string, KindTable> = {
     ],
   },
   'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding': {
+    allowCreateOnUpdate: false,
     allowUnconditionalUpdate: false,
     categories: ['api-extensions'],
     printerColumns: [
@@ -182,6 +201,7 @@ export const CLUSTER_TABLES: Record<string, KindTable> = {
     ],
   },
   'apiextensions.k8s.io/CustomResourceDefinition': {
+    allowCreateOnUpdate: false,
     allowUnconditionalUpdate: false,
     shortNames: ['crd', 'crds'],
     categories: ['api-extensions'],
@@ -189,6 +209,7 @@ export const CLUSTER_TABLES: Record<string, KindTable> = {
   },
   // kube-aggregator's ValidateAPIService checks names as path segments (`v1.` is the core group's APIService).
   'apiregistration.k8s.io/APIService': {
+    allowCreateOnUpdate: false,
     allowUnconditionalUpdate: false,
     nameValidation: 'PathSegment',
     categories: ['api-extensions'],

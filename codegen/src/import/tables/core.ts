@@ -3,11 +3,13 @@ import { AGE, CONTAINERS, containerColumns, type KindTable } from './common.js';
 /** core/v1 kinds, by `/<kind>`. */
 export const CORE_TABLES: Record<string, KindTable> = {
   '/Namespace': {
+    allowCreateOnUpdate: false,
     shortNames: ['ns'],
     nameValidation: 'DNS1123Label',
     printerColumns: [{ name: 'Status', type: 'string', jsonPath: '.status.phase', description: 'The status of the namespace' }, AGE],
   },
   '/ConfigMap': {
+    allowCreateOnUpdate: false,
     shortNames: ['cm'],
     printerColumns: [
       {
@@ -21,6 +23,7 @@ export const CORE_TABLES: Record<string, KindTable> = {
     ],
   },
   '/Secret': {
+    allowCreateOnUpdate: false,
     printerColumns: [
       { name: 'Type', type: 'string', jsonPath: '.type' },
       {
@@ -34,6 +37,7 @@ export const CORE_TABLES: Record<string, KindTable> = {
     ],
   },
   '/ServiceAccount': {
+    allowCreateOnUpdate: false,
     shortNames: ['sa'],
     printerColumns: [
       {
@@ -77,6 +81,7 @@ export const CORE_TABLES: Record<string, KindTable> = {
     ],
   },
   '/Pod': {
+    allowCreateOnUpdate: false,
     shortNames: ['po'],
     categories: ['all'],
     printerColumns: [
@@ -148,6 +153,7 @@ export const CORE_TABLES: Record<string, KindTable> = {
     ],
   },
   '/Node': {
+    allowCreateOnUpdate: false,
     shortNames: ['no'],
     printerColumns: [
       {
@@ -208,6 +214,7 @@ export const CORE_TABLES: Record<string, KindTable> = {
     printerColumns: [{ name: 'Created At', type: 'date', jsonPath: '.metadata.creationTimestamp' }],
   },
   '/PersistentVolume': {
+    allowCreateOnUpdate: false,
     shortNames: ['pv'],
     printerColumns: [
       { name: 'Capacity', type: 'string', jsonPath: '.spec.capacity.storage', description: 'The storage capacity of the volume.' },
@@ -223,6 +230,7 @@ export const CORE_TABLES: Record<string, KindTable> = {
     ],
   },
   '/PersistentVolumeClaim': {
+    allowCreateOnUpdate: false,
     shortNames: ['pvc'],
     printerColumns: [
       { name: 'Status', type: 'string', jsonPath: '.status.phase' },
@@ -236,12 +244,14 @@ export const CORE_TABLES: Record<string, KindTable> = {
     ],
   },
   '/PodTemplate': {
+    allowCreateOnUpdate: false,
     printerColumns: [
       ...containerColumns('.template.spec', 0),
       { name: 'Pod Labels', type: 'string', jsonPath: '.template.metadata.labels', description: 'The labels for the pod template.', computed: 'kubectl shows the labels as k=v pairs; this column is the map.' },
     ],
   },
   '/ReplicationController': {
+    allowCreateOnUpdate: false,
     shortNames: ['rc'],
     categories: ['all'],
     printerColumns: [
@@ -254,6 +264,7 @@ export const CORE_TABLES: Record<string, KindTable> = {
     ],
   },
   '/ResourceQuota': {
+    allowCreateOnUpdate: false,
     shortNames: ['quota'],
     printerColumns: [
       AGE,

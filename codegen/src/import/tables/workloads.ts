@@ -3,6 +3,7 @@ import { AGE, CONTAINERS, containerColumns, type KindTable } from './common.js';
 /** apps, batch, autoscaling and policy kinds, by `<group>/<kind>`. */
 export const WORKLOADS_TABLES: Record<string, KindTable> = {
   'apps/Deployment': {
+    allowCreateOnUpdate: false,
     shortNames: ['deploy'],
     categories: ['all'],
     printerColumns: [
@@ -20,6 +21,7 @@ export const WORKLOADS_TABLES: Record<string, KindTable> = {
     ],
   },
   'apps/ReplicaSet': {
+    allowCreateOnUpdate: false,
     shortNames: ['rs'],
     categories: ['all'],
     printerColumns: [
@@ -31,6 +33,7 @@ export const WORKLOADS_TABLES: Record<string, KindTable> = {
     ],
   },
   'policy/PodDisruptionBudget': {
+    allowCreateOnUpdate: false,
     allowUnconditionalUpdate: false,
     shortNames: ['pdb'],
     printerColumns: [
@@ -41,6 +44,7 @@ export const WORKLOADS_TABLES: Record<string, KindTable> = {
     ],
   },
   'apps/StatefulSet': {
+    allowCreateOnUpdate: false,
     shortNames: ['sts'],
     categories: ['all'],
     printerColumns: [
@@ -50,6 +54,7 @@ export const WORKLOADS_TABLES: Record<string, KindTable> = {
     ],
   },
   'apps/DaemonSet': {
+    allowCreateOnUpdate: false,
     shortNames: ['ds'],
     categories: ['all'],
     printerColumns: [
@@ -64,6 +69,7 @@ export const WORKLOADS_TABLES: Record<string, KindTable> = {
     ],
   },
   'apps/ControllerRevision': {
+    allowCreateOnUpdate: false,
     printerColumns: [
       { name: 'Controller', type: 'string', jsonPath: '.metadata.ownerReferences[?(@.controller==true)].name', description: 'Controller of the object', computed: 'kubectl shows kind.group/name of the controller; this column is the name.' },
       { name: 'Revision', type: 'integer', jsonPath: '.revision' },
@@ -71,6 +77,7 @@ export const WORKLOADS_TABLES: Record<string, KindTable> = {
     ],
   },
   'batch/Job': {
+    allowCreateOnUpdate: false,
     categories: ['all'],
     printerColumns: [
       { name: 'Status', type: 'string', jsonPath: '.status.conditions[?(@.status=="True")].type', description: 'Status of the job.', computed: 'kubectl shows Running, Complete, Failed, Suspended, FailureTarget or SuccessCriteriaMet from the conditions; this column lists the true conditions.' },
@@ -81,6 +88,7 @@ export const WORKLOADS_TABLES: Record<string, KindTable> = {
     ],
   },
   'batch/CronJob': {
+    allowCreateOnUpdate: false,
     shortNames: ['cj'],
     categories: ['all'],
     printerColumns: [
@@ -95,6 +103,7 @@ export const WORKLOADS_TABLES: Record<string, KindTable> = {
     ],
   },
   'autoscaling/HorizontalPodAutoscaler': {
+    allowCreateOnUpdate: false,
     shortNames: ['hpa'],
     categories: ['all'],
     printerColumns: [

@@ -15,6 +15,7 @@ export const resources: ResourceInfo[] = [
   "categories": [
    "api-extensions"
   ],
+  "allowCreateOnUpdate": false,
   "allowUnconditionalUpdate": false,
   "verbs": [
    "create",
@@ -128,6 +129,7 @@ export const resources: ResourceInfo[] = [
   "categories": [
    "api-extensions"
   ],
+  "allowCreateOnUpdate": false,
   "allowUnconditionalUpdate": false,
   "verbs": [
    "create",
@@ -291,6 +293,7 @@ export const resources: ResourceInfo[] = [
   "categories": [
    "api-extensions"
   ],
+  "allowCreateOnUpdate": false,
   "allowUnconditionalUpdate": false,
   "verbs": [
    "create",
@@ -432,6 +435,7 @@ export const resources: ResourceInfo[] = [
   "categories": [
    "api-extensions"
   ],
+  "allowCreateOnUpdate": false,
   "allowUnconditionalUpdate": false,
   "verbs": [
    "create",

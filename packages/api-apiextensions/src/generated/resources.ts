@@ -18,6 +18,7 @@ export const resources: ResourceInfo[] = [
   "categories": [
    "api-extensions"
   ],
+  "allowCreateOnUpdate": false,
   "allowUnconditionalUpdate": false,
   "verbs": [
    "create",

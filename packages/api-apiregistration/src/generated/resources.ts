@@ -16,6 +16,7 @@ export const resources: ResourceInfo[] = [
    "api-extensions"
   ],
   "nameValidation": "PathSegment",
+  "allowCreateOnUpdate": false,
   "allowUnconditionalUpdate": false,
   "verbs": [
    "create",

@@ -13,6 +13,7 @@ export const resources: ResourceInfo[] = [
   "scope": "Namespaced",
   "shortNames": [],
   "categories": [],
+  "allowCreateOnUpdate": false,
   "verbs": [
    "create",
    "delete",
@@ -81,6 +82,7 @@ export const resources: ResourceInfo[] = [
   "categories": [
    "all"
   ],
+  "allowCreateOnUpdate": false,
   "verbs": [
    "create",
    "delete",
@@ -941,6 +943,7 @@ export const resources: ResourceInfo[] = [
   "categories": [
    "all"
   ],
+  "allowCreateOnUpdate": false,
   "verbs": [
    "create",
    "delete",
@@ -1791,6 +1794,7 @@ export const resources: ResourceInfo[] = [
   "categories": [
    "all"
   ],
+  "allowCreateOnUpdate": false,
   "verbs": [
    "create",
    "delete",
@@ -2638,6 +2642,7 @@ export const resources: ResourceInfo[] = [
   "categories": [
    "all"
   ],
+  "allowCreateOnUpdate": false,
   "verbs": [
    "create",
    "delete",

@@ -17,6 +17,7 @@ export const resources: ResourceInfo[] = [
   "categories": [
    "all"
   ],
+  "allowCreateOnUpdate": false,
   "verbs": [
    "create",
    "delete",
@@ -144,6 +145,7 @@ export const resources: ResourceInfo[] = [
   "categories": [
    "all"
   ],
+  "allowCreateOnUpdate": false,
   "verbs": [
    "create",
    "delete",

@@ -17,6 +17,7 @@ export const resources: ResourceInfo[] = [
   "categories": [
    "all"
   ],
+  "allowCreateOnUpdate": false,
   "verbs": [
    "create",
    "delete",
@@ -893,6 +894,7 @@ export const resources: ResourceInfo[] = [
   "categories": [
    "all"
   ],
+  "allowCreateOnUpdate": false,
   "verbs": [
    "create",
    "delete",

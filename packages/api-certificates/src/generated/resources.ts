@@ -15,6 +15,7 @@ export const resources: ResourceInfo[] = [
    "csr"
   ],
   "categories": [],
+  "allowCreateOnUpdate": false,
   "verbs": [
    "create",
    "delete",

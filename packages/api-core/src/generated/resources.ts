@@ -125,6 +125,7 @@ export const resources: ResourceInfo[] = [
    "cm"
   ],
   "categories": [],
+  "allowCreateOnUpdate": false,
   "verbs": [
    "create",
    "delete",
@@ -436,6 +437,7 @@ export const resources: ResourceInfo[] = [
   ],
   "categories": [],
   "nameValidation": "DNS1123Label",
+  "allowCreateOnUpdate": false,
   "verbs": [
    "create",
    "delete",
@@ -519,6 +521,7 @@ export const resources: ResourceInfo[] = [
    "no"
   ],
   "categories": [],
+  "allowCreateOnUpdate": false,
   "verbs": [
    "create",
    "delete",
@@ -684,6 +687,7 @@ export const resources: ResourceInfo[] = [
    "pv"
   ],
   "categories": [],
+  "allowCreateOnUpdate": false,
   "verbs": [
    "create",
    "delete",
@@ -874,6 +878,7 @@ export const resources: ResourceInfo[] = [
    "pvc"
   ],
   "categories": [],
+  "allowCreateOnUpdate": false,
   "verbs": [
    "create",
    "delete",
@@ -1004,6 +1009,7 @@ export const resources: ResourceInfo[] = [
   "categories": [
    "all"
   ],
+  "allowCreateOnUpdate": false,
   "verbs": [
    "create",
    "delete",
@@ -2056,6 +2062,7 @@ export const resources: ResourceInfo[] = [
   "scope": "Namespaced",
   "shortNames": [],
   "categories": [],
+  "allowCreateOnUpdate": false,
   "verbs": [
    "create",
    "delete",
@@ -2852,6 +2859,7 @@ export const resources: ResourceInfo[] = [
   "categories": [
    "all"
   ],
+  "allowCreateOnUpdate": false,
   "verbs": [
    "create",
    "delete",
@@ -3691,6 +3699,7 @@ export const resources: ResourceInfo[] = [
    "quota"
   ],
   "categories": [],
+  "allowCreateOnUpdate": false,
   "verbs": [
    "create",
    "delete",
@@ -3769,6 +3778,7 @@ export const resources: ResourceInfo[] = [
   "scope": "Namespaced",
   "shortNames": [],
   "categories": [],
+  "allowCreateOnUpdate": false,
   "verbs": [
    "create",
    "delete",
@@ -3978,6 +3988,7 @@ export const resources: ResourceInfo[] = [
    "sa"
   ],
   "categories": [],
+  "allowCreateOnUpdate": false,
   "verbs": [
    "create",
    "delete",

@@ -13,6 +13,7 @@ export const resources: ResourceInfo[] = [
   "scope": "Namespaced",
   "shortNames": [],
   "categories": [],
+  "allowCreateOnUpdate": false,
   "verbs": [
    "create",
    "delete",

@@ -13,6 +13,7 @@ export const resources: ResourceInfo[] = [
   "scope": "Cluster",
   "shortNames": [],
   "categories": [],
+  "allowCreateOnUpdate": false,
   "verbs": [
    "create",
    "delete",
@@ -129,6 +130,7 @@ export const resources: ResourceInfo[] = [
   "scope": "Cluster",
   "shortNames": [],
   "categories": [],
+  "allowCreateOnUpdate": false,
   "verbs": [
    "create",
    "delete",

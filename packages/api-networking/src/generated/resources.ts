@@ -15,6 +15,7 @@ export const resources: ResourceInfo[] = [
    "ip"
   ],
   "categories": [],
+  "allowCreateOnUpdate": false,
   "verbs": [
    "create",
    "delete",
@@ -69,6 +70,7 @@ export const resources: ResourceInfo[] = [
    "ing"
   ],
   "categories": [],
+  "allowCreateOnUpdate": false,
   "verbs": [
    "create",
    "delete",
@@ -177,6 +179,7 @@ export const resources: ResourceInfo[] = [
   "scope": "Cluster",
   "shortNames": [],
   "categories": [],
+  "allowCreateOnUpdate": false,
   "verbs": [
    "create",
    "delete",
@@ -243,6 +246,7 @@ export const resources: ResourceInfo[] = [
    "netpol"
   ],
   "categories": [],
+  "allowCreateOnUpdate": false,
   "verbs": [
    "create",
    "delete",
@@ -373,6 +377,7 @@ export const resources: ResourceInfo[] = [
   "scope": "Cluster",
   "shortNames": [],
   "categories": [],
+  "allowCreateOnUpdate": false,
   "verbs": [
    "create",
    "delete",

@@ -54,6 +54,7 @@ export const resources: ResourceInfo[] = [
    "pdb"
   ],
   "categories": [],
+  "allowCreateOnUpdate": false,
   "allowUnconditionalUpdate": false,
   "verbs": [
    "create",

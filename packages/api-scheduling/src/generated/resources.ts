@@ -15,6 +15,7 @@ export const resources: ResourceInfo[] = [
    "pc"
   ],
   "categories": [],
+  "allowCreateOnUpdate": false,
   "verbs": [
    "create",
    "delete",

@@ -13,6 +13,7 @@ export const resources: ResourceInfo[] = [
   "scope": "Cluster",
   "shortNames": [],
   "categories": [],
+  "allowCreateOnUpdate": false,
   "allowUnconditionalUpdate": false,
   "verbs": [
    "create",
@@ -108,6 +109,7 @@ export const resources: ResourceInfo[] = [
   "scope": "Cluster",
   "shortNames": [],
   "categories": [],
+  "allowCreateOnUpdate": false,
   "allowUnconditionalUpdate": false,
   "verbs": [
    "create",
@@ -178,6 +180,7 @@ export const resources: ResourceInfo[] = [
   "scope": "Namespaced",
   "shortNames": [],
   "categories": [],
+  "allowCreateOnUpdate": false,
   "allowUnconditionalUpdate": false,
   "verbs": [
    "create",
@@ -248,6 +251,7 @@ export const resources: ResourceInfo[] = [
    "sc"
   ],
   "categories": [],
+  "allowCreateOnUpdate": false,
   "verbs": [
    "create",
    "delete",
@@ -337,6 +341,7 @@ export const resources: ResourceInfo[] = [
   "scope": "Cluster",
   "shortNames": [],
   "categories": [],
+  "allowCreateOnUpdate": false,
   "allowUnconditionalUpdate": false,
   "verbs": [
    "create",

@@ -164,7 +164,10 @@ describe('Store', () => {
     });
 
     it('creates a missing object where the kind allows it, and 404s where not or for subresources', async () => {
-      const { created } = await store.update(ctx('configmaps'), 'new', () => cm('new'));
+      // kube's ConfigMap strategy returns false from AllowCreateOnUpdate (its resource header says so); an update
+      // that allows creating (server-side apply) creates.
+      expect(await failure(store.update(ctx('configmaps'), 'none', () => cm('none')))).toMatchObject({ code: 404 });
+      const { created } = await store.update(ctx('configmaps'), 'new', () => cm('new'), { allowCreate: true });
       expect(created).toBe(true);
       expect(writes).toEqual([['ADDED', 'configmaps/new']]);
       expect(await failure(store.update(ctx('configmaps'), 'none', () => cm('none'), { allowCreate: false }))).toMatchObject({ code: 404 });
@@ -424,7 +427,7 @@ describe('Store', () => {
       const before = await backend.currentRevision();
       writes.length = 0;
       const dry = ctx('configmaps', 'default', { dryRun: true });
-      const put = await store.update(dry, 'new', () => cm('new'));
+      const put = await store.update(dry, 'new', () => cm('new'), { allowCreate: true });
       expect(put.created).toBe(true);
       expect((put.obj.metadata as { uid?: string }).uid).toBeDefined();
       const held = await store.delete(dry, 'held');
