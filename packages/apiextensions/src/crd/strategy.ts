@@ -1,6 +1,9 @@
 import type { CustomResourceDefinition } from '@kapi/api-apiextensions';
 import type { FieldError, KubeObject } from '@kapi/apimachinery';
 import type { RequestContext, Strategy } from '@kapi/apiserver';
+import { isObject } from '../validation/json.js';
+import { childSchemas } from '../validation/schema/nodes.js';
+import type { JSONSchema } from '../validation/types.js';
 
 /** The finalizer a CRD gets when it is deleted, held until its custom resources are gone. */
 export const CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
@@ -37,24 +40,14 @@ function zeroFlags(crd: CustomResourceDefinition): void {
  * such a `dependencies` value (JSONSchemaPropsOrStringArray) left empty, as their UnmarshalJSON does.
  */
 function dropUndecodable(schema: unknown): void {
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return;
-  const node = schema as Record<string, unknown>;
+  if (!isObject(schema)) return;
+  const node = schema as JSONSchema & Record<string, unknown>;
   const takesApart = (value: unknown) => typeof value === 'object' && value !== null;
   if ('items' in node && !takesApart(node.items)) delete node.items;
-  const dependencies = node.dependencies;
-  if (typeof dependencies === 'object' && dependencies !== null && !Array.isArray(dependencies)) {
-    for (const [name, value] of Object.entries(dependencies)) if (!takesApart(value)) (dependencies as Record<string, unknown>)[name] = {};
+  if (isObject(node.dependencies)) {
+    for (const [name, value] of Object.entries(node.dependencies)) if (!takesApart(value)) node.dependencies[name] = {};
   }
-  for (const key of ['items', 'additionalProperties', 'not', 'additionalItems'] as const) {
-    const value = node[key];
-    if (Array.isArray(value)) value.forEach(dropUndecodable);
-    else dropUndecodable(value);
-  }
-  for (const key of ['allOf', 'oneOf', 'anyOf'] as const) if (Array.isArray(node[key])) (node[key] as unknown[]).forEach(dropUndecodable);
-  for (const key of ['properties', 'patternProperties', 'definitions', 'dependencies'] as const) {
-    const map = node[key];
-    if (typeof map === 'object' && map !== null && !Array.isArray(map)) Object.values(map).forEach(dropUndecodable);
-  }
+  childSchemas(node).forEach(dropUndecodable);
 }
 
 /** A CRD body as kube decodes its versions' schemas (see dropUndecodable). */

@@ -105,11 +105,17 @@ export function writeScalar(w: Writer, type: string, v: unknown, path: string): 
   }
 }
 
+/**
+ * Why an integer beyond ±(2^53-1) is refused: a JavaScript number (what values are held as) cannot hold every such
+ * integer, and one it holds is written back in other digits. Shared by every decoder that meets one.
+ */
+export const beyondJsonPrecision = (integer: string): string => `integer ${integer} exceeds the precision of JSON numbers (2^53 - 1)`;
+
 /** An int64 read from the wire as a JS number; throws when the number could not hold it exactly. */
 export function exactNumber(v: LongLike, name: string): number {
   const n = longToNumber(v);
   // A Long prints its exact value, where the number it became would print a rounded one.
-  if (!Number.isSafeInteger(n)) throw new Error(`field ${name}: integer ${v.toString()} exceeds the precision of JSON numbers (2^53 - 1)`);
+  if (!Number.isSafeInteger(n)) throw new Error(`field ${name}: ${beyondJsonPrecision(v.toString())}`);
   return n;
 }
 

@@ -1,5 +1,6 @@
 export type { MessageCodec, ProtoDescriptor } from './types.js';
 export { createMessageCodec } from './codec.js';
+export { beyondJsonPrecision } from './codec-scalars.js';
 export { SPECIAL_TYPES, type SpecialType } from './codec-plan.js';
 export {
   PROTOBUF_MAGIC,

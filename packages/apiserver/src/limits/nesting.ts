@@ -1,4 +1,4 @@
-import { newBadRequest, setOwn, type StatusError } from '@kapi/apimachinery';
+import { beyondJsonPrecision, newBadRequest, setOwn, type StatusError } from '@kapi/apimachinery';
 import type { CST } from 'yaml';
 import { yamlLibrary } from '../yaml-library.js';
 
@@ -84,7 +84,7 @@ export function checkDecoded(value: unknown, format: 'JSON' | 'YAML' | 'CBOR'): 
         return v;
       case 'bigint':
         if (v >= BigInt(INT64_BOUND) || v < -BigInt(INT64_BOUND)) throw fail(`integer ${v} overflows int64`);
-        if (unsafe(v)) throw fail(inexact(String(v)));
+        if (unsafe(v)) throw fail(beyondJsonPrecision(String(v)));
         return Number(v);
       case 'undefined':
         return null;
@@ -130,14 +130,8 @@ export function checkDecoded(value: unknown, format: 'JSON' | 'YAML' | 'CBOR'): 
   return root;
 }
 
-/**
- * Why an integer is refused that kube would keep: values are JavaScript numbers here (IEEE 754 doubles), which hold
- * every integer within ±(2^53-1) but not all beyond, where the nearest one would be stored in its place without a
- * word; and a double beyond that range is written back in other digits than it was sent in. (Protobuf bodies are
- * refused so too, in the same words, by apimachinery's wire codec.)
- */
-const inexact = (literal: string) => `integer ${literal} exceeds the precision of JSON numbers (2^53 - 1)`;
-
+// Integers kube would keep are refused beyond ±(2^53-1) (apimachinery's beyondJsonPrecision, as Protobuf bodies are):
+// values are JavaScript numbers here, which would hold the nearest double in such an integer's place without a word.
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const unsafe = (n: bigint) => n > SAFE || n < -SAFE;
 
@@ -145,7 +139,7 @@ const unsafe = (n: bigint) => n > SAFE || n < -SAFE;
 const LONG_DIGITS = /[0-9]{16}/;
 
 /**
- * Refuses (400) a JSON text holding an integer literal beyond ±(2^53-1) (see {@link inexact}). Only texts with a run
+ * Refuses (400) a JSON text holding an integer literal beyond ±(2^53-1) (see beyondJsonPrecision). Only texts with a run
  * of 16 digits are scanned, outside their strings; numbers with a fraction or an exponent are floats, as in kube.
  */
 export function checkIntegerLiterals(text: string, format: 'JSON' | 'YAML'): void {
@@ -163,7 +157,7 @@ export function checkIntegerLiterals(text: string, format: 'JSON' | 'YAML'): voi
       let end = i + 1;
       while (end < text.length && isNumberChar(text.charCodeAt(end))) end++;
       const literal = text.slice(i, end);
-      if (/^-?[0-9]{16,}$/.test(literal) && unsafe(BigInt(literal))) throw newBadRequest(`error decoding ${format}: ${inexact(literal)}`);
+      if (/^-?[0-9]{16,}$/.test(literal) && unsafe(BigInt(literal))) throw newBadRequest(`error decoding ${format}: ${beyondJsonPrecision(literal)}`);
       i = end - 1;
     }
   }

@@ -114,7 +114,11 @@ function unsupportedFieldError(s: JSONSchema): string | undefined {
 /** validation.SchemaHas: whether pred holds for the node or any schema below it (every kind of child). */
 export function schemaHas(s: JSONSchema | undefined, pred: (s: JSONSchema) => boolean): boolean {
   if (!isObject(s)) return false;
-  if (pred(s)) return true;
+  return pred(s) || childSchemas(s).some((c) => schemaHas(c, pred));
+}
+
+/** The schemas right below a node, of every kind: items, junctors, not, properties, additional and pattern properties, additionalItems, definitions, dependencies. */
+export function childSchemas(s: JSONSchema): JSONSchema[] {
   const children: unknown[] = [];
   if (Array.isArray(s.items)) children.push(...s.items);
   else children.push(s.items);
@@ -122,5 +126,5 @@ export function schemaHas(s: JSONSchema | undefined, pred: (s: JSONSchema) => bo
   children.push(...Object.values(s.properties ?? {}), s.additionalProperties);
   children.push(...Object.values(s.patternProperties ?? {}), s.additionalItems, ...Object.values(s.definitions ?? {}));
   children.push(...Object.values(s.dependencies ?? {}));
-  return children.some((c) => isObject(c) && schemaHas(c as JSONSchema, pred));
+  return children.filter((c): c is JSONSchema => isObject(c));
 }
