@@ -1,4 +1,5 @@
 import type { KubeObject } from '@kapi/apimachinery';
+import { compactTree } from './compact.js';
 
 export type CacheEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -25,18 +26,14 @@ export interface CacheEvent {
 /** Objects deepFreeze froze whole: nothing in them can change, so what is derived from them can be kept. */
 const frozenTrees = new WeakSet<object>();
 
-/** Freezes an object and everything in it: cached objects are shared by every reader and must never change. */
+/**
+ * Freezes an object and everything in it: cached objects are shared by every reader and must never change. What is
+ * inside is held compactly (compactTree): equal parts of different objects may be one shared value.
+ */
 export function deepFreeze<T>(value: T): T {
-  freezeTree(value);
-  if (value && typeof value === 'object') frozenTrees.add(value);
-  return value;
-}
-
-function freezeTree(value: unknown): void {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) freezeTree(v);
-  }
+  const frozen = compactTree(value) as T;
+  if (frozen && typeof frozen === 'object') frozenTrees.add(frozen);
+  return frozen;
 }
 
 /** Whether deepFreeze froze `value` and all it holds (a watch cache object), so that its encodings never go stale. */
