@@ -69,6 +69,7 @@ export * from './auth/delegating/index.js';
 export { isLongRunning } from './limits/long-running.js';
 export { createApiServerMetrics, type ApiServerMetrics, type MetricSet } from './metrics/index.js';
 export { talliedCounter, type TalliedCounter } from './metrics/tally.js';
+export { FastHistogram, type HistogramSeries } from './metrics/fast-histogram.js';
 /** prom-client's Registry, Counter, Gauge and Histogram, loaded without the rest of prom-client (for plugins' metrics). */
 export { promClient } from './metrics/prom-client.js';
 export { requestAuditId, withAuditId } from './endpoints/audit-id.js';

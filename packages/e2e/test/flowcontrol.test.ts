@@ -93,10 +93,20 @@ describe.skipIf(!kubectlPath)('API Priority and Fairness with real clients', () 
     const dump = admin('get', '--raw', '/debug/api_priority_and_fairness/dump_priority_levels');
     expect(dump.stdout.split('\n')[0]).toMatch(/^PriorityLevelName, ActiveQueues, IsIdle, IsQuiescing, WaitingRequests, ExecutingRequests,/);
     expect(dump.stdout).toMatch(/\nglobal-default, +\d+, +(true|false), +false,/);
+    // Its queues: every queue of every limited level (global-default has 128), R in seat-seconds.
+    const queues = admin('get', '--raw', '/debug/api_priority_and_fairness/dump_queues');
+    expect(queues.stdout.split('\n')[0].split(/,\s*/)).toEqual(['PriorityLevelName', 'Index', 'PendingRequests', 'ExecutingRequests', 'SeatsInUse', 'NextDispatchR', 'InitialSeatsSum', 'MaxSeatsSum', 'TotalWorkSum']);
+    expect(queues.stdout.split('\n').filter((l) => l.startsWith('global-default,'))).toHaveLength(128);
+    expect(queues.stdout).toMatch(/\nworkload-low, +127, +\d+, +\d+, +\d+, +\d+\.\d{8}ss, +\d+, +\d+, +\d+\.\d{8}ss\n/);
+    const requests = admin('get', '--raw', '/debug/api_priority_and_fairness/dump_requests?includeRequestDetails=1');
+    expect(requests.stdout.split('\n')[0].split(/,\s+/)).toEqual([
+      'PriorityLevelName', 'FlowSchemaName', 'QueueIndex', 'RequestIndexInQueue', 'FlowDistingsher', 'ArriveTime', 'InitialSeats', 'FinalSeats', 'AdditionalLatency',
+      'UserName', 'Verb', 'APIPath', 'Namespace', 'Name', 'APIVersion', 'Resource', 'SubResource',
+    ]);
   });
 
-  it('refuses the debug dump to users RBAC does not let read it', async () => {
-    expect((await as('victim-token', '/debug/api_priority_and_fairness/dump_priority_levels')).status).toBe(403);
+  it('refuses the debug dumps to users RBAC does not let read them', async () => {
+    for (const dump of ['dump_priority_levels', 'dump_queues', 'dump_requests']) expect((await as('victim-token', `/debug/api_priority_and_fairness/${dump}`)).status).toBe(403);
   });
 
   it('@kubernetes/client-node reads the configuration with its typed flowcontrol v1 API', async () => {

@@ -58,6 +58,8 @@ export interface ClassifiedSchema {
 
 export interface FlowCounts {
   waiting: number;
+  /** Seats the schema's waiting requests will take (kube's apiserver_flowcontrol_current_inqueue_seats). */
+  waitingSeats: number;
   executing: number;
   executingSeats: number;
 }
@@ -151,7 +153,7 @@ function classified(fs: FlowSchema, level: PriorityLevel, previous: FlowConfig |
   const uid = fs.metadata?.uid;
   const type = fs.spec?.distinguisherMethod?.type;
   // Requests still waiting or running are counted on, and uncounted, in the same place.
-  const counts = previous?.schemas.find((s) => s.name === name)?.counts ?? { waiting: 0, executing: 0, executingSeats: 0 };
+  const counts = previous?.schemas.find((s) => s.name === name)?.counts ?? { waiting: 0, waitingSeats: 0, executing: 0, executingSeats: 0 };
   return {
     schema: fs,
     matches: compileFlowSchema(fs),
@@ -173,5 +175,5 @@ export const compareNames = (a = '', b = '') => (a < b ? -1 : a > b ? 1 : 0);
 function unclassified(): ClassifiedSchema {
   const load = { smoothed: 0, executing: 0, demand: new Integrator(), dispatched: 0 };
   const level: PriorityLevel = { name: '', uid: '', exempt: true, maxSeats: MAXIMUM_SEATS, nominalLimit: 0, minLimit: 0, maxLimit: 0, load };
-  return { schema: { metadata: {}, spec: { priorityLevelConfiguration: { name: '' } } } as FlowSchema, matches: () => true, name: '', level, distinguisher: '', counts: { waiting: 0, executing: 0, executingSeats: 0 } };
+  return { schema: { metadata: {}, spec: { priorityLevelConfiguration: { name: '' } } } as FlowSchema, matches: () => true, name: '', level, distinguisher: '', counts: { waiting: 0, waitingSeats: 0, executing: 0, executingSeats: 0 } };
 }

@@ -4,7 +4,7 @@ import type { GroupPlugin } from '@kapi/apiserver';
 import { buildConfig, type FlowConfig } from './config.js';
 import { installController, type ConfigHolder } from './controller.js';
 import { MANDATORY_FLOW_SCHEMAS, MANDATORY_PRIORITY_LEVELS, SUGGESTED_FLOW_SCHEMAS, SUGGESTED_PRIORITY_LEVELS } from './bootstrap.js';
-import { DUMP_PRIORITY_LEVELS_PATH, dumpPriorityLevels } from './dump.js';
+import { DUMP_PRIORITY_LEVELS_PATH, DUMP_QUEUES_PATH, DUMP_REQUESTS_PATH, dumpPriorityLevels, dumpQueues, dumpRequests } from './dump.js';
 import { createGate } from './gate.js';
 import { flowControlMetrics } from './metrics.js';
 import { defaulters, strategies } from './validation.js';
@@ -19,12 +19,14 @@ export {
 export { buildConfig, classify, FLOW_SCHEMA_UID_HEADER, PRIORITY_LEVEL_UID_HEADER, type FlowConfig, type PriorityLevel } from './config.js';
 export { matchesFlowSchema } from './match.js';
 export { Dealer, flowHash } from './dealer.js';
-export { QueueSet, type QueueSetConfig, type Rejection, type Ticket } from './queue-set.js';
+export { QueueSet, type QueueDigest, type QueueSetConfig, type Rejection, type RequestDigest, type Ticket } from './queue-set.js';
 export { createGate, TOO_MANY_REQUESTS } from './gate.js';
 export { adjustBorrowing, BORROWING_PERIOD_MS } from './borrowing.js';
 export { allocateConcurrency, type AllocationItem } from './allocation.js';
 export { validateFlowSchema, validatePriorityLevel } from './validation.js';
-export { DUMP_PRIORITY_LEVELS_PATH, dumpPriorityLevels } from './dump.js';
+export { DUMP_PRIORITY_LEVELS_PATH, DUMP_QUEUES_PATH, DUMP_REQUESTS_PATH, dumpPriorityLevels, dumpQueues, dumpRequests } from './dump.js';
+export { WatchTracker } from './watch-tracker.js';
+export { estimateWork, type WorkEstimate } from './work-estimate.js';
 
 /**
  * API Priority and Fairness (kube-apiserver's `--enable-priority-and-fairness`, on by default in kube 1.33) as a
@@ -54,8 +56,11 @@ export function priorityAndFairness(options: PriorityAndFairnessOptions = {}): G
       const config = (): FlowConfig => holder.config;
       installController(host, holder, options.borrowingPeriodMs);
       host.setRequestGate(createGate(config, host, flowControlMetrics(host, config)));
-      // kube's debug dump, for those RBAC lets read it (cluster-admin).
-      host.addPath(DUMP_PRIORITY_LEVELS_PATH, () => new Response(dumpPriorityLevels(config()), { headers: { 'Content-Type': 'text/plain; charset=utf-8' } }));
+      // kube's debug dumps, for those RBAC lets read them (cluster-admin).
+      const text = (body: string) => new Response(body, { headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+      host.addPath(DUMP_PRIORITY_LEVELS_PATH, () => text(dumpPriorityLevels(config())));
+      host.addPath(DUMP_QUEUES_PATH, () => text(dumpQueues(config())));
+      host.addPath(DUMP_REQUESTS_PATH, (request) => text(dumpRequests(config(), !!new URL(request.url).searchParams.get('includeRequestDetails'))));
     },
   };
 }

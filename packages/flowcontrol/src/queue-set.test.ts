@@ -136,4 +136,55 @@ describe('QueueSet: one priority level', () => {
     expect((await Promise.all(waiting)).map((t) => t.rejected)).toEqual([undefined, undefined]);
     expect(set.executingSeats).toBe(3);
   });
+
+  it('keeps a write\'s final seats for its additional latency after it ends (the watch events it causes)', async () => {
+    vi.useFakeTimers();
+    const set = new QueueSet({ concurrencyLimit: 4, queues: 4, handSize: 2, queueLengthLimit: 10 });
+    const write = set.admit({ ...request('w'), finalSeats: 3, additionalLatencyMs: 5 }) as Ticket;
+    expect(set.executingSeats).toBe(3); // the wider of its initial and final seats, while it runs
+    const second = set.admit(request('x', 2));
+    expect(second).toBeInstanceOf(Promise);
+    write.release();
+    expect(set.executingRequests).toBe(0);
+    expect(set.executingSeats).toBe(3); // still held: the events go out
+    expect(set.waitingRequests).toBe(1);
+    vi.advanceTimersByTime(5);
+    expect((await second).rejected).toBeUndefined();
+    expect(set.executingSeats).toBe(2);
+  });
+
+  it('shares seat-seconds, not dispatches: a flow of long requests runs fewer of them than a flow of short ones', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance', 'Date'] });
+    const set = new QueueSet({ concurrencyLimit: 1, queues: 64, handSize: 1, queueLengthLimit: 1_000 });
+    const ran = { slow: 0, fast: 0 };
+    // Each flow keeps a backlog; a slow request holds the seat 100 ms, a fast one 10 ms.
+    const submit = (flow: 'slow' | 'fast') => {
+      void Promise.resolve(set.admit(request(flow))).then((ticket) => {
+        ran[flow]++;
+        setTimeout(() => ticket.release(), flow === 'slow' ? 100 : 10);
+        submit(flow);
+      });
+    };
+    for (let i = 0; i < 3; i++) {
+      submit('slow');
+      submit('fast');
+    }
+    for (let t = 0; t < 2_000; t += 5) await vi.advanceTimersByTimeAsync(5);
+    // Equal seat-seconds: about ten fast requests for each slow one (start-time fair queuing by seats would run
+    // as many of each).
+    expect(ran.fast).toBeGreaterThan(5 * ran.slow);
+    expect(ran.slow).toBeGreaterThan(2);
+  });
+
+  it('dumps its queues: pending and running requests, seats, and R in seat-seconds', () => {
+    const set = new QueueSet({ concurrencyLimit: 1, queues: 2, handSize: 1, queueLengthLimit: 10 });
+    set.admit(request('a'));
+    set.admit({ ...request('a'), digest: () => ({ flowSchema: 'fs', distinguisher: 'a', user: 'alice', verb: 'create', path: '/api/v1/namespaces/ns/configmaps', namespace: 'ns', name: '', apiVersion: 'v1', resource: 'configmaps', subresource: '' }) });
+    const queues = set.dumpQueues();
+    expect(queues).toHaveLength(2);
+    const used = queues.find((q) => q.executing === 1)!;
+    expect(used).toMatchObject({ pending: 1, seatsInUse: 1, initialSeatsSum: 1, maxSeatsSum: 1, totalWorkSum: 3 });
+    expect(used.requests[0].digest).toMatchObject({ user: 'alice', verb: 'create' });
+    expect(queues.find((q) => q !== used)).toMatchObject({ pending: 0, executing: 0, seatsInUse: 0, requests: [] });
+  });
 });

@@ -159,6 +159,24 @@ describe('API Priority and Fairness in a server', () => {
     }
     // Another user is not in that level.
     expect((await req('victim-token', 'GET', '/api/v1/namespaces/default/configmaps')).status).toBe(200);
+    // kube's dumps of the queue and of the two requests waiting in it.
+    const queues = ((await admin('GET', '/debug/api_priority_and_fairness/dump_queues')).body as string).trimEnd().split('\n');
+    expect(queues[0].split(/,\s*/)).toEqual(['PriorityLevelName', 'Index', 'PendingRequests', 'ExecutingRequests', 'SeatsInUse', 'NextDispatchR', 'InitialSeatsSum', 'MaxSeatsSum', 'TotalWorkSum']);
+    const tiny = queues.filter((l) => l.startsWith('tiny,')).map((l) => l.split(/,\s*/));
+    expect(tiny).toHaveLength(1);
+    expect(tiny[0].slice(0, 5)).toEqual(['tiny', '0', '2', '1', '1']);
+    expect(tiny[0][5]).toMatch(/^\d+\.\d{8}ss$/);
+    expect(tiny[0].slice(6)).toEqual(['2', '2', '6.00000000ss']);
+    const requests = ((await admin('GET', '/debug/api_priority_and_fairness/dump_requests?includeRequestDetails=1')).body as string).trimEnd().split('\n');
+    expect(requests[0].split(/,\s*/)).toEqual([
+      'PriorityLevelName', 'FlowSchemaName', 'QueueIndex', 'RequestIndexInQueue', 'FlowDistingsher', 'ArriveTime', 'InitialSeats', 'FinalSeats', 'AdditionalLatency',
+      'UserName', 'Verb', 'APIPath', 'Namespace', 'Name', 'APIVersion', 'Resource', 'SubResource',
+    ]);
+    const waiting = requests.slice(1).map((l) => l.split(/,\s*/));
+    expect(waiting.map((r) => [...r.slice(0, 5), ...r.slice(6)])).toEqual(
+      [0, 1].map((i) => ['tiny', 'flooders', '0', String(i), 'flood', '1', '0', '0s', 'flood', 'create', '/api/v1/namespaces/default/configmaps', 'default', '', 'v1', 'configmaps', '']),
+    );
+    expect(waiting[0][5]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
     for (let i = 0; i < 3; i++) {
       await eventually(async () => (gate.arrivals() > i ? true : undefined), 'a queued request runs');
       gate.releaseOne();
@@ -174,6 +192,35 @@ describe('API Priority and Fairness in a server', () => {
     );
     expect(lines.find((l) => l.startsWith('tiny,'))?.split(/,\s*/)).toEqual(['tiny', '0', 'true', 'false', '0', '0', '4', '3', '0', '0']);
     expect(lines.map((l) => l.split(',')[0])).toEqual(['PriorityLevelName', 'catch-all', 'exempt', 'global-default', 'leader-election', 'node-high', 'system', 'tiny', 'workload-high', 'workload-low']);
+  });
+
+  it('estimates a write by the watches it notifies (final seats), forgetting watches that ended; the metrics show both', async () => {
+    await start();
+    const metric = async (pattern: RegExp) => Number(pattern.exec((await admin('GET', '/metrics')).body as string)?.[1] ?? NaN);
+    const labels = 'flow_schema="global-default",priority_level="global-default"';
+    // 25 watches of the namespace's ConfigMaps (by cluster-admin, exempt: every watch counts), open until cancelled.
+    const watches = await Promise.all(
+      Array.from({ length: 25 }, async () => {
+        const res = await server!.fetch(new Request('http://kapi.test/api/v1/namespaces/default/configmaps?watch=1', { headers: { authorization: 'Bearer admin-token' } }));
+        expect(res.status).toBe(200);
+        return res.body!;
+      }),
+    );
+    gate.open();
+    expect((await req('victim-token', 'POST', '/api/v1/namespaces/default/configmaps', configMap('watched'))).status).toBe(201);
+    // 25 watches: three final seats (kube's ceil(25 / 10)), so the write's estimate is 3 seats.
+    expect(await metric(new RegExp(`apiserver_flowcontrol_watch_count_samples_bucket\\{le="10",${labels}\\} (\\d+)`))).toBe(0);
+    expect(await metric(new RegExp(`apiserver_flowcontrol_watch_count_samples_bucket\\{le="100",${labels}\\} (\\d+)`))).toBe(1);
+    expect(await metric(new RegExp(`apiserver_flowcontrol_work_estimated_seats_bucket\\{le="2",${labels}\\} (\\d+)`))).toBe(0);
+    expect(await metric(new RegExp(`apiserver_flowcontrol_work_estimated_seats_bucket\\{le="4",${labels}\\} (\\d+)`))).toBe(1);
+    // The clients leave; their watches no longer count.
+    await Promise.all(watches.map((body) => body.cancel()));
+    expect((await req('victim-token', 'POST', '/api/v1/namespaces/default/configmaps', configMap('unwatched'))).status).toBe(201);
+    expect(await metric(new RegExp(`apiserver_flowcontrol_watch_count_samples_bucket\\{le="0",${labels}\\} (\\d+)`))).toBe(1);
+    expect(await metric(new RegExp(`apiserver_flowcontrol_work_estimated_seats_bucket\\{le="1",${labels}\\} (\\d+)`))).toBeGreaterThanOrEqual(1);
+    // Execution times, regular requests and watches apart (a watch's is until its stream began).
+    expect(await metric(new RegExp(`apiserver_flowcontrol_request_execution_seconds_count\\{${labels},type="regular"\\} (\\d+)`))).toBeGreaterThanOrEqual(2);
+    expect(await metric(/apiserver_flowcontrol_request_execution_seconds_count\{flow_schema="exempt",priority_level="exempt",type="watch"\} (\d+)/)).toBe(25);
   });
 
   it('turns away a request that waited a quarter of its deadline (time-out); system:masters is never held up', async () => {

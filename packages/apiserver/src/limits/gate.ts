@@ -3,6 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AuthorizationAttributes } from '../auth/types.js';
 import { withAnswerHeaders } from '../endpoints/answer-headers.js';
 import { errorResponse } from '../endpoints/respond.js';
+import { onBodyEnd } from '../endpoints/response-end.js';
 import { terminated } from '../metrics/termination.js';
 import { holdUntilAnswered } from './hold.js';
 import { isMutating } from './inflight.js';
@@ -32,6 +33,11 @@ export interface GateDecision {
   rejection?: StatusError;
   /** Frees what the request holds: called once, when it is answered (a watch: once its stream has begun). */
   release(): void;
+  /**
+   * Called once a watch is over (its stream ended, failed or was left by its client, or it was answered without
+   * one), for a gate that counts the watches open (kube's watch tracker). Not called for other requests.
+   */
+  watchEnded?(): void;
 }
 
 /**
@@ -40,6 +46,13 @@ export interface GateDecision {
  */
 export interface RequestGate {
   admit(request: GatedRequest): GateDecision | Promise<GateDecision>;
+}
+
+/** Calls `ended` once the watch answered in `c` is over: when its stream ends, or now if it has none. */
+function followWatch(c: Context, ended: () => void): void {
+  const res = c.res;
+  if (res.body) c.res = new Response(onBodyEnd(res.body, ended), res);
+  else ended();
 }
 
 /** The attributes the access filter authorized the request with (set on the context as `attributes`). */
@@ -75,7 +88,13 @@ export function gateRequests(gate: RequestGate, defaultWaitLimitMs: number, metr
       inFlight[kind]--;
       decision.release();
     };
-    const run = () => holdUntilAnswered(c, attributes.verb === 'watch', next, release);
+    const watch = attributes.verb === 'watch';
+    const run = !(watch && decision.watchEnded)
+      ? () => holdUntilAnswered(c, watch, next, release)
+      : () => holdUntilAnswered(c, watch, next, release).then(() => followWatch(c, decision.watchEnded!), (err) => {
+          decision.watchEnded!();
+          throw err;
+        });
     return decision.headers ? withAnswerHeaders(c, decision.headers, run) : run();
   };
 }
