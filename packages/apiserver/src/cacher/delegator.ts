@@ -147,6 +147,8 @@ async function watchCache(cache: WatchCache, req: WatchRequest): Promise<Readabl
     initial,
     frame: req.frame,
     maxQueued: cache.options.maxQueuedPerWatcher,
+    // A watcher holds no more than the history may: what it has not sent yet, at most the history's byte budget.
+    maxQueuedBytes: cache.options.historyBytes,
     onEnd: () => {
       clearTimeout(timer);
       req.signal.removeEventListener('abort', abort);

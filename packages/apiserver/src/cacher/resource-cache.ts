@@ -115,7 +115,11 @@ export class ResourceCache {
   /** Drops the window's events at or below `revision` (compaction, capacity): watches from before it get 410. */
   forgetThrough(revision: number): void {
     if (revision <= this.oldestRv) return;
-    while (this.head < this.history.length && this.history[this.head].rv <= revision) this.historyBytes -= this.history[this.head++].bytes ?? 0;
+    while (this.head < this.history.length && this.history[this.head].rv <= revision) {
+      this.historyBytes -= this.history[this.head].bytes ?? 0;
+      // Let go of a forgotten event at once (the array itself is compacted only now and then): its objects may be big.
+      (this.history as (CacheEvent | undefined)[])[this.head++] = undefined;
+    }
     if (this.head > 1024 && this.head * 2 > this.history.length) {
       this.history = this.history.slice(this.head);
       this.head = 0;

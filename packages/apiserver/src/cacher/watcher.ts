@@ -19,6 +19,11 @@ export interface CacheWatcherOptions {
   frame(event: WatcherEvent): Uint8Array | Promise<Uint8Array>;
   /** Live events buffered for a client that reads slower than they arrive; past this the watch is ended. */
   maxQueued: number;
+  /**
+   * Stored bytes of the live events buffered (the objects they keep alive, which the cache may have let go of);
+   * past this the watch is ended too. Undefined: no bound but the count.
+   */
+  maxQueuedBytes?: number;
   /** Called once when the watcher ends for any reason, to unsubscribe it. */
   onEnd(): void;
 }
@@ -40,6 +45,8 @@ export class CacheWatcher implements CacheSubscriber {
   /** Events ever queued and ever framed, and how many of the first were initial (exempt from `maxQueued`). */
   private queued: number;
   private sent = 0;
+  /** Stored bytes of the live events queued and not yet sent. */
+  private pendingBytes = 0;
   private initialCount: number;
   private ending = false;
   private closed = false;
@@ -67,7 +74,9 @@ export class CacheWatcher implements CacheSubscriber {
   offer(event: CacheEvent): void {
     if (this.ending || event.rv <= this.options.afterRv) return;
     const seen = this.asSeen(event);
-    if (seen) this.push(seen, event.rv);
+    if (!seen) return;
+    seen.bytes = event.bytes ?? 0;
+    this.push(seen, event.rv);
   }
 
   /** History sent to a resuming client: queued like `offer` does, but exempt from `maxQueued` as the initial events are. */
@@ -123,12 +132,14 @@ export class CacheWatcher implements CacheSubscriber {
     this.queue.push(event);
     this.queued++;
     this.lastRv = rv;
+    this.pendingBytes += event.bytes ?? 0;
     const pendingLive = this.queued - Math.max(this.sent, this.initialCount);
-    if (pendingLive > this.options.maxQueued) {
+    if (pendingLive > this.options.maxQueued || this.pendingBytes > (this.options.maxQueuedBytes ?? Infinity)) {
       // Too far behind: drop what was not sent and end the stream rather than buffer without bound. The client
       // re-watches from the last version it received, and the history still holds everything after it.
       this.queue.length = this.head;
       this.queued = this.sent;
+      this.pendingBytes = 0;
       this.end();
       return;
     }
@@ -163,6 +174,7 @@ export class CacheWatcher implements CacheSubscriber {
         // ERROR already queued, if the watch was ending with one, or this failure).
         const ending = this.queue.slice(this.head).find((e) => e.type === 'ERROR' && e !== event);
         this.queue.length = this.head;
+        this.pendingBytes = 0;
         if (ending) this.queue.push(ending);
         else if (event.type !== 'ERROR') this.queue.push({ type: 'ERROR', object: toStatus(err) });
         if (!this.ending) {
@@ -171,6 +183,9 @@ export class CacheWatcher implements CacheSubscriber {
         }
         continue;
       }
+      // A sent event is let go of at once: the objects it holds may be gone from the cache already.
+      this.pendingBytes -= event.bytes ?? 0;
+      (this.queue as (WatcherEvent | undefined)[])[this.head] = undefined;
       this.head++;
       this.sent++;
       frames.push(frame);

@@ -52,6 +52,8 @@ export interface WatcherEvent {
   object: unknown;
   /** A change dispatched to every watcher (its encodings are worth sharing), not per-watcher state. */
   live?: boolean;
+  /** For a live event queued for a watcher: the stored bytes it holds (the objects it keeps alive until sent). */
+  bytes?: number;
 }
 
 /** Where a watch starts and how it runs (the watch's part of kube's ListOptions). */
