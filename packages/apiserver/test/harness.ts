@@ -9,6 +9,8 @@ import { group as rbac, plugin as rbacPlugin } from '@kapi/api-rbac';
 import { group as wardle, plugin as wardlePlugin } from '@kapi/api-wardle';
 import { createMemoryBackend, type StorageBackend } from '@kapi/storage';
 import type { GroupDefinition } from '@kapi/apimachinery';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { createApiServer, groupPlugin, type ApiServer, type ApiServerOptions, type GroupPlugin } from '../src/index.js';
 
 export const ALL_GROUPS = [core, apps, autoscaling, policy, coordination, rbac, authorization, authentication, wardle];
@@ -162,3 +164,12 @@ export async function openWatch(h: Harness, path: string, headers: Record<string
 
 /** Names of the objects in watch events, as `TYPE name`. */
 export const eventNames = (events: WatchEventLine[]) => events.map((e) => `${e.type} ${e.object?.metadata?.name ?? e.object?.metadata?.resourceVersion}`);
+
+/** The heap in use after two full garbage collections (the tests of what the server holds measure with it). */
+export function heapUsedAfterGc(): number {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+}

@@ -1,16 +1,5 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { configMap, settled, startHarness, type Harness } from './harness.js';
-
-// A full garbage collection on demand, so the heap is measured without the garbage of the writes.
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-const heapUsed = () => {
-  gc();
-  gc();
-  return process.memoryUsage().heapUsed;
-};
+import { configMap, heapUsedAfterGc as heapUsed, settled, startHarness, type Harness } from './harness.js';
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const MERGE = { 'content-type': 'application/merge-patch+json' };
