@@ -57,4 +57,17 @@ describe('watchers hold no more than the watch cache may (issue 16: the 1 MB-pat
     expect(events.length).toBeLessThan(UPDATES);
     expect(events[0]).toMatchObject({ type: 'ADDED' });
   }, 60_000);
+
+  it('one event bigger than the whole budget still reaches a watcher that keeps up', async () => {
+    h = await startHarness({}, { watchCache: { historyBytes: 64 * 1024 } });
+    await settled(h);
+    expect((await h.req('POST', CM, configMap('big', { v: '' }))).status).toBe(201);
+    const watch = await watchCounting(h, `${CM}?watch=1&fieldSelector=metadata.name%3Dbig`);
+    for (let i = 0; i < 3; i++) {
+      expect((await h.req('PATCH', `${CM}/big`, { data: { v: `${i}${VALUE}` } }, MERGE)).status).toBe(200);
+      for (let t = 0; t < 500 && watch.state.events < i + 2; t++) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(watch.state).toEqual({ events: 4, ended: false });
+    await watch.cancel();
+  }, 60_000);
 });

@@ -134,7 +134,8 @@ export class CacheWatcher implements CacheSubscriber {
     this.lastRv = rv;
     this.pendingBytes += event.bytes ?? 0;
     const pendingLive = this.queued - Math.max(this.sent, this.initialCount);
-    if (pendingLive > this.options.maxQueued || this.pendingBytes > (this.options.maxQueuedBytes ?? Infinity)) {
+    // By bytes only when behind by more than this event: one event bigger than the budget alone ends nobody.
+    if (pendingLive > this.options.maxQueued || (pendingLive > 1 && this.pendingBytes > (this.options.maxQueuedBytes ?? Infinity))) {
       // Too far behind: drop what was not sent and end the stream rather than buffer without bound. The client
       // re-watches from the last version it received, and the history still holds everything after it.
       this.queue.length = this.head;
