@@ -4,6 +4,7 @@ import { prepareCertificates, type CertificateWorker } from '@kapi/serve/certifi
 import { certificateSets } from './defaults.js';
 import { loadExternalPlugins } from './external-plugins.js';
 import { loadFrontProxy } from './front-proxy.js';
+import { readRootCaFile } from './root-ca.js';
 
 const out = (message: string) => console.log(message);
 
@@ -24,6 +25,8 @@ export async function main(argv: string[], certificateWorker?: CertificateWorker
     process.exit(1);
   }
 
+  // kube-controller-manager fails its start on a --root-ca-file it cannot parse; so does this server.
+  const rootCa = config.rootCaFile ? readRootCaFile(config.rootCaFile) : undefined;
   // The certificates a first start generates are made in a worker thread while the server loads (in memory: a bad
   // --plugin below still fails the start before anything is written).
   const certificates = prepareCertificates(certificateSets(config), certificateWorker);
@@ -62,7 +65,7 @@ export async function main(argv: string[], certificateWorker?: CertificateWorker
       // The server's log (kube's klog text, or JSON) goes to stderr as kube-apiserver's does; the start-up report
       // (certificates, listeners, kubeconfig) is the command's own output, on stdout.
       const log = createLogger({ format: config.loggingFormat, verbosity: config.verbosity });
-      return createKapiApiServer(config, log, { clientCaPem: clientCa, frontProxy: proxy, servingCaPem: tls?.ca }, external);
+      return createKapiApiServer(config, log, { clientCaPem: clientCa, frontProxy: proxy, servingCaPem: rootCa ?? tls?.ca }, external);
     },
   });
 }

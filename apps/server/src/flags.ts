@@ -64,6 +64,11 @@ export interface ServerConfig {
   /** `--token-auth-file`: kube's static token CSV. */
   tokenAuthFile?: string;
   /**
+   * `--root-ca-file` (kube-controller-manager's, whose controllers this server runs): the CA bundle published as
+   * every namespace's kube-root-ca.crt; undefined means the CA of the serving certificate.
+   */
+  rootCaFile?: string;
+  /**
    * `--plugin`: modules exporting group plugins to serve besides the built-in groups. File paths are absolute
    * (resolved against the working directory); other values are package names, resolved from the working directory.
    */
@@ -400,6 +405,12 @@ const FLAG_DOCS: FlagDoc[] = [
     description: 'List of request headers to inspect for usernames. X-Remote-User is common.',
   },
   {
+    name: 'root-ca-file',
+    type: 'string',
+    description:
+      "kube-controller-manager's flag (this server runs its controllers): if set, this root certificate authority is published as the ca.crt of every namespace's kube-root-ca.crt ConfigMap, which ServiceAccount token volumes mount. This must be a valid PEM-encoded CA bundle. If not set, the CA that signed the serving certificate (the generated one, or the chain after --tls-cert-file).",
+  },
+  {
     name: 'runtime-config',
     type: 'mapStringString',
     description:
@@ -610,6 +621,7 @@ const PARSE_OPTIONS = {
   'proxy-client-key-file': { type: 'string' },
   'requestheader-allowed-names': { type: 'string', multiple: true },
   'requestheader-client-ca-file': { type: 'string' },
+  'root-ca-file': { type: 'string' },
   'requestheader-extra-headers-prefix': { type: 'string', multiple: true },
   'requestheader-group-headers': { type: 'string', multiple: true },
   'requestheader-username-headers': { type: 'string', multiple: true },
@@ -730,7 +742,8 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
     | 'tracing-config-file'
     | 'proxy-client-cert-file'
     | 'proxy-client-key-file'
-    | 'requestheader-client-ca-file';
+    | 'requestheader-client-ca-file'
+    | 'root-ca-file';
   const fileFlag = (flag: FileFlag) => (values[flag] ? resolve(cwd, values[flag]) : undefined);
   const boolFlag = (flag: 'allow-privileged' | 'anonymous-auth' | 'enable-priority-and-fairness' | 'shutdown-send-retry-after', fallback: string) => {
     const text = values[flag] ?? fallback;
@@ -820,6 +833,7 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
       authorizationModes: authorizationModes as AuthorizationMode[],
       clientCaFile: fileFlag('client-ca-file'),
       tokenAuthFile: fileFlag('token-auth-file'),
+      rootCaFile: fileFlag('root-ca-file'),
       plugins: (values.plugin ?? []).map((p) => {
         if (p.trim() === '') throw invalid(p, 'plugin', 'empty: name an ES module file or an installed package');
         return isFileSpecifier(p) ? resolve(cwd, p) : p;

@@ -25,8 +25,8 @@ export interface AggregationTrust {
   clientCaPem?: string;
   frontProxy: FrontProxy;
   /**
-   * The CA that signed the serving certificate (PEM), when the server generated it: published to every namespace as
-   * kube-root-ca.crt, as kube-controller-manager publishes its --root-ca-file.
+   * The CA bundle published to every namespace as kube-root-ca.crt (PEM), as kube-controller-manager publishes its
+   * --root-ca-file: that file when given, else the CA that signed the serving certificate (generated, or chained).
    */
   servingCaPem?: string;
 }

@@ -37,6 +37,20 @@ describe('kapi-server command line', () => {
     }
   });
 
+  it('a --root-ca-file that is missing or holds no certificate fails the start with kube-controller-manager\'s words, exit 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kapi-root-ca-'));
+    const notPem = join(dir, 'key.pem');
+    writeFileSync(notPem, '-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----\n');
+    // It fails before listening: the port is never opened.
+    const common = ['--data-dir', dir, '--secure-port', '0', '--insecure-port', '19999', '--storage-backend', 'memory'];
+    const empty = await kapiServer(...common, `--root-ca-file=${notPem}`);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toBe(`Error: error parsing root-ca-file at ${notPem}: data does not contain any valid RSA or ECDSA certificates\n`);
+    const missing = await kapiServer(...common, `--root-ca-file=${join(dir, 'nope.crt')}`);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe(`Error: error parsing root-ca-file at ${join(dir, 'nope.crt')}: open ${join(dir, 'nope.crt')}: no such file or directory\n`);
+  });
+
   it('an unknown flag prints the error and the usage, exit 1', async () => {
     const { code, stderr } = await kapiServer('--etcd-servers-overrides=/events#http://127.0.0.1:2379');
     expect(code).toBe(1);

@@ -1,6 +1,8 @@
 // kube 1.33's ServiceAccount admission plugin, as clients see it: a new Pod runs as an existing ServiceAccount
 // (`default` unless it names one) with its API credentials mounted; a static pod references none.
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '@kapi/apiserver';
@@ -9,6 +11,7 @@ import { kubectlBinaries, kubectlOf } from '../src/kubectl.js';
 import { startServerProcess, type ServerProcess } from '../src/server.js';
 
 const kubectlBin = kubectlBinaries()[0];
+const opensslBin = spawnSync('openssl', ['version'], { stdio: 'ignore' }).status === 0 ? 'openssl' : undefined;
 const MOUNT = '/var/run/secrets/kubernetes.io/serviceaccount';
 
 describe('ServiceAccount admission (kube 1.33 plugin/pkg/admission/serviceaccount)', { timeout: 30_000 }, () => {
@@ -229,5 +232,30 @@ describe.skipIf(!kubectlBin)('ServiceAccount admission through kubectl, against 
     expect(published.trim()).toBe(readFileSync(join(server.dataDir, 'ca.crt'), 'utf8').trim());
     const missing = await kubectl(kubectlBin!.path, 'run', 'lost', '--image=nginx', '--overrides={"spec":{"serviceAccountName":"nope"}}');
     expect(missing.stderr).toContain('Error from server (Forbidden): pods "lost" is forbidden: error looking up service account default/nope: serviceaccount "nope" not found');
+  });
+});
+
+describe.skipIf(!kubectlBin || !opensslBin)('--root-ca-file: the bundle kube-root-ca.crt publishes', { timeout: 60_000 }, () => {
+  let server: ServerProcess;
+  const { ok } = kubectlOf(() => server);
+  let bundle: string;
+  beforeAll(async () => {
+    // A CA of the operator's own (as with a --tls-cert-file signed elsewhere and given without its chain).
+    const dir = mkdtempSync(join(tmpdir(), 'kapi-root-ca-'));
+    execFileSync(opensslBin!, ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', join(dir, 'ca.key'), '-out', join(dir, 'ca.crt'), '-subj', '/CN=operator-ca', '-days', '1'], { stdio: 'ignore' });
+    bundle = readFileSync(join(dir, 'ca.crt'), 'utf8');
+    server = await startServerProcess(['--storage-backend=memory', `--root-ca-file=${join(dir, 'ca.crt')}`]);
+  }, 60_000);
+  afterAll(() => server?.stop());
+
+  it('is published as every namespace\'s kube-root-ca.crt instead of the serving certificate\'s CA', async () => {
+    let published = '';
+    for (let i = 0; i < 100 && !published; i++) {
+      published = await ok(kubectlBin!.path, 'get', 'configmap', 'kube-root-ca.crt', '-n', 'kube-system', '-o', 'jsonpath={.data.ca\\.crt}').catch(() => '');
+      if (!published) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    // The file as it is, byte for byte.
+    expect(published).toBe(bundle);
+    expect(published.trim()).not.toBe(readFileSync(join(server.dataDir, 'ca.crt'), 'utf8').trim());
   });
 });
