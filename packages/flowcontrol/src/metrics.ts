@@ -83,13 +83,16 @@ export function flowControlMetrics(host: Pick<PluginHost, 'metrics'>, config: ()
     }
   });
   // One bound series per schema and level, so counting a request neither hashes nor checks its labels.
-  const bound = new WeakMap<ClassifiedSchema, () => void>();
-  const series = new WeakMap<ClassifiedSchema, Record<'seats' | 'watches' | 'regular' | 'watch' | 'queueLength', HistogramSeries>>();
+  interface SchemaSeries extends Record<'seats' | 'watches' | 'regular' | 'watch' | 'queueLength', HistogramSeries> {
+    dispatched(): void;
+  }
+  const series = new WeakMap<ClassifiedSchema, SchemaSeries>();
   const seriesOf = (schema: ClassifiedSchema) => {
     let s = series.get(schema);
     if (!s) {
       const labels = [schema.name, schema.level.name];
       s = {
+        dispatched: dispatched.bind(schema.name, schema.level.name),
         seats: estimatedSeats.labels(...labels),
         watches: watchCount.labels(...labels),
         regular: execution.labels(...labels, 'regular'),
@@ -102,9 +105,7 @@ export function flowControlMetrics(host: Pick<PluginHost, 'metrics'>, config: ()
   };
   return {
     dispatched(schema) {
-      let count = bound.get(schema);
-      if (!count) bound.set(schema, (count = dispatched.bind(schema.name, schema.level.name)));
-      count();
+      seriesOf(schema).dispatched();
     },
     enqueued(schema, length) {
       seriesOf(schema).queueLength.observe(length);

@@ -59,7 +59,7 @@ export interface QueueRequest {
 /** kube's estimated service duration of a request (G): its work is counted as G per seat until it ends. */
 const ESTIMATED_SERVICE_SECONDS = 3;
 
-class Request {
+class QueuedRequest {
   /** R when it arrived: the queue's next dispatch is never put before it. */
   arrivalR = 0;
   /** Wall clock when it arrived, and when it started to run (ms, performance.now()). */
@@ -87,7 +87,7 @@ class Request {
 }
 
 class Queue {
-  readonly waiting: Request[] = [];
+  readonly waiting: QueuedRequest[] = [];
   /** The seats its waiting requests will hold (kept as they come and go). */
   waitingMaxSeats = 0;
   executingRequests = 0;
@@ -221,13 +221,13 @@ export class QueueSet {
     const final = request.finalSeats ?? 0;
     if (!this.dealer) {
       // Reject: no queues, the request runs now or not at all.
-      const r = new Request(initial, final, request.additionalLatencyMs ?? 0, new Queue(-1), undefined);
+      const r = new QueuedRequest(initial, final, request.additionalLatencyMs ?? 0, new Queue(-1), undefined);
       if (!this.canAccommodate(r.maxSeats)) return this.reject('concurrency-limit');
       return this.run(r);
     }
     const queue = this.shortest(this.dealer.deal(request.hash()));
     if (queue.waiting.length >= this.config.queueLengthLimit) return this.reject('queue-full');
-    const r = new Request(initial, final, request.additionalLatencyMs ?? 0, queue, request.digest);
+    const r = new QueuedRequest(initial, final, request.additionalLatencyMs ?? 0, queue, request.digest);
     // A queue that was empty starts its turns now: what it was owed before does not carry over.
     if (queue.waiting.length === 0 && queue.executingRequests === 0) queue.nextDispatchR = this.currentR;
     r.arrivalR = this.currentR;
@@ -329,7 +329,7 @@ export class QueueSet {
     return REJECTED[reason];
   }
 
-  private run(r: Request): Ticket {
+  private run(r: QueuedRequest): Ticket {
     this.totals.dispatched++;
     const seats = r.maxSeats;
     const queue = r.queue;
@@ -393,7 +393,7 @@ export class QueueSet {
     return queue;
   }
 
-  private remove(request: Request): boolean {
+  private remove(request: QueuedRequest): boolean {
     const queue = request.queue;
     const at = queue.waiting.indexOf(request);
     if (at < 0) return false;
@@ -441,7 +441,7 @@ export class QueueSet {
   }
 
   /** Runs a request taken from `queue` (or that would have been): its queue moves on by its estimated work. */
-  private start(r: Request, queue: Queue): Ticket {
+  private start(r: QueuedRequest, queue: Queue): Ticket {
     // Final seats wider than the level are narrowed to it, over a longer latency: the same work.
     if (r.finalSeats > this.config.concurrencyLimit && this.config.concurrencyLimit > 0) {
       const work = r.finalSeats * r.additionalLatencyMs;

@@ -38,6 +38,12 @@ function shared<T>(table: Map<string, T>, key: string, value: T): T {
 const sharable = (s: string) => s.length >= MIN_SHARED && s.length <= MAX_SHARED;
 
 /**
+ * Whether `compacted` must be stored in place of `value`: it is another object, or a shared string (equal strings
+ * compare equal, so a shared one is stored whatever the comparison says).
+ */
+const replaces = (value: unknown, compacted: unknown) => compacted !== value || (typeof value === 'string' && sharable(value));
+
+/**
  * Freezes `value` and everything in it, replacing the values inside it by equal shared ones where it can (see the
  * module's comment). Returns what to hold: `value` itself, or a shared empty object or array. Already frozen values
  * are taken as they are (they are shared, or compacted before).
@@ -50,8 +56,7 @@ export function compactTree(value: unknown, key?: string): unknown {
     for (let i = 0; i < value.length; i++) {
       const v = value[i];
       const c = compactTree(v);
-      // Equal strings compare equal: a shared one is stored whatever the comparison says.
-      if (c !== v || (typeof v === 'string' && sharable(v))) value[i] = c;
+      if (replaces(v, c)) value[i] = c;
     }
     return Object.freeze(value);
   }
@@ -62,7 +67,7 @@ export function compactTree(value: unknown, key?: string): unknown {
     empty = false;
     const v = record[k];
     const c = compactTree(v, k);
-    if (c === v && !(typeof v === 'string' && sharable(v))) continue;
+    if (!replaces(v, c)) continue;
     // `__proto__` as an own key (JSON.parse makes one) cannot be assigned: that would set the prototype.
     if (k === '__proto__') Object.defineProperty(record, k, { value: c, enumerable: true, writable: true, configurable: true });
     else record[k] = c;

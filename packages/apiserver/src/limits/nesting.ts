@@ -65,9 +65,12 @@ const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
  *   400 in YAML (yaml.v2 refuses surrogate escapes): otherwise a string would be stored that UTF-8 cannot carry,
  *   read back as itself in JSON and as U+FFFD in Protobuf and CBOR. (CBOR text is UTF-8 already.)
  *
+ * `jsonText` is the text JSON.parse made the value from, when it did: its integer literals are checked too, as
+ * JSON.parse rounds them before anything here sees them ({@link checkIntegerLiterals}).
+ *
  * Returns the value (replaced when the top level itself was converted).
  */
-export function checkDecoded(value: unknown, format: 'JSON' | 'YAML' | 'CBOR'): unknown {
+export function checkDecoded(value: unknown, format: 'JSON' | 'YAML' | 'CBOR', jsonText?: string): unknown {
   const fail = (what: string) => newBadRequest(`error decoding ${format}: ${what}`);
   const wellFormed = (s: string): string => {
     if (!LONE_SURROGATE.test(s)) return s;
@@ -127,6 +130,7 @@ export function checkDecoded(value: unknown, format: 'JSON' | 'YAML' | 'CBOR'): 
       if (converted !== null && typeof converted === 'object') stack.push([converted, depth + 1]);
     }
   }
+  if (jsonText !== undefined) checkIntegerLiterals(jsonText, format);
   return root;
 }
 
@@ -142,7 +146,7 @@ const LONG_DIGITS = /[0-9]{16}/;
  * Refuses (400) a JSON text holding an integer literal beyond ±(2^53-1) (see beyondJsonPrecision). Only texts with a run
  * of 16 digits are scanned, outside their strings; numbers with a fraction or an exponent are floats, as in kube.
  */
-export function checkIntegerLiterals(text: string, format: 'JSON' | 'YAML'): void {
+export function checkIntegerLiterals(text: string, format: 'JSON' | 'YAML' | 'CBOR'): void {
   if (!LONG_DIGITS.test(text)) return;
   let inString = false;
   for (let i = 0; i < text.length; i++) {

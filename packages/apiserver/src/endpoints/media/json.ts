@@ -1,5 +1,5 @@
 import { isStatusError, newBadRequest } from '@kapi/apimachinery';
-import { checkDecoded, checkIntegerLiterals } from '../../limits/nesting.js';
+import { checkDecoded } from '../../limits/nesting.js';
 import { duplicateJsonFields } from './duplicate-fields.js';
 import { jsonBody } from './shared-json.js';
 import type { MediaType, WatchFraming } from './types.js';
@@ -10,8 +10,8 @@ const utf8 = new TextDecoder();
 const text = new TextEncoder();
 
 /**
- * Parses a JSON text; the value's depth and numbers are checked (checkDecoded) before anything recurses over it, and
- * integers JSON.parse rounded refused (checkIntegerLiterals).
+ * Parses a JSON text; the value's depth and numbers are checked (checkDecoded, integers JSON.parse rounded included)
+ * before anything recurses over it.
  */
 export function parseJson(body: string): unknown {
   let value: unknown;
@@ -21,9 +21,7 @@ export function parseJson(body: string): unknown {
     if (isStatusError(err)) throw err;
     throw newBadRequest(`error decoding JSON: ${(err as Error).message}`);
   }
-  value = checkDecoded(value, 'JSON');
-  checkIntegerLiterals(body, 'JSON');
-  return value;
+  return checkDecoded(value, 'JSON', body);
 }
 
 /** JSON watch streams: one JSON document per line (kube's default framing, also for YAML clients). */

@@ -1,7 +1,7 @@
 import { isStatusError, newBadRequest } from '@kapi/apimachinery';
 import type { Tags } from 'yaml';
 import { GO_YAML_V2, yamlLibrary } from '../../yaml-library.js';
-import { checkDecoded, checkIntegerLiterals, checkYamlDepth, MAX_YAML_ALIAS_COUNT } from '../../limits/nesting.js';
+import { checkDecoded, checkYamlDepth, MAX_YAML_ALIAS_COUNT } from '../../limits/nesting.js';
 import { duplicateYamlFields } from './duplicate-fields.js';
 import { jsonWatchFraming } from './json.js';
 import type { MediaType } from './types.js';
@@ -19,11 +19,7 @@ export function parseYamlText(source: string): unknown {
   // JSON is YAML, and what clients send as YAML mostly is JSON (kubectl's server-side apply, client-go): JSON.parse
   // gives the same value many times faster. Anything it refuses is parsed as YAML, which decides.
   const asJson = LOOKS_LIKE_JSON.test(source) ? jsonOrUndefined(source) : undefined;
-  if (asJson !== undefined) {
-    const checked = checkDecoded(asJson, 'YAML');
-    checkIntegerLiterals(source, 'YAML');
-    return checked;
-  }
+  if (asJson !== undefined) return checkDecoded(asJson, 'YAML', source);
   try {
     checkYamlDepth(source);
     // Integers as bigints, so that one a double cannot hold exactly is refused rather than rounded (checkDecoded).
