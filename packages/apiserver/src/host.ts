@@ -9,6 +9,7 @@ import type { RequestContext } from './registry/context.js';
 import type { GroupPlugin } from './plugin.js';
 import type { ObjectEvents } from './registry/informer.js';
 import type { ResourceEntry } from './registry/resources.js';
+import type { StoredValue } from './storage/stored-value.js';
 
 /** The request limits a server runs with, kube's defaults filled in (0: no limit). */
 export interface ServerLimits {
@@ -80,6 +81,12 @@ export interface PluginHost extends AuthorizerHost {
    * negotiated, the version's deprecation warning. Other verbs are 405. One source per resource: a second call throws.
    */
   addComputedResource(target: ComputedTarget, resource: ComputedResource): void;
+  /**
+   * A value the plugin keeps in the server's storage at `/registry/<path>`, beside the resources and shared by every
+   * server on that storage (kube's `ranges/servicenodeports`, the node port bitmap), changed by compare-and-swap.
+   * `path` must not fall under a resource's key prefix.
+   */
+  storedValue(path: string): StoredValue;
   /**
    * One read of the storage backend, the one the `etcd` check of /readyz and /healthz makes: resolves when the
    * backend answers, rejects with why not.

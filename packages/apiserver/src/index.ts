@@ -20,6 +20,7 @@ export type {
   SubresourceCall,
   SubresourceTarget,
 } from './host.js';
+export type { StoredValue } from './storage/stored-value.js';
 export type { Store, UpdateResult, Updater } from './registry/store.js';
 export type { RequestContext } from './registry/context.js';
 export type { ResourceEntry, ResourceRegistry } from './registry/resources.js';

@@ -92,6 +92,12 @@ export interface Strategy {
   beginCreate?(obj: KubeObject, ctx: RequestContext): Promise<WriteFinisher | void>;
   /** kube's BeginUpdate: as beginCreate, for an update of `old` (main resource and subresources alike). */
   beginUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): Promise<WriteFinisher | void>;
+  /**
+   * kube's AfterDelete: called once an object is gone from storage (a delete, or an update that removed its last
+   * finalizer; not on a dry run), with the object as it was, before the client is answered: to give back what it
+   * held (a Service's node ports). It must not throw; what fails is for a repair loop to mend.
+   */
+  afterDelete?(obj: KubeObject, ctx: RequestContext): Promise<void>;
 }
 
 /** Settles what a strategy's beginCreate or beginUpdate took: kept when the write succeeded, given back if not. */

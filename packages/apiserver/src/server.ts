@@ -51,6 +51,7 @@ import { computedStore } from './registry/computed.js';
 import { createCacheDelegator } from './cacher/delegator.js';
 import { createObjectStorage } from './storage/object-storage.js';
 import { storageHistoryBudget } from './storage/history-budget.js';
+import { storedValue } from './storage/stored-value.js';
 import { encryptedStorage, type EncryptionConfig } from './encryption/index.js';
 import { reviewAnswers, reviewHandler } from './subresources/reviews.js';
 import { scaleHandler } from './subresources/scale.js';
@@ -395,6 +396,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     },
     async probeStorage() {
       await probeStorage();
+    },
+    storedValue(path) {
+      if (registry.forKey(`/registry/${path}`)) throw new Error(`/registry/${path} is a resource's key: a stored value cannot live there`);
+      return storedValue(options.storage, path);
     },
     routeRequests(router) {
       routers.push(router);

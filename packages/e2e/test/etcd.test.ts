@@ -2,11 +2,13 @@ import { createEtcdBackend } from '@kapi/storage-etcd';
 import { skipWithoutEtcd, startEtcd, type EtcdProcess } from '@kapi/storage-etcd/testing';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kubectlBinaries, runAsync } from '../src/kubectl.js';
 import type { ServerProcess } from '../src/server.js';
 import { configMap, eventually, request, startHttpServer, watch, type JsonResponse } from './storage-helpers.js';
 
 // kapi-server on etcd (`--storage-backend=etcd3`), each test file with its own etcd on free loopback ports. In CI
 // these run always: a missing etcd binary fails them (.ci/run installs Debian's etcd-server).
+const kubectl = kubectlBinaries()[0];
 const etcdArgs = (etcd: EtcdProcess, ...more: string[]) => ['--storage-backend=etcd3', `--etcd-servers=${etcd.endpoint}`, ...more];
 
 async function stopAndClean(...servers: (ServerProcess | undefined)[]): Promise<void> {
@@ -62,6 +64,23 @@ describe.skipIf(skipWithoutEtcd())('two kapi-servers on one etcd', () => {
     } finally {
       w.close();
     }
+  });
+
+  it.skipIf(!kubectl)('hand out a node port once: kubectl asking both for the same port at once, one gets it', async () => {
+    const create = (server: ServerProcess, name: string) =>
+      runAsync(kubectl!.path, ['--kubeconfig=/dev/null', '-s', server.url, 'create', 'service', 'nodeport', name, '--tcp=80:8080', '--node-port=30555']);
+    const results = await Promise.all([create(a, 'port-a'), create(b, 'port-b'), create(a, 'port-c'), create(b, 'port-d')]);
+    const made = results.filter((r) => r.status === 0);
+    expect(made, results.map((r) => r.stderr).join('')).toHaveLength(1);
+    for (const refused of results.filter((r) => r.status !== 0)) {
+      expect(refused.stderr).toMatch(/spec\.ports\[0\]\.nodePort: Invalid value: 30555: provided port is already allocated/);
+    }
+    // Free ports picked by both servers at once never collide either.
+    const picked = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => request('POST', `${(i % 2 ? a : b).url}/api/v1/namespaces/default/services`, { metadata: { name: `pick-${i}` }, spec: { type: 'NodePort', ports: [{ port: 80 }] } })),
+    );
+    const ports = picked.map((r) => r.body.spec?.ports?.[0]?.nodePort);
+    expect(new Set(ports).size).toBe(12);
   });
 
   it('serve a CustomResourceDefinition created through one: the other serves its resources and deletes them with it', async () => {

@@ -154,6 +154,11 @@ export async function beginUpdate(ctx: RequestContext, obj: KubeObject, old: Kub
   return finish;
 }
 
+/** The strategy's afterDelete, once `obj` is gone from storage (a dry run removed nothing). */
+export async function afterDelete(ctx: RequestContext, obj: KubeObject): Promise<void> {
+  if (!ctx.dryRun) await ctx.entry.strategy.afterDelete?.(obj, ctx);
+}
+
 /**
  * What a delete does to a stored object (kube API concepts, "States and transitions"): an object with finalizers (or one its
  * strategy holds back) is kept, with deletionTimestamp set on the first delete; anything else is removed. With a

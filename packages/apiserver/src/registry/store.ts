@@ -27,7 +27,7 @@ import { andThen, fromStorage, fromStorageShared, fromStorageVersion, inStorageV
 import { apiVersionOf, collectionPrefix, objectKey, type ResourceEntry } from './resources.js';
 import { checkDeadline, type RequestContext } from './context.js';
 import type { WriteFinisher } from '../plugin.js';
-import { beforeCreate, beforeDelete, beforeUpdate, beginCreate, beginUpdate, finalized, stampTypeAndNamespace } from './rest.js';
+import { afterDelete, beforeCreate, beforeDelete, beforeUpdate, beginCreate, beginUpdate, finalized, stampTypeAndNamespace } from './rest.js';
 
 export type { DeleteOptions, DeleteResult } from './delete.js';
 export type { RequestContext } from './context.js';
@@ -252,6 +252,7 @@ export function createStore(config: StoreConfig): Store {
       if ('deleted' in outcome) {
         // The object as the update left it (its last finalizer removed), at the delete's revision.
         const gone = { ...finalizedObj!, metadata: { ...finalizedObj!.metadata, resourceVersion: metaOf(outcome.deleted).resourceVersion } };
+        await afterDelete(ctx, gone);
         notify(ctx, 'DELETED', gone);
         return { obj: gone, created: false, removed: true };
       }
@@ -273,8 +274,10 @@ export function createStore(config: StoreConfig): Store {
         }),
       );
       if ('deleted' in outcome) {
+        const obj = await fromStorage(entry, outcome.deleted);
+        await afterDelete(ctx, obj);
         notify(ctx, 'DELETED', outcome.deleted);
-        return { obj: await fromStorage(entry, outcome.deleted), removed: true };
+        return { obj, removed: true };
       }
       if (outcome.written) notify(ctx, 'MODIFIED', outcome.obj);
       return { obj: await fromStorage(entry, outcome.obj), removed: false };

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { GoValue, at, goStringSlice, listAt, newInvalid, str, type FieldError, type KubeObject } from '@kapi/apimachinery';
 import type { RequestContext, Strategy, WriteFinisher } from '@kapi/apiserver';
 import { AllocationError, type IPAllocator, type ServiceRef } from './ip-allocator.js';
+import { allocateOnCreate, allocateOnUpdate, heldNodePorts, type NodePortOperation } from './node-port-ops.js';
 import type { NodePortAllocator } from './node-ports.js';
 import { needsHealthCheck } from './validation.js';
 
@@ -61,42 +62,55 @@ export function clusterIPUpdateErrors(svc: KubeObject, old: KubeObject): FieldEr
 
 /**
  * The allocations of kube's Service REST storage (pkg/registry/core/service/storage/alloc.go), as a strategy's
- * beginCreate and beginUpdate: a Service gets a cluster IP from `--service-cluster-ip-range` (`clusterIP: None`
- * stays headless, ExternalName gets none) and its ports node ports from `--service-node-port-range` when its type
- * needs them; an address or port another Service holds, or one outside the range, is kube's 422. A dry run
- * reserves nothing; a write that fails gives back what it took.
+ * beginCreate, beginUpdate and afterDelete: a Service gets a cluster IP from `--service-cluster-ip-range`
+ * (`clusterIP: None` stays headless, ExternalName gets none) and its ports node ports from
+ * `--service-node-port-range` when its type needs them; an address or port another Service holds, or one outside the
+ * range, is kube's 422. A dry run reserves nothing; a write that fails gives back what it took, one that succeeds
+ * what it no longer holds, and a delete all of it.
  */
-export function serviceAllocation(ips: IPAllocator | undefined, ports: NodePortAllocator): Pick<Strategy, 'beginCreate' | 'beginUpdate'> {
-  const allocate = async (svc: KubeObject, ctx: RequestContext): Promise<WriteFinisher> => {
+export function serviceAllocation(
+  ips: IPAllocator | undefined,
+  ports: NodePortAllocator,
+  log: (message: string) => void,
+): Pick<Strategy, 'beginCreate' | 'beginUpdate' | 'afterDelete'> {
+  const allocate = async (svc: KubeObject, old: KubeObject | undefined, ctx: RequestContext): Promise<WriteFinisher> => {
     const self: ServiceRef = { namespace: ctx.namespace || str(at(svc, 'metadata.namespace')), name: str(at(svc, 'metadata.name')) };
     const spec = specOf(svc);
-    const errors: FieldError[] = [];
     let madeIP: string | undefined;
-    // What this write allocates replaces what the Service's earlier writes had pending: a node port it no longer
-    // uses is free for others as soon as the stored Service stops holding it, as in kube.
-    if (!ctx.dryRun) ports.release(self);
     if (ips && wantsClusterIP(spec)) {
       const outcome = await allocateClusterIP(ips, spec, self, ctx.dryRun);
-      if (typeof outcome === 'string') madeIP = outcome;
-      else errors.push(...outcome);
+      if (typeof outcome !== 'string') throw newInvalid({ group: '', kind: 'Service' }, self.name, outcome);
+      madeIP = outcome;
     }
-    const want = { ports: wantsNodePorts(spec) && listAt(svc, 'spec.ports').length > 0, healthCheck: needsHealthCheck(spec) };
-    if (!errors.length && (want.ports || want.healthCheck)) errors.push(...(await ports.assign(svc, self, ctx.dryRun, want)));
-    const giveBack = async () => {
-      ports.release(self);
+    const giveBackIP = async () => {
       if (madeIP && ips && !ctx.dryRun) await ips.giveBack(madeIP, self);
     };
-    if (errors.length) {
-      await giveBack();
-      throw newInvalid({ group: '', kind: 'Service' }, self.name, errors);
+    let nodePorts: NodePortOperation;
+    try {
+      nodePorts = old ? await allocateOnUpdate(ports, svc, old, ctx.dryRun) : await allocateOnCreate(ports, svc, ctx.dryRun);
+    } catch (err) {
+      await giveBackIP();
+      throw err;
     }
     return async (succeeded) => {
-      if (!succeeded) await giveBack();
+      if (succeeded) return nodePorts.commit();
+      await nodePorts.revert();
+      await giveBackIP();
     };
   };
   return {
-    beginCreate: (obj, ctx) => allocate(obj, ctx),
-    beginUpdate: (obj, _old, ctx) => allocate(obj, ctx),
+    beginCreate: (obj, ctx) => allocate(obj, undefined, ctx),
+    beginUpdate: (obj, old, ctx) => allocate(obj, old, ctx),
+    // kube's releaseAllocatedResources: the address and the node ports are free for others at once.
+    afterDelete: async (obj, ctx) => {
+      const self: ServiceRef = { namespace: ctx.namespace || str(at(obj, 'metadata.namespace')), name: str(at(obj, 'metadata.name')) };
+      const ip = specOf(obj).clusterIP;
+      await Promise.all([
+        ips && ip && ip !== NONE ? ips.giveBack(ip, self) : undefined,
+        ports.release(heldNodePorts(obj)),
+        // What is not given back now the repair loops give back later, as in kube.
+      ]).catch((err: Error) => log(`releasing what Service ${self.namespace}/${self.name} held: ${err.message}`));
+    },
   };
 }
 

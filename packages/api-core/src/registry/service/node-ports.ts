@@ -1,103 +1,140 @@
-import { at, int, listAt, type FieldError, type KubeObject } from '@kapi/apimachinery';
-import type { PluginHost, ResourceEntry } from '@kapi/apiserver';
-import type { ServiceRef } from './ip-allocator.js';
+import type { PluginHost } from '@kapi/apiserver';
+import { decodeRange, encodeRange } from './range-allocation.js';
 
-/** What a Service needs from the node port range: a port per service port, and a health-check port. */
-export interface Want {
-  ports: boolean;
-  healthCheck: boolean;
+export interface PortRange {
+  base: number;
+  size: number;
 }
 
-/** How long a port handed out stays taken before its Service is stored (a create that then fails frees it). */
-const PENDING_MS = 30_000;
+/** Where kube keeps the node port bitmap (`/registry/ranges/servicenodeports`), read by every server on the storage. */
+export const NODE_PORTS_PATH = 'ranges/servicenodeports';
+
+/** One port a Service write takes: the one it asks for, or (`next`) any free one. */
+export type PortAsk = { port: number } | { next: true };
+
+/** Why the ask at `index` could not be had, in kube's words (portallocator's errors). */
+export interface PortRefusal {
+  index: number;
+  port: number;
+  reason: string;
+}
+
+/** A port freed this many repairs in a row without a Service holding it is given back (kube's numRepairsBeforeLeakCleanup). */
+const REPAIRS_BEFORE_LEAK_CLEANUP = 3;
 
 /**
- * Node ports of NodePort and LoadBalancer Services, and health-check node ports of LoadBalancers that keep traffic
- * local, from `--service-node-port-range`. The ports in use are read
- * from the stored Services; allocations run one at a time in this process and count as taken until their Service
- * is stored. Servers sharing storage do not coordinate their node ports (kube keeps a bitmap in one object).
+ * kube's calculateRangeOffset for node ports (ServiceNodePortStaticSubrange): free ports are picked from above this
+ * offset first, leaving the lower band to Services that ask for a port.
  */
-export function createNodePortAllocator(host: PluginHost, range: { base: number; size: number }, services: ResourceEntry) {
-  const ctx = host.systemContext(services);
-  const pending = new Map<number, { owner: string; until: number }>();
-  let queue: Promise<unknown> = Promise.resolve();
-  const key = (svc: ServiceRef) => `${svc.namespace}/${svc.name}`;
-  const rangeText = `${range.base}-${range.base + range.size - 1}`;
+export function staticBand(size: number): number {
+  if (size <= 16) return 0;
+  return Math.min(Math.max(16, Math.floor(size / 32)), 128);
+}
 
-  async function used(self: ServiceRef): Promise<Set<number>> {
-    const taken = new Set<number>();
-    const now = Date.now();
-    for (const [port, p] of pending) {
-      if (p.until < now) pending.delete(port);
-      else if (p.owner !== key(self)) taken.add(port);
+/**
+ * Node ports as kube's portallocator keeps them: a bitmap of `--service-node-port-range` in one stored value, taken
+ * and given back by compare-and-swap, so servers sharing storage never hand out a port twice. A repair loop (kube's
+ * portallocator controller) records again the ports Services hold and frees those nobody holds for three repairs in
+ * a row (a create that took a port and never stored its Service).
+ */
+export function createNodePortAllocator(host: PluginHost, range: PortRange) {
+  const record = host.storedValue(NODE_PORTS_PATH);
+  const rangeText = `${range.base}-${range.base + range.size - 1}`;
+  const band = staticBand(range.size);
+  const inRange = (port: number) => port >= range.base && port < range.base + range.size;
+  const read = (bytes: Uint8Array | undefined) => decodeRange(bytes, range);
+  /** Ports that look leaked, with how many more repairs keep them (kube's leaks map). */
+  let leaks = new Map<number, number>();
+
+  /** A free port: random ones above the static band first, then the lower band; undefined when the range is full. */
+  function pick(taken: ReadonlySet<number>): number | undefined {
+    const bands: [number, number][] = band ? [[band, range.size - band], [0, band]] : [[0, range.size]];
+    for (const [start, size] of bands) {
+      const first = Math.floor(Math.random() * size);
+      for (let i = 0; i < size; i++) {
+        const port = range.base + start + ((first + i) % size);
+        if (!taken.has(port)) return port;
+      }
     }
-    for (const svc of (await host.store.list(ctx)).items) {
-      if (svc.metadata?.namespace === self.namespace && svc.metadata?.name === self.name) continue;
-      for (const p of listAt(svc, 'spec.ports')) if (int(at(p, 'nodePort')) > 0) taken.add(int(at(p, 'nodePort')));
-      const health = int(at(svc, 'spec.healthCheckNodePort'));
-      if (health > 0) taken.add(health);
-    }
-    return taken;
+    return undefined;
   }
 
   /**
-   * Gives every port of `svc` a node port (with `ports`) and the Service its health-check node port (with
-   * `healthCheck`), keeping the ones it asks for when free; returns kube's field errors.
+   * Takes the ports of `asks` in order, in one compare-and-swap: the ports each got, or the first refusal (nothing
+   * is taken then). A dry run takes nothing and answers as kube's dry-run operation does: a port asked for is
+   * refused only when taken, and free ports are stand-ins counted up from 32769.
    */
-  async function assign(svc: KubeObject, self: ServiceRef, dryRun: boolean, want: Want): Promise<FieldError[]> {
-    const taken = await used(self);
-    const errors: FieldError[] = [];
-    const mine = new Set<number>();
-    /** The port asked for at `field` if it is free, else a free one; undefined (with an error) when there is none. */
-    const take = (requested: number, field: string): number | undefined => {
-      if (requested > 0) {
-        if (requested < range.base || requested >= range.base + range.size) {
-          errors.push({ type: 'FieldValueInvalid', field, badValue: requested, message: `provided port is not in the valid range. The range of valid ports is ${rangeText}` });
-        } else if (taken.has(requested) || mine.has(requested)) {
-          errors.push({ type: 'FieldValueInvalid', field, badValue: requested, message: 'provided port is already allocated' });
+  async function take(asks: readonly PortAsk[], dryRun: boolean): Promise<{ ports: number[] } | { refused: PortRefusal }> {
+    let outcome: { ports: number[] } | { refused: PortRefusal } = { ports: [] };
+    const plan = (taken: Set<number>): boolean => {
+      const ports: number[] = [];
+      for (const [index, ask] of asks.entries()) {
+        let port: number | undefined;
+        if ('port' in ask) {
+          port = ask.port;
+          const reason = !dryRun && !inRange(port) ? `provided port is not in the valid range. The range of valid ports is ${rangeText}` : taken.has(port) ? 'provided port is already allocated' : '';
+          if (reason) return void (outcome = { refused: { index, port, reason } }), false;
+        } else if (dryRun) {
+          port = (ports.length ? Math.max(...ports) : 32768) + 1;
+        } else if ((port = pick(taken)) === undefined) {
+          return void (outcome = { refused: { index, port: 0, reason: 'range is full' } }), false;
         }
-        mine.add(requested);
-        return requested;
+        taken.add(port);
+        ports.push(port);
       }
-      const full = () => void errors.push({ type: 'InternalError', field, message: 'failed to allocate a nodePort: range is full' });
-      // A full range is known without probing it (a Service with thousands of ports must not scan it for each).
-      if (range.size - taken.size - mine.size <= 0) return full();
-      let candidate = range.base + Math.floor(Math.random() * range.size);
-      for (let n = 0; n < range.size && (taken.has(candidate) || mine.has(candidate)); n++) {
-        candidate = range.base + ((candidate - range.base + 1) % range.size);
-      }
-      if (taken.has(candidate) || mine.has(candidate)) return full();
-      mine.add(candidate);
-      return candidate;
+      outcome = { ports };
+      return true;
     };
-    if (want.ports) {
-      listAt(svc, 'spec.ports').forEach((port, i) => {
-        const p = port as { nodePort?: number };
-        const got = take(int(p.nodePort), `spec.ports[${i}].nodePort`);
-        if (got !== undefined) p.nodePort = got;
-      });
+    if (dryRun) {
+      plan(read(await record.get()).ports);
+      return outcome;
     }
-    if (want.healthCheck) {
-      const spec = svc.spec as { healthCheckNodePort?: number };
-      const got = take(int(spec.healthCheckNodePort), 'spec.healthCheckNodePort');
-      if (got !== undefined) spec.healthCheckNodePort = got;
-    }
-    if (!errors.length && !dryRun) for (const port of mine) pending.set(port, { owner: key(self), until: Date.now() + PENDING_MS });
-    return errors;
+    await record.update((current) => {
+      const { ports } = read(current);
+      return plan(ports) ? encodeRange(ports, range) : undefined;
+    });
+    return outcome;
   }
 
-  return {
-    /** Frees the ports handed out to `self` and not yet stored: its write failed, or a new write of it allocates anew. */
-    release(self: ServiceRef): void {
-      for (const [port, p] of pending) if (p.owner === key(self)) pending.delete(port);
-    },
-    /** {@link assign}, one allocation at a time. */
-    assign(svc: KubeObject, self: ServiceRef, dryRun: boolean, want: Want): Promise<FieldError[]> {
-      const run = queue.then(() => assign(svc, self, dryRun, want));
-      queue = run.catch(() => undefined);
-      return run;
-    },
-  };
+  /** Gives `ports` back (a write that failed, an update or delete that no longer holds them). */
+  async function release(ports: readonly number[]): Promise<void> {
+    if (!ports.length) return;
+    await record.update((current) => {
+      const { ports: taken } = read(current);
+      const before = taken.size;
+      for (const port of ports) taken.delete(port);
+      return taken.size === before ? undefined : encodeRange(taken, range);
+    });
+  }
+
+  /**
+   * kube's node port repair: `held` are the ports stored Services hold. Each is recorded (the range is rebuilt on
+   * a first start or after its value was lost); a port recorded but held by none is kept for three repairs, then
+   * freed. Returns the held ports outside the range (kube's PortOutOfRange: the Service must be recreated).
+   */
+  async function repair(held: ReadonlySet<number>): Promise<number[]> {
+    let nextLeaks = new Map<number, number>();
+    await record.update((current) => {
+      const { ports: recorded, foreign } = read(current);
+      const rebuilt = new Set<number>();
+      for (const port of held) if (inRange(port)) rebuilt.add(port);
+      nextLeaks = new Map();
+      for (const port of recorded) {
+        if (rebuilt.has(port)) continue;
+        const left = (leaks.get(port) ?? REPAIRS_BEFORE_LEAK_CLEANUP) - 1;
+        if (left > 0) {
+          nextLeaks.set(port, left);
+          rebuilt.add(port);
+        }
+      }
+      const same = !foreign && rebuilt.size === recorded.size && [...rebuilt].every((p) => recorded.has(p));
+      return current && same ? undefined : encodeRange(rebuilt, range);
+    });
+    leaks = nextLeaks;
+    return [...held].filter((port) => !inRange(port));
+  }
+
+  return { take, release, repair, rangeText };
 }
 
 export type NodePortAllocator = ReturnType<typeof createNodePortAllocator>;
