@@ -128,6 +128,42 @@ describe('ResourceQuota: the quota controller and the ResourceQuota admission pl
       'persistentvolumeclaims "more" is forbidden: exceeded quota: q, requested: requests.storage=2Gi, used: requests.storage=4Gi, limited: requests.storage=5Gi',
     );
   });
+  it("counts what a resizing pod's containers run with, and a claim's allocated storage (kube 1.33 reads both from status)", async () => {
+    await setup('resize', { hard: { 'requests.cpu': '4', 'limits.cpu': '8', 'requests.storage': '10Gi' } });
+    const created = await req('POST', `${ns('resize')}/pods`, pod('app', { requests: { cpu: '1' }, limits: { cpu: '2' } }));
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    await counted('resize', 'q', (s) => s.used['requests.cpu'] === '1' && s.used['limits.cpu'] === '2');
+    // The kubelet reports the container running with 3 CPUs (a resize under way): the larger counts.
+    const running = (requests: string, limits: string, conditions: unknown[] = []) => ({
+      ...created.body,
+      status: {
+        phase: 'Running',
+        conditions,
+        containerStatuses: [
+          { name: 'app', image: 'nginx', imageID: '', ready: true, restartCount: 0, resources: { requests: { cpu: requests }, limits: { cpu: limits } }, allocatedResources: { cpu: requests } },
+        ],
+      },
+    });
+    let current = await req('GET', `${ns('resize')}/pods/app`);
+    const grown = await req('PUT', `${ns('resize')}/pods/app/status`, { ...running('3', '3'), metadata: current.body.metadata });
+    expect(grown.status, JSON.stringify(grown.body)).toBe(200);
+    await counted('resize', 'q', (s) => s.used['requests.cpu'] === '3' && s.used['limits.cpu'] === '3');
+    // An infeasible resize counts only what the container runs with.
+    current = await req('GET', `${ns('resize')}/pods/app`);
+    const infeasible = [{ type: 'PodResizePending', status: 'True', reason: 'Infeasible', lastProbeTime: null, lastTransitionTime: '2026-11-29T00:00:00Z' }];
+    const shrunk = await req('PUT', `${ns('resize')}/pods/app/status`, { ...running('500m', '1', infeasible), metadata: current.body.metadata });
+    expect(shrunk.status, JSON.stringify(shrunk.body)).toBe(200);
+    await counted('resize', 'q', (s) => s.used['requests.cpu'] === '500m' && s.used['limits.cpu'] === '1');
+
+    // A claim whose volume was given more than it asks for (an expansion asked back down) counts what it got.
+    const claim = await req('POST', `${ns('resize')}/persistentvolumeclaims`, { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '2Gi' } } } });
+    expect(claim.status).toBe(201);
+    const allocated = await req('PUT', `${ns('resize')}/persistentvolumeclaims/data/status`, { ...claim.body, status: { phase: 'Bound', allocatedResources: { storage: '6Gi' }, capacity: { storage: '6Gi' } } });
+    expect(allocated.status, JSON.stringify(allocated.body)).toBe(200);
+    await counted('resize', 'q', (s) => s.used['requests.storage'] === '6Gi');
+    const more = await req('POST', `${ns('resize')}/persistentvolumeclaims`, { metadata: { name: 'more' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '5Gi' } } } });
+    expect(more.body.message).toBe('persistentvolumeclaims "more" is forbidden: exceeded quota: q, requested: requests.storage=5Gi, used: requests.storage=6Gi, limited: requests.storage=10Gi');
+  });
 });
 
 describe.skipIf(!kubectlBin)('ResourceQuota through kubectl, against the built server', { timeout: 60_000 }, () => {

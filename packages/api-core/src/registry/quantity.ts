@@ -1,4 +1,4 @@
-import { parseQuantity } from '@kapi/apimachinery';
+import { formatQuantity, parseQuantity } from '@kapi/apimachinery';
 
 /**
  * Quantity.Cmp: -1, 0 or 1 as `a` is less than, equal to or more than `b`; an absent quantity is zero, as Go's zero
@@ -50,4 +50,22 @@ export function addDecimals(a: Decimal, b: Decimal): Decimal {
 export function sameDecimal(a: Decimal, b: Decimal): boolean {
   const [l, r] = aligned(a, b);
   return l === r;
+}
+
+/**
+ * Quantity.RoundUp(0) of a stored quantity: a fraction rounded up to the next whole unit in the quantity's own
+ * format (`1500m` → `2`); a whole one, or one that does not parse, unchanged.
+ */
+export function roundUpWhole(q: string): string {
+  let parsed;
+  try {
+    parsed = parseQuantity(q);
+  } catch {
+    return q;
+  }
+  const { n, e } = parsed.value;
+  if (e >= 0 || n % 10n ** BigInt(-e) === 0n) return q;
+  const unit = 10n ** BigInt(-e);
+  const whole = n / unit + (n > 0n ? 1n : 0n);
+  return formatQuantity({ n: whole, e: 0 }, parsed.format);
 }

@@ -15,6 +15,15 @@ const namespaceOf = (obj: KubeObject) => str(obj.metadata?.namespace);
 /** Whether two resource lists name the same resources with the same amounts. */
 const same = (a: ResourceList, b: ResourceList) => Object.keys(a).length === Object.keys(b).length && Object.keys(a).every((k) => Object.hasOwn(b, k) && compareQuantities(a[k], b[k]) === 0);
 
+/**
+ * Whether a pod's status reports what its containers run with: its usage then follows its container statuses (kube's
+ * monitor counts again on every change of them, InPlacePodVerticalScaling being on in 1.33).
+ */
+function reportsResources(pod: KubeObject): boolean {
+  const status = isObj(pod.status) ? pod.status : {};
+  return [status.containerStatuses, status.initContainerStatuses].some((list) => Array.isArray(list) && list.some((cs) => isObj(cs) && isObj(cs.resources)));
+}
+
 /** kube's needsSync-style check: a quota whose status does not yet follow its spec is counted at once. */
 function needsCount(quota: KubeObject): boolean {
   const hard = resourceList(isObj(quota.spec) ? quota.spec.hard : undefined);
@@ -106,7 +115,7 @@ export function countQuotas(host: PluginHost): void {
     const releases = (type: string, obj: KubeObject) => {
       if (type === 'DELETED') return true;
       if (type !== 'MODIFIED') return false;
-      if (entry.info.plural === 'pods') return !!obj.metadata?.deletionTimestamp || ['Failed', 'Succeeded'].includes(str(isObj(obj.status) ? obj.status.phase : undefined));
+      if (entry.info.plural === 'pods') return !!obj.metadata?.deletionTimestamp || ['Failed', 'Succeeded'].includes(str(isObj(obj.status) ? obj.status.phase : undefined)) || reportsResources(obj);
       return entry.info.group === '' && (entry.info.plural === 'services' || entry.info.plural === 'persistentvolumeclaims');
     };
     host.watchObjects(entry, {

@@ -1,6 +1,7 @@
 import { asObjects, isObj, str, type KubeObject, type Obj } from '@kapi/apimachinery';
 import { podResources } from '../pod-totals.js';
 import { computePodQOS } from '../pod-qos.js';
+import { compareQuantities, roundUpWhole } from '../quantity.js';
 import { add, resourceList, type ResourceList } from './lists.js';
 
 // kube 1.33's quota evaluators (pkg/quota/v1/evaluator/core and k8s.io/apiserver/pkg/quota/v1/generic): what an
@@ -102,7 +103,9 @@ export const podEvaluator: Evaluator = {
     const result: ResourceList = { 'count/pods': '1' };
     if (!charged(pod)) return result;
     const spec = specOf(pod);
-    return add(result, computeUsage(podResources(spec, 'requests', { overhead: true }), podResources(spec, 'limits', { overhead: true })));
+    // kube 1.33 counts what a resizing pod's containers run with too (UseStatusResources, InPlacePodVerticalScaling on).
+    const options = { overhead: true, status: pod.status };
+    return add(result, computeUsage(podResources(spec, 'requests', options), podResources(spec, 'limits', options)));
   },
   matching: (input) => input.filter((n) => POD_RESOURCES.has(n) || n.startsWith('hugepages-') || n.startsWith('requests.hugepages-') || (n.startsWith('requests.') && !isNativeResource(n))),
   inScope(scope, pod) {
@@ -166,16 +169,36 @@ export const serviceEvaluator: Evaluator = {
 
 const STORAGE_CLASS_SUFFIX = '.storageclass.storage.k8s.io/';
 
+/** kube's GetPersistentVolumeClaimClass: the beta annotation first, then spec.storageClassName. */
+function claimClass(pvc: KubeObject): string {
+  const annotations = pvc.metadata?.annotations;
+  if (annotations && Object.hasOwn(annotations, 'volume.beta.kubernetes.io/storage-class')) return annotations['volume.beta.kubernetes.io/storage-class'];
+  return str(specOf(pvc).storageClassName);
+}
+
+/**
+ * kube's getStorageUsage: the storage the claim asks for in whole bytes, or what was allocated to it when that is
+ * more (RecoverVolumeExpansionFailure, on in 1.33: an expansion that failed and was asked back down still counts
+ * what the volume got).
+ */
+function claimStorage(pvc: KubeObject): string | undefined {
+  const requests = resourceList(isObj(specOf(pvc).resources) ? (specOf(pvc).resources as Obj).requests : undefined);
+  if (!Object.hasOwn(requests, 'storage')) return undefined;
+  const asked = roundUpWhole(requests.storage);
+  const allocated = resourceList(isObj(pvc.status) ? pvc.status.allocatedResources : undefined);
+  if (Object.hasOwn(allocated, 'storage') && compareQuantities(allocated.storage, asked) > 0) return roundUpWhole(allocated.storage);
+  return asked;
+}
+
 export const claimEvaluator: Evaluator = {
   usage(pvc) {
-    const spec = specOf(pvc);
     const out: ResourceList = { 'count/persistentvolumeclaims': '1', persistentvolumeclaims: '1' };
-    const requests = resourceList(isObj(spec.resources) ? spec.resources.requests : undefined);
-    const className = str(spec.storageClassName);
+    const className = claimClass(pvc);
     if (className) out[`${className}${STORAGE_CLASS_SUFFIX}persistentvolumeclaims`] = '1';
-    if (Object.hasOwn(requests, 'storage')) {
-      out['requests.storage'] = requests.storage;
-      if (className) out[`${className}${STORAGE_CLASS_SUFFIX}requests.storage`] = requests.storage;
+    const storage = claimStorage(pvc);
+    if (storage !== undefined) {
+      out['requests.storage'] = storage;
+      if (className) out[`${className}${STORAGE_CLASS_SUFFIX}requests.storage`] = storage;
     }
     return out;
   },
