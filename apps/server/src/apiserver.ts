@@ -46,6 +46,7 @@ import { openStorage } from './storage.js';
 import { loadExternalPlugins, pluginOrigin } from './external-plugins.js';
 import { serviceAccountTokens } from './service-account-key.js';
 import { loadEncryption } from './encryption.js';
+import { loadAdmissionConfiguration, type AdmissionConfigs } from './admission-config.js';
 import { loadTracingConfig, startTracing } from './tracing.js';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -73,6 +74,7 @@ export function serverPlugins(
   >,
   trust?: AggregationTrust,
   serviceAccountTokens?: ServiceAccountTokenOptions,
+  admission: AdmissionConfigs = {},
 ): GroupPlugin[] {
   return [
     createCorePlugin({
@@ -82,6 +84,7 @@ export function serverPlugins(
       apiServerEndpoint: config ? { address: config.advertiseAddress, port: config.securePort || config.insecurePort } : undefined,
       serviceAccountTokens,
       rootCA: trust?.servingCaPem,
+      resourceQuota: admission.resourceQuota,
     }),
     apps,
     events,
@@ -223,9 +226,10 @@ export function checkExternalPlugins(external: readonly GroupPlugin[]): void {
  * Every plugin the server installs (the built-in groups, then `external` ones from `--plugin`), narrowed by `--runtime-config` (a group with no version left is not served at
  * all). Throws RuntimeConfigError (kube's messages) for a group or version no plugin has.
  */
-export function enabledPlugins(config: ServerConfig, trust?: AggregationTrust, external: readonly GroupPlugin[] = []): GroupPlugin[] {
+export function enabledPlugins(config: ServerConfig, trust?: AggregationTrust, external: readonly GroupPlugin[] = [], log?: LogSink): GroupPlugin[] {
+  const admission = loadAdmissionConfiguration(config.admissionControlConfigFile, log);
   // API Priority and Fairness gates requests when on; its API group is served either way, as kube serves it.
-  const builtIn = [...serverPlugins(config, trust, serviceAccountTokens(config)), config.enablePriorityAndFairness ? priorityAndFairness() : flowControlGroup()];
+  const builtIn = [...serverPlugins(config, trust, serviceAccountTokens(config), admission), config.enablePriorityAndFairness ? priorityAndFairness() : flowControlGroup()];
   checkExternalPlugins(external);
   const plugins = [...builtIn, ...external];
   return applyRuntimeConfig(plugins, config.runtimeConfig);
@@ -239,7 +243,7 @@ export function enabledPlugins(config: ServerConfig, trust?: AggregationTrust, e
 export async function createKapiApiServer(config: ServerConfig, log: LogSink, trust?: AggregationTrust, external?: readonly GroupPlugin[]): Promise<KapiApiServer> {
   // Before anything is opened: a --plugin that does not load, or a --runtime-config naming what the server does not
   // have, fails the start. (kapi-server loads --plugin modules before making certificates, and passes them.)
-  const plugins = enabledPlugins(config, trust, external ?? (await loadExternalPlugins(config.plugins)));
+  const plugins = enabledPlugins(config, trust, external ?? (await loadExternalPlugins(config.plugins)), log);
   // The validators the build compiled for a first start (prebuild-validators.ts), beside the built code.
   usePrebuiltValidators(fileURLToPath(new URL('./validators/', import.meta.url)));
   // kube-apiserver's capabilities.Setup: the process's, as in kube (pod validation of every server in it follows).

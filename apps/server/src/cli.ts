@@ -32,6 +32,9 @@ export async function main(argv: string[], certificateWorker?: CertificateWorker
   const certificates = prepareCertificates(certificateSets(config), certificateWorker);
   // Loaded only now, so --help and flag errors answer without loading every group's schemas and validators.
   const { checkExternalPlugins, createKapiApiServer, createLogger } = await import('./apiserver.js');
+  // kube-apiserver fails its start on an admission configuration it cannot read; so does this server, before anything
+  // is written (it reads the file again when it builds its plugins).
+  (await import('./admission-config.js')).loadAdmissionConfiguration(config.admissionControlConfigFile);
   // A --plugin that cannot be served fails the start before any certificate or key is made.
   const external = await loadExternalPlugins(config.plugins);
   checkExternalPlugins(external);

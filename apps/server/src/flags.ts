@@ -116,6 +116,11 @@ export interface ServerConfig {
   auditLogMaxSize: number;
   /** `--encryption-provider-config`: kube's EncryptionConfiguration for encryption at rest (absolute path). */
   encryptionProviderConfig?: string;
+  /**
+   * `--admission-control-config-file`: kube's AdmissionConfiguration, the admission plugins' configurations (the
+   * ResourceQuota plugin's `limitedResources` is read), absolute.
+   */
+  admissionControlConfigFile?: string;
   /** `--shutdown-delay-duration` in ms: on SIGTERM, /readyz fails but requests are served this long. */
   shutdownDelayMs: number;
   /** `--shutdown-send-retry-after`: after the delay, new requests get 429 + Retry-After while in-flight ones drain. */
@@ -180,6 +185,11 @@ interface FlagDoc {
 }
 
 const FLAG_DOCS: FlagDoc[] = [
+  {
+    name: 'admission-control-config-file',
+    type: 'string',
+    description: 'File with admission control configuration (apiserver.config.k8s.io/v1 AdmissionConfiguration; the ResourceQuota plugin\'s configuration is read).',
+  },
   {
     name: 'advertise-address',
     type: 'ip',
@@ -600,6 +610,7 @@ const PARSE_OPTIONS = {
   'audit-log-maxsize': { type: 'string' },
   'audit-log-path': { type: 'string' },
   'audit-policy-file': { type: 'string' },
+  'admission-control-config-file': { type: 'string' },
   'encryption-provider-config': { type: 'string' },
   'authorization-mode': { type: 'string', multiple: true },
   'bind-address': { type: 'string' },
@@ -732,6 +743,7 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
   const auditLogMaxSize = nonNegative('audit-log-maxsize', '0');
   // A file flag, made absolute against the working directory; undefined when not given (or empty).
   type FileFlag =
+    | 'admission-control-config-file'
     | 'audit-policy-file'
     | 'encryption-provider-config'
     | 'etcd-cafile'
@@ -856,6 +868,7 @@ export function parseFlags(argv: string[], cwd = process.cwd()): CommandLine {
       auditLogMaxBackup,
       auditLogMaxSize,
       encryptionProviderConfig: fileFlag('encryption-provider-config'),
+      admissionControlConfigFile: fileFlag('admission-control-config-file'),
       shutdownDelayMs,
       shutdownSendRetryAfter,
       enablePriorityAndFairness,

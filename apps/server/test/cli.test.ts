@@ -51,6 +51,25 @@ describe('kapi-server command line', () => {
     expect(missing.stderr).toBe(`Error: error parsing root-ca-file at ${join(dir, 'nope.crt')}: open ${join(dir, 'nope.crt')}: no such file or directory\n`);
   });
 
+  it('an --admission-control-config-file that cannot be read, or configures ResourceQuota wrongly, fails the start, exit 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kapi-admission-'));
+    const common = ['--data-dir', dir, '--secure-port', '0', '--insecure-port', '19998', '--storage-backend', 'memory'];
+    const missing = join(dir, 'nope.yaml');
+    const gone = await kapiServer(...common, `--admission-control-config-file=${missing}`);
+    expect([gone.code, gone.stderr]).toEqual([1, `Error: unable to read admission control configuration from "${missing}" [open ${missing}: no such file or directory]\n`]);
+    const unnamed = join(dir, 'unnamed.yaml');
+    writeFileSync(
+      unnamed,
+      'apiVersion: apiserver.config.k8s.io/v1\nkind: AdmissionConfiguration\nplugins:\n- name: ResourceQuota\n  configuration:\n    apiVersion: apiserver.config.k8s.io/v1\n    kind: ResourceQuotaConfiguration\n    limitedResources:\n    - matchContains: [cpu]\n',
+    );
+    const bad = await kapiServer(...common, `--admission-control-config-file=${unnamed}`);
+    expect([bad.code, bad.stderr]).toEqual([1, 'Error: failed to initialize admission: couldn\'t init admission plugin "ResourceQuota": limitedResources[0].resource: Required value\n']);
+    const wrongKind = join(dir, 'policy.yaml');
+    writeFileSync(wrongKind, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules: []\n');
+    const other = await kapiServer(...common, `--admission-control-config-file=${wrongKind}`);
+    expect([other.code, other.stderr]).toEqual([1, `Error: no kind "Policy" is registered for version "audit.k8s.io/v1" in "${wrongKind}"\n`]);
+  });
+
   it('an unknown flag prints the error and the usage, exit 1', async () => {
     const { code, stderr } = await kapiServer('--etcd-servers-overrides=/events#http://127.0.0.1:2379');
     expect(code).toBe(1);

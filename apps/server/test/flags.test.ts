@@ -66,6 +66,7 @@ describe('parseFlags', () => {
       auditLogMaxBackup: 0,
       auditLogMaxSize: 0,
       encryptionProviderConfig: undefined,
+      admissionControlConfigFile: undefined,
       shutdownDelayMs: 0,
       shutdownSendRetryAfter: false,
       enablePriorityAndFairness: true,
@@ -132,6 +133,7 @@ describe('parseFlags', () => {
     });
     expect(() => config('--audit-log-maxsize=-1')).toThrow('--audit-log-maxsize can not be negative value');
     expect(config('--encryption-provider-config=enc.yaml').encryptionProviderConfig).toBe(resolve(cwd, 'enc.yaml'));
+    expect(config('--admission-control-config-file=admission.yaml').admissionControlConfigFile).toBe(resolve(cwd, 'admission.yaml'));
     expect(config('--shutdown-delay-duration=70s').shutdownDelayMs).toBe(70_000);
   });
 

@@ -19,4 +19,5 @@ export { podTemplateWarnings, podWarnings } from './registry/pod-warnings.js';
 export { EVENT_FIELD_LABELS } from './registry/field-labels.js';
 export { defaultTolerationSecondsAdmission, TAINT_NODE_NOT_READY, TAINT_NODE_UNREACHABLE, type DefaultTolerationSecondsOptions } from './registry/default-toleration-seconds.js';
 export { claimResizeAdmission } from './registry/claim-resize.js';
+export { parseResourceQuotaConfiguration, type LimitedResource, type ResourceQuotaConfiguration } from './registry/quota/configuration.js';
 export { JWKS_PATH, keyId, OPENID_CONFIGURATION_PATH, signingKey, verificationKeys, type ServiceAccountTokenOptions } from './registry/service-accounts/index.js';

@@ -1,5 +1,6 @@
 // kube 1.33's ResourceQuota, as clients see it: the quota controller counts a quota's usage into its status, and the
 // ResourceQuota admission plugin refuses (403) what a quota has no room for and charges the rest at once.
+import { basename } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiServer } from '@kapi/apiserver';
 import { startCoreServer, type JsonResponse } from '../src/core-server.js';
@@ -166,6 +167,69 @@ describe('ResourceQuota: the quota controller and the ResourceQuota admission pl
   });
 });
 
+describe("ResourceQuota's limitedResources (the admission configuration): what needs a covering quota", { timeout: 30_000 }, () => {
+  let server: ApiServer;
+  let req: (method: string, path: string, body?: unknown) => Promise<JsonResponse>;
+  beforeAll(async () => {
+    ({ server, req } = await startCoreServer({
+      resourceQuota: {
+        limitedResources: [
+          { apiGroup: '', resource: 'pods', matchContains: ['cpu'], matchScopes: [] },
+          { apiGroup: '', resource: 'pods', matchContains: [], matchScopes: [{ scopeName: 'PriorityClass', operator: 'In', values: ['gold'] }] },
+        ],
+      },
+    }));
+    for (const name of ['limited', 'covered']) expect((await req('POST', '/api/v1/namespaces', { metadata: { name } })).status).toBe(201);
+  });
+  afterAll(() => server?.stop());
+  const pod = (name: string, resources: unknown, extra: Record<string, unknown> = {}) => ({ metadata: { name }, spec: { containers: [{ name: 'app', image: 'nginx', resources }], ...extra } });
+
+  it('refuses cpu in a namespace without a quota on it (403), lets in what uses none, and cpu once a quota covers it', async () => {
+    const refused = await req('POST', '/api/v1/namespaces/limited/pods', pod('cpu', { requests: { cpu: '100m' }, limits: { cpu: '200m' } }));
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe('pods "cpu" is forbidden: insufficient quota to consume: cpu,limits.cpu,requests.cpu');
+    // Memory only: nothing limited is used.
+    expect((await req('POST', '/api/v1/namespaces/limited/pods', pod('memory', { requests: { memory: '64Mi' } }))).status).toBe(201);
+    // A quota on memory does not cover cpu.
+    expect((await req('POST', '/api/v1/namespaces/limited/resourcequotas', { metadata: { name: 'mem' }, spec: { hard: { memory: '1Gi' } } })).status).toBe(201);
+    const still = await req('POST', '/api/v1/namespaces/limited/pods', pod('cpu', { requests: { cpu: '100m', memory: '64Mi' } }));
+    expect(still.body.message).toBe('pods "cpu" is forbidden: insufficient quota to consume: cpu,requests.cpu');
+
+    // A quota must cover every limited name the pod uses: cpu and limits.cpu leave requests.cpu uncovered.
+    expect((await req('POST', '/api/v1/namespaces/covered/resourcequotas', { metadata: { name: 'cpu' }, spec: { hard: { cpu: '2', 'limits.cpu': '4' } } })).status).toBe(201);
+    expect((await req('POST', '/api/v1/namespaces/covered/pods', pod('cpu', { requests: { cpu: '100m' }, limits: { cpu: '200m' } }))).body.message).toBe(
+      'pods "cpu" is forbidden: insufficient quota to consume: requests.cpu',
+    );
+    expect((await req('POST', '/api/v1/namespaces/covered/resourcequotas', { metadata: { name: 'requests' }, spec: { hard: { 'requests.cpu': '2' } } })).status).toBe(201);
+    let admitted = 0;
+    for (let i = 0; i < 100 && admitted !== 201; i++) {
+      // The quota must be counted first (kube: "status unknown" until the controller has).
+      admitted = (await req('POST', '/api/v1/namespaces/covered/pods', pod('cpu', { requests: { cpu: '100m' }, limits: { cpu: '200m' } }))).status;
+      if (admitted !== 201) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(admitted).toBe(201);
+  });
+
+  it("refuses a pod in a limited scope that no quota's scope covers with kube's 500, and admits it once one does", async () => {
+    // A claim falls in no pod scope: it needs no covering quota.
+    const claim = { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } };
+    expect((await req('POST', '/api/v1/namespaces/limited/persistentvolumeclaims', claim)).status).toBe(201);
+    // A pod of priority class gold does (kube's doc example: limit a priority class's consumption by default).
+    const gold = await req('POST', '/api/v1/namespaces/limited/pods', pod('gold', { requests: { memory: '64Mi' } }, { priorityClassName: 'gold' }));
+    expect([gold.status, gold.body.reason, gold.body.message]).toEqual([500, undefined, 'insufficient quota to match these scopes: [{PriorityClass In [gold]}]']);
+    expect((await req('POST', '/api/v1/namespaces/limited/resourcequotas', {
+      metadata: { name: 'gold' },
+      spec: { hard: { pods: '10' }, scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['gold'] }] } },
+    })).status).toBe(201);
+    let admitted = 0;
+    for (let i = 0; i < 100 && admitted !== 201; i++) {
+      admitted = (await req('POST', '/api/v1/namespaces/limited/pods', pod('gold', { requests: { memory: '64Mi' } }, { priorityClassName: 'gold' }))).status;
+      if (admitted !== 201) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(admitted).toBe(201);
+  });
+});
+
 describe.skipIf(!kubectlBin)('ResourceQuota through kubectl, against the built server', { timeout: 60_000 }, () => {
   let server: ServerProcess;
   const write = manifestWriter('kapi-quota-');
@@ -188,5 +252,39 @@ describe.skipIf(!kubectlBin)('ResourceQuota through kubectl, against the built s
     await ok(kubectlBin!.path, 'apply', '-f', write('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: one}\n'));
     const refused = await kubectl(kubectlBin!.path, 'create', 'configmap', 'two');
     expect(refused.stderr).toContain('error: failed to create configmap: configmaps "two" is forbidden: exceeded quota: small, requested: configmaps=1, used: configmaps=2, limited: configmaps=2');
+  });
+});
+
+describe.skipIf(!kubectlBin)('--admission-control-config-file: limiting a priority class by default (kube\'s documented example)', { timeout: 60_000 }, () => {
+  let server: ServerProcess;
+  const write = manifestWriter('kapi-quota-limited-');
+  const { kubectl, ok } = kubectlOf(() => server);
+  beforeAll(async () => {
+    // The AdmissionConfiguration names the ResourceQuota plugin's configuration by a path relative to itself.
+    const quotaConfig = write(
+      'apiVersion: apiserver.config.k8s.io/v1\nkind: ResourceQuotaConfiguration\nlimitedResources:\n- resource: pods\n  matchScopes:\n  - scopeName: PriorityClass\n    operator: In\n    values: ["cluster-services"]\n',
+    );
+    const admission = write(`apiVersion: apiserver.config.k8s.io/v1\nkind: AdmissionConfiguration\nplugins:\n- name: ResourceQuota\n  path: ${basename(quotaConfig)}\n`);
+    server = await startServerProcess(['--storage-backend=memory', `--admission-control-config-file=${admission}`]);
+  }, 60_000);
+  afterAll(() => server?.stop());
+
+  it('refuses a pod of that class until a quota scoped to it exists, then admits it', async () => {
+    await ok(kubectlBin!.path, 'create', 'priorityclass', 'cluster-services', '--value=1000');
+    const podManifest = write('apiVersion: v1\nkind: Pod\nmetadata: {name: critical}\nspec:\n  priorityClassName: cluster-services\n  containers: [{name: app, image: nginx}]\n');
+    const refused = await kubectl(kubectlBin!.path, 'apply', '-f', podManifest);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toContain('insufficient quota to match these scopes: [{PriorityClass In [cluster-services]}]');
+    // Pods of other classes are not limited.
+    await ok(kubectlBin!.path, 'run', 'ordinary', '--image=nginx');
+    await ok(kubectlBin!.path, 'apply', '-f', write(
+      'apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: pods-cluster-services}\nspec:\n  scopeSelector:\n    matchExpressions:\n    - {operator: In, scopeName: PriorityClass, values: ["cluster-services"]}\n',
+    ));
+    let created = await kubectl(kubectlBin!.path, 'apply', '-f', podManifest);
+    for (let i = 0; i < 100 && created.status !== 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      created = await kubectl(kubectlBin!.path, 'apply', '-f', podManifest);
+    }
+    expect(created.stdout).toContain('pod/critical created');
   });
 });

@@ -15,6 +15,7 @@ import { publishRootCA } from './service-accounts/root-ca.js';
 import { limitRangeStrategy } from './limit-range.js';
 import { limitRangerAdmission } from './limit-ranger.js';
 import { resourceQuotaAdmission } from './quota/admission.js';
+import type { ResourceQuotaConfiguration } from './quota/configuration.js';
 import { countQuotas } from './quota/controller.js';
 import { resourceQuotaStrategy } from './quota/validation.js';
 import { createServices, type ServiceOptions } from './service/index.js';
@@ -37,6 +38,11 @@ export interface CorePluginOptions extends ServiceOptions {
    * (kube-controller-manager's root CA publisher, `--root-ca-file`); none when undefined.
    */
   rootCA?: string;
+  /**
+   * The ResourceQuota admission plugin's configuration (an AdmissionConfiguration's `ResourceQuota` entry, read with
+   * `parseResourceQuotaConfiguration`): `limitedResources`, what may be used only under a covering quota.
+   */
+  resourceQuota?: ResourceQuotaConfiguration;
 }
 
 /**
@@ -80,7 +86,7 @@ export function createCorePlugin(options: CorePluginOptions = {}): GroupPlugin {
       host.addAdmission(defaultTolerationSecondsAdmission(options.defaultTolerationSeconds));
       host.addAdmission(claimResizeAdmission(host));
       // ResourceQuota comes last of kube's in-process plugins, after everything that changes what a write uses.
-      host.addAdmission(resourceQuotaAdmission(host));
+      host.addAdmission(resourceQuotaAdmission(host, options.resourceQuota));
       countQuotas(host);
       installServiceAccounts(host, options.serviceAccountTokens);
       if (options.rootCA) publishRootCA(host, options.rootCA);

@@ -1,6 +1,7 @@
-import { isObj, str, type KubeObject, type StatusError } from '@kapi/apimachinery';
+import { isObj, str, StatusError, type KubeObject } from '@kapi/apimachinery';
 import { admissionForbidden, type AdmissionAttributes, type AdmissionPlugin, type PluginHost } from '@kapi/apiserver';
-import { evaluatorFor, quotaMatches, type Evaluator } from './evaluators.js';
+import type { ResourceQuotaConfiguration } from './configuration.js';
+import { evaluatorFor, quotaMatches, quotaScopes, type Evaluator, type ScopeSelector } from './evaluators.js';
 import { compareQuantities } from '../quantity.js';
 import { add, exceeded, mask, prettyPrint, removeZeros, subtractNonNegative, resourceList, type ResourceList } from './lists.js';
 
@@ -46,8 +47,49 @@ function charge(attrs: AdmissionAttributes, evaluator: Evaluator, quota: KubeObj
   return requested;
 }
 
-/** The ResourceQuota admission plugin; `host` reads and charges the namespace's quotas. */
-export function resourceQuotaAdmission(host: PluginHost): AdmissionPlugin {
+/** Go's %v of a []ScopedResourceSelectorRequirement: `[{PriorityClass In [a b]}]`. */
+const goScopes = (scopes: ScopeSelector[]) => `[${scopes.map((s) => `{${s.scopeName} ${s.operator} [${(s.values ?? []).join(' ')}]}`).join(' ')}]`;
+
+/**
+ * kube's `limitedResources` checks (CheckRequest): a write that uses more of a limited resource (a usage name
+ * containing one of its `matchContains`) needs a quota of the namespace that covers that name, and one of an object
+ * in a limited scope (`matchScopes`) a quota with a scope of that name the object falls in. Refused with kube's 403
+ * `insufficient quota to consume: <names>`, and kube's 500 `insufficient quota to match these scopes: [...]`.
+ */
+function uncovered(attrs: AdmissionAttributes, evaluator: Evaluator, quotas: KubeObject[], config: ResourceQuotaConfiguration): StatusError | undefined {
+  const obj = attrs.object!;
+  const forResource = config.limitedResources.filter((l) => l.apiGroup === attrs.resource.group && l.resource === attrs.resource.plural);
+  const usage = evaluator.usage(obj);
+  const limited = forResource.length
+    ? Object.keys(usage).filter((name) => compareQuantities(usage[name], '0') > 0 && forResource.some((l) => l.matchContains.some((part) => name.includes(part))))
+    : [];
+  const limitedScopes = config.limitedResources.flatMap((l) => l.matchScopes.filter((scope) => evaluator.inScope(scope, obj)));
+  const restricted = new Set<string>();
+  const restrictedScopes: ScopeSelector[] = [];
+  for (const quota of quotas) {
+    restrictedScopes.push(...quotaScopes(quota).filter((scope) => evaluator.inScope(scope, obj)));
+    if (quotaMatches(quota, evaluator, obj)) for (const name of evaluator.matching(Object.keys(resourceList(statusOf(quota).hard)))) restricted.add(name);
+  }
+  // A write that uses nothing more needs no covering quota.
+  let delta = usage;
+  if (attrs.operation === 'UPDATE' && attrs.oldObject?.metadata?.resourceVersion) delta = subtractNonNegative(usage, evaluator.usage(attrs.oldObject));
+  if (!Object.keys(removeZeros(delta)).length) return undefined;
+  const missing = [...new Set(limited.filter((name) => !restricted.has(name)))].sort();
+  if (missing.length) return admissionForbidden(attrs, `insufficient quota to consume: ${missing.join(',')}`);
+  const scopes = limitedScopes.filter((scope) => !restrictedScopes.some((r) => r.scopeName === scope.scopeName));
+  // kube returns this one as a plain error, which the server answers as a 500 of unknown reason.
+  if (scopes.length) {
+    const message = `insufficient quota to match these scopes: ${goScopes(scopes)}`;
+    return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code: 500 });
+  }
+  return undefined;
+}
+
+/**
+ * The ResourceQuota admission plugin; `host` reads and charges the namespace's quotas. `config` is its admission
+ * configuration (`limitedResources`: what may only be used under a covering quota).
+ */
+export function resourceQuotaAdmission(host: PluginHost, config: ResourceQuotaConfiguration = { limitedResources: [] }): AdmissionPlugin {
   return {
     name: 'ResourceQuota',
     operations: ['CREATE', 'UPDATE'],
@@ -59,6 +101,9 @@ export function resourceQuotaAdmission(host: PluginHost): AdmissionPlugin {
       if (!evaluator.handles(attrs.operation, attrs.subresource, attrs.object, attrs.oldObject)) return;
       const ctx = host.systemContext(quotas, { namespace: attrs.namespace });
       const found = (await host.store.list(ctx)).items;
+      if (!found.length && !config.limitedResources.length) return;
+      const refusal = uncovered(attrs, evaluator, found, config);
+      if (refusal) throw refusal;
       // Every quota is judged before any is charged: one that refuses charges none.
       const charges: [string, ResourceList][] = [];
       for (const quota of found) {
