@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { GoValue, at, goStringSlice, listAt, newInvalid, str, type FieldError, type KubeObject } from '@kapi/apimachinery';
+import { GoValue, at, goStringSlice, newInvalid, str, type FieldError, type KubeObject } from '@kapi/apimachinery';
 import type { RequestContext, Strategy, WriteFinisher } from '@kapi/apiserver';
 import { AllocationError, type IPAllocator, type ServiceRef } from './ip-allocator.js';
 import { allocateOnCreate, allocateOnUpdate, heldNodePorts, type NodePortOperation } from './node-port-ops.js';
@@ -73,8 +73,9 @@ export function serviceAllocation(
   ports: NodePortAllocator,
   log: (message: string) => void,
 ): Pick<Strategy, 'beginCreate' | 'beginUpdate' | 'afterDelete'> {
+  const refOf = (svc: KubeObject, ctx: RequestContext): ServiceRef => ({ namespace: ctx.namespace || str(at(svc, 'metadata.namespace')), name: str(at(svc, 'metadata.name')) });
   const allocate = async (svc: KubeObject, old: KubeObject | undefined, ctx: RequestContext): Promise<WriteFinisher> => {
-    const self: ServiceRef = { namespace: ctx.namespace || str(at(svc, 'metadata.namespace')), name: str(at(svc, 'metadata.name')) };
+    const self = refOf(svc, ctx);
     const spec = specOf(svc);
     let madeIP: string | undefined;
     if (ips && wantsClusterIP(spec)) {
@@ -103,7 +104,7 @@ export function serviceAllocation(
     beginUpdate: (obj, old, ctx) => allocate(obj, old, ctx),
     // kube's releaseAllocatedResources: the address and the node ports are free for others at once.
     afterDelete: async (obj, ctx) => {
-      const self: ServiceRef = { namespace: ctx.namespace || str(at(obj, 'metadata.namespace')), name: str(at(obj, 'metadata.name')) };
+      const self = refOf(obj, ctx);
       const ip = specOf(obj).clusterIP;
       await Promise.all([
         ips && ip && ip !== NONE ? ips.giveBack(ip, self) : undefined,
