@@ -7,6 +7,8 @@ import {
   fieldNotSupported,
   fieldRequired,
   fieldTooLong,
+  GoValue,
+  goStringSlice,
   isDNS1123Label,
   isDNS1123Subdomain,
   isObj,
@@ -25,8 +27,10 @@ import { compareQuantities } from './quantity.js';
 // A pod's volumes, and each container's volume mounts and devices, as kube 1.33 validates them (ValidateVolumes,
 // validateVolumeSource and the source validators, ValidateVolumeMounts, ValidateVolumeDevices). The sources checked
 // field by field are the ones in use today (emptyDir, hostPath, gitRepo, secret, nfs, persistentVolumeClaim,
-// downwardAPI, configMap, projected, csi, ephemeral) and the required fields of the in-tree ones; for the others
-// (iscsi, fc, azureDisk, storageos, quobyte, flocker, GCE and AWS disks...) only that a volume has one source.
+// downwardAPI, configMap, projected, csi, ephemeral) and the older in-tree ones (GCE and AWS disks, iscsi, glusterfs,
+// flocker, rbd, cinder, cephfs, quobyte, fc, flexVolume, azureFile, azureDisk, vsphereVolume, photonPersistentDisk,
+// portworxVolume, scaleIO, storageos), with kube's validators for a Pod's volumes (a PersistentVolume's sources are
+// validated elsewhere); for an image volume only that it is the volume's one source.
 
 const isSet = (v: unknown) => v !== undefined && v !== null;
 
@@ -39,13 +43,18 @@ const SOURCES = [
 ];
 /** The field names kube's "more than 1 volume type" errors use where they differ from the JSON names. */
 const EXTRA_NAME: Record<string, string> = { cephfs: 'cephFS', downwardAPI: 'downwarAPI' };
-/** In-tree sources whose validators only require some fields (Required with no detail). */
+/** The field a source's own errors are under where kube names it otherwise: a GCE disk's are under `persistentDisk`. */
+const SOURCE_FIELD: Record<string, string> = { gcePersistentDisk: 'persistentDisk' };
+/**
+ * In-tree sources whose kube validators only require some fields (Required with no detail), each in the order kube
+ * checks them: validateGlusterfsVolumeSource, validateRBDVolumeSource, validateCephFSVolumeSource, validateAzureFile,
+ * validateVsphereVolumeSource, validatePhotonPersistentDiskVolumeSource, validatePortworxVolumeSource and
+ * validateScaleIOVolumeSource. The other in-tree sources have their own functions below.
+ */
 const REQUIRED_FIELDS: Record<string, string[]> = {
   glusterfs: ['endpoints', 'path'],
   rbd: ['monitors', 'image'],
-  cinder: ['volumeID'],
   cephfs: ['monitors'],
-  flexVolume: ['driver'],
   azureFile: ['secretName', 'shareName'],
   vsphereVolume: ['volumePath'],
   photonPersistentDisk: ['pdID'],
@@ -162,6 +171,160 @@ function templateMetaErrors(meta: unknown, field: string): FieldError[] {
   return errs;
 }
 
+const int = (v: unknown) => (typeof v === 'number' ? v : 0);
+/** Go's len() of a string: its UTF-8 bytes. */
+const byteLength = (s: string) => new TextEncoder().encode(s).length;
+const PD_PARTITION = 'must be between 1 and 255, inclusive';
+const LUN_RANGE = 'must be between 0 and 255, inclusive';
+
+/** kube's validateGCEPersistentDiskVolumeSource and validateAWSElasticBlockStoreVolumeSource (whose range message says 1). */
+function diskErrors(disk: Obj, nameField: 'pdName' | 'volumeID', field: string): FieldError[] {
+  const errs = str(disk[nameField]) ? [] : [fieldRequired(`${field}.${nameField}`)];
+  const partition = int(disk.partition);
+  if (partition < 0 || partition > 255) errs.push(fieldInvalid(`${field}.partition`, partition, PD_PARTITION));
+  return errs;
+}
+
+/** kube's iSCSI name formats (iscsiInitiatorIqnRegex, ...Eui..., ...Naa...), in Go's RE2 meaning (`\s` is [\t\n\f\r ]). */
+const ISCSI_FORMATS: [string, RegExp][] = [
+  ['iqn', /iqn\.\d{4}-\d{2}\.([0-9A-Za-z.-]+)(:[^,;*&$|\t\n\f\r ]+)$/],
+  ['eui', /^eui[^\n][0-9A-Za-z]{16}$/u],
+  ['naa', /^naa[^\n][0-9A-Za-z]{32}$/u],
+];
+
+/** kube's checks of an iSCSI qualified name (`iqn`, `initiatorName`): one of three prefixes, and that prefix's format. */
+function iscsiNameErrors(name: string, field: string): FieldError[] {
+  const format = ISCSI_FORMATS.find(([prefix]) => name.startsWith(prefix));
+  if (!format) return [fieldInvalid(field, name, 'must be valid format starting with iqn, eui, or naa')];
+  return format[1].test(name) ? [] : [fieldInvalid(field, name, 'must be valid format')];
+}
+
+/** kube's validateISCSIVolumeSource (the initiator name's errors are under `initiatorname`, as kube spells it). */
+function iscsiErrors(iscsi: Obj, field: string): FieldError[] {
+  const errs = str(iscsi.targetPortal) ? [] : [fieldRequired(`${field}.targetPortal`)];
+  if (!str(iscsi.iqn)) errs.push(fieldRequired(`${field}.iqn`));
+  else errs.push(...iscsiNameErrors(str(iscsi.iqn), `${field}.iqn`));
+  const lun = int(iscsi.lun);
+  if (lun < 0 || lun > 255) errs.push(fieldInvalid(`${field}.lun`, lun, LUN_RANGE));
+  if ((iscsi.chapAuthDiscovery === true || iscsi.chapAuthSession === true) && !isSet(iscsi.secretRef)) errs.push(fieldRequired(`${field}.secretRef`));
+  if (isSet(iscsi.initiatorName)) errs.push(...iscsiNameErrors(str(iscsi.initiatorName), `${field}.initiatorname`));
+  return errs;
+}
+
+/** kube's check, in validateVolumeSource, of an iSCSI volume with an initiator name: `<volume>:<portal>` fits 64 bytes. */
+function iscsiVolumeNameErrors(iscsi: Obj, volumeName: string, field: string): FieldError[] {
+  if (!isSet(iscsi.initiatorName) || byteLength(`${volumeName}:${str(iscsi.targetPortal)}`) <= 64) return [];
+  return [fieldInvalid(field, volumeName, 'Total length of <volume name>:<iscsi.targetPortal> must be under 64 characters if iscsi.initiatorName is specified.')];
+}
+
+/** kube's validateFlockerVolumeSource: a dataset name (without `/`) or UUID, not both. */
+function flockerErrors(flocker: Obj, field: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const name = str(flocker.datasetName);
+  const uuid = str(flocker.datasetUUID);
+  if (!name && !uuid) errs.push(fieldRequired(field, 'one of datasetName and datasetUUID is required'));
+  if (name && uuid) errs.push(fieldInvalid(field, 'resource', 'datasetName and datasetUUID can not be specified simultaneously'));
+  if (name.includes('/')) errs.push(fieldInvalid(`${field}.datasetName`, name, "must not contain '/'"));
+  return errs;
+}
+
+/** kube's validateCinderVolumeSource. */
+function cinderErrors(cinder: Obj, field: string): FieldError[] {
+  const errs = str(cinder.volumeID) ? [] : [fieldRequired(`${field}.volumeID`)];
+  if (isSet(cinder.secretRef) && !str(isObj(cinder.secretRef) ? cinder.secretRef.name : '')) errs.push(fieldRequired(`${field}.secretRef.name`));
+  return errs;
+}
+
+/** kube's validateFlexVolumeSource: a driver, and no option in the kubernetes.io or k8s.io namespaces. */
+function flexVolumeErrors(flex: Obj, field: string): FieldError[] {
+  const errs = str(flex.driver) ? [] : [fieldRequired(`${field}.driver`)];
+  for (const key of Object.keys(isObj(flex.options) ? flex.options : {})) {
+    const slash = key.indexOf('/');
+    const normalized = `.${(slash < 0 ? key : key.slice(0, slash)).toLowerCase()}`;
+    if (normalized.endsWith('.kubernetes.io') || normalized.endsWith('.k8s.io')) {
+      errs.push(fieldInvalid(`${field}.options[${key}]`, key, 'kubernetes.io and k8s.io namespaces are reserved'));
+    }
+  }
+  return errs;
+}
+
+/** Whether Go's net.SplitHostPort accepts `hostport`: a last colon before the port, a bracketed host holding the others. */
+function splitsHostPort(hostport: string): boolean {
+  const colon = hostport.lastIndexOf(':');
+  if (colon < 0) return false;
+  let from = 0;
+  let after = 0;
+  if (hostport.startsWith('[')) {
+    const end = hostport.indexOf(']');
+    if (end < 0 || end + 1 !== colon) return false;
+    from = 1;
+    after = end + 1;
+  } else if (hostport.slice(0, colon).includes(':')) {
+    return false;
+  }
+  return !hostport.slice(from).includes('[') && !hostport.slice(after).includes(']');
+}
+
+const QUOBYTE_REGISTRY = 'must be a host:port pair or multiple pairs separated by commas';
+/** kube's validateQuobyteVolumeSource: a registry of host:port pairs (a too long tenant stops its check), and a volume. */
+function quobyteErrors(quobyte: Obj, field: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const registry = str(quobyte.registry);
+  if (!registry) errs.push(fieldRequired(`${field}.registry`, QUOBYTE_REGISTRY));
+  else if (byteLength(str(quobyte.tenant)) >= 65) errs.push(fieldRequired(`${field}.tenant`, 'must be a UUID and may not exceed a length of 64 characters'));
+  else for (const pair of registry.split(',')) if (!splitsHostPort(pair)) errs.push(fieldInvalid(`${field}.registry`, registry, QUOBYTE_REGISTRY));
+  if (!str(quobyte.volume)) errs.push(fieldRequired(`${field}.volume`));
+  return errs;
+}
+
+/** kube's validateFCVolumeSource: target WWNs with a lun, or WWIDs. */
+function fcErrors(fc: Obj, field: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const wwns = Array.isArray(fc.targetWWNs) ? fc.targetWWNs.map(str) : [];
+  const wwids = Array.isArray(fc.wwids) ? fc.wwids : [];
+  if (wwns.length === 0 && wwids.length === 0) errs.push(fieldRequired(`${field}.targetWWNs`, 'must specify either targetWWNs or wwids, but not both'));
+  if (wwns.length !== 0 && wwids.length !== 0) {
+    errs.push(fieldInvalid(`${field}.targetWWNs`, new GoValue(goStringSlice(wwns)), 'targetWWNs and wwids can not be specified simultaneously'));
+  }
+  if (wwns.length !== 0) {
+    if (!isSet(fc.lun)) errs.push(fieldRequired(`${field}.lun`, 'lun is required if targetWWNs is specified'));
+    else if (int(fc.lun) < 0 || int(fc.lun) > 255) errs.push(fieldInvalid(`${field}.lun`, int(fc.lun), LUN_RANGE));
+  }
+  return errs;
+}
+
+const AZURE_CACHING_MODES = ['None', 'ReadOnly', 'ReadWrite'];
+const AZURE_DISK_KINDS = ['Dedicated', 'Managed', 'Shared'];
+/** kube's validateAzureDisk: a name and URI, a known caching mode and kind, and a URI of the kind's form. */
+function azureDiskErrors(disk: Obj, field: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const uri = str(disk.diskURI);
+  if (!str(disk.diskName)) errs.push(fieldRequired(`${field}.diskName`));
+  if (!uri) errs.push(fieldRequired(`${field}.diskURI`));
+  if (isSet(disk.cachingMode) && !AZURE_CACHING_MODES.includes(str(disk.cachingMode))) errs.push(fieldNotSupported(`${field}.cachingMode`, disk.cachingMode, AZURE_CACHING_MODES));
+  if (isSet(disk.kind) && !AZURE_DISK_KINDS.includes(str(disk.kind))) errs.push(fieldNotSupported(`${field}.kind`, disk.kind, AZURE_DISK_KINDS));
+  // The defaulted kind (Shared) is a blob disk: an https:// URI; a managed disk's is an ARM resource ID.
+  if (disk.kind === 'Managed' && !uri.startsWith('/subscriptions/')) {
+    errs.push(fieldNotSupported(`${field}.diskURI`, uri, ['/subscriptions/{sub-id}/resourcegroups/{group-name}/providers/microsoft.compute/disks/{disk-id}']));
+  }
+  if (isSet(disk.kind) && disk.kind !== 'Managed' && !uri.startsWith('https://')) {
+    errs.push(fieldNotSupported(`${field}.diskURI`, uri, ['https://{account-name}.blob.core.windows.net/{container-name}/{disk-name}.vhd']));
+  }
+  return errs;
+}
+
+/** kube's validateStorageOSVolumeSource: DNS-label volume name and namespace, and a named secret when one is given. */
+function storageOSErrors(storageos: Obj, field: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const name = str(storageos.volumeName);
+  const namespace = str(storageos.volumeNamespace);
+  if (!name) errs.push(fieldRequired(`${field}.volumeName`));
+  else for (const msg of isDNS1123Label(name)) errs.push(fieldInvalid(`${field}.volumeName`, name, msg));
+  if (namespace) for (const msg of isDNS1123Label(namespace)) errs.push(fieldInvalid(`${field}.volumeNamespace`, namespace, msg));
+  if (isSet(storageos.secretRef) && !str(isObj(storageos.secretRef) ? storageos.secretRef.name : '')) errs.push(fieldRequired(`${field}.secretRef.name`));
+  return errs;
+}
+
 /** The checks of the one source a volume has. */
 function sourceErrors(kind: string, source: Obj, field: string, volumeName: string, podName: string | undefined): FieldError[] {
   const errs: FieldError[] = [];
@@ -219,6 +382,26 @@ function sourceErrors(kind: string, source: Obj, field: string, volumeName: stri
         for (const msg of isDNS1123Subdomain(claim)) errs.push(fieldInvalid(`${field}.name`, volumeName, `PVC name "${claim}": ${msg}`));
       }
       break;
+    case 'gcePersistentDisk':
+      return diskErrors(source, 'pdName', field);
+    case 'awsElasticBlockStore':
+      return diskErrors(source, 'volumeID', field);
+    case 'iscsi':
+      return iscsiErrors(source, field);
+    case 'flocker':
+      return flockerErrors(source, field);
+    case 'cinder':
+      return cinderErrors(source, field);
+    case 'quobyte':
+      return quobyteErrors(source, field);
+    case 'fc':
+      return fcErrors(source, field);
+    case 'flexVolume':
+      return flexVolumeErrors(source, field);
+    case 'azureDisk':
+      return azureDiskErrors(source, field);
+    case 'storageos':
+      return storageOSErrors(source, field);
     default:
       for (const name of REQUIRED_FIELDS[kind] ?? []) if (empty(source[name])) errs.push(fieldRequired(`${field}.${name}`));
   }
@@ -239,12 +422,14 @@ export function validateVolumes(volumes: Obj[], field: string, podName?: string)
     const name = str(v.name);
     const kinds = SOURCES.filter((s) => isSet(v[s]));
     const el: FieldError[] = [];
+    kinds.forEach((kind, k) => {
+      const source = isObj(v[kind]) ? v[kind] : {};
+      if (k === 0) el.push(...sourceErrors(kind, source, `${at}.${SOURCE_FIELD[kind] ?? kind}`, name, podName));
+      else el.push(fieldForbidden(`${at}.${EXTRA_NAME[kind] ?? kind}`, 'may not specify more than 1 volume type'));
+      // kube checks an iSCSI volume's name whether or not iscsi is the volume's first source.
+      if (kind === 'iscsi') el.push(...iscsiVolumeNameErrors(source, name, `${at}.name`));
+    });
     if (kinds.length === 0) el.push(fieldRequired(at, 'must specify a volume type'));
-    else {
-      const source = v[kinds[0]];
-      el.push(...sourceErrors(kinds[0], isObj(source) ? source : {}, `${at}.${kinds[0]}`, name, podName));
-      for (const extra of kinds.slice(1)) el.push(fieldForbidden(`${at}.${EXTRA_NAME[extra] ?? extra}`, 'may not specify more than 1 volume type'));
-    }
     if (!name) el.push(fieldRequired(`${at}.name`));
     else for (const msg of isDNS1123Label(name)) el.push(fieldInvalid(`${at}.name`, name, msg));
     if (sources.has(name)) el.push(fieldDuplicate(`${at}.name`, name));
