@@ -124,6 +124,13 @@ export interface GroupPlugin {
    */
   defaulters?: Record<string, TypeDefaulter>;
   /**
+   * Field-tree types (`v1/PodSpec`) the plugin's validation checks wholly as kube's Go validation does, wherever
+   * they appear (core's PodSpec in apps' Deployments): the schema's `required` lists inside them are not enforced,
+   * as kube's decoding leaves a missing field at its zero value for that validation to judge (a pod's iscsi volume
+   * without `lun` uses lun 0; a topology spread constraint without `maxSkew` is "must be greater than zero").
+   */
+  validatedTypes?: string[];
+  /**
    * How objects of a kind served in several versions are converted between them (kube's conversion), by kind: every
    * object is stored in the conversion's storage version and answered in the version a request names.
    */

@@ -536,6 +536,34 @@ describe('Pod validation (kube 1.33 ValidatePodCreate, ValidatePodUpdate)', { ti
     }
   });
 
+  it("judges a field the schema lists as required but kube decodes as zero as kube does, in pods and in other kinds' templates", async () => {
+    // kube's decoding leaves a missing lun, sleep or secretRef at zero; its validation allows those.
+    const allowed = {
+      containers: [app({ lifecycle: { preStop: { sleep: {} } } })],
+      volumes: [
+        { name: 'disk', iscsi: { targetPortal: '10.0.0.1:3260', iqn: 'iqn.2001-04.com.example:storage' } },
+        { name: 'sio', scaleIO: { gateway: 'g', system: 's', volumeName: 'v' } },
+      ],
+    };
+    const pod = await req(server, 'POST', PODS, { metadata: { name: `p${n++}` }, spec: allowed });
+    expect(pod.status, JSON.stringify(pod.body)).toBe(201);
+    expect(pod.body.spec.volumes[0].iscsi.lun).toBeUndefined();
+    // A missing number its validation refuses gets that refusal alone, not a schema "Required value" beside it.
+    expect(await refused({ containers: [app({ livenessProbe: { tcpSocket: {} } })], topologySpreadConstraints: [{ topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule' }] })).toEqual([
+      'spec.containers[0].livenessProbe.tcpSocket.port: Invalid value: 0: must be between 1 and 65535, inclusive',
+      'spec.topologySpreadConstraints[0].maxSkew: Invalid value: 0: must be greater than zero',
+    ]);
+    const deployment = (name: string, spec: Record<string, unknown>) => ({
+      metadata: { name },
+      spec: { selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec } },
+    });
+    const ok = await req(server, 'POST', '/apis/apps/v1/namespaces/default/deployments', deployment('zeros', allowed));
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    // The Deployment's own required fields are still the schema's to enforce (kube's ValidateDeploymentSpec says so).
+    const noSelector = await req(server, 'POST', '/apis/apps/v1/namespaces/default/deployments', { metadata: { name: 'bare' }, spec: { template: { spec: allowed } } });
+    expect(noSelector.body.details.causes).toContainEqual({ reason: 'FieldValueRequired', message: 'Required value', field: 'spec.selector' });
+  });
+
   it("checks the pod-specific annotations (mirror, deletion cost, seccomp and AppArmor) and that they agree with the fields", async () => {
     const refusedWith = async (annotations: Record<string, string>, spec: Record<string, unknown>) => {
       const res = await req(server, 'POST', PODS, { metadata: { name: `a${n++}`, annotations }, spec });

@@ -74,6 +74,8 @@ export function createCorePlugin(options: CorePluginOptions = {}): GroupPlugin {
     },
     printers: CORE_PRINTERS,
     defaulters: CORE_DEFAULTERS,
+    // Pod validation (validatePodSpec, in pods and in every pod template) is kube's whole ValidatePodSpec.
+    validatedTypes: ['v1/PodSpec'],
     install(host) {
       host.addSubresource({ group: '', resource: 'pods', subresource: 'eviction' }, evictionAction(host));
       host.addSubresource({ group: '', resource: 'pods', subresource: 'binding' }, bindingAction(host));

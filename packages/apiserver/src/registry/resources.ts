@@ -1,5 +1,6 @@
 import {
   applyDefaults,
+  walkFieldTree,
   createMessageCodec,
   newBadRequest,
   FieldDecodeError,
@@ -41,6 +42,11 @@ export interface ResourceEntry {
   cohabiting: boolean;
   /** Applies the schema defaults and every installed group's type defaulters to a decoded object (mutates it). */
   defaults(obj: KubeObject): void;
+  /**
+   * The paths in `obj` of values of a type some installed group validates wholly itself (GroupPlugin.validatedTypes):
+   * the schema's `required` lists are not enforced under them. `''` is the object itself.
+   */
+  validatedPaths(obj: KubeObject): string[];
   /** How the kind's versions convert, when it is served in several: objects are stored in one of them. */
   conversion?: KindConversion;
 }
@@ -93,6 +99,7 @@ export function createResourceRegistry(initial: GroupPlugin[]): ResourceRegistry
   const listeners: (() => void)[] = [];
   // One table for the server: a group's types appear in other groups' kinds.
   const defaulters: Record<string, TypeDefaulter> = Object.assign({}, ...initial.map((p) => p.defaulters ?? {}));
+  const validatedTypes = new Set(initial.flatMap((p) => p.validatedTypes ?? []));
   const pluralId = (info: ResourceInfo) => `${info.group}/${info.version}/${info.plural}`;
   const kindId = (info: ResourceInfo) => `${info.group}/${info.version}/${info.kind}`;
 
@@ -129,6 +136,14 @@ export function createResourceRegistry(initial: GroupPlugin[]): ResourceRegistry
             throw newBadRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: ${err.message}`);
           }
         },
+        validatedPaths: (obj) => {
+          const paths: string[] = [];
+          if (!validatedTypes.size) return paths;
+          walkFieldTree(group.fieldTree, typeKey, obj, {
+            onObject: (_type, _value, path, name) => void (validatedTypes.has(name) && paths.push(path)),
+          });
+          return paths;
+        },
       } satisfies ResourceEntry;
     });
   };
@@ -144,6 +159,7 @@ export function createResourceRegistry(initial: GroupPlugin[]): ResourceRegistry
     }
     if (replacing.length) unlink(replacing);
     Object.assign(defaulters, plugin.defaulters);
+    for (const type of plugin.validatedTypes ?? []) validatedTypes.add(type);
     for (const entry of added) {
       byPlural.set(pluralId(entry.info), entry);
       byKind.set(kindId(entry.info), entry);

@@ -222,5 +222,10 @@ export function finalized(entry: ResourceEntry, obj: KubeObject): boolean {
 /** The kind's schema validation of `obj`, without the `required` lists' errors where its strategy checks them itself. */
 function schemaErrorsOf(entry: ResourceEntry, obj: KubeObject, old?: KubeObject): FieldError[] {
   const errors = entry.validate(obj, old);
-  return entry.strategy.schemaRequired === false ? errors.filter((e) => e.type !== 'FieldValueRequired') : errors;
+  if (entry.strategy.schemaRequired === false) return errors.filter((e) => e.type !== 'FieldValueRequired');
+  if (!errors.some((e) => e.type === 'FieldValueRequired')) return errors;
+  // Inside a type its group validates wholly, a missing field is that validation's to judge (kube decodes it as zero).
+  const validated = entry.validatedPaths(obj);
+  const under = (field: string) => validated.some((p) => p === '' || field.startsWith(`${p}.`) || field.startsWith(`${p}[`));
+  return validated.length ? errors.filter((e) => e.type !== 'FieldValueRequired' || !under(e.field)) : errors;
 }
