@@ -102,6 +102,8 @@ describe('ResourceQuota: the quota controller and the ResourceQuota admission pl
       [{ hard: { services: '1' }, scopes: ['BestEffort'] }, ['spec.scopes: Invalid value: []core.ResourceQuotaScope{"BestEffort"}: unsupported scope applied to resource']],
       [{ hard: { pods: '1' }, scopes: ['BestEffort', 'NotBestEffort'] }, ['spec.scopes: Invalid value: []core.ResourceQuotaScope{"BestEffort", "NotBestEffort"}: conflicting scopes']],
       [{ hard: { pods: '1' }, scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In' }] } }, ["spec.scopeSelector.matchExpressions.values: Required value: must be at least one value when `operator` is 'In' or 'NotIn' for scope selector"]],
+      // The schema marks scopeName and operator required; kube decodes them as "" and its validation says why.
+      [{ hard: { pods: '1' }, scopeSelector: { matchExpressions: [{}] } }, ['spec.scopeSelector.matchExpressions.scopeName: Invalid value: "": unsupported scope', 'spec.scopeSelector.matchExpressions.operator: Invalid value: "": not a valid selector operator']],
     ];
     for (const [spec, expected] of cases) {
       const res = await req('POST', `${ns('checks')}/resourcequotas`, { metadata: { name: 'bad' }, spec });

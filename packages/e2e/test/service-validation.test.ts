@@ -46,6 +46,8 @@ describe('Service validation (kube 1.33 ValidateService)', { timeout: 30_000 }, 
     const cases: [Record<string, unknown>, string[]][] = [
       [{ ports: [] }, ['spec.ports: Required value']],
       [{ ports: [{ port: 70000 }] }, ['spec.ports[0].port: Invalid value: 70000: must be between 1 and 65535, inclusive', 'spec.ports[0].targetPort: Invalid value: 70000: must be between 1 and 65535, inclusive']],
+      // A port without a number is kube's port 0 (the schema's "required" is not kube's check), its target port too.
+      [{ ports: [{ name: 'web' }] }, ['spec.ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive', 'spec.ports[0].targetPort: Invalid value: 0: must be between 1 and 65535, inclusive']],
       [{ ports: [{ port: 80, protocol: 'XTP' }] }, ['spec.ports[0].protocol: Unsupported value: "XTP": supported values: "SCTP", "TCP", "UDP"']],
       [{ ports: [{ port: 80, targetPort: 'Not_A_Name' }] }, ['spec.ports[0].targetPort: Invalid value: "Not_A_Name": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)']],
       [

@@ -74,8 +74,9 @@ export function createCorePlugin(options: CorePluginOptions = {}): GroupPlugin {
     },
     printers: CORE_PRINTERS,
     defaulters: CORE_DEFAULTERS,
-    // Pod validation (validatePodSpec, in pods and in every pod template) is kube's whole ValidatePodSpec.
-    validatedTypes: ['v1/PodSpec'],
+    // Pod validation (validatePodSpec, in pods and in every pod template), Service and ResourceQuota validation are
+    // kube's whole ValidatePodSpec, ValidateService and ValidateResourceQuotaSpec.
+    validatedTypes: ['v1/PodSpec', 'v1/ServiceSpec', 'v1/ResourceQuotaSpec'],
     install(host) {
       host.addSubresource({ group: '', resource: 'pods', subresource: 'eviction' }, evictionAction(host));
       host.addSubresource({ group: '', resource: 'pods', subresource: 'binding' }, bindingAction(host));
