@@ -3,7 +3,7 @@ import type { GroupPlugin } from '@kapi/apiserver';
 import { group } from '../generated/index.js';
 import { hpaConversion } from './hpa-conversion.js';
 import { hpaStrategy } from './hpa-strategy.js';
-import { hpaBehaviorDefaulter, hpaSpecDefaulter } from './hpa/defaults.js';
+import { hpaBehaviorDefaulter, hpaDefaulter, hpaSpecDefaulter, metricIdentifierDefaulter } from './hpa/defaults.js';
 
 const UNKNOWN = '<unknown>';
 const quantity = (v: unknown): string => (typeof v === 'number' ? String(v) : str(v));
@@ -71,5 +71,16 @@ export const plugin: GroupPlugin = {
   strategies: { HorizontalPodAutoscaler: hpaStrategy },
   printers: { HorizontalPodAutoscaler: hpa },
   conversions: { HorizontalPodAutoscaler: hpaConversion },
-  defaulters: { 'autoscaling/v2/HorizontalPodAutoscalerBehavior': hpaBehaviorDefaulter, 'autoscaling/v2/HorizontalPodAutoscalerSpec': hpaSpecDefaulter },
+  defaulters: {
+    'autoscaling/v1/HorizontalPodAutoscaler': hpaDefaulter,
+    'autoscaling/v2/HorizontalPodAutoscaler': hpaDefaulter,
+    'autoscaling/v2/HorizontalPodAutoscalerBehavior': hpaBehaviorDefaulter,
+    'autoscaling/v2/HorizontalPodAutoscalerSpec': hpaSpecDefaulter,
+    'autoscaling/v2/MetricIdentifier': metricIdentifierDefaulter,
+  },
+  // kube's validateHorizontalPodAutoscalerSpec (a v1 spec converted to the internal, v2-shaped one) judges every field
+  // the schemas call required in a spec (scaleTargetRef and its kind and name, maxReplicas, a metric's type and its
+  // source's fields, a target's type, a metric's name, a scaling policy's type, value and periodSeconds) at its zero
+  // value; a metric selector's requirements it does not validate (see metricIdentifierDefaulter).
+  validatedTypes: ['autoscaling/v1/HorizontalPodAutoscalerSpec', 'autoscaling/v2/HorizontalPodAutoscalerSpec'],
 };

@@ -52,3 +52,27 @@ export const hpaSpecDefaulter: TypeDefaulter = (spec) => {
   for (const key of Object.keys(spec)) delete spec[key];
   Object.assign(spec, Object.fromEntries(entries.filter(([key]) => before.has(key))), { metrics }, Object.fromEntries(entries.filter(([key]) => !before.has(key))));
 };
+
+/**
+ * For `autoscaling/v1/HorizontalPodAutoscaler` and `autoscaling/v2/HorizontalPodAutoscaler`: an object without a
+ * spec has the zero spec, as kube's decoding leaves it (then defaulted, and judged by the validation: maxReplicas 0,
+ * no scaleTargetRef), rather than the schema's `spec: Required value`.
+ */
+export const hpaDefaulter: TypeDefaulter = (hpa) => {
+  if (hpa.spec === undefined || hpa.spec === null) hpa.spec = {};
+};
+
+/**
+ * For `autoscaling/v2/MetricIdentifier`: kube validates no metric selector, so a requirement without `key` or
+ * `operator` is stored as Go decodes it, with empty strings (written, as metav1.LabelSelectorRequirement's fields
+ * are not omitempty).
+ */
+export const metricIdentifierDefaulter: TypeDefaulter = (metric) => {
+  const selector = metric.selector;
+  if (!isObj(selector) || !Array.isArray(selector.matchExpressions)) return;
+  selector.matchExpressions = selector.matchExpressions.map((r: unknown) => {
+    if (!isObj(r) || (typeof r.key === 'string' && typeof r.operator === 'string')) return r;
+    const { key, operator, ...rest } = r;
+    return { key: key ?? '', operator: operator ?? '', ...rest };
+  });
+};

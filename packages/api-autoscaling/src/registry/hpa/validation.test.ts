@@ -97,7 +97,7 @@ describe('validateHorizontalPodAutoscaler (kube 1.33 messages)', () => {
       'spec.metrics[0].external.target.value: Forbidden: may not set both a target value for metric and a per-pod target',
     ]);
     expect(msgs({ metrics: [{ type: 'ContainerResource', containerResource: { name: 'pods', container: 'App', target: { type: 'Utilization', averageUtilization: 5 } } }] })).toEqual([
-      'spec.metrics[0].containerResource.name: Invalid value: "pods": must be a standard resource for containers',
+      'spec.metrics[0].containerResource.name: Invalid value: pods: must be a standard resource for containers',
       `spec.metrics[0].containerResource.container: Invalid value: "App": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
     ]);
   });

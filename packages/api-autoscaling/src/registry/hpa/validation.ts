@@ -8,6 +8,7 @@ import {
   fieldInvalid as invalid,
   fieldNotSupported as notSupported,
   fieldRequired as required,
+  GoValue,
   isDNS1123Label,
   isDNS1123Subdomain,
   goQuantityRepr,
@@ -200,16 +201,21 @@ export function isQualifiedName(value: string): string[] {
 
 const isExtendedResourceName = (name: string) => !isNativeResource(name) && !name.startsWith('requests.') && isQualifiedName(`requests.${name}`).length === 0;
 
-/** corevalidation.ValidateContainerResourceName (core/v1/validation), after ValidateResourceName. */
+/**
+ * corevalidation.ValidateContainerResourceName (core/v1/validation), after ValidateResourceName. Its own errors carry
+ * the name as a core.ResourceName, a fmt.Stringer, which kube prints unquoted (`Invalid value: pods: ...`); those
+ * of ValidateQualifiedName carry a string, quoted.
+ */
 export function validateContainerResourceName(name: string, path: string): FieldError[] {
+  const resourceName = new GoValue(name);
   let errs = isQualifiedName(name).map((msg) => invalid(path, name, msg));
   if (errs.length === 0 && !name.includes('/') && !isStandardResourceName(name)) {
-    errs = [invalid(path, name, 'must be a standard resource type or fully qualified')];
+    errs = [invalid(path, resourceName, 'must be a standard resource type or fully qualified')];
   }
   if (!name.includes('/')) {
-    if (!isStandardContainerResourceName(name)) errs.push(invalid(path, name, 'must be a standard resource for containers'));
+    if (!isStandardContainerResourceName(name)) errs.push(invalid(path, resourceName, 'must be a standard resource for containers'));
   } else if (!isNativeResource(name) && !isExtendedResourceName(name)) {
-    errs.push(invalid(path, name, "doesn't follow extended resource name standard"));
+    errs.push(invalid(path, resourceName, "doesn't follow extended resource name standard"));
   }
   return errs;
 }
