@@ -18,6 +18,11 @@ export interface Strategy {
   /** Carries over fields a main-resource update may not change (status, by default). */
   prepareForUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): void;
   /**
+   * kube's status strategy's PrepareForUpdate: readies a `status` subresource write (the object is the stored one with
+   * the client's status) before it is validated; a PersistentVolume's new phase gets its transition time.
+   */
+  prepareForStatusUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): void;
+  /**
    * Semantic validation beyond the schema, with kube field paths. `found` are the errors the metadata and schema
    * checks found before it (custom resources skip their CEL rules when one of them blocks, as kube does).
    */
@@ -57,7 +62,7 @@ export interface Strategy {
   /** Normalizes the object before it is stored. */
   canonicalize?(obj: KubeObject): void;
   /** Warnings returned to the client in `Warning` headers (kube's WarningsOnCreate/WarningsOnUpdate); `old` on update. */
-  warnings?(obj: KubeObject, old?: KubeObject): string[];
+  warnings?(obj: KubeObject, old?: KubeObject, ctx?: RequestContext): string[];
   /** Whether objects carry metadata.generation (default: kinds whose schema has a `spec`; custom resources always). */
   tracksGeneration?: boolean;
   /** Whether PUT may create a missing object (default: the resource header's `allowCreateOnUpdate`, else true). */

@@ -21,6 +21,7 @@ import { resourceQuotaStrategy } from './quota/validation.js';
 import { createServices, type ServiceOptions } from './service/index.js';
 import { podTemplateStrategy, replicationControllerStrategy } from './pod-template-kinds.js';
 import { podStrategy, serviceAccountStrategy } from './strategies.js';
+import { PERSISTENT_VOLUME_VALIDATED_TYPES, persistentVolumeStrategy } from './persistent-volume.js';
 import { persistentVolumeClaimStrategy } from './volumes.js';
 
 export interface CorePluginOptions extends ServiceOptions {
@@ -68,15 +69,17 @@ export function createCorePlugin(options: CorePluginOptions = {}): GroupPlugin {
       Node: { fieldLabels: NODE_FIELD_LABELS },
       ReplicationController: { ...replicationControllerStrategy, fieldLabels: REPLICATION_CONTROLLER_FIELD_LABELS },
       PodTemplate: podTemplateStrategy,
+      PersistentVolume: persistentVolumeStrategy,
       PersistentVolumeClaim: persistentVolumeClaimStrategy,
       LimitRange: limitRangeStrategy,
       ResourceQuota: resourceQuotaStrategy,
     },
     printers: CORE_PRINTERS,
     defaulters: CORE_DEFAULTERS,
-    // Pod validation (validatePodSpec, in pods and in every pod template), Service and ResourceQuota validation are
-    // kube's whole ValidatePodSpec, ValidateService and ValidateResourceQuotaSpec.
-    validatedTypes: ['v1/PodSpec', 'v1/ServiceSpec', 'v1/ResourceQuotaSpec'],
+    // Pod validation (validatePodSpec, in pods and in every pod template), Service, ResourceQuota and PersistentVolume
+    // validation are kube's whole ValidatePodSpec, ValidateService, ValidateResourceQuotaSpec and
+    // ValidatePersistentVolumeSpec.
+    validatedTypes: ['v1/PodSpec', 'v1/ServiceSpec', 'v1/ResourceQuotaSpec', ...PERSISTENT_VOLUME_VALIDATED_TYPES],
     install(host) {
       host.addSubresource({ group: '', resource: 'pods', subresource: 'eviction' }, evictionAction(host));
       host.addSubresource({ group: '', resource: 'pods', subresource: 'binding' }, bindingAction(host));

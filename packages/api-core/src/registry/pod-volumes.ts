@@ -153,7 +153,7 @@ function clusterTrustBundleErrors(bundle: Obj, field: string): FieldError[] {
 }
 
 /** kube's ValidateCSIDriverName. */
-function csiDriverErrors(driver: string, field: string): FieldError[] {
+export function csiDriverErrors(driver: string, field: string): FieldError[] {
   const errs: FieldError[] = [];
   if (!driver) errs.push(fieldRequired(field));
   if (driver.length > 63) errs.push(fieldTooLong(field, 63));
@@ -193,7 +193,7 @@ const ISCSI_FORMATS: [string, RegExp][] = [
 ];
 
 /** kube's checks of an iSCSI qualified name (`iqn`, `initiatorName`): one of three prefixes, and that prefix's format. */
-function iscsiNameErrors(name: string, field: string): FieldError[] {
+export function iscsiNameErrors(name: string, field: string): FieldError[] {
   const format = ISCSI_FORMATS.find(([prefix]) => name.startsWith(prefix));
   if (!format) return [fieldInvalid(field, name, 'must be valid format starting with iqn, eui, or naa')];
   return format[1].test(name) ? [] : [fieldInvalid(field, name, 'must be valid format')];
@@ -326,7 +326,7 @@ function storageOSErrors(storageos: Obj, field: string): FieldError[] {
 }
 
 /** The checks of the one source a volume has. */
-function sourceErrors(kind: string, source: Obj, field: string, volumeName: string, podName: string | undefined): FieldError[] {
+export function sourceErrors(kind: string, source: Obj, field: string, volumeName: string, podName: string | undefined): FieldError[] {
   const errs: FieldError[] = [];
   switch (kind) {
     case 'emptyDir':

@@ -77,7 +77,7 @@ export function beforeCreate(ctx: RequestContext, obj: KubeObject): void {
   throwIfInvalid(entry, obj, [...found, ...(entry.strategy.validate?.(obj, found) ?? [])], schemaErrors);
   entry.strategy.canonicalize?.(obj);
   orderKeys(entry.group.fieldTree, entry.typeKey, obj);
-  addWarnings(ctx.warnings, entry.strategy.warnings?.(obj));
+  addWarnings(ctx.warnings, entry.strategy.warnings?.(obj, undefined, ctx));
 }
 
 /** The strategy's writer of a subresource that is a part of the object (Strategy.subresourceUpdates), if it has one. */
@@ -125,6 +125,7 @@ export function beforeUpdate(ctx: RequestContext, input: KubeObject, old: KubeOb
   }
   delete meta.selfLink;
   if (ctx.subresource === '') entry.strategy.prepareForUpdate?.(obj, old, ctx);
+  else if (ctx.subresource === 'status') entry.strategy.prepareForStatusUpdate?.(obj, old, ctx);
   if (meta.generation !== undefined && specChanged(obj, old, hasStatusSubresource(entry))) meta.generation = Number(meta.generation) + 1;
   dropEmptyMetadata(obj);
   const schemaErrors = schemaErrorsOf(entry, obj, old);
@@ -132,7 +133,7 @@ export function beforeUpdate(ctx: RequestContext, input: KubeObject, old: KubeOb
   throwIfInvalid(entry, obj, [...found, ...(entry.strategy.validateUpdate?.(obj, old, ctx, found) ?? entry.strategy.validate?.(obj, found) ?? [])], schemaErrors);
   entry.strategy.canonicalize?.(obj);
   orderKeys(entry.group.fieldTree, entry.typeKey, obj);
-  addWarnings(ctx.warnings, entry.strategy.warnings?.(obj, old));
+  addWarnings(ctx.warnings, entry.strategy.warnings?.(obj, old, ctx));
   return obj;
 }
 
