@@ -14,13 +14,14 @@ import {
   isObj,
   nowTimestamp,
   str,
-  validateLabelName,
   type FieldError,
   type KubeObject,
   type Obj,
 } from '@kapi/apimachinery';
 import type { Strategy } from '@kapi/apiserver';
+import { nodeFieldRequirementErrors, nodeSelectorRequirementErrors } from './pod-affinity.js';
 import { backstepErrors } from './pod-paths.js';
+import { DEPRECATED_NODE_LABELS } from './pod-warnings.js';
 import { csiDriverErrors, iscsiNameErrors, sourceErrors } from './pod-volumes.js';
 import { compareQuantities, decimal } from './quantity.js';
 
@@ -161,40 +162,6 @@ function pvSourceErrors(kind: string, source: Obj, pvName: string, field: string
     default:
       return [];
   }
-}
-
-/** kube's ValidateNodeSelectorRequirement: the operator's values, the key, and (unless allowed) label values. */
-function nodeSelectorRequirementErrors(req: Obj, allowInvalidLabelValue: boolean, field: string): FieldError[] {
-  const errs: FieldError[] = [];
-  const operator = str(req.operator);
-  const values = strings(req.values);
-  if (operator === 'In' || operator === 'NotIn') {
-    if (values.length === 0) errs.push(fieldRequired(`${field}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
-  } else if (operator === 'Exists' || operator === 'DoesNotExist') {
-    if (values.length > 0) errs.push(fieldForbidden(`${field}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-  } else if (operator === 'Gt' || operator === 'Lt') {
-    if (values.length !== 1) errs.push(fieldRequired(`${field}.values`, "must be specified single value when `operator` is 'Lt' or 'Gt'"));
-  } else {
-    errs.push(fieldInvalid(`${field}.operator`, operator, 'not a valid selector operator'));
-  }
-  errs.push(...validateLabelName(str(req.key), `${field}.key`));
-  if (!allowInvalidLabelValue) values.forEach((v, i) => errs.push(...isLabelValue(v).map((msg) => fieldInvalid(`${field}.values[${i}]`, v, msg))));
-  return errs;
-}
-
-/** kube's ValidateNodeFieldSelectorRequirement: one node name, In or NotIn, on metadata.name. */
-function nodeFieldRequirementErrors(req: Obj, field: string): FieldError[] {
-  const errs: FieldError[] = [];
-  const operator = str(req.operator);
-  const values = strings(req.values);
-  if (operator === 'In' || operator === 'NotIn') {
-    if (values.length !== 1) errs.push(fieldRequired(`${field}.values`, "must be only one value when `operator` is 'In' or 'NotIn' for node field selector"));
-  } else {
-    errs.push(fieldInvalid(`${field}.operator`, operator, 'not a valid selector operator'));
-  }
-  if (str(req.key) !== 'metadata.name') errs.push(fieldInvalid(`${field}.key`, str(req.key), 'not a valid field selector key'));
-  else values.forEach((v, i) => errs.push(...isDNS1123Subdomain(v).map((msg) => fieldInvalid(`${field}.values[${i}]`, v, msg))));
-  return errs;
 }
 
 /** kube's validateVolumeNodeAffinity and ValidateNodeSelector: required terms, at least one. */
@@ -457,14 +424,6 @@ function dropVolumeAttributesClass(pv: KubeObject, old?: KubeObject): void {
   if (isObj(spec) && !(old && isSet(specOf(old).volumeAttributesClassName))) delete spec.volumeAttributesClassName;
 }
 
-/** kube's deprecated node labels (pkg/api/node), as a PV's node affinity warns of them. */
-const DEPRECATED_NODE_LABELS: Record<string, string> = {
-  'beta.kubernetes.io/arch': 'deprecated since v1.14; use "kubernetes.io/arch" instead',
-  'beta.kubernetes.io/os': 'deprecated since v1.14; use "kubernetes.io/os" instead',
-  'failure-domain.beta.kubernetes.io/region': 'deprecated since v1.17; use "topology.kubernetes.io/region" instead',
-  'failure-domain.beta.kubernetes.io/zone': 'deprecated since v1.17; use "topology.kubernetes.io/zone" instead',
-  'beta.kubernetes.io/instance-type': 'deprecated since v1.17; use "node.kubernetes.io/instance-type" instead',
-};
 /** The deprecated sources kube warns of, in its order, with the path it names (`storageOS`, as kube spells it). */
 const DEPRECATED_SOURCES: [string, string, string][] = [
   ['cephfs', 'cephfs', 'deprecated in v1.28, non-functional in v1.31+'],

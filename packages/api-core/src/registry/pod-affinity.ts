@@ -22,7 +22,7 @@ import {
 export const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v : '')) : []);
 
 /** kube's ValidateNodeSelectorRequirement; `anyValue` for preferred terms (their values are not checked). */
-function nodeSelectorRequirementErrors(req: Obj, anyValue: boolean, field: string): FieldError[] {
+export function nodeSelectorRequirementErrors(req: Obj, anyValue: boolean, field: string): FieldError[] {
   const errs: FieldError[] = [];
   const operator = str(req.operator);
   const values = strings(req.values);
@@ -41,7 +41,7 @@ function nodeSelectorRequirementErrors(req: Obj, anyValue: boolean, field: strin
 }
 
 /** kube's ValidateNodeFieldSelectorRequirement: one node name, In or NotIn, on metadata.name. */
-function nodeFieldRequirementErrors(req: Obj, field: string): FieldError[] {
+export function nodeFieldRequirementErrors(req: Obj, field: string): FieldError[] {
   const errs: FieldError[] = [];
   const operator = str(req.operator);
   const values = strings(req.values);

@@ -9,7 +9,8 @@ import { containersWithPath } from './pod-containers.js';
 // byte quantities, seccomp and AppArmor annotations without their fields, a negative grace period and pod affinity
 // terms without a selector. Map keys are walked in sorted order (Go's are random).
 
-const DEPRECATED_NODE_LABELS: Record<string, string> = {
+/** kube's deprecated node labels (pkg/api/node), with what to use instead: pods' and PVs' node affinity warn of them. */
+export const DEPRECATED_NODE_LABELS: Record<string, string> = {
   'beta.kubernetes.io/arch': 'deprecated since v1.14; use "kubernetes.io/arch" instead',
   'beta.kubernetes.io/os': 'deprecated since v1.14; use "kubernetes.io/os" instead',
   'failure-domain.beta.kubernetes.io/region': 'deprecated since v1.17; use "topology.kubernetes.io/region" instead',
