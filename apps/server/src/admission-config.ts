@@ -48,14 +48,14 @@ export function loadAdmissionConfiguration(path: string | undefined, log: (level
   for (const entry of Array.isArray(obj.plugins) ? obj.plugins : []) {
     const plugin = (entry && typeof entry === 'object' ? entry : {}) as { name?: unknown; path?: unknown; configuration?: unknown };
     const name = String(plugin.name ?? '');
+    if (name !== 'ResourceQuota') {
+      log(0, `admission control configuration ${path}: the configuration of plugin "${name}" is not read by this server`);
+      continue;
+    }
     let configuration = plugin.configuration;
     if (configuration === undefined && plugin.path) {
       const file = String(plugin.path);
       configuration = readDocument(isAbsolute(file) ? file : join(dirname(path), file), `the configuration of admission plugin "${name}"`);
-    }
-    if (name !== 'ResourceQuota') {
-      log(0, `admission control configuration ${path}: the configuration of plugin "${name}" is not read by this server`);
-      continue;
     }
     if (configuration === undefined) continue;
     try {
