@@ -9,6 +9,11 @@ interface TypeShape {
   defaults?: Record<string, unknown>;
   /** Properties whose zero value means unset (Go non-pointer scalars tagged omitempty). */
   omitZero?: string[];
+  /**
+   * Go's zero values of the required scalar properties (Go fields without omitempty): what kube's decoding leaves
+   * in a property its request left out, and writes back.
+   */
+  zeros?: Record<string, 0 | false | ''>;
   /** Properties holding a metav1.Time or MicroTime, by which. */
   times?: Record<string, 'Time' | 'MicroTime'>;
   /** Properties holding a resource.Quantity (`value`) or a map of them (`map`). */
@@ -62,6 +67,18 @@ export function buildFieldTree(ctx: PackageContext): { types: Record<string, Typ
       if (defaults.length) shape.defaults = Object.fromEntries(defaults.map(([k, v]) => [k, v.default]));
       const omitZero = Object.entries(def.node.properties).filter(([, v]) => v['x-kapi-omit-zero']).map(([k]) => k);
       if (omitZero.length) shape.omitZero = omitZero;
+      const zeroOf = (node: SchemaNode | undefined): 0 | false | '' | undefined => {
+        if (!node || node.$ref || node['x-kapi-wire-type'] || node.oneOf) return undefined;
+        if (node.type === 'integer' || node.type === 'number') return 0;
+        if (node.type === 'boolean') return false;
+        if (node.type === 'string') return '';
+        return undefined;
+      };
+      const zeros = (def.node.required ?? []).flatMap((k) => {
+        const zero = zeroOf(def.node.properties?.[k]);
+        return zero === undefined ? [] : [[k, zero] as const];
+      });
+      if (zeros.length) shape.zeros = Object.fromEntries(zeros);
       const times = Object.entries(def.node.properties).flatMap(([k, v]) => {
         const wire = v.$ref ? model.resolve(file, v.$ref).schema['x-kapi-wire-type'] : undefined;
         return wire === 'Time' || wire === 'MicroTime' ? [[k, wire] as const] : [];

@@ -547,7 +547,9 @@ describe('Pod validation (kube 1.33 ValidatePodCreate, ValidatePodUpdate)', { ti
     };
     const pod = await req(server, 'POST', PODS, { metadata: { name: `p${n++}` }, spec: allowed });
     expect(pod.status, JSON.stringify(pod.body)).toBe(201);
-    expect(pod.body.spec.volumes[0].iscsi.lun).toBeUndefined();
+    // Written back as kube writes its Go zero value.
+    expect(pod.body.spec.volumes[0].iscsi.lun).toBe(0);
+    expect(pod.body.spec.containers[0].lifecycle.preStop.sleep).toEqual({ seconds: 0 });
     // A missing number its validation refuses gets that refusal alone, not a schema "Required value" beside it.
     expect(await refused({ containers: [app({ livenessProbe: { tcpSocket: {} } })], topologySpreadConstraints: [{ topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule' }] })).toEqual([
       'spec.containers[0].livenessProbe.tcpSocket.port: Invalid value: 0: must be between 1 and 65535, inclusive',

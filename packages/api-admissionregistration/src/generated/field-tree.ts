@@ -8,18 +8,30 @@ export const fieldTree: FieldTree = {
    "props": {
     "key": 0,
     "valueExpression": 0
+   },
+   "zeros": {
+    "key": "",
+    "valueExpression": ""
    }
   },
   "admissionregistration.k8s.io/v1/ExpressionWarning": {
    "props": {
     "fieldRef": 0,
     "warning": 0
+   },
+   "zeros": {
+    "fieldRef": "",
+    "warning": ""
    }
   },
   "admissionregistration.k8s.io/v1/MatchCondition": {
    "props": {
     "name": 0,
     "expression": 0
+   },
+   "zeros": {
+    "name": "",
+    "expression": ""
    }
   },
   "admissionregistration.k8s.io/v1/MatchResources": {
@@ -55,6 +67,10 @@ export const fieldTree: FieldTree = {
     "matchConditions": {
      "a": "admissionregistration.k8s.io/v1/MatchCondition"
     }
+   },
+   "zeros": {
+    "name": "",
+    "sideEffects": ""
    }
   },
   "admissionregistration.k8s.io/v1/MutatingWebhookConfiguration": {
@@ -146,6 +162,10 @@ export const fieldTree: FieldTree = {
     "name": 0,
     "path": 0,
     "port": 0
+   },
+   "zeros": {
+    "namespace": "",
+    "name": ""
    }
   },
   "admissionregistration.k8s.io/v1/TypeChecking": {
@@ -183,7 +203,10 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "policyName"
-   ]
+   ],
+   "zeros": {
+    "policyName": ""
+   }
   },
   "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicySpec": {
    "props": {
@@ -235,6 +258,10 @@ export const fieldTree: FieldTree = {
     "matchConditions": {
      "a": "admissionregistration.k8s.io/v1/MatchCondition"
     }
+   },
+   "zeros": {
+    "name": "",
+    "sideEffects": ""
    }
   },
   "admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration": {
@@ -257,12 +284,19 @@ export const fieldTree: FieldTree = {
    "omitZero": [
     "message",
     "messageExpression"
-   ]
+   ],
+   "zeros": {
+    "expression": ""
+   }
   },
   "admissionregistration.k8s.io/v1/Variable": {
    "props": {
     "name": 0,
     "expression": 0
+   },
+   "zeros": {
+    "name": "",
+    "expression": ""
    }
   },
   "admissionregistration.k8s.io/v1/WebhookClientConfig": {

@@ -17,12 +17,20 @@ export const fieldTree: FieldTree = {
     "format",
     "description",
     "priority"
-   ]
+   ],
+   "zeros": {
+    "name": "",
+    "type": "",
+    "jsonPath": ""
+   }
   },
   "apiextensions.k8s.io/v1/CustomResourceConversion": {
    "props": {
     "strategy": 0,
     "webhook": "apiextensions.k8s.io/v1/WebhookConversion"
+   },
+   "zeros": {
+    "strategy": ""
    }
   },
   "apiextensions.k8s.io/v1/CustomResourceDefinition": {
@@ -47,6 +55,10 @@ export const fieldTree: FieldTree = {
     "reason",
     "message"
    ],
+   "zeros": {
+    "type": "",
+    "status": ""
+   },
    "times": {
     "lastTransitionTime": "Time"
    }
@@ -67,7 +79,11 @@ export const fieldTree: FieldTree = {
    "omitZero": [
     "singular",
     "listKind"
-   ]
+   ],
+   "zeros": {
+    "plural": "",
+    "kind": ""
+   }
   },
   "apiextensions.k8s.io/v1/CustomResourceDefinitionSpec": {
    "props": {
@@ -82,7 +98,11 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "preserveUnknownFields"
-   ]
+   ],
+   "zeros": {
+    "group": "",
+    "scope": ""
+   }
   },
   "apiextensions.k8s.io/v1/CustomResourceDefinitionStatus": {
    "props": {
@@ -114,13 +134,22 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "deprecated"
-   ]
+   ],
+   "zeros": {
+    "name": "",
+    "served": false,
+    "storage": false
+   }
   },
   "apiextensions.k8s.io/v1/CustomResourceSubresourceScale": {
    "props": {
     "specReplicasPath": 0,
     "statusReplicasPath": 0,
     "labelSelectorPath": 0
+   },
+   "zeros": {
+    "specReplicasPath": "",
+    "statusReplicasPath": ""
    }
   },
   "apiextensions.k8s.io/v1/CustomResourceSubresourceStatus": {
@@ -249,6 +278,9 @@ export const fieldTree: FieldTree = {
   "apiextensions.k8s.io/v1/SelectableField": {
    "props": {
     "jsonPath": 0
+   },
+   "zeros": {
+    "jsonPath": ""
    }
   },
   "apiextensions.k8s.io/v1/ServiceReference": {
@@ -257,6 +289,10 @@ export const fieldTree: FieldTree = {
     "name": 0,
     "path": 0,
     "port": 0
+   },
+   "zeros": {
+    "namespace": "",
+    "name": ""
    }
   },
   "apiextensions.k8s.io/v1/ValidationRule": {
@@ -272,7 +308,10 @@ export const fieldTree: FieldTree = {
     "message",
     "messageExpression",
     "fieldPath"
-   ]
+   ],
+   "zeros": {
+    "rule": ""
+   }
   },
   "apiextensions.k8s.io/v1/WebhookClientConfig": {
    "props": {

@@ -21,6 +21,10 @@ export const fieldTree: FieldTree = {
     "reason": 0,
     "message": 0
    },
+   "zeros": {
+    "type": "",
+    "status": ""
+   },
    "times": {
     "lastTransitionTime": "Time"
    }
@@ -32,6 +36,10 @@ export const fieldTree: FieldTree = {
     "version": 0,
     "insecureSkipTLSVerify": 0,
     "caBundle": 0,
+    "groupPriorityMinimum": 0,
+    "versionPriority": 0
+   },
+   "zeros": {
     "groupPriorityMinimum": 0,
     "versionPriority": 0
    }

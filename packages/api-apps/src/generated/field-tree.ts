@@ -11,6 +11,9 @@ export const fieldTree: FieldTree = {
     "metadata": "meta.k8s.io/v1/ObjectMeta",
     "data": "*",
     "revision": 0
+   },
+   "zeros": {
+    "revision": 0
    }
   },
   "apps/v1/DaemonSet": {
@@ -42,6 +45,10 @@ export const fieldTree: FieldTree = {
     "reason",
     "message"
    ],
+   "zeros": {
+    "type": "",
+    "status": ""
+   },
    "times": {
     "lastTransitionTime": "Time"
    }
@@ -82,7 +89,13 @@ export const fieldTree: FieldTree = {
     "updatedNumberScheduled",
     "numberAvailable",
     "numberUnavailable"
-   ]
+   ],
+   "zeros": {
+    "currentNumberScheduled": 0,
+    "numberMisscheduled": 0,
+    "desiredNumberScheduled": 0,
+    "numberReady": 0
+   }
   },
   "apps/v1/DaemonSetUpdateStrategy": {
    "props": {
@@ -121,6 +134,10 @@ export const fieldTree: FieldTree = {
     "reason",
     "message"
    ],
+   "zeros": {
+    "type": "",
+    "status": ""
+   },
    "times": {
     "lastUpdateTime": "Time",
     "lastTransitionTime": "Time"
@@ -209,6 +226,10 @@ export const fieldTree: FieldTree = {
     "reason",
     "message"
    ],
+   "zeros": {
+    "type": "",
+    "status": ""
+   },
    "times": {
     "lastTransitionTime": "Time"
    }
@@ -244,7 +265,10 @@ export const fieldTree: FieldTree = {
     "readyReplicas",
     "availableReplicas",
     "observedGeneration"
-   ]
+   ],
+   "zeros": {
+    "replicas": 0
+   }
   },
   "apps/v1/RollingUpdateDaemonSet": {
    "props": {
@@ -295,6 +319,10 @@ export const fieldTree: FieldTree = {
     "reason",
     "message"
    ],
+   "zeros": {
+    "type": "",
+    "status": ""
+   },
    "times": {
     "lastTransitionTime": "Time"
    }
@@ -367,7 +395,10 @@ export const fieldTree: FieldTree = {
     "updatedReplicas",
     "currentRevision",
     "updateRevision"
-   ]
+   ],
+   "zeros": {
+    "replicas": 0
+   }
   },
   "apps/v1/StatefulSetUpdateStrategy": {
    "props": {

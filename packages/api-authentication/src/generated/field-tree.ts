@@ -85,7 +85,10 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "token"
-   ]
+   ],
+   "zeros": {
+    "token": ""
+   }
   },
   "authentication.k8s.io/v1/TokenReviewStatus": {
    "props": {

@@ -165,7 +165,10 @@ export const fieldTree: FieldTree = {
     "denied",
     "reason",
     "evaluationError"
-   ]
+   ],
+   "zeros": {
+    "allowed": false
+   }
   },
   "authorization.k8s.io/v1/SubjectRulesReviewStatus": {
    "props": {
@@ -180,7 +183,10 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "evaluationError"
-   ]
+   ],
+   "zeros": {
+    "incomplete": false
+   }
   }
  }
 };

@@ -12,7 +12,11 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "apiVersion"
-   ]
+   ],
+   "zeros": {
+    "kind": "",
+    "name": ""
+   }
   },
   "autoscaling/v1/HorizontalPodAutoscaler": {
    "props": {
@@ -38,6 +42,9 @@ export const fieldTree: FieldTree = {
    },
    "defaults": {
     "minReplicas": 1
+   },
+   "zeros": {
+    "maxReplicas": 0
    }
   },
   "autoscaling/v1/HorizontalPodAutoscalerStatus": {
@@ -47,6 +54,10 @@ export const fieldTree: FieldTree = {
     "currentReplicas": 0,
     "desiredReplicas": 0,
     "currentCPUUtilizationPercentage": 0
+   },
+   "zeros": {
+    "currentReplicas": 0,
+    "desiredReplicas": 0
    },
    "times": {
     "lastScaleTime": "Time"
@@ -76,13 +87,20 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "selector"
-   ]
+   ],
+   "zeros": {
+    "replicas": 0
+   }
   },
   "autoscaling/v2/ContainerResourceMetricSource": {
    "props": {
     "name": 0,
     "target": "autoscaling/v2/MetricTarget",
     "container": 0
+   },
+   "zeros": {
+    "name": "",
+    "container": ""
    }
   },
   "autoscaling/v2/ContainerResourceMetricStatus": {
@@ -90,6 +108,10 @@ export const fieldTree: FieldTree = {
     "name": 0,
     "current": "autoscaling/v2/MetricValueStatus",
     "container": 0
+   },
+   "zeros": {
+    "name": "",
+    "container": ""
    }
   },
   "autoscaling/v2/CrossVersionObjectReference": {
@@ -100,7 +122,11 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "apiVersion"
-   ]
+   ],
+   "zeros": {
+    "kind": "",
+    "name": ""
+   }
   },
   "autoscaling/v2/ExternalMetricSource": {
    "props": {
@@ -117,6 +143,11 @@ export const fieldTree: FieldTree = {
   "autoscaling/v2/HPAScalingPolicy": {
    "props": {
     "type": 0,
+    "value": 0,
+    "periodSeconds": 0
+   },
+   "zeros": {
+    "type": "",
     "value": 0,
     "periodSeconds": 0
    }
@@ -167,6 +198,10 @@ export const fieldTree: FieldTree = {
     "reason",
     "message"
    ],
+   "zeros": {
+    "type": "",
+    "status": ""
+   },
    "times": {
     "lastTransitionTime": "Time"
    }
@@ -183,6 +218,9 @@ export const fieldTree: FieldTree = {
    },
    "defaults": {
     "minReplicas": 1
+   },
+   "zeros": {
+    "maxReplicas": 0
    }
   },
   "autoscaling/v2/HorizontalPodAutoscalerStatus": {
@@ -201,6 +239,9 @@ export const fieldTree: FieldTree = {
    "omitZero": [
     "currentReplicas"
    ],
+   "zeros": {
+    "desiredReplicas": 0
+   },
    "times": {
     "lastScaleTime": "Time"
    }
@@ -209,6 +250,9 @@ export const fieldTree: FieldTree = {
    "props": {
     "name": 0,
     "selector": "meta.k8s.io/v1/LabelSelector"
+   },
+   "zeros": {
+    "name": ""
    }
   },
   "autoscaling/v2/MetricSpec": {
@@ -219,6 +263,9 @@ export const fieldTree: FieldTree = {
     "resource": "autoscaling/v2/ResourceMetricSource",
     "containerResource": "autoscaling/v2/ContainerResourceMetricSource",
     "external": "autoscaling/v2/ExternalMetricSource"
+   },
+   "zeros": {
+    "type": ""
    }
   },
   "autoscaling/v2/MetricStatus": {
@@ -229,6 +276,9 @@ export const fieldTree: FieldTree = {
     "resource": "autoscaling/v2/ResourceMetricStatus",
     "containerResource": "autoscaling/v2/ContainerResourceMetricStatus",
     "external": "autoscaling/v2/ExternalMetricStatus"
+   },
+   "zeros": {
+    "type": ""
    }
   },
   "autoscaling/v2/MetricTarget": {
@@ -237,6 +287,9 @@ export const fieldTree: FieldTree = {
     "value": 0,
     "averageValue": 0,
     "averageUtilization": 0
+   },
+   "zeros": {
+    "type": ""
    },
    "quantities": {
     "value": "value",
@@ -284,12 +337,18 @@ export const fieldTree: FieldTree = {
    "props": {
     "name": 0,
     "target": "autoscaling/v2/MetricTarget"
+   },
+   "zeros": {
+    "name": ""
    }
   },
   "autoscaling/v2/ResourceMetricStatus": {
    "props": {
     "name": 0,
     "current": "autoscaling/v2/MetricValueStatus"
+   },
+   "zeros": {
+    "name": ""
    }
   }
  }

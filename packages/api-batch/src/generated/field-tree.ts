@@ -35,7 +35,10 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "concurrencyPolicy"
-   ]
+   ],
+   "zeros": {
+    "schedule": ""
+   }
   },
   "batch/v1/CronJobStatus": {
    "props": {
@@ -75,6 +78,10 @@ export const fieldTree: FieldTree = {
     "reason",
     "message"
    ],
+   "zeros": {
+    "type": "",
+    "status": ""
+   },
    "times": {
     "lastProbeTime": "Time",
     "lastTransitionTime": "Time"
@@ -163,12 +170,18 @@ export const fieldTree: FieldTree = {
     "values": {
      "a": 0
     }
+   },
+   "zeros": {
+    "operator": ""
    }
   },
   "batch/v1/PodFailurePolicyOnPodConditionsPattern": {
    "props": {
     "type": 0,
     "status": 0
+   },
+   "zeros": {
+    "type": ""
    }
   },
   "batch/v1/PodFailurePolicyRule": {
@@ -178,6 +191,9 @@ export const fieldTree: FieldTree = {
     "onPodConditions": {
      "a": "batch/v1/PodFailurePolicyOnPodConditionsPattern"
     }
+   },
+   "zeros": {
+    "action": ""
    }
   },
   "batch/v1/SuccessPolicy": {

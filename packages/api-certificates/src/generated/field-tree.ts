@@ -29,6 +29,10 @@ export const fieldTree: FieldTree = {
     "reason",
     "message"
    ],
+   "zeros": {
+    "type": "",
+    "status": ""
+   },
    "times": {
     "lastUpdateTime": "Time",
     "lastTransitionTime": "Time"
@@ -56,7 +60,11 @@ export const fieldTree: FieldTree = {
    "omitZero": [
     "username",
     "uid"
-   ]
+   ],
+   "zeros": {
+    "request": "",
+    "signerName": ""
+   }
   },
   "certificates.k8s.io/v1/CertificateSigningRequestStatus": {
    "props": {

@@ -15,7 +15,10 @@ export const fieldTree: FieldTree = {
     "fsType",
     "partition",
     "readOnly"
-   ]
+   ],
+   "zeros": {
+    "volumeID": ""
+   }
   },
   "v1/Affinity": {
    "props": {
@@ -28,12 +31,19 @@ export const fieldTree: FieldTree = {
    "props": {
     "type": 0,
     "localhostProfile": 0
+   },
+   "zeros": {
+    "type": ""
    }
   },
   "v1/AttachedVolume": {
    "props": {
     "name": 0,
     "devicePath": 0
+   },
+   "zeros": {
+    "name": "",
+    "devicePath": ""
    }
   },
   "v1/AzureDiskVolumeSource": {
@@ -50,6 +60,10 @@ export const fieldTree: FieldTree = {
     "fsType": "ext4",
     "readOnly": false,
     "kind": "Shared"
+   },
+   "zeros": {
+    "diskName": "",
+    "diskURI": ""
    }
   },
   "v1/AzureFilePersistentVolumeSource": {
@@ -61,7 +75,11 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "readOnly"
-   ]
+   ],
+   "zeros": {
+    "secretName": "",
+    "shareName": ""
+   }
   },
   "v1/AzureFileVolumeSource": {
    "props": {
@@ -71,7 +89,11 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "readOnly"
-   ]
+   ],
+   "zeros": {
+    "secretName": "",
+    "shareName": ""
+   }
   },
   "v1/Binding": {
    "props": {
@@ -99,7 +121,11 @@ export const fieldTree: FieldTree = {
    "omitZero": [
     "readOnly",
     "fsType"
-   ]
+   ],
+   "zeros": {
+    "driver": "",
+    "volumeHandle": ""
+   }
   },
   "v1/CSIVolumeSource": {
    "props": {
@@ -110,6 +136,9 @@ export const fieldTree: FieldTree = {
      "m": 0
     },
     "nodePublishSecretRef": "v1/LocalObjectReference"
+   },
+   "zeros": {
+    "driver": ""
    }
   },
   "v1/Capabilities": {
@@ -168,7 +197,10 @@ export const fieldTree: FieldTree = {
    "omitZero": [
     "fsType",
     "readOnly"
-   ]
+   ],
+   "zeros": {
+    "volumeID": ""
+   }
   },
   "v1/CinderVolumeSource": {
    "props": {
@@ -180,7 +212,10 @@ export const fieldTree: FieldTree = {
    "omitZero": [
     "fsType",
     "readOnly"
-   ]
+   ],
+   "zeros": {
+    "volumeID": ""
+   }
   },
   "v1/ClientIPConfig": {
    "props": {
@@ -195,6 +230,9 @@ export const fieldTree: FieldTree = {
     "optional": 0,
     "path": 0,
     "user": 0
+   },
+   "zeros": {
+    "path": ""
    }
   },
   "v1/ComponentCondition": {
@@ -207,7 +245,11 @@ export const fieldTree: FieldTree = {
    "omitZero": [
     "message",
     "error"
-   ]
+   ],
+   "zeros": {
+    "type": "",
+    "status": ""
+   }
   },
   "v1/ComponentStatus": {
    "props": {
@@ -244,6 +286,9 @@ export const fieldTree: FieldTree = {
     "name": 0,
     "key": 0,
     "optional": 0
+   },
+   "zeros": {
+    "key": ""
    }
   },
   "v1/ConfigMapNodeConfigSource": {
@@ -256,7 +301,12 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "resourceVersion"
-   ]
+   ],
+   "zeros": {
+    "namespace": "",
+    "name": "",
+    "kubeletConfigKey": ""
+   }
   },
   "v1/ConfigMapProjection": {
    "props": {
@@ -341,13 +391,21 @@ export const fieldTree: FieldTree = {
     "stdin",
     "stdinOnce",
     "tty"
-   ]
+   ],
+   "zeros": {
+    "name": ""
+   }
   },
   "v1/ContainerExtendedResourceRequest": {
    "props": {
     "containerName": 0,
     "resourceName": 0,
     "requestName": 0
+   },
+   "zeros": {
+    "containerName": "",
+    "resourceName": "",
+    "requestName": ""
    }
   },
   "v1/ContainerImage": {
@@ -377,18 +435,28 @@ export const fieldTree: FieldTree = {
     "hostPort",
     "protocol",
     "hostIP"
-   ]
+   ],
+   "zeros": {
+    "containerPort": 0
+   }
   },
   "v1/ContainerResizePolicy": {
    "props": {
     "resourceName": 0,
     "restartPolicy": 0
+   },
+   "zeros": {
+    "resourceName": "",
+    "restartPolicy": ""
    }
   },
   "v1/ContainerRestartRule": {
    "props": {
     "action": 0,
     "exitCodes": "v1/ContainerRestartRuleOnExitCodes"
+   },
+   "zeros": {
+    "action": ""
    }
   },
   "v1/ContainerRestartRuleOnExitCodes": {
@@ -397,6 +465,9 @@ export const fieldTree: FieldTree = {
     "values": {
      "a": 0
     }
+   },
+   "zeros": {
+    "operator": ""
    }
   },
   "v1/ContainerState": {
@@ -430,6 +501,9 @@ export const fieldTree: FieldTree = {
     "message",
     "containerID"
    ],
+   "zeros": {
+    "exitCode": 0
+   },
    "times": {
     "startedAt": "Time",
     "finishedAt": "Time"
@@ -472,6 +546,13 @@ export const fieldTree: FieldTree = {
    "omitZero": [
     "containerID"
    ],
+   "zeros": {
+    "name": "",
+    "ready": false,
+    "restartCount": 0,
+    "image": "",
+    "imageID": ""
+   },
    "quantities": {
     "allocatedResources": "map"
    }
@@ -483,6 +564,9 @@ export const fieldTree: FieldTree = {
   },
   "v1/DaemonEndpoint": {
    "props": {
+    "Port": 0
+   },
+   "zeros": {
     "Port": 0
    }
   },
@@ -500,6 +584,9 @@ export const fieldTree: FieldTree = {
     "resourceFieldRef": "v1/ResourceFieldSelector",
     "mode": 0,
     "user": 0
+   },
+   "zeros": {
+    "path": ""
    }
   },
   "v1/DownwardAPIVolumeSource": {
@@ -536,7 +623,10 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "hostname"
-   ]
+   ],
+   "zeros": {
+    "ip": ""
+   }
   },
   "v1/EndpointPort": {
    "props": {
@@ -548,7 +638,10 @@ export const fieldTree: FieldTree = {
    "omitZero": [
     "name",
     "protocol"
-   ]
+   ],
+   "zeros": {
+    "port": 0
+   }
   },
   "v1/EndpointSubset": {
    "props": {
@@ -591,7 +684,10 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "value"
-   ]
+   ],
+   "zeros": {
+    "name": ""
+   }
   },
   "v1/EnvVarSource": {
    "props": {
@@ -656,7 +752,10 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "targetContainerName"
-   ]
+   ],
+   "zeros": {
+    "name": ""
+   }
   },
   "v1/EphemeralContainerCommon": {
    "props": {
@@ -713,7 +812,10 @@ export const fieldTree: FieldTree = {
     "stdin",
     "stdinOnce",
     "tty"
-   ]
+   ],
+   "zeros": {
+    "name": ""
+   }
   },
   "v1/EphemeralVolumeSource": {
    "props": {
@@ -811,6 +913,11 @@ export const fieldTree: FieldTree = {
     "path": 0,
     "key": 0,
     "optional": 0
+   },
+   "zeros": {
+    "volumeName": "",
+    "path": "",
+    "key": ""
    }
   },
   "v1/FlexPersistentVolumeSource": {
@@ -826,7 +933,10 @@ export const fieldTree: FieldTree = {
    "omitZero": [
     "fsType",
     "readOnly"
-   ]
+   ],
+   "zeros": {
+    "driver": ""
+   }
   },
   "v1/FlexVolumeSource": {
    "props": {
@@ -841,7 +951,10 @@ export const fieldTree: FieldTree = {
    "omitZero": [
     "fsType",
     "readOnly"
-   ]
+   ],
+   "zeros": {
+    "driver": ""
+   }
   },
   "v1/FlockerVolumeSource": {
    "props": {
@@ -864,13 +977,19 @@ export const fieldTree: FieldTree = {
     "fsType",
     "partition",
     "readOnly"
-   ]
+   ],
+   "zeros": {
+    "pdName": ""
+   }
   },
   "v1/GRPCAction": {
    "props": {
     "port": 0,
     "service": 0,
     "mode": 0
+   },
+   "zeros": {
+    "port": 0
    }
   },
   "v1/GitRepoVolumeSource": {
@@ -882,7 +1001,10 @@ export const fieldTree: FieldTree = {
    "omitZero": [
     "revision",
     "directory"
-   ]
+   ],
+   "zeros": {
+    "repository": ""
+   }
   },
   "v1/GlusterfsPersistentVolumeSource": {
    "props": {
@@ -893,7 +1015,11 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "readOnly"
-   ]
+   ],
+   "zeros": {
+    "endpoints": "",
+    "path": ""
+   }
   },
   "v1/GlusterfsVolumeSource": {
    "props": {
@@ -903,7 +1029,11 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "readOnly"
-   ]
+   ],
+   "zeros": {
+    "endpoints": "",
+    "path": ""
+   }
   },
   "v1/HTTPGetAction": {
    "props": {
@@ -930,6 +1060,10 @@ export const fieldTree: FieldTree = {
    "props": {
     "name": 0,
     "value": 0
+   },
+   "zeros": {
+    "name": "",
+    "value": ""
    }
   },
   "v1/HostAlias": {
@@ -938,11 +1072,17 @@ export const fieldTree: FieldTree = {
     "hostnames": {
      "a": 0
     }
+   },
+   "zeros": {
+    "ip": ""
    }
   },
   "v1/HostIP": {
    "props": {
     "ip": 0
+   },
+   "zeros": {
+    "ip": ""
    }
   },
   "v1/HostPathVolumeSource": {
@@ -952,6 +1092,9 @@ export const fieldTree: FieldTree = {
    },
    "defaults": {
     "type": ""
+   },
+   "zeros": {
+    "path": ""
    }
   },
   "v1/ISCSIPersistentVolumeSource": {
@@ -976,7 +1119,12 @@ export const fieldTree: FieldTree = {
     "readOnly",
     "chapAuthDiscovery",
     "chapAuthSession"
-   ]
+   ],
+   "zeros": {
+    "targetPortal": "",
+    "iqn": "",
+    "lun": 0
+   }
   },
   "v1/ISCSIVolumeSource": {
    "props": {
@@ -1003,7 +1151,12 @@ export const fieldTree: FieldTree = {
     "readOnly",
     "chapAuthDiscovery",
     "chapAuthSession"
-   ]
+   ],
+   "zeros": {
+    "targetPortal": "",
+    "iqn": "",
+    "lun": 0
+   }
   },
   "v1/ImageVolumeSource": {
    "props": {
@@ -1018,6 +1171,9 @@ export const fieldTree: FieldTree = {
   "v1/ImageVolumeStatus": {
    "props": {
     "imageRef": 0
+   },
+   "zeros": {
+    "imageRef": ""
    }
   },
   "v1/KeyToPath": {
@@ -1026,6 +1182,10 @@ export const fieldTree: FieldTree = {
     "path": 0,
     "mode": 0,
     "user": 0
+   },
+   "zeros": {
+    "key": "",
+    "path": ""
    }
   },
   "v1/Lifecycle": {
@@ -1070,6 +1230,9 @@ export const fieldTree: FieldTree = {
      "m": 0
     }
    },
+   "zeros": {
+    "type": ""
+   },
    "quantities": {
     "max": "map",
     "min": "map",
@@ -1092,6 +1255,10 @@ export const fieldTree: FieldTree = {
     "supplementalGroups": {
      "a": 0
     }
+   },
+   "zeros": {
+    "uid": 0,
+    "gid": 0
    }
   },
   "v1/LoadBalancerIngress": {
@@ -1127,6 +1294,9 @@ export const fieldTree: FieldTree = {
    "props": {
     "path": 0,
     "fsType": 0
+   },
+   "zeros": {
+    "path": ""
    }
   },
   "v1/ModifyVolumeStatus": {
@@ -1136,7 +1306,10 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "targetVolumeAttributesClassName"
-   ]
+   ],
+   "zeros": {
+    "status": ""
+   }
   },
   "v1/NFSVolumeSource": {
    "props": {
@@ -1146,7 +1319,11 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "readOnly"
-   ]
+   ],
+   "zeros": {
+    "server": "",
+    "path": ""
+   }
   },
   "v1/Namespace": {
    "props": {
@@ -1169,6 +1346,10 @@ export const fieldTree: FieldTree = {
     "reason",
     "message"
    ],
+   "zeros": {
+    "type": "",
+    "status": ""
+   },
    "times": {
     "lastTransitionTime": "Time"
    }
@@ -1204,6 +1385,10 @@ export const fieldTree: FieldTree = {
    "props": {
     "type": 0,
     "address": 0
+   },
+   "zeros": {
+    "type": "",
+    "address": ""
    }
   },
   "v1/NodeAffinity": {
@@ -1246,6 +1431,9 @@ export const fieldTree: FieldTree = {
     "overhead": {
      "a": "v1/NodeAllocatableOverheadResources"
     }
+   },
+   "zeros": {
+    "resourceClaimName": ""
    }
   },
   "v1/NodeCondition": {
@@ -1261,6 +1449,10 @@ export const fieldTree: FieldTree = {
     "reason",
     "message"
    ],
+   "zeros": {
+    "type": "",
+    "status": ""
+   },
    "times": {
     "lastHeartbeatTime": "Time",
     "lastTransitionTime": "Time"
@@ -1325,6 +1517,10 @@ export const fieldTree: FieldTree = {
     "values": {
      "a": 0
     }
+   },
+   "zeros": {
+    "key": "",
+    "operator": ""
    }
   },
   "v1/NodeSelectorTerm": {
@@ -1420,6 +1616,18 @@ export const fieldTree: FieldTree = {
     "operatingSystem": 0,
     "architecture": 0,
     "swap": "v1/NodeSwapStatus"
+   },
+   "zeros": {
+    "machineID": "",
+    "systemUUID": "",
+    "bootID": "",
+    "kernelVersion": "",
+    "osImage": "",
+    "containerRuntimeVersion": "",
+    "kubeletVersion": "",
+    "kubeProxyVersion": "",
+    "operatingSystem": "",
+    "architecture": ""
    }
   },
   "v1/ObjectFieldSelector": {
@@ -1432,7 +1640,10 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "apiVersion"
-   ]
+   ],
+   "zeros": {
+    "fieldPath": ""
+   }
   },
   "v1/ObjectReference": {
    "props": {
@@ -1494,6 +1705,10 @@ export const fieldTree: FieldTree = {
     "reason",
     "message"
    ],
+   "zeros": {
+    "type": "",
+    "status": ""
+   },
    "times": {
     "lastProbeTime": "Time",
     "lastTransitionTime": "Time"
@@ -1563,7 +1778,10 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "readOnly"
-   ]
+   ],
+   "zeros": {
+    "claimName": ""
+   }
   },
   "v1/PersistentVolumeSource": {
    "props": {
@@ -1666,7 +1884,10 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "fsType"
-   ]
+   ],
+   "zeros": {
+    "pdID": ""
+   }
   },
   "v1/Pod": {
    "props": {
@@ -1701,6 +1922,9 @@ export const fieldTree: FieldTree = {
     "mismatchLabelKeys": {
      "a": 0
     }
+   },
+   "zeros": {
+    "topologyKey": ""
    }
   },
   "v1/PodAntiAffinity": {
@@ -1725,6 +1949,10 @@ export const fieldTree: FieldTree = {
      "m": 0
     },
     "user": 0
+   },
+   "zeros": {
+    "signerName": "",
+    "keyType": ""
    }
   },
   "v1/PodCondition": {
@@ -1742,6 +1970,10 @@ export const fieldTree: FieldTree = {
     "reason",
     "message"
    ],
+   "zeros": {
+    "type": "",
+    "status": ""
+   },
    "times": {
     "lastProbeTime": "Time",
     "lastTransitionTime": "Time"
@@ -1775,21 +2007,33 @@ export const fieldTree: FieldTree = {
      "a": "v1/ContainerExtendedResourceRequest"
     },
     "resourceClaimName": 0
+   },
+   "zeros": {
+    "resourceClaimName": ""
    }
   },
   "v1/PodIP": {
    "props": {
     "ip": 0
+   },
+   "zeros": {
+    "ip": ""
    }
   },
   "v1/PodOS": {
    "props": {
     "name": 0
+   },
+   "zeros": {
+    "name": ""
    }
   },
   "v1/PodReadinessGate": {
    "props": {
     "conditionType": 0
+   },
+   "zeros": {
+    "conditionType": ""
    }
   },
   "v1/PodResourceClaim": {
@@ -1797,17 +2041,26 @@ export const fieldTree: FieldTree = {
     "name": 0,
     "resourceClaimName": 0,
     "resourceClaimTemplateName": 0
+   },
+   "zeros": {
+    "name": ""
    }
   },
   "v1/PodResourceClaimStatus": {
    "props": {
     "name": 0,
     "resourceClaimName": 0
+   },
+   "zeros": {
+    "name": ""
    }
   },
   "v1/PodSchedulingGate": {
    "props": {
     "name": 0
+   },
+   "zeros": {
+    "name": ""
    }
   },
   "v1/PodSchedulingGroup": {
@@ -2029,6 +2282,10 @@ export const fieldTree: FieldTree = {
     "port": 0,
     "protocol": 0,
     "error": 0
+   },
+   "zeros": {
+    "port": 0,
+    "protocol": ""
    }
   },
   "v1/PortworxVolumeSource": {
@@ -2040,12 +2297,18 @@ export const fieldTree: FieldTree = {
    "omitZero": [
     "fsType",
     "readOnly"
-   ]
+   ],
+   "zeros": {
+    "volumeID": ""
+   }
   },
   "v1/PreferredSchedulingTerm": {
    "props": {
     "weight": 0,
     "preference": "v1/NodeSelectorTerm"
+   },
+   "zeros": {
+    "weight": 0
    }
   },
   "v1/Probe": {
@@ -2109,7 +2372,11 @@ export const fieldTree: FieldTree = {
     "user",
     "group",
     "tenant"
-   ]
+   ],
+   "zeros": {
+    "registry": "",
+    "volume": ""
+   }
   },
   "v1/RBDPersistentVolumeSource": {
    "props": {
@@ -2130,7 +2397,10 @@ export const fieldTree: FieldTree = {
     "user",
     "keyring",
     "readOnly"
-   ]
+   ],
+   "zeros": {
+    "image": ""
+   }
   },
   "v1/RBDVolumeSource": {
    "props": {
@@ -2156,7 +2426,10 @@ export const fieldTree: FieldTree = {
     "user",
     "keyring",
     "readOnly"
-   ]
+   ],
+   "zeros": {
+    "image": ""
+   }
   },
   "v1/ReplicationController": {
    "props": {
@@ -2184,6 +2457,10 @@ export const fieldTree: FieldTree = {
     "reason",
     "message"
    ],
+   "zeros": {
+    "type": "",
+    "status": ""
+   },
    "times": {
     "lastTransitionTime": "Time"
    }
@@ -2220,7 +2497,10 @@ export const fieldTree: FieldTree = {
     "readyReplicas",
     "availableReplicas",
     "observedGeneration"
-   ]
+   ],
+   "zeros": {
+    "replicas": 0
+   }
   },
   "v1/ResourceClaim": {
    "props": {
@@ -2229,7 +2509,10 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "request"
-   ]
+   ],
+   "zeros": {
+    "name": ""
+   }
   },
   "v1/ResourceFieldSelector": {
    "props": {
@@ -2240,6 +2523,9 @@ export const fieldTree: FieldTree = {
    "omitZero": [
     "containerName"
    ],
+   "zeros": {
+    "resource": ""
+   },
    "quantities": {
     "divisor": "value"
    }
@@ -2252,7 +2538,10 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "health"
-   ]
+   ],
+   "zeros": {
+    "resourceID": ""
+   }
   },
   "v1/ResourceQuota": {
    "props": {
@@ -2314,6 +2603,9 @@ export const fieldTree: FieldTree = {
     "resources": {
      "a": "v1/ResourceHealth"
     }
+   },
+   "zeros": {
+    "name": ""
    }
   },
   "v1/SELinuxOptions": {
@@ -2351,7 +2643,11 @@ export const fieldTree: FieldTree = {
     "volumeName",
     "fsType",
     "readOnly"
-   ]
+   ],
+   "zeros": {
+    "gateway": "",
+    "system": ""
+   }
   },
   "v1/ScaleIOVolumeSource": {
    "props": {
@@ -2378,7 +2674,11 @@ export const fieldTree: FieldTree = {
     "volumeName",
     "fsType",
     "readOnly"
-   ]
+   ],
+   "zeros": {
+    "gateway": "",
+    "system": ""
+   }
   },
   "v1/ScopeSelector": {
    "props": {
@@ -2394,12 +2694,19 @@ export const fieldTree: FieldTree = {
     "values": {
      "a": 0
     }
+   },
+   "zeros": {
+    "scopeName": "",
+    "operator": ""
    }
   },
   "v1/SeccompProfile": {
    "props": {
     "type": 0,
     "localhostProfile": 0
+   },
+   "zeros": {
+    "type": ""
    }
   },
   "v1/Secret": {
@@ -2431,6 +2738,9 @@ export const fieldTree: FieldTree = {
     "name": 0,
     "key": 0,
     "optional": 0
+   },
+   "zeros": {
+    "key": ""
    }
   },
   "v1/SecretProjection": {
@@ -2520,7 +2830,10 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "audience"
-   ]
+   ],
+   "zeros": {
+    "path": ""
+   }
   },
   "v1/ServicePort": {
    "props": {
@@ -2538,7 +2851,10 @@ export const fieldTree: FieldTree = {
     "name",
     "protocol",
     "nodePort"
-   ]
+   ],
+   "zeros": {
+    "port": 0
+   }
   },
   "v1/ServiceSpec": {
    "props": {
@@ -2606,6 +2922,9 @@ export const fieldTree: FieldTree = {
   "v1/SleepAction": {
    "props": {
     "seconds": 0
+   },
+   "zeros": {
+    "seconds": 0
    }
   },
   "v1/StorageOSPersistentVolumeSource": {
@@ -2642,6 +2961,10 @@ export const fieldTree: FieldTree = {
    "props": {
     "name": 0,
     "value": 0
+   },
+   "zeros": {
+    "name": "",
+    "value": ""
    }
   },
   "v1/TCPSocketAction": {
@@ -2663,6 +2986,10 @@ export const fieldTree: FieldTree = {
    "omitZero": [
     "value"
    ],
+   "zeros": {
+    "key": "",
+    "effect": ""
+   },
    "times": {
     "timeAdded": "Time"
    }
@@ -2688,6 +3015,9 @@ export const fieldTree: FieldTree = {
     "values": {
      "a": 0
     }
+   },
+   "zeros": {
+    "key": ""
    }
   },
   "v1/TopologySelectorTerm": {
@@ -2709,6 +3039,11 @@ export const fieldTree: FieldTree = {
     "matchLabelKeys": {
      "a": 0
     }
+   },
+   "zeros": {
+    "maxSkew": 0,
+    "topologyKey": "",
+    "whenUnsatisfiable": ""
    }
   },
   "v1/TypedLocalObjectReference": {
@@ -2716,6 +3051,10 @@ export const fieldTree: FieldTree = {
     "apiGroup": 0,
     "kind": 0,
     "name": 0
+   },
+   "zeros": {
+    "kind": "",
+    "name": ""
    }
   },
   "v1/TypedObjectReference": {
@@ -2724,6 +3063,10 @@ export const fieldTree: FieldTree = {
     "kind": 0,
     "name": 0,
     "namespace": 0
+   },
+   "zeros": {
+    "kind": "",
+    "name": ""
    }
   },
   "v1/Volume": {
@@ -2759,12 +3102,19 @@ export const fieldTree: FieldTree = {
     "csi": "v1/CSIVolumeSource",
     "ephemeral": "v1/EphemeralVolumeSource",
     "image": "v1/ImageVolumeSource"
+   },
+   "zeros": {
+    "name": ""
    }
   },
   "v1/VolumeDevice": {
    "props": {
     "name": 0,
     "devicePath": 0
+   },
+   "zeros": {
+    "name": "",
+    "devicePath": ""
    }
   },
   "v1/VolumeHealthCondition": {
@@ -2802,7 +3152,11 @@ export const fieldTree: FieldTree = {
     "readOnly",
     "subPath",
     "subPathExpr"
-   ]
+   ],
+   "zeros": {
+    "name": "",
+    "mountPath": ""
+   }
   },
   "v1/VolumeMountStatus": {
    "props": {
@@ -2814,7 +3168,11 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "readOnly"
-   ]
+   ],
+   "zeros": {
+    "name": "",
+    "mountPath": ""
+   }
   },
   "v1/VolumeNodeAffinity": {
    "props": {
@@ -2895,12 +3253,18 @@ export const fieldTree: FieldTree = {
     "fsType",
     "storagePolicyName",
     "storagePolicyID"
-   ]
+   ],
+   "zeros": {
+    "volumePath": ""
+   }
   },
   "v1/WeightedPodAffinityTerm": {
    "props": {
     "weight": 0,
     "podAffinityTerm": "v1/PodAffinityTerm"
+   },
+   "zeros": {
+    "weight": 0
    }
   },
   "v1/WindowsSecurityContextOptions": {

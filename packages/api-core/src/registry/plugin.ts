@@ -78,8 +78,9 @@ export function createCorePlugin(options: CorePluginOptions = {}): GroupPlugin {
     defaulters: CORE_DEFAULTERS,
     // Pod validation (validatePodSpec, in pods and in every pod template), Service, ResourceQuota and PersistentVolume
     // validation are kube's whole ValidatePodSpec, ValidateService, ValidateResourceQuotaSpec and
-    // ValidatePersistentVolumeSpec.
-    validatedTypes: ['v1/PodSpec', 'v1/ServiceSpec', 'v1/ResourceQuotaSpec', ...PERSISTENT_VOLUME_VALIDATED_TYPES],
+    // ValidatePersistentVolumeSpec; a pod's status is judged by kube's ValidatePodStatusUpdate (pod-status.ts), which
+    // leaves a missing field at its zero value.
+    validatedTypes: ['v1/PodSpec', 'v1/PodStatus', 'v1/ServiceSpec', 'v1/ResourceQuotaSpec', ...PERSISTENT_VOLUME_VALIDATED_TYPES],
     install(host) {
       host.addSubresource({ group: '', resource: 'pods', subresource: 'eviction' }, evictionAction(host));
       host.addSubresource({ group: '', resource: 'pods', subresource: 'binding' }, bindingAction(host));

@@ -6,6 +6,7 @@ import { podQOS } from './pod-qos.js';
 import { podWarnings } from './pod-warnings.js';
 import { withEphemeralContainers } from './pod-ephemeral.js';
 import { withResizedResources } from './pod-resize.js';
+import { preparePodStatusUpdate, validatePodStatusUpdate } from './pod-status.js';
 import { validatePodCreate, validatePodEphemeralContainersUpdate, validatePodResize, validatePodUpdate } from './pod-validation.js';
 
 /** How an update through each of the pod's writable subresources is validated (kube's per-subresource strategies). */
@@ -13,6 +14,7 @@ const POD_UPDATE_VALIDATION: Record<string, (obj: KubeObject, old: KubeObject) =
   '': validatePodUpdate,
   ephemeralcontainers: validatePodEphemeralContainersUpdate,
   resize: validatePodResize,
+  status: validatePodStatusUpdate,
 };
 
 /**
@@ -51,6 +53,8 @@ export const podStrategy: Strategy = {
   validateUpdate: (obj, old, ctx) => (Object.hasOwn(POD_UPDATE_VALIDATION, ctx.subresource) ? POD_UPDATE_VALIDATION[ctx.subresource](obj, old) : []),
   // kubectl debug: ephemeral containers are added through their own subresource only; in-place resize likewise.
   subresourceUpdates: { ephemeralcontainers: withEphemeralContainers, resize: withResizedResources },
+  // kube's pod status strategy's PrepareForUpdate (the QoS class kept, fields of gates that are off dropped).
+  prepareForStatusUpdate: preparePodStatusUpdate,
   returnDeletedObject: true,
 };
 

@@ -57,16 +57,25 @@ export const fieldTree: FieldTree = {
     "ports": {
      "a": "discovery.k8s.io/v1/EndpointPort"
     }
+   },
+   "zeros": {
+    "addressType": ""
    }
   },
   "discovery.k8s.io/v1/ForNode": {
    "props": {
     "name": 0
+   },
+   "zeros": {
+    "name": ""
    }
   },
   "discovery.k8s.io/v1/ForZone": {
    "props": {
     "name": 0
+   },
+   "zeros": {
+    "name": ""
    }
   }
  }

@@ -44,6 +44,9 @@ export const fieldTree: FieldTree = {
     "count": 0,
     "lastObservedTime": 0
    },
+   "zeros": {
+    "count": 0
+   },
    "times": {
     "lastObservedTime": "MicroTime"
    }

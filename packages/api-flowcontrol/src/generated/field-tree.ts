@@ -17,6 +17,9 @@ export const fieldTree: FieldTree = {
   "flowcontrol.apiserver.k8s.io/v1/FlowDistinguisherMethod": {
    "props": {
     "type": 0
+   },
+   "zeros": {
+    "type": ""
    }
   },
   "flowcontrol.apiserver.k8s.io/v1/FlowSchema": {
@@ -69,12 +72,18 @@ export const fieldTree: FieldTree = {
   "flowcontrol.apiserver.k8s.io/v1/GroupSubject": {
    "props": {
     "name": 0
+   },
+   "zeros": {
+    "name": ""
    }
   },
   "flowcontrol.apiserver.k8s.io/v1/LimitResponse": {
    "props": {
     "type": 0,
     "queuing": "flowcontrol.apiserver.k8s.io/v1/QueuingConfiguration"
+   },
+   "zeros": {
+    "type": ""
    }
   },
   "flowcontrol.apiserver.k8s.io/v1/LimitedPriorityLevelConfiguration": {
@@ -142,6 +151,9 @@ export const fieldTree: FieldTree = {
   "flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfigurationReference": {
    "props": {
     "name": 0
+   },
+   "zeros": {
+    "name": ""
    }
   },
   "flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfigurationSpec": {
@@ -149,6 +161,9 @@ export const fieldTree: FieldTree = {
     "type": 0,
     "limited": "flowcontrol.apiserver.k8s.io/v1/LimitedPriorityLevelConfiguration",
     "exempt": "flowcontrol.apiserver.k8s.io/v1/ExemptPriorityLevelConfiguration"
+   },
+   "zeros": {
+    "type": ""
    }
   },
   "flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfigurationStatus": {
@@ -194,6 +209,10 @@ export const fieldTree: FieldTree = {
    "props": {
     "namespace": 0,
     "name": 0
+   },
+   "zeros": {
+    "namespace": "",
+    "name": ""
    }
   },
   "flowcontrol.apiserver.k8s.io/v1/Subject": {
@@ -202,11 +221,17 @@ export const fieldTree: FieldTree = {
     "user": "flowcontrol.apiserver.k8s.io/v1/UserSubject",
     "group": "flowcontrol.apiserver.k8s.io/v1/GroupSubject",
     "serviceAccount": "flowcontrol.apiserver.k8s.io/v1/ServiceAccountSubject"
+   },
+   "zeros": {
+    "kind": ""
    }
   },
   "flowcontrol.apiserver.k8s.io/v1/UserSubject": {
    "props": {
     "name": 0
+   },
+   "zeros": {
+    "name": ""
    }
   }
  }

@@ -12,7 +12,10 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "path"
-   ]
+   ],
+   "zeros": {
+    "pathType": ""
+   }
   },
   "networking.k8s.io/v1/HTTPIngressRuleValue": {
    "props": {
@@ -40,6 +43,9 @@ export const fieldTree: FieldTree = {
     "except": {
      "a": 0
     }
+   },
+   "zeros": {
+    "cidr": ""
    }
   },
   "networking.k8s.io/v1/Ingress": {
@@ -77,6 +83,10 @@ export const fieldTree: FieldTree = {
     "name": 0,
     "scope": 0,
     "namespace": 0
+   },
+   "zeros": {
+    "kind": "",
+    "name": ""
    }
   },
   "networking.k8s.io/v1/IngressClassSpec": {
@@ -113,6 +123,10 @@ export const fieldTree: FieldTree = {
     "port": 0,
     "protocol": 0,
     "error": 0
+   },
+   "zeros": {
+    "port": 0,
+    "protocol": ""
    }
   },
   "networking.k8s.io/v1/IngressRule": {
@@ -133,6 +147,9 @@ export const fieldTree: FieldTree = {
    "props": {
     "name": 0,
     "port": "networking.k8s.io/v1/ServiceBackendPort"
+   },
+   "zeros": {
+    "name": ""
    }
   },
   "networking.k8s.io/v1/IngressSpec": {
@@ -231,7 +248,11 @@ export const fieldTree: FieldTree = {
     "resource",
     "namespace",
     "name"
-   ]
+   ],
+   "zeros": {
+    "resource": "",
+    "name": ""
+   }
   },
   "networking.k8s.io/v1/ServiceBackendPort": {
    "props": {

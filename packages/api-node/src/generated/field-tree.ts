@@ -22,6 +22,9 @@ export const fieldTree: FieldTree = {
     "handler": 0,
     "overhead": "node.k8s.io/v1/Overhead",
     "scheduling": "node.k8s.io/v1/Scheduling"
+   },
+   "zeros": {
+    "handler": ""
    }
   },
   "node.k8s.io/v1/Scheduling": {

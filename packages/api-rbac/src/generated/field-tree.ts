@@ -81,6 +81,10 @@ export const fieldTree: FieldTree = {
    },
    "defaults": {
     "apiGroup": "rbac.authorization.k8s.io"
+   },
+   "zeros": {
+    "kind": "",
+    "name": ""
    }
   },
   "rbac.authorization.k8s.io/v1/Subject": {
@@ -93,7 +97,11 @@ export const fieldTree: FieldTree = {
    "omitZero": [
     "apiGroup",
     "namespace"
-   ]
+   ],
+   "zeros": {
+    "kind": "",
+    "name": ""
+   }
   }
  }
 };

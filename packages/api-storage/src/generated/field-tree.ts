@@ -48,6 +48,10 @@ export const fieldTree: FieldTree = {
      "a": 0
     },
     "allocatable": "storage.k8s.io/v1/VolumeNodeResources"
+   },
+   "zeros": {
+    "name": "",
+    "nodeID": ""
    }
   },
   "storage.k8s.io/v1/CSINodeSpec": {
@@ -73,6 +77,9 @@ export const fieldTree: FieldTree = {
     "storageClassName": 0,
     "capacity": 0,
     "maximumVolumeSize": 0
+   },
+   "zeros": {
+    "storageClassName": ""
    },
    "quantities": {
     "capacity": "value",
@@ -101,6 +108,9 @@ export const fieldTree: FieldTree = {
    "defaults": {
     "reclaimPolicy": "Delete",
     "volumeBindingMode": "Immediate"
+   },
+   "zeros": {
+    "provisioner": ""
    }
   },
   "storage.k8s.io/v1/StorageHealth": {
@@ -128,6 +138,9 @@ export const fieldTree: FieldTree = {
    "props": {
     "audience": 0,
     "expirationSeconds": 0
+   },
+   "zeros": {
+    "audience": ""
    }
   },
   "storage.k8s.io/v1/VolumeAttachment": {
@@ -150,6 +163,10 @@ export const fieldTree: FieldTree = {
     "attacher": 0,
     "source": "storage.k8s.io/v1/VolumeAttachmentSource",
     "nodeName": 0
+   },
+   "zeros": {
+    "attacher": "",
+    "nodeName": ""
    }
   },
   "storage.k8s.io/v1/VolumeAttachmentStatus": {
@@ -160,6 +177,9 @@ export const fieldTree: FieldTree = {
     },
     "attachError": "storage.k8s.io/v1/VolumeError",
     "detachError": "storage.k8s.io/v1/VolumeError"
+   },
+   "zeros": {
+    "attached": false
    }
   },
   "storage.k8s.io/v1/VolumeError": {

@@ -42,6 +42,11 @@ export const fieldTree: FieldTree = {
     "subresources": {
      "a": "apidiscovery.k8s.io/v2/APISubresourceDiscovery"
     }
+   },
+   "zeros": {
+    "resource": "",
+    "scope": "",
+    "singularResource": ""
    }
   },
   "apidiscovery.k8s.io/v2/APISubresourceDiscovery": {
@@ -54,6 +59,9 @@ export const fieldTree: FieldTree = {
     "verbs": {
      "a": 0
     }
+   },
+   "zeros": {
+    "subresource": ""
    }
   },
   "apidiscovery.k8s.io/v2/APIVersionDiscovery": {
@@ -66,7 +74,10 @@ export const fieldTree: FieldTree = {
    },
    "omitZero": [
     "freshness"
-   ]
+   ],
+   "zeros": {
+    "version": ""
+   }
   },
   "meta.k8s.io/v1/APIGroup": {
    "props": {
@@ -80,6 +91,9 @@ export const fieldTree: FieldTree = {
     "serverAddressByClientCIDRs": {
      "a": "meta.k8s.io/v1/ServerAddressByClientCIDR"
     }
+   },
+   "zeros": {
+    "name": ""
    }
   },
   "meta.k8s.io/v1/APIGroupList": {
@@ -114,7 +128,13 @@ export const fieldTree: FieldTree = {
     "group",
     "version",
     "storageVersionHash"
-   ]
+   ],
+   "zeros": {
+    "name": "",
+    "singularName": "",
+    "namespaced": false,
+    "kind": ""
+   }
   },
   "meta.k8s.io/v1/APIResourceList": {
    "props": {
@@ -124,6 +144,9 @@ export const fieldTree: FieldTree = {
     "resources": {
      "a": "meta.k8s.io/v1/APIResource"
     }
+   },
+   "zeros": {
+    "groupVersion": ""
    }
   },
   "meta.k8s.io/v1/APIVersions": {
@@ -150,6 +173,12 @@ export const fieldTree: FieldTree = {
    "omitZero": [
     "observedGeneration"
    ],
+   "zeros": {
+    "type": "",
+    "status": "",
+    "reason": "",
+    "message": ""
+   },
    "times": {
     "lastTransitionTime": "Time"
    }
@@ -175,12 +204,20 @@ export const fieldTree: FieldTree = {
     "values": {
      "a": 0
     }
+   },
+   "zeros": {
+    "key": "",
+    "operator": ""
    }
   },
   "meta.k8s.io/v1/GroupVersionForDiscovery": {
    "props": {
     "groupVersion": 0,
     "version": 0
+   },
+   "zeros": {
+    "groupVersion": "",
+    "version": ""
    }
   },
   "meta.k8s.io/v1/GroupVersionKind": {
@@ -188,6 +225,11 @@ export const fieldTree: FieldTree = {
     "group": 0,
     "version": 0,
     "kind": 0
+   },
+   "zeros": {
+    "group": "",
+    "version": "",
+    "kind": ""
    }
   },
   "meta.k8s.io/v1/LabelSelector": {
@@ -207,6 +249,10 @@ export const fieldTree: FieldTree = {
     "values": {
      "a": 0
     }
+   },
+   "zeros": {
+    "key": "",
+    "operator": ""
    }
   },
   "meta.k8s.io/v1/ListMeta": {
@@ -293,6 +339,12 @@ export const fieldTree: FieldTree = {
     "uid": 0,
     "controller": 0,
     "blockOwnerDeletion": 0
+   },
+   "zeros": {
+    "apiVersion": "",
+    "kind": "",
+    "name": "",
+    "uid": ""
    }
   },
   "meta.k8s.io/v1/PartialObjectMetadata": {
@@ -328,11 +380,18 @@ export const fieldTree: FieldTree = {
    "props": {
     "clientCIDR": 0,
     "serverAddress": 0
+   },
+   "zeros": {
+    "clientCIDR": "",
+    "serverAddress": ""
    }
   },
   "meta.k8s.io/v1/ShardInfo": {
    "props": {
     "selector": 0
+   },
+   "zeros": {
+    "selector": ""
    }
   },
   "meta.k8s.io/v1/Status": {
@@ -403,6 +462,13 @@ export const fieldTree: FieldTree = {
     "format": 0,
     "description": 0,
     "priority": 0
+   },
+   "zeros": {
+    "name": "",
+    "type": "",
+    "format": "",
+    "description": "",
+    "priority": 0
    }
   },
   "meta.k8s.io/v1/TableRow": {
@@ -426,7 +492,11 @@ export const fieldTree: FieldTree = {
    "omitZero": [
     "reason",
     "message"
-   ]
+   ],
+   "zeros": {
+    "type": "",
+    "status": ""
+   }
   },
   "meta.k8s.io/v1/Unknown": {
    "props": {
@@ -441,6 +511,9 @@ export const fieldTree: FieldTree = {
    "props": {
     "type": 0,
     "object": "*"
+   },
+   "zeros": {
+    "type": ""
    }
   }
  }

@@ -45,6 +45,11 @@ export interface FieldTree {
       defaults?: Record<string, unknown>;
       /** Properties whose zero value (0, false, "") means unset, as for Go's non-pointer omitempty fields. */
       omitZero?: string[];
+      /**
+       * Go's zero values of the required scalar properties (Go fields without omitempty): what kube's decoding leaves
+       * in a property a request left out. Filled in only inside types a group validates wholly (validatedTypes).
+       */
+      zeros?: Record<string, 0 | false | ''>;
       /** Properties holding a metav1.Time or MicroTime: parsed and written canonically. */
       times?: Record<string, 'Time' | 'MicroTime'>;
       /** Properties holding a resource.Quantity (`value`) or a map of them (`map`): written canonically. */

@@ -4,6 +4,7 @@ import {
   createMessageCodec,
   newBadRequest,
   FieldDecodeError,
+  type FieldTree,
   type GroupDefinition,
   type KubeObject,
   type TypeDefaulter,
@@ -90,6 +91,23 @@ const isNamespaceKind = (info: ResourceInfo): boolean => info.group === '' && in
 export const keyPrefixOf = (info: { group: string; plural: string }): string =>
   info.group ? `/registry/${info.group}/${info.plural}/` : `/registry/${info.plural}/`;
 
+/**
+ * Inside values of the types a group validates wholly (GroupPlugin.validatedTypes), a required scalar the object
+ * leaves out gets Go's zero value, as kube's decoding into its Go types gives it (and writes it back): `lun: 0` of
+ * an iscsi volume without one, `imageID: ""` of a container status.
+ */
+function fillZeros(tree: FieldTree, typeKey: string, obj: KubeObject, validatedTypes: ReadonlySet<string>): void {
+  if (!validatedTypes.size) return;
+  const inside: string[] = [];
+  walkFieldTree(tree, typeKey, obj, {
+    onObject: (type, value, path, name) => {
+      if (validatedTypes.has(name)) inside.push(path);
+      else if (!inside.some((p) => p === '' || path.startsWith(`${p}.`) || path.startsWith(`${p}[`))) return;
+      for (const [key, zero] of Object.entries(type.zeros ?? {})) if (value[key] === undefined) value[key] = zero;
+    },
+  });
+}
+
 export function createResourceRegistry(initial: GroupPlugin[]): ResourceRegistry {
   let entries: ResourceEntry[] = [];
   const plugins: GroupPlugin[] = [];
@@ -131,6 +149,7 @@ export function createResourceRegistry(initial: GroupPlugin[]): ResourceRegistry
         defaults: (obj) => {
           try {
             applyDefaults(group.fieldTree, typeKey, obj, defaulters);
+            fillZeros(group.fieldTree, typeKey, obj, validatedTypes);
           } catch (err) {
             if (!(err instanceof FieldDecodeError)) throw err;
             throw newBadRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: ${err.message}`);

@@ -13,6 +13,9 @@ export const fieldTree: FieldTree = {
    },
    "defaults": {
     "protocol": "TCP"
+   },
+   "zeros": {
+    "port": 0
    }
   },
   "widgets.example.com/v1/Reference": {
@@ -54,6 +57,9 @@ export const fieldTree: FieldTree = {
     "steps": {
      "a": "widgets.example.com/v1/Widget.SpecSteps"
     }
+   },
+   "zeros": {
+    "size": ""
    },
    "times": {
     "lastPing": "MicroTime"
