@@ -19,10 +19,10 @@ import {
   type Obj,
 } from '@kapi/apimachinery';
 import type { Strategy } from '@kapi/apiserver';
-import { nodeFieldRequirementErrors, nodeSelectorRequirementErrors } from './pod-affinity.js';
+import { nodeFieldRequirementErrors, nodeSelectorRequirementErrors, strings } from './pod-affinity.js';
 import { backstepErrors } from './pod-paths.js';
 import { DEPRECATED_NODE_LABELS } from './pod-warnings.js';
-import { csiDriverErrors, iscsiNameErrors, sourceErrors } from './pod-volumes.js';
+import { byteLength, csiDriverErrors, ISCSI_NAME_LENGTH, iscsiNameErrors, LUN_RANGE, sourceErrors } from './pod-volumes.js';
 import { compareQuantities, decimal } from './quantity.js';
 
 // kube 1.33's PersistentVolume strategy (pkg/registry/core/persistentvolume) and validation (pkg/apis/core/validation:
@@ -49,15 +49,10 @@ const CREATE_OPTIONS: Options = { enableVolumeAttributesClass: false, allowInval
 
 const isSet = (v: unknown) => v !== undefined && v !== null;
 const specOf = (pv: KubeObject): Spec => (isObj((pv as PV).spec) ? ((pv as PV).spec as Spec) : {});
-/** Go's len() of a string: its UTF-8 bytes. */
-const byteLength = (s: string) => new TextEncoder().encode(s).length;
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(str) : []);
 
 const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
 const RECLAIM_POLICIES = ['Delete', 'Recycle', 'Retain'];
 const VOLUME_MODES = ['Block', 'Filesystem'];
-const LUN_RANGE = 'must be between 0 and 255, inclusive';
-const ISCSI_NAME_LENGTH = 'Total length of <volume name>:<iscsi.targetPortal> must be under 64 characters if iscsi.initiatorName is specified.';
 export const MOUNT_OPTIONS_ANNOTATION = 'volume.beta.kubernetes.io/mount-options';
 
 /**

@@ -4,7 +4,6 @@ import {
   fieldForbidden,
   fieldInternal,
   fieldInvalid,
-  fieldNotSupported,
   GoValue,
   goQuote,
   isDNS1123Subdomain,
@@ -24,7 +23,8 @@ import { INVALID_IP } from './service/special-ips.js';
 // in pkg/apis/core/validation/validation.go), with kube 1.33's default feature gates:
 // - SupplementalGroupsPolicy (beta, on): containerStatuses[*].user is kept and checked;
 // - ResourceHealthStatus (alpha, off): containerStatuses[*].allocatedResourcesStatus is dropped by PrepareForUpdate
-//   (DropDisabledPodFields), so its checks never run; they are here behind RESOURCE_HEALTH_STATUS;
+//   (DropDisabledPodFields), so its checks (validateContainerStatusAllocatedResourcesStatus) never run and are not
+//   written here;
 // - DynamicResourceAllocation (beta, off): status.resourceClaimStatuses is dropped unless the pod's spec uses
 //   resource claims (dynamicResourceAllocationInUse), and checked when it does.
 // The server keeps the stored metadata and spec on a status write (kube resets the spec and owner references, and
@@ -32,11 +32,7 @@ import { INVALID_IP } from './service/special-ips.js';
 // annotation rules and the nodeName rule are still checked here, as kube checks them, though with the stored
 // metadata and spec they cannot fail.
 
-/** The ResourceHealthStatus feature gate (alpha in 1.33, off by default). */
-const RESOURCE_HEALTH_STATUS = false;
-
 const SYSTEM_CONDITIONS = new Set(['PodScheduled', 'Ready', 'Initialized']);
-const HEALTH_VALUES = ['Healthy', 'Unhealthy', 'Unknown'];
 const FIELD_IMMUTABLE = 'field is immutable';
 const NOT_TERMINATED = 'may not be transitioned to non-terminated state';
 const IP_FAMILIES = 'may specify no more than one IP for each IP family';
@@ -53,10 +49,8 @@ export function preparePodStatusUpdate(obj: KubeObject, old: KubeObject): void {
   const status = obj.status;
   const before = isObj(old.status) ? old.status : {};
   if (!str(status.qosClass) && str(before.qosClass)) status.qosClass = before.qosClass;
-  if (!RESOURCE_HEALTH_STATUS) {
-    for (const key of ['containerStatuses', 'initContainerStatuses', 'ephemeralContainerStatuses']) {
-      for (const s of asObjects(status[key])) delete s.allocatedResourcesStatus;
-    }
+  for (const key of ['containerStatuses', 'initContainerStatuses', 'ephemeralContainerStatuses']) {
+    for (const s of asObjects(status[key])) delete s.allocatedResourcesStatus;
   }
   // DynamicResourceAllocation is off by default: the claims' statuses are kept only for a pod that uses claims.
   const spec = isObj(old.spec) ? old.spec : {};
@@ -249,43 +243,6 @@ function userErrors(statuses: unknown, field: string, spec: Obj): FieldError[] {
   return errs;
 }
 
-/** kube's validateContainerStatusAllocatedResourcesStatus (only with ResourceHealthStatus). */
-function allocatedResourcesStatusErrors(statuses: unknown, field: string, containers: Obj[]): FieldError[] {
-  const errs: FieldError[] = [];
-  asObjects(statuses).forEach((s, i) => {
-    if (!Array.isArray(s.allocatedResourcesStatus)) return;
-    asObjects(s.allocatedResourcesStatus).forEach((r, j) => {
-      const at = `${field}[${i}].allocatedResourcesStatus[${j}]`;
-      const container = containers.find((c) => str(c.name) === str(s.name));
-      const name = str(r.name);
-      if (container) {
-        const resources = isObj(container.resources) ? container.resources : {};
-        if (name.startsWith('claim:')) {
-          const claims = asObjects(resources.claims).map((c) => `claim:${str(c.name)}${str(c.request) ? `/${str(c.request)}` : ''}`);
-          if (!claims.includes(name)) {
-            errs.push(fieldInvalid(`${at}.name`, name, "must match one of the container's resource claims in a format 'claim:<claimName>/<request>' or 'claim:<claimName>' if request is empty"));
-          }
-        } else if (!(isObj(resources.requests) && Object.hasOwn(resources.requests, name))) {
-          errs.push(fieldInvalid(`${at}.name`, name, "must match one of the container's resource requests"));
-        }
-      }
-      const ids = new Set<string>();
-      asObjects(r.resources).forEach((h, k) => {
-        if (!HEALTH_VALUES.includes(str(h.health))) errs.push(fieldNotSupported(`${at}.resources[${k}].health`, str(h.health), HEALTH_VALUES));
-        if (ids.has(str(h.resourceID))) errs.push(fieldDuplicate(`${at}.resources[${k}].resourceID`, str(h.resourceID)));
-        else ids.add(str(h.resourceID));
-      });
-    });
-  });
-  return errs;
-}
-
-/** kube's validateContainerStatusNoAllocatedResourcesStatus (ephemeral containers; only with ResourceHealthStatus). */
-const noAllocatedResourcesStatusErrors = (statuses: unknown, field: string): FieldError[] =>
-  asObjects(statuses).flatMap((s, i) =>
-    Array.isArray(s.allocatedResourcesStatus) && s.allocatedResourcesStatus.length ? [fieldForbidden(`${field}[${i}].allocatedResourcesStatus`, 'must not be specified in container status')] : [],
-  );
-
 /**
  * kube's ValidatePodStatusUpdate after the server's ObjectMeta update rules, in kube's order, of a status the pod
  * strategy's prepareForStatusUpdate ({@link preparePodStatusUpdate}, kube's PrepareForUpdate) has readied.
@@ -311,10 +268,5 @@ export function validatePodStatusUpdate(pod: KubeObject, old: KubeObject): Field
   errs.push(...resourceClaimStatusErrors(status.resourceClaimStatuses, spec));
   errs.push(...podIPErrors(status), ...hostIPErrors(status));
   for (const key of ['containerStatuses', 'initContainerStatuses', 'ephemeralContainerStatuses']) errs.push(...userErrors(status[key], `status.${key}`, spec));
-  if (RESOURCE_HEALTH_STATUS) {
-    errs.push(...allocatedResourcesStatusErrors(status.containerStatuses, 'status.containerStatuses', asObjects(spec.containers)));
-    errs.push(...allocatedResourcesStatusErrors(status.initContainerStatuses, 'status.initContainerStatuses', asObjects(spec.initContainers)));
-    errs.push(...noAllocatedResourcesStatusErrors(status.ephemeralContainerStatuses, 'status.ephemeralContainerStatuses'));
-  }
   return errs;
 }

@@ -173,9 +173,11 @@ function templateMetaErrors(meta: unknown, field: string): FieldError[] {
 
 const int = (v: unknown) => (typeof v === 'number' ? v : 0);
 /** Go's len() of a string: its UTF-8 bytes. */
-const byteLength = (s: string) => new TextEncoder().encode(s).length;
+export const byteLength = (s: string) => new TextEncoder().encode(s).length;
 const PD_PARTITION = 'must be between 1 and 255, inclusive';
-const LUN_RANGE = 'must be between 0 and 255, inclusive';
+export const LUN_RANGE = 'must be between 0 and 255, inclusive';
+/** kube's message for an iSCSI volume (or PersistentVolume) whose `<name>:<portal>` is over 64 bytes. */
+export const ISCSI_NAME_LENGTH = 'Total length of <volume name>:<iscsi.targetPortal> must be under 64 characters if iscsi.initiatorName is specified.';
 
 /** kube's validateGCEPersistentDiskVolumeSource and validateAWSElasticBlockStoreVolumeSource (whose range message says 1). */
 function diskErrors(disk: Obj, nameField: 'pdName' | 'volumeID', field: string): FieldError[] {
@@ -214,7 +216,7 @@ function iscsiErrors(iscsi: Obj, field: string): FieldError[] {
 /** kube's check, in validateVolumeSource, of an iSCSI volume with an initiator name: `<volume>:<portal>` fits 64 bytes. */
 function iscsiVolumeNameErrors(iscsi: Obj, volumeName: string, field: string): FieldError[] {
   if (!isSet(iscsi.initiatorName) || byteLength(`${volumeName}:${str(iscsi.targetPortal)}`) <= 64) return [];
-  return [fieldInvalid(field, volumeName, 'Total length of <volume name>:<iscsi.targetPortal> must be under 64 characters if iscsi.initiatorName is specified.')];
+  return [fieldInvalid(field, volumeName, ISCSI_NAME_LENGTH)];
 }
 
 /** kube's validateFlockerVolumeSource: a dataset name (without `/`) or UUID, not both. */

@@ -4,6 +4,10 @@
 // path-segment name rule), run before these.
 import {
   GoValue,
+  asObjects,
+  isObj,
+  str,
+  type Obj,
   fieldChild,
   fieldIndex,
   fieldInvalid,
@@ -22,13 +26,8 @@ import {
 
 const GROUP = 'rbac.authorization.k8s.io';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-/** A string field as Go decodes it: absent is "". */
-const text = (v: unknown): string => (typeof v === 'string' ? v : '');
-/** A []string field as Go decodes it: absent is empty. */
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(text) : []);
-const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.map((o) => (isObj(o) ? o : {})) : []);
+/** A []string field as Go decodes it: absent is empty, a non-string item "". */
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(str) : []);
 
 /** kube's path.IsValidPathSegmentName (rbac's ValidateRBACName): not `.` or `..`; each of `/` and `%` it contains named. */
 export function rbacNameErrors(name: string): string[] {
@@ -59,7 +58,7 @@ export function validatePolicyRule(rule: Obj, namespaced: boolean, field: string
 }
 
 const rulesErrors = (obj: KubeObject, namespaced: boolean): FieldError[] =>
-  objects(obj.rules).flatMap((rule, i) => validatePolicyRule(rule, namespaced, fieldIndex('rules', i)));
+  asObjects(obj.rules).flatMap((rule, i) => validatePolicyRule(rule, namespaced, fieldIndex('rules', i)));
 
 /** ValidateRole: each rule, as a namespaced one. */
 export function validateRole(role: KubeObject): FieldError[] {
@@ -69,7 +68,7 @@ export function validateRole(role: KubeObject): FieldError[] {
 /** Whether an aggregation selector of the ClusterRole fails ValidateLabelSelector (kube's hasInvalidLabelValueInLabelSelector). */
 export function hasInvalidLabelSelector(role: KubeObject): boolean {
   if (!isObj(role.aggregationRule)) return false;
-  return objects(role.aggregationRule.clusterRoleSelectors).some((selector) => validateLabelSelector(selector, '').length > 0);
+  return asObjects(role.aggregationRule.clusterRoleSelectors).some((selector) => validateLabelSelector(selector, '').length > 0);
 }
 
 /** Whether metav1.LabelSelectorAsSelector refuses the selector. */
@@ -91,7 +90,7 @@ export function validateClusterRole(role: KubeObject, options: LabelSelectorOpti
   const errs = rulesErrors(role, false);
   if (isObj(role.aggregationRule)) {
     const field = 'aggregationRule.clusterRoleSelectors';
-    const selectors = objects(role.aggregationRule.clusterRoleSelectors);
+    const selectors = asObjects(role.aggregationRule.clusterRoleSelectors);
     if (selectors.length === 0) errs.push(fieldRequired(field, 'at least one clusterRoleSelector required if aggregationRule is non-nil'));
     selectors.forEach((selector, i) => {
       errs.push(...validateLabelSelector(selector, fieldIndex(field, i), options));
@@ -107,13 +106,13 @@ export function validateClusterRole(role: KubeObject, options: LabelSelectorOpti
  */
 export function validateSubject(subject: Obj, namespaced: boolean, field: string): FieldError[] {
   const errs: FieldError[] = [];
-  const [kind, name, apiGroup] = [text(subject.kind), text(subject.name), text(subject.apiGroup)];
+  const [kind, name, apiGroup] = [str(subject.kind), str(subject.name), str(subject.apiGroup)];
   if (!name) errs.push(fieldRequired(fieldChild(field, 'name')));
   switch (kind) {
     case 'ServiceAccount':
       if (name) for (const msg of isDNS1123Subdomain(name)) errs.push(fieldInvalid(fieldChild(field, 'name'), name, msg));
       if (apiGroup) errs.push(fieldNotSupported(fieldChild(field, 'apiGroup'), apiGroup, ['']));
-      if (!namespaced && !text(subject.namespace)) errs.push(fieldRequired(fieldChild(field, 'namespace')));
+      if (!namespaced && !str(subject.namespace)) errs.push(fieldRequired(fieldChild(field, 'namespace')));
       break;
     case 'User':
     case 'Group':
@@ -127,7 +126,7 @@ export function validateSubject(subject: Obj, namespaced: boolean, field: string
 
 const roleRefOf = (binding: KubeObject) => {
   const ref = isObj(binding.roleRef) ? binding.roleRef : {};
-  return { apiGroup: text(ref.apiGroup), kind: text(ref.kind), name: text(ref.name) };
+  return { apiGroup: str(ref.apiGroup), kind: str(ref.kind), name: str(ref.name) };
 };
 
 /**
@@ -142,7 +141,7 @@ export function validateBinding(binding: KubeObject, namespaced: boolean): Field
   if (!kinds.includes(ref.kind)) errs.push(fieldNotSupported('roleRef.kind', ref.kind, kinds));
   if (!ref.name) errs.push(fieldRequired('roleRef.name'));
   else for (const msg of rbacNameErrors(ref.name)) errs.push(fieldInvalid('roleRef.name', ref.name, msg));
-  objects(binding.subjects).forEach((subject, i) => errs.push(...validateSubject(subject, namespaced, fieldIndex('subjects', i))));
+  asObjects(binding.subjects).forEach((subject, i) => errs.push(...validateSubject(subject, namespaced, fieldIndex('subjects', i))));
   return errs;
 }
 

@@ -4,7 +4,10 @@ import {
   createMessageCodec,
   newBadRequest,
   FieldDecodeError,
+  type FieldShape,
   type FieldTree,
+  type Obj,
+  type TypeShape,
   type GroupDefinition,
   type KubeObject,
   type TypeDefaulter,
@@ -91,22 +94,47 @@ const isNamespaceKind = (info: ResourceInfo): boolean => info.group === '' && in
 export const keyPrefixOf = (info: { group: string; plural: string }): string =>
   info.group ? `/registry/${info.group}/${info.plural}/` : `/registry/${info.plural}/`;
 
+/** Whether a value of `typeKey` can hold a value of one of `types` (itself included), through any of its fields. */
+function reachesAny(tree: FieldTree, typeKey: string, types: ReadonlySet<string>): boolean {
+  const seen = new Set<string>();
+  const visit = (shape: FieldShape): boolean => {
+    if (shape === 0 || shape === '*') return false;
+    if (typeof shape !== 'string') return 'a' in shape ? visit(shape.a) : 'm' in shape ? visit(shape.m) : shape.u.some(visit);
+    if (types.has(shape)) return true;
+    if (seen.has(shape)) return false;
+    seen.add(shape);
+    return Object.values(tree.types[shape]?.props ?? {}).some(visit);
+  };
+  return visit(typeKey);
+}
+
 /**
- * Inside values of the types a group validates wholly (GroupPlugin.validatedTypes), a required scalar the object
- * leaves out gets Go's zero value, as kube's decoding into its Go types gives it (and writes it back): `lun: 0` of
- * an iscsi volume without one, `imageID: ""` of a container status.
+ * Walks the values of `types` in `obj` (GroupPlugin.validatedTypes) and every object inside them, calling `inside`
+ * on each; returns the paths of the outermost ones (`''`: the object itself).
  */
-function fillZeros(tree: FieldTree, typeKey: string, obj: KubeObject, validatedTypes: ReadonlySet<string>): void {
-  if (!validatedTypes.size) return;
-  const inside: string[] = [];
+function walkValidated(tree: FieldTree, typeKey: string, obj: KubeObject, types: ReadonlySet<string>, inside?: (type: TypeShape, value: Obj) => void): string[] {
+  const roots: string[] = [];
+  const under = (path: string) => roots.some((p) => p === '' || path.startsWith(`${p}.`) || path.startsWith(`${p}[`));
   walkFieldTree(tree, typeKey, obj, {
     onObject: (type, value, path, name) => {
-      if (validatedTypes.has(name)) inside.push(path);
-      else if (!inside.some((p) => p === '' || path.startsWith(`${p}.`) || path.startsWith(`${p}[`))) return;
-      for (const [key, zero] of Object.entries(type.zeros ?? {})) if (value[key] === undefined) value[key] = zero;
+      if (!under(path)) {
+        if (!types.has(name)) return;
+        roots.push(path);
+      }
+      inside?.(type, value);
     },
   });
+  return roots;
 }
+
+/**
+ * Inside values of the types a group validates wholly, a required scalar the object leaves out gets Go's zero value,
+ * as kube's decoding into its Go types gives it (and writes it back): `lun: 0` of an iscsi volume without one,
+ * `imageID: ""` of a container status.
+ */
+const fillZeros = (type: TypeShape, value: Obj) => {
+  for (const [key, zero] of Object.entries(type.zeros ?? {})) if (value[key] === undefined) value[key] = zero;
+};
 
 export function createResourceRegistry(initial: GroupPlugin[]): ResourceRegistry {
   let entries: ResourceEntry[] = [];
@@ -133,6 +161,12 @@ export function createResourceRegistry(initial: GroupPlugin[]): ResourceRegistry
       const typeKey = `${apiVersionOf(info)}/${info.kind}`;
       const validate = group.validators[typeKey];
       if (!validate) throw new Error(`${group.packageName}: no validator for ${typeKey}`);
+      // Most kinds (a ConfigMap) hold no validated type: their writes are not walked for one.
+      let reach: { size: number; value: boolean } | undefined;
+      const holdsValidated = () => {
+        if (reach?.size !== validatedTypes.size) reach = { size: validatedTypes.size, value: reachesAny(group.fieldTree, typeKey, validatedTypes) };
+        return reach.value;
+      };
       return {
         info,
         group,
@@ -149,20 +183,13 @@ export function createResourceRegistry(initial: GroupPlugin[]): ResourceRegistry
         defaults: (obj) => {
           try {
             applyDefaults(group.fieldTree, typeKey, obj, defaulters);
-            fillZeros(group.fieldTree, typeKey, obj, validatedTypes);
+            if (holdsValidated()) walkValidated(group.fieldTree, typeKey, obj, validatedTypes, fillZeros);
           } catch (err) {
             if (!(err instanceof FieldDecodeError)) throw err;
             throw newBadRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: ${err.message}`);
           }
         },
-        validatedPaths: (obj) => {
-          const paths: string[] = [];
-          if (!validatedTypes.size) return paths;
-          walkFieldTree(group.fieldTree, typeKey, obj, {
-            onObject: (_type, _value, path, name) => void (validatedTypes.has(name) && paths.push(path)),
-          });
-          return paths;
-        },
+        validatedPaths: (obj) => (holdsValidated() ? walkValidated(group.fieldTree, typeKey, obj, validatedTypes) : []),
       } satisfies ResourceEntry;
     });
   };
