@@ -159,7 +159,11 @@ describe('stopping', () => {
     });
     const b = createClient({ server: 'http://kapi.test', fetch: server.fetch });
     let aSignal: AbortSignal | undefined;
-    const timing = { leaseDurationSeconds: 1, renewDeadlineMs: 600, retryPeriodMs: 100 };
+    // B may take the lease a lease duration after it last saw A renew; A must have stepped down by then. The gap
+    // between A's renew deadline and the lease duration (1.4 s) is what timers may slip by under load (a gap of
+    // 0.4 s failed once when the whole suite ran): wider than any stall seen, while a leader that never stepped
+    // down would still be leading when B takes over.
+    const timing = { leaseDurationSeconds: 2, renewDeadlineMs: 600, retryPeriodMs: 100 };
     const A = runLeaderElection({ client: a, namespace: ns, name: 'l', identity: 'a', ...timing, onStartedLeading: (s) => void (aSignal = s), onError: () => undefined });
     while (!A.isLeader) await pause(10);
     const B = runLeaderElection({ client: b, namespace: ns, name: 'l', identity: 'b', ...timing, onStartedLeading: () => undefined, onError: () => undefined });
