@@ -1113,6 +1113,9 @@ export const fieldTree: FieldTree = {
     "secretRef": "v1/SecretReference",
     "initiatorName": 0
    },
+   "defaults": {
+    "iscsiInterface": "default"
+   },
    "omitZero": [
     "iscsiInterface",
     "fsType",
@@ -2391,6 +2394,11 @@ export const fieldTree: FieldTree = {
     "secretRef": "v1/SecretReference",
     "readOnly": 0
    },
+   "defaults": {
+    "pool": "rbd",
+    "user": "admin",
+    "keyring": "/etc/ceph/keyring"
+   },
    "omitZero": [
     "fsType",
     "pool",
@@ -2634,6 +2642,10 @@ export const fieldTree: FieldTree = {
     "volumeName": 0,
     "fsType": 0,
     "readOnly": 0
+   },
+   "defaults": {
+    "storageMode": "ThinProvisioned",
+    "fsType": "xfs"
    },
    "omitZero": [
     "sslEnabled",

@@ -3058,6 +3058,7 @@ export const openapi: GroupOpenAPI = {
      "type": "string"
     },
     "iscsiInterface": {
+     "default": "default",
      "description": "iscsiInterface is the interface Name that uses an iSCSI transport. Defaults to 'default' (tcp).",
      "type": "string"
     },
@@ -6658,6 +6659,7 @@ export const openapi: GroupOpenAPI = {
      "type": "string"
     },
     "keyring": {
+     "default": "/etc/ceph/keyring",
      "description": "keyring is the path to key ring for RBDUser. Default is /etc/ceph/keyring. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
      "type": "string"
     },
@@ -6670,6 +6672,7 @@ export const openapi: GroupOpenAPI = {
      "x-kubernetes-list-type": "atomic"
     },
     "pool": {
+     "default": "rbd",
      "description": "pool is the rados pool name. Default is rbd. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
      "type": "string"
     },
@@ -6686,6 +6689,7 @@ export const openapi: GroupOpenAPI = {
      "description": "secretRef is name of the authentication secret for RBDUser. If provided overrides keyring. Default is nil. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it"
     },
     "user": {
+     "default": "admin",
      "description": "user is the rados user name. Default is admin. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it",
      "type": "string"
     }
@@ -7228,6 +7232,7 @@ export const openapi: GroupOpenAPI = {
    "description": "ScaleIOPersistentVolumeSource represents a persistent ScaleIO volume",
    "properties": {
     "fsType": {
+     "default": "xfs",
      "description": "fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. \"ext4\", \"xfs\", \"ntfs\". Default is \"xfs\"",
      "type": "string"
     },
@@ -7256,6 +7261,7 @@ export const openapi: GroupOpenAPI = {
      "type": "boolean"
     },
     "storageMode": {
+     "default": "ThinProvisioned",
      "description": "storageMode indicates whether the storage for a volume should be ThickProvisioned or ThinProvisioned. Default is ThinProvisioned.",
      "type": "string"
     },

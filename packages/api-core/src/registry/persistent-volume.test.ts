@@ -63,6 +63,18 @@ describe("PersistentVolumes (kube 1.33's ValidatePersistentVolume and its strate
       expect(Date.parse(res.body.status.lastPhaseTransitionTime)).toBeGreaterThanOrEqual(before);
     });
 
+    it("the iscsi, rbd and scaleIO sources get kube's defaults (SetDefaults_*PersistentVolumeSource), as the pod volume sources do", async () => {
+      const iscsi = await accepted({ iscsi: { targetPortal: '10.0.0.1:3260', iqn: 'iqn.2015-02.example.com:test', lun: 1 } });
+      expect(iscsi.spec.iscsi.iscsiInterface).toBe('default');
+      const rbd = await accepted({ rbd: { monitors: ['10.0.0.1:6789'], image: 'img', secretRef: { name: 's', namespace: 'default' } } });
+      expect(rbd.spec.rbd).toMatchObject({ pool: 'rbd', user: 'admin', keyring: '/etc/ceph/keyring' });
+      const scaleIO = await accepted({ scaleIO: { gateway: 'https://gw', system: 'sys', volumeName: 'vol', secretRef: { name: 's' } } });
+      expect(scaleIO.spec.scaleIO).toMatchObject({ storageMode: 'ThinProvisioned', fsType: 'xfs' });
+      // Given values, and empty ones (kube defaults "" too), are kept and replaced as kube does.
+      const given = await accepted({ rbd: { monitors: ['10.0.0.1:6789'], image: 'img', pool: 'p', user: '', keyring: '/k' } });
+      expect(given.spec.rbd).toMatchObject({ pool: 'p', user: 'admin', keyring: '/k' });
+    });
+
     it('valid volumes of several sources; a missing iscsi lun is lun 0 and a scaleIO secretRef is not required, as kube decodes them', async () => {
       await accepted({ iscsi: { targetPortal: '10.0.0.1:3260', iqn: 'iqn.2015-02.example.com:test' } });
       await accepted({ scaleIO: { gateway: 'https://gw', system: 'sys', volumeName: 'vol' } });
