@@ -60,6 +60,11 @@ describe('CRUD and metadata rules', () => {
     expect(bad.body.reason).toBe('Invalid');
     expect(bad.body.message).toMatch(/^ConfigMap "Bad_Name" is invalid: \[metadata\.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain/);
     expect(bad.body.details.causes.map((c: any) => c.field)).toEqual(['metadata.name', 'metadata.labels']);
+    // kube checks the path-segment rule only after the kind's own name rule passed (rest.BeforeCreate): a DNS name
+    // with `%` or `/` gets the DNS message alone.
+    const percent = await h.req('POST', CM, configMap('a%b', {}));
+    expect(percent.status).toBe(422);
+    expect(percent.body.details.causes.map((c: any) => c.message)).toEqual([expect.stringMatching(/^Invalid value: "a%b": a lowercase RFC 1123 subdomain/)]);
     const noName = await h.req('POST', CM, { data: {} });
     expect(noName.status).toBe(422);
     expect(noName.body.details.causes).toEqual([

@@ -2,7 +2,7 @@
 import { fieldNotSupported, isDNS1123Subdomain, validateLabelSelector, type FieldError, type KubeObject } from '@kapi/apimachinery';
 import { child, duplicate, forbidden, index, invalid, notSupported, required } from './errors.js';
 import { validateMatchResources } from './match-resources.js';
-import { pathSegmentNameErrors } from './names.js';
+import { isValidPathSegmentName } from '@kapi/apiserver';
 import { isObj, isSet, list, obj, text } from './values.js';
 
 const ACTIONS = ['Deny', 'Warn', 'Audit'];
@@ -15,7 +15,7 @@ function validateParamRef(pr: unknown, field: string): FieldError[] {
   const name = text(pr.name);
   const hasSelector = isSet(pr.selector);
   if (name.length > 0) {
-    for (const msg of pathSegmentNameErrors(name)) errs.push(invalid(child(field, 'name'), name, msg));
+    for (const msg of isValidPathSegmentName(name)) errs.push(invalid(child(field, 'name'), name, msg));
     if (hasSelector) errs.push(forbidden(child(field, 'name'), 'name and selector are mutually exclusive'));
   }
   if (hasSelector) {

@@ -14,12 +14,6 @@ export function validateFullyQualifiedName(field: string, name: string): FieldEr
   return [];
 }
 
-/** path.ValidatePathSegmentName(name, false): not `.` or `..`, no `/` or `%`. */
-export function pathSegmentNameErrors(name: string): string[] {
-  for (const illegal of ['.', '..']) if (name === illegal) return [`may not be '${illegal}'`];
-  return ['/', '%'].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`);
-}
-
 const CEL_IDENT = /^[_a-zA-Z][_a-zA-Z0-9]*$/;
 const CEL_RESERVED = new Set([
   'true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let',

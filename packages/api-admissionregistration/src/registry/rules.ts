@@ -1,7 +1,7 @@
 // kube's validateRule, validateRuleWithOperations and validateNamedRuleWithOperations.
 import type { FieldError } from '@kapi/apimachinery';
 import { child, duplicate, index, invalid, notSupported, required } from './errors.js';
-import { pathSegmentNameErrors } from './names.js';
+import { isValidPathSegmentName } from '@kapi/apiserver';
 import { strings, type Obj } from './values.js';
 
 const SCOPES = ['Cluster', 'Namespaced', '*'];
@@ -76,7 +76,7 @@ export function validateNamedRuleWithOperations(rule: Obj, field: string): Field
   const seen = new Set<string>();
   strings(rule.resourceNames).forEach((name, i) => {
     const f = index(child(field, 'resourceNames'), i);
-    for (const msg of pathSegmentNameErrors(name)) errs.push(invalid(f, name, msg));
+    for (const msg of isValidPathSegmentName(name)) errs.push(invalid(f, name, msg));
     if (seen.has(name)) errs.push(duplicate(f, name));
     else seen.add(name);
   });

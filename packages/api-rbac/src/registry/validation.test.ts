@@ -83,6 +83,12 @@ describe("RBAC validation (kube 1.33's pkg/apis/rbac/validation)", () => {
         `roleRef.name: Invalid value: "a/b%c": may not contain '/'`,
         `roleRef.name: Invalid value: "a/b%c": may not contain '%'`,
       ]);
+      // The objects' own names follow the same rule (ValidateRBACName), every broken part named.
+      const named = await req('POST', CLUSTER_ROLES, { metadata: { name: 'a/b%c' }, rules: [] });
+      expect(causesOf(named).map((c) => `${c.field}: ${c.message}`)).toEqual([
+        `metadata.name: Invalid value: "a/b%c": may not contain '/'`,
+        `metadata.name: Invalid value: "a/b%c": may not contain '%'`,
+      ]);
       expect(await refused(BINDINGS, { roleRef: { apiGroup: GROUP, kind: 'Secret', name: '..' } })).toEqual([
         'roleRef.kind: Unsupported value: "Secret": supported values: "Role", "ClusterRole"',
         `roleRef.name: Invalid value: "..": may not be '..'`,

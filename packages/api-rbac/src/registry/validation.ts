@@ -23,17 +23,13 @@ import {
   type LabelSelector,
   type LabelSelectorOptions,
 } from '@kapi/apimachinery';
+// rbac's ValidateRBACName is kube's path.IsValidPathSegmentName.
+import { isValidPathSegmentName } from '@kapi/apiserver';
 
 const GROUP = 'rbac.authorization.k8s.io';
 
 /** A []string field as Go decodes it: absent is empty, a non-string item "". */
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(str) : []);
-
-/** kube's path.IsValidPathSegmentName (rbac's ValidateRBACName): not `.` or `..`; each of `/` and `%` it contains named. */
-export function rbacNameErrors(name: string): string[] {
-  if (name === '.' || name === '..') return [`may not be '${name}'`];
-  return ['/', '%'].filter((bad) => name.includes(bad)).map((bad) => `may not contain '${bad}'`);
-}
 
 /**
  * ValidatePolicyRule: verbs always; then either non-resource URLs (never in a namespaced Role, never beside
@@ -140,7 +136,7 @@ export function validateBinding(binding: KubeObject, namespaced: boolean): Field
   const kinds = namespaced ? ['Role', 'ClusterRole'] : ['ClusterRole'];
   if (!kinds.includes(ref.kind)) errs.push(fieldNotSupported('roleRef.kind', ref.kind, kinds));
   if (!ref.name) errs.push(fieldRequired('roleRef.name'));
-  else for (const msg of rbacNameErrors(ref.name)) errs.push(fieldInvalid('roleRef.name', ref.name, msg));
+  else for (const msg of isValidPathSegmentName(ref.name)) errs.push(fieldInvalid('roleRef.name', ref.name, msg));
   asObjects(binding.subjects).forEach((subject, i) => errs.push(...validateSubject(subject, namespaced, fieldIndex('subjects', i))));
   return errs;
 }

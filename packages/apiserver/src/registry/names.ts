@@ -3,11 +3,10 @@ import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, type ResourceInfo }
 // kube's name checks (k8s.io/apimachinery/pkg/util/validation): which one applies is per kind.
 export type NameValidator = (name: string) => string[];
 
-/** kube's path-segment rule, applied to every name: not `.` or `..`, no `/` or `%`. */
+/** kube's path.IsValidPathSegmentName: not `.` or `..`; otherwise one message for each of `/` and `%` it contains. */
 export function isValidPathSegmentName(name: string): string[] {
   if (name === '.' || name === '..') return [`may not be '${name}'`];
-  for (const bad of ['/', '%']) if (name.includes(bad)) return [`may not contain '${bad}'`];
-  return [];
+  return ['/', '%'].filter((bad) => name.includes(bad)).map((bad) => `may not contain '${bad}'`);
 }
 
 const NAME_RULES: Record<NonNullable<ResourceInfo['nameValidation']>, NameValidator> = {

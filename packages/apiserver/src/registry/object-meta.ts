@@ -1,5 +1,5 @@
 import { parseRFC3339, validateAnnotations, validateLabels, type FieldError, type KubeObject } from '@kapi/apimachinery';
-import { isValidPathSegmentName, nameValidatorFor } from './names.js';
+import { nameValidatorFor } from './names.js';
 import type { ResourceEntry } from './resources.js';
 
 type Meta = Record<string, any>;
@@ -14,9 +14,10 @@ const invalid = (field: string, badValue: unknown, message: string): FieldError 
 
 /** kube's ValidateObjectMeta: name (or generateName), namespace presence, labels and annotations. */
 export function validateObjectMeta(entry: ResourceEntry, obj: KubeObject): FieldError[] {
-  const validate = nameValidatorFor(entry.info);
-  const name = (value: string) => [...isValidPathSegmentName(value), ...(validate === isValidPathSegmentName ? [] : validate(value))];
-  return validateObjectMetaAt(metaOf(obj), 'metadata', { name, namespaced: entry.info.scope === 'Namespaced' });
+  // The kind's own name rule only. kube checks the path-segment rule in a second pass (rest.BeforeCreate's common
+  // ObjectMeta validation), and only once the kind's validation passed: none of the DNS rules lets a name with `/`
+  // or `%` (or `.`, `..`) pass, so that pass adds nothing for them, and a PathSegment kind's rule is that rule.
+  return validateObjectMetaAt(metaOf(obj), 'metadata', { name: nameValidatorFor(entry.info), namespaced: entry.info.scope === 'Namespaced' });
 }
 
 /** How {@link validateObjectMetaAt} checks a name, and whether the object must have a namespace. */

@@ -18,6 +18,7 @@ import {
   type KubeObject,
   type Obj,
 } from '@kapi/apimachinery';
+import { isValidPathSegmentName } from '@kapi/apiserver';
 
 /** The largest allowed scaling policy period (seconds): MaxPeriodSeconds. */
 export const MAX_PERIOD_SECONDS = 1800;
@@ -28,12 +29,6 @@ const has = (o: Obj, key: string) => o[key] !== undefined && o[key] !== null;
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
 const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
 
-
-/** pathvalidation.IsValidPathSegmentName: not `.` or `..`; else every one of `/` and `%` it contains. */
-export function isValidPathSegmentName(name: string): string[] {
-  for (const illegal of ['.', '..']) if (name === illegal) return [`may not be '${illegal}'`];
-  return ['/', '%'].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`);
-}
 
 /** Quantity.Sign(); 0 for what is no quantity (the schema refuses those before). */
 function quantitySign(v: unknown): number {
