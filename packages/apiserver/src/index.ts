@@ -30,7 +30,7 @@ export { FOREGROUND_FINALIZER, gcFinalizers, ORPHAN_FINALIZER } from './registry
 export { coalesced, followObjects, type ListSource } from './registry/follow.js';
 export type { DeleteOptions } from './registry/delete.js';
 export { nowTimestamp, validateObjectMetaAt, type ObjectMetaRules } from './registry/object-meta.js';
-export { generateName, isValidPathSegmentName } from './registry/names.js';
+export { generateName, isValidPathSegmentName, isValidPathSegmentPrefix } from './registry/names.js';
 export type { RequestLimits } from './limits/middleware.js';
 export type { NodeBodyStream } from './limits/request-body.js';
 export { MAX_REQUEST_WAIT_MS, type GateDecision, type GatedRequest, type RequestGate } from './limits/gate.js';

@@ -65,6 +65,13 @@ describe('CRUD and metadata rules', () => {
     const percent = await h.req('POST', CM, configMap('a%b', {}));
     expect(percent.status).toBe(422);
     expect(percent.body.details.causes.map((c: any) => c.message)).toEqual([expect.stringMatching(/^Invalid value: "a%b": a lowercase RFC 1123 subdomain/)]);
+    // A generateName is checked by the same rule as a prefix (kube's maskTrailingDash lets it end in '-'), before the
+    // name made from it.
+    const prefix = await h.req('POST', CM, { metadata: { generateName: 'Bad_' }, data: {} });
+    expect(prefix.status).toBe(422);
+    expect(prefix.body.details.causes.map((c: any) => c.field)).toEqual(['metadata.generateName', 'metadata.name']);
+    expect(prefix.body.details.causes[0].message).toMatch(/^Invalid value: "Bad_": a lowercase RFC 1123 subdomain/);
+    expect((await h.req('POST', CM, { metadata: { generateName: 'ok-' }, data: {} })).status).toBe(201);
     const noName = await h.req('POST', CM, { data: {} });
     expect(noName.status).toBe(422);
     expect(noName.body.details.causes).toEqual([

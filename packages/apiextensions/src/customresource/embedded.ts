@@ -1,5 +1,5 @@
 import { fieldInvalid, fieldRequired, isDNS1035Label, isDNS1123Label, isObj, metaValidators, type FieldError } from '@kapi/apimachinery';
-import { isValidPathSegmentName, validateObjectMetaAt } from '@kapi/apiserver';
+import { isValidPathSegmentName, isValidPathSegmentPrefix, validateObjectMetaAt } from '@kapi/apiserver';
 import { goBadValue } from './go-value.js';
 
 // An object a CRD marks `x-kubernetes-embedded-resource` (a pod template, say) is checked as kube's
@@ -50,10 +50,7 @@ export function embeddedResourceErrors(value: Record<string, unknown>, path: str
   // kube gives a nameless template a name to check, so that leaving it out is no error.
   if (!meta.name) meta.name = 'fakename';
   const namespace = typeof meta.namespace === 'string' ? meta.namespace : '';
-  if (typeof meta.generateName === 'string') {
-    for (const bad of ['/', '%']) if (meta.generateName.includes(bad)) errs.push(fieldInvalid(`${metaPath}.generateName`, meta.generateName, `may not contain '${bad}'`));
-  }
-  errs.push(...validateObjectMetaAt(meta, metaPath, { name: isValidPathSegmentName, namespaced: namespace !== '' }));
+  errs.push(...validateObjectMetaAt(meta, metaPath, { name: isValidPathSegmentName, prefix: isValidPathSegmentPrefix, namespaced: namespace !== '' }));
   for (const msg of namespace ? isDNS1123Label(namespace) : []) errs.push(fieldInvalid(`${metaPath}.namespace`, namespace, msg));
   return errs;
 }

@@ -9,16 +9,42 @@ export function isValidPathSegmentName(name: string): string[] {
   return ['/', '%'].filter((bad) => name.includes(bad)).map((bad) => `may not contain '${bad}'`);
 }
 
-const NAME_RULES: Record<NonNullable<ResourceInfo['nameValidation']>, NameValidator> = {
+/** kube's path.IsValidPathSegmentPrefix, for a generateName: one message for each of `/` and `%` it contains. */
+export function isValidPathSegmentPrefix(prefix: string): string[] {
+  return ['/', '%'].filter((bad) => prefix.includes(bad)).map((bad) => `may not contain '${bad}'`);
+}
+
+/**
+ * kube's maskTrailingDash, how a DNS name rule checks a generateName: one ending in `-` is checked with its last
+ * two characters replaced by `a` (upstream's slice; the point is that the dash no longer ends it).
+ */
+const maskTrailingDash = (prefix: string) => (prefix.length > 1 && prefix.endsWith('-') ? `${prefix.slice(0, -2)}a` : prefix);
+
+type NameRule = NonNullable<ResourceInfo['nameValidation']>;
+
+const NAME_RULES: Record<NameRule, NameValidator> = {
   DNS1123Subdomain: isDNS1123Subdomain,
   DNS1123Label: isDNS1123Label,
   DNS1035Label: isDNS1035Label,
   PathSegment: isValidPathSegmentName,
 };
 
+/** The same rules for a generateName (kube's ValidateNameFunc with prefix true). */
+const PREFIX_RULES: Record<NameRule, NameValidator> = {
+  DNS1123Subdomain: (prefix) => isDNS1123Subdomain(maskTrailingDash(prefix)),
+  DNS1123Label: (prefix) => isDNS1123Label(maskTrailingDash(prefix)),
+  DNS1035Label: (prefix) => isDNS1035Label(maskTrailingDash(prefix)),
+  PathSegment: isValidPathSegmentPrefix,
+};
+
 /** The name rule of a kind, as its resource header declares it: a DNS-1123 subdomain unless it names another. */
 export function nameValidatorFor(info: ResourceInfo): NameValidator {
   return NAME_RULES[info.nameValidation ?? 'DNS1123Subdomain'];
+}
+
+/** The kind's name rule for a generateName. */
+export function namePrefixValidatorFor(info: ResourceInfo): NameValidator {
+  return PREFIX_RULES[info.nameValidation ?? 'DNS1123Subdomain'];
 }
 
 const GENERATE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';

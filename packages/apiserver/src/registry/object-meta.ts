@@ -1,5 +1,5 @@
 import { parseRFC3339, validateAnnotations, validateLabels, type FieldError, type KubeObject } from '@kapi/apimachinery';
-import { nameValidatorFor } from './names.js';
+import { namePrefixValidatorFor, nameValidatorFor } from './names.js';
 import type { ResourceEntry } from './resources.js';
 
 type Meta = Record<string, any>;
@@ -17,13 +17,19 @@ export function validateObjectMeta(entry: ResourceEntry, obj: KubeObject): Field
   // The kind's own name rule only. kube checks the path-segment rule in a second pass (rest.BeforeCreate's common
   // ObjectMeta validation), and only once the kind's validation passed: none of the DNS rules lets a name with `/`
   // or `%` (or `.`, `..`) pass, so that pass adds nothing for them, and a PathSegment kind's rule is that rule.
-  return validateObjectMetaAt(metaOf(obj), 'metadata', { name: nameValidatorFor(entry.info), namespaced: entry.info.scope === 'Namespaced' });
+  return validateObjectMetaAt(metaOf(obj), 'metadata', {
+    name: nameValidatorFor(entry.info),
+    prefix: namePrefixValidatorFor(entry.info),
+    namespaced: entry.info.scope === 'Namespaced',
+  });
 }
 
 /** How {@link validateObjectMetaAt} checks a name, and whether the object must have a namespace. */
 export interface ObjectMetaRules {
   /** The name rule: its messages for a name that breaks it. */
   name(name: string): string[];
+  /** The same rule for a generateName (kube's name function with prefix true); a generateName is not checked without it. */
+  prefix?(generateName: string): string[];
   namespaced: boolean;
 }
 
@@ -34,6 +40,10 @@ export interface ObjectMetaRules {
 export function validateObjectMetaAt(meta: Record<string, any>, path: string, rules: ObjectMetaRules): FieldError[] {
   const errs: FieldError[] = [];
   const name = meta.name as string | undefined;
+  const generateName = meta.generateName;
+  if (typeof generateName === 'string' && generateName && rules.prefix) {
+    for (const msg of rules.prefix(generateName)) errs.push(invalid(`${path}.generateName`, generateName, msg));
+  }
   if (!name) {
     if (!meta.generateName) {
       errs.push({ type: 'FieldValueRequired', field: `${path}.name`, message: 'name or generateName is required' });
