@@ -36,6 +36,10 @@ export const KUBE_DEFAULTS: Record<string, Record<string, unknown>> = {
   'io.k8s.api.core.v1.RBDVolumeSource': { pool: 'rbd', user: 'admin', keyring: '/etc/ceph/keyring' },
   'io.k8s.api.core.v1.AzureDiskVolumeSource': { cachingMode: 'ReadWrite', fsType: 'ext4', readOnly: false, kind: 'Shared' },
   'io.k8s.api.core.v1.ScaleIOVolumeSource': { storageMode: 'ThinProvisioned', fsType: 'xfs' },
+  // The PersistentVolume forms of the same sources (SetDefaults_ISCSIPersistentVolumeSource, _RBD…, _ScaleIO…).
+  'io.k8s.api.core.v1.ISCSIPersistentVolumeSource': { iscsiInterface: 'default' },
+  'io.k8s.api.core.v1.RBDPersistentVolumeSource': { pool: 'rbd', user: 'admin', keyring: '/etc/ceph/keyring' },
+  'io.k8s.api.core.v1.ScaleIOPersistentVolumeSource': { storageMode: 'ThinProvisioned', fsType: 'xfs' },
   // flowcontrol v1 (SetDefaults_FlowSchemaSpec, _LimitedPriorityLevelConfiguration, _ExemptPriorityLevelConfiguration,
   // _QueuingConfiguration); the int32 fields Go defaults when zero as well are hooks in @kapi/flowcontrol.
   'io.k8s.api.flowcontrol.v1.FlowSchemaSpec': { matchingPrecedence: 1000 },
