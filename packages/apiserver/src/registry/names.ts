@@ -3,15 +3,15 @@ import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, type ResourceInfo }
 // kube's name checks (k8s.io/apimachinery/pkg/util/validation): which one applies is per kind.
 export type NameValidator = (name: string) => string[];
 
-/** kube's path.IsValidPathSegmentName: not `.` or `..`; otherwise one message for each of `/` and `%` it contains. */
-export function isValidPathSegmentName(name: string): string[] {
-  if (name === '.' || name === '..') return [`may not be '${name}'`];
-  return ['/', '%'].filter((bad) => name.includes(bad)).map((bad) => `may not contain '${bad}'`);
-}
-
 /** kube's path.IsValidPathSegmentPrefix, for a generateName: one message for each of `/` and `%` it contains. */
 export function isValidPathSegmentPrefix(prefix: string): string[] {
   return ['/', '%'].filter((bad) => prefix.includes(bad)).map((bad) => `may not contain '${bad}'`);
+}
+
+/** kube's path.IsValidPathSegmentName: not `.` or `..`; otherwise the prefix rule's messages. */
+export function isValidPathSegmentName(name: string): string[] {
+  if (name === '.' || name === '..') return [`may not be '${name}'`];
+  return isValidPathSegmentPrefix(name);
 }
 
 /**
