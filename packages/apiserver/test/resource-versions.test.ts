@@ -2,7 +2,7 @@
 // listing ("Chunked listing"): what a client sees for each combination of resourceVersion, resourceVersionMatch,
 // limit and continue.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { configMap, startHarness, type Harness } from './harness.js';
+import { configMap, settled, startHarness, type Harness } from './harness.js';
 
 const CM = '/api/v1/namespaces/default/configmaps';
 const MERGE = { 'content-type': 'application/merge-patch+json' };
@@ -21,6 +21,8 @@ describe('resource version semantics of get and list', () => {
   beforeAll(async () => {
     // A short wait for versions not reached yet, so the 504 cells answer quickly.
     h = await startHarness({}, { watchCache: { freshnessWaitMs: 200 } });
+    // The controllers' writes (default ServiceAccounts) done, so the versions below are the latest.
+    await settled(h);
     rv1 = Number((await h.req('POST', CM, configMap('a', { v: 'old' }))).body.metadata.resourceVersion);
     rv2 = Number((await h.req('POST', CM, configMap('b', { v: 'b' }))).body.metadata.resourceVersion);
     rv3 = Number((await h.req('PATCH', `${CM}/a`, { data: { v: 'new' } }, MERGE)).body.metadata.resourceVersion);

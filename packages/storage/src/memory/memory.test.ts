@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { isStorageError } from '../errors.js';
 import { runStorageConformance } from '../testing/index.js';
 import { createMemoryBackend } from './index.js';
@@ -28,6 +28,52 @@ describe('memory backend', () => {
     s.watch({ prefix: '/', afterRevision: 0 }, { onEvent: () => {}, onError: (e) => errors.push(e) });
     await Promise.resolve();
     expect(errors.map((e) => isStorageError(e, 'Unreachable'))).toEqual([true]);
+  });
+
+  it("hands a turn's writes to a watcher together, before any of them is answered (as SQLite's group commit)", async () => {
+    const s = createMemoryBackend();
+    const seen: number[][] = [];
+    let batch: number[] | undefined;
+    s.watch({ prefix: '/registry/', afterRevision: 0 }, {
+      onEvent: (e) => {
+        if (!batch) {
+          batch = [];
+          seen.push(batch);
+          queueMicrotask(() => (batch = undefined));
+        }
+        batch.push(e.kv.modRevision);
+      },
+      onError: () => {},
+    });
+    const answered: number[][][] = [];
+    // Each write from its own callback, as a server's requests come.
+    const writeFromCallback = (i: number) => new Promise<void>((resolve) => setImmediate(() => {
+      void s.create(`/registry/cm/ns/c${i}`, bytes(String(i))).then(() => {
+        answered.push(seen.map((b) => [...b]));
+        resolve();
+      });
+    }));
+    await Promise.all([1, 2, 3].map(writeFromCallback));
+    expect(answered).toEqual([[[1, 2, 3]], [[1, 2, 3]], [[1, 2, 3]]]);
+    // A write is visible to reads before it is answered.
+    const pending = s.create('/registry/cm/ns/c4', bytes('4'));
+    expect((await s.get('/registry/cm/ns/c4')).kv?.modRevision).toBe(4);
+    await pending;
+    expect(seen).toEqual([[1, 2, 3], [4]]);
+    await s.close();
+  });
+
+  it('answers writes while a test fakes timers', async () => {
+    vi.useFakeTimers();
+    try {
+      const s = createMemoryBackend();
+      await s.create('/registry/cm/ns/a', bytes('a'));
+      expect((await s.update('/registry/cm/ns/a', bytes('b'), 1)).modRevision).toBe(2);
+      expect((await s.delete('/registry/cm/ns/a')).modRevision).toBe(3);
+      await s.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('lists pages of a large collection at past revisions', async () => {
