@@ -86,6 +86,8 @@ describe('kube CEL libraries', () => {
         "!format.dns1123Label().validate('my-name').hasValue() && format.dns1123Label().validate('My_Name').hasValue()",
         "format.named('dns1123Subdomain').value().validate('a.b').orValue([]).size() == 0 && !format.named('nope').hasValue()",
         "!format.labelValue().validate('').hasValue() && !format.uuid().validate('123e4567-e89b-12d3-a456-426614174000').hasValue()",
+        // kube's maskTrailingDash: a prefix ending in '-' is checked without its last two characters, plus 'a'.
+        "!format.dns1123SubdomainPrefix().validate('A-').hasValue() && !format.dns1123LabelPrefix().validate('ab-').hasValue() && format.dns1035LabelPrefix().validate('1a-').hasValue() && format.dns1123LabelPrefix().validate('a_b-').hasValue()",
         "format.dns1035Label().validate('1abc').value() == [\"a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')\"]",
       ),
     ).toEqual([]);

@@ -1,4 +1,4 @@
-import { asObjects, fieldInvalid, fieldNotSupported, fieldRequired, isDNS1123Subdomain, isObj, str, validateLabelName, type FieldError, type Obj } from '@kapi/apimachinery';
+import { asObjects, fieldInvalid, fieldNotSupported, fieldRequired, isDNS1123Subdomain, isObj, maskTrailingDash, str, validateLabelName, type FieldError, type Obj } from '@kapi/apimachinery';
 import { isConfigMapKey } from './config-data.js';
 import { fileModeErrors, localNonReservedPathErrors } from './pod-paths.js';
 import { compareQuantities } from './quantity.js';
@@ -135,9 +135,6 @@ export function validateEnv(env: unknown, field: string): FieldError[] {
   });
   return errs;
 }
-
-/** apimachinery's maskTrailingDash: a name checked as a prefix may end in a dash. */
-const maskTrailingDash = (name: string) => (name.length > 1 && name.endsWith('-') ? `${name.slice(0, -2)}a` : name);
 
 /** kube's ValidateEnvFrom: a valid prefix, a named source, and exactly one of configMapRef and secretRef (reported on the list). */
 export function validateEnvFrom(envFrom: unknown, field: string): FieldError[] {

@@ -9,7 +9,7 @@ export {
 } from './label-selector.js';
 export { labelSelectorFromObject } from './label-selector-object.js';
 export { LABEL_OPERATORS, type LabelOperator, type LabelRequirement } from './label-requirement.js';
-export { isLabelKey, isLabelValue, isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isPortName, TOTAL_ANNOTATION_SIZE_LIMIT, validateAnnotations, validateLabelName, validateLabels } from './label-validation.js';
+export { isLabelKey, isLabelValue, isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isPortName, maskTrailingDash, TOTAL_ANNOTATION_SIZE_LIMIT, validateAnnotations, validateLabelName, validateLabels } from './label-validation.js';
 export {
   parseFieldSelector,
   fieldSelectorFromSet,

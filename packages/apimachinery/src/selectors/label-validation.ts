@@ -64,6 +64,13 @@ export function isDNS1035Label(value: string): string[] {
   return errs;
 }
 
+/**
+ * kube's maskTrailingDash (apimachinery's api/validation), how a DNS name rule checks a prefix (a generateName): one
+ * ending in `-` is checked with its last two characters replaced by `a` (upstream's slice; the point is that the dash
+ * no longer ends it).
+ */
+export const maskTrailingDash = (prefix: string): string => (prefix.length > 1 && prefix.endsWith('-') ? `${prefix.slice(0, -2)}a` : prefix);
+
 /** Problems with `value` as a label key (`prefix/name` or `name`), `[]` when valid. Also kube's qualified names. */
 export function isLabelKey(value: string): string[] {
   const errs: string[] = [];

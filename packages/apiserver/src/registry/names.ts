@@ -1,4 +1,4 @@
-import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, type ResourceInfo } from '@kapi/apimachinery';
+import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, maskTrailingDash, type ResourceInfo } from '@kapi/apimachinery';
 
 // kube's name checks (k8s.io/apimachinery/pkg/util/validation): which one applies is per kind.
 export type NameValidator = (name: string) => string[];
@@ -13,12 +13,6 @@ export function isValidPathSegmentName(name: string): string[] {
   if (name === '.' || name === '..') return [`may not be '${name}'`];
   return isValidPathSegmentPrefix(name);
 }
-
-/**
- * kube's maskTrailingDash, how a DNS name rule checks a generateName: one ending in `-` is checked with its last
- * two characters replaced by `a` (upstream's slice; the point is that the dash no longer ends it).
- */
-const maskTrailingDash = (prefix: string) => (prefix.length > 1 && prefix.endsWith('-') ? `${prefix.slice(0, -2)}a` : prefix);
 
 type NameRule = NonNullable<ResourceInfo['nameValidation']>;
 

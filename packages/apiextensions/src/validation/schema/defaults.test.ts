@@ -30,6 +30,17 @@ describe('defaults', () => {
     ]);
   });
 
+  it("an embedded resource's metadata in a default is checked as kube checks names: every '/' and '%' named", () => {
+    const embedded = { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true };
+    const metadata = { name: 'a/b%c', generateName: 'g/%' };
+    expect(texts(withSpec({ type: 'object', properties: { template: embedded }, default: { template: { apiVersion: 'v1', kind: 'Pod', metadata } } }))).toEqual([
+      `${S}.default.template.metadata.generateName: Invalid value: "g/%": may not contain '/'`,
+      `${S}.default.template.metadata.generateName: Invalid value: "g/%": may not contain '%'`,
+      `${S}.default.template.metadata.name: Invalid value: "a/b%c": may not contain '/'`,
+      `${S}.default.template.metadata.name: Invalid value: "a/b%c": may not contain '%'`,
+    ]);
+  });
+
   it('defaults are not allowed inside additionalProperties of metadata', () => {
     expect(
       texts({

@@ -1,6 +1,7 @@
 // The ObjectMeta of embedded resources in default values, as kube decodes and validates it (objectmeta.Coerce and
 // objectmeta.Validate): a JSON decode into metav1.ObjectMeta, then ValidateObjectMeta with path-segment names.
 import { isLabelKey, isLabelValue, type FieldError } from '@kapi/apimachinery';
+import { isValidPathSegmentName, isValidPathSegmentPrefix } from '@kapi/apiserver';
 import { isDNS1123Label } from '../dns.js';
 import { child, invalid } from '../field.js';
 import { isObject } from '../json.js';
@@ -39,12 +40,6 @@ export function objectMetaDecodeError(metadata: unknown): string | undefined {
   return undefined;
 }
 
-function pathSegmentProblems(name: string, prefix: boolean): string[] {
-  if (!prefix && (name === '.' || name === '..')) return [`may not be '${name}'`];
-  for (const bad of ['/', '%']) if (name.includes(bad)) return [`may not contain '${bad}'`];
-  return [];
-}
-
 /**
  * ValidateObjectMeta of a decoded embedded ObjectMeta (name defaulted to `fakename`, names checked as path segments):
  * name, generateName, namespace, labels and annotation keys.
@@ -53,9 +48,9 @@ export function validateEmbeddedObjectMeta(meta: Record<string, any>, fldPath: s
   const errs: FieldError[] = [];
   const name: string = meta.name || 'fakename';
   if (meta.generateName) {
-    for (const msg of pathSegmentProblems(meta.generateName, true)) errs.push(invalid(child(fldPath, 'generateName'), meta.generateName, msg));
+    for (const msg of isValidPathSegmentPrefix(meta.generateName)) errs.push(invalid(child(fldPath, 'generateName'), meta.generateName, msg));
   }
-  for (const msg of pathSegmentProblems(name, false)) errs.push(invalid(child(fldPath, 'name'), name, msg));
+  for (const msg of isValidPathSegmentName(name)) errs.push(invalid(child(fldPath, 'name'), name, msg));
   if (meta.namespace) for (const msg of isDNS1123Label(meta.namespace)) errs.push(invalid(child(fldPath, 'namespace'), meta.namespace, msg));
   if (Number.isInteger(meta.generation) && meta.generation < 0) {
     errs.push(invalid(child(fldPath, 'generation'), meta.generation, 'must be greater than or equal to 0'));
