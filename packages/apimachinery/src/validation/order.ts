@@ -11,11 +11,22 @@ const positionsOf = (type: TypeShape) => {
 
 const isMapShape = (shape: FieldShape | undefined): boolean => typeof shape === 'object' && shape !== null && 'm' in shape;
 
-/** Puts `obj`'s own keys in `keys`' order, in place (`__proto__` and the like as plain keys). */
+/**
+ * Puts `obj`'s own keys in `keys`' order (a permutation of them), in place (`__proto__` and the like as plain keys).
+ * The keys from the first one out of place on are deleted last first, then added again: V8 keeps an object whose
+ * newest property is deleted in its fast form, where deleting any other turns it into a slow dictionary that every
+ * later walk and serialization of the object pays for.
+ */
 function reorder(obj: Record<string, unknown>, keys: readonly string[]): void {
-  const entries = keys.map((k) => [k, obj[k]] as const);
-  for (const k of keys) delete obj[k];
-  for (const [k, v] of entries) setOwn(obj, k, v);
+  const current = Object.keys(obj);
+  let from = 0;
+  while (from < keys.length && current[from] === keys[from]) from++;
+  const values = new Map<string, unknown>();
+  for (let i = current.length - 1; i >= from; i--) {
+    values.set(current[i], obj[current[i]]);
+    delete obj[current[i]];
+  }
+  for (let i = from; i < keys.length; i++) setOwn(obj, keys[i], values.get(keys[i]));
 }
 
 function sortedIfNeeded(keys: string[], compare: (a: string, b: string) => number): string[] | undefined {
