@@ -1,7 +1,7 @@
 import type { KubeObject } from '@kapi/apimachinery';
 import { auditResponseObject } from '../audit/context.js';
 import { cborItem, SELF_DESCRIBED } from './media/cbor-codec.js';
-import { keepsListJson, listItemsJson } from './media/shared-json.js';
+import { coalesce, keepsListJson, listItemsChunks } from './media/shared-json.js';
 import { toYaml } from './media/yaml.js';
 
 /** Lists with more items than this are written as a stream of slices (JSON only). */
@@ -21,13 +21,20 @@ function jsonShell(list: KubeObject): { head: string; tail: string } {
 
 /**
  * A list's JSON, byte for byte what JSON.stringify gives (and a newline, as kube's encoder ends documents), its
- * items without their kind and apiVersion when `typed` (kube's typed lists). Watch cache items are written from
- * their kept JSON (listItemsJson), so a list of objects that did not change costs almost no encoding.
+ * items without their kind and apiVersion when `typed` (kube's typed lists), as chunks to write in order. Watch
+ * cache items are written from their kept JSON (listItemsChunks), so a list of objects that did not change costs
+ * almost no encoding, and items whose kept JSON lies as the list writes it are not even copied.
  */
-export function jsonList(list: KubeObject & { items: unknown[] }, typed: boolean): Uint8Array {
+export function jsonListChunks(list: KubeObject & { items: unknown[] }, typed: boolean): Buffer[] {
   auditResponseObject(list);
   const { head, tail } = jsonShell(list);
-  return Buffer.concat([Buffer.from(head), listItemsJson(list.items, 0, list.items.length, typed, keepsListJson(list.items)), Buffer.from(tail)]);
+  return coalesce([Buffer.from(head), ...listItemsChunks(list.items, 0, list.items.length, typed, keepsListJson(list.items)), Buffer.from(tail)]);
+}
+
+/** {@link jsonListChunks} in one piece. */
+export function jsonList(list: KubeObject & { items: unknown[] }, typed: boolean): Uint8Array {
+  const chunks = jsonListChunks(list, typed);
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 
 /**
@@ -39,12 +46,13 @@ export function streamJsonList(list: KubeObject & { items: unknown[] }, gzip: bo
   auditResponseObject(list); // as read
   const { head, tail } = jsonShell(list);
   const keep = keepsListJson(list.items);
-  return streamInSlices(head, tail, list.items, SLICE_ITEMS, gzip, (from, to) => listItemsJson(list.items, from, to, typed, keep));
+  return streamInSlices(head, tail, list.items, SLICE_ITEMS, gzip, (from, to) => listItemsChunks(list.items, from, to, typed, keep));
 }
 
 /**
- * `head`, then the items encoded `perSlice` at a time with a turn of the event loop before each slice, then `tail`:
- * a list written as a stream, so encoding it does not hold up other requests. Optionally gzipped.
+ * `head`, then the items encoded `perSlice` at a time with a turn of the event loop before each slice (as one chunk
+ * or several), then `tail`: a list written as a stream, so encoding it does not hold up other requests. Optionally
+ * gzipped.
  */
 function streamInSlices(
   head: string,
@@ -52,7 +60,7 @@ function streamInSlices(
   items: readonly unknown[],
   perSlice: number,
   gzip: boolean,
-  encodeSlice: (from: number, to: number) => Uint8Array,
+  encodeSlice: (from: number, to: number) => Uint8Array | readonly Uint8Array[],
 ): ReadableStream<Uint8Array> {
   let next = 0;
   let started = false;
@@ -70,7 +78,9 @@ function streamInSlices(
       }
       await new Promise((resolve) => setImmediate(resolve));
       const end = Math.min(next + perSlice, items.length);
-      controller.enqueue(encodeSlice(next, end));
+      const slice = encodeSlice(next, end);
+      if (slice instanceof Uint8Array) controller.enqueue(slice);
+      else for (const chunk of slice) controller.enqueue(chunk);
       next = end;
     },
   });

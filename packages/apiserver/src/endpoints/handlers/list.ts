@@ -1,11 +1,11 @@
 import { encodeEnvelope, type KubeObject } from '@kapi/apimachinery';
 import { parseListOptions } from '../../registry/list-options.js';
 import { acceptsGzip } from '../compression.js';
-import { encodeCborListInSlices, encodeProtobufListInSlices, jsonList, STREAM_LIST_ITEMS, streamJsonList, streamYamlList } from '../list-stream.js';
+import { encodeCborListInSlices, encodeProtobufListInSlices, jsonListChunks, STREAM_LIST_ITEMS, streamJsonList, streamYamlList } from '../list-stream.js';
 import { CBOR_TYPE } from '../media/cbor-codec.js';
 import { YAML_TYPE } from '../media/yaml.js';
 import { render } from '../respond.js';
-import { replyRead, replyReadAsync, listItem, transformList, typedList, type RequestScope } from './scope.js';
+import { replyRead, replyReadAsync, replyReadChunks, listItem, transformList, typedList, type RequestScope } from './scope.js';
 
 /** GET of a collection (kube's ListResource), as a list or converted as negotiated (Table, PartialObjectMetadataList). */
 export async function listHandler(scope: RequestScope): Promise<Response> {
@@ -23,7 +23,7 @@ export async function listHandler(scope: RequestScope): Promise<Response> {
       headers: { 'Content-Type': kind === 'json' ? 'application/json' : YAML_TYPE, Vary: 'Accept-Encoding', ...(gzip ? { 'Content-Encoding': 'gzip' } : {}) },
     });
   }
-  if (plain && kind === 'json') return replyRead(scope, { body: jsonList(items, typedList(scope)), contentType: 'application/json' });
+  if (plain && kind === 'json') return replyReadChunks(scope, jsonListChunks(items, typedList(scope)), 'application/json');
   const { value, protobuf } = transformList(scope, list);
   if (scope.format.kind === 'protobuf' && !scope.format.as && protobuf && list.items.length > STREAM_LIST_ITEMS) {
     // A big Protobuf list is encoded in slices too (its length comes first, so it is sent whole), and gzipped

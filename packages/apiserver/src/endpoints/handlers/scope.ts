@@ -12,6 +12,7 @@ import { withoutTypeMeta } from '../media/shared-json.js';
 import { requestBodyFormat, type BodyFormat, type ResponseFormat } from '../negotiate.js';
 import type { RequestInfo } from '../request-info.js';
 import { render, response, warningHeader, type Rendered } from '../respond.js';
+import { withLength } from '../response-end.js';
 import { partialMetadataMessage, partialObjectMetadata, partialObjectMetadataList, type Transformed } from '../transform.js';
 
 /** Server-wide settings the resource handlers follow (from the feature gates). */
@@ -94,14 +95,35 @@ const gzipAsync = promisify(gzip);
 
 /** Whether a get or list response is gzip-compressed: when allowed, asked for and large enough. */
 function wantsGzip(scope: RequestScope, rendered: Rendered): boolean {
-  const size = typeof rendered.body === 'string' ? Buffer.byteLength(rendered.body) : rendered.body.length;
-  return scope.features.compression && size > GZIP_THRESHOLD_BYTES && acceptsGzip(scope.request.headers.get('accept-encoding'));
+  return wantsGzipOf(scope, typeof rendered.body === 'string' ? Buffer.byteLength(rendered.body) : rendered.body.length);
 }
+
+const wantsGzipOf = (scope: RequestScope, size: number): boolean =>
+  scope.features.compression && size > GZIP_THRESHOLD_BYTES && acceptsGzip(scope.request.headers.get('accept-encoding'));
 
 /** A get or list response, gzip-compressed when wanted. */
 export function replyRead(scope: RequestScope, rendered: Rendered): Response {
   if (!wantsGzip(scope, rendered)) return response(rendered, 200, { Vary: 'Accept-Encoding' });
   return response({ ...rendered, body: gzipSync(rendered.body) }, 200, { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' });
+}
+
+/**
+ * replyRead for a body in chunks (views of kept JSON among them): written one after the other, with its length,
+ * without copying them into one buffer; gzipped (in one piece) when wanted.
+ */
+export function replyReadChunks(scope: RequestScope, chunks: readonly Uint8Array[], contentType: string): Response {
+  const length = chunks.reduce((n, chunk) => n + chunk.length, 0);
+  if (chunks.length <= 1 || wantsGzipOf(scope, length)) {
+    return replyRead(scope, { body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), contentType });
+  }
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+  const headers = { 'Content-Type': contentType, 'Content-Length': String(length), Vary: 'Accept-Encoding' };
+  return withLength(new Response(body, { status: 200, headers }), length);
 }
 
 /** replyRead for a big body: gzip runs on libuv's thread pool instead of the event loop. */

@@ -76,6 +76,32 @@ describe('listItemsJson', () => {
     }
   });
 
+  it('gives the same JSON for GETs and for lists of either kind after a typed list kept it', () => {
+    for (const [name, obj] of Object.entries(variants)) {
+      const list = Array.from({ length: 5 }, (_, i) => deepFreeze({ ...structuredClone(obj), metadata: { name: `${name}-${i}` } }));
+      // The typed list keeps them first (each as the list writes it, when its JSON starts with its type meta).
+      expect(listItemsJson(list, 0, 5, true, true).toString('utf8'), name).toBe(want(list, true));
+      expect(listItemsJson(list, 0, 5, true, true).toString('utf8'), name).toBe(want(list, true));
+      expect(listItemsJson(list, 2, 4, true, true).toString('utf8'), name).toBe(want(list, true, 2, 4));
+      expect(listItemsJson(list, 0, 5, false, true).toString('utf8'), name).toBe(want(list, false));
+      expect(listItemsJson(list, 1, 3, false, false).toString('utf8'), name).toBe(want(list, false, 1, 3));
+      for (const item of list) expect(text(jsonBody(item)), name).toBe(`${JSON.stringify(item)}\n`);
+      expect(keepsListJson(list)).toBe(true);
+    }
+  });
+
+  it('writes the items of a typed list in order, whichever were kept by a GET, by a list or not at all', () => {
+    const list = Array.from({ length: 40 }, (_, i) =>
+      deepFreeze({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: `m-${i}` }, data: { v: 'ü'.repeat(i * 50) } }),
+    );
+    for (const i of [0, 7, 8, 30]) jsonBody(list[i]!);
+    expect(listItemsJson(list, 0, 20, true, true).toString('utf8')).toBe(want(list, true, 0, 20));
+    expect(listItemsJson(list, 0, 40, true, false).toString('utf8')).toBe(want(list, true));
+    expect(listItemsJson(list, 0, 40, true, true).toString('utf8')).toBe(want(list, true));
+    expect(listItemsJson([...list].reverse(), 0, 40, true, true).toString('utf8')).toBe(want([...list].reverse(), true));
+    for (const item of list) expect(text(jsonBody(item))).toBe(`${JSON.stringify(item)}\n`);
+  });
+
   it('keeps the JSON of a list only when the list would not take more than half of what is kept', () => {
     const one = deepFreeze({ apiVersion: 'v1', kind: 'ConfigMap', data: { a: 'x'.repeat(1_000) } });
     expect(keepsListJson([one, one])).toBe(true);

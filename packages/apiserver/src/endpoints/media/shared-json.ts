@@ -6,61 +6,105 @@ const BUDGET = 16 * 1024 * 1024;
 /** One object's JSON is kept only when it is smaller than this. */
 const MAX_KEPT = BUDGET / 16;
 
-/** UTF-8 JSON of shared objects (with kube's closing newline), oldest first. Strong references: bounded by BUDGET. */
-const kept = new Map<object, Buffer>();
+/**
+ * An object's kept JSON. Kept for a GET (`prefix` absent): the document, with kube's closing newline. Kept by a
+ * typed list: the bytes the list writes for it after another item, `,{` and its JSON after its type meta, with the
+ * type meta (`{"kind":...,"apiVersion":...,` as the object's JSON starts) in `prefix`. Such items are written one
+ * after the other into a slab, so a list of them (the list that kept them, and later ones in the same order) is
+ * written from the slab's bytes as they are, without copying them into a response.
+ */
+interface Kept {
+  readonly bytes: Buffer;
+  readonly prefix?: Buffer;
+}
+
+/** UTF-8 JSON of shared objects, oldest first. Strong references: bounded by BUDGET. */
+const kept = new Map<object, Kept>();
 let held = 0;
+
+const NEWLINE = 0x0a;
+const NEWLINE_BYTES = Buffer.from('\n');
 
 /**
  * The UTF-8 JSON of a watch cache object (deep-frozen: it never changes) with kube's closing newline, encoded once
  * and reused while it stays among the most recently encoded: a GET or LIST of objects that did not change costs
- * no encoding.
+ * no encoding. The JSON a list kept is put together again around its type meta (a copy, not an encoding).
  */
 function sharedJson(value: object): Buffer {
-  let bytes = kept.get(value);
-  if (bytes === undefined) keep(value, (bytes = Buffer.from(JSON.stringify(value) + '\n')));
-  return bytes;
+  const found = kept.get(value);
+  if (found === undefined) {
+    const bytes = Buffer.from(JSON.stringify(value) + '\n');
+    keep(value, { bytes });
+    return bytes;
+  }
+  if (found.prefix === undefined) return found.bytes;
+  return Buffer.concat([found.prefix, found.bytes.subarray(2), NEWLINE_BYTES]);
+}
+
+/** The size of an object's JSON: its kept JSON's, or encoded now (and not kept). */
+function jsonSize(value: object): number {
+  const found = kept.get(value);
+  if (found === undefined) return Buffer.byteLength(JSON.stringify(value)) + 1;
+  return found.bytes.length + (found.prefix === undefined ? 0 : found.prefix.length - 1);
 }
 
 /**
- * Keeps `bytes` as the JSON of `value`, pushing out the oldest kept JSON past the budget. `bytes` may be a view of a
- * larger buffer (keepAll): that buffer lives until all its views are pushed out, so the memory kept can pass the
- * budget by what such buffers hold beyond their kept views.
+ * Keeps JSON for `value`, pushing out the oldest kept JSON past the budget. Its bytes may be a view of a slab
+ * (keepAll): the slab lives until all its views are pushed out, so the memory kept can pass the budget by what
+ * such slabs hold beyond their kept views.
  */
-function keep(value: object, bytes: Buffer): void {
-  if (bytes.length >= MAX_KEPT) return;
-  kept.set(value, bytes);
-  held += bytes.length;
+function keep(value: object, entry: Kept): void {
+  if (entry.bytes.length >= MAX_KEPT) return;
+  kept.set(value, entry);
+  held += entry.bytes.length;
   if (held <= BUDGET) return;
-  for (const [old, oldBytes] of kept) {
+  for (const [old, oldEntry] of kept) {
     kept.delete(old);
-    held -= oldBytes.length;
+    held -= oldEntry.bytes.length;
     if (held <= BUDGET) break;
   }
 }
 
-/** Size of the buffers that the JSON kept by lists is written into. */
+/** Size of the slabs that the JSON kept by lists is written into. */
 const SLAB = 1024 * 1024;
-const NEWLINE = 0x0a;
 let slab = Buffer.alloc(0);
 let slabUsed = 0;
 
+/** Room for `length` more bytes in the slab: a new slab when the current one has too little left. */
+function slabRoom(length: number): void {
+  if (slab.length - slabUsed >= length) return;
+  slab = Buffer.alloc(Math.max(SLAB, length)); // zeroed: nothing of old memory in it
+  slabUsed = 0;
+}
+
 /**
  * Encodes and keeps the JSON of cache objects not kept yet, as a list does before writing its items from what is
- * kept: each object's JSON is written into a shared 1 MiB buffer and kept as its view of it (no allocation per
- * object). A buffer lives until all its views are pushed out.
+ * kept, into the shared slab (no allocation per object), in the list's order. For a typed list, an object whose
+ * JSON starts with its type meta is kept as the list writes it (see Kept), so that these items lie in the slab as
+ * the list's bytes; others are kept as documents.
  */
-function keepAll(values: readonly object[]): void {
+function keepAll(values: readonly object[], typed: boolean): void {
   for (const value of values) {
     const text = JSON.stringify(value);
-    const length = Buffer.byteLength(text) + 1; // and kube's closing newline
-    if (length >= MAX_KEPT) continue;
-    if (slab.length - slabUsed < length) {
-      slab = Buffer.alloc(Math.max(SLAB, length)); // zeroed: nothing of old memory in it
-      slabUsed = 0;
+    const prefix = typed ? typeMetaPrefixOf(value as KubeObject, text) : undefined;
+    if (prefix === undefined) {
+      const length = Buffer.byteLength(text) + 1; // and kube's closing newline
+      if (length >= MAX_KEPT) continue;
+      slabRoom(length);
+      slab.write(text, slabUsed);
+      slab[slabUsed + length - 1] = NEWLINE;
+      keep(value, { bytes: slab.subarray(slabUsed, slabUsed + length) });
+      slabUsed += length;
+      continue;
     }
-    slab.write(text, slabUsed);
-    slab[slabUsed + length - 1] = NEWLINE;
-    keep(value, slab.subarray(slabUsed, slabUsed + length));
+    const rest = text.slice(prefix.text.length);
+    const length = Buffer.byteLength(rest) + 2;
+    if (length >= MAX_KEPT) continue;
+    slabRoom(length);
+    slab[slabUsed] = COMMA[0]!;
+    slab[slabUsed + 1] = OPEN[0]!;
+    slab.write(rest, slabUsed + 2);
+    keep(value, { bytes: slab.subarray(slabUsed, slabUsed + length), prefix: prefix.bytes });
     slabUsed += length;
   }
 }
@@ -77,12 +121,19 @@ const OPEN = Buffer.from('{');
 const COMMA = Buffer.from(',');
 const COMMA_OPEN = Buffer.from(',{');
 
-/** Byte ranges of buffers and runs of text, to be copied into one buffer in a row. */
+/** Pieces at least this long are written as they are; shorter ones are copied together with their neighbours. */
+const MIN_PIECE = 16 * 1024;
+
+/**
+ * Byte ranges of buffers and runs of text, written as chunks: a range of the memory right after the range before
+ * it (the next item's bytes in a slab) extends that one; long ranges become chunks of their own, views without a
+ * copy, and the short ones between them are copied into one buffer.
+ */
 class ByteRanges {
-  private readonly sources: Buffer[] = [];
-  private readonly starts: number[] = [];
-  private readonly ends: number[] = [];
-  private length = 0;
+  /** Each range as memory: the ArrayBuffer, the offset in it and the length. */
+  private readonly memory: ArrayBufferLike[] = [];
+  private readonly offsets: number[] = [];
+  private readonly lengths: number[] = [];
   private text = '';
 
   /** Text, encoded with the text next to it (one encoding for a run of items that are not kept). */
@@ -92,10 +143,16 @@ class ByteRanges {
 
   add(source: Buffer, start = 0, end = source.length): void {
     this.flushText();
-    this.sources.push(source);
-    this.starts.push(start);
-    this.ends.push(end);
-    this.length += end - start;
+    if (end <= start) return;
+    const offset = source.byteOffset + start;
+    const last = this.memory.length - 1;
+    if (last >= 0 && this.memory[last] === source.buffer && this.offsets[last]! + this.lengths[last]! === offset) {
+      this.lengths[last] = this.lengths[last]! + (end - start);
+      return;
+    }
+    this.memory.push(source.buffer);
+    this.offsets.push(offset);
+    this.lengths.push(end - start);
   }
 
   private flushText(): void {
@@ -105,14 +162,36 @@ class ByteRanges {
     this.add(bytes);
   }
 
-  concat(): Buffer {
+  /** The ranges as chunks to write in order. */
+  chunks(): Buffer[] {
     this.flushText();
-    if (this.sources.length === 1 && this.starts[0] === 0 && this.ends[0] === this.sources[0]!.length) return this.sources[0]!;
-    const out = Buffer.allocUnsafe(this.length);
-    let at = 0;
-    for (let i = 0; i < this.sources.length; i++) at += this.sources[i]!.copy(out, at, this.starts[i], this.ends[i]);
-    return out;
+    return coalesce(this.memory.map((memory, i) => Buffer.from(memory, this.offsets[i]!, this.lengths[i]!)));
   }
+}
+
+/**
+ * Chunks to write in order: each part at least MIN_PIECE long as it is (no copy), the shorter ones between them
+ * copied together into one.
+ */
+export function coalesce(parts: readonly Buffer[]): Buffer[] {
+  const out: Buffer[] = [];
+  let run: Buffer[] = [];
+  const flushRun = () => {
+    if (run.length === 1) out.push(run[0]!);
+    else if (run.length > 1) out.push(Buffer.concat(run));
+    run = [];
+  };
+  for (const part of parts) {
+    if (part.length === 0) continue;
+    if (part.length < MIN_PIECE) {
+      run.push(part);
+      continue;
+    }
+    flushRun();
+    out.push(part);
+  }
+  flushRun();
+  return out;
 }
 
 /**
@@ -123,22 +202,34 @@ class ByteRanges {
 export function keepsListJson(items: readonly unknown[]): boolean {
   const first = items[0];
   if (!isDeepFrozen(first)) return false;
-  return sharedJson(first as object).length * items.length <= BUDGET / 2;
+  return jsonSize(first as object) * items.length <= BUDGET / 2;
 }
 
 /**
  * Items `from` to `to` of a list as their JSON is written among the list's items: each after a comma but the list's
- * first, without the closing newline. A typed list's items (`typed`: kube's typed lists carry the kind once, on the
- * list) go without their kind and apiVersion: for a watch cache object whose JSON starts with them, that is its kept
- * JSON after them. `keepNew`: whether to keep the JSON of cache objects not kept yet (keepsListJson); without it,
- * those are encoded as text, as anything else is.
+ * first, without the closing newline, as chunks to write in order (views of kept JSON where it lies as the list
+ * writes it). A typed list's items (`typed`: kube's typed lists carry the kind once, on the list) go without their
+ * kind and apiVersion: for a watch cache object whose JSON starts with them, that is its kept JSON after them.
+ * `keepNew`: whether to keep the JSON of cache objects not kept yet (keepsListJson); without it, those are encoded
+ * as text, as anything else is.
  */
-export function listItemsJson(items: readonly unknown[], from: number, to: number, typed: boolean, keepNew: boolean): Buffer {
-  if (keepNew) keepAll(items.slice(from, to).filter((item) => isDeepFrozen(item) && !kept.has(item as object)) as object[]);
+export function listItemsChunks(items: readonly unknown[], from: number, to: number, typed: boolean, keepNew: boolean): Buffer[] {
+  if (keepNew) keepAll(items.slice(from, to).filter((item) => isDeepFrozen(item) && !kept.has(item as object)) as object[], typed);
   const out = new ByteRanges();
   for (let i = from; i < to; i++) {
     const item = items[i] as KubeObject;
-    const bytes = kept.get(item);
+    const found = kept.get(item);
+    if (found?.prefix !== undefined) {
+      // Kept as `,{` and what follows its type meta.
+      if (typed) out.add(found.bytes, i > 0 ? 0 : 1);
+      else {
+        if (i > 0) out.add(COMMA);
+        out.add(found.prefix);
+        out.add(found.bytes, 2);
+      }
+      continue;
+    }
+    const bytes = found?.bytes;
     const start = bytes === undefined ? -1 : itemStart(item, bytes, typed);
     if (start === 0) {
       if (i > 0) out.add(COMMA);
@@ -150,7 +241,13 @@ export function listItemsJson(items: readonly unknown[], from: number, to: numbe
       out.addText((i > 0 ? ',' : '') + JSON.stringify(typed ? withoutTypeMeta(item) : item));
     }
   }
-  return out.concat();
+  return out.chunks();
+}
+
+/** {@link listItemsChunks} in one buffer. */
+export function listItemsJson(items: readonly unknown[], from: number, to: number, typed: boolean, keepNew: boolean): Buffer {
+  const chunks = listItemsChunks(items, from, to, typed, keepNew);
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 
 /**
@@ -169,6 +266,8 @@ function itemStart(item: KubeObject, bytes: Buffer, typed: boolean): number {
 
 /** The two ways an object's JSON can start with its apiVersion and kind, by apiVersion and kind (a few kinds). */
 const prefixes = new Map<string, Buffer[]>();
+/** The text of each of those prefixes. */
+const prefixTexts = new WeakMap<Buffer, string>();
 
 function typeMetaPrefixes(apiVersion: string, kind: string): Buffer[] {
   const key = `${apiVersion} ${kind}`;
@@ -177,10 +276,25 @@ function typeMetaPrefixes(apiVersion: string, kind: string): Buffer[] {
     if (prefixes.size >= 1_000) prefixes.clear();
     const a = `"apiVersion":${JSON.stringify(apiVersion)}`;
     const k = `"kind":${JSON.stringify(kind)}`;
-    found = [Buffer.from(`{${a},${k},`), Buffer.from(`{${k},${a},`)];
+    found = [`{${a},${k},`, `{${k},${a},`].map((text) => {
+      const bytes = Buffer.from(text);
+      prefixTexts.set(bytes, text);
+      return bytes;
+    });
     prefixes.set(key, found);
   }
   return found;
+}
+
+/** The type meta an object's JSON `text` starts with (and has more after), as text and as bytes. */
+function typeMetaPrefixOf(item: KubeObject, text: string): { text: string; bytes: Buffer } | undefined {
+  if (typeof item.apiVersion !== 'string' || typeof item.kind !== 'string') return undefined;
+  const [a, b] = typeMetaPrefixes(item.apiVersion, item.kind);
+  for (const bytes of [a!, b!]) {
+    const prefix = prefixTexts.get(bytes)!;
+    if (text.length > prefix.length + 1 && text.startsWith(prefix)) return { text: prefix, bytes };
+  }
+  return undefined;
 }
 
 /** An item of a typed list, without its kind and apiVersion. */
