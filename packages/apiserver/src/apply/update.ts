@@ -3,6 +3,7 @@
 // managedFieldsUpdater, stripMeta and capManagers layers).
 import type { ManagedFieldsEntry } from '@kapi/apimachinery';
 import { capUpdateManagers } from './cap-managers.js';
+import { createdManagedFields, isEmptyMapsBase } from './created.js';
 import { difference, isEmpty, union } from './field-set.js';
 import { isObject } from './list-items.js';
 import { decodeManagedFields, encodeManagedFields, managerIdentifier, type Managers } from './managers.js';
@@ -145,8 +146,14 @@ export function updateAcrossVersions(input: UpdateManagedFieldsInput, converter?
   const created = input.old === undefined;
   const old = created ? (input.createBase ?? BUILTIN_CREATE_BASE) : withoutManagedFields(input.old);
   const updated = withoutManagedFields(input.updated);
-  const starting = startingManagers(input.old, input.updated, input.subresource);
   const kept = () => [...(managedFieldsOf(input.old) ?? [])];
+  // The common create (the request brought no managedFields, a kind served in one version): one walk.
+  if (created && !converter && managedFieldsOf(input.updated) == null && isEmptyMapsBase(old)) {
+    if (validateTyped(updated, schema, true).length) return kept();
+    const info = { manager: input.manager, apiVersion: input.apiVersion, subresource: input.subresource, now: input.now };
+    return createdManagedFields(schema, old as Record<string, unknown>, updated, toResetSet(input.resetFields), STRIP_SET, info);
+  }
+  const starting = startingManagers(input.old, input.updated, input.subresource);
   if (validateTyped(old, schema, true).length || validateTyped(updated, schema, true).length) return kept();
   const v = new Versions(input.apiVersion, { schema, reset: toResetSet(input.resetFields) }, converter);
   // What a create starts from is nothing, in every version.
