@@ -71,18 +71,13 @@ export function duplicateJsonFields(text: string, parsed?: unknown): string[] {
  */
 function mayHaveDuplicates(text: string, parsed?: unknown): boolean {
   let members = 0;
-  let inString = false;
   let lastStringEnd = -1;
   for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') {
-        inString = false;
-        lastStringEnd = i;
-      }
-    } else if (c === '"') inString = true;
-    else if (c === ':' && lastStringEnd >= 0 && /^\s*$/.test(text.slice(lastStringEnd + 1, i))) members++;
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      i = stringEnd(text, i);
+      lastStringEnd = i;
+    } else if (c === COLON && lastStringEnd >= 0 && onlySpace(text, lastStringEnd + 1, i)) members++;
   }
   let kept = 0;
   const count = (v: unknown) => {
@@ -98,6 +93,34 @@ function mayHaveDuplicates(text: string, parsed?: unknown): boolean {
     return false;
   }
   return members !== kept;
+}
+
+const QUOTE = 0x22;
+const COLON = 0x3a;
+const BACKSLASH = 0x5c;
+
+/**
+ * Where the JSON string opening at `start` ends (its closing quote): the first quote after it that an even number
+ * of backslashes precede. Found with indexOf, so a long value is not read a character at a time.
+ */
+function stringEnd(text: string, start: number): number {
+  for (let from = start + 1; ; ) {
+    const quote = text.indexOf('"', from);
+    if (quote < 0) return text.length;
+    let backslashes = 0;
+    while (quote - backslashes - 1 > start && text.charCodeAt(quote - backslashes - 1) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+    from = quote + 1;
+  }
+}
+
+/** Whether text[from, to) is JSON whitespace only. */
+function onlySpace(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return false;
+  }
+  return true;
 }
 
 /** The same for a YAML text: keys a mapping repeats, as kube's YAML decoding reports them. */
