@@ -1,7 +1,7 @@
 import { canonicalTime } from '../wire/go-time.js';
 import { canonicalQuantity } from '../wire/quantity.js';
 import type { FieldTree } from './types.js';
-import { walkFieldTree } from './walk.js';
+import { walkFieldTree, type TypeShape } from './walk.js';
 
 /**
  * Defaulting that depends on other fields (kube's SetDefaults_<Type> functions), for one object type of a field
@@ -24,6 +24,30 @@ function decoded<T>(f: () => T): T {
   }
 }
 
+type Normalization = {
+  omitZero: readonly string[];
+  times: readonly (readonly [string, 'Time' | 'MicroTime'])[];
+  quantities: readonly (readonly [string, 'value' | 'map'])[];
+  defaults: readonly (readonly [string, unknown])[];
+};
+
+const normalizations = new WeakMap<TypeShape, Normalization>();
+
+/** What applyDefaults does on an object of `type`, listed once per type (it runs on every object of every write). */
+function normalizationOf(type: TypeShape): Normalization {
+  let found = normalizations.get(type);
+  if (found === undefined) {
+    found = {
+      omitZero: type.omitZero ?? [],
+      times: Object.entries(type.times ?? {}),
+      quantities: Object.entries(type.quantities ?? {}),
+      defaults: Object.entries(type.defaults ?? {}),
+    };
+    normalizations.set(type, found);
+  }
+  return found;
+}
+
 const isQuantityInput = (v: unknown): v is string | number => typeof v === 'string' || typeof v === 'number';
 
 /**
@@ -38,15 +62,16 @@ const isQuantityInput = (v: unknown): v is string | number => typeof v === 'stri
 export function applyDefaults(tree: FieldTree, typeKey: string, obj: unknown, defaulters: Readonly<Record<string, TypeDefaulter>> = {}): void {
   walkFieldTree(tree, typeKey, obj, {
     onObject(type, value, _path, name) {
-      for (const key of type.omitZero ?? []) {
+      const { omitZero, times, quantities, defaults } = normalizationOf(type);
+      for (const key of omitZero) {
         const v = value[key];
         if (v === 0 || v === false || v === '') delete value[key];
       }
-      for (const [key, kind] of Object.entries(type.times ?? {})) {
+      for (const [key, kind] of times) {
         const v = value[key];
         if (typeof v === 'string') value[key] = decoded(() => canonicalTime(v, kind));
       }
-      for (const [key, kind] of Object.entries(type.quantities ?? {})) {
+      for (const [key, kind] of quantities) {
         const v = value[key];
         if (kind === 'value' && isQuantityInput(v)) value[key] = decoded(() => canonicalQuantity(v));
         if (kind === 'map' && v && typeof v === 'object' && !Array.isArray(v)) {
@@ -54,7 +79,7 @@ export function applyDefaults(tree: FieldTree, typeKey: string, obj: unknown, de
           for (const [name, q] of Object.entries(map)) if (isQuantityInput(q)) map[name] = decoded(() => canonicalQuantity(q));
         }
       }
-      for (const [key, def] of Object.entries(type.defaults ?? {})) {
+      for (const [key, def] of defaults) {
         if (value[key] === undefined) value[key] = structuredClone(def);
       }
       if (Object.hasOwn(defaulters, name)) defaulters[name](value);

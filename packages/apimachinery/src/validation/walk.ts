@@ -33,9 +33,11 @@ export function walkFieldTree(tree: FieldTree, shape: FieldShape, value: unknown
     if (!type || !isObject(value)) return;
     visitor.onObject?.(type, value, path, shape);
     for (const key of Object.keys(value)) {
-      const child = path ? `${path}.${key}` : key;
       // Own properties only: a key named `constructor` or `toString` is an unknown field, not Object's.
       const known = Object.hasOwn(type.props, key) ? type.props[key] : undefined;
+      // Scalars and free-form values are not entered: no path to write for them.
+      if (known === 0 || known === '*') continue;
+      const child = path ? `${path}.${key}` : key;
       if (known === undefined) visitor.onUnknown?.(type, value, key, child);
       else walkFieldTree(tree, known, value[key], visitor, child);
     }
@@ -47,10 +49,14 @@ export function walkFieldTree(tree: FieldTree, shape: FieldShape, value: unknown
     return;
   }
   if ('a' in shape) {
-    if (Array.isArray(value)) value.forEach((item, i) => walkFieldTree(tree, shape.a, item, visitor, `${path}[${i}]`));
+    const item = shape.a;
+    if (item === 0 || item === '*' || !Array.isArray(value)) return;
+    for (let i = 0; i < value.length; i++) walkFieldTree(tree, item, value[i], visitor, `${path}[${i}]`);
     return;
   }
-  if (isObject(value)) {
-    for (const [key, item] of Object.entries(value)) walkFieldTree(tree, shape.m, item, visitor, `${path}[${key}]`);
+  const entry = shape.m;
+  if (entry === 0 || entry === '*' || !isObject(value)) return;
+  for (const key in value) {
+    if (Object.hasOwn(value, key)) walkFieldTree(tree, entry, value[key], visitor, `${path}[${key}]`);
   }
 }
