@@ -52,8 +52,18 @@ export function webhookAdmission(host: PluginHost, compile: ConditionCompiler): 
   const validating = followWebhooks(host, entryOf(host, 'ValidatingWebhookConfiguration'), 'validating', compile);
   host.onStop(() => client.close());
   return {
-    mutating: { name: 'MutatingAdmissionWebhook', stage: 'dynamic', mutate: (attrs) => dispatchMutating(mutating(), attrs, deps) },
-    validating: { name: 'ValidatingAdmissionWebhook', stage: 'dynamic', validate: (attrs) => dispatchValidating(validating(), attrs, deps) },
+    mutating: {
+      name: 'MutatingAdmissionWebhook',
+      stage: 'dynamic',
+      matches: () => mutating().length > 0,
+      mutate: (attrs) => dispatchMutating(mutating(), attrs, deps),
+    },
+    validating: {
+      name: 'ValidatingAdmissionWebhook',
+      stage: 'dynamic',
+      matches: () => validating().length > 0,
+      validate: (attrs) => dispatchValidating(validating(), attrs, deps),
+    },
   };
 }
 

@@ -75,6 +75,7 @@ export function policyAdmission(
   return {
     name: 'ValidatingAdmissionPolicy',
     stage: 'dynamic',
+    matches: () => hooks.length > 0,
     async validate(attrs) {
       if (hooks.length === 0 || exemptFromAdmission(attrs)) return;
       const result = await validateRequest(hooks, attrs, policyDeps(host, attrs, getNamespace));

@@ -20,6 +20,7 @@ export function claimResizeAdmission(host: PluginHost): AdmissionPlugin {
   return {
     name: 'PersistentVolumeClaimResize',
     operations: ['UPDATE'],
+    matches: (attrs) => !attrs.subresource && attrs.resource.group === '' && attrs.resource.kind === 'PersistentVolumeClaim',
     async validate(attrs) {
       if (attrs.subresource || attrs.resource.group !== '' || attrs.resource.kind !== 'PersistentVolumeClaim') return;
       const [claim, old] = [attrs.object, attrs.oldObject] as [KubeObject | undefined, KubeObject | undefined];

@@ -136,6 +136,7 @@ export function limitRangerAdmission(host: PluginHost): AdmissionPlugin {
   return {
     name: 'LimitRanger',
     operations: ['CREATE', 'UPDATE'],
+    matches: (attrs) => kindOf(attrs) !== undefined,
     async mutate(attrs) {
       if (kindOf(attrs) !== 'pod' || deleting(attrs)) return;
       for (const range of await ranges(attrs)) defaultPod(range, attrs.object!);

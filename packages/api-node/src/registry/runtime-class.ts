@@ -42,6 +42,7 @@ export function runtimeClassAdmission(host: PluginHost, classes: ResourceEntry):
   return {
     name: 'RuntimeClass',
     operations: ['CREATE'],
+    matches: applies,
     async mutate(attrs) {
       if (!applies(attrs)) return;
       const pod = attrs.object!;

@@ -19,6 +19,9 @@ export function priorityAdmission(host: PluginHost, classes: ResourceEntry): Adm
   return {
     name: 'Priority',
     operations: ['CREATE', 'UPDATE'],
+    matches: (attrs) =>
+      !attrs.subresource &&
+      ((attrs.resource.group === '' && attrs.resource.kind === 'Pod') || (attrs.resource.group === 'scheduling.k8s.io' && attrs.resource.kind === 'PriorityClass')),
     async mutate(attrs) {
       if (attrs.operation !== 'CREATE' || attrs.subresource || attrs.resource.group !== '' || attrs.resource.kind !== 'Pod' || !attrs.object) return;
       const pod = attrs.object;

@@ -37,6 +37,24 @@ describe('admission chain', () => {
     expect(a.object!.metadata).toEqual({ name: 'a', a: true, c: true });
   });
 
+  it('does not call a plugin whose matches says it has nothing to do, and still stops at a plugin that throws at once', async () => {
+    const seen: string[] = [];
+    const chain = createAdmissionChain([
+      { name: 'pods only', matches: (a) => a.resource.kind === 'Pod', mutate: () => void seen.push('pods only'), validate: () => void seen.push('pods only') },
+      { name: 'any', matches: () => true, mutate: () => void seen.push('any') },
+      {
+        name: 'sync deny',
+        validate: () => {
+          throw new Error('denied at once');
+        },
+      },
+      { name: 'after', validate: () => void seen.push('after') },
+    ]);
+    await chain.mutate(attrs('CREATE'));
+    await expect(chain.validate(attrs('CREATE'))).rejects.toThrow('denied at once');
+    expect(seen).toEqual(['any']);
+  });
+
   it('stops at the first rejection', async () => {
     const seen: string[] = [];
     const chain = createAdmissionChain([

@@ -65,6 +65,12 @@ export interface AdmissionPlugin {
   stage?: 'dynamic';
   /** Operations this plugin handles; absent means all. */
   operations?: AdmissionOperation[];
+  /**
+   * Whether the plugin has anything to do with a request it handles (its kind, whether anything is configured),
+   * answered at once. When false, its `mutate` and `validate` are not called, as if they returned at once; the
+   * chain still counts and times the step, as kube's plugins are called and return. Absent means always.
+   */
+  matches?(attrs: AdmissionAttributes): boolean;
   mutate?(attrs: AdmissionAttributes): void | Promise<void>;
   validate?(attrs: AdmissionAttributes): void | Promise<void>;
 }

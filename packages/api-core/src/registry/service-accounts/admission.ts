@@ -168,6 +168,7 @@ export function serviceAccountAdmission(host: PluginHost): AdmissionPlugin {
   return {
     name: 'ServiceAccount',
     operations: ['CREATE', 'UPDATE'],
+    matches: isPod,
     async mutate(attrs) {
       if (!isNewPod(attrs)) return;
       const pod = attrs.object!;
