@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // Where a request's CPU goes: the top entries of a CPU profile of kapi-server under one kind of load.
 //
-//   node bench/src/profile.mjs [get|create|update|patch|apply|list] [--server=CHECKOUT] [--requests=N] [--top=N] [--save=FILE]
+//   node bench/src/profile.mjs [get|create|update|patch|apply|list] [--server=CHECKOUT] [--requests=N] [--top=N] [--save=FILE] [--heap]
 //
 // Starts CHECKOUT's built server (default: this checkout) on the memory backend, drives the load (after a warm-up),
 // and profiles only the measured part: the V8 profiler is started and stopped through the inspector (turned on with
 // SIGUSR1), so start-up and the warm-up are left out. Prints the functions with the most self time, as a Markdown
-// table, and the server's CPU per request; `--save` keeps the .cpuprofile (open it in Chrome's DevTools).
+// table, and the server's CPU per request; `--save` keeps the .cpuprofile (open it in Chrome's DevTools). `--heap`
+// samples allocations instead (V8's sampling heap profiler, counting objects the GC has freed too): the memory
+// allocated per request and the functions that allocate most (`--save` keeps the .heapprofile).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +18,7 @@ import { Pool, WebSocket } from 'undici';
 
 const { values: flags, positionals } = parseArgs({
   allowPositionals: true,
-  options: { server: { type: 'string' }, requests: { type: 'string' }, top: { type: 'string' }, save: { type: 'string' } },
+  options: { server: { type: 'string' }, requests: { type: 'string' }, top: { type: 'string' }, save: { type: 'string' }, heap: { type: 'boolean' } },
 });
 const MODES = ['get', 'create', 'update', 'patch', 'apply', 'list'];
 const mode = positionals[0] ?? 'get';
@@ -89,6 +91,27 @@ async function inspector(url) {
   };
 }
 
+/** Where a frame is: a package's bundle by its package (`apiserver/dist/index.js:120`), Node's own modules by name. */
+function whereOf(callFrame) {
+  const file = callFrame.url ? `${callFrame.url.replace(/^file:\/\//, '').split('/').slice(-3).join('/')}:${callFrame.lineNumber + 1}` : '';
+  return callFrame.url.includes('/node_modules/') ? callFrame.url.replace(/.*node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+).*/, '$1') : file;
+}
+
+/** A sampling heap profile's bytes per request, and the functions that allocated most (KiB per request). */
+function topAllocations(profile, requests, n) {
+  const self = new Map();
+  let total = 0;
+  const visit = (node) => {
+    const key = `${node.callFrame.functionName || '(anonymous)'}\t${whereOf(node.callFrame)}`;
+    self.set(key, (self.get(key) ?? 0) + node.selfSize);
+    total += node.selfSize;
+    for (const child of node.children) visit(child);
+  };
+  visit(profile.head);
+  const entries = [...self].sort((a, b) => b[1] - a[1]).slice(0, n).map(([key, bytes]) => [...key.split('\t'), bytes / requests / 1024]);
+  return { perRequest: total / requests, entries };
+}
+
 /** The functions with the most self time (idle excluded), with their share of the profile. */
 function topEntries(profile, n) {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -99,10 +122,7 @@ function topEntries(profile, n) {
     if (callFrame.functionName === '(idle)') continue;
     const dt = profile.timeDeltas[i] ?? 0;
     total += dt;
-    // A package's bundle by its package (`apiserver/dist/index.js:120`), Node's own modules by name.
-    const file = callFrame.url ? `${callFrame.url.replace(/^file:\/\//, '').split('/').slice(-3).join('/')}:${callFrame.lineNumber + 1}` : '';
-    const where = callFrame.url.includes('/node_modules/') ? callFrame.url.replace(/.*node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+).*/, '$1') : file;
-    const key = `${callFrame.functionName || '(anonymous)'}\t${where}`;
+    const key = `${callFrame.functionName || '(anonymous)'}\t${whereOf(callFrame)}`;
     self.set(key, (self.get(key) ?? 0) + dt);
   }
   return [...self].sort((a, b) => b[1] - a[1]).slice(0, n).map(([key, t]) => [...key.split('\t'), (100 * t) / total]);
@@ -144,20 +164,32 @@ try {
     if (Date.now() > until) throw new Error('the inspector did not start');
   }
   const session = await inspector(url);
-  await session.call('Profiler.enable');
-  await session.call('Profiler.start');
+  if (flags.heap) {
+    await session.call('HeapProfiler.enable');
+    await session.call('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  } else {
+    await session.call('Profiler.enable');
+    await session.call('Profiler.start');
+  }
   const before = cpuSeconds(child.pid);
   const started = performance.now();
   await load(pool, requests, 'p-');
   const seconds = (performance.now() - started) / 1000;
   const cpu = cpuSeconds(child.pid) - before;
-  const { profile } = await session.call('Profiler.stop');
+  const { profile } = await session.call(flags.heap ? 'HeapProfiler.stopSampling' : 'Profiler.stop');
   session.close();
   if (flags.save) writeFileSync(flags.save, JSON.stringify(profile));
   const what = mode === 'list' ? `LIST of ${LISTED.toLocaleString('en')} ConfigMaps` : `${mode} of a 1 KiB ConfigMap`;
+  if (flags.heap) {
+    const { perRequest, entries } = topAllocations(profile, requests, top);
+    console.log(`${what}, ${requests.toLocaleString('en')} requests on ${CONNECTIONS} connections: ${(perRequest / 1024).toFixed(1)} KiB allocated per request (sampled)\n`);
+    console.log('| # | KiB per request | function | where |\n| --- | --- | --- | --- |');
+    entries.forEach(([fn, where, kib], i) => console.log(`| ${i + 1} | ${kib.toFixed(2)} | \`${fn}\` | ${where} |`));
+  } else {
   console.log(`${what}, ${requests.toLocaleString('en')} requests on ${CONNECTIONS} connections: ${(requests / seconds).toFixed(0)}/s, server CPU ${((cpu * 1e6) / requests).toFixed(0)} µs per request (profiler on)\n`);
   console.log('| # | self | function | where |\n| --- | --- | --- | --- |');
   topEntries(profile, top).forEach(([fn, where, pct], i) => console.log(`| ${i + 1} | ${pct.toFixed(1)}% | \`${fn}\` | ${where} |`));
+  }
 } finally {
   await pool.close();
   child.kill('SIGTERM');

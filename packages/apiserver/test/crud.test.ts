@@ -9,6 +9,15 @@ describe('CRUD and metadata rules', () => {
     h = await startHarness();
   });
 
+  it('lists no CustomResourceDefinitions without the apiextensions plugin (kubectl asks), and serves nothing else of them', async () => {
+    const list = await h.req('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions?limit=500');
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual({ kind: 'CustomResourceDefinitionList', apiVersion: 'apiextensions.k8s.io/v1', metadata: { resourceVersion: '0' }, items: [] });
+    expect((await h.req('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/x')).status).toBe(404);
+    expect((await h.req('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { metadata: { name: 'x' } })).status).toBe(404);
+    expect((await h.req('GET', '/apis/apiextensions.k8s.io/v1')).status).toBe(404);
+  });
+
   it('creates the system namespaces at start', async () => {
     const res = await h.req('GET', '/api/v1/namespaces');
     expect(res.status).toBe(200);
