@@ -127,8 +127,8 @@ function mutate(obj: Obj, picks: number[]): Obj {
 }
 
 describe('the managedFields of a create, in one walk', () => {
-  it('are what the general path records, for every built-in kind in its golden form', () => {
-    if (!fixtures.length) return; // ../shared is not beside this checkout
+  // kube's golden objects are in ../shared, beside the checkout (CI has it; a clone elsewhere skips this).
+  it.skipIf(!fixtures.length)('are what the general path records, for every built-in kind in its golden form', () => {
     expect(fixtures.length).toBeGreaterThan(40);
     for (const { k, obj } of fixtures) {
       for (const base of [BUILTIN_CREATE_BASE, {}]) expect(record(k, obj, base), `${k.apiVersion} ${k.kind}`).toEqual(general(k, obj, base));
