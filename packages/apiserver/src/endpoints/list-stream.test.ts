@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deepFreeze } from '../cacher/cache-event.js';
-import { encodeCborListInSlices, jsonList, streamJsonList, streamYamlList } from './list-stream.js';
+import { encodeCborListInSlices, jsonListChunks, streamJsonList, streamYamlList } from './list-stream.js';
 import { withoutTypeMeta } from './media/shared-json.js';
 import { decodeCbor, encodeCbor } from './media/cbor-codec.js';
 import { toYaml } from './media/yaml.js';
@@ -15,7 +15,10 @@ const items = [
   { metadata: { name: 'unicode' }, data: { emoji: '😀 ünïcödé', tab: 'a\tb', colon: 'a: b', hash: 'a #b', lead: ' space' } },
 ];
 
-describe('jsonList and streamJsonList', () => {
+/** A list's chunks as the client reads them. */
+const jsonList = (list: never, typed: boolean) => Buffer.concat(jsonListChunks(list, typed));
+
+describe('jsonListChunks and streamJsonList', () => {
   // Cache objects (frozen) and others, in both orders of apiVersion and kind, and without them.
   const itemOf = (i: number) => {
     const item = [

@@ -31,14 +31,8 @@ export function jsonListChunks(list: KubeObject & { items: unknown[] }, typed: b
   return coalesce([Buffer.from(head), ...listItemsChunks(list.items, 0, list.items.length, typed, keepsListJson(list.items)), Buffer.from(tail)]);
 }
 
-/** {@link jsonListChunks} in one piece. */
-export function jsonList(list: KubeObject & { items: unknown[] }, typed: boolean): Uint8Array {
-  const chunks = jsonListChunks(list, typed);
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-}
-
 /**
- * jsonList written as a stream: the list's own fields, then its items SLICE_ITEMS at a time with a turn of the
+ * jsonListChunks written as a stream: the list's own fields, then its items SLICE_ITEMS at a time with a turn of the
  * event loop before each slice, so writing a big list does not hold up other requests. Optionally gzipped (kube
  * compresses large responses). The items must not change while the stream is read (the cache's objects are frozen).
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '@kapi/apimachinery';
 import { deepFreeze } from '../../cacher/cache-event.js';
-import { jsonBody, keepsListJson, listItemsJson, withoutTypeMeta } from './shared-json.js';
+import { jsonBody, keepsListJson, listItemsChunks, withoutTypeMeta } from './shared-json.js';
 
 const text = (body: string | Uint8Array) => (typeof body === 'string' ? body : Buffer.from(body).toString('utf8'));
 
@@ -38,7 +38,10 @@ describe('jsonBody', () => {
   });
 });
 
-describe('listItemsJson', () => {
+/** The items' chunks as the client reads them. */
+const listItemsJson = (...args: Parameters<typeof listItemsChunks>) => Buffer.concat(listItemsChunks(...args));
+
+describe('listItemsChunks', () => {
   const variants: Record<string, KubeObject> = {
     'apiVersion then kind': { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { k: 'v' } },
     'kind then apiVersion': { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'a' } },

@@ -244,12 +244,6 @@ export function listItemsChunks(items: readonly unknown[], from: number, to: num
   return out.chunks();
 }
 
-/** {@link listItemsChunks} in one buffer. */
-export function listItemsJson(items: readonly unknown[], from: number, to: number, typed: boolean, keepNew: boolean): Buffer {
-  const chunks = listItemsChunks(items, from, to, typed, keepNew);
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-}
-
 /**
  * Where a list item's JSON starts in its object's kept JSON, after the opening brace: 0 for the whole object; past
  * its apiVersion and kind for a typed list when the JSON starts with those two fields (in either order) and has
@@ -258,43 +252,38 @@ export function listItemsJson(items: readonly unknown[], from: number, to: numbe
 function itemStart(item: KubeObject, bytes: Buffer, typed: boolean): number {
   if (!typed) return 0;
   if (typeof item.apiVersion !== 'string' || typeof item.kind !== 'string') return -1;
-  for (const prefix of typeMetaPrefixes(item.apiVersion, item.kind)) {
+  for (const { bytes: prefix } of typeMetaPrefixes(item.apiVersion, item.kind)) {
     if (bytes.length > prefix.length + 2 && bytes.compare(prefix, 0, prefix.length, 0, prefix.length) === 0) return prefix.length;
   }
   return -1;
 }
 
-/** The two ways an object's JSON can start with its apiVersion and kind, by apiVersion and kind (a few kinds). */
-const prefixes = new Map<string, Buffer[]>();
-/** The text of each of those prefixes. */
-const prefixTexts = new WeakMap<Buffer, string>();
+/** A way an object's JSON can start with its apiVersion and kind, as text and as bytes. */
+interface TypeMetaPrefix {
+  readonly text: string;
+  readonly bytes: Buffer;
+}
 
-function typeMetaPrefixes(apiVersion: string, kind: string): Buffer[] {
+/** The two ways an object's JSON can start with its apiVersion and kind, by apiVersion and kind (a few kinds). */
+const prefixes = new Map<string, readonly TypeMetaPrefix[]>();
+
+function typeMetaPrefixes(apiVersion: string, kind: string): readonly TypeMetaPrefix[] {
   const key = `${apiVersion} ${kind}`;
   let found = prefixes.get(key);
   if (found === undefined) {
     if (prefixes.size >= 1_000) prefixes.clear();
     const a = `"apiVersion":${JSON.stringify(apiVersion)}`;
     const k = `"kind":${JSON.stringify(kind)}`;
-    found = [`{${a},${k},`, `{${k},${a},`].map((text) => {
-      const bytes = Buffer.from(text);
-      prefixTexts.set(bytes, text);
-      return bytes;
-    });
+    found = [`{${a},${k},`, `{${k},${a},`].map((text) => ({ text, bytes: Buffer.from(text) }));
     prefixes.set(key, found);
   }
   return found;
 }
 
-/** The type meta an object's JSON `text` starts with (and has more after), as text and as bytes. */
-function typeMetaPrefixOf(item: KubeObject, text: string): { text: string; bytes: Buffer } | undefined {
+/** The type meta an object's JSON `text` starts with (and has more after). */
+function typeMetaPrefixOf(item: KubeObject, text: string): TypeMetaPrefix | undefined {
   if (typeof item.apiVersion !== 'string' || typeof item.kind !== 'string') return undefined;
-  const [a, b] = typeMetaPrefixes(item.apiVersion, item.kind);
-  for (const bytes of [a!, b!]) {
-    const prefix = prefixTexts.get(bytes)!;
-    if (text.length > prefix.length + 1 && text.startsWith(prefix)) return { text: prefix, bytes };
-  }
-  return undefined;
+  return typeMetaPrefixes(item.apiVersion, item.kind).find((prefix) => text.length > prefix.text.length + 1 && text.startsWith(prefix.text));
 }
 
 /** An item of a typed list, without its kind and apiVersion. */
