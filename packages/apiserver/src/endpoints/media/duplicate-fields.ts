@@ -14,9 +14,7 @@ export function duplicateJsonFields(text: string, parsed?: unknown): string[] {
   };
   const str = (): string => {
     const start = i;
-    i++;
-    while (text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
-    i++;
+    i = stringEnd(text, start) + 1;
     return JSON.parse(text.slice(start, i)) as string;
   };
   const value = (path: string): void => {
@@ -55,7 +53,7 @@ export function duplicateJsonFields(text: string, parsed?: unknown): string[] {
         if (text[i++] === ']') return;
       }
     } else if (c === '"') {
-      str();
+      i = stringEnd(text, i) + 1;
     } else {
       while (i < text.length && !',}] \t\n\r'.includes(text[i])) i++;
     }
