@@ -186,9 +186,9 @@ try {
     console.log('| # | KiB per request | function | where |\n| --- | --- | --- | --- |');
     entries.forEach(([fn, where, kib], i) => console.log(`| ${i + 1} | ${kib.toFixed(2)} | \`${fn}\` | ${where} |`));
   } else {
-  console.log(`${what}, ${requests.toLocaleString('en')} requests on ${CONNECTIONS} connections: ${(requests / seconds).toFixed(0)}/s, server CPU ${((cpu * 1e6) / requests).toFixed(0)} µs per request (profiler on)\n`);
-  console.log('| # | self | function | where |\n| --- | --- | --- | --- |');
-  topEntries(profile, top).forEach(([fn, where, pct], i) => console.log(`| ${i + 1} | ${pct.toFixed(1)}% | \`${fn}\` | ${where} |`));
+    console.log(`${what}, ${requests.toLocaleString('en')} requests on ${CONNECTIONS} connections: ${(requests / seconds).toFixed(0)}/s, server CPU ${((cpu * 1e6) / requests).toFixed(0)} µs per request (profiler on)\n`);
+    console.log('| # | self | function | where |\n| --- | --- | --- | --- |');
+    topEntries(profile, top).forEach(([fn, where, pct], i) => console.log(`| ${i + 1} | ${pct.toFixed(1)}% | \`${fn}\` | ${where} |`));
   }
 } finally {
   await pool.close();
