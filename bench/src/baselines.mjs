@@ -1,5 +1,5 @@
 // The baselines, measured in the same run: B1/B2/B5 bare node:http, B3 the codecs in-process, B4 raw etcd.
-import { CREATE_CONCURRENCY, GET_CONNECTIONS, PAGE, WARMUP_CREATES } from './config.mjs';
+import { CREATE_CONCURRENCY, GET_CONNECTIONS, PAGE } from './config.mjs';
 import { B, checkErrors, cpuCell, createTask, loadRow, log, measured, P, rows, want } from './context.mjs';
 import { startBaselineServer, stop } from './processes.mjs';
 import { mbps, mib, ms, num } from './report.mjs';
@@ -62,7 +62,7 @@ export async function baselineEtcd(etcd) {
   log('B4 raw etcd creates');
   const { result, usage } = await measured(
     [etcd.pid],
-    { kind: 'etcdPuts', endpoint: etcd.endpoint, prefix: '/bench-b4', concurrency: CREATE_CONCURRENCY, maxOps: P.create, maxSeconds: 120, warmupOps: WARMUP_CREATES },
+    { kind: 'etcdPuts', endpoint: etcd.endpoint, prefix: '/bench-b4', concurrency: CREATE_CONCURRENCY, maxOps: P.create, maxSeconds: 120, warmupOps: P.warmup },
     180_000,
   );
   checkErrors('B4', result);

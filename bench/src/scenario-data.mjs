@@ -1,5 +1,5 @@
 // Scenarios 1, 2, 3, 5 and 6 on one backend: creates, then the stored data for GET, LIST, memory and media types.
-import { CREATE_CONCURRENCY, GET_CONNECTIONS, LISTS_PER_REP, MEDIA, MEDIA_LIST_CONNECTIONS, PAGE, WARMUP_CREATES } from './config.mjs';
+import { CREATE_CONCURRENCY, GET_CONNECTIONS, LISTS_PER_REP, MEDIA, MEDIA_LIST_CONNECTIONS, PAGE } from './config.mjs';
 import { B, checkErrors, codecRow, cpuCell, createNamespaces, createTask, errorRow, fill, loadRow, log, measured, mediaBackend, nextEtcdPrefix, P, results, rows, sleep, want } from './context.mjs';
 import { memory } from './proc.mjs';
 import { collectGarbage, startKapi, stop, tempDir } from './processes.mjs';
@@ -41,7 +41,7 @@ export async function dataScenarios(backend, etcd) {
     await createNamespaces(srv.origin, ['bench', 'bench-list', 'bench-media', 'bench-warmup']);
 
     // A warmed-up server, as in production: the first requests compile the hot paths.
-    await fill(srv, 'bench-warmup', 0, WARMUP_CREATES);
+    await fill(srv, 'bench-warmup', 0, P.warmup);
 
     // 1. Create N ConfigMaps with 32 concurrent clients.
     if (want('create') || needData) {
@@ -76,7 +76,7 @@ export async function dataScenarios(backend, etcd) {
       const beforeGc = memory(srv.pid).rss;
       await collectGarbage(srv);
       const rest = memory(srv.pid).rss;
-      const objects = P.stored + WARMUP_CREATES;
+      const objects = P.stored + P.warmup;
       const perObject = (rest - run.emptyRss) / objects;
       run.rest = { objects, rss: rest, rssBeforeGc: beforeGc, perObject, jsonBytes };
       rows.push({
@@ -227,12 +227,12 @@ export async function dataScenarios(backend, etcd) {
       run.coldStart = { readyMs, rss, firstGetMs };
       rows.push({
         id: '5',
-        scenario: `cold start with ${num(P.stored + WARMUP_CREATES)} objects`,
+        scenario: `cold start with ${num(P.stored + P.warmup)} objects`,
         backend,
         rss: `${mib(rss)} after start`,
         ratio: ratio(readyMs, run.emptyStartMs, 'empty start'),
         target: target('ready ≤ 3 s', readyMs <= 3000),
-        notes: `ready in ${ms(readyMs)} (empty: ${ms(run.emptyStartMs)}); first GET ${ms(firstGetMs)}; ${num(Math.max(0, rss - run.emptyRss) / (P.stored + WARMUP_CREATES))} B RSS/object`,
+        notes: `ready in ${ms(readyMs)} (empty: ${ms(run.emptyStartMs)}); first GET ${ms(firstGetMs)}; ${num(Math.max(0, rss - run.emptyRss) / (P.stored + P.warmup))} B RSS/object`,
       });
     } finally {
       await stop(srv.child);

@@ -3,7 +3,7 @@
 // each process listens on a port of its own). Before the second measurement, a check that the processes see each
 // other's writes: created through A, read and watched through B. And a second pair started at the same moment on a
 // fresh prefix, to see both bootstrap the same empty prefix.
-import { CREATE_CONCURRENCY, GET_CONNECTIONS, WARMUP_CREATES } from './config.mjs';
+import { CREATE_CONCURRENCY, GET_CONNECTIONS } from './config.mjs';
 import { checkErrors, cpuCell, createNamespaces, createTask, fill, log, measured, nextEtcdPrefix, P, results, rows } from './context.mjs';
 import { configMapData } from './objects.mjs';
 import { startKapi, stop, tempDir } from './processes.mjs';
@@ -23,12 +23,12 @@ export async function scaleScenario(etcd) {
     log('etcd3: 8 starting kapi-server A');
     servers.push(await startOne(etcd, etcdPrefix, 'a'));
     await createNamespaces(servers[0].origin, [NAMESPACE, 'bench-warmup']);
-    await fill(servers[0], 'bench-warmup', 0, WARMUP_CREATES);
+    await fill(servers[0], 'bench-warmup', 0, P.warmup);
     await measurePhase(run, etcd, servers, 1);
 
     log('etcd3: 8 starting kapi-server B on the same etcd prefix');
     servers.push(await startOne(etcd, etcdPrefix, 'b'));
-    await fill(servers[1], 'bench-warmup', WARMUP_CREATES, WARMUP_CREATES);
+    await fill(servers[1], 'bench-warmup', P.warmup, P.warmup);
     run.consistency = await seeEachOther(servers[0], servers[1]);
     log(`  A→B: ${run.consistency.summary}`);
     await measurePhase(run, etcd, servers, 2);

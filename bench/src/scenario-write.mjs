@@ -1,6 +1,6 @@
 // Scenario 7 on one backend: the writes after a create. N ConfigMaps are created (the reference), then each is
 // updated (PUT), merge-patched, server-side applied and deleted, every phase with 32 concurrent clients.
-import { CREATE_CONCURRENCY, WARMUP_CREATES } from './config.mjs';
+import { CREATE_CONCURRENCY } from './config.mjs';
 import { checkErrors, cpuCell, createNamespaces, createTask, fill, loadRow, log, measured, nextEtcdPrefix, P, results, rows } from './context.mjs';
 import { startKapi, stop, tempDir } from './processes.mjs';
 import { num, ratio, target } from './report.mjs';
@@ -37,9 +37,9 @@ export async function writeScenario(backend, etcd) {
   try {
     await createNamespaces(srv.origin, ['bench-write', 'bench-warmup']);
     // Warm-up, unmeasured: every write path compiles on its first requests, as in a server that has run a while.
-    await fill(srv, 'bench-warmup', 0, WARMUP_CREATES);
+    await fill(srv, 'bench-warmup', 0, P.warmup);
     for (const [op] of WRITE_OPS) {
-      const { result } = await measured([srv.pid], writeTask(srv.origin, 'bench-warmup', op, WARMUP_CREATES), 360_000);
+      const { result } = await measured([srv.pid], writeTask(srv.origin, 'bench-warmup', op, P.warmup), 360_000);
       checkErrors(`warm-up ${op}`, result);
     }
 
