@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Where a request's CPU goes: the top entries of a CPU profile of kapi-server under one kind of load.
 //
-//   node bench/src/profile.mjs [get|create|update|patch|apply|list] [--server=CHECKOUT] [--requests=N] [--top=N] [--save=FILE] [--heap]
+//   node bench/src/profile.mjs [get|create|update|patch|apply|list] [--server=CHECKOUT] [--backend=memory|sqlite] [--requests=N] [--top=N] [--save=FILE] [--heap]
 //
-// Starts CHECKOUT's built server (default: this checkout) on the memory backend, drives the load (after a warm-up),
+// Starts CHECKOUT's built server (default: this checkout) on the memory backend (or `--backend`), drives the load (after a warm-up),
 // and profiles only the measured part: the V8 profiler is started and stopped through the inspector (turned on with
 // SIGUSR1), so start-up and the warm-up are left out. Prints the functions with the most self time, as a Markdown
 // table, and the server's CPU per request; `--save` keeps the .cpuprofile (open it in Chrome's DevTools). `--heap`
@@ -18,7 +18,7 @@ import { Pool, WebSocket } from 'undici';
 
 const { values: flags, positionals } = parseArgs({
   allowPositionals: true,
-  options: { server: { type: 'string' }, requests: { type: 'string' }, top: { type: 'string' }, save: { type: 'string' }, heap: { type: 'boolean' } },
+  options: { server: { type: 'string' }, requests: { type: 'string' }, top: { type: 'string' }, save: { type: 'string' }, heap: { type: 'boolean' }, backend: { type: 'string' } },
 });
 const MODES = ['get', 'create', 'update', 'patch', 'apply', 'list'];
 const mode = positionals[0] ?? 'get';
@@ -43,14 +43,18 @@ const configMap = (name, value = '1') => JSON.stringify({ apiVersion: 'v1', kind
 const json = { 'content-type': 'application/json', accept: 'application/json' };
 const CM = '/api/v1/namespaces/default/configmaps';
 
+/** The objects the updates, patches and applies go round (32 in flight never touch the same one: no conflicts). */
+const WRITTEN = 1_000;
+
 /** One request of the load, by its index. */
 function requestOf(i, prefix) {
+  const name = `w${i % WRITTEN}`;
   switch (mode) {
     case 'get': return { method: 'GET', path: `${CM}/x`, headers: { accept: 'application/json' } };
     case 'create': return { method: 'POST', path: CM, headers: json, body: configMap(`${prefix}${i}`) };
-    case 'update': return { method: 'PUT', path: `${CM}/x`, headers: json, body: configMap('x', String(i)) };
-    case 'patch': return { method: 'PATCH', path: `${CM}/x`, headers: { 'content-type': 'application/merge-patch+json' }, body: JSON.stringify({ data: { v: String(i) } }) };
-    case 'apply': return { method: 'PATCH', path: `${CM}/x?fieldManager=bench&force=true`, headers: { 'content-type': 'application/apply-patch+yaml' }, body: configMap('x', String(i)) };
+    case 'update': return { method: 'PUT', path: `${CM}/${name}`, headers: json, body: configMap(name, String(i)) };
+    case 'patch': return { method: 'PATCH', path: `${CM}/${name}`, headers: { 'content-type': 'application/merge-patch+json' }, body: JSON.stringify({ data: { v: String(i) } }) };
+    case 'apply': return { method: 'PATCH', path: `${CM}/${name}?fieldManager=bench&force=true`, headers: { 'content-type': 'application/apply-patch+yaml' }, body: configMap(name, String(i)) };
     case 'list': return { method: 'GET', path: CM, headers: { accept: 'application/json' } };
   }
 }
@@ -133,7 +137,7 @@ const port = 20000 + Math.floor(Math.random() * 20000);
 const origin = `http://127.0.0.1:${port}`;
 const child = spawn(process.execPath, [
   '--inspect-port=127.0.0.1:0', join(checkout, 'apps/server/dist/main.js'), '--bind-address=127.0.0.1', '--secure-port=0',
-  `--insecure-port=${port}`, '--storage-backend=memory', `--data-dir=${dataDir}`, '--write-kubeconfig=', '--authorization-mode=AlwaysAllow',
+  `--insecure-port=${port}`, `--storage-backend=${flags.backend ?? 'memory'}`, `--data-dir=${dataDir}`, '--write-kubeconfig=', '--authorization-mode=AlwaysAllow',
 ], { stdio: ['ignore', 'ignore', 'pipe'] });
 let stderr = '';
 child.stderr.on('data', (d) => (stderr += d));
@@ -143,20 +147,16 @@ try {
     if (i > 300) throw new Error(`the server did not get ready:\n${stderr}`);
     await sleep(100);
   }
-  if (mode !== 'create' && mode !== 'list') {
-    const res = await pool.request({ method: 'POST', path: CM, headers: json, body: configMap('x') });
-    await res.body.dump();
-  }
-  if (mode === 'list') {
-    let next = 0;
-    const create = async () => {
-      while (next < LISTED) {
-        const res = await pool.request({ method: 'POST', path: CM, headers: json, body: configMap(`l${next++}`) });
-        await res.body.dump();
-      }
-    };
-    await Promise.all(Array.from({ length: CONNECTIONS }, create));
-  }
+  // What the load reads or writes: one object to GET, the objects the writes go round, or the objects listed.
+  const names = mode === 'get' ? ['x'] : mode === 'list' ? Array.from({ length: LISTED }, (_, i) => `l${i}`) : mode === 'create' ? [] : Array.from({ length: WRITTEN }, (_, i) => `w${i}`);
+  let next = 0;
+  const create = async () => {
+    while (next < names.length) {
+      const res = await pool.request({ method: 'POST', path: CM, headers: json, body: configMap(names[next++]) });
+      await res.body.dump();
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, create));
   await load(pool, Math.ceil(requests / 4), 'warm-');
   child.kill('SIGUSR1');
   let url;

@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { prefixEnd, type Row } from './rows.js';
+import { prefixEnd, type Row, type StateRow } from './rows.js';
 
 /** Far above any revision: "no upper bound" for the revision filters below. */
 const NO_LIMIT = Number.MAX_SAFE_INTEGER;
@@ -22,6 +22,10 @@ const LATEST_IN_RANGE = `
   WHERE name >= @from AND (@end IS NULL OR name < @end) AND id <= @rev
   GROUP BY name`;
 
+// What reads of a key's state need: every column but old_value, which only watch events carry (a row's old value is
+// often the bigger part of it, and SQLite reads it from overflow pages when asked for it).
+const STATE = (t = '') => ['id', 'name', 'created', 'deleted', 'create_revision', 'prev_revision', 'value'].map((c) => t + c).join(', ');
+
 /** The prepared statements of the backend: one place for all of its SQL. */
 export class Queries {
   private readonly head: Statement;
@@ -35,12 +39,12 @@ export class Queries {
   private readonly minId: Statement;
 
   constructor(db: Database) {
-    this.head = db.prepare('SELECT * FROM kapi_log WHERE name = ? ORDER BY id DESC LIMIT 1');
-    this.at = db.prepare('SELECT * FROM kapi_log WHERE name = ? AND id <= ? ORDER BY id DESC LIMIT 1');
+    this.head = db.prepare(`SELECT ${STATE()} FROM kapi_log WHERE name = ? ORDER BY id DESC LIMIT 1`);
+    this.at = db.prepare(`SELECT ${STATE()} FROM kapi_log WHERE name = ? AND id <= ? ORDER BY id DESC LIMIT 1`);
     this.page = db.prepare(
-      `SELECT l.* FROM (${LATEST_IN_RANGE}) m JOIN kapi_log l ON l.id = m.id WHERE l.deleted = 0 ORDER BY l.name LIMIT @limit`,
+      `SELECT ${STATE('l.')} FROM (${LATEST_IN_RANGE}) m JOIN kapi_log l ON l.id = m.id WHERE l.deleted = 0 ORDER BY l.name LIMIT @limit`,
     );
-    this.pageAll = db.prepare(`SELECT l.* FROM (${LATEST_IN_RANGE}) m JOIN kapi_log l ON l.id = m.id WHERE l.deleted = 0 ORDER BY l.name`);
+    this.pageAll = db.prepare(`SELECT ${STATE('l.')} FROM (${LATEST_IN_RANGE}) m JOIN kapi_log l ON l.id = m.id WHERE l.deleted = 0 ORDER BY l.name`);
     this.countLive = db.prepare(`SELECT COUNT(*) AS n FROM (${LATEST_IN_RANGE}) m JOIN kapi_log l ON l.id = m.id WHERE l.deleted = 0`);
     this.insertRow = db.prepare(
       `INSERT INTO kapi_log (id, name, created, deleted, create_revision, prev_revision, value, old_value)
@@ -60,19 +64,19 @@ export class Queries {
   }
 
   /** The key's latest row (a tombstone included). */
-  headOf(key: string): Row | undefined {
-    return this.head.get(key) as Row | undefined;
+  headOf(key: string): StateRow | undefined {
+    return this.head.get(key) as StateRow | undefined;
   }
 
   /** The key's latest row at revision `rev` (a tombstone included). */
-  rowAt(key: string, rev: number): Row | undefined {
-    return this.at.get(key, rev) as Row | undefined;
+  rowAt(key: string, rev: number): StateRow | undefined {
+    return this.at.get(key, rev) as StateRow | undefined;
   }
 
   /** Live keys of `range` at `rev`, in key order; `limit` 0 = all. */
-  livePage(range: Range, rev: number, limit: number): Row[] {
+  livePage(range: Range, rev: number, limit: number): StateRow[] {
     const params = { from: range.from, end: range.end ?? null, rev };
-    return (limit > 0 ? this.page.all({ ...params, limit }) : this.pageAll.all(params)) as Row[];
+    return (limit > 0 ? this.page.all({ ...params, limit }) : this.pageAll.all(params)) as StateRow[];
   }
 
   countLiveAt(range: Range, rev: number = NO_LIMIT): number {

@@ -12,8 +12,11 @@ export interface Row {
   old_value: Buffer | null;
 }
 
+/** A row as reads of a key's state get it: without the old value. */
+export type StateRow = Omit<Row, 'old_value'>;
+
 /** The key's value as of this row; only for rows that are not tombstones. */
-export function rowKeyValue(row: Row): KeyValue {
+export function rowKeyValue(row: StateRow): KeyValue {
   return { key: row.name, value: row.value as Buffer, createRevision: row.create_revision, modRevision: row.id };
 }
 

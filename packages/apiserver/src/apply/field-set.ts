@@ -176,6 +176,18 @@ export function leaves(s: FieldSet): FieldSet {
   return make(members, s.children.map((c) => node(c.pe, leaves(c.set))).filter((c): c is SetNode => c !== undefined));
 }
 
+/** Whether every member of `a` is a member of `b` (`a` minus `b` is empty), without building the difference. */
+export function isSubset(a: FieldSet, b: FieldSet): boolean {
+  if (a === b || isEmpty(a)) return true;
+  let j = 0;
+  for (const m of a.members) {
+    while (j < b.members.length && comparePE(b.members[j]!, m) < 0) j++;
+    if (j === b.members.length || comparePE(b.members[j]!, m) !== 0) return false;
+  }
+  for (const c of a.children) if (!isSubset(c.set, childOf(b, c.pe) ?? EMPTY_SET)) return false;
+  return true;
+}
+
 /** Same members at every depth. */
 export function setEquals(a: FieldSet, b: FieldSet): boolean {
   if (a === b) return true;
