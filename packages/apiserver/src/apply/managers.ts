@@ -71,10 +71,13 @@ const seconds = (time: string | undefined): number => {
 
 const cmp = compareStrings;
 
-/**
- * Encodes managers back into managedFields, in kube's order: operation (Apply before Update), then time (seconds),
- * manager, apiVersion, subresource. Fields in kube's JSON order.
- */
+/** kube's order of managedFields entries: operation (Apply before Update), then time (seconds), manager, apiVersion, subresource. */
+export function compareEntries(p: ManagedFieldsEntry, q: ManagedFieldsEntry): number {
+  return cmp(p.operation!, q.operation!) || seconds(p.time) - seconds(q.time) || cmp(p.manager!, q.manager!) || cmp(p.apiVersion!, q.apiVersion!) ||
+    cmp(p.subresource ?? '', q.subresource ?? '');
+}
+
+/** Encodes managers back into managedFields, in kube's order ({@link compareEntries}). Fields in kube's JSON order. */
 export function encodeManagedFields(managers: Managers): ManagedFieldsEntry[] {
   const entries = [...managers.values()].map((m) => {
     const e: ManagedFieldsEntry = { manager: m.manager, operation: m.operation, apiVersion: m.apiVersion };
@@ -82,12 +85,9 @@ export function encodeManagedFields(managers: Managers): ManagedFieldsEntry[] {
     e.fieldsType = 'FieldsV1';
     e.fieldsV1 = toFieldsV1(m.set);
     if (m.subresource) e.subresource = m.subresource;
-    return { e, t: seconds(m.time) };
+    return e;
   });
-  entries.sort((p, q) =>
-    cmp(p.e.operation!, q.e.operation!) || p.t - q.t || cmp(p.e.manager!, q.e.manager!) || cmp(p.e.apiVersion!, q.e.apiVersion!) ||
-    cmp(p.e.subresource ?? '', q.e.subresource ?? ''));
-  return entries.map((x) => x.e);
+  return entries.sort(compareEntries);
 }
 
 /** Seconds of an entry's time, for ordering (0 when absent). */

@@ -3,11 +3,14 @@
 // managedFieldsUpdater, stripMeta and capManagers layers).
 import type { ManagedFieldsEntry } from '@kapi/apimachinery';
 import { capUpdateManagers } from './cap-managers.js';
+import { compareObjects } from './compare.js';
 import { createdManagedFields, isEmptyMapsBase } from './created.js';
 import { difference, isEmpty, union } from './field-set.js';
+import { keptOwnership } from './kept-owners.js';
 import { isObject } from './list-items.js';
 import { decodeManagedFields, encodeManagedFields, managerIdentifier, type Managers } from './managers.js';
 import { filterReset, reassignSteps } from './ownership.js';
+import { valuesEqual } from './path-element.js';
 import { STRIP_SET, toResetSet, type ResetFieldsInput } from './reset-fields.js';
 import { resolveSchema, type Schema, type SchemaInput } from './schema.js';
 import { validateTyped } from './validate.js';
@@ -77,6 +80,14 @@ function startingManagers(old: unknown, updated: unknown, subresource: string | 
     // fall back to the live object's
   }
   return decodeOrEmpty(managedFieldsOf(old));
+}
+
+/** The old object's entries when the update starts from them (startingManagers would decode them), else undefined. */
+function storedStarting(input: UpdateManagedFieldsInput): ManagedFieldsEntry[] | undefined {
+  const entries = managedFieldsOf(input.old);
+  if (!Array.isArray(entries)) return undefined;
+  const requested = managedFieldsOf(input.updated);
+  return input.subresource || requested == null || valuesEqual(requested, entries) ? entries : undefined;
 }
 
 export interface TrackUpdateInput {
@@ -153,8 +164,15 @@ export function updateAcrossVersions(input: UpdateManagedFieldsInput, converter?
     const info = { manager: input.manager, apiVersion: input.apiVersion, subresource: input.subresource, now: input.now };
     return createdManagedFields(schema, old as Record<string, unknown>, updated, toResetSet(input.resetFields), STRIP_SET, info);
   }
-  const starting = startingManagers(input.old, input.updated, input.subresource);
   if (validateTyped(old, schema, true).length || validateTyped(updated, schema, true).length) return kept();
+  // The common update, which moves no ownership (kept-owners.ts): the stored entries kept, the writer's time changed.
+  const stored = !created && !converter ? storedStarting(input) : undefined;
+  if (stored) {
+    const writer = { manager: input.manager, apiVersion: input.apiVersion, subresource: input.subresource };
+    const out = keptOwnership(stored, compareObjects(schema, old, updated), toResetSet(input.resetFields), writer, input.now);
+    if (out) return out;
+  }
+  const starting = startingManagers(input.old, input.updated, input.subresource);
   const v = new Versions(input.apiVersion, { schema, reset: toResetSet(input.resetFields) }, converter);
   // What a create starts from is nothing, in every version.
   if (created && v.converter) v.same(old);
