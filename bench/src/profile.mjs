@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // Where a request's CPU goes: the top entries of a CPU profile of kapi-server under one kind of load.
 //
-//   node bench/src/profile.mjs [get|create|update|patch|apply|list] [--server=CHECKOUT] [--backend=memory|sqlite] [--requests=N] [--top=N] [--save=FILE] [--heap]
+//   node bench/src/profile.mjs [get|create|update|patch|apply|list] [--server=CHECKOUT] [--backend=memory|sqlite] [--fresh] [--requests=N] [--top=N] [--save=FILE] [--heap]
 //
-// Starts CHECKOUT's built server (default: this checkout) on the memory backend (or `--backend`), drives the load (after a warm-up),
-// and profiles only the measured part: the V8 profiler is started and stopped through the inspector (turned on with
-// SIGUSR1), so start-up and the warm-up are left out. Prints the functions with the most self time, as a Markdown
+// Starts CHECKOUT's built server (default: this checkout) on the memory backend (or `--backend`), drives the load
+// (after a warm-up), and profiles only the measured part: the V8 profiler is started and stopped through the
+// inspector (turned on with SIGUSR1), so start-up and the warm-up are left out. Updates, patches and applies go round
+// 1,000 ConfigMaps, or with `--fresh` each to a ConfigMap not written since its create (scenario 7's shape). Prints the functions with the most self time, as a Markdown
 // table, and the server's CPU per request; `--save` keeps the .cpuprofile (open it in Chrome's DevTools). `--heap`
 // samples allocations instead (V8's sampling heap profiler, counting objects the GC has freed too): the memory
 // allocated per request and the functions that allocate most (`--save` keeps the .heapprofile).
@@ -18,7 +19,7 @@ import { Pool, WebSocket } from 'undici';
 
 const { values: flags, positionals } = parseArgs({
   allowPositionals: true,
-  options: { server: { type: 'string' }, requests: { type: 'string' }, top: { type: 'string' }, save: { type: 'string' }, heap: { type: 'boolean' }, backend: { type: 'string' } },
+  options: { server: { type: 'string' }, requests: { type: 'string' }, top: { type: 'string' }, save: { type: 'string' }, heap: { type: 'boolean' }, backend: { type: 'string' }, fresh: { type: 'boolean' } },
 });
 const MODES = ['get', 'create', 'update', 'patch', 'apply', 'list'];
 const mode = positionals[0] ?? 'get';
@@ -45,10 +46,12 @@ const CM = '/api/v1/namespaces/default/configmaps';
 
 /** The objects the updates, patches and applies go round (32 in flight never touch the same one: no conflicts). */
 const WRITTEN = 1_000;
+/** With --fresh, each write goes to an object of its own, created before and not written since (as in scenario 7). */
+const fresh = !!flags.fresh && !['get', 'create', 'list'].includes(mode);
 
 /** One request of the load, by its index. */
 function requestOf(i, prefix) {
-  const name = `w${i % WRITTEN}`;
+  const name = fresh ? `${prefix}w${i}` : `w${i % WRITTEN}`;
   switch (mode) {
     case 'get': return { method: 'GET', path: `${CM}/x`, headers: { accept: 'application/json' } };
     case 'create': return { method: 'POST', path: CM, headers: json, body: configMap(`${prefix}${i}`) };
@@ -148,7 +151,10 @@ try {
     await sleep(100);
   }
   // What the load reads or writes: one object to GET, the objects the writes go round, or the objects listed.
-  const names = mode === 'get' ? ['x'] : mode === 'list' ? Array.from({ length: LISTED }, (_, i) => `l${i}`) : mode === 'create' ? [] : Array.from({ length: WRITTEN }, (_, i) => `w${i}`);
+  const warmups = Math.ceil(requests / 4);
+  const names = mode === 'get' ? ['x'] : mode === 'list' ? Array.from({ length: LISTED }, (_, i) => `l${i}`) : mode === 'create' ? []
+    : fresh ? [...Array.from({ length: warmups }, (_, i) => `warm-w${i}`), ...Array.from({ length: requests }, (_, i) => `p-w${i}`)]
+    : Array.from({ length: WRITTEN }, (_, i) => `w${i}`);
   let next = 0;
   const create = async () => {
     while (next < names.length) {
@@ -157,7 +163,7 @@ try {
     }
   };
   await Promise.all(Array.from({ length: CONNECTIONS }, create));
-  await load(pool, Math.ceil(requests / 4), 'warm-');
+  await load(pool, warmups, 'warm-');
   child.kill('SIGUSR1');
   let url;
   for (const until = Date.now() + 10_000; !(url = /Debugger listening on (ws:\/\/\S+)/.exec(stderr)?.[1]); await sleep(20)) {
