@@ -33,6 +33,24 @@ const catchErr = (fn: () => unknown): any => {
 const template = (containers: Obj[]) => ({ metadata: { labels: { app: 'web' } }, spec: { containers } });
 
 describe('applyObject', () => {
+  it('answers an object that shares nothing with its inputs, changed or not', () => {
+    const first = deployment({ replicas: 3, selector: { matchLabels: { app: 'web' } }, template: template([{ name: 'a', image: 'nginx:1' }]) }, { labels: { app: 'web' } });
+    const live = apply(undefined, first, 'kubectl', T1).object;
+    const liveCopy = structuredClone(live);
+    for (const applied of [first, deployment({ ...first.spec, replicas: 4 }, { labels: { app: 'web' } })]) {
+      const appliedCopy = structuredClone(applied);
+      const { object } = apply(live, applied, 'kubectl', T2);
+      // Change every object and list in the answer: neither input may see it.
+      const scribble = (v: unknown): void => {
+        if (Array.isArray(v)) (v.push('scribbled'), v.slice(0, -1).forEach(scribble));
+        else if (v && typeof v === 'object') for (const [k, child] of Object.entries(v)) (scribble(child), ((v as Obj)[`${k}-scribbled`] = 1));
+      };
+      scribble(object);
+      expect(live).toEqual(liveCopy);
+      expect(applied).toEqual(appliedCopy);
+    }
+  });
+
   it('creates: merges into nothing and records the applier', () => {
     const applied = deployment({ replicas: 3, selector: { matchLabels: { app: 'web' } }, template: template([{ name: 'a', image: 'nginx:1' }]) }, { labels: { app: 'web' } });
     const frozen = structuredClone(applied);

@@ -1,7 +1,7 @@
 // Server-side apply (FieldManager.Apply over merge.Updater.Apply): merge the applied configuration into the live
 // object, prune what this applier owned before and no longer sends (unless someone else owns it), detect conflicts
 // with other managers, and record the applier's fields.
-import { dropNulls, newBadRequest, type ManagedFieldsEntry } from '@kapi/apimachinery';
+import { cloneJson, dropNulls, newBadRequest, type ManagedFieldsEntry } from '@kapi/apimachinery';
 import { capUpdateManagers } from './cap-managers.js';
 import { ApplyConflictError } from './conflicts.js';
 import { ensureNamedFieldsAreMembers } from './ensure-named.js';
@@ -203,7 +203,8 @@ function* applySteps(v: Versions, input: ApplyInput, config: Record<string, unkn
   if (changed && out.has(id)) out.set(id, { ...out.get(id)!, time: input.now });
 
   const managedFields = encodeManagedFields(capUpdateManagers(out));
-  // A fresh copy: the merge shares untouched subtrees with the inputs, which the caller must be free to mutate.
-  const object = structuredClone(withManagedFields(changed ? (merged as Record<string, unknown>) : base, managedFields));
+  // A fresh object, which the caller is free to mutate: dropNulls copied the merged one whole (the merge shares
+  // untouched subtrees with the inputs); the live one, unchanged, is copied here.
+  const object = withManagedFields(changed ? (merged as Record<string, unknown>) : cloneJson(base), managedFields);
   return { object, managedFields: (metadataOf(object)?.managedFields as ManagedFieldsEntry[] | undefined) ?? [], changed };
 }
