@@ -5,7 +5,7 @@ import { applyObject } from './apply.js';
 import { capUpdateManagers } from './cap-managers.js';
 import { compareObjects } from './compare.js';
 import { keptOwnership } from './kept-owners.js';
-import { fixtures, handWritten, isRecord, kindOf, mutate, type Kind, type Obj } from './kinds.test-support.js';
+import { isRecord, kindOf, mutate, startingObjects, type Kind, type Obj } from './kinds.test-support.js';
 import { decodeManagedFields, encodeManagedFields } from './managers.js';
 import { toResetSet } from './reset-fields.js';
 import { resolveSchema } from './schema.js';
@@ -62,7 +62,7 @@ function touch(obj: Obj, pick: number): Obj {
 }
 
 describe('an update that moves no ownership', () => {
-  const cases = [...handWritten.filter(({ obj }) => isRecord(obj.metadata)), ...fixtures];
+  const cases = startingObjects();
 
   it('records what the general path records, for updates at random by the creator, another manager or a third', () => {
     let kept = 0;

@@ -81,6 +81,9 @@ export const handWritten: { k: Kind; obj: Obj }[] = [
   { k: kindOf('apps/v1', 'Deployment'), obj: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', labels: { app: 'd' } }, spec: { replicas: 1, selector: { matchLabels: { app: 'd' } }, template: { metadata: { labels: { app: 'd' } }, spec: { containers: [{ name: 'n', image: 'nginx' }] } }, strategy: {} }, status: {} } },
 ];
 
+/** The objects random changes start from: the hand-written ones that have metadata, and the golden ones. */
+export const startingObjects = (): { k: Kind; obj: Obj }[] => [...handWritten.filter(({ obj }) => isRecord(obj.metadata)), ...fixtures];
+
 /**
  * `obj` changed at the places `picks` choose: a key deleted, a value made null, an empty object or list, a list's
  * first element repeated, or a scalar; the kinds of input the two paths must treat alike.

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ManagedFieldsEntry } from '@kapi/apimachinery';
 import { applyObject, prune, prunesNothing } from './apply.js';
 import { isEmpty, isSubset, setOf, type FieldSet } from './field-set.js';
-import { fixtures, handWritten, isRecord, kindOf, mutate, withoutManagedFields, type Kind, type Obj } from './kinds.test-support.js';
+import { isRecord, kindOf, mutate, startingObjects, withoutManagedFields, type Kind, type Obj } from './kinds.test-support.js';
 import { decodeManagedFields, managerIdentifier, type Managers } from './managers.js';
 import { mergeObjects } from './merge.js';
 import { filterReset } from './ownership.js';
@@ -62,7 +62,7 @@ function widen(a: unknown, b: unknown, bits: number): unknown {
 }
 
 describe('the prune skipped when the applier sends again all it owned', () => {
-  const cases = [...handWritten.filter(({ obj }) => isRecord(obj.metadata)), ...fixtures];
+  const cases = startingObjects();
 
   it('gives what the full prune gives: the merged object, for objects changed at random', () => {
     let pruned = 0;
