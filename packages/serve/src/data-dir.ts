@@ -14,10 +14,22 @@ export function secureDataDir(dir: string): void {
     if (stat.isSymbolicLink()) return;
     if (stat.isDirectory()) {
       if ((stat.mode & 0o777) !== 0o700) chmodSync(path, 0o700);
-      for (const name of readdirSync(path)) tighten(join(path, name));
+      for (const name of readdirSync(path)) unlessGone(() => tighten(join(path, name)));
     } else if ((stat.mode & 0o777) !== 0o600) {
       chmodSync(path, 0o600);
     }
   };
   tighten(dir);
+}
+
+/**
+ * Runs `fn`, ignoring a file that is gone by then: the start writes certificates beside this sweep (each to a
+ * temporary file renamed over the target, on libuv's threads), so an entry listed a moment ago may have moved.
+ */
+function unlessGone(fn: () => void): void {
+  try {
+    fn();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
 }
