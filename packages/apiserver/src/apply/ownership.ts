@@ -23,10 +23,13 @@ export const filterReset = (set: FieldSet, reset: FieldSet): FieldSet => recursi
 /**
  * The ownership step of a write (merge.Updater.update): `oldObj` and `newObj` are in the request's version; every
  * other manager is compared in its own (see {@link Versions}), and one whose version is missing is dropped.
+ * `compared`: the two objects' comparison in the request's version, when the caller made it already.
  */
-export function* reassignSteps(v: Versions, managers: Managers, oldObj: unknown, newObj: unknown, actor: string, force: boolean): Steps<Reassigned> {
+export function* reassignSteps(
+  v: Versions, managers: Managers, oldObj: unknown, newObj: unknown, actor: string, force: boolean, compared?: Comparison,
+): Steps<Reassigned> {
   const request = v.view(v.request)!;
-  const comparison = filtered(compareObjects(request.schema, oldObj, newObj), request.reset);
+  const comparison = filtered(compared ?? compareObjects(request.schema, oldObj, newObj), request.reset);
   // By version: the comparison there and what it changed; undefined for a missing version.
   const byVersion = new Map<string, { comparison: Comparison; changed: FieldSet } | undefined>([
     [v.request, { comparison, changed: union(comparison.modified, comparison.added) }],

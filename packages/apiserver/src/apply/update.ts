@@ -3,7 +3,7 @@
 // managedFieldsUpdater, stripMeta and capManagers layers).
 import type { ManagedFieldsEntry } from '@kapi/apimachinery';
 import { capUpdateManagers } from './cap-managers.js';
-import { compareObjects } from './compare.js';
+import { compareObjects, type Comparison } from './compare.js';
 import { createdManagedFields, isEmptyMapsBase } from './created.js';
 import { difference, isEmpty, union } from './field-set.js';
 import { keptOwnership } from './kept-owners.js';
@@ -100,13 +100,15 @@ export interface TrackUpdateInput {
   subresource?: string;
   now: string;
   reset: FieldSet;
+  /** `old` compared with `updated` (compareObjects, in the request's version), when the caller made it already. */
+  comparison?: Comparison;
 }
 
 /** The ownership step of an Update on decoded managers (shared with apply's "before-first-apply"). */
 export function* trackUpdateSteps(v: Versions, input: Omit<TrackUpdateInput, 'schema' | 'reset'>): Steps<Managers> {
   const { old, updated, now } = input;
   const actor = '\u0000current-operation';
-  const { managers, comparison } = yield* reassignSteps(v, input.managers, old, updated, actor, true);
+  const { managers, comparison } = yield* reassignSteps(v, input.managers, old, updated, actor, true, input.comparison);
   let own = filterReset(union(comparison.modified, comparison.added), v.view(v.request)!.reset);
   own = difference(own, STRIP_SET);
   if (isEmpty(own)) return managers;
@@ -158,27 +160,30 @@ export function updateAcrossVersions(input: UpdateManagedFieldsInput, converter?
   const old = created ? (input.createBase ?? BUILTIN_CREATE_BASE) : withoutManagedFields(input.old);
   const updated = withoutManagedFields(input.updated);
   const kept = () => [...(managedFieldsOf(input.old) ?? [])];
+  const reset = toResetSet(input.resetFields);
   // The common create (the request brought no managedFields, a kind served in one version): one walk.
   if (created && !converter && managedFieldsOf(input.updated) == null && isEmptyMapsBase(old)) {
     if (validateTyped(updated, schema, true).length) return kept();
     const info = { manager: input.manager, apiVersion: input.apiVersion, subresource: input.subresource, now: input.now };
-    return createdManagedFields(schema, old as Record<string, unknown>, updated, toResetSet(input.resetFields), STRIP_SET, info);
+    return createdManagedFields(schema, old as Record<string, unknown>, updated, reset, STRIP_SET, info);
   }
   if (validateTyped(old, schema, true).length || validateTyped(updated, schema, true).length) return kept();
   // The common update, which moves no ownership (kept-owners.ts): the stored entries kept, the writer's time changed.
   const stored = !created && !converter ? storedStarting(input) : undefined;
+  let comparison: Comparison | undefined; // made once: the general path below takes it too
   if (stored) {
+    comparison = compareObjects(schema, old, updated);
     const writer = { manager: input.manager, apiVersion: input.apiVersion, subresource: input.subresource };
-    const out = keptOwnership(stored, compareObjects(schema, old, updated), toResetSet(input.resetFields), writer, input.now);
+    const out = keptOwnership(stored, comparison, reset, writer, input.now);
     if (out) return out;
   }
   const starting = startingManagers(input.old, input.updated, input.subresource);
-  const v = new Versions(input.apiVersion, { schema, reset: toResetSet(input.resetFields) }, converter);
+  const v = new Versions(input.apiVersion, { schema, reset }, converter);
   // What a create starts from is nothing, in every version.
   if (created && v.converter) v.same(old);
   const steps = trackUpdateSteps(v, {
     managers: withoutMissingVersions(v, starting), old, updated, manager: input.manager, apiVersion: input.apiVersion,
-    subresource: input.subresource, now: input.now,
+    subresource: input.subresource, now: input.now, comparison,
   });
   const encode = (managers: Managers) => encodeManagedFields(capUpdateManagers(managers));
   if (!v.converter) return encode(driveSync(steps));
