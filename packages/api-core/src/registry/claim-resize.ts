@@ -1,5 +1,5 @@
 import { newForbidden, type KubeObject } from '@kapi/apimachinery';
-import type { AdmissionPlugin, PluginHost } from '@kapi/apiserver';
+import type { AdmissionAttributes, AdmissionPlugin, PluginHost } from '@kapi/apiserver';
 import { compareQuantities } from './quantity.js';
 import { claimClass, requestedStorage } from './volumes.js';
 
@@ -10,6 +10,10 @@ const CLAIMS = { group: '', resource: 'persistentvolumeclaims' };
  * default: a claim's storage request may grow only when it is Bound and its StorageClass (the same before and
  * after, found in the storage.k8s.io group) has `allowVolumeExpansion: true`; anything else is 403.
  */
+/** A write of a claim itself (not of a subresource): what this plugin looks at. */
+const isClaimWrite = (attrs: AdmissionAttributes): boolean =>
+  !attrs.subresource && attrs.resource.group === '' && attrs.resource.kind === 'PersistentVolumeClaim';
+
 export function claimResizeAdmission(host: PluginHost): AdmissionPlugin {
   const allowsExpansion = async (className: string): Promise<boolean> => {
     const entry = host.registry.byKind('storage.k8s.io', 'v1', 'StorageClass');
@@ -20,9 +24,9 @@ export function claimResizeAdmission(host: PluginHost): AdmissionPlugin {
   return {
     name: 'PersistentVolumeClaimResize',
     operations: ['UPDATE'],
-    matches: (attrs) => !attrs.subresource && attrs.resource.group === '' && attrs.resource.kind === 'PersistentVolumeClaim',
+    matches: isClaimWrite,
     async validate(attrs) {
-      if (attrs.subresource || attrs.resource.group !== '' || attrs.resource.kind !== 'PersistentVolumeClaim') return;
+      if (!isClaimWrite(attrs)) return;
       const [claim, old] = [attrs.object, attrs.oldObject] as [KubeObject | undefined, KubeObject | undefined];
       if (!claim || !old) return;
       if (compareQuantities(requestedStorage(claim), requestedStorage(old)) <= 0) return;
