@@ -81,8 +81,8 @@ async function httpTask(t) {
     }
   };
 
-  const loop = async (pool, deadline, record, limit = t.maxOps) => {
-    while (next - first < limit && performance.now() < deadline && errors <= (t.maxErrors ?? 50)) {
+  const loop = async (pool, deadline, record) => {
+    while (next - first < t.maxOps && performance.now() < deadline && errors <= (t.maxErrors ?? 50)) {
       const index = next++;
       const t0 = performance.now();
       try {
@@ -98,11 +98,9 @@ async function httpTask(t) {
     }
   };
 
-  // Warm-up, unrecorded: for `warmupSeconds`, or `warmupOps` operations (the driver is a new process each time, so
-  // its first requests also measure its own JIT warming up: a cold client reads a 7 MB list at half its speed).
-  if (t.warmupSeconds || t.warmupOps) {
-    const until = performance.now() + (t.warmupSeconds ?? 600) * 1000;
-    await Promise.all(Array.from({ length: concurrency }, (_, i) => loop(pools[i % pools.length], until, false, t.warmupOps ?? Infinity)));
+  if (t.warmupSeconds) {
+    const until = performance.now() + t.warmupSeconds * 1000;
+    await Promise.all(Array.from({ length: concurrency }, (_, i) => loop(pools[i % pools.length], until, false)));
     first = next;
     errors = 0;
     firstError = undefined;
