@@ -17,12 +17,13 @@ const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
  * non-resource request with the path and the lowercased method as verb.
  */
 export function requestAttributes(user: UserInfo, method: string, pathname: string, query: URLSearchParams): AuthorizationAttributes {
-  const path = decode(pathname);
+  // Only a path with an escape needs decoding (decodeURIComponent of anything else is the same string).
+  const escaped = pathname.includes('%');
   const attrs: AuthorizationAttributes = {
     user,
     verb: method.toLowerCase(),
     resourceRequest: false,
-    path,
+    path: escaped ? decode(pathname) : pathname,
     apiGroup: '',
     apiVersion: '',
     resource: '',
@@ -30,39 +31,35 @@ export function requestAttributes(user: UserInfo, method: string, pathname: stri
     namespace: '',
     name: '',
   };
-  let parts = pathname.replace(/^\/+|\/+$/g, '').split('/').map(decode);
+  // The segments between the outer slashes (empty ones inside kept), each decoded on its own; read by index.
+  const parts = pathname.replace(/^\/+|\/+$/g, '').split('/');
+  if (escaped) for (let j = 0; j < parts.length; j++) parts[j] = decode(parts[j]);
   if (parts.length < 3 || (parts[0] !== GROUPLESS_PREFIX && parts[0] !== GROUPED_PREFIX)) return attrs;
-  const grouped = parts[0] === GROUPED_PREFIX;
-  parts = parts.slice(1);
-  if (grouped) {
-    if (parts.length < 3) return attrs;
-    attrs.apiGroup = parts[0];
-    parts = parts.slice(1);
+  let i = 1;
+  if (parts[0] === GROUPED_PREFIX) {
+    if (parts.length - i < 3) return attrs;
+    attrs.apiGroup = parts[i++];
   }
-  attrs.apiVersion = parts[0];
-  parts = parts.slice(1);
+  attrs.apiVersion = parts[i++];
 
   let verb: string;
-  if (SPECIAL_VERBS.has(parts[0])) {
+  if (SPECIAL_VERBS.has(parts[i])) {
     // `/apis/apps/v1/watch/deployments`: kube errors without a resource after the verb; nothing is served there.
-    if (parts.length < 2) return attrs;
-    verb = parts[0];
-    parts = parts.slice(1);
+    if (parts.length - i < 2) return attrs;
+    verb = parts[i++];
   } else {
     verb = METHOD_VERBS[method.toUpperCase()] ?? '';
   }
   attrs.resourceRequest = true;
 
-  if (parts[0] === 'namespaces') {
-    if (parts.length > 1) {
-      attrs.namespace = parts[1];
-      if (parts.length > 2 && !NAMESPACE_SUBRESOURCES.has(parts[2])) parts = parts.slice(2);
-    }
+  if (parts[i] === 'namespaces' && parts.length - i > 1) {
+    attrs.namespace = parts[i + 1];
+    if (parts.length - i > 2 && !NAMESPACE_SUBRESOURCES.has(parts[i + 2])) i += 2;
   }
   // resource/name/subresource/anything-else-is-not-interpreted
-  attrs.resource = parts[0] ?? '';
-  attrs.name = parts[1] ?? '';
-  if (parts.length >= 3 && verb !== 'proxy') attrs.subresource = parts[2];
+  attrs.resource = parts[i] ?? '';
+  attrs.name = parts[i + 1] ?? '';
+  if (parts.length - i >= 3 && verb !== 'proxy') attrs.subresource = parts[i + 2];
 
   if (attrs.name === '' && verb === 'get') {
     verb = (queryFlag(query, 'watch') ?? false) ? 'watch' : 'list';

@@ -92,7 +92,9 @@ export async function authenticate(chain: readonly Authenticator[], request: Req
   let rejected = false;
   for (const authenticator of chain) {
     try {
-      const user = await authenticator(request);
+      // Awaited only when it is a promise: most authenticators answer at once (no credential of their kind).
+      const found = authenticator(request);
+      const user = found instanceof Promise ? await found : found;
       if (user) return withAuthenticatedGroup(withoutAudiences(user));
     } catch {
       rejected = true;

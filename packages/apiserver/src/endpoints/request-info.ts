@@ -30,24 +30,24 @@ function decodeSegment(segment: string): string {
  * for a resource (discovery documents, unknown prefixes).
  */
 export function parseRequestInfo(method: string, pathname: string, query: URLSearchParams): RequestInfo | undefined {
-  const parts = pathname.split('/').filter((p) => p !== '').map(decodeSegment);
-  let group: string;
-  let version: string;
-  let rest: string[];
-  if (parts[0] === 'api' && parts.length >= 3) {
-    [group, version, rest] = ['', parts[1], parts.slice(2)];
-  } else if (parts[0] === 'apis' && parts.length >= 4) {
-    [group, version, rest] = [parts[1], parts[2], parts.slice(3)];
-  } else {
-    return undefined;
-  }
+  const parts = pathname.split('/').filter((p) => p !== '');
+  // Only a path with an escape needs decoding (decodeURIComponent of anything else is the same string).
+  if (pathname.includes('%')) for (let j = 0; j < parts.length; j++) parts[j] = decodeSegment(parts[j]);
+  const grouped = parts[0] === 'apis';
+  if (!(grouped ? parts.length >= 4 : parts[0] === 'api' && parts.length >= 3)) return undefined;
+  const group = grouped ? parts[1] : '';
+  const version = grouped ? parts[2] : parts[1];
+  // Where the rest (namespace, resource, name, subresource) begins in `parts`.
+  let i = grouped ? 3 : 2;
   let namespace = '';
-  if (rest[0] === 'namespaces' && rest.length > 1) {
-    namespace = rest[1];
-    if (rest.length > 2 && !NAMESPACE_SUBRESOURCES.has(rest[2])) rest = rest.slice(2);
+  if (parts[i] === 'namespaces' && parts.length - i > 1) {
+    namespace = parts[i + 1];
+    if (parts.length - i > 2 && !NAMESPACE_SUBRESOURCES.has(parts[i + 2])) i += 2;
   }
-  const [resource, name = '', subresource = '', ...extra] = rest;
-  if (extra.length) return undefined;
+  if (parts.length - i > 3) return undefined;
+  const resource = parts[i];
+  const name = parts[i + 1] ?? '';
+  const subresource = parts[i + 2] ?? '';
   const isCollection = name === '';
   const watch = queryFlag(query, 'watch') ?? false;
   let verb: RequestInfo['verb'];

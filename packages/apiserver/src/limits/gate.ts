@@ -1,5 +1,5 @@
 import type { StatusError } from '@kapi/apimachinery';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import type { AuthorizationAttributes } from '../auth/types.js';
 import { withAnswerHeaders } from '../endpoints/answer-headers.js';
 import { errorResponse } from '../endpoints/respond.js';
@@ -67,18 +67,13 @@ export function gateRequests(gate: RequestGate, defaultWaitLimitMs: number, metr
   // What runs now, by kind, for apiserver_current_inflight_requests (kube reports it under APF too).
   const inFlight = { readOnly: 0, mutating: 0 };
   const peaks = inFlightPeaks(inFlight, metrics);
-  return async (c, next) => {
-    const attributes = contextAttributes(c);
-    const facts = requestFacts(c);
-    if (!attributes || (facts.longRunning && attributes.verb !== 'watch')) return next();
-    const deadlineMs = (c.get as (key: string) => unknown)('deadlineMs') as number | undefined;
-    const waitLimitMs = Math.min(MAX_REQUEST_WAIT_MS, deadlineMs !== undefined ? deadlineMs / 4 : defaultWaitLimitMs);
-    const decision = await gate.admit({ attributes, query: facts.url.searchParams, waitLimitMs, signal: () => c.req.raw.signal });
+  /** The request, once the gate has decided: turned away, or run holding what it was given until answered. */
+  const proceed = (c: Context, next: Next, attributes: AuthorizationAttributes, decision: GateDecision): Promise<Response | void> => {
     if (decision.rejection) {
       decision.release();
       const res = terminated(errorResponse(decision.rejection));
       for (const name in decision.headers) res.headers.set(name, decision.headers[name]);
-      return res;
+      return Promise.resolve(res);
     }
     const mutating = isMutating(c.req.method);
     const kind = mutating ? 'mutating' : 'readOnly';
@@ -96,6 +91,16 @@ export function gateRequests(gate: RequestGate, defaultWaitLimitMs: number, metr
           throw err;
         });
     return decision.headers ? withAnswerHeaders(c, decision.headers, run) : run();
+  };
+  return (c, next) => {
+    const attributes = contextAttributes(c);
+    const facts = requestFacts(c);
+    if (!attributes || (facts.longRunning && attributes.verb !== 'watch')) return next();
+    const deadlineMs = (c.get as (key: string) => unknown)('deadlineMs') as number | undefined;
+    const waitLimitMs = Math.min(MAX_REQUEST_WAIT_MS, deadlineMs !== undefined ? deadlineMs / 4 : defaultWaitLimitMs);
+    const decided = gate.admit({ attributes, query: facts.url.searchParams, waitLimitMs, signal: () => c.req.raw.signal });
+    // Most requests are admitted at once: only one that waits for seats takes a turn of the event loop here.
+    return decided instanceof Promise ? decided.then((decision) => proceed(c, next, attributes, decision)) : proceed(c, next, attributes, decided);
   };
 }
 

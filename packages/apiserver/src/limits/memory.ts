@@ -19,7 +19,7 @@ export function memoryBudget(maxHeapBytes: number | undefined, heapUsed: () => n
   if (budget <= 0) return (_c, next) => next();
   let measuredAt = 0;
   let used = 0;
-  return async (c, next) => {
+  return (c, next) => {
     const method = c.req.method;
     if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH') return next();
     const now = Date.now();
@@ -28,6 +28,6 @@ export function memoryBudget(maxHeapBytes: number | undefined, heapUsed: () => n
       measuredAt = now;
     }
     if (used <= budget) return next();
-    return terminated(errorResponse(newTooManyRequests('the server is short of memory; retry later', 1)));
+    return Promise.resolve(terminated(errorResponse(newTooManyRequests('the server is short of memory; retry later', 1))));
   };
 }

@@ -42,14 +42,14 @@ export function contextUser(c: Context, key: 'user' | 'impersonatedBy' = 'user')
  */
 export function requestTimeout(limits: RequestLimits = {}): MiddlewareHandler {
   const maxMs = limits.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  return async (c, next) => {
+  return (c, next) => {
     const { url, longRunning } = requestFacts(c);
     if (maxMs <= 0 || longRunning) return next();
     let ms: number;
     try {
       ms = requestDeadline(url.searchParams, maxMs);
     } catch (err) {
-      return errorResponse(err);
+      return Promise.resolve(errorResponse(err));
     }
     // The request gate lets a request wait for a quarter of this (kube's request wait limit).
     c.set('deadlineMs' as never, ms as never);
@@ -57,20 +57,25 @@ export function requestTimeout(limits: RequestLimits = {}): MiddlewareHandler {
     // a body still being read fails with it (limits/request-body.ts).
     const deadline = new LazyDeadline(Date.now() + ms);
     setRequestDeadline(c, deadline);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const expired = new Promise<true>((resolve) => {
-      timer = setTimeout(() => resolve(true), ms);
-    });
-    const handled = next();
-    try {
-      if ((await Promise.race([handled.then(() => false as const), expired])) === true) {
+    // One promise settled by whichever comes first, the answer or the deadline (no race of two promises).
+    return new Promise<Response | void>((resolve, reject) => {
+      const timer = setTimeout(() => {
         handled.catch(() => {});
         deadline.expire(timedOut());
-        return terminated(carriesBody(c.req.raw) ? closing(errorResponse(timedOut())) : errorResponse(timedOut()));
-      }
-    } finally {
-      clearTimeout(timer);
-    }
+        resolve(terminated(carriesBody(c.req.raw) ? closing(errorResponse(timedOut())) : errorResponse(timedOut())));
+      }, ms);
+      const handled = next();
+      handled.then(
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        (err: unknown) => {
+          clearTimeout(timer);
+          reject(err);
+        },
+      );
+    });
   };
 }
 
@@ -123,14 +128,15 @@ export function inFlightPeaks(inFlight: { readOnly: number; mutating: number }, 
  */
 export function maxBodySize(limits: RequestLimits = {}): MiddlewareHandler {
   const limit = limits.maxResourceWriteBytes ?? DEFAULT_MAX_RESOURCE_WRITE_BYTES;
-  return async (c, next) => {
+  return (c, next) => {
     const raw = c.req.raw;
     // Nothing here asks for `.body`: that would make the node server build a whole Request and web stream for it.
     if (limit <= 0 || !carriesBody(raw)) return next();
-    if (Number(raw.headers.get('content-length')) > limit) return closing(errorResponse(tooLarge(limit)));
+    if (Number(raw.headers.get('content-length')) > limit) return Promise.resolve(closing(errorResponse(tooLarge(limit))));
     setBodyLimit(c, limit);
-    await next();
-    if (c.res.status === 413) closing(c.res);
+    return next().then(() => {
+      if (c.res.status === 413) closing(c.res);
+    });
   };
 }
 
