@@ -86,6 +86,10 @@ export function createSqliteBackend(options: SqliteBackendOptions): StorageBacke
       checkOpen();
       return state.revision;
     },
+    revisionNow() {
+      checkOpen();
+      return state.revision;
+    },
 
     async get(key, opts) {
       const at = readRevision(opts?.revision, key);

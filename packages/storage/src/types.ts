@@ -110,6 +110,11 @@ export interface StorageBackend {
    * may then ask it on every read and serve a consistent read from its own state whenever that state is current.
    */
   readonly localRevision?: boolean;
+  /**
+   * currentRevision answered synchronously, by a backend with `localRevision` (it throws where currentRevision
+   * rejects): the watch cache asks it on every consistent read, which then takes no turn of the event loop.
+   */
+  revisionNow?(): number;
   get(key: string, options?: GetOptions): Promise<GetResult>;
   list(options: ListOptions): Promise<ListResult>;
   /** Number of keys under a prefix, at the current revision. */

@@ -8,6 +8,7 @@
 import { resolveSchema, type Schema, type SchemaInput } from './schema.js';
 import { toResetSet, type ResetFieldsInput } from './reset-fields.js';
 import type { FieldSet } from './field-set.js';
+import { isPromise } from '../maybe.js';
 
 /** What the engine needs of one served version of the kind. */
 export interface VersionSchema {
@@ -130,7 +131,6 @@ export class Versions {
   }
 }
 
-const isPromise = (v: unknown): v is Promise<unknown> => typeof (v as { then?: unknown } | null)?.then === 'function';
 
 /**
  * Runs steps, answering their conversion requests with `converter`: synchronously as long as every conversion

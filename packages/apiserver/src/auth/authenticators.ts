@@ -1,3 +1,4 @@
+import { isPromise } from '../maybe.js';
 import { newUnauthorized } from '@kapi/apimachinery';
 import type { UserInfo } from '../admission/types.js';
 import type { AuthenticatedUser, Authenticator, RequestCredentials } from './types.js';
@@ -94,7 +95,7 @@ export async function authenticate(chain: readonly Authenticator[], request: Req
     try {
       // Awaited only when it is a promise: most authenticators answer at once (no credential of their kind).
       const found = authenticator(request);
-      const user = found instanceof Promise ? await found : found;
+      const user = isPromise(found) ? await found : found;
       if (user) return withAuthenticatedGroup(withoutAudiences(user));
     } catch {
       rejected = true;

@@ -90,8 +90,9 @@ export interface WatchCache {
   /**
    * For a consistent read without waiting: whether the cache is ready and already holds storage's current revision.
    * Only asked of storage that knows its revision without I/O (StorageBackend.localRevision); false otherwise.
+   * Synchronous when storage tells its revision synchronously (StorageBackend.revisionNow).
    */
-  isCurrent(): Promise<boolean>;
+  isCurrent(): boolean | Promise<boolean>;
   /** Whether the state at `revision` (not newer than the cache) can be rebuilt from the cache: a retained snapshot. */
   hasSnapshot(collection: ResourceCache, revision: number): boolean;
   /** Storage history was compacted up to `revision`: the caches forget what storage forgot. */
@@ -488,8 +489,10 @@ export function createWatchCache(
       const caughtUp = (await this.waitFor(target, options.freshnessWaitMs)) && ready;
       return { caughtUp, target };
     },
-    async isCurrent() {
-      return ready && !!storage.localRevision && revision >= (await storage.currentRevision());
+    isCurrent() {
+      if (!ready || !storage.localRevision) return false;
+      if (storage.revisionNow) return revision >= storage.revisionNow();
+      return storage.currentRevision().then((current) => revision >= current);
     },
     hasSnapshot(collection, rv) {
       return options.listFromCacheSnapshot && ready && rv <= revision && rv >= collection.oldestRv && rv >= snapshotFloor;

@@ -1,4 +1,5 @@
 import { newResourceExpired, newTooLargeResourceVersion, toStatus, type KubeObject } from '@kapi/apimachinery';
+import { isPromise } from '../maybe.js';
 import { parseResourceVersion } from '../registry/list-options.js';
 import type { ListPage, ListRequest, ObjectStorage, WatchRequest } from '../storage/interfaces.js';
 import { storageInitializing } from '../storage/object-storage.js';
@@ -38,7 +39,8 @@ export function createCacheDelegator(storage: ObjectStorage, cache: WatchCache):
         // without I/O), which is what storage would answer. Anything the cache lacks is read from storage: an object
         // written a moment ago, and one the cache left out because it does not decode (the read fails with 500).
         const collection = cache.collection(options.keyPrefix);
-        if (collection.filled && (await cache.isCurrent())) {
+        const current = collection.filled && cache.isCurrent();
+        if (isPromise(current) ? await current : current) {
           const cached = collection.get(key);
           if (cached) return cached;
         }

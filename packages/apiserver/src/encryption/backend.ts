@@ -40,6 +40,7 @@ export function transformingBackend(backend: StorageBackend, transformerFor: (ke
   return {
     currentRevision: () => backend.currentRevision(),
     ...(backend.localRevision ? { localRevision: true } : {}),
+    ...(backend.revisionNow ? { revisionNow: () => backend.revisionNow!() } : {}),
     async get(key, options) {
       const result = await backend.get(key, options);
       return result.kv ? { ...result, kv: fromStorage(result.kv) } : result;

@@ -1,3 +1,4 @@
+import { isPromise } from '../maybe.js';
 import type { StatusError } from '@kapi/apimachinery';
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import type { AuthorizationAttributes } from '../auth/types.js';
@@ -100,7 +101,7 @@ export function gateRequests(gate: RequestGate, defaultWaitLimitMs: number, metr
     const waitLimitMs = Math.min(MAX_REQUEST_WAIT_MS, deadlineMs !== undefined ? deadlineMs / 4 : defaultWaitLimitMs);
     const decided = gate.admit({ attributes, query: facts.url.searchParams, waitLimitMs, signal: () => c.req.raw.signal });
     // Most requests are admitted at once: only one that waits for seats takes a turn of the event loop here.
-    return decided instanceof Promise ? decided.then((decision) => proceed(c, next, attributes, decision)) : proceed(c, next, attributes, decided);
+    return isPromise(decided) ? decided.then((decision) => proceed(c, next, attributes, decision)) : proceed(c, next, attributes, decided);
   };
 }
 

@@ -2,13 +2,10 @@ import { gvkFromObject, newInternalError, newInvalid, type KubeObject, type Reso
 import { deepFreeze } from '../cacher/cache-event.js';
 import { apiVersionOf, type ResourceEntry, type ResourceRegistry } from './resources.js';
 
-/** A value now, or a promise of it: synchronous conversions stay synchronous (watch framing pays no await). */
-export type Maybe<T> = T | Promise<T>;
+import { andThen, isPromise, type Maybe } from '../maybe.js';
 
-const isPromise = <T>(value: Maybe<T>): value is Promise<T> => typeof (value as { then?: unknown })?.then === 'function';
-
-/** Applies `f` to a value that may be a promise, staying synchronous when it is not. */
-export const andThen = <T, U>(value: Maybe<T>, f: (v: T) => U): Maybe<U> => (isPromise(value) ? value.then(f) : f(value));
+// Synchronous conversions stay synchronous (watch framing pays no await).
+export { andThen, type Maybe } from '../maybe.js';
 
 /** Objects in `apiVersion`, converting those in another (one call for all of them). */
 function convertAll(entry: ResourceEntry, objects: KubeObject[], apiVersion: string): Maybe<KubeObject[]> {

@@ -29,6 +29,7 @@ export function observedStorage(backend: StorageBackend, begin: StorageRequestHo
   return {
     currentRevision: () => backend.currentRevision(),
     ...(backend.localRevision ? { localRevision: true } : {}),
+    ...(backend.revisionNow ? { revisionNow: () => backend.revisionNow!() } : {}),
     get: (key, options) => observed(begin('get', key), backend.get(key, options)),
     list: (options) => observed(begin('list', options.prefix, options), backend.list(options)),
     count: (prefix) => observed(begin('listWithCount', prefix), backend.count(prefix)),

@@ -107,6 +107,10 @@ export function createMemoryBackend(options: MemoryBackendOptions = {}): Storage
       checkOpen();
       return revision;
     },
+    revisionNow() {
+      checkOpen();
+      return revision;
+    },
 
     async get(key, opts) {
       const at = await readRevision(opts?.revision, key);
