@@ -29,6 +29,19 @@ export function describeCrud(backend: () => StorageBackend): void {
       expect(await s.currentRevision()).toBe(r0 + 5);
     });
 
+    it('tells its revision synchronously, when the backend offers it, as currentRevision does', async () => {
+      const s = backend();
+      if (!s.revisionNow) return;
+      expect(s.localRevision).toBe(true);
+      expect(s.revisionNow()).toBe(await s.currentRevision());
+      const created = await s.create(A, bytes('1'));
+      expect(s.revisionNow()).toBe(created.modRevision);
+      await expectStorageError(s.update(A, bytes('x'), created.modRevision + 1), 'Conflict');
+      const deleted = await s.delete(A);
+      expect(s.revisionNow()).toBe(deleted.modRevision);
+      expect(s.revisionNow()).toBe(await s.currentRevision());
+    });
+
     it('reports the database size, when the backend offers it, in whole bytes', async () => {
       const s = backend();
       if (!s.sizeBytes) return;
