@@ -7,3 +7,4 @@ export * from './memory/index.js';
 export * from './backend-checks.js';
 export * from './change-event.js';
 export * from './queued-watch-hub.js';
+export * from './sorted-keys.js';

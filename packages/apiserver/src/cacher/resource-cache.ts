@@ -1,4 +1,5 @@
 import type { KubeObject } from '@kapi/apimachinery';
+import { SortedKeys } from '@kapi/storage';
 import type { CacheEvent } from './cache-event.js';
 
 /** A page of a cached collection (the same shape storage lists have). */
@@ -54,7 +55,8 @@ const prefixEnd = (prefix: string) => `${prefix}\uffff`;
  */
 export class ResourceCache {
   private readonly objects = new Map<string, KubeObject>();
-  private sorted: string[] | undefined;
+  /** The keys in order, made on the first list and kept from then on. */
+  private sorted: SortedKeys | undefined;
   private history: CacheEvent[] = [];
   private head = 0;
   /** Stored bytes of the events in the window (CacheEvent.bytes). */
@@ -99,9 +101,9 @@ export class ResourceCache {
   /** Applies one event to the state and the window, then hands it to every subscriber. */
   apply(event: CacheEvent): void {
     if (event.type === 'DELETED') {
-      if (this.objects.delete(event.key) && this.sorted) this.sorted.splice(lowerBound(this.sorted, event.key), 1);
+      if (this.objects.delete(event.key)) this.sorted?.delete(event.key);
     } else {
-      if (!this.objects.has(event.key) && this.sorted) this.sorted.splice(lowerBound(this.sorted, event.key), 0, event.key);
+      if (!this.objects.has(event.key)) this.sorted?.insert(event.key);
       this.objects.set(event.key, event.obj);
     }
     this.history.push(event);
@@ -144,9 +146,9 @@ export class ResourceCache {
    */
   list(options: CacheListOptions): CachePage {
     const { prefix, at } = options;
-    this.sorted ??= [...this.objects.keys()].sort();
+    this.sorted ??= SortedKeys.from([...this.objects.keys()].sort());
     const keys = this.sorted;
-    const to = lowerBound(keys, prefixEnd(prefix));
+    const to = keys.lowerBound(prefixEnd(prefix));
     // For a snapshot: each key changed after `at`, with its object then (undefined: it did not exist), and the keys
     // that existed then but not now.
     const then = new Map<string, KubeObject | undefined>();
@@ -160,7 +162,7 @@ export class ResourceCache {
       gone.sort();
     }
     const start = options.startKey && options.startKey > prefix ? options.startKey : prefix;
-    let i = lowerBound(keys, start);
+    let i = keys.lowerBound(start);
     let j = lowerBound(gone, start);
     const items: KubeObject[] = [];
     let lastKey = '';
@@ -169,7 +171,7 @@ export class ResourceCache {
     let budget = options.scan ?? Infinity;
     while (i < to || j < gone.length) {
       if (budget-- <= 0) return { items, lastKey: examined, more: true, remaining: to - i + (gone.length - j), partial: true };
-      const key = j >= gone.length || (i < to && keys[i] < gone[j]) ? keys[i++] : gone[j++];
+      const key = j >= gone.length || (i < to && keys.at(i)! < gone[j]) ? keys.at(i++)! : gone[j++];
       examined = key;
       const obj = then.has(key) ? then.get(key) : this.objects.get(key);
       if (!obj) continue;

@@ -1,14 +1,15 @@
+import { SortedKeys } from '../sorted-keys.js';
 import type { LogEntry } from './log.js';
 
 /**
- * The latest entry per key, plus the live keys in one sorted array (binary-search insert and remove), so a
- * prefix range is found in O(log n) and a page costs O(limit). Keys compare as JS strings (UTF-16 code units),
+ * The latest entry per key, plus the live keys in sorted order (SortedKeys: inserts and removals in O(log n) plus
+ * a block), so a prefix range is found in O(log n) and a page costs O(limit). Keys compare as JS strings (UTF-16 code units),
  * which is byte order for the ASCII keys kube uses.
  */
 export class KeyIndex {
   /** Latest entry per key, tombstones included (until compaction drops them): the head of its history. */
   private readonly heads = new Map<string, LogEntry>();
-  private readonly keys: string[] = [];
+  private readonly keys = new SortedKeys();
 
   head(key: string): LogEntry | undefined {
     return this.heads.get(key);
@@ -26,9 +27,8 @@ export class KeyIndex {
     const wasLive = before?.value !== undefined;
     const isLive = entry.value !== undefined;
     if (wasLive === isLive) return;
-    const i = this.lowerBound(entry.key);
-    if (isLive) this.keys.splice(i, 0, entry.key);
-    else this.keys.splice(i, 1);
+    if (isLive) this.keys.insert(entry.key);
+    else this.keys.delete(entry.key);
   }
 
   /** Forgets a key whose head is `tombstone` (compaction dropped it). */
@@ -37,19 +37,12 @@ export class KeyIndex {
   }
 
   keyAt(i: number): string {
-    return this.keys[i];
+    return this.keys.at(i)!;
   }
 
   /** Index of the first live key >= `key`. */
   lowerBound(key: string): number {
-    let lo = 0;
-    let hi = this.keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.keys[mid] < key) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return this.keys.lowerBound(key);
   }
 
   /** The half-open index range of live keys under `prefix`, starting at `startKey` when that is later. */
@@ -59,7 +52,7 @@ export class KeyIndex {
     let hi = this.keys.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.keys[mid].startsWith(prefix)) lo = mid + 1;
+      if (this.keys.at(mid)!.startsWith(prefix)) lo = mid + 1;
       else hi = mid;
     }
     const end = lo;
