@@ -1,4 +1,5 @@
 import { isStatusError, newInternalError } from '@kapi/apimachinery';
+import { isPromise } from '../maybe.js';
 import { compressUsername } from '../metrics/labels.js';
 import type { MetricSet } from '../metrics/definitions.js';
 import type { UserInfo } from '../admission/types.js';
@@ -76,7 +77,8 @@ export function createAccessFilter(options: {
     const attributes = requestAttributes(user, request.method, url.pathname, url.searchParams);
     let decision: Decision;
     try {
-      decision = await options.authorizer.authorize(attributes);
+      const answer = options.authorizer.authorize(attributes);
+      decision = isPromise(answer) ? await answer : answer;
     } catch (err) {
       metrics?.authorizationAttempts.add('error');
       throw err;

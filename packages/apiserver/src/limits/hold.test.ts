@@ -55,6 +55,14 @@ describe('holdUntilAnswered: a seat is held for the whole answer, as kube holds 
     expect(failed.status).toBe(500);
     await failed.text();
     expect(released.count).toBe(3);
+    // What hono does not turn into an answer (a thrown non-Error) comes back as a rejection: the seat is given back too.
+    const odd = new Hono();
+    odd.use('*', (c, next) => holdUntilAnswered(c, false, next, () => released.count++));
+    odd.get('*', () => {
+      throw 'not an Error';
+    });
+    await expect(odd.request('/odd')).rejects.toBe('not an Error');
+    expect(released.count).toBe(4);
   });
 
   it('does not let a client that never reads keep the seat past the deadline', async () => {

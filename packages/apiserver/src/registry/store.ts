@@ -160,16 +160,29 @@ export function createStore(config: StoreConfig): Store {
       }
     },
 
-    async get(ctx, name, resourceVersion = '') {
-      const obj = await store.find(ctx, name, resourceVersion);
-      if (!obj) throw newNotFound(groupResource(ctx.entry), name);
-      return obj;
+    // Reads are chained rather than awaited: a GET is mostly this path, and each async layer costs it a turn.
+    get(ctx, name, resourceVersion = '') {
+      return store.find(ctx, name, resourceVersion).then((obj) => {
+        if (!obj) throw newNotFound(groupResource(ctx.entry), name);
+        return obj;
+      });
     },
 
-    async find(ctx, name, resourceVersion = '') {
+    find(ctx, name, resourceVersion = '') {
       const { entry } = ctx;
-      const obj = await call(ctx, name, () => config.storage.get(objectKey(entry, ctx.namespace, name), { resourceVersion, keyPrefix: entry.keyPrefix }));
-      return obj && fromStorage(entry, obj);
+      let read: Promise<KubeObject | undefined>;
+      try {
+        read = config.storage.get(objectKey(entry, ctx.namespace, name), { resourceVersion, keyPrefix: entry.keyPrefix });
+      } catch (err) {
+        read = Promise.reject(err);
+      }
+      // Only the read's failure is a storage error; a conversion's failure is its own.
+      return read.then(
+        (obj) => obj && fromStorage(entry, obj),
+        (err: unknown) => {
+          throw fromStorageError(entry, name, err);
+        },
+      );
     },
 
     async list(ctx, options = ALL_OBJECTS) {
