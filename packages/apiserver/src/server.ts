@@ -494,8 +494,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   // Every request, discovery and health included, is authenticated then authorized before any route reads it.
   filters.push(async (c, next) => {
     try {
+      const facts = requestFacts(c);
       const { user, impersonatedBy, attributes } = await accessFilter(c.req.raw, c.env?.peerCertificate, c.env?.peerCertificateError, c.env?.peerCertificateChain, {
-        url: requestFacts(c).url,
+        url: facts.url,
+        info: facts.info,
         rawHeaders: c.env?.rawHeaders,
       });
       c.set('user', user);

@@ -1,10 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { requestAttributes } from './attributes.js';
+import { parseRequestInfo, type RequestInfo } from '../endpoints/request-info.js';
 
 const user = { username: 'u', groups: [] };
+/** The attributes of a request, checked to be the same whether or not its RequestInfo is given (the filter gives it). */
 const attrs = (method: string, target: string) => {
   const url = new URL(target, 'http://x');
   const { user: _user, ...rest } = requestAttributes(user, method, url.pathname, url.searchParams);
+  let info: RequestInfo | undefined;
+  try {
+    info = parseRequestInfo(method, url.pathname, url.searchParams);
+  } catch {
+    info = undefined;
+  }
+  const { user: _again, ...fromInfo } = requestAttributes(user, method, url.pathname, url.searchParams, info);
+  expect(fromInfo).toEqual(rest);
   return rest;
 };
 const res = (verb: string, apiGroup: string, apiVersion: string, namespace: string, resource: string, name = '', subresource = '') => ({
@@ -36,6 +46,13 @@ describe('requestAttributes', () => {
     ['PUT', '/api/v1/namespaces/ns/finalize', res('update', '', 'v1', 'ns', 'namespaces', 'ns', 'finalize')],
     ['DELETE', '/api/v1/namespaces/ns', res('delete', '', 'v1', 'ns', 'namespaces', 'ns')],
     ['POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', res('create', 'authorization.k8s.io', 'v1', '', 'selfsubjectaccessreviews')],
+    // Paths where the RequestInfo reads other segments than kube's attributes: the attributes come from the path.
+    ['GET', '/api/v1/watch/namespaces/ns/pods', res('watch', '', 'v1', 'ns', 'pods')],
+    ['GET', '/api/v1/watch/pods', res('watch', '', 'v1', '', 'pods')],
+    ['GET', '/api/v1/proxy/namespaces/ns/pods/p/x', res('proxy', '', 'v1', 'ns', 'pods', 'p')],
+    ['GET', '/api/v1/namespaces/ns/pods/p?watch=true', res('get', '', 'v1', 'ns', 'pods', 'p')],
+    ['GET', '/api/v1/namespaces/ns/pods/', res('list', '', 'v1', 'ns', 'pods')],
+    ['GET', '/api/v1/namespaces/ns//pods', res('get', '', 'v1', 'ns', '', 'pods')],
   ])('%s %s', (method, target, expected) => {
     const url = new URL(target, 'http://x');
     expect(attrs(method, target)).toEqual({ ...expected, path: url.pathname });

@@ -1,6 +1,7 @@
 import type { UserInfo } from '../admission/types.js';
 import type { AuthorizationAttributes } from './types.js';
 import { queryFlag } from '../registry/list-options.js';
+import type { RequestInfo } from '../endpoints/request-info.js';
 
 // kube's RequestInfoFactory configuration: API prefixes, the groupless one, and verbs spelled in the path.
 const GROUPLESS_PREFIX = 'api';
@@ -16,7 +17,9 @@ const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
  * `fieldSelector=metadata.name=<name>` carries that name. Everything else (discovery, OpenAPI, health, version) is a
  * non-resource request with the path and the lowercased method as verb.
  */
-export function requestAttributes(user: UserInfo, method: string, pathname: string, query: URLSearchParams): AuthorizationAttributes {
+export function requestAttributes(user: UserInfo, method: string, pathname: string, query: URLSearchParams, info?: RequestInfo): AuthorizationAttributes {
+  const known = info && attributesOfInfo(user, method, pathname, query, info);
+  if (known) return known;
   // Only a path with an escape needs decoding (decodeURIComponent of anything else is the same string).
   const escaped = pathname.includes('%');
   const attrs: AuthorizationAttributes = {
@@ -61,6 +64,11 @@ export function requestAttributes(user: UserInfo, method: string, pathname: stri
   attrs.name = parts[i + 1] ?? '';
   if (parts.length - i >= 3 && verb !== 'proxy') attrs.subresource = parts[i + 2];
 
+  return withCollectionVerb(attrs, verb, query);
+}
+
+/** kube's last step: a get or delete without a name is a list or watch (by `?watch`), or a deletecollection. */
+function withCollectionVerb(attrs: AuthorizationAttributes, verb: string, query: URLSearchParams): AuthorizationAttributes {
   if (attrs.name === '' && verb === 'get') {
     verb = (queryFlag(query, 'watch') ?? false) ? 'watch' : 'list';
     const name = exactName(query.get('fieldSelector'));
@@ -69,6 +77,29 @@ export function requestAttributes(user: UserInfo, method: string, pathname: stri
   if (attrs.name === '' && verb === 'delete') verb = 'deletecollection';
   attrs.verb = verb;
   return attrs;
+}
+
+/**
+ * The attributes of a resource request from its RequestInfo, parsed already, rather than from the path again: the
+ * same as the full parse gives, for a plain path only (no escape, no empty segment, no trailing slash, not the
+ * legacy `/watch/` and `/proxy/` prefixes), where both read the same segments. Undefined for any other path.
+ */
+function attributesOfInfo(user: UserInfo, method: string, pathname: string, query: URLSearchParams, info: RequestInfo): AuthorizationAttributes | undefined {
+  if (pathname.includes('%') || pathname.includes('//') || pathname.endsWith('/')) return undefined;
+  if (!info.namespace && SPECIAL_VERBS.has(info.resource)) return undefined;
+  const attrs: AuthorizationAttributes = {
+    user,
+    verb: '',
+    resourceRequest: true,
+    path: pathname,
+    apiGroup: info.group,
+    apiVersion: info.version,
+    resource: info.resource,
+    subresource: info.subresource,
+    namespace: info.namespace,
+    name: info.name,
+  };
+  return withCollectionVerb(attrs, METHOD_VERBS[method.toUpperCase()] ?? '', query);
 }
 
 const METHOD_VERBS: Record<string, string> = { POST: 'create', GET: 'get', HEAD: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };

@@ -9,6 +9,7 @@ import { authenticate } from './authenticators.js';
 import { forbiddenError } from './forbidden.js';
 import { impersonate } from './impersonation.js';
 import type { X509Certificate } from 'node:crypto';
+import type { RequestInfo } from '../endpoints/request-info.js';
 import type { AuthorizationAttributes, Authenticator, Authorizer, Decision, PeerCertificate } from './types.js';
 
 /** Who a request runs as, and who sent it when that is another user (impersonation). */
@@ -40,6 +41,8 @@ export interface AccessFilter {
 export interface KnownRequestFacts {
   /** The request's URL, parsed. */
   url?: URL;
+  /** The request's RequestInfo, parsed from the same URL (undefined for a non-resource path). */
+  info?: RequestInfo;
   /** The headers as the transport received them, names and values alternating (FetchEnv.rawHeaders). */
   rawHeaders?: readonly string[];
 }
@@ -74,7 +77,7 @@ export function createAccessFilter(options: {
     const user = await impersonate(requester, request.headers, options.authorizer, known?.rawHeaders);
     if (user !== requester) auditImpersonated(user);
     const url = known?.url ?? new URL(request.url);
-    const attributes = requestAttributes(user, request.method, url.pathname, url.searchParams);
+    const attributes = requestAttributes(user, request.method, url.pathname, url.searchParams, known?.info);
     let decision: Decision;
     try {
       const answer = options.authorizer.authorize(attributes);
