@@ -2,7 +2,7 @@
 const BLOCK = 512;
 
 /** First index in the sorted `keys` whose key is not below `key`. */
-function lowerBoundIn(keys: readonly string[], key: string): number {
+export function lowerBoundIn(keys: readonly string[], key: string): number {
   let lo = 0;
   let hi = keys.length;
   while (lo < hi) {

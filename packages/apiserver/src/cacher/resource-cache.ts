@@ -1,5 +1,5 @@
 import type { KubeObject } from '@kapi/apimachinery';
-import { SortedKeys } from '@kapi/storage';
+import { lowerBoundIn, SortedKeys } from '@kapi/storage';
 import type { CacheEvent } from './cache-event.js';
 
 /** A page of a cached collection (the same shape storage lists have). */
@@ -31,18 +31,6 @@ export interface CacheListOptions {
 /** Receives the events of one collection, in revision order. */
 export interface CacheSubscriber {
   offer(event: CacheEvent): void;
-}
-
-/** First index in sorted `keys` whose key is not below `key`. */
-function lowerBound(keys: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (keys[mid] < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** Every key starting with `prefix` sorts below this one. */
@@ -163,7 +151,7 @@ export class ResourceCache {
     }
     const start = options.startKey && options.startKey > prefix ? options.startKey : prefix;
     let i = keys.lowerBound(start);
-    let j = lowerBound(gone, start);
+    let j = lowerBoundIn(gone, start);
     const items: KubeObject[] = [];
     let lastKey = '';
     // The last key looked at, where a page stopped by the scan budget continues after.
