@@ -129,11 +129,14 @@ export function createStore(config: StoreConfig): Store {
   }
 
   /** Runs a storage call, turning storage errors into API errors (the registry boundary). */
-  async function call<T>(ctx: RequestContext, name: string, op: () => Promise<T>): Promise<T> {
+  function call<T>(ctx: RequestContext, name: string, op: () => Promise<T>): Promise<T> {
+    // Chained rather than awaited (a GET is mostly this path); a synchronous throw of `op` fails the same way.
     try {
-      return await op();
+      return op().then(undefined, (err: unknown) => {
+        throw fromStorageError(ctx.entry, name, err);
+      });
     } catch (err) {
-      throw fromStorageError(ctx.entry, name, err);
+      return Promise.reject(fromStorageError(ctx.entry, name, err));
     }
   }
 
@@ -160,7 +163,7 @@ export function createStore(config: StoreConfig): Store {
       }
     },
 
-    // Reads are chained rather than awaited: a GET is mostly this path, and each async layer costs it a turn.
+    // Chained rather than awaited: a GET is mostly this path, and each async layer costs it a turn.
     get(ctx, name, resourceVersion = '') {
       return store.find(ctx, name, resourceVersion).then((obj) => {
         if (!obj) throw newNotFound(groupResource(ctx.entry), name);
@@ -170,18 +173,9 @@ export function createStore(config: StoreConfig): Store {
 
     find(ctx, name, resourceVersion = '') {
       const { entry } = ctx;
-      let read: Promise<KubeObject | undefined>;
-      try {
-        read = config.storage.get(objectKey(entry, ctx.namespace, name), { resourceVersion, keyPrefix: entry.keyPrefix });
-      } catch (err) {
-        read = Promise.reject(err);
-      }
       // Only the read's failure is a storage error; a conversion's failure is its own.
-      return read.then(
+      return call(ctx, name, () => config.storage.get(objectKey(entry, ctx.namespace, name), { resourceVersion, keyPrefix: entry.keyPrefix })).then(
         (obj) => obj && fromStorage(entry, obj),
-        (err: unknown) => {
-          throw fromStorageError(entry, name, err);
-        },
       );
     },
 
