@@ -80,16 +80,18 @@ export function createSqliteBackend(options: SqliteBackendOptions): StorageBacke
     return at;
   }
 
+  /** The latest revision written, synchronously (currentRevision's answer). */
+  const revisionNow = (): number => {
+    checkOpen();
+    return state.revision;
+  };
+
   return {
     localRevision: true,
     async currentRevision() {
-      checkOpen();
-      return state.revision;
+      return revisionNow();
     },
-    revisionNow() {
-      checkOpen();
-      return state.revision;
-    },
+    revisionNow,
 
     async get(key, opts) {
       const at = readRevision(opts?.revision, key);

@@ -101,16 +101,18 @@ export function createMemoryBackend(options: MemoryBackendOptions = {}): Storage
     return entry;
   }
 
+  /** The latest revision written, synchronously (currentRevision's answer). */
+  const revisionNow = (): number => {
+    checkOpen();
+    return revision;
+  };
+
   return {
     localRevision: true,
     async currentRevision() {
-      checkOpen();
-      return revision;
+      return revisionNow();
     },
-    revisionNow() {
-      checkOpen();
-      return revision;
-    },
+    revisionNow,
 
     async get(key, opts) {
       const at = await readRevision(opts?.revision, key);
