@@ -15,8 +15,10 @@ export interface FieldSet {
 
 export const EMPTY_SET: FieldSet = Object.freeze({ members: Object.freeze([]), children: Object.freeze([]) });
 
-const make = (members: PathElement[], children: SetNode[]): FieldSet =>
+/** A set of these members and children, both already sorted by comparePE, each element once (taken, not copied). */
+export const makeSet = (members: PathElement[], children: SetNode[]): FieldSet =>
   members.length === 0 && children.length === 0 ? EMPTY_SET : Object.freeze({ members: Object.freeze(members), children: Object.freeze(children) });
+const make = makeSet;
 
 function search<T>(items: readonly T[], pe: PathElement, peOf: (t: T) => PathElement): [index: number, found: boolean] {
   let lo = 0;

@@ -1,7 +1,31 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fromFieldsV1, serializeFieldsV1, toFieldsV1 } from './fields-v1.js';
-import { has, paths, setOf } from './field-set.js';
-import { fieldPath, keyPE, pathString } from './path-element.js';
+import { has, paths, SetBuilder, setOf, type FieldSet } from './field-set.js';
+import { fieldPath, keyPE, parsePE, pathString, type PathElement } from './path-element.js';
+
+/** The decoding spelled out: every path an entry names inserted into one set (structured-merge-diff's FromJSON). */
+function byPaths(value: Record<string, unknown>): FieldSet {
+  const b = new SetBuilder();
+  const read = (obj: Record<string, unknown>, prefix: PathElement[]): boolean => {
+    let any = false;
+    for (const [key, child] of Object.entries(obj)) {
+      if (key === '.' || !'fkvi'.includes(key[0]!)) continue;
+      any = true;
+      const path = [...prefix, parsePE(key)];
+      if (!read(child as Record<string, unknown>, path) || Object.hasOwn(child as object, '.')) b.insert(path);
+    }
+    return any;
+  };
+  read(value, []);
+  return b.build();
+}
+
+/** fieldsV1 keys in any order, some naming one element two ways (`k:` fields reordered, `v:1` and `v:1.0`). */
+const keys = fc.constantFrom('f:a', 'f:b', 'f:c', 'f:é', 'k:{"name":"x"}', 'k:{"a":1,"b":2}', 'k:{"b":2,"a":1}', 'v:1', 'v:1.0', 'v:"s"', 'i:0', 'r:unknown', '.');
+const fieldsV1 = fc.letrec<{ node: Record<string, unknown> }>((tie) => ({
+  node: fc.dictionary(keys, fc.oneof({ maxDepth: 4 }, fc.constant({}), tie('node')), { maxKeys: 6 }),
+})).node;
 
 // structured-merge-diff fieldpath/serialize_test.go, TestSerializeV1GoldenData.
 const SMD_GOLDEN = [
@@ -24,6 +48,15 @@ describe('fieldsV1', () => {
     expect(serializeFieldsV1(set)).toBe(text);
     expect(JSON.stringify(toFieldsV1(set))).toBe(text);
     expect(serializeFieldsV1(fromFieldsV1(JSON.parse(text)))).toBe(text);
+  });
+
+  it('decodes any entries as the set of the paths they name, whatever the order of their keys', () => {
+    fc.assert(
+      fc.property(fieldsV1, (value) => {
+        expect(serializeFieldsV1(fromFieldsV1(value))).toBe(serializeFieldsV1(byPaths(value)));
+      }),
+      { numRuns: 2_000 },
+    );
   });
 
   it('drops keys of unknown element types (TestDropUnknown)', () => {

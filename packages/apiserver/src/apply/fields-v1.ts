@@ -1,6 +1,6 @@
 // The FieldsV1 encoding of a FieldSet (managedFields[].fieldsV1), as structured-merge-diff writes and reads it:
 // keys in path-element order, `.` first when an element is both a member and has children, `{}` for a member leaf.
-import { EMPTY_SET, SetBuilder, type FieldSet } from './field-set.js';
+import { EMPTY_SET, makeSet, union, type FieldSet, type SetNode } from './field-set.js';
 import { goJsonString } from './go-json.js';
 import { comparePE, parsePE, PathElementSyntaxError, serializePE, type PathElement } from './path-element.js';
 
@@ -75,27 +75,55 @@ export function fromFieldsV1(json: unknown): FieldSet {
     }
   }
   if (value === null || value === undefined) return EMPTY_SET;
-  const b = new SetBuilder();
-  // Returns whether `obj` names any element below it; an entry that names none (`{}`) is a member leaf.
-  const read = (obj: unknown, prefix: PathElement[]): boolean => {
-    if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) throw new FieldsV1Error('fieldsV1 entries must be JSON objects');
-    let any = false;
-    for (const [key, child] of Object.entries(obj)) {
-      if (key === '.') continue;
-      let pe: PathElement;
-      try {
-        pe = parsePE(key);
-      } catch (err) {
-        if (err instanceof PathElementSyntaxError && err.unknown) continue;
-        throw new FieldsV1Error(`parsing key as path element: ${(err as Error).message}`);
-      }
-      any = true;
-      const path = [...prefix, pe];
-      const hasChildren = read(child, path);
-      if (!hasChildren || Object.hasOwn(child as object, '.')) b.insert(path);
+  return readSet(value);
+}
+
+/**
+ * The set an entry names below it, built level by level (a key's element is a member when its entry names nothing
+ * below it or has `.`; a child when it names something). Keys are usually in path-element order already (the
+ * encoder writes them so); otherwise they are sorted, and two keys naming one element are merged.
+ */
+function readSet(obj: unknown): FieldSet {
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) throw new FieldsV1Error('fieldsV1 entries must be JSON objects');
+  const members: PathElement[] = [];
+  const children: SetNode[] = [];
+  const record = obj as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (key === '.') continue;
+    let pe: PathElement;
+    try {
+      pe = parsePE(key);
+    } catch (err) {
+      if (err instanceof PathElementSyntaxError && err.unknown) continue;
+      throw new FieldsV1Error(`parsing key as path element: ${(err as Error).message}`);
     }
-    return any;
-  };
-  read(value, []);
-  return b.build();
+    const child = record[key];
+    const below = readSet(child);
+    if (below === EMPTY_SET) members.push(pe);
+    else {
+      if (Object.hasOwn(child as object, '.')) members.push(pe);
+      children.push(Object.freeze({ pe, set: below }));
+    }
+  }
+  return makeSet(inOrder(members, ownPE, first), inOrder(children, nodePE, mergeNodes));
+}
+
+const ownPE = (pe: PathElement) => pe;
+const nodePE = (n: SetNode) => n.pe;
+const first = <T>(a: T): T => a;
+const mergeNodes = (a: SetNode, b: SetNode): SetNode => Object.freeze({ pe: a.pe, set: union(a.set, b.set) });
+
+/** `items` sorted by path element, each element once (`merge` joins two items of one element). */
+function inOrder<T>(items: T[], peOf: (t: T) => PathElement, merge: (a: T, b: T) => T): T[] {
+  let sorted = true;
+  for (let i = 1; i < items.length && sorted; i++) sorted = comparePE(peOf(items[i - 1]!), peOf(items[i]!)) < 0;
+  if (sorted) return items;
+  items.sort((a, b) => comparePE(peOf(a), peOf(b)));
+  const out: T[] = [];
+  for (const item of items) {
+    const last = out[out.length - 1];
+    if (last !== undefined && comparePE(peOf(last), peOf(item)) === 0) out[out.length - 1] = merge(last, item);
+    else out.push(item);
+  }
+  return out;
 }

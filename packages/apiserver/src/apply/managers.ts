@@ -43,23 +43,24 @@ export class ManagedFieldsError extends Error {
 /** Decodes managedFields (DecodeManagedFields); throws {@link ManagedFieldsError} on an invalid entry. */
 export function decodeManagedFields(entries: readonly ManagedFieldsEntry[] | null | undefined): Managers {
   const out: Managers = new Map();
-  (entries ?? []).forEach((e, i) => {
+  if (!entries) return out;
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i]!;
     if (e.operation !== 'Apply' && e.operation !== 'Update') throw new ManagedFieldsError('operation must be `Apply` or `Update`');
     if (!e.apiVersion) throw new ManagedFieldsError('apiVersion must not be empty');
     if (!e.fieldsType) throw new ManagedFieldsError(`missing fieldsType in managed fields entry ${i}`);
     if (e.fieldsType !== 'FieldsV1') throw new ManagedFieldsError(`invalid fieldsType ${JSON.stringify(e.fieldsType)} in managed fields entry ${i}`);
-    const info: ManagerInfo = { manager: e.manager ?? '', operation: e.operation, apiVersion: e.apiVersion };
-    if (e.subresource) info.subresource = e.subresource;
     let set: FieldSet;
     try {
       set = fromFieldsV1(e.fieldsV1 ?? {});
     } catch (err) {
       throw new ManagedFieldsError(`error decoding versioned set: error decoding set: ${(err as Error).message}`);
     }
-    const entry: ManagedSet = { ...info, set };
+    const entry: ManagedSet = { manager: e.manager ?? '', operation: e.operation, apiVersion: e.apiVersion, set };
+    if (e.subresource) entry.subresource = e.subresource;
     if (e.time) entry.time = e.time;
-    out.set(managerIdentifier(info), entry);
-  });
+    out.set(managerIdentifier(entry), entry);
+  }
   return out;
 }
 
