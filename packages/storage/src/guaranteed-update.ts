@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import { isStorageError, newConflictError, newKeyNotFoundError } from './errors.js';
 import type { KeyValue, StorageBackend } from './types.js';
 
@@ -101,8 +102,7 @@ function lostRace(err: unknown, read: KeyValue | undefined): boolean {
   return read ? isStorageError(err, 'KeyNotFound') : isStorageError(err, 'KeyExists');
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+/** Whether two byte strings are equal (compared natively: a stored object is kilobytes). */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && Buffer.compare(a, b) === 0;
 }

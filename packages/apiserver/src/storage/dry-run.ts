@@ -1,4 +1,4 @@
-import { DELETE, newKeyExistsError, newKeyNotFoundError } from '@kapi/storage';
+import { DELETE, newKeyExistsError, newKeyNotFoundError, sameBytes } from '@kapi/storage';
 import { encodeForStorage } from './codec.js';
 import type { ObjectStorage } from './interfaces.js';
 
@@ -31,5 +31,3 @@ export function dryRunnable(storage: ObjectStorage): (dryRun: boolean) => Object
   };
   return (dryRun) => (dryRun ? dry : storage);
 }
-
-const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i]);

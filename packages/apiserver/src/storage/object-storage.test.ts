@@ -49,6 +49,16 @@ describe('object storage over a key-value backend', () => {
   });
 });
 
+describe('the stored form', () => {
+  it('is the JSON of the object without metadata.resourceVersion, every other key where it was', () => {
+    const meta = JSON.parse('{"name":"c","resourceVersion":"7","__proto__":{"x":1},"labels":{"a":"b"}}');
+    const obj = { apiVersion: 'v1', kind: 'ConfigMap', metadata: meta, data: { value: '1' } };
+    const stored = new TextDecoder().decode(encodeForStorage(obj));
+    expect(stored).toBe('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","__proto__":{"x":1},"labels":{"a":"b"}},"data":{"value":"1"}}');
+    expect(meta.resourceVersion).toBe('7');
+  });
+});
+
 describe('object storage: lists', () => {
   const PREFIX = '/registry/configmaps/default/';
   const named = (name: string, labels: Record<string, string> = {}): KubeObject => ({ metadata: { name, namespace: 'default', labels }, data: {} });
