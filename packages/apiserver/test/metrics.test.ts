@@ -136,6 +136,9 @@ describe('/metrics', () => {
   it('reads storage, admission and watch cache state', async () => {
     h = await startHarness();
     await sleep(20);
+    const admitted = { name: 'NamespaceLifecycle', type: 'validate', operation: 'CREATE', rejected: 'false' };
+    await h.server.metrics.render();
+    const admittedBefore = (await value(h, 'apiserver_admission_controller_admission_duration_seconds', admitted, '_count')) ?? 0;
     for (const name of ['s1', 's2', 's3']) await h.req('POST', '/api/v1/namespaces/default/configmaps', configMap(name));
     const rejected = await h.req('POST', '/api/v1/namespaces/nowhere/configmaps', configMap('x'));
     expect(rejected.status).toBe(404);
@@ -148,6 +151,7 @@ describe('/metrics', () => {
     expect(
       await value(h, 'apiserver_admission_controller_admission_duration_seconds', { name: 'NamespaceLifecycle', type: 'validate', operation: 'CREATE', rejected: 'true' }, '_count'),
     ).toBe(1);
+    expect(await value(h, 'apiserver_admission_controller_admission_duration_seconds', admitted, '_count')).toBe(admittedBefore + 3);
   });
 
   it('counts requests refused in self-defense as terminations', async () => {
