@@ -12,12 +12,15 @@
 //   node bench/src/get-cpu.mjs before after --paired [--create] [--rounds=40] [--round-size=10000]
 //
 // runs the servers side by side instead and reports each round's ratio to the first checkout (see paired());
-// `--create` measures creates of ConfigMaps instead of GETs.
+// `--create` measures creates of ConfigMaps instead of GETs; `--apply` server-side applies (scenario 7's: field
+// manager "bench", force, one data value changed) of ConfigMaps of 1 KiB created just before, unmeasured, by another
+// manager.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Pool } from 'undici';
+import { configMapData } from './objects.mjs';
 
 const flags = Object.fromEntries(process.argv.slice(2).filter((a) => a.startsWith('--')).map((a) => a.slice(2).split('=')));
 const checkouts = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -29,7 +32,9 @@ const CONNECTIONS = 16;
 /** GETs per round with --paired: shorter rounds, many of them. */
 /** `--create`: each request creates a ConfigMap instead of reading one (rounds of 2,000 by default). */
 const CREATE = 'create' in flags;
-const PAIRED_ROUND = Number(flags['round-size'] ?? (CREATE ? 2_000 : 10_000));
+const APPLY = 'apply' in flags;
+const WRITES = CREATE || APPLY;
+const PAIRED_ROUND = Number(flags['round-size'] ?? (WRITES ? 2_000 : 10_000));
 
 /** CPU seconds the process has used (utime + stime, in clock ticks of 1/100 s). */
 function cpuSeconds(pid) {
@@ -72,10 +77,38 @@ async function startServer(spec) {
     throw err;
   }
   let made = 0;
+  const applyData = configMapData(1024);
+  const applied = (name, value) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { ...applyData, 'key-00': value } });
+  /** With --apply: ConfigMaps a0.. created (by another manager) ahead of the applies, and the next one to apply. */
+  let createdAhead = 0;
+  let appliedNext = 0;
+  const createAhead = async (n) => {
+    const target = createdAhead + n;
+    const worker = async () => {
+      while (createdAhead < target) {
+        const res = await pool.request({ method: 'POST', path: '/api/v1/namespaces/default/configmaps', headers: { 'content-type': 'application/json' }, body: applied(`a${createdAhead++}`, 'created') });
+        await res.body.dump();
+        if (res.statusCode !== 201) throw new Error(`POST: ${res.statusCode}`);
+      }
+    };
+    await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+  };
   const load = async (n) => {
     let sent = 0;
     const worker = async () => {
       while (sent++ < n) {
+        if (APPLY) {
+          const name = `a${appliedNext++}`;
+          const res = await pool.request({
+            method: 'PATCH',
+            path: `/api/v1/namespaces/default/configmaps/${name}?fieldManager=bench&force=true`,
+            headers: { accept: 'application/json', 'content-type': 'application/apply-patch+yaml' },
+            body: applied(name, 'applied'),
+          });
+          await res.body.dump();
+          if (res.statusCode !== 200) throw new Error(`PATCH: ${res.statusCode}`);
+          continue;
+        }
         if (CREATE) {
           const body = JSON.stringify({ ...configMap, metadata: { name: `c${made++}`, namespace: 'default' } });
           const res = await pool.request({ method: 'POST', path: '/api/v1/namespaces/default/configmaps', headers: { accept: 'application/json', 'content-type': 'application/json' }, body });
@@ -92,16 +125,18 @@ async function startServer(spec) {
   };
   /** Server CPU µs per GET of one round of `n` GETs. */
   const round = async (n) => {
+    if (APPLY) await createAhead(n);
     const before = cpuSeconds(child.pid);
     await load(n);
     return ((cpuSeconds(child.pid) - before) * 1e6) / n;
   };
-  return { spec, load, round, stop };
+  return { spec, load, round, stop, createAhead };
 }
 
 async function measure(spec) {
   const server = await startServer(spec);
   try {
+    if (APPLY) await server.createAhead(PER_ROUND);
     await server.load(PER_ROUND);
     const perGet = [];
     for (let i = 0; i < rounds; i++) perGet.push(await server.round(PER_ROUND));
@@ -122,13 +157,16 @@ async function paired() {
   const servers = [];
   try {
     for (const spec of checkouts) servers.push(await startServer(spec));
-    for (const server of servers) await server.load(CREATE ? 2 * PAIRED_ROUND : PER_ROUND);
+    for (const server of servers) {
+      if (APPLY) await server.createAhead(2 * PAIRED_ROUND);
+      await server.load(WRITES ? 2 * PAIRED_ROUND : PER_ROUND);
+    }
     const perGet = servers.map(() => []);
     for (let r = 0; r < rounds; r++) {
       const perServer = await Promise.all(servers.map((server) => server.round(PAIRED_ROUND)));
       perServer.forEach((v, i) => perGet[i].push(v));
     }
-    console.log(`${rounds} paired rounds of ${PAIRED_ROUND} ${CREATE ? 'creates' : 'GETs'}, µs of server CPU per request:`);
+    console.log(`${rounds} paired rounds of ${PAIRED_ROUND} ${APPLY ? 'applies' : CREATE ? 'creates' : 'GETs'}, µs of server CPU per request:`);
     servers.forEach((server, i) => {
       const sorted = [...perGet[i]].sort((a, b) => a - b);
       let line = `  ${server.spec}: lowest ${sorted[0].toFixed(1)}, median ${median(sorted).toFixed(1)}`;
