@@ -46,8 +46,9 @@ export function createCacheDelegator(storage: ObjectStorage, cache: WatchCache):
         }
         return storage.get(key, options);
       }
-      // Any ("0") does not wait for a cache that is not ready: storage answers (as kube's resilient initialization).
-      if ((rv === 0 && !cache.ready) || !(await cache.reach(rv))) return storage.get(key, options);
+      // Any ("0") does not wait for a cache that is not ready: storage answers (as kube's resilient initialization);
+      // a ready cache answers it at once (it has reached revision 0).
+      if (rv === 0 ? !cache.ready : !(await cache.reach(rv))) return storage.get(key, options);
       const collection = cache.collection(options.keyPrefix);
       return collection.filled ? collection.get(key) : storage.get(key, options);
     },
