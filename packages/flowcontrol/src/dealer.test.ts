@@ -19,6 +19,19 @@ describe('shuffle sharding', () => {
     expect(dealer.deal(flowHash('fs', 'alice'))).toEqual(dealer.deal(flowHash('fs', 'alice')));
   });
 
+  it('hashes a flow the same each time, remembered or not (values of the FNV-1a pair as first written)', () => {
+    const expected = { alice: 3596480985926755, u0: 4551804154322588 };
+    expect(flowHash('global-default', 'system:anonymous')).toBe(6388612209766475);
+    for (let round = 0; round < 2; round++) {
+      expect(flowHash('fs', 'alice')).toBe(expected.alice);
+      // More distinguishers than are remembered, then the first ones again.
+      for (let i = 0; i < 5000; i++) flowHash('fs', `other-${i}`);
+      expect(flowHash('fs', 'u0')).toBe(expected.u0);
+    }
+    for (let i = 0; i < 1100; i++) flowHash(`schema-${i}`, 'alice');
+    expect(flowHash('fs', 'alice')).toBe(expected.alice);
+  });
+
   it('gives different flows different hands', () => {
     const dealer = new Dealer(64, 8);
     const hands = new Set<string>();

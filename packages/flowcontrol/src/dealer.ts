@@ -43,13 +43,28 @@ function fnv1a(text: string, seed: number): number {
   return hash >>> 0;
 }
 
+/** Flows' hashes by schema name and distinguisher: most requests come from a few flows. */
+const hashes = new Map<string, Map<string, number>>();
+/** Distinguishers remembered per schema, and schemas; past either, those are forgotten and hashed again. */
+const HASHES_PER_SCHEMA = 4096;
+const SCHEMAS = 1024;
+
 /**
  * A flow's 53-bit hash, from its FlowSchema's name and its distinguisher (kube hashes the same pair): two 32-bit
  * FNV-1a hashes, the second seeded differently, joined. Enough entropy for any hand kube's validation allows.
  */
 export function flowHash(flowSchema: string, distinguisher: string): number {
-  const text = `${flowSchema}\u0000${distinguisher}`;
-  const high = fnv1a(text, FNV_OFFSET) & 0x1fffff;
-  const low = fnv1a(text, FNV_OFFSET ^ 0x5bd1e995);
-  return high * 0x100000000 + low;
+  let known = hashes.get(flowSchema);
+  if (!known) {
+    if (hashes.size >= SCHEMAS) hashes.clear();
+    hashes.set(flowSchema, (known = new Map()));
+  }
+  let hash = known.get(distinguisher);
+  if (hash === undefined) {
+    if (known.size >= HASHES_PER_SCHEMA) known.clear();
+    const text = `${flowSchema}\u0000${distinguisher}`;
+    hash = (fnv1a(text, FNV_OFFSET) & 0x1fffff) * 0x100000000 + fnv1a(text, FNV_OFFSET ^ 0x5bd1e995);
+    known.set(distinguisher, hash);
+  }
+  return hash;
 }
