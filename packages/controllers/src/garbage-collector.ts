@@ -1,4 +1,4 @@
-import { isStatusError, newNotFound, type KubeObject } from '@kapi/apimachinery';
+import { cloneJson, isStatusError, newNotFound, type KubeObject } from '@kapi/apimachinery';
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER, type PluginHost, type ResourceEntry, type ServerController } from '@kapi/apiserver';
 import { electLeader, type LeaderElectionOptions } from './leader-election.js';
 
@@ -127,7 +127,7 @@ function installGarbageCollector(host: PluginHost, options: GarbageCollectorOpti
       await host.store.update(ctxOf(node), node.name, (current) => {
         if (!current) throw newNotFound({ group: node.entry.info.group, resource: node.entry.info.plural }, node.name);
         if (current.metadata?.uid !== node.uid) throw SKIP;
-        const next = structuredClone(current);
+        const next = cloneJson(current);
         change(next);
         return next;
       });

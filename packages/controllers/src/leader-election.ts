@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { formatMicroTime, isStatusError, type KubeObject } from '@kapi/apimachinery';
+import { cloneJson, formatMicroTime, isStatusError, type KubeObject } from '@kapi/apimachinery';
 import type { PluginHost } from '@kapi/apiserver';
 
 export interface LeaderElectionOptions {
@@ -77,7 +77,7 @@ export function electLeader(host: PluginHost, options: LeaderElectionOptions, on
       // Optimistic concurrency: another server that renewed or took it since the read wins.
       if (!latest || latest.metadata?.resourceVersion !== rv) throw new Error('the lease changed');
       const taking = held.holderIdentity !== identity;
-      const next = structuredClone(latest) as Lease;
+      const next = cloneJson(latest) as Lease;
       next.spec = {
         ...held,
         ...spec,
@@ -109,7 +109,7 @@ export function electLeader(host: PluginHost, options: LeaderElectionOptions, on
     // Given up at once (kube's ReleaseOnCancel), so another server need not wait for it to expire.
     try {
       await host.store.update(host.systemContext(leases, { namespace }), options.name, (latest) => {
-        const lease = structuredClone(latest!) as Lease;
+        const lease = cloneJson(latest!) as Lease;
         if (lease.spec?.holderIdentity !== identity) throw new Error('not ours');
         lease.spec = { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: microTime(Date.now() - 2000) };
         return lease;

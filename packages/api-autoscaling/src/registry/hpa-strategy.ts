@@ -1,6 +1,6 @@
 // The HorizontalPodAutoscaler's strategy for both served versions (kube's pkg/registry/autoscaling/horizontalpodautoscaler
 // works on the internal type: what a v1 object's annotations carry is part of its spec or status there).
-import { isObj, type KubeObject, type Obj } from '@kapi/apimachinery';
+import { cloneJson, isObj, type KubeObject, type Obj } from '@kapi/apimachinery';
 import type { Strategy } from '@kapi/apiserver';
 import { group } from '../generated/index.js';
 import { hpaConversion } from './hpa-conversion.js';
@@ -60,7 +60,7 @@ export const hpaStrategy: Strategy = {
   /** kube's PrepareForCreate: the status is the empty one, whatever a v1 object's annotations say of it. */
   prepareForCreate(hpa) {
     const initial = group.fieldTree.types[`${hpa.apiVersion}/HorizontalPodAutoscaler`]?.defaults?.status;
-    hpa.status = structuredClone(initial ?? {});
+    hpa.status = cloneJson(initial ?? {});
     if (isV1(hpa)) keepStatusAnnotations(hpa, undefined);
     dropFromV2(hpa);
     dropTolerance(hpa);

@@ -1,3 +1,4 @@
+import { cloneJson } from '@kapi/apimachinery';
 import { isDeepStrictEqual } from 'node:util';
 import type { FieldError } from '@kapi/apimachinery';
 
@@ -19,7 +20,7 @@ const put = (obj: Record<string, unknown>, key: string, value: unknown) => {
  * labels and annotations taken over; an affinity may be dropped only if it held nothing but a node affinity.
  */
 function withDirectivesOf(old: Template, now: Template): Template {
-  const before = structuredClone(old);
+  const before = cloneJson(old);
   const spec = (before.spec ??= {});
   const [newAffinity, oldAffinity] = [now.spec?.affinity, spec.affinity];
   if (newAffinity === undefined && oldAffinity !== undefined) {

@@ -1,4 +1,5 @@
 import {
+  cloneJson,
   age,
   at,
   listAt,
@@ -50,13 +51,13 @@ export const csrStrategy: Strategy = {
     csr.spec = { ...csr.spec, username: user.username, groups: [...user.groups] };
     if (user.uid) csr.spec.uid = user.uid;
     else delete csr.spec.uid;
-    if (user.extra && Object.keys(user.extra).length) csr.spec.extra = structuredClone(user.extra);
+    if (user.extra && Object.keys(user.extra).length) csr.spec.extra = cloneJson(user.extra);
     else delete csr.spec.extra;
     csr.status = {};
   },
   // The store carries the status over (the kind has a status subresource); the spec stays as created.
   prepareForUpdate(obj, old) {
-    (obj as Csr).spec = structuredClone((old as Csr).spec);
+    (obj as Csr).spec = cloneJson((old as Csr).spec);
   },
   validate: validateCsr,
   validateUpdate(obj, old, ctx) {

@@ -1,4 +1,4 @@
-import { newBadRequest, newConflict, newInvalid, newNotFound, type KubeObject } from '@kapi/apimachinery';
+import { cloneJson, newBadRequest, newConflict, newInvalid, newNotFound, type KubeObject } from '@kapi/apimachinery';
 import type { PluginHost, SubresourceAction } from '@kapi/apiserver';
 import { createdStatus } from './status.js';
 
@@ -30,7 +30,7 @@ export function bindingAction(host: PluginHost): SubresourceAction {
 
     await host.store.update({ ...ctx, entry: pods, subresource: 'binding' }, podName, async (current) => {
       if (!current) throw newNotFound(PODS, podName);
-      const pod = structuredClone(current) as Pod;
+      const pod = cloneJson(current) as Pod;
       if (pod.spec?.nodeName) throw newConflict(PODS, podName, new Error(`pod ${podName} is already assigned to node "${pod.spec.nodeName}"`));
       pod.spec = { ...pod.spec, nodeName: target.name };
       if (binding.metadata?.annotations) pod.metadata = { ...pod.metadata, annotations: { ...pod.metadata?.annotations, ...binding.metadata.annotations } };

@@ -1,4 +1,4 @@
-import { isObj, type Obj, type TypeDefaulter } from '@kapi/apimachinery';
+import { cloneJson, isObj, type Obj, type TypeDefaulter } from '@kapi/apimachinery';
 import { limitRangeItemDefaulter } from './limit-range.js';
 
 // kube 1.33's defaulting functions of core/v1 types that depend on other fields (pkg/apis/core/v1/defaults.go),
@@ -88,7 +88,7 @@ const serviceSpec: TypeDefaulter = (spec) => {
 
 /** SetDefaults_NodeStatus: allocatable is the capacity until the kubelet says otherwise. */
 const nodeStatus: TypeDefaulter = (status) => {
-  if (status.allocatable === undefined && isObj(status.capacity)) status.allocatable = structuredClone(status.capacity);
+  if (status.allocatable === undefined && isObj(status.capacity)) status.allocatable = cloneJson(status.capacity);
 };
 
 /** SetDefaults_ReplicationController: the selector and the labels default to the pod template's labels. */

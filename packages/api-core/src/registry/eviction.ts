@@ -1,4 +1,4 @@
-import { labelSelectorFromObject, newNotFound, newTooManyRequests, StatusError, type KubeObject, type LabelSelector } from '@kapi/apimachinery';
+import { cloneJson, labelSelectorFromObject, newNotFound, newTooManyRequests, StatusError, type KubeObject, type LabelSelector } from '@kapi/apimachinery';
 import type { DeleteOptions, PluginHost, SubresourceAction } from '@kapi/apiserver';
 import { createdStatus } from './status.js';
 
@@ -39,7 +39,7 @@ export function evictionAction(host: PluginHost): SubresourceAction {
         if (!ctx.dryRun) {
           await store.update({ ...pdbCtx, subresource: 'status' }, pdbName, (current) => {
             if (!current) throw newNotFound({ group: 'policy', resource: 'poddisruptionbudgets' }, pdbName);
-            const next = structuredClone(current) as Pdb;
+            const next = cloneJson(current) as Pdb;
             next.status = { ...next.status, disruptionsAllowed: Math.max(0, (next.status?.disruptionsAllowed ?? 0) - 1) };
             return next;
           });

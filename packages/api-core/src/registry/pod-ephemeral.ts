@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { asObjects, fieldForbidden, fieldNotFound, isObj, str, type FieldError, type KubeObject, type Obj } from '@kapi/apimachinery';
+import { cloneJson, asObjects, fieldForbidden, fieldNotFound, isObj, str, type FieldError, type KubeObject, type Obj } from '@kapi/apimachinery';
 import { MIRROR_POD_ANNOTATION } from './pod-annotations.js';
 
 // kube 1.33's ephemeral containers (pkg/apis/core/validation validateEphemeralContainers and
@@ -46,11 +46,11 @@ export function ephemeralContainerErrors(c: Obj, at: string, others: ReadonlySet
 
 /** kube's dropNonEphemeralContainerUpdates: the stored pod with only its ephemeral containers taken from `obj`. */
 export function withEphemeralContainers(obj: KubeObject, old: KubeObject): KubeObject {
-  const pod = structuredClone(old);
+  const pod = cloneJson(old);
   const spec = (pod.spec ??= {}) as Obj;
   const given = isObj(obj.spec) ? obj.spec.ephemeralContainers : undefined;
   if (given === undefined) delete spec.ephemeralContainers;
-  else spec.ephemeralContainers = structuredClone(given);
+  else spec.ephemeralContainers = cloneJson(given);
   return pod;
 }
 

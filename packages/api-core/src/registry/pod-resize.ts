@@ -1,4 +1,4 @@
-import { asObjects, fieldForbidden, fieldInvalid, isObj, str, type FieldError, type KubeObject, type Obj } from '@kapi/apimachinery';
+import { cloneJson, asObjects, fieldForbidden, fieldInvalid, isObj, str, type FieldError, type KubeObject, type Obj } from '@kapi/apimachinery';
 import { MIRROR_POD_ANNOTATION } from './pod-annotations.js';
 import { computePodQOS, podQOS } from './pod-qos.js';
 import { compareQuantities } from './quantity.js';
@@ -31,15 +31,15 @@ function sameContainers(spec: Obj, before: Obj): boolean {
  */
 export function withResizedResources(obj: KubeObject, old: KubeObject): KubeObject {
   const given = specOf(obj);
-  if (!sameContainers(given, specOf(old))) return structuredClone(obj);
-  const pod = structuredClone(old);
+  if (!sameContainers(given, specOf(old))) return cloneJson(obj);
+  const pod = cloneJson(old);
   const spec = (pod.spec ??= {}) as Obj;
   for (const key of CONTAINER_LISTS) {
     const now = asObjects(given[key]);
     asObjects(spec[key]).forEach((c, i) => {
       for (const field of ['resources', 'resizePolicy']) {
         if (now[i][field] === undefined) delete c[field];
-        else c[field] = structuredClone(now[i][field]);
+        else c[field] = cloneJson(now[i][field]);
       }
     });
   }

@@ -1,4 +1,4 @@
-import { asObjects, fieldForbidden, fieldInvalid, fieldRequired, GoValue, goStringMap, isObj, str, type FieldError, type KubeObject, type Obj } from '@kapi/apimachinery';
+import { cloneJson, asObjects, fieldForbidden, fieldInvalid, fieldRequired, GoValue, goStringMap, isObj, str, type FieldError, type KubeObject, type Obj } from '@kapi/apimachinery';
 import { imageWhitespaceErrors } from './pod-containers.js';
 import { semanticallyEqual } from './semantic.js';
 
@@ -123,7 +123,7 @@ export function podUpdateErrors(pod: KubeObject, old: KubeObject, podErrors: Fie
   if (semanticallyEqual(spec, before)) return errs;
 
   // The spec as it would be with what may change taken from the old one.
-  const mutable = structuredClone(spec);
+  const mutable = cloneJson(spec);
   for (const key of ['containers', 'initContainers'] as const) {
     const was = asObjects(before[key]);
     asObjects(mutable[key]).forEach((c, i) => (c.image = was[i].image));

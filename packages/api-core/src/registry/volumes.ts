@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { fieldForbidden, type FieldError, type KubeObject } from '@kapi/apimachinery';
+import { cloneJson, fieldForbidden, type FieldError, type KubeObject } from '@kapi/apimachinery';
 import type { Strategy } from '@kapi/apiserver';
 import { claimSpecErrors, claimSpecOptions } from './claim-spec.js';
 import { compareQuantities } from './quantity.js';
@@ -56,8 +56,8 @@ function isStorageClassUpgrade(now: Claim, old: Claim): boolean {
  */
 export function claimUpdateErrors(now: Claim, old: Claim): FieldError[] {
   const errs: FieldError[] = [];
-  const newSpec = structuredClone(now.spec ?? {}) as ClaimSpec;
-  const oldSpec = structuredClone(old.spec ?? {}) as ClaimSpec;
+  const newSpec = cloneJson(now.spec ?? {}) as ClaimSpec;
+  const oldSpec = cloneJson(old.spec ?? {}) as ClaimSpec;
   // The PV controller sets the volume name once.
   if (!oldSpec.volumeName) put(oldSpec, 'volumeName', newSpec.volumeName);
   if (isStorageClassUpgrade(now, old)) {

@@ -1,7 +1,7 @@
 // events.k8s.io/v1 Events are stored as core v1 Events (kube's cohabiting resources: one collection,
 // /registry/events/, written through either group). This is kube's pkg/apis/events/v1/conversion.go, between the
 // events.k8s.io/v1 form and the stored core/v1 form.
-import { newBadRequest, orderKeys, type KubeObject } from '@kapi/apimachinery';
+import { cloneJson, newBadRequest, orderKeys, type KubeObject } from '@kapi/apimachinery';
 import { group as coreGroup } from '@kapi/api-core';
 import type { KindConversion } from '@kapi/apiserver';
 import { group } from '../generated/index.js';
@@ -26,8 +26,8 @@ const RENAMED: readonly (readonly [string, string])[] = [
 const SAME = ['reason', 'type', 'eventTime', 'series', 'action', 'related', 'reportingInstance'];
 
 function copyFields(from: KubeObject, to: Record<string, unknown>, pairs: readonly (readonly [string, string])[]): void {
-  for (const field of ['metadata', ...SAME]) if (from[field] !== undefined) to[field] = structuredClone(from[field]);
-  for (const [source, target] of pairs) if (from[source] !== undefined) to[target] = structuredClone(from[source]);
+  for (const field of ['metadata', ...SAME]) if (from[field] !== undefined) to[field] = cloneJson(from[field]);
+  for (const [source, target] of pairs) if (from[source] !== undefined) to[target] = cloneJson(from[source]);
 }
 
 /** kube's Convert_v1_Event_To_core_Event (to the stored core/v1 form). Never mutates its input. */

@@ -1,4 +1,4 @@
-import { canonicalQuantity, isObj, newForbidden, str, type KubeObject } from '@kapi/apimachinery';
+import { cloneJson, canonicalQuantity, isObj, newForbidden, str, type KubeObject } from '@kapi/apimachinery';
 import type { AdmissionPlugin, PluginHost, ResourceEntry } from '@kapi/apiserver';
 import { isDeepStrictEqual } from 'node:util';
 
@@ -56,7 +56,7 @@ export function runtimeClassAdmission(host: PluginHost, classes: ResourceEntry):
         if (own && Object.keys(own).length && !sameResources(own, podFixed)) {
           throw newForbidden(PODS, podName, "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead");
         }
-        spec.overhead = structuredClone(podFixed);
+        spec.overhead = cloneJson(podFixed);
       }
       const scheduling = rc.scheduling;
       if (!scheduling) return;
@@ -69,7 +69,7 @@ export function runtimeClassAdmission(host: PluginHost, classes: ResourceEntry):
       }
       if (Object.keys(selector).length) spec.nodeSelector = selector;
       const tolerations = Array.isArray(spec.tolerations) ? [...(spec.tolerations as Obj[])] : [];
-      for (const t of scheduling.tolerations ?? []) if (!tolerations.some((own) => isDeepStrictEqual(own, t))) tolerations.push(structuredClone(t));
+      for (const t of scheduling.tolerations ?? []) if (!tolerations.some((own) => isDeepStrictEqual(own, t))) tolerations.push(cloneJson(t));
       if (tolerations.length) spec.tolerations = tolerations;
     },
     async validate(attrs) {

@@ -1,3 +1,4 @@
+import { cloneJson } from '../meta/own.js';
 import { newBadRequest } from '../errors/factories.js';
 import { parseGroupVersion } from '../meta/group-version.js';
 import type { KubeObject } from '../meta/object.js';
@@ -56,7 +57,7 @@ export function kindConversion(spec: KindConversionSpec): KindConversion {
 
   const convertOne = (obj: KubeObject, target: string): KubeObject => {
     const source = versionOf(obj.apiVersion);
-    if (source === target) return structuredClone(obj);
+    if (source === target) return cloneJson(obj);
     return fromStorage(toStorage(obj, source), target);
   };
   return {

@@ -1,3 +1,4 @@
+import { cloneJson } from '../meta/own.js';
 import { isObj, type Obj } from '../printing/values.js';
 import type { ConversionPlan } from './types.js';
 
@@ -21,9 +22,9 @@ const own = (obj: Obj, key: string): unknown => (Object.hasOwn(obj, key) ? obj[k
  * never mutated). Fields the plan does not name (manual and preserved ones) are left out.
  */
 export function applyPlan(plan: ConversionPlan, value: unknown): unknown {
-  if (plan === 1 || value === null || typeof value !== 'object') return structuredClone(value);
-  if ('items' in plan) return Array.isArray(value) ? value.map((v) => applyPlan(plan.items, v)) : structuredClone(value);
-  if (!isObj(value)) return structuredClone(value);
+  if (plan === 1 || value === null || typeof value !== 'object') return cloneJson(value);
+  if ('items' in plan) return Array.isArray(value) ? value.map((v) => applyPlan(plan.items, v)) : cloneJson(value);
+  if (!isObj(value)) return cloneJson(value);
   const out: Obj = {};
   if ('values' in plan) {
     for (const [k, v] of Object.entries(value)) setOwn(out, k, applyPlan(plan.values, v));
@@ -50,7 +51,7 @@ export function collectPreserved(plan: ConversionPlan, value: unknown): Preserve
     if ('values' in plan) {
       for (const [k, v] of Object.entries(value)) add(k, plan.values, v);
     } else {
-      for (const k of plan.preserve ?? []) if (own(value, k) !== undefined) setOwn(out, k, structuredClone(value[k]));
+      for (const k of plan.preserve ?? []) if (own(value, k) !== undefined) setOwn(out, k, cloneJson(value[k]));
       for (const [k, child] of Object.entries(plan.props)) if (own(value, k) !== undefined) add(k, child, value[k]);
     }
   }
@@ -66,7 +67,7 @@ export function addPreserved(into: Preserved, path: readonly (string | number)[]
     if (!isObj(own(node, key))) setOwn(node, key, {});
     node = node[key] as Obj;
   }
-  setOwn(node, String(path[path.length - 1]), structuredClone(value));
+  setOwn(node, String(path[path.length - 1]), cloneJson(value));
 }
 
 /** A deep copy of a JSON value whose keys, `__proto__` included, are all own data properties. */

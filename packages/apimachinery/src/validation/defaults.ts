@@ -1,3 +1,4 @@
+import { cloneJson } from '../meta/own.js';
 import { canonicalTime } from '../wire/go-time.js';
 import { canonicalQuantity } from '../wire/quantity.js';
 import type { FieldTree } from './types.js';
@@ -80,7 +81,7 @@ export function applyDefaults(tree: FieldTree, typeKey: string, obj: unknown, de
         }
       }
       for (const [key, def] of defaults) {
-        if (value[key] === undefined) value[key] = structuredClone(def);
+        if (value[key] === undefined) value[key] = cloneJson(def);
       }
       if (Object.hasOwn(defaulters, name)) defaulters[name](value);
     },

@@ -1,3 +1,4 @@
+import { cloneJson } from '@kapi/apimachinery';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { UserInfo } from '../admission/types.js';
 import type { AuditObjectMeta } from './event.js';
@@ -69,7 +70,7 @@ export function auditRequestObject(obj: unknown, { patch = false }: { patch?: bo
     record.requestObjectMeta = { namespace: text('namespace'), name: text('name'), uid: text('uid'), resourceVersion: text('resourceVersion') };
   }
   // Kept as it was decoded: the request path goes on to change the object.
-  if (record?.decision && atLeast(record.decision.level, 'Request')) record.requestObject = structuredClone(obj);
+  if (record?.decision && atLeast(record.decision.level, 'Request')) record.requestObject = cloneJson(obj);
 }
 
 /**

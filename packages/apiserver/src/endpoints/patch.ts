@@ -1,4 +1,4 @@
-import { getOwn, newBadRequest, newInvalid, newUnsupportedMediaType, setOwn, StatusError, StatusReasons, type FieldPatchMeta, type KubeObject } from '@kapi/apimachinery';
+import { cloneJson, getOwn, newBadRequest, newInvalid, newUnsupportedMediaType, setOwn, StatusError, StatusReasons, type FieldPatchMeta, type KubeObject } from '@kapi/apimachinery';
 import { applyStrategicMergePatch, patchMetaLookup, StrategicMergePatchError } from '../patch/strategic/index.js';
 import fastJsonPatch from 'fast-json-patch';
 import { parseMediaTypes } from './negotiate.js';
@@ -27,7 +27,7 @@ export function patchTypeOf(contentType: string | null, options: { strategic?: b
 
 /** RFC 7386 JSON Merge Patch. */
 export function mergePatch(target: unknown, patch: unknown): unknown {
-  if (!patch || typeof patch !== 'object' || Array.isArray(patch)) return structuredClone(patch);
+  if (!patch || typeof patch !== 'object' || Array.isArray(patch)) return cloneJson(patch);
   const out: Record<string, unknown> =
     target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
   for (const [key, value] of Object.entries(patch)) {
@@ -92,7 +92,7 @@ function missingObjectKey(doc: unknown, pointer: string): boolean {
  * malformed operation is 400. Nothing is applied unless every operation is.
  */
 function applyJsonPatch(current: KubeObject, ops: fastJsonPatch.Operation[], gk: { group: string; kind: string }, name: string): KubeObject {
-  let doc: unknown = structuredClone(current);
+  let doc: unknown = cloneJson(current);
   try {
     ops.forEach((op, index) => {
       const effective = op && op.op === 'replace' && typeof op.path === 'string' && missingObjectKey(doc, op.path) ? { ...op, op: 'add' as const } : op;

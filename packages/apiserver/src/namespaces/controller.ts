@@ -1,3 +1,4 @@
+import { cloneJson } from '@kapi/apimachinery';
 import type { KubeObject } from '@kapi/apimachinery';
 import type { UserInfo } from '../admission/types.js';
 import { ALL_OBJECTS } from '../registry/list.js';
@@ -47,7 +48,7 @@ export function createNamespaceController(store: Store, registry: ResourceRegist
       return;
     }
     await store.update(ctxFor(namespaces, '', 'finalize'), name, (current) => {
-      const obj = structuredClone(current!) as KubeObject & { spec?: { finalizers?: string[] } };
+      const obj = cloneJson(current!) as KubeObject & { spec?: { finalizers?: string[] } };
       obj.spec = { ...obj.spec, finalizers: (obj.spec?.finalizers ?? []).filter((f) => f !== NAMESPACE_FINALIZER) };
       return obj;
     });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { newBadRequest, orderKeys, type FieldError, type KubeObject } from '@kapi/apimachinery';
+import { cloneJson, newBadRequest, orderKeys, type FieldError, type KubeObject } from '@kapi/apimachinery';
 import { specChanged } from './diff.js';
 import { generateName } from './names.js';
 import { dropEmptyMetadata, metaOf, nowTimestamp, sameTime, validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';
@@ -52,7 +52,7 @@ export function stampTypeAndNamespace(ctx: RequestContext, obj: KubeObject): voi
 function resetStatus(entry: ResourceEntry, obj: KubeObject): void {
   const initial = entry.group.fieldTree.types[entry.typeKey]?.defaults?.status;
   if (initial === undefined) delete obj.status;
-  else obj.status = structuredClone(initial);
+  else obj.status = cloneJson(initial);
 }
 
 /** Prepares, names, validates and canonicalizes an object about to be created (mutates `obj`). */
@@ -99,11 +99,11 @@ export function beforeUpdate(ctx: RequestContext, input: KubeObject, old: KubeOb
   if (ctx.subresource === 'status') {
     // The managedFields were updated to record the status write: kept, as kube's status strategies keep them.
     const managedFields = metaOf(obj).managedFields;
-    obj = { ...structuredClone(old), status: obj.status };
+    obj = { ...cloneJson(old), status: obj.status };
     if (managedFields !== undefined) metaOf(obj).managedFields = managedFields;
   } else if (ctx.subresource === 'finalize') {
     const finalizers = (obj.spec as { finalizers?: string[] } | undefined)?.finalizers;
-    obj = structuredClone(old);
+    obj = cloneJson(old);
     obj.spec = { ...(obj.spec as object), finalizers };
     if (!finalizers) delete (obj.spec as { finalizers?: string[] }).finalizers;
   } else if (subresourceUpdate(entry, ctx.subresource)) {
@@ -113,7 +113,7 @@ export function beforeUpdate(ctx: RequestContext, input: KubeObject, old: KubeOb
     if (managedFields !== undefined) metaOf(obj).managedFields = managedFields;
   } else if (hasStatusSubresource(entry) && ctx.subresource === '') {
     if (old.status === undefined) delete obj.status;
-    else obj.status = structuredClone(old.status);
+    else obj.status = cloneJson(old.status);
   }
   const meta = metaOf(obj);
   meta.uid ||= oldMeta.uid;
@@ -175,7 +175,7 @@ export function beforeDelete(ctx: RequestContext, current: KubeObject, options: 
   const held = finalizers.length > 0 || !!entry.strategy.deletionPending?.(current);
   if (!held) return undefined;
   if (meta.deletionTimestamp && !changed) return current;
-  const obj = structuredClone(current);
+  const obj = cloneJson(current);
   const objMeta = metaOf(obj);
   if (changed) objMeta.finalizers = finalizers;
   if (!objMeta.deletionTimestamp) {

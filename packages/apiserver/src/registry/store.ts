@@ -142,7 +142,7 @@ export function createStore(config: StoreConfig): Store {
 
   const store: Store = {
     async create(ctx, input, options = {}) {
-      const { obj, generated: generating } = await admitCreate(ctx, options.owned ? input : structuredClone(input));
+      const { obj, generated: generating } = await admitCreate(ctx, options.owned ? input : cloneJson(input));
       const meta = metaOf(obj);
       for (let attempt = 1; ; attempt++) {
         const finish = await beginCreate(ctx, obj);

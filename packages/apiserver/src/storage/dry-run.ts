@@ -1,3 +1,4 @@
+import { cloneJson } from '@kapi/apimachinery';
 import { DELETE, newKeyExistsError, newKeyNotFoundError, sameBytes } from '@kapi/storage';
 import { encodeForStorage } from './codec.js';
 import type { ObjectStorage } from './interfaces.js';
@@ -17,7 +18,7 @@ export function dryRunnable(storage: ObjectStorage): (dryRun: boolean) => Object
     async guaranteedUpdate(key, tryUpdate, options = {}) {
       const current = await storage.get(key);
       if (!current && !options.ignoreNotFound) throw newKeyNotFoundError(key);
-      const next = await tryUpdate(current ? structuredClone(current) : undefined);
+      const next = await tryUpdate(current ? cloneJson(current) : undefined);
       if (next === DELETE) {
         if (!current) throw newKeyNotFoundError(key);
         return { deleted: current };

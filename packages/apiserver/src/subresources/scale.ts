@@ -1,4 +1,4 @@
-import { labelSelectorFromObject, newBadRequest, newInvalid, newNotFound, type KubeObject } from '@kapi/apimachinery';
+import { cloneJson, labelSelectorFromObject, newBadRequest, newInvalid, newNotFound, type KubeObject } from '@kapi/apimachinery';
 import { decodeLoose } from '../endpoints/decode.js';
 import { fieldManagerOf, trackWrite, type VersionRegistry } from '../endpoints/managed-fields.js';
 import { applyPatch, patchTypeOf } from '../endpoints/patch.js';
@@ -85,7 +85,7 @@ export function scaleHandler(store: Store, admission?: AdmissionChain, registry?
         ]);
       }
       const rv = (scale.metadata as { resourceVersion?: string } | undefined)?.resourceVersion;
-      const updated = structuredClone(current);
+      const updated = cloneJson(current);
       if (rv) (updated.metadata as Record<string, unknown>).resourceVersion = rv;
       else delete (updated.metadata as Record<string, unknown>).resourceVersion;
       setAt(updated as Record<string, unknown>, paths.specReplicasPath, replicas);

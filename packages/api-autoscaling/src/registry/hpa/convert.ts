@@ -1,6 +1,6 @@
 // autoscaling/v1 ⇄ autoscaling/v2 HorizontalPodAutoscaler, as kube converts through its internal (v2-shaped) type:
 // pkg/apis/autoscaling/v1/conversion.go and v2/conversion.go. Pure: inputs are never mutated.
-import { asObj, isObj, listAt, str, type KubeObject, type Obj } from '@kapi/apimachinery';
+import { cloneJson, asObj, isObj, listAt, str, type KubeObject, type Obj } from '@kapi/apimachinery';
 import { BEHAVIOR, CONDITIONS, METRIC_SPECS, METRIC_STATUSES, dropRoundTrip } from './annotations.js';
 import { decodeMetricSpec, decodeMetricStatus, metricSpecFromGo, metricSpecToGo, metricStatusFromGo, metricStatusToGo } from './alpha-metrics.js';
 import { behaviorFromGo, behaviorToGo, decodeBehavior } from './behavior.js';
@@ -31,7 +31,7 @@ function withAnnotations(metadata: unknown, annotations: Obj | undefined): Obj {
 
 /** Convert_autoscaling_HorizontalPodAutoscaler_To_v1_HorizontalPodAutoscaler, from a v2 object. */
 export function v2ToV1(input: KubeObject): KubeObject {
-  const hpa = structuredClone(input) as Obj;
+  const hpa = cloneJson(input) as Obj;
   const spec = asObj(hpa.spec);
   const status = asObj(hpa.status);
   const metrics = listAt(spec, 'metrics');
@@ -79,7 +79,7 @@ function read<T>(annotations: Obj, key: string, decode: (v: unknown) => T): { va
 
 /** Convert_v1_HorizontalPodAutoscaler_To_autoscaling_HorizontalPodAutoscaler, to a v2 object. */
 export function v1ToV2(input: KubeObject): KubeObject {
-  const hpa = structuredClone(input) as Obj;
+  const hpa = cloneJson(input) as Obj;
   const spec = asObj(hpa.spec);
   const status = asObj(hpa.status);
   const meta = asObj(hpa.metadata);

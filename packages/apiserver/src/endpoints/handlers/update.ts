@@ -1,3 +1,4 @@
+import { cloneJson } from '@kapi/apimachinery';
 import { auditRequestObject } from '../../audit/context.js';
 import { decodeObjectWithDuplicates } from '../decode.js';
 import { checkFields, parseFieldValidation } from '../field-validation.js';
@@ -15,7 +16,7 @@ export async function updateHandler(scope: RequestScope): Promise<Response> {
   auditRequestObject(obj);
   checkFields(entry, obj, level, scope.ctx.warnings!, duplicates);
   const result = await scope.store.update(scope.ctx, info.name, (current) => {
-    const next = structuredClone(obj);
+    const next = cloneJson(obj);
     return andThen(trackWrite(entry, info.subresource, manager, current, next, scope.registry), () => next);
   });
   return reply(scope, result.obj, result.created ? 201 : 200);

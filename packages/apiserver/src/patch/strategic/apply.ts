@@ -1,3 +1,4 @@
+import { cloneJson } from '@kapi/apimachinery';
 import type { FieldPatchMeta } from '@kapi/apimachinery';
 import { badJSONDoc } from './errors.js';
 import type { MergeContext, PatchMetaLookup } from './field.js';
@@ -22,7 +23,7 @@ export function applyStrategicMergePatch(
     meta,
     mergeMap: (live, patchMap, path) => mergeMap(context, live, patchMap, path),
   };
-  return mergeMap(context, structuredClone(original), patch, '');
+  return mergeMap(context, cloneJson(original), patch, '');
 }
 
 /** A lookup over a resource's generated `ResourceInfo.patchMeta`. */
