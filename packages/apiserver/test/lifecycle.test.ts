@@ -50,8 +50,9 @@ describe('two-phase deletion and namespaces', () => {
     expect(blocked.body.details.causes[0].reason).toBe('NamespaceTerminating');
 
     await until(async () => (await h.req('GET', '/api/v1/namespaces/team/configmaps/a')).status === 404, 'content deletion');
-    const held = await h.req('GET', '/api/v1/namespaces/team/configmaps/held');
-    expect(held.body.metadata.deletionTimestamp).toBeDefined();
+    // The controller deletes the contents one after another: the held one is marked for deletion after `a` is gone.
+    await until(async () => (await h.req('GET', '/api/v1/namespaces/team/configmaps/held')).body.metadata?.deletionTimestamp !== undefined, 'held content marked');
+    expect((await h.req('GET', '/api/v1/namespaces/team/configmaps/held')).status).toBe(200);
     expect((await h.req('GET', '/api/v1/namespaces/team')).status).toBe(200);
 
     await h.req('PATCH', '/api/v1/namespaces/team/configmaps/held', { metadata: { finalizers: null } }, MERGE);
