@@ -1,6 +1,5 @@
-import { cloneJson } from '@kapi/apimachinery';
 import { isDeepStrictEqual } from 'node:util';
-import type { FieldError } from '@kapi/apimachinery';
+import { cloneJson, type FieldError } from '@kapi/apimachinery';
 
 type Affinity = { nodeAffinity?: unknown } & Record<string, unknown>;
 type Template = {

@@ -18,7 +18,6 @@ export const EMPTY_SET: FieldSet = Object.freeze({ members: Object.freeze([]), c
 /** A set of these members and children, both already sorted by comparePE, each element once (taken, not copied). */
 export const makeSet = (members: PathElement[], children: SetNode[]): FieldSet =>
   members.length === 0 && children.length === 0 ? EMPTY_SET : Object.freeze({ members: Object.freeze(members), children: Object.freeze(children) });
-const make = makeSet;
 
 function search<T>(items: readonly T[], pe: PathElement, peOf: (t: T) => PathElement): [index: number, found: boolean] {
   let lo = 0;
@@ -32,8 +31,9 @@ function search<T>(items: readonly T[], pe: PathElement, peOf: (t: T) => PathEle
   }
   return [lo, false];
 }
-const self = (pe: PathElement) => pe;
-const nodePE = (n: SetNode) => n.pe;
+/** Accessors of the path element of a member and of a child, for the sorted searches and merges. */
+export const memberPE = (pe: PathElement) => pe;
+export const nodePE = (n: SetNode) => n.pe;
 
 /**
  * A mutable set for building one in a single walk (toFieldSet, compare); {@link SetBuilder.build} freezes it.
@@ -48,7 +48,7 @@ export class SetBuilder {
     let b: SetBuilder = this;
     for (let i = 0; i < path.length - 1; i++) b = b.descend(path[i]!);
     const last = path[path.length - 1]!;
-    const [at, found] = search(b.members, last, self);
+    const [at, found] = search(b.members, last, memberPE);
     if (!found) b.members.splice(at, 0, last);
     return this;
   }
@@ -67,7 +67,7 @@ export class SetBuilder {
       const set = c.b.build();
       if (!isEmpty(set)) children.push(Object.freeze({ pe: c.pe, set }));
     }
-    return make([...this.members], children);
+    return makeSet([...this.members], children);
   }
 }
 
@@ -92,7 +92,7 @@ export function has(s: FieldSet, path: Path): boolean {
     if (!next) return false;
     cur = next;
   }
-  return search(cur.members, path[path.length - 1]!, self)[1];
+  return search(cur.members, path[path.length - 1]!, memberPE)[1];
 }
 
 /** The subset below one path element, without the element (WithPrefix). */
@@ -135,16 +135,16 @@ const node = (pe: PathElement, set: FieldSet): SetNode | undefined => (isEmpty(s
 export function union(a: FieldSet, b: FieldSet): FieldSet {
   if (a === b || isEmpty(b)) return a;
   if (isEmpty(a)) return b;
-  return make(
-    mergeSorted(a.members, b.members, self, (x) => x, true, true),
+  return makeSet(
+    mergeSorted(a.members, b.members, memberPE, (x) => x, true, true),
     mergeSorted(a.children, b.children, nodePE, (x, y) => node(x.pe, union(x.set, y.set)), true, true),
   );
 }
 
 /** Paths in both sets. */
 export function intersection(a: FieldSet, b: FieldSet): FieldSet {
-  return make(
-    mergeSorted(a.members, b.members, self, (x) => x, false, false),
+  return makeSet(
+    mergeSorted(a.members, b.members, memberPE, (x) => x, false, false),
     mergeSorted(a.children, b.children, nodePE, (x, y) => node(x.pe, intersection(x.set, y.set)), false, false),
   );
 }
@@ -155,8 +155,8 @@ export function intersection(a: FieldSet, b: FieldSet): FieldSet {
  */
 export function difference(a: FieldSet, b: FieldSet): FieldSet {
   if (isEmpty(b)) return a;
-  return make(
-    mergeSorted(a.members, b.members, self, () => undefined, true, false),
+  return makeSet(
+    mergeSorted(a.members, b.members, memberPE, () => undefined, true, false),
     mergeSorted(a.children, b.children, nodePE, (x, y) => node(x.pe, difference(x.set, y.set)), true, false),
   );
 }
@@ -164,9 +164,9 @@ export function difference(a: FieldSet, b: FieldSet): FieldSet {
 /** Paths of `a` neither in `b` nor below a member of `b` (RecursiveDifference, how reset fields are excluded). */
 export function recursiveDifference(a: FieldSet, b: FieldSet): FieldSet {
   if (isEmpty(b)) return a;
-  const bHas = (pe: PathElement) => search(b.members, pe, self)[1];
-  return make(
-    mergeSorted(a.members, b.members, self, () => undefined, true, false),
+  const bHas = (pe: PathElement) => search(b.members, pe, memberPE)[1];
+  return makeSet(
+    mergeSorted(a.members, b.members, memberPE, () => undefined, true, false),
     mergeSorted(a.children, b.children, nodePE, (x, y) => (bHas(x.pe) ? undefined : node(x.pe, recursiveDifference(x.set, y.set))), true, false)
       .filter((c) => !bHas(c.pe)),
   );
@@ -175,7 +175,7 @@ export function recursiveDifference(a: FieldSet, b: FieldSet): FieldSet {
 /** Only the leaf paths: members that have no children. */
 export function leaves(s: FieldSet): FieldSet {
   const members = s.members.filter((m) => childOf(s, m) === undefined);
-  return make(members, s.children.map((c) => node(c.pe, leaves(c.set))).filter((c): c is SetNode => c !== undefined));
+  return makeSet(members, s.children.map((c) => node(c.pe, leaves(c.set))).filter((c): c is SetNode => c !== undefined));
 }
 
 /** Whether every member of `a` is a member of `b` (`a` minus `b` is empty), without building the difference. */

@@ -1,6 +1,6 @@
 // The FieldsV1 encoding of a FieldSet (managedFields[].fieldsV1), as structured-merge-diff writes and reads it:
 // keys in path-element order, `.` first when an element is both a member and has children, `{}` for a member leaf.
-import { EMPTY_SET, makeSet, union, type FieldSet, type SetNode } from './field-set.js';
+import { EMPTY_SET, makeSet, memberPE, nodePE, union, type FieldSet, type SetNode } from './field-set.js';
 import { goJsonString } from './go-json.js';
 import { comparePE, parsePE, PathElementSyntaxError, serializePE, type PathElement } from './path-element.js';
 
@@ -105,11 +105,9 @@ function readSet(obj: unknown): FieldSet {
       children.push(Object.freeze({ pe, set: below }));
     }
   }
-  return makeSet(inOrder(members, ownPE, first), inOrder(children, nodePE, mergeNodes));
+  return makeSet(inOrder(members, memberPE, first), inOrder(children, nodePE, mergeNodes));
 }
 
-const ownPE = (pe: PathElement) => pe;
-const nodePE = (n: SetNode) => n.pe;
 const first = <T>(a: T): T => a;
 const mergeNodes = (a: SetNode, b: SetNode): SetNode => Object.freeze({ pe: a.pe, set: union(a.set, b.set) });
 

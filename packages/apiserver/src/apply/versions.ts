@@ -131,7 +131,6 @@ export class Versions {
   }
 }
 
-
 /**
  * Runs steps, answering their conversion requests with `converter`: synchronously as long as every conversion
  * answers synchronously (no conversion asked: no await at all), else as a promise.

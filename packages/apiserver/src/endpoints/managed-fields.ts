@@ -5,7 +5,7 @@ import {
 } from '../apply/index.js';
 import { nowTimestamp } from '../registry/object-meta.js';
 import { apiVersionOf, type ResourceEntry, type ResourceRegistry } from '../registry/resources.js';
-import { andThen } from '../registry/versions.js';
+import { andThen } from '../maybe.js';
 
 const MAX_MANAGER_LENGTH = 128;
 

@@ -1,5 +1,4 @@
-import { cloneJson } from '@kapi/apimachinery';
-import type { KubeObject } from '@kapi/apimachinery';
+import { cloneJson, type KubeObject } from '@kapi/apimachinery';
 import type { UserInfo } from '../admission/types.js';
 import { ALL_OBJECTS } from '../registry/list.js';
 import type { ResourceEntry, ResourceRegistry } from '../registry/resources.js';

@@ -1,3 +1,5 @@
+import { getOwn } from '@kapi/apimachinery';
+
 /** Structural equality of JSON values (key order ignored; a key whose value is undefined counts as absent). */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -17,7 +19,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
     const v = x[k];
     if (v === undefined) continue;
     defined++;
-    if (!jsonEqual(v, Object.hasOwn(y, k) ? y[k] : undefined)) return false;
+    if (!jsonEqual(v, getOwn(y, k))) return false;
   }
   for (const k of Object.keys(y)) if (y[k] !== undefined) defined--;
   return defined === 0;

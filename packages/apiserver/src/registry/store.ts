@@ -23,7 +23,8 @@ import { ALL_OBJECTS, validateListOptions, type ListOptions } from './list-optio
 import { fromStorageError, groupResource, OPTIMISTIC_LOCK_MESSAGE } from './errors.js';
 import { generateName } from './names.js';
 import { metaOf } from './object-meta.js';
-import { andThen, fromStorage, fromStorageShared, fromStorageVersion, inStorageVersion, toStorageVersion } from './versions.js';
+import { fromStorage, fromStorageShared, fromStorageVersion, inStorageVersion, toStorageVersion } from './versions.js';
+import { andThen } from '../maybe.js';
 import { apiVersionOf, collectionPrefix, objectKey, type ResourceEntry } from './resources.js';
 import { checkDeadline, type RequestContext } from './context.js';
 import type { WriteFinisher } from '../plugin.js';

@@ -1,11 +1,8 @@
 import { gvkFromObject, newInternalError, newInvalid, type KubeObject, type ResourceInfo } from '@kapi/apimachinery';
 import { deepFreeze } from '../cacher/cache-event.js';
 import { apiVersionOf, type ResourceEntry, type ResourceRegistry } from './resources.js';
-
-import { andThen, isPromise, type Maybe } from '../maybe.js';
-
 // Synchronous conversions stay synchronous (watch framing pays no await).
-export { andThen, type Maybe } from '../maybe.js';
+import { andThen, isPromise, type Maybe } from '../maybe.js';
 
 /** Objects in `apiVersion`, converting those in another (one call for all of them). */
 function convertAll(entry: ResourceEntry, objects: KubeObject[], apiVersion: string): Maybe<KubeObject[]> {

@@ -5,7 +5,7 @@ import { decodeLoose } from '../decode.js';
 import { checkFields, parseFieldValidation } from '../field-validation.js';
 import { applyConfiguration, fieldManagerOf, trackWrite } from '../managed-fields.js';
 import { applyPatch, patchTypeOf } from '../patch.js';
-import { andThen } from '../../registry/versions.js';
+import { andThen } from '../../maybe.js';
 import { reply, writeOptions, type RequestScope } from './scope.js';
 
 /**

@@ -3,7 +3,7 @@ import { auditRequestObject } from '../../audit/context.js';
 import { decodeObjectWithDuplicates } from '../decode.js';
 import { checkFields, parseFieldValidation } from '../field-validation.js';
 import { fieldManagerOf, trackWrite } from '../managed-fields.js';
-import { andThen } from '../../registry/versions.js';
+import { andThen } from '../../maybe.js';
 import { reply, writeOptions, type RequestScope } from './scope.js';
 
 /** PUT of an object or its status (kube's UpdateResource): replaces it, or creates it where the kind allows. */

@@ -1,5 +1,4 @@
-import { cloneJson } from '@kapi/apimachinery';
-import type { FieldPatchMeta } from '@kapi/apimachinery';
+import { cloneJson, type FieldPatchMeta } from '@kapi/apimachinery';
 import { badJSONDoc } from './errors.js';
 import type { MergeContext, PatchMetaLookup } from './field.js';
 import { isMap } from './json.js';
